@@ -1,0 +1,288 @@
+package parser
+
+import (
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/tle/diag"
+)
+
+// converter builds the ast from participle's concrete tree.
+type converter struct {
+	file *diag.File
+	errs diag.List
+}
+
+func at(p lexer.Position) diag.Pos { return diag.Pos(p.Offset) }
+
+func (c *converter) errorf(pos diag.Pos, format string, args ...any) {
+	c.errs.Add(c.file, pos, diag.NoPos, format, args...)
+}
+
+func (c *converter) decl(d *gDecl) ast.Decl {
+	switch {
+	case d.Kernel != nil:
+		k := d.Kernel
+		return &ast.KernelDecl{Kw: at(k.Pos), Name: c.ident(k.Name), Params: c.params(k.Params), Body: c.block(k.Body)}
+	case d.Func != nil:
+		f := d.Func
+		fd := &ast.FuncDecl{Kw: at(f.Pos), Name: c.ident(f.Name), Params: c.params(f.Params), Body: c.block(f.Body)}
+		for _, r := range f.Results {
+			fd.Results = append(fd.Results, c.typ(r))
+		}
+		return fd
+	default:
+		return c.constDecl(d.Const)
+	}
+}
+
+func (c *converter) constDecl(k *gConst) *ast.ConstDecl {
+	return &ast.ConstDecl{Kw: at(k.Pos), Name: c.ident(k.Name), Value: c.expr(k.Value)}
+}
+
+func (c *converter) ident(i *gIdent) *ast.Ident {
+	return &ast.Ident{NamePos: at(i.Pos), Name: i.Name}
+}
+
+func (c *converter) params(ps []*gParam) []*ast.Param {
+	var out []*ast.Param
+	for _, p := range ps {
+		out = append(out, &ast.Param{Name: c.ident(p.Name), Const: p.Const, Type: c.typ(p.Type)})
+	}
+	return out
+}
+
+func (c *converter) typ(t *gType) ast.TypeExpr {
+	switch {
+	case t.Pointer != nil:
+		return &ast.PointerType{Star: at(t.Pos), Elem: c.typ(t.Pointer)}
+	case t.Desc != nil:
+		d := &ast.DescType{Kw: at(t.Desc.Pos), Elem: c.ident(t.Desc.Elem), Rbrack: at(t.Desc.EndPos) - 1}
+		for _, e := range t.Desc.Block {
+			d.Block = append(d.Block, c.expr(e))
+		}
+		return d
+	case t.Tile != nil:
+		tt := &ast.TileType{Lbrack: at(t.Tile.Pos), Elem: c.ident(t.Tile.Elem)}
+		for _, e := range t.Tile.Dims {
+			tt.Dims = append(tt.Dims, c.expr(e))
+		}
+		return tt
+	default:
+		return &ast.NamedType{Name: c.ident(t.Name)}
+	}
+}
+
+func (c *converter) block(b *gBlock) *ast.BlockStmt {
+	bs := &ast.BlockStmt{Lbrace: at(b.Pos), Rbrace: at(b.Rbrace.Pos)}
+	for _, s := range b.Stmts {
+		st := c.stmt(s)
+		if n := len(bs.Stmts); n > 0 {
+			c.separated(bs.Stmts[n-1], st)
+		}
+		bs.Stmts = append(bs.Stmts, st)
+	}
+	return bs
+}
+
+// separated reports two statements written on one line with nothing between
+// them: the grammar lets ";" be optional so that a block may end without one,
+// and this restores Go's rule that statements are separated.
+func (c *converter) separated(prev, next ast.Stmt) {
+	between := c.file.Src[prev.End():next.Pos()]
+	for _, ch := range between {
+		if ch == ';' || ch == '\n' {
+			return
+		}
+	}
+	c.errorf(next.Pos(), "syntax error: unexpected %s at end of statement", describe(next))
+}
+
+func describe(s ast.Stmt) string {
+	src := "statement"
+	switch s.(type) {
+	case *ast.AssignStmt, *ast.ExprStmt:
+		src = "expression"
+	}
+	return src
+}
+
+func (c *converter) stmt(s *gStmt) ast.Stmt {
+	switch {
+	case s.Return != nil:
+		r := &ast.ReturnStmt{Kw: at(s.Return.Pos)}
+		for _, e := range s.Return.Results {
+			r.Results = append(r.Results, c.expr(e))
+		}
+		return r
+	case s.If != nil:
+		return c.ifStmt(s.If)
+	case s.For != nil:
+		f := s.For
+		fs := &ast.ForStmt{Kw: at(f.Pos)}
+		if f.Range != nil {
+			fs.Var = c.ident(f.Range.Var)
+			fs.Range = c.expr(f.Range.N)
+		} else {
+			fs.Init = c.simpleAssign(f.Three.Init, "loop initialiser")
+			fs.Cond = c.expr(f.Three.Cond)
+			fs.Post = c.simpleAssign(f.Three.Post, "loop post statement")
+		}
+		fs.Body = c.block(f.Body)
+		return fs
+	case s.Warp != nil:
+		w := &ast.WarpSpecializeStmt{Kw: at(s.Warp.Pos), Rbrace: at(s.Warp.Rbrace.Pos)}
+		for _, r := range s.Warp.Roles {
+			w.Roles = append(w.Roles, &ast.Role{Kw: at(r.Pos), Name: c.ident(r.Name), Args: c.args(r.Args), Body: c.block(r.Body)})
+		}
+		return w
+	case s.Const != nil:
+		return c.constDecl(s.Const)
+	case s.Block != nil:
+		return c.block(s.Block)
+	default:
+		return c.simple(s.Simple)
+	}
+}
+
+func (c *converter) ifStmt(g *gIf) *ast.IfStmt {
+	s := &ast.IfStmt{Kw: at(g.Pos), Cond: c.expr(g.Cond), Then: c.block(g.Then)}
+	if g.ElseIf != nil {
+		s.Else = c.ifStmt(g.ElseIf)
+	} else if g.Else != nil {
+		s.Else = c.block(g.Else)
+	}
+	return s
+}
+
+func (c *converter) simple(g *gSimple) ast.Stmt {
+	var lhs []ast.Expr
+	for _, e := range g.LHS {
+		lhs = append(lhs, c.expr(e))
+	}
+	if g.Op == nil {
+		if len(lhs) > 1 {
+			c.errorf(lhs[1].Pos(), "syntax error: expected := or = after a list of expressions")
+		}
+		return &ast.ExprStmt{X: lhs[0]}
+	}
+	a := &ast.AssignStmt{LHS: lhs, TokAt: at(g.Op.Pos), Tok: g.Op.Op}
+	for _, e := range g.RHS {
+		a.RHS = append(a.RHS, c.expr(e))
+	}
+	return a
+}
+
+func (c *converter) simpleAssign(g *gSimple, what string) *ast.AssignStmt {
+	s := c.simple(g)
+	if a, ok := s.(*ast.AssignStmt); ok {
+		return a
+	}
+	c.errorf(s.Pos(), "syntax error: the %s must be an assignment", what)
+	x := s.(*ast.ExprStmt).X
+	return &ast.AssignStmt{LHS: []ast.Expr{x}, TokAt: x.Pos(), Tok: "=", RHS: []ast.Expr{x}}
+}
+
+func (c *converter) args(as []*gArg) []*ast.Arg {
+	var out []*ast.Arg
+	for _, a := range as {
+		arg := &ast.Arg{Value: c.expr(a.Value)}
+		if a.Name != nil {
+			arg.Name = c.ident(a.Name)
+		}
+		out = append(out, arg)
+	}
+	return out
+}
+
+// expr turns a flat operator chain into a tree by precedence climbing; all
+// binary operators are left-associative.
+func (c *converter) expr(e *gExpr) ast.Expr {
+	operands := []ast.Expr{c.unary(e.First)}
+	for _, r := range e.Rest {
+		operands = append(operands, c.unary(r.Y))
+	}
+	pos := 0
+	return climbFrom(operands, e.Rest, &pos, 1)
+}
+
+// climbFrom parses operands[*pos] followed by operators of precedence at least
+// minPrec.
+func climbFrom(operands []ast.Expr, ops []*gBinaryOp, pos *int, minPrec int) ast.Expr {
+	x := operands[*pos]
+	for *pos < len(ops) {
+		op := ops[*pos]
+		prec := ast.Precedence(op.Op)
+		if prec < minPrec {
+			break
+		}
+		*pos++
+		y := climbFrom(operands, ops, pos, prec+1)
+		x = &ast.BinaryExpr{X: x, OpPos: at(op.Pos), Op: op.Op, Y: y}
+	}
+	return x
+}
+
+func (c *converter) unary(u *gUnary) ast.Expr {
+	if u.Postfix == nil {
+		return &ast.UnaryExpr{OpPos: at(u.Pos), Op: u.Op, X: c.unary(u.X)}
+	}
+	x := c.primary(u.Postfix.X)
+	for _, s := range u.Postfix.Ops {
+		switch {
+		case s.Call != nil:
+			x = &ast.CallExpr{Fun: x, Lparen: at(s.Pos), Args: c.args(s.Call.Args), Rparen: at(s.Call.Rparen.Pos)}
+		case s.Index != nil:
+			ix := &ast.IndexExpr{X: x, Lbrack: at(s.Pos), Rbrack: at(s.Index.Rbrack.Pos)}
+			for _, el := range s.Index.Elems {
+				ix.Indices = append(ix.Indices, c.indexElem(el))
+			}
+			x = ix
+		default:
+			x = &ast.SelectorExpr{X: x, Sel: c.ident(s.Select)}
+		}
+	}
+	return x
+}
+
+func (c *converter) indexElem(el *gIndexElem) ast.Expr {
+	if el.Colon == nil {
+		if el.Lo == nil {
+			c.errorf(at(el.Pos), "syntax error: empty index")
+			return &ast.Ident{NamePos: at(el.Pos), Name: "None"}
+		}
+		return c.expr(el.Lo)
+	}
+	s := &ast.SliceExpr{Colon: at(el.Colon.Pos)}
+	if el.Lo != nil {
+		s.Lo = c.expr(el.Lo)
+	}
+	if el.Hi != nil {
+		s.Hi = c.expr(el.Hi)
+	}
+	return s
+}
+
+func (c *converter) primary(p *gPrimary) ast.Expr {
+	switch {
+	case p.Float != nil:
+		return &ast.BasicLit{ValuePos: at(p.Pos), Kind: ast.Float, Value: *p.Float}
+	case p.Int != nil:
+		return &ast.BasicLit{ValuePos: at(p.Pos), Kind: ast.Int, Value: *p.Int}
+	case p.String != nil:
+		return &ast.BasicLit{ValuePos: at(p.Pos), Kind: ast.String, Value: *p.String}
+	case p.Ident != nil:
+		return c.ident(p.Ident)
+	case p.Paren != nil:
+		return &ast.ParenExpr{Lparen: at(p.Pos), X: c.expr(p.Paren.X), Rparen: at(p.Paren.Rparen.Pos)}
+	default:
+		l := &ast.ListExpr{Lbrack: at(p.Pos), Rbrack: at(p.List.Rbrack.Pos)}
+		for _, e := range p.List.Elems {
+			l.Elems = append(l.Elems, c.expr(e))
+		}
+		if p.List.Elem != nil {
+			l.Elem = c.ident(p.List.Elem)
+		}
+		return l
+	}
+}

@@ -1,0 +1,236 @@
+package parser
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// The participle grammar. These structs mirror the concrete syntax; convert.go
+// turns them into the clean tree of package ast (binary chains become trees by
+// Go's precedence table, positions become byte offsets).
+
+type gFile struct {
+	Decls []*gDecl `parser:"\";\"* ( @@ \";\"* )*"`
+}
+
+type gDecl struct {
+	Kernel *gKernel `parser:"@@"`
+	Func   *gFunc   `parser:"| @@"`
+	Const  *gConst  `parser:"| @@"`
+}
+
+type gKernel struct {
+	Pos    lexer.Position
+	Name   *gIdent   `parser:"\"kernel\" @@"`
+	Params []*gParam `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Body   *gBlock   `parser:"@@"`
+}
+
+type gFunc struct {
+	Pos     lexer.Position
+	Name    *gIdent   `parser:"\"func\" @@"`
+	Params  []*gParam `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Results []*gType  `parser:"( \"(\" @@ ( \",\" @@ )* \")\" | @@ )?"`
+	Body    *gBlock   `parser:"@@"`
+}
+
+type gConst struct {
+	Pos   lexer.Position
+	Name  *gIdent `parser:"\"const\" @@ \"=\""`
+	Value *gExpr  `parser:"@@"`
+}
+
+type gParam struct {
+	Name  *gIdent `parser:"@@"`
+	Const bool    `parser:"@\"const\"?"`
+	Type  *gType  `parser:"@@"`
+}
+
+type gType struct {
+	Pos     lexer.Position
+	Pointer *gType     `parser:"\"*\" @@"`
+	Desc    *gDescType `parser:"| @@"`
+	Tile    *gTileType `parser:"| @@"`
+	Name    *gIdent    `parser:"| @@"`
+}
+
+type gDescType struct {
+	Pos    lexer.Position
+	Elem   *gIdent  `parser:"\"desc\" \"[\" @@"`
+	Block  []*gExpr `parser:"( \",\" @@ )* \",\"? \"]\""`
+	EndPos lexer.Position
+}
+
+type gTileType struct {
+	Pos  lexer.Position
+	Dims []*gExpr `parser:"\"[\" @@ ( \",\" @@ )* \",\"? \"]\""`
+	Elem *gIdent  `parser:"@@"`
+}
+
+type gIdent struct {
+	Pos  lexer.Position
+	Name string `parser:"@Ident"`
+}
+
+type gBlock struct {
+	Pos    lexer.Position
+	Stmts  []*gStmt `parser:"\"{\" \";\"* ( @@ \";\"* )*"`
+	Rbrace *gRbrace `parser:"@@"`
+}
+
+type gRbrace struct {
+	Pos lexer.Position
+	Tok string `parser:"@\"}\""`
+}
+
+type gStmt struct {
+	Return *gReturn   `parser:"@@"`
+	If     *gIf       `parser:"| @@"`
+	For    *gFor      `parser:"| @@"`
+	Warp   *gWarpSpec `parser:"| @@"`
+	Const  *gConst    `parser:"| @@"`
+	Block  *gBlock    `parser:"| @@"`
+	Simple *gSimple   `parser:"| @@"`
+}
+
+type gReturn struct {
+	Pos     lexer.Position
+	Kw      string   `parser:"@\"return\""`
+	Results []*gExpr `parser:"( @@ ( \",\" @@ )* )?"`
+}
+
+type gIf struct {
+	Pos    lexer.Position
+	Cond   *gExpr  `parser:"\"if\" @@"`
+	Then   *gBlock `parser:"@@"`
+	ElseIf *gIf    `parser:"( \"else\" ( @@"`
+	Else   *gBlock `parser:"| @@ ) )?"`
+}
+
+type gFor struct {
+	Pos   lexer.Position
+	Range *gRangeClause `parser:"\"for\" ( @@"`
+	Three *gThreeClause `parser:"| @@ )"`
+	Body  *gBlock       `parser:"@@"`
+}
+
+type gRangeClause struct {
+	Var *gIdent `parser:"@@ \":=\" \"range\""`
+	N   *gExpr  `parser:"@@"`
+}
+
+type gThreeClause struct {
+	Init *gSimple `parser:"@@ \";\""`
+	Cond *gExpr   `parser:"@@ \";\""`
+	Post *gSimple `parser:"@@"`
+}
+
+type gWarpSpec struct {
+	Pos    lexer.Position
+	Roles  []*gRole `parser:"\"warp_specialize\" \"{\" \";\"* ( @@ \";\"* )*"`
+	Rbrace *gRbrace `parser:"@@"`
+}
+
+type gRole struct {
+	Pos  lexer.Position
+	Name *gIdent `parser:"\"role\" @@"`
+	Args []*gArg `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )? \")\""`
+	Body *gBlock `parser:"@@"`
+}
+
+type gSimple struct {
+	LHS []*gExpr   `parser:"@@ ( \",\" @@ )*"`
+	Op  *gAssignOp `parser:"( @@"`
+	RHS []*gExpr   `parser:"@@ ( \",\" @@ )* )?"`
+}
+
+type gAssignOp struct {
+	Pos lexer.Position
+	Op  string `parser:"@( \":=\" | \"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\" | \"&=\" | \"|=\" | \"^=\" | \"<<=\" | \">>=\" )"`
+}
+
+type gColon struct {
+	Pos lexer.Position
+	Tok string `parser:"@\":\""`
+}
+
+// gExpr is a flat chain `parser:"x op y op z ..."`; convert.go applies precedence.
+type gExpr struct {
+	First *gUnary      `parser:"@@"`
+	Rest  []*gBinaryOp `parser:"@@*"`
+}
+
+type gBinaryOp struct {
+	Pos lexer.Position
+	Op  string  `parser:"@( \"||\" | \"&&\" | \"==\" | \"!=\" | \"<=\" | \">=\" | \"<\" | \">\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&^\" | \"&\" )"`
+	Y   *gUnary `parser:"@@"`
+}
+
+type gUnary struct {
+	Pos     lexer.Position
+	Op      string    `parser:"(   @( \"-\" | \"+\" | \"!\" | \"^\" )"`
+	X       *gUnary   `parser:"@@"`
+	Postfix *gPostfix `parser:"| @@ )"`
+}
+
+type gPostfix struct {
+	X   *gPrimary  `parser:"@@"`
+	Ops []*gSuffix `parser:"@@*"`
+}
+
+type gSuffix struct {
+	Pos    lexer.Position
+	Call   *gCall  `parser:"@@"`
+	Index  *gIndex `parser:"| @@"`
+	Select *gIdent `parser:"| \".\" @@"`
+}
+
+type gRparen struct {
+	Pos lexer.Position
+	Tok string `parser:"@\")\""`
+}
+
+type gRbrack struct {
+	Pos lexer.Position
+	Tok string `parser:"@\"]\""`
+}
+
+type gCall struct {
+	Args   []*gArg  `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )?"`
+	Rparen *gRparen `parser:"@@"`
+}
+
+type gIndex struct {
+	Elems  []*gIndexElem `parser:"\"[\" @@ ( \",\" @@ )* \",\"?"`
+	Rbrack *gRbrack      `parser:"@@"`
+}
+
+type gIndexElem struct {
+	Pos   lexer.Position
+	Lo    *gExpr  `parser:"@@?"`
+	Colon *gColon `parser:"( @@"`
+	Hi    *gExpr  `parser:"@@? )?"`
+}
+
+type gArg struct {
+	Name  *gIdent `parser:"( @@ \":\" )?"`
+	Value *gExpr  `parser:"@@"`
+}
+
+type gPrimary struct {
+	Pos    lexer.Position
+	Float  *string `parser:"@Float"`
+	Int    *string `parser:"| @Int"`
+	String *string `parser:"| @String"`
+	Ident  *gIdent `parser:"| @@"`
+	Paren  *gParen `parser:"| @@"`
+	List   *gList  `parser:"| @@"`
+}
+
+type gParen struct {
+	X      *gExpr   `parser:"\"(\" @@"`
+	Rparen *gRparen `parser:"@@"`
+}
+
+type gList struct {
+	Elems  []*gExpr `parser:"\"[\" ( @@ ( \",\" @@ )* \",\"? )?"`
+	Rbrack *gRbrack `parser:"@@"`
+	Elem   *gIdent  `parser:"@@?"`
+}
