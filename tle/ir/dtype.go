@@ -1,0 +1,208 @@
+package ir
+
+import (
+	"math"
+	"strings"
+)
+
+// DType is a scalar element type. The zero value is Invalid.
+type DType uint8
+
+const (
+	Invalid DType = iota
+	I1
+	I8
+	I16
+	I32
+	I64
+	U8
+	U16
+	U32
+	U64
+	F16
+	BF16
+	F32
+	F64
+	F8E4M3
+	F8E5M2
+)
+
+var dtypeNames = [...]string{
+	Invalid: "invalid", I1: "i1", I8: "i8", I16: "i16", I32: "i32", I64: "i64",
+	U8: "u8", U16: "u16", U32: "u32", U64: "u64", F16: "f16", BF16: "bf16", F32: "f32",
+	F64: "f64", F8E4M3: "f8e4m3", F8E5M2: "f8e5m2",
+}
+
+// AllDTypes lists every valid dtype, in declaration order.
+var AllDTypes = []DType{I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, F8E4M3, F8E5M2}
+
+func (d DType) String() string {
+	if int(d) < len(dtypeNames) {
+		return dtypeNames[d]
+	}
+	return "invalid"
+}
+
+// ParseDType maps a spelling (`f32`, `bf16`, ...) to its dtype.
+func ParseDType(s string) (DType, bool) {
+	for i, n := range dtypeNames {
+		if n == s && i != 0 {
+			return DType(i), true
+		}
+	}
+	return Invalid, false
+}
+
+// IsFloat reports floating-point dtypes (fp8 included).
+func (d DType) IsFloat() bool { return d >= F16 && d <= F8E5M2 }
+
+// IsInt reports integer dtypes, i1 included.
+func (d DType) IsInt() bool { return d >= I1 && d <= U64 }
+
+// IsSigned reports signed integers (i1 counts as unsigned: it holds 0 or 1).
+func (d DType) IsSigned() bool { return d >= I8 && d <= I64 }
+
+// IsUnsigned reports u8..u64 and i1.
+func (d DType) IsUnsigned() bool { return d == I1 || (d >= U8 && d <= U64) }
+
+// Bits is the storage width in bits (i1 counts as 1).
+func (d DType) Bits() int {
+	switch d {
+	case I1:
+		return 1
+	case I8, U8, F8E4M3, F8E5M2:
+		return 8
+	case I16, U16, F16, BF16:
+		return 16
+	case I32, U32, F32:
+		return 32
+	case I64, U64, F64:
+		return 64
+	}
+	return 0
+}
+
+// Bytes is the storage size of one element in memory (i1 takes a byte).
+func (d DType) Bytes() int {
+	if d == I1 {
+		return 1
+	}
+	return d.Bits() / 8
+}
+
+// float formats: mantissa bits (without the hidden bit), the minimum normal
+// exponent, the largest finite value, and whether overflow gives infinity
+// (false: saturate, as PTX cvt.rn.satfinite does for fp8).
+type floatFormat struct {
+	mant    int
+	minExp  int
+	maxVal  float64
+	hasInf  bool
+	satfini bool
+}
+
+var formats = map[DType]floatFormat{
+	F16:    {mant: 10, minExp: -14, maxVal: 65504, hasInf: true},
+	BF16:   {mant: 7, minExp: -126, maxVal: 0x1.fep127, hasInf: true},
+	F32:    {mant: 23, minExp: -126, maxVal: math.MaxFloat32, hasInf: true},
+	F8E4M3: {mant: 3, minExp: -6, maxVal: 448, satfini: true},
+	F8E5M2: {mant: 2, minExp: -14, maxVal: 57344, hasInf: true, satfini: true},
+}
+
+// Round returns x converted to d and back to float64: round-to-nearest-even
+// for floats (fp8 saturates to its largest finite value, as the GPU's
+// cvt.rn.satfinite does), truncation toward zero and two's-complement wrap for
+// integers (as a C cast), and 0 or 1 for i1 (non-zero is true).
+func (d DType) Round(x float64) float64 {
+	switch {
+	case d == F64:
+		return x
+	case d.IsFloat():
+		return roundFloat(x, formats[d])
+	case d == I1:
+		if x != 0 && !math.IsNaN(x) {
+			return 1
+		}
+		return 0
+	case d.IsInt():
+		return float64(d.WrapInt(truncInt(x)))
+	}
+	return x
+}
+
+// truncInt converts a float to int64 toward zero, saturating at the ends and
+// mapping NaN to 0.
+func truncInt(x float64) int64 {
+	switch {
+	case math.IsNaN(x):
+		return 0
+	case x >= math.MaxInt64:
+		return math.MaxInt64
+	case x <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(x)
+}
+
+// WrapInt reduces v to the value set of integer dtype d (two's complement).
+func (d DType) WrapInt(v int64) int64 {
+	switch d {
+	case I1:
+		return v & 1
+	case I8:
+		return int64(int8(v))
+	case I16:
+		return int64(int16(v))
+	case I32:
+		return int64(int32(v))
+	case U8:
+		return int64(uint8(v))
+	case U16:
+		return int64(uint16(v))
+	case U32:
+		return int64(uint32(v))
+	}
+	return v
+}
+
+func roundFloat(x float64, f floatFormat) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) && f.hasInf && !f.satfini {
+		return x
+	}
+	if math.IsInf(x, 0) {
+		if f.satfini {
+			return math.Copysign(f.maxVal, x)
+		}
+		return x
+	}
+	if x == 0 {
+		return x
+	}
+	_, e := math.Frexp(x) // x = m * 2^e, 0.5 <= |m| < 1
+	exp := e - 1          // x = 1.xxx * 2^exp
+	if exp < f.minExp {
+		exp = f.minExp // subnormal: fixed quantum
+	}
+	quantum := math.Ldexp(1, exp-f.mant)
+	r := math.RoundToEven(x/quantum) * quantum
+	if math.Abs(r) > f.maxVal {
+		if f.satfini || !f.hasInf {
+			return math.Copysign(f.maxVal, x)
+		}
+		return math.Copysign(math.Inf(1), x)
+	}
+	return r
+}
+
+// ParseDTypeList parses "f32,bf16" style lists; used by tools.
+func ParseDTypeList(s string) ([]DType, bool) {
+	var out []DType
+	for _, p := range strings.Split(s, ",") {
+		d, ok := ParseDType(strings.TrimSpace(p))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, d)
+	}
+	return out, true
+}

@@ -1,0 +1,141 @@
+package ir
+
+// Kind names an operation; it is also the op's spelling in the text form.
+type Kind string
+
+// The operations of the tile IR. Element-wise ops take operands of one type
+// (scalars, or tiles of one shape: the lowering inserts splat/broadcast
+// first, as Triton does) and give a result of that shape. Integer and float
+// behaviour follows the element dtype. Comments give operands, then
+// attributes, then results.
+const (
+	// ---- constants, indices, program ids
+	OpConstant    Kind = "constant"     // () {value: int64|float64|bool} -> scalar or tile (splat)
+	OpProgramID   Kind = "program_id"   // () {axis} -> i32
+	OpNumPrograms Kind = "num_programs" // () {axis} -> i32
+	OpArange      Kind = "arange"       // () {start, end} -> [end-start]i32
+
+	// ---- shapes
+	OpSplat      Kind = "splat"       // (scalar) -> tile
+	OpBroadcast  Kind = "broadcast"   // (tile) -> tile; same rank, size-1 dims stretched
+	OpExpandDims Kind = "expand_dims" // (tile) {axis} -> tile with a size-1 dim inserted
+	OpReshape    Kind = "reshape"     // (tile) -> tile of the same number of elements (row-major)
+	OpTrans      Kind = "trans"       // (tile) {perm: []int64} -> permuted tile
+
+	// ---- element-wise arithmetic
+	OpAdd    Kind = "add"
+	OpSub    Kind = "sub"
+	OpMul    Kind = "mul"
+	OpDiv    Kind = "div" // integer division truncates toward zero
+	OpRem    Kind = "rem" // C remainder (sign of the dividend)
+	OpMin    Kind = "min" // minimum; float: the non-NaN operand wins
+	OpMax    Kind = "max"
+	OpAnd    Kind = "and" // bitwise (logical on i1)
+	OpOr     Kind = "or"
+	OpXor    Kind = "xor"
+	OpShl    Kind = "shl"
+	OpShr    Kind = "shr" // arithmetic for signed, logical for unsigned
+	OpNeg    Kind = "neg"
+	OpNot    Kind = "not" // bitwise not (logical on i1)
+	OpCmp    Kind = "cmp" // (a, b) {pred: lt|le|gt|ge|eq|ne} -> i1 of the operands' shape
+	OpSelect Kind = "select"
+	OpCast   Kind = "cast"   // (x) -> the result type's dtype; floats round to nearest even, float->int truncates
+	OpAddPtr Kind = "addptr" // (ptr, offset) -> ptr + offset elements
+
+	// ---- element-wise math on floats
+	OpExp     Kind = "exp" // the GPU computes ex2.approx(x * log2 e)
+	OpExp2    Kind = "exp2"
+	OpLog     Kind = "log"
+	OpLog2    Kind = "log2"
+	OpSqrt    Kind = "sqrt"
+	OpRsqrt   Kind = "rsqrt"
+	OpSigmoid Kind = "sigmoid"
+	OpTanh    Kind = "tanh"
+	OpAbs     Kind = "abs" // ints too
+
+	// ---- memory
+	OpLoad       Kind = "load"          // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee
+	OpStore      Kind = "store"         // (ptr, value [, mask])
+	OpAtomicRMW  Kind = "atomic_rmw"    // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor} -> old values
+	OpAtomicCAS  Kind = "atomic_cas"    // (ptr, cmp, value) -> old values
+	OpDot        Kind = "dot"           // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
+	OpReduce     Kind = "reduce"        // (x) {axis, kind: sum|max|min} -> tile of rank-1, or a scalar from rank 1
+	OpScan       Kind = "scan"          // (x) {axis, kind: sum, reverse: bool} -> same type
+	OpPrint      Kind = "print"         // (values...) {prefix: string}
+	OpAssert     Kind = "assert"        // (cond) {msg: string}
+	OpCall       Kind = "call"          // (args...) {callee: string} -> results; removed by inlining
+	OpFor        Kind = "for"           // (lb, ub, step, inits...) -> finals; region (iv, iters...) ends in yield
+	OpIf         Kind = "if"            // (cond) -> results; regions then, else, each ending in yield
+	OpYield      Kind = "yield"         // (values...) terminator of for/if regions
+	OpReturn     Kind = "return"        // (values...) terminator of a function body
+	OpAlloc      Kind = "alloc"         // ([init]) -> memdesc
+	OpMemIndex   Kind = "memdesc_index" // (buf, i) -> view of buf[i] (leading dim dropped); buf.slot(i)
+	OpMemTrans   Kind = "memdesc_trans" // (buf) {perm} -> permuted view; no data moves
+	OpLocalPtr   Kind = "local_ptr"     // (buf, idx0, idx1, ...) -> tile of shared pointers (indices share a shape)
+	OpLocalLoad  Kind = "local_load"    // (buf) -> tile of the buffer's shape
+	OpLocalStore Kind = "local_store"   // (buf, tile)
+
+	// ---- mbarriers
+	OpBarrierAlloc  Kind = "barrier_alloc"  // () {count} -> !barrier
+	OpBarrierArrive Kind = "barrier_arrive" // (b)
+	OpBarrierWait   Kind = "barrier_wait"   // (b, phase)
+	OpBarrierExpect Kind = "barrier_expect" // (b, bytes): one arrival expecting bytes of copy traffic
+
+	// ---- pipes
+	OpPipeAlloc   Kind = "pipe_alloc"   // () -> !pipe (capacity and fields in the type)
+	OpPipeAcquire Kind = "pipe_acquire" // (pipe, i) -> writer slot; blocks until slot i%cap was released for i-cap
+	OpPipeCommit  Kind = "pipe_commit"  // (pipe, i)
+	OpPipeClose   Kind = "pipe_close"   // (pipe, i): commits slot i marked closed
+	OpPipeWait    Kind = "pipe_wait"    // (pipe, i) -> reader slot; blocks until slot i was committed
+	OpPipeRelease Kind = "pipe_release" // (pipe, i)
+	OpSlotField   Kind = "slot_field"   // (slot) {name} -> memdesc of the field
+	OpSlotClosed  Kind = "slot_closed"  // (slot) -> i1
+
+	// ---- warp roles
+	OpWarpSpecialize Kind = "warp_specialize" // region holding role ops, run concurrently
+	OpRole           Kind = "role"            // {name, warps, regs} region; ends in yield
+
+	// ---- bulk copies, descriptors, wgmma
+	OpCopy      Kind = "copy"       // (src, dst, offsets... [, barrier]) {has_barrier}: desc->memdesc (TMA load) or memdesc->desc (TMA store)
+	OpMakeDesc  Kind = "make_desc"  // (ptr, shape..., strides...) {block} -> !desc
+	OpWgmma     Kind = "wgmma"      // (a, b, acc) {trans_a, trans_b} -> acc type
+	OpWgmmaWait Kind = "wgmma_wait" // () {pending}
+
+	// ---- clusters
+	OpDeviceMesh         Kind = "device_mesh"         // () {dims: [x,y,z]} -> !mesh
+	OpShardID            Kind = "shard_id"            // (mesh) {axis} -> i32
+	OpRemote             Kind = "remote"              // (buf, rank, mesh) -> memdesc in the cluster space
+	OpDistributedBarrier Kind = "distributed_barrier" // (mesh)
+
+	// ---- escape hatch
+	OpAsm Kind = "asm" // (args...) {template, constraints} -> result (GPU only)
+)
+
+// IsTerminator reports ops that end a region.
+func (k Kind) IsTerminator() bool { return k == OpYield || k == OpReturn }
+
+// IsElementwise reports ops computed independently per element.
+func (k Kind) IsElementwise() bool {
+	switch k {
+	case OpAdd, OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpAnd, OpOr, OpXor, OpShl, OpShr,
+		OpNeg, OpNot, OpCmp, OpSelect, OpCast, OpAddPtr,
+		OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpAbs:
+		return true
+	}
+	return false
+}
+
+// IsPure reports ops without side effects, which CSE may merge and DCE may
+// delete when unused.
+func (k Kind) IsPure() bool {
+	if k.IsElementwise() {
+		return true
+	}
+	switch k {
+	case OpConstant, OpProgramID, OpNumPrograms, OpArange, OpSplat, OpBroadcast, OpExpandDims,
+		OpReshape, OpTrans, OpDot, OpReduce, OpScan, OpMemIndex, OpMemTrans, OpLocalPtr,
+		OpSlotField, OpShardID, OpRemote:
+		return true
+	}
+	return false
+}
