@@ -43,3 +43,17 @@ func TestParseDType(t *testing.T) {
 	_, ok := ParseDType("invalid")
 	require.False(t, ok)
 }
+
+func TestPromote(t *testing.T) {
+	require.Equal(t, F32, Promote(I32, F32))
+	require.Equal(t, F32, Promote(BF16, F16))
+	require.Equal(t, BF16, Promote(BF16, F8E4M3))
+	require.Equal(t, I64, Promote(I32, I64))
+	require.Equal(t, U32, Promote(I32, U32))
+	require.Equal(t, I32, Promote(I1, I32))
+	s, ok := BroadcastShapes([]int{4, 1}, []int{8})
+	require.True(t, ok)
+	require.Equal(t, []int{4, 8}, s)
+	_, ok = BroadcastShapes([]int{4}, []int{8})
+	require.False(t, ok)
+}
