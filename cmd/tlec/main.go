@@ -1,0 +1,174 @@
+// Command tlec is the TLE-Go compiler driver: it checks, formats, builds and
+// runs .tle kernels, runs registered ops and benchmarks them.
+//
+// Flags may come before or after file names in every command. `tlec help`
+// lists the commands; `tlec help CMD` describes one. This package holds
+// flags, I/O and printing only: the compiler lives in the packages it calls.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// version is the compiler version; it is part of the JIT cache key.
+const version = "0.1.0"
+
+// command is one tlec subcommand.
+type command struct {
+	name    string
+	usage   string // the synopsis after "tlec NAME"
+	summary string
+	help    string // longer description printed by `tlec help NAME`
+	flags   func(fs *flag.FlagSet) any
+	run     func(env *env, cfg any, args []string) int
+}
+
+// env carries the process's streams so that commands are testable.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func main() {
+	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+}
+
+// run dispatches a command line and returns the exit status: 0 on success, 1
+// when the input has errors, 2 for a usage error.
+func run(e *env, args []string) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "-version", "--version":
+		name = "version"
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "tlec: unknown command %q\n", name)
+		usage(e.stderr)
+		return 2
+	}
+	fs := flag.NewFlagSet("tlec "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var cfg any
+	if c.flags != nil {
+		cfg = c.flags(fs)
+	}
+	pos, err := parseInterspersed(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		commandHelp(e.stdout, c, fs)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tlec %s: %v\n", c.name, err)
+		fmt.Fprintf(e.stderr, "usage: tlec %s %s\n", c.name, c.usage)
+		return 2
+	}
+	return c.run(e, cfg, pos)
+}
+
+// parseInterspersed parses flags wherever they appear among the positional
+// arguments (the flag package alone stops at the first non-flag); "--" ends
+// flag parsing.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "tlec is the TLE-Go compiler: kernels for Hopper GPUs, written in .tle.")
+	fmt.Fprintln(w, "\nUsage:\n\n\ttlec <command> [arguments]\n\nThe commands are:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "\t%-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nUse \"tlec help <command>\" for more information about a command.")
+}
+
+func commandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: tlec %s %s\n\n%s\n", c.name, c.usage, strings.TrimSpace(c.help))
+	if fs != nil {
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		if b.Len() > 0 {
+			fmt.Fprintf(w, "\nFlags:\n%s", b.String())
+		}
+	}
+}
+
+func init() {
+	register(&command{
+		name:    "help",
+		usage:   "[command]",
+		summary: "describe a command",
+		help:    "Help prints the list of commands, or the usage, description and flags of one.",
+		run: func(e *env, _ any, args []string) int {
+			if len(args) == 0 {
+				usage(e.stdout)
+				return 0
+			}
+			c, ok := commands[args[0]]
+			if !ok {
+				fmt.Fprintf(e.stderr, "tlec help: unknown command %q\n", args[0])
+				return 2
+			}
+			fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+			if c.flags != nil {
+				c.flags(fs)
+			}
+			commandHelp(e.stdout, c, fs)
+			return 0
+		},
+	})
+	register(&command{
+		name:    "version",
+		usage:   "",
+		summary: "print the compiler version",
+		help:    "Version prints the tlec version, which is also part of every JIT cache key.",
+		run: func(e *env, _ any, _ []string) int {
+			fmt.Fprintf(e.stdout, "tlec %s\n", version)
+			return 0
+		},
+	})
+}
+
+// multiFlag is a repeatable string flag (-D NAME=VALUE, --arg NAME=VALUE).
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }

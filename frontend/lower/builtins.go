@@ -1,0 +1,793 @@
+package lower
+
+import (
+	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+type builtinFunc func(s *fn, call *ast.CallExpr) *val
+
+var builtins map[string]builtinFunc
+
+func init() {
+	builtins = map[string]builtinFunc{
+		"program_id":   func(s *fn, c *ast.CallExpr) *val { return s.axisOp(c, ir.OpProgramID) },
+		"num_programs": func(s *fn, c *ast.CallExpr) *val { return s.axisOp(c, ir.OpNumPrograms) },
+		"arange":       (*fn).arange,
+		"zeros":        func(s *fn, c *ast.CallExpr) *val { return s.full(c, false) },
+		"full":         func(s *fn, c *ast.CallExpr) *val { return s.full(c, true) },
+		"load":         (*fn).load,
+		"store":        (*fn).store,
+		"atomic_add":   func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "add") },
+		"atomic_max":   func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "max") },
+		"atomic_min":   func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "min") },
+		"atomic_xchg":  func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "xchg") },
+		"atomic_cas":   (*fn).atomicCAS,
+		"dot":          func(s *fn, c *ast.CallExpr) *val { return s.dot(c, ir.OpDot) },
+		"wgmma":        func(s *fn, c *ast.CallExpr) *val { return s.dot(c, ir.OpWgmma) },
+		"where":        (*fn).where,
+		"cast":         (*fn).cast,
+		"sum":          func(s *fn, c *ast.CallExpr) *val { return s.reduce(c, "sum") },
+		"max":          func(s *fn, c *ast.CallExpr) *val { return s.reduce(c, "max") },
+		"min":          func(s *fn, c *ast.CallExpr) *val { return s.reduce(c, "min") },
+		"cumsum":       (*fn).cumsum,
+		"exp":          func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpExp) },
+		"exp2":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpExp2) },
+		"log":          func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpLog) },
+		"log2":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpLog2) },
+		"sqrt":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpSqrt) },
+		"rsqrt":        func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpRsqrt) },
+		"sigmoid":      func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpSigmoid) },
+		"tanh":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpTanh) },
+		"abs":          func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpAbs) },
+		"minimum":      func(s *fn, c *ast.CallExpr) *val { return s.minmax(c, ir.OpMin) },
+		"maximum":      func(s *fn, c *ast.CallExpr) *val { return s.minmax(c, ir.OpMax) },
+		"cdiv":         (*fn).cdiv,
+		"reshape":      (*fn).reshape,
+		"broadcast_to": (*fn).broadcastToCall,
+		"trans":        (*fn).transCall,
+		"permute":      (*fn).transCall,
+		"print":        (*fn).print,
+		"assert":       (*fn).assert,
+		"make_desc":    (*fn).makeDesc,
+		"alloc":        (*fn).alloc,
+		"local_ptr":    (*fn).localPtr,
+		"copy":         (*fn).copyCall,
+		"barrier":      (*fn).barrier,
+		"arrive":       func(s *fn, c *ast.CallExpr) *val { return s.barrierOp(c, ir.OpBarrierArrive, false) },
+		"wait":         func(s *fn, c *ast.CallExpr) *val { return s.barrierOp(c, ir.OpBarrierWait, true) },
+		"expect":       func(s *fn, c *ast.CallExpr) *val { return s.barrierOp(c, ir.OpBarrierExpect, true) },
+		"pipe":         (*fn).pipe,
+		"wgmma_wait":   (*fn).wgmmaWait,
+		"device_mesh":  (*fn).deviceMesh,
+		"shard_id":     (*fn).shardID,
+		"remote":       (*fn).remote,
+		"distributed_barrier": func(s *fn, c *ast.CallExpr) *val {
+			a := s.bind(c, "distributed_barrier", "mesh")
+			m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+			s.b.Create(ir.OpDistributedBarrier, nil, []*ir.Value{m}, nil)
+			return &val{}
+		},
+		"asm": (*fn).asm,
+	}
+}
+
+// IsBuiltin reports whether name is a builtin function the lowering knows.
+func IsBuiltin(name string) bool { _, ok := builtins[name]; return ok }
+
+func (s *fn) axisOp(c *ast.CallExpr, kind ir.Kind) *val {
+	a := s.bind(c, string(kind), "axis")
+	axis := s.constIntArg(a, "axis", 0)
+	if axis < 0 || axis > 2 {
+		s.errorf(s.argPos(a, "axis"), "axis must be 0, 1 or 2")
+	}
+	return &val{v: s.b.Value(kind, ir.I32, nil, ir.Attrs{"axis": axis})}
+}
+
+func (s *fn) arange(c *ast.CallExpr) *val {
+	a := s.bind(c, "arange", "start", "end")
+	lo, hi := s.constIntArg(a, "start", 0), s.constIntArg(a, "end", 0)
+	if hi <= lo {
+		s.errorf(c.Pos(), "arange(%d, %d) is empty", lo, hi)
+	}
+	return &val{v: s.b.Value(ir.OpArange, ir.TileOf([]int{int(hi - lo)}, ir.I32), nil, ir.Attrs{"start": lo, "end": hi})}
+}
+
+func (s *fn) full(c *ast.CallExpr, withValue bool) *val {
+	var a *args
+	if withValue {
+		a = s.bind(c, "full", "shape", "value", "dtype")
+	} else {
+		a = s.bind(c, "zeros", "shape", "dtype")
+	}
+	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+	dt := ir.DType(ir.F32)
+	if a.has("dtype") {
+		dt = s.dtypeArg(a, "dtype")
+	}
+	v := &val{c: &constant{kind: 'i'}}
+	if withValue {
+		v = s.arg(a, "value")
+	}
+	return &val{v: s.materialize(v, ir.TileOf(shape, dt), c.Pos())}
+}
+
+// pointee returns the type a load through p produces.
+func pointee(p *ir.Value) ir.Type {
+	ptr := ir.Elem(p.Type).(*ir.Pointer)
+	return ir.TileOf(ir.ShapeOf(p.Type), ptr.Elem)
+}
+
+func (s *fn) ptrArg(a *args, name string) *ir.Value {
+	v := s.value(s.arg(a, name), s.argPos(a, name))
+	if _, ok := ir.Elem(v.Type).(*ir.Pointer); !ok {
+		s.errorf(s.argPos(a, name), "%s must be a pointer or a tile of pointers, not %s", name, v.Type)
+	}
+	return v
+}
+
+func (s *fn) mask(a *args, shape []int) *ir.Value {
+	m := s.arg(a, "mask")
+	return s.materialize(m, ir.TileOf(shape, ir.I1), s.argPos(a, "mask"))
+}
+
+func (s *fn) load(c *ast.CallExpr) *val {
+	a := s.bind(c, "load", "ptr", "mask", "other")
+	p := s.ptrArg(a, "ptr")
+	shape := ir.ShapeOf(p.Type)
+	ops := []*ir.Value{p}
+	if a.has("mask") {
+		ops = append(ops, s.mask(a, shape))
+	}
+	if a.has("other") {
+		if !a.has("mask") {
+			s.errorf(s.argPos(a, "other"), "other: needs a mask:")
+		}
+		ops = append(ops, s.materialize(s.arg(a, "other"), pointee(p), s.argPos(a, "other")))
+	}
+	attrs := ir.Attrs{}
+	if a.has("async") && s.constIntArg(a, "async", 0) != 0 {
+		attrs["async"] = true
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpLoad, pointee(p), ops, attrs)}
+}
+
+func (s *fn) store(c *ast.CallExpr) *val {
+	a := s.bind(c, "store", "ptr", "value", "mask")
+	p := s.ptrArg(a, "ptr")
+	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
+	ops := []*ir.Value{p, v}
+	if a.has("mask") {
+		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
+	}
+	s.b.Pos = c.Pos()
+	s.b.Create(ir.OpStore, nil, ops, nil)
+	return &val{}
+}
+
+func (s *fn) atomic(c *ast.CallExpr, kind string) *val {
+	a := s.bind(c, "atomic_"+kind, "ptr", "value", "mask")
+	p := s.ptrArg(a, "ptr")
+	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
+	ops := []*ir.Value{p, v}
+	if a.has("mask") {
+		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpAtomicRMW, pointee(p), ops, ir.Attrs{"kind": kind})}
+}
+
+func (s *fn) atomicCAS(c *ast.CallExpr) *val {
+	a := s.bind(c, "atomic_cas", "ptr", "cmp", "value")
+	p := s.ptrArg(a, "ptr")
+	cmp := s.materialize(s.arg(a, "cmp"), pointee(p), s.argPos(a, "cmp"))
+	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), []*ir.Value{p, cmp, v}, nil)}
+}
+
+// dot lowers dot(a, b, acc) and wgmma(a, b, acc, trans_a:, trans_b:). The
+// operands may be tiles or shared-memory buffers.
+func (s *fn) dot(c *ast.CallExpr, kind ir.Kind) *val {
+	a := s.bind(c, string(kind), "a", "b", "acc")
+	x := s.value(s.arg(a, "a"), s.argPos(a, "a"))
+	y := s.value(s.arg(a, "b"), s.argPos(a, "b"))
+	xs, ys := ir.ShapeOf(x.Type), ir.ShapeOf(y.Type)
+	attrs := ir.Attrs{}
+	ta, tb := false, false
+	if kind == ir.OpWgmma {
+		ta = s.constIntArg(a, "trans_a", 0) != 0
+		tb = s.constIntArg(a, "trans_b", 0) != 0
+		attrs["trans_a"], attrs["trans_b"] = ta, tb
+	}
+	if len(xs) != 2 || len(ys) != 2 {
+		s.errorf(c.Pos(), "%s needs 2-D operands, got %v and %v", kind, xs, ys)
+	}
+	m, k := xs[0], xs[1]
+	if ta {
+		m, k = k, m
+	}
+	k2, n := ys[0], ys[1]
+	if tb {
+		k2, n = n, k2
+	}
+	if k != k2 {
+		s.errorf(c.Pos(), "%s: inner dimensions differ: [%d, %d] x [%d, %d]", kind, m, k, k2, n)
+	}
+	accT := ir.TileOf([]int{m, n}, ir.F32)
+	var acc *ir.Value
+	if a.has("acc") {
+		av := s.arg(a, "acc")
+		if av.v != nil {
+			if dt := ir.ElemDType(av.v.Type); dt.IsFloat() || dt.IsInt() {
+				accT = ir.TileOf([]int{m, n}, dt)
+			}
+		}
+		acc = s.materialize(av, accT, s.argPos(a, "acc"))
+	} else {
+		acc = s.materialize(&val{c: &constant{kind: 'f'}}, accT, c.Pos())
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)}
+}
+
+func (s *fn) where(c *ast.CallExpr) *val {
+	a := s.bind(c, "where", "cond", "x", "y")
+	cond, x, y := s.arg(a, "cond"), s.arg(a, "x"), s.arg(a, "y")
+	if x.c != nil && y.c != nil {
+		y = &val{v: s.value(y, s.argPos(a, "y"))}
+	}
+	dt := s.promote(x, y)
+	shape, ok := ir.BroadcastShapes(valShape(x), valShape(y))
+	if ok {
+		shape, ok = ir.BroadcastShapes(shape, valShape(cond))
+	}
+	if !ok {
+		s.errorf(c.Pos(), "where: cannot broadcast shapes %v, %v and %v", valShape(cond), valShape(x), valShape(y))
+	}
+	t := ir.TileOf(shape, dt)
+	cv := s.materialize(cond, ir.TileOf(shape, ir.I1), s.argPos(a, "cond"))
+	xv := s.materialize(x, t, s.argPos(a, "x"))
+	yv := s.materialize(y, t, s.argPos(a, "y"))
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpSelect, t, []*ir.Value{cv, xv, yv}, nil)}
+}
+
+func (s *fn) cast(c *ast.CallExpr) *val {
+	a := s.bind(c, "cast", "x", "dtype")
+	return s.castTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+}
+
+func (s *fn) castTo(x *val, dt ir.DType, pos diag.Pos) *val {
+	if x.c != nil {
+		return &val{c: x.c.convert(dt)}
+	}
+	v := s.value(x, pos)
+	if _, ok := ir.Elem(v.Type).(*ir.Pointer); ok {
+		s.errorf(pos, "cannot cast a pointer")
+	}
+	s.b.Pos = pos
+	return &val{v: s.convert(v, ir.WithElem(v.Type, dt), pos)}
+}
+
+func (s *fn) axisArg(a *args, rank int) (int, bool) {
+	if !a.has("axis") {
+		return 0, false
+	}
+	axis := int(s.constIntArg(a, "axis", 0))
+	if axis < 0 {
+		axis += rank
+	}
+	if axis < 0 || axis >= rank {
+		s.errorf(s.argPos(a, "axis"), "axis %d is out of range for a tile of rank %d", axis, rank)
+	}
+	return axis, true
+}
+
+func (s *fn) reduce(c *ast.CallExpr, kind string) *val {
+	a := s.bind(c, kind, "x", "axis")
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	shape := ir.ShapeOf(x.Type)
+	if len(shape) == 0 {
+		s.errorf(s.argPos(a, "x"), "%s needs a tile, not a scalar", kind)
+	}
+	axis, ok := s.axisArg(a, len(shape))
+	s.b.Pos = c.Pos()
+	if !ok {
+		// Reduce every axis, innermost first.
+		for len(ir.ShapeOf(x.Type)) > 0 {
+			sh := ir.ShapeOf(x.Type)
+			x = s.reduceAxis(x, kind, len(sh)-1)
+		}
+		return &val{v: x}
+	}
+	return &val{v: s.reduceAxis(x, kind, axis)}
+}
+
+func (s *fn) reduceAxis(x *ir.Value, kind string, axis int) *ir.Value {
+	shape := ir.ShapeOf(x.Type)
+	out := append(append([]int(nil), shape[:axis]...), shape[axis+1:]...)
+	dt := ir.ElemDType(x.Type)
+	if kind == "sum" && dt == ir.I1 {
+		dt = ir.I32
+		x = s.convert(x, ir.WithElem(x.Type, dt), s.b.Pos)
+	}
+	return s.b.Value(ir.OpReduce, ir.TileOf(out, dt), []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind})
+}
+
+func (s *fn) cumsum(c *ast.CallExpr) *val {
+	a := s.bind(c, "cumsum", "x", "axis", "reverse")
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	shape := ir.ShapeOf(x.Type)
+	if len(shape) == 0 {
+		s.errorf(s.argPos(a, "x"), "cumsum needs a tile, not a scalar")
+	}
+	axis, _ := s.axisArg(a, len(shape))
+	rev := s.constIntArg(a, "reverse", 0) != 0
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpScan, x.Type, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": "sum", "reverse": rev})}
+}
+
+func (s *fn) math(c *ast.CallExpr, kind ir.Kind) *val {
+	a := s.bind(c, string(kind), "x")
+	x := s.arg(a, "x")
+	v := s.value(x, s.argPos(a, "x"))
+	if x.c != nil && kind != ir.OpAbs {
+		v = s.materialize(x, ir.F32, s.argPos(a, "x"))
+	}
+	dt := ir.ElemDType(v.Type)
+	if kind != ir.OpAbs && !dt.IsFloat() {
+		v = s.convert(v, ir.WithElem(v.Type, ir.F32), c.Pos())
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(kind, v.Type, []*ir.Value{v}, nil)}
+}
+
+func (s *fn) minmax(c *ast.CallExpr, kind ir.Kind) *val {
+	a := s.bind(c, string(kind), "x", "y")
+	x, y := s.arg(a, "x"), s.arg(a, "y")
+	if x.c != nil && y.c != nil {
+		if (x.c.float() < y.c.float()) == (kind == ir.OpMin) {
+			return x
+		}
+		return y
+	}
+	dt := s.promote(x, y)
+	shape, ok := ir.BroadcastShapes(valShape(x), valShape(y))
+	if !ok {
+		s.errorf(c.Pos(), "cannot broadcast shapes %v and %v", valShape(x), valShape(y))
+	}
+	t := ir.TileOf(shape, dt)
+	xv, yv := s.materialize(x, t, s.argPos(a, "x")), s.materialize(y, t, s.argPos(a, "y"))
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(kind, t, []*ir.Value{xv, yv}, nil)}
+}
+
+func (s *fn) cdiv(c *ast.CallExpr) *val {
+	a := s.bind(c, "cdiv", "a", "b")
+	x, y := s.arg(a, "a"), s.arg(a, "b")
+	one := &val{c: &constant{kind: 'i', i: 1}}
+	return s.binary("/", s.binary("-", s.binary("+", x, y, c.Pos()), one, c.Pos()), y, c.Pos())
+}
+
+func (s *fn) reshape(c *ast.CallExpr) *val {
+	a := s.bind(c, "reshape", "x", "shape")
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+	if ir.NumElements(shape) != ir.NumElements(ir.ShapeOf(x.Type)) {
+		s.errorf(c.Pos(), "cannot reshape %v to %v", ir.ShapeOf(x.Type), shape)
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpReshape, ir.TileOf(shape, ir.Elem(x.Type)), []*ir.Value{x}, nil)}
+}
+
+func (s *fn) broadcastToCall(c *ast.CallExpr) *val {
+	a := s.bind(c, "broadcast_to", "x", "shape")
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+	return &val{v: s.broadcastTo(x, shape, c.Pos())}
+}
+
+// transCall lowers trans(x) and permute(x, d0, d1, ...), on tiles and on
+// shared-memory views (a view needs no data movement).
+func (s *fn) transCall(c *ast.CallExpr) *val {
+	a := s.bind(c, "permute", "x", "dims...")
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	var perm []int64
+	for _, d := range a.rest {
+		v := s.expr(d.Value)
+		if v.c == nil || !v.c.isInt() {
+			s.errorf(d.Pos(), "permute dimensions must be compile-time integers")
+		}
+		perm = append(perm, v.c.i)
+	}
+	return &val{v: s.permute(x, perm, c.Pos())}
+}
+
+func (s *fn) permute(x *ir.Value, perm []int64, pos diag.Pos) *ir.Value {
+	shape := ir.ShapeOf(x.Type)
+	if perm == nil {
+		for i := len(shape) - 1; i >= 0; i-- {
+			perm = append(perm, int64(i))
+		}
+	}
+	if len(perm) != len(shape) {
+		s.errorf(pos, "permutation %v does not match rank %d", perm, len(shape))
+	}
+	out := make([]int, len(shape))
+	seen := map[int64]bool{}
+	for i, p := range perm {
+		if p < 0 || int(p) >= len(shape) || seen[p] {
+			s.errorf(pos, "%v is not a permutation of the dimensions", perm)
+		}
+		seen[p] = true
+		out[i] = shape[p]
+	}
+	s.b.Pos = pos
+	if md, ok := x.Type.(*ir.MemDesc); ok {
+		order := make([]int, len(md.Order))
+		inv := make([]int, len(perm))
+		for i, p := range perm {
+			inv[p] = i
+		}
+		for i, d := range md.Order {
+			order[i] = inv[d]
+		}
+		t := &ir.MemDesc{Shape: out, Elem: md.Elem, Order: order, Space: md.Space}
+		return s.b.Value(ir.OpMemTrans, t, []*ir.Value{x}, ir.Attrs{"perm": perm})
+	}
+	return s.b.Value(ir.OpTrans, ir.TileOf(out, ir.Elem(x.Type)), []*ir.Value{x}, ir.Attrs{"perm": perm})
+}
+
+func (s *fn) print(c *ast.CallExpr) *val {
+	a := s.bind(c, "print", "values...")
+	var ops []*ir.Value
+	prefix := ""
+	for i, arg := range a.rest {
+		v := s.expr(arg.Value)
+		if v.str != nil {
+			if i == 0 {
+				prefix = *v.str
+				continue
+			}
+			s.errorf(arg.Pos(), "print takes its text first")
+		}
+		ops = append(ops, s.value(v, arg.Pos()))
+	}
+	s.b.Pos = c.Pos()
+	s.b.Create(ir.OpPrint, nil, ops, ir.Attrs{"prefix": prefix})
+	return &val{}
+}
+
+func (s *fn) assert(c *ast.CallExpr) *val {
+	a := s.bind(c, "assert", "cond", "msg")
+	cond := s.value(s.arg(a, "cond"), s.argPos(a, "cond"))
+	msg := "assertion failed"
+	if a.has("msg") {
+		m := s.arg(a, "msg")
+		if m.str == nil {
+			s.errorf(s.argPos(a, "msg"), "the assert message must be a string")
+		}
+		msg = *m.str
+	}
+	cond = s.convert(cond, ir.WithElem(cond.Type, ir.I1), c.Pos())
+	s.b.Pos = c.Pos()
+	s.b.Create(ir.OpAssert, nil, []*ir.Value{cond}, ir.Attrs{"msg": msg})
+	return &val{}
+}
+
+func (s *fn) makeDesc(c *ast.CallExpr) *val {
+	a := s.bind(c, "make_desc", "ptr", "shape", "strides", "block")
+	p := s.ptrArg(a, "ptr")
+	ptr, _ := p.Type.(*ir.Pointer)
+	if ptr == nil {
+		s.errorf(s.argPos(a, "ptr"), "make_desc needs a scalar pointer")
+	}
+	block := s.shapeOf(s.arg(a, "block"), s.argPos(a, "block"))
+	shape := s.arg(a, "shape")
+	strides := s.arg(a, "strides")
+	if len(shape.list) != len(block) || len(strides.list) != len(block) {
+		s.errorf(c.Pos(), "make_desc: shape:, strides: and block: need %d entries each", len(block))
+	}
+	ops := []*ir.Value{p}
+	for _, d := range append(append([]*val(nil), shape.list...), strides.list...) {
+		ops = append(ops, s.materialize(d, ir.I64, c.Pos()))
+	}
+	blk := make([]int64, len(block))
+	for i, b := range block {
+		blk[i] = int64(b)
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpMakeDesc, &ir.Desc{Elem: ptr.Elem, Block: block}, ops, ir.Attrs{"block": blk})}
+}
+
+func (s *fn) alloc(c *ast.CallExpr) *val {
+	a := s.bind(c, "alloc", "shape", "dtype")
+	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+	dt := s.dtypeArg(a, "dtype")
+	if a.has("scope") {
+		sc := s.arg(a, "scope")
+		if id, ok := a.named["scope"].Value.(*ast.Ident); !ok || id.Name != "smem" || sc.v != nil {
+			s.errorf(s.argPos(a, "scope"), "scope: must be smem")
+		}
+	}
+	t := &ir.MemDesc{Shape: shape, Elem: dt, Order: ir.RowMajor(len(shape)), Space: ir.Shared}
+	var ops []*ir.Value
+	if a.has("init") {
+		ops = append(ops, s.materialize(s.arg(a, "init"), ir.TileOf(shape, dt), s.argPos(a, "init")))
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpAlloc, t, ops, nil)}
+}
+
+func (s *fn) memArg(a *args, name string) *ir.Value {
+	v := s.value(s.arg(a, name), s.argPos(a, name))
+	if _, ok := v.Type.(*ir.MemDesc); !ok {
+		s.errorf(s.argPos(a, name), "%s must be a shared-memory buffer, not %s", name, v.Type)
+	}
+	return v
+}
+
+func (s *fn) localPtr(c *ast.CallExpr) *val {
+	a := s.bind(c, "local_ptr", "buf", "indices...")
+	buf := s.memArg(a, "buf")
+	md := buf.Type.(*ir.MemDesc)
+	if len(a.rest) != len(md.Shape) {
+		s.errorf(c.Pos(), "local_ptr needs %d index tiles for a buffer of shape %v, got %d", len(md.Shape), md.Shape, len(a.rest))
+	}
+	var idx []*val
+	var shape []int
+	for _, r := range a.rest {
+		v := s.expr(r.Value)
+		sh, ok := ir.BroadcastShapes(shape, valShape(v))
+		if !ok {
+			s.errorf(r.Pos(), "local_ptr: index shapes %v and %v do not broadcast", shape, valShape(v))
+		}
+		shape = sh
+		idx = append(idx, v)
+	}
+	ops := []*ir.Value{buf}
+	for i, v := range idx {
+		ops = append(ops, s.materialize(v, ir.TileOf(shape, ir.I32), a.rest[i].Pos()))
+	}
+	s.b.Pos = c.Pos()
+	ptr := &ir.Pointer{Elem: md.Elem, Space: md.Space}
+	return &val{v: s.b.Value(ir.OpLocalPtr, ir.TileOf(shape, ptr), ops, nil)}
+}
+
+func (s *fn) copyCall(c *ast.CallExpr) *val {
+	a := s.bind(c, "copy", "src", "dst", "offsets...")
+	src := s.value(s.arg(a, "src"), s.argPos(a, "src"))
+	dst := s.value(s.arg(a, "dst"), s.argPos(a, "dst"))
+	ops := []*ir.Value{src, dst}
+	var desc *ir.Desc
+	if d, ok := src.Type.(*ir.Desc); ok {
+		desc = d
+	} else if d, ok := dst.Type.(*ir.Desc); ok {
+		desc = d
+	} else {
+		s.errorf(c.Pos(), "copy needs a tensor descriptor on one side")
+	}
+	if len(a.rest) != len(desc.Block) {
+		s.errorf(c.Pos(), "copy needs %d offsets for a rank-%d descriptor, got %d", len(desc.Block), len(desc.Block), len(a.rest))
+	}
+	for _, o := range a.rest {
+		ops = append(ops, s.materialize(s.expr(o.Value), ir.I32, o.Pos()))
+	}
+	attrs := ir.Attrs{"has_barrier": false}
+	if a.has("barrier") {
+		b := s.value(s.arg(a, "barrier"), s.argPos(a, "barrier"))
+		ops = append(ops, b)
+		attrs["has_barrier"] = true
+	}
+	s.b.Pos = c.Pos()
+	s.b.Create(ir.OpCopy, nil, ops, attrs)
+	return &val{}
+}
+
+func (s *fn) barrier(c *ast.CallExpr) *val {
+	a := s.bind(c, "barrier", "count")
+	n := s.constIntArg(a, "count", 1)
+	return &val{v: s.b.Value(ir.OpBarrierAlloc, &ir.Barrier{}, nil, ir.Attrs{"count": n})}
+}
+
+func (s *fn) barrierOp(c *ast.CallExpr, kind ir.Kind, withValue bool) *val {
+	second := "phase"
+	if kind == ir.OpBarrierExpect {
+		second = "bytes"
+	}
+	a := s.bind(c, string(kind), "barrier", second)
+	b := s.value(s.arg(a, "barrier"), s.argPos(a, "barrier"))
+	if _, ok := b.Type.(*ir.Barrier); !ok {
+		s.errorf(s.argPos(a, "barrier"), "expected a barrier, not %s", b.Type)
+	}
+	ops := []*ir.Value{b}
+	if withValue {
+		ops = append(ops, s.materialize(s.arg(a, second), ir.I32, s.argPos(a, second)))
+	}
+	s.b.Pos = c.Pos()
+	s.b.Create(kind, nil, ops, nil)
+	return &val{}
+}
+
+func (s *fn) pipe(c *ast.CallExpr) *val {
+	p := &ir.Pipe{}
+	for _, arg := range c.Args {
+		if arg.Name == nil {
+			s.errorf(arg.Pos(), "pipe takes keyword arguments: capacity: and one per field")
+		}
+		v := s.expr(arg.Value)
+		if arg.Name.Name == "capacity" {
+			if v.c == nil || !v.c.isInt() || v.c.i <= 0 {
+				s.errorf(arg.Value.Pos(), "capacity must be a positive compile-time integer")
+			}
+			p.Capacity = int(v.c.i)
+			continue
+		}
+		if v.tile == nil {
+			s.errorf(arg.Value.Pos(), "pipe field %s needs a tile type such as [16, 128]bf16", arg.Name.Name)
+		}
+		p.Fields = append(p.Fields, ir.PipeField{Name: arg.Name.Name, Shape: v.tile.Shape, Elem: v.tile.Elem.(ir.DType)})
+	}
+	if p.Capacity == 0 {
+		s.errorf(c.Pos(), "pipe needs capacity:")
+	}
+	return &val{v: s.b.Value(ir.OpPipeAlloc, p, nil, nil)}
+}
+
+func (s *fn) wgmmaWait(c *ast.CallExpr) *val {
+	a := s.bind(c, "wgmma_wait", "pending")
+	s.b.Create(ir.OpWgmmaWait, nil, nil, ir.Attrs{"pending": s.constIntArg(a, "pending", 0)})
+	return &val{}
+}
+
+var meshAxes = []string{"cluster_x", "cluster_y", "cluster_z"}
+
+func (s *fn) deviceMesh(c *ast.CallExpr) *val {
+	a := s.bind(c, "device_mesh")
+	dims := []int64{1, 1, 1}
+	for i, ax := range meshAxes {
+		dims[i] = s.constIntArg(a, ax, 1)
+		if dims[i] <= 0 {
+			s.errorf(s.argPos(a, ax), "%s must be positive", ax)
+		}
+	}
+	t := &ir.Mesh{Dims: [3]int{int(dims[0]), int(dims[1]), int(dims[2])}}
+	return &val{v: s.b.Value(ir.OpDeviceMesh, t, nil, ir.Attrs{"dims": dims})}
+}
+
+func (s *fn) shardID(c *ast.CallExpr) *val {
+	a := s.bind(c, "shard_id", "mesh", "axis")
+	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+	ax := s.arg(a, "axis")
+	if ax.str == nil {
+		s.errorf(s.argPos(a, "axis"), `the axis is a string such as "cluster_x"`)
+	}
+	for i, name := range meshAxes {
+		if *ax.str == name {
+			return &val{v: s.b.Value(ir.OpShardID, ir.I32, []*ir.Value{m}, ir.Attrs{"axis": int64(i)})}
+		}
+	}
+	s.errorf(s.argPos(a, "axis"), "unknown mesh axis %q", *ax.str)
+	return nil
+}
+
+func (s *fn) remote(c *ast.CallExpr) *val {
+	a := s.bind(c, "remote", "buf", "rank", "mesh")
+	buf := s.memArg(a, "buf")
+	rank := s.materialize(s.arg(a, "rank"), ir.I32, s.argPos(a, "rank"))
+	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+	md := *buf.Type.(*ir.MemDesc)
+	md.Space = ir.Cluster
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpRemote, &md, []*ir.Value{buf, rank, m}, nil)}
+}
+
+func (s *fn) asm(c *ast.CallExpr) *val {
+	a := s.bind(c, "asm", "template", "args...")
+	t := s.arg(a, "template")
+	if t.str == nil {
+		s.errorf(s.argPos(a, "template"), "asm takes its PTX template as a string")
+	}
+	var ops []*ir.Value
+	for _, r := range a.rest {
+		ops = append(ops, s.value(s.expr(r.Value), r.Pos()))
+	}
+	attrs := ir.Attrs{"template": *t.str}
+	var results []ir.Type
+	if a.has("out") {
+		v := s.arg(a, "out")
+		switch {
+		case v.dtype != ir.Invalid:
+			results = []ir.Type{v.dtype}
+		case v.tile != nil:
+			results = []ir.Type{v.tile}
+		default:
+			s.errorf(s.argPos(a, "out"), "out: must be a type")
+		}
+	}
+	s.b.Pos = c.Pos()
+	op := s.b.Create(ir.OpAsm, results, ops, attrs)
+	if len(results) == 0 {
+		return &val{}
+	}
+	return &val{v: op.Results[0]}
+}
+
+// method lowers x.name(args): conversions, buffer views and pipe operations.
+func (s *fn) method(sel *ast.SelectorExpr, c *ast.CallExpr) *val {
+	x := s.expr(sel.X)
+	name := sel.Sel.Name
+	s.b.Pos = c.Pos()
+	if name == "to" {
+		a := s.bind(c, "to", "dtype")
+		return s.castTo(x, s.dtypeArg(a, "dtype"), c.Pos())
+	}
+	v := s.value(x, sel.X.Pos())
+	switch t := v.Type.(type) {
+	case *ir.MemDesc:
+		if name == "slot" {
+			a := s.bind(c, "slot", "index")
+			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
+			md := &ir.MemDesc{Shape: t.Shape[1:], Elem: t.Elem, Order: dropLeading(t.Order), Space: t.Space}
+			return &val{v: s.b.Value(ir.OpMemIndex, md, []*ir.Value{v, i}, nil)}
+		}
+	case *ir.Pipe:
+		kinds := map[string]ir.Kind{"acquire": ir.OpPipeAcquire, "commit": ir.OpPipeCommit, "close": ir.OpPipeClose, "wait": ir.OpPipeWait, "release": ir.OpPipeRelease}
+		if k, ok := kinds[name]; ok {
+			a := s.bind(c, name, "index")
+			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
+			s.b.Pos = c.Pos()
+			switch k {
+			case ir.OpPipeAcquire:
+				return &val{v: s.b.Value(k, &ir.Slot{Pipe: t, Writer: true}, []*ir.Value{v, i}, nil)}
+			case ir.OpPipeWait:
+				return &val{v: s.b.Value(k, &ir.Slot{Pipe: t}, []*ir.Value{v, i}, nil)}
+			}
+			s.b.Create(k, nil, []*ir.Value{v, i}, nil)
+			return &val{}
+		}
+	}
+	s.errorf(sel.Sel.Pos(), "%s has no method %s", v.Type, name)
+	return nil
+}
+
+// dropLeading removes dimension 0 from an order and renumbers the rest.
+func dropLeading(order []int) []int {
+	var out []int
+	for _, d := range order {
+		if d != 0 {
+			out = append(out, d-1)
+		}
+	}
+	return out
+}
+
+// selector lowers x.T, slot fields and s.closed.
+func (s *fn) selector(e *ast.SelectorExpr) *val {
+	x := s.expr(e.X)
+	name := e.Sel.Name
+	v := s.value(x, e.X.Pos())
+	s.b.Pos = e.Sel.Pos()
+	if name == "T" {
+		if len(ir.ShapeOf(v.Type)) != 2 {
+			s.errorf(e.Sel.Pos(), ".T needs a 2-D tile or buffer, not %s", v.Type)
+		}
+		return &val{v: s.permute(v, []int64{1, 0}, e.Sel.Pos())}
+	}
+	if sl, ok := v.Type.(*ir.Slot); ok {
+		if name == "closed" {
+			return &val{v: s.b.Value(ir.OpSlotClosed, ir.I1, []*ir.Value{v}, nil)}
+		}
+		for _, f := range sl.Pipe.Fields {
+			if f.Name == name {
+				md := &ir.MemDesc{Shape: f.Shape, Elem: f.Elem, Order: ir.RowMajor(len(f.Shape)), Space: ir.Shared}
+				return &val{v: s.b.Value(ir.OpSlotField, md, []*ir.Value{v}, ir.Attrs{"name": name})}
+			}
+		}
+	}
+	s.errorf(e.Sel.Pos(), "%s has no field %s", v.Type, name)
+	return nil
+}

@@ -1,0 +1,202 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// args maps a call's arguments onto parameter names: positional arguments
+// fill names in order, keyword arguments by name. A name ending in "..."
+// collects the remaining positional arguments.
+type args struct {
+	call  *ast.CallExpr
+	named map[string]*ast.Arg
+	rest  []*ast.Arg
+}
+
+func (s *fn) bind(call *ast.CallExpr, name string, params ...string) *args {
+	a := &args{call: call, named: map[string]*ast.Arg{}}
+	pi := 0
+	for _, arg := range call.Args {
+		if arg.Name != nil {
+			a.named[arg.Name.Name] = arg
+			continue
+		}
+		if pi < len(params) && strings.HasSuffix(params[pi], "...") {
+			a.rest = append(a.rest, arg)
+			continue
+		}
+		if pi >= len(params) {
+			s.errorf(arg.Pos(), "too many arguments to %s", name)
+		}
+		a.named[params[pi]] = arg
+		pi++
+	}
+	return a
+}
+
+func (a *args) has(name string) bool { return a.named[name] != nil }
+
+func (s *fn) arg(a *args, name string) *val {
+	arg := a.named[name]
+	if arg == nil {
+		s.errorf(a.call.Rparen, "missing argument %s", name)
+	}
+	return s.expr(arg.Value)
+}
+
+func (s *fn) argPos(a *args, name string) diag.Pos {
+	if arg := a.named[name]; arg != nil {
+		return arg.Value.Pos()
+	}
+	return a.call.Pos()
+}
+
+func (s *fn) constIntArg(a *args, name string, def int64) int64 {
+	if !a.has(name) {
+		return def
+	}
+	v := s.arg(a, name)
+	if v.c == nil || !v.c.isInt() && v.c.kind != 'b' {
+		s.errorf(s.argPos(a, name), "%s must be a compile-time integer", name)
+	}
+	if v.c.kind == 'b' {
+		if v.c.b {
+			return 1
+		}
+		return 0
+	}
+	return v.c.i
+}
+
+func (s *fn) dtypeArg(a *args, name string) ir.DType {
+	v := s.arg(a, name)
+	if v.dtype == ir.Invalid {
+		s.errorf(s.argPos(a, name), "%s must be a type such as f32", name)
+	}
+	return v.dtype
+}
+
+// callMulti lowers a call to a helper returning several values.
+func (s *fn) callMulti(call *ast.CallExpr) []*val {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok || s.l.funcs[id.Name] == nil {
+		s.errorf(call.Pos(), "only helper functions return several values")
+	}
+	return s.helperCall(id.Name, call)
+}
+
+func (s *fn) call(call *ast.CallExpr, stmt bool) *val {
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		return s.method(sel, call)
+	}
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok {
+		s.errorf(call.Fun.Pos(), "cannot call this expression")
+	}
+	if v, _ := s.scope.lookup(id.Name); v != nil {
+		s.errorf(id.Pos(), "%s is not a function", id.Name)
+	}
+	if _, ok := s.l.funcs[id.Name]; ok {
+		vals := s.helperCall(id.Name, call)
+		if len(vals) == 0 {
+			if !stmt {
+				s.errorf(call.Pos(), "%s returns no value", id.Name)
+			}
+			return &val{}
+		}
+		if len(vals) > 1 {
+			s.errorf(call.Pos(), "%s returns %d values", id.Name, len(vals))
+		}
+		return vals[0]
+	}
+	if bf, ok := builtins[id.Name]; ok {
+		s.b.Pos = call.Pos()
+		return bf(s, call)
+	}
+	s.errorf(id.Pos(), "undefined function %s", id.Name)
+	return nil
+}
+
+// helperCall instantiates the helper for the argument types and emits a
+// call op; the inline pass later replaces it with the body.
+func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
+	d := s.l.funcs[name]
+	if len(call.Args) != len(d.Params) {
+		s.errorf(call.Pos(), "%s takes %d arguments, got %d", name, len(d.Params), len(call.Args))
+	}
+	var argv []*ir.Value
+	var types []string
+	for i, a := range call.Args {
+		if a.Name != nil {
+			s.errorf(a.Pos(), "helper functions take positional arguments only")
+		}
+		v := s.expr(a.Value)
+		pt := s.l.scalarType(d.Params[i].Type)
+		var t ir.Type = pt
+		if v.v != nil {
+			t = ir.TileOf(ir.ShapeOf(v.v.Type), pt)
+		}
+		argv = append(argv, s.materialize(v, t, a.Pos()))
+		types = append(types, t.String())
+	}
+	key := name + "(" + strings.Join(types, ",") + ")"
+	f := s.l.instances[key]
+	if f == nil {
+		for _, st := range s.l.stack {
+			if st == name {
+				s.errorf(call.Pos(), "recursive call of %s: helpers are inlined and cannot recurse", name)
+			}
+		}
+		f = s.l.instantiate(d, key, argv)
+	}
+	s.b.Pos = call.Pos()
+	op := s.b.Create(ir.OpCall, f.Results, argv, ir.Attrs{"callee": f.Name})
+	var out []*val
+	for _, r := range op.Results {
+		out = append(out, &val{v: r})
+	}
+	return out
+}
+
+func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value) *ir.Func {
+	l.stack = append(l.stack, d.Name.Name)
+	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
+	var params []*ir.Param
+	for i, p := range d.Params {
+		params = append(params, &ir.Param{Name: p.Name.Name, Type: argv[i].Type, Pos: p.Pos()})
+	}
+	name := d.Name.Name
+	if n := len(l.instances); n > 0 {
+		name = fmt.Sprintf("%s.%d", name, n)
+	}
+	f := ir.NewFunc(name, false, params)
+	f.Pos = d.Pos()
+	l.instances[key] = f
+	global := newScope(nil)
+	l.bindConsts(global)
+	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global)}
+	for i, p := range d.Params {
+		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
+	}
+	st.block(d.Body.Stmts)
+	if len(d.Results) != len(st.ret) {
+		l.errorf(d.Body.Rbrace, "%s must end with a return of %d values", d.Name.Name, len(d.Results))
+	}
+	var rets []*ir.Value
+	for i, r := range st.ret {
+		want := l.scalarType(d.Results[i])
+		t := ir.TileOf(ir.ShapeOf(r.Type), want)
+		st.b.Pos = st.retAt
+		rets = append(rets, st.convert(r, t, st.retAt))
+		f.Results = append(f.Results, t)
+	}
+	st.b.Pos = st.retAt
+	st.b.Create(ir.OpReturn, nil, rets, nil)
+	l.m.Funcs = append(l.m.Funcs, f)
+	return f
+}

@@ -1,0 +1,339 @@
+// Package lower turns a checked .tle syntax tree into the tile IR, one kernel
+// at a time, specialised on its compile-time parameters.
+//
+// Lowering runs after the checker has accepted the file, so it follows the
+// same rules on concrete types: it builds SSA form for structured control
+// flow (variables reassigned in a loop become loop-carried values of a `for`
+// op, those reassigned in a branch become results of an `if` op), inserts
+// the casts, splats and broadcasts that make every element-wise op act on
+// operands of one type, and emits `call` ops to helper functions instantiated
+// per argument types (the inline pass removes them). Every op carries the
+// position of the syntax it came from.
+package lower
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+	"sort"
+	"strconv"
+
+	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Options control a lowering.
+type Options struct {
+	// Defines binds compile-time parameters (and may give top-level consts
+	// no new value): NAME -> literal text, as given with -D NAME=VALUE.
+	Defines map[string]string
+	// NumWarps is the kernel's warp count outside warp_specialize; 0 means 4.
+	NumWarps int
+}
+
+// Kernel lowers the kernel name of f. Every compile-time parameter must be
+// bound in opts.Defines. Errors are a diag.List.
+func Kernel(f *ast.File, name string, opts Options) (m *ir.Module, err error) {
+	l := &lowerer{file: f, opts: opts, funcs: map[string]*ast.FuncDecl{}, consts: map[string]*ast.ConstDecl{}, instances: map[string]*ir.Func{}}
+	l.m = &ir.Module{File: f.File}
+	var kernel *ast.KernelDecl
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.KernelDecl:
+			if d.Name.Name == name {
+				kernel = d
+			}
+		case *ast.FuncDecl:
+			l.funcs[d.Name.Name] = d
+		case *ast.ConstDecl:
+			l.consts[d.Name.Name] = d
+		}
+	}
+	if kernel == nil {
+		return nil, diag.List{diag.Errorf(f.File, 0, "no kernel named %q in %s", name, f.File.Name)}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*diag.Diagnostic); ok {
+				m, err = nil, diag.List{e}
+				return
+			}
+			m, err = nil, diag.List{diag.Errorf(f.File, kernel.Pos(), "internal compiler error while lowering %s: %v\n%s", name, r, debug.Stack())}
+		}
+	}()
+	l.kernel(kernel)
+	return l.m, nil
+}
+
+type lowerer struct {
+	file      *ast.File
+	opts      Options
+	m         *ir.Module
+	funcs     map[string]*ast.FuncDecl
+	consts    map[string]*ast.ConstDecl
+	instances map[string]*ir.Func
+	stack     []string // helper instantiation stack, to report recursion
+}
+
+// fn is the state of one function being lowered.
+type fn struct {
+	l     *lowerer
+	f     *ir.Func
+	b     *ir.Builder
+	scope *scope
+	ret   []*ir.Value // helper: values returned
+	retAt diag.Pos
+	role  bool
+}
+
+func (l *lowerer) errorf(pos diag.Pos, format string, args ...any) {
+	panic(diag.Errorf(l.file.File, pos, format, args...))
+}
+
+func (l *lowerer) kernel(k *ast.KernelDecl) {
+	global := newScope(nil)
+	l.bindConsts(global)
+	var params []*ir.Param
+	var runtime []*ast.Param
+	constants := map[string]string{}
+	for _, p := range k.Params {
+		if p.Const {
+			text, ok := l.opts.Defines[p.Name.Name]
+			if !ok {
+				l.errorf(p.Pos(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name.Name, p.Name.Name)
+			}
+			c, err := parseConst(text)
+			if err != nil {
+				l.errorf(p.Pos(), "-D %s=%s: %v", p.Name.Name, text, err)
+			}
+			dt := l.scalarType(p.Type)
+			c = c.convert(dt)
+			global.declare(p.Name.Name, &val{c: c})
+			constants[p.Name.Name] = text
+			continue
+		}
+		params = append(params, &ir.Param{Name: p.Name.Name, Type: l.paramType(p.Type), Pos: p.Pos()})
+		runtime = append(runtime, p)
+	}
+	f := ir.NewFunc(k.Name.Name, true, params)
+	f.Pos = k.Pos()
+	f.Constants = constants
+	nw := l.opts.NumWarps
+	if nw == 0 {
+		nw = 4
+	}
+	f.Attrs["num_warps"] = int64(nw)
+	l.m.Funcs = append(l.m.Funcs, f)
+	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global)}
+	for i, p := range runtime {
+		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
+	}
+	st.block(k.Body.Stmts)
+	st.b.Pos = k.Body.Rbrace
+	st.b.Create(ir.OpReturn, nil, nil, nil)
+}
+
+// bindConsts evaluates the file's top-level consts (lazily: a const may use
+// a later one) into untyped constants.
+func (l *lowerer) bindConsts(s *scope) {
+	names := make([]string, 0, len(l.consts))
+	for n := range l.consts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	evaluating := map[string]bool{}
+	var eval func(name string) *val
+	eval = func(name string) *val {
+		if v := s.vars[name]; v != nil {
+			return v
+		}
+		d := l.consts[name]
+		if evaluating[name] {
+			l.errorf(d.Pos(), "constant %s refers to itself", name)
+		}
+		evaluating[name] = true
+		st := &fn{l: l, scope: newScope(nil)}
+		st.scope.lookupHook = func(n string) *val {
+			if _, ok := l.consts[n]; ok {
+				return eval(n)
+			}
+			return nil
+		}
+		v := st.expr(d.Value)
+		if v.c == nil {
+			l.errorf(d.Value.Pos(), "constant %s must have a compile-time value", name)
+		}
+		s.declare(name, v)
+		return v
+	}
+	for _, n := range names {
+		eval(n)
+	}
+}
+
+func (l *lowerer) scalarType(t ast.TypeExpr) ir.DType {
+	if n, ok := t.(*ast.NamedType); ok {
+		if d, ok := ir.ParseDType(n.Name.Name); ok {
+			return d
+		}
+	}
+	l.errorf(t.Pos(), "expected a scalar type")
+	return ir.Invalid
+}
+
+func (l *lowerer) paramType(t ast.TypeExpr) ir.Type {
+	switch t := t.(type) {
+	case *ast.NamedType:
+		return l.scalarType(t)
+	case *ast.PointerType:
+		return &ir.Pointer{Elem: l.scalarType(t.Elem), Space: ir.Global}
+	case *ast.DescType:
+		d := &ir.Desc{Elem: l.dtypeName(t.Elem)}
+		for _, e := range t.Block {
+			d.Block = append(d.Block, l.constInt(e))
+		}
+		return d
+	case *ast.TileType:
+		elem := l.dtypeName(t.Elem)
+		var shape []int
+		for _, e := range t.Dims {
+			shape = append(shape, l.constInt(e))
+		}
+		return ir.TileOf(shape, elem)
+	}
+	l.errorf(t.Pos(), "unsupported parameter type")
+	return nil
+}
+
+func (l *lowerer) dtypeName(id *ast.Ident) ir.DType {
+	d, ok := ir.ParseDType(id.Name)
+	if !ok {
+		l.errorf(id.Pos(), "unknown type %s", id.Name)
+	}
+	return d
+}
+
+// constInt evaluates a compile-time integer in the global scope (consts
+// only); used for parameter types.
+func (l *lowerer) constInt(e ast.Expr) int {
+	s := newScope(nil)
+	l.bindConsts(s)
+	st := &fn{l: l, scope: s}
+	v := st.expr(e)
+	if v.c == nil || !v.c.isInt() {
+		l.errorf(e.Pos(), "expected a compile-time integer")
+	}
+	return int(v.c.i)
+}
+
+// ------------------------------------------------------------------ scopes
+
+type scope struct {
+	parent     *scope
+	vars       map[string]*val
+	lookupHook func(string) *val
+}
+
+func newScope(parent *scope) *scope { return &scope{parent: parent, vars: map[string]*val{}} }
+
+func (s *scope) declare(name string, v *val) { s.vars[name] = v }
+
+func (s *scope) lookup(name string) (*val, *scope) {
+	for sc := s; sc != nil; sc = sc.parent {
+		if v, ok := sc.vars[name]; ok {
+			return v, sc
+		}
+		if sc.lookupHook != nil {
+			if v := sc.lookupHook(name); v != nil {
+				return v, sc
+			}
+		}
+	}
+	return nil, nil
+}
+
+// ------------------------------------------------------------------ values
+
+// val is what an expression lowers to: an IR value, an untyped compile-time
+// constant, or a compile-time-only entity (a dtype, a tile type, a list, a
+// string, None, a slice marker).
+type val struct {
+	v     *ir.Value
+	c     *constant
+	dtype ir.DType  // a dtype used as a value (f32 in cast(x, f32))
+	tile  *ir.Tile  // a tile type used as a value ([16, 128]bf16)
+	list  []*val    // [a, b, ...]
+	str   *string   // a string literal
+	none  bool      // None
+	slice bool      // ':' in an index
+}
+
+// constant is an untyped compile-time scalar; dt is set once it is typed by
+// a -D binding of a typed const parameter (it still folds like a constant).
+type constant struct {
+	kind byte // 'i' int, 'f' float, 'b' bool
+	i    int64
+	f    float64
+	b    bool
+	dt   ir.DType
+}
+
+func (c *constant) isInt() bool { return c.kind == 'i' }
+
+func (c *constant) float() float64 {
+	switch c.kind {
+	case 'i':
+		return float64(c.i)
+	case 'b':
+		if c.b {
+			return 1
+		}
+		return 0
+	}
+	return c.f
+}
+
+func (c *constant) String() string {
+	switch c.kind {
+	case 'i':
+		return strconv.FormatInt(c.i, 10)
+	case 'b':
+		return strconv.FormatBool(c.b)
+	}
+	return strconv.FormatFloat(c.f, 'g', -1, 64)
+}
+
+// convert gives the constant dtype dt, keeping it a constant.
+func (c *constant) convert(dt ir.DType) *constant {
+	out := *c
+	out.dt = dt
+	switch {
+	case dt == ir.I1:
+		out.kind, out.b = 'b', c.float() != 0
+	case dt.IsInt():
+		out.kind, out.i = 'i', dt.WrapInt(int64(c.float()))
+		if c.kind == 'i' {
+			out.i = dt.WrapInt(c.i)
+		}
+	case dt.IsFloat():
+		out.kind, out.f = 'f', dt.Round(c.float())
+	}
+	return &out
+}
+
+func parseConst(s string) (*constant, error) {
+	switch s {
+	case "true":
+		return &constant{kind: 'b', b: true}, nil
+	case "false":
+		return &constant{kind: 'b'}, nil
+	}
+	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return &constant{kind: 'i', i: i}, nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(f) {
+		return &constant{kind: 'f', f: f}, nil
+	}
+	return nil, fmt.Errorf("not a number or boolean")
+}

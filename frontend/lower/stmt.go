@@ -1,0 +1,447 @@
+package lower
+
+import (
+	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+func (s *fn) errorf(pos diag.Pos, format string, args ...any) { s.l.errorf(pos, format, args...) }
+
+func (s *fn) push() { s.scope = newScope(s.scope) }
+func (s *fn) pop()  { s.scope = s.scope.parent }
+
+func (s *fn) block(stmts []ast.Stmt) {
+	for _, st := range stmts {
+		s.stmt(st)
+	}
+}
+
+func (s *fn) stmt(st ast.Stmt) {
+	s.b.Pos = st.Pos()
+	switch st := st.(type) {
+	case *ast.BlockStmt:
+		s.push()
+		s.block(st.Stmts)
+		s.pop()
+	case *ast.ExprStmt:
+		s.exprStmt(st.X)
+	case *ast.AssignStmt:
+		s.assign(st)
+	case *ast.ConstDecl:
+		v := s.expr(st.Value)
+		if v.c == nil {
+			s.errorf(st.Value.Pos(), "constant %s must have a compile-time value", st.Name.Name)
+		}
+		s.scope.declare(st.Name.Name, v)
+	case *ast.ReturnStmt:
+		s.ret = nil
+		for _, r := range st.Results {
+			s.ret = append(s.ret, s.materialize(s.expr(r), nil, r.Pos()))
+		}
+		s.retAt = st.Pos()
+	case *ast.IfStmt:
+		s.ifStmt(st)
+	case *ast.ForStmt:
+		s.forStmt(st)
+	case *ast.WarpSpecializeStmt:
+		s.warpSpecialize(st)
+	default:
+		s.errorf(st.Pos(), "unsupported statement")
+	}
+}
+
+func (s *fn) exprStmt(x ast.Expr) {
+	if call, ok := x.(*ast.CallExpr); ok {
+		s.call(call, true)
+		return
+	}
+	s.errorf(x.Pos(), "expression is not used")
+}
+
+func (s *fn) assign(st *ast.AssignStmt) {
+	if st.Tok != ":=" && st.Tok != "=" {
+		// x op= y
+		op := st.Tok[:len(st.Tok)-1]
+		cur := s.expr(st.LHS[0])
+		rhs := s.expr(st.RHS[0])
+		s.b.Pos = st.TokAt
+		s.set(st.LHS[0], s.binary(op, cur, rhs, st.TokAt), false)
+		return
+	}
+	var vals []*val
+	if len(st.RHS) == 1 && len(st.LHS) > 1 {
+		call, ok := st.RHS[0].(*ast.CallExpr)
+		if !ok {
+			s.errorf(st.RHS[0].Pos(), "assignment mismatch: %d variables but 1 value", len(st.LHS))
+		}
+		vals = s.callMulti(call)
+		if len(vals) != len(st.LHS) {
+			s.errorf(st.Pos(), "assignment mismatch: %d variables but %d values", len(st.LHS), len(vals))
+		}
+	} else {
+		if len(st.LHS) != len(st.RHS) {
+			s.errorf(st.Pos(), "assignment mismatch: %d variables but %d values", len(st.LHS), len(st.RHS))
+		}
+		for _, r := range st.RHS {
+			vals = append(vals, s.expr(r))
+		}
+	}
+	for i, lhs := range st.LHS {
+		s.set(lhs, vals[i], st.Tok == ":=")
+	}
+}
+
+// set binds name to v: a declaration in the current scope, or an assignment
+// to the variable's existing binding.
+func (s *fn) set(lhs ast.Expr, v *val, declare bool) {
+	id, ok := lhs.(*ast.Ident)
+	if !ok {
+		s.errorf(lhs.Pos(), "cannot assign to this expression")
+	}
+	if id.Name == "_" {
+		return
+	}
+	if v.v != nil && v.v.Name == "" {
+		v.v.Name = id.Name
+	}
+	if declare {
+		if _, here := s.scope.vars[id.Name]; !here {
+			s.scope.declare(id.Name, v)
+			return
+		}
+	}
+	_, sc := s.scope.lookup(id.Name)
+	if sc == nil {
+		s.errorf(id.Pos(), "undefined: %s", id.Name)
+	}
+	old := sc.vars[id.Name]
+	if old != nil && old.v != nil && v.c != nil {
+		// An untyped constant assigned to a typed variable takes its type.
+		v = &val{v: s.materialize(v, old.v.Type, id.Pos())}
+	}
+	sc.vars[id.Name] = v
+}
+
+// assignedOuter lists, in order of first assignment, the variables visible
+// in s.scope that stmts assign with = or op= (not ones they declare).
+func (s *fn) assignedOuter(stmts []ast.Stmt) []string {
+	var names []string
+	seen := map[string]bool{}
+	var walk func(stmts []ast.Stmt, local []map[string]bool)
+	isLocal := func(name string, local []map[string]bool) bool {
+		for _, m := range local {
+			if m[name] {
+				return true
+			}
+		}
+		return false
+	}
+	walk = func(stmts []ast.Stmt, local []map[string]bool) {
+		here := map[string]bool{}
+		local = append(local, here)
+		for _, st := range stmts {
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				for _, lhs := range st.LHS {
+					id, ok := lhs.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					if st.Tok == ":=" {
+						if !here[id.Name] {
+							here[id.Name] = true
+							continue
+						}
+					}
+					if isLocal(id.Name, local) || seen[id.Name] {
+						continue
+					}
+					if v, _ := s.scope.lookup(id.Name); v != nil {
+						seen[id.Name] = true
+						names = append(names, id.Name)
+					}
+				}
+			case *ast.ConstDecl:
+				here[st.Name.Name] = true
+			case *ast.BlockStmt:
+				walk(st.Stmts, local)
+			case *ast.IfStmt:
+				for cur := st; cur != nil; {
+					walk(cur.Then.Stmts, local)
+					switch e := cur.Else.(type) {
+					case *ast.BlockStmt:
+						walk(e.Stmts, local)
+						cur = nil
+					case *ast.IfStmt:
+						cur = e
+					default:
+						cur = nil
+					}
+				}
+			case *ast.ForStmt:
+				inner := map[string]bool{}
+				if st.Var != nil {
+					inner[st.Var.Name] = true
+				} else {
+					for _, l := range st.Init.LHS {
+						if id, ok := l.(*ast.Ident); ok {
+							inner[id.Name] = true
+						}
+					}
+				}
+				walk(st.Body.Stmts, append(local, inner))
+			}
+		}
+	}
+	walk(stmts, nil)
+	return names
+}
+
+// carried reads the current IR values of names, materialising untyped
+// constants with their default types (or the types given in want).
+func (s *fn) carried(names []string, want map[string]ir.Type, pos diag.Pos) []*ir.Value {
+	out := make([]*ir.Value, len(names))
+	for i, n := range names {
+		v, sc := s.scope.lookup(n)
+		out[i] = s.materialize(v, want[n], pos)
+		sc.vars[n] = &val{v: out[i]}
+	}
+	return out
+}
+
+func (s *fn) ifStmt(st *ast.IfStmt) {
+	cond := s.expr(st.Cond)
+	if cond.c != nil {
+		// A compile-time condition: lower only the branch taken.
+		if cond.c.float() != 0 {
+			s.push()
+			s.block(st.Then.Stmts)
+			s.pop()
+		} else if st.Else != nil {
+			s.stmt(st.Else)
+		}
+		return
+	}
+	names := s.assignedOuter([]ast.Stmt{st})
+	want := map[string]ir.Type{}
+	for attempt := 0; attempt < 2; attempt++ {
+		snapshot := s.snapshot(names)
+		s.b.Pos = st.Pos()
+		c := s.materialize(cond, ir.I1, st.Cond.Pos())
+		op := s.b.Create(ir.OpIf, nil, []*ir.Value{c}, nil)
+		outer := s.b.Block
+		then := s.b.NewRegion(op)
+		els := s.b.NewRegion(op)
+		branch := func(blk *ir.Block, body func()) []*ir.Value {
+			s.restore(snapshot)
+			s.b.Block = blk
+			s.push()
+			body()
+			s.pop()
+			vals := s.carried(names, want, st.Pos())
+			s.b.Pos = st.End() - 1
+			s.b.Create(ir.OpYield, nil, vals, nil)
+			return vals
+		}
+		tv := branch(then, func() { s.block(st.Then.Stmts) })
+		ev := branch(els, func() {
+			if st.Else != nil {
+				s.stmt(st.Else)
+			}
+		})
+		s.b.Block = outer
+		if retry := s.unify(names, tv, ev, want, st.Pos(), attempt); retry {
+			op.Remove()
+			s.restore(snapshot)
+			continue
+		}
+		for i, n := range names {
+			r := s.f.NewValue(tv[i].Type, n, op, nil, i)
+			op.Results = append(op.Results, r)
+			s.rebind(n, &val{v: r})
+		}
+		return
+	}
+}
+
+// unify checks that the two sides give each carried variable one type. When
+// they differ only because a side started from an untyped constant, it
+// records the type to use and asks for a retry.
+func (s *fn) unify(names []string, a, b []*ir.Value, want map[string]ir.Type, pos diag.Pos, attempt int) bool {
+	retry := false
+	for i, n := range names {
+		if ir.Equal(a[i].Type, b[i].Type) {
+			continue
+		}
+		if attempt == 0 {
+			want[n] = widerType(a[i].Type, b[i].Type)
+			retry = true
+			continue
+		}
+		s.errorf(pos, "variable %s changes type from %s to %s", n, a[i].Type, b[i].Type)
+	}
+	return retry
+}
+
+// widerType picks the type a carried variable should have when its two
+// definitions disagree (typically an untyped constant's default).
+func widerType(a, b ir.Type) ir.Type {
+	if _, ok := a.(*ir.Tile); ok {
+		return a
+	}
+	if _, ok := b.(*ir.Tile); ok {
+		return b
+	}
+	da, db := ir.ElemDType(a), ir.ElemDType(b)
+	if da != ir.Invalid && db != ir.Invalid {
+		return ir.Promote(da, db)
+	}
+	return a
+}
+
+type binding struct {
+	sc *scope
+	v  *val
+}
+
+func (s *fn) snapshot(names []string) map[string]binding {
+	m := map[string]binding{}
+	for _, n := range names {
+		v, sc := s.scope.lookup(n)
+		m[n] = binding{sc, v}
+	}
+	return m
+}
+
+func (s *fn) restore(m map[string]binding) {
+	for n, b := range m {
+		b.sc.vars[n] = b.v
+	}
+}
+
+func (s *fn) rebind(name string, v *val) {
+	_, sc := s.scope.lookup(name)
+	sc.vars[name] = v
+}
+
+func (s *fn) forStmt(st *ast.ForStmt) {
+	var lb, ub, step *val
+	var iv string
+	ivPos := st.Pos()
+	if st.Var != nil {
+		iv = st.Var.Name
+		lb = &val{c: &constant{kind: 'i', i: 0}}
+		ub = s.expr(st.Range)
+		step = &val{c: &constant{kind: 'i', i: 1}}
+	} else {
+		if len(st.Init.LHS) != 1 || st.Init.Tok != ":=" {
+			s.errorf(st.Init.Pos(), "a for loop must start with `i := start`")
+		}
+		id, ok := st.Init.LHS[0].(*ast.Ident)
+		if !ok {
+			s.errorf(st.Init.Pos(), "a for loop must start with `i := start`")
+		}
+		iv = id.Name
+		lb = s.expr(st.Init.RHS[0])
+		cmp, ok := st.Cond.(*ast.BinaryExpr)
+		if !ok || (cmp.Op != "<" && cmp.Op != "<=") || !isIdent(cmp.X, iv) {
+			s.errorf(st.Cond.Pos(), "the loop condition must be `%s < end` or `%s <= end`", iv, iv)
+		}
+		ub = s.expr(cmp.Y)
+		if cmp.Op == "<=" {
+			ub = s.binary("+", ub, &val{c: &constant{kind: 'i', i: 1}}, cmp.OpPos)
+		}
+		if !isIdent(st.Post.LHS[0], iv) || st.Post.Tok != "+=" {
+			s.errorf(st.Post.Pos(), "the loop step must be `%s += step`", iv)
+		}
+		step = s.expr(st.Post.RHS[0])
+		if step.c != nil && step.c.float() <= 0 {
+			s.errorf(st.Post.RHS[0].Pos(), "the loop step must be positive")
+		}
+	}
+	names := s.assignedOuter(st.Body.Stmts)
+	want := map[string]ir.Type{}
+	s.b.Pos = st.Pos()
+	ivType := ir.DType(ir.I32)
+	for _, b := range []*val{lb, ub, step} {
+		if b.v != nil {
+			ivType = ir.Promote(ivType, ir.ElemDType(b.v.Type))
+		}
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		snapshot := s.snapshot(names)
+		s.b.Pos = st.Pos()
+		lo := s.materialize(lb, ivType, ivPos)
+		hi := s.materialize(ub, ivType, ivPos)
+		sp := s.materialize(step, ivType, ivPos)
+		inits := s.carried(names, want, st.Pos())
+		op := s.b.Create(ir.OpFor, nil, append([]*ir.Value{lo, hi, sp}, inits...), nil)
+		outer := s.b.Block
+		body := s.b.NewRegion(op)
+		s.b.Block = body
+		ivVal := s.f.AddBlockArg(body, ivType, iv)
+		s.push()
+		s.scope.declare(iv, &val{v: ivVal})
+		for i, n := range names {
+			s.rebind(n, &val{v: s.f.AddBlockArg(body, inits[i].Type, n)})
+		}
+		s.push()
+		s.block(st.Body.Stmts)
+		s.pop()
+		next := s.carried(names, want, st.Pos())
+		s.pop()
+		s.b.Pos = st.Body.Rbrace
+		s.b.Create(ir.OpYield, nil, next, nil)
+		s.b.Block = outer
+		if retry := s.unify(names, inits, next, want, st.Pos(), attempt); retry {
+			op.Remove()
+			s.restore(snapshot)
+			continue
+		}
+		for i, n := range names {
+			r := s.f.NewValue(inits[i].Type, n, op, nil, i)
+			op.Results = append(op.Results, r)
+			s.rebind(n, &val{v: r})
+		}
+		return
+	}
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+func (s *fn) warpSpecialize(st *ast.WarpSpecializeStmt) {
+	op := s.b.Create(ir.OpWarpSpecialize, nil, nil, nil)
+	outer := s.b.Block
+	region := s.b.NewRegion(op)
+	for _, r := range st.Roles {
+		s.b.Block = region
+		s.b.Pos = r.Pos()
+		attrs := ir.Attrs{"name": r.Name.Name, "warps": int64(4), "regs": int64(0)}
+		for _, a := range r.Args {
+			v := s.expr(a.Value)
+			if a.Name == nil || v.c == nil || !v.c.isInt() {
+				s.errorf(a.Pos(), "role arguments are compile-time `warps:` and `regs:`")
+			}
+			attrs[a.Name.Name] = v.c.i
+		}
+		role := s.b.Create(ir.OpRole, nil, nil, attrs)
+		body := s.b.NewRegion(role)
+		s.b.Block = body
+		saved := s.role
+		s.role = true
+		s.push()
+		s.block(r.Body.Stmts)
+		s.pop()
+		s.role = saved
+		s.b.Pos = r.Body.Rbrace
+		s.b.Create(ir.OpYield, nil, nil, nil)
+	}
+	s.b.Block = region
+	s.b.Pos = st.Rbrace
+	s.b.Create(ir.OpYield, nil, nil, nil)
+	s.b.Block = outer
+}

@@ -1,0 +1,101 @@
+package tests
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tlego/tle/"
+
+// importRules says which project directories each directory must not import:
+// data flows one way, source -> syntax -> IR -> passes -> LLVM IR -> device,
+// and imports only point backwards along it (docs/architecture.md).
+var importRules = []struct {
+	dir       string
+	forbidden []string
+}{
+	{"tle/diag", []string{"tle/ir", "frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
+	{"tle/ir", []string{"frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
+	{"frontend", []string{"passes", "backend", "runtime", "kernels", "cmd"}},
+	{"passes", []string{"frontend", "backend", "runtime", "kernels", "cmd"}},
+	{"backend", []string{"frontend", "runtime", "kernels", "cmd"}},
+	{"runtime/cuda", []string{"frontend", "passes", "backend", "kernels", "cmd", "runtime/interp"}},
+	{"runtime/interp", []string{"frontend", "passes", "backend", "kernels", "cmd", "runtime/cuda"}},
+	{"runtime/npy", []string{"frontend", "passes", "backend", "kernels", "cmd"}},
+	{"kernels", []string{"cmd"}},
+}
+
+func TestImportRules(t *testing.T) {
+	root := repoRoot(t)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && path != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(p, "github.com/llir/") && !strings.HasPrefix(rel, "backend/nvptx/") {
+				t.Errorf("%s imports %s: only backend/nvptx may import llir", rel, p)
+			}
+			if !strings.HasPrefix(p, module) {
+				continue
+			}
+			target := strings.TrimPrefix(p, module)
+			for _, r := range importRules {
+				if !under(rel, r.dir) || strings.HasSuffix(rel, "_test.go") && r.dir == "kernels" {
+					continue
+				}
+				for _, fb := range r.forbidden {
+					if under(target, fb) && !under(target, r.dir) {
+						t.Errorf("%s imports %s: %s must not import %s", rel, p, r.dir, fb)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func under(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/")
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
