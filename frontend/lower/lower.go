@@ -261,12 +261,12 @@ func (s *scope) lookup(name string) (*val, *scope) {
 type val struct {
 	v     *ir.Value
 	c     *constant
-	dtype ir.DType  // a dtype used as a value (f32 in cast(x, f32))
-	tile  *ir.Tile  // a tile type used as a value ([16, 128]bf16)
-	list  []*val    // [a, b, ...]
-	str   *string   // a string literal
-	none  bool      // None
-	slice bool      // ':' in an index
+	dtype ir.DType // a dtype used as a value (f32 in cast(x, f32))
+	tile  *ir.Tile // a tile type used as a value ([16, 128]bf16)
+	list  []*val   // [a, b, ...]
+	str   *string  // a string literal
+	none  bool     // None
+	slice bool     // ':' in an index
 }
 
 // constant is an untyped compile-time scalar; dt is set once it is typed by
