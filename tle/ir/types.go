@@ -102,8 +102,10 @@ func (p *Pointer) String() string {
 		return "!ptr<smem," + p.Elem.String() + ">"
 	case Cluster:
 		return "!ptr<cluster," + p.Elem.String() + ">"
+	case 0, Global:
+		return "*" + p.Elem.String()
 	}
-	return "*" + p.Elem.String()
+	return fmt.Sprintf("!ptr<as%d,%s>", int(p.Space), p.Elem)
 }
 
 func shapeString(s []int) string {

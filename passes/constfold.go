@@ -1,0 +1,427 @@
+package passes
+
+import (
+	"math"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// ConstFold evaluates ops whose operands are constants (scalars or splat
+// tiles) and turns them into constant ops in place (keeping their result
+// value, name and position):
+//
+//   - element-wise integer arithmetic, bitwise ops and shifts, with the
+//     dtype's wrap-around (not: division or remainder by zero, shifts by
+//     the bit width or more);
+//   - float add, sub, mul, neg, abs, min, max, rounded to the dtype with
+//     DType.Round (not: div and the transcendental functions, which the GPU
+//     computes approximately);
+//   - cmp (float: ordered, except ne, which is true on NaN), select on a
+//     constant condition, casts with DType.Round (not: float-to-int casts
+//     out of the target's range, int-to-float beyond 2^53);
+//   - splat, broadcast, expand_dims, reshape and trans of constants;
+//   - if on a constant condition (the taken branch replaces the if) and for
+//     loops that run zero times (step > 0, lb >= ub: results are the inits).
+//
+// The constants it no longer needs are left for DCE.
+func ConstFold(m *ir.Module, ctx *Context) error {
+	for _, f := range m.Funcs {
+		cf := &cfFolder{f: f}
+		for range 16 {
+			cf.changed = false
+			cf.block(f.Body)
+			if !cf.changed {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+type cfFolder struct {
+	f       *ir.Func
+	changed bool
+}
+
+// cfCval is a constant element: an integer (two's-complement bits, wrapped to
+// its dtype) or a float.
+type cfCval struct {
+	i int64
+	f float64
+}
+
+func cfDtypeOf(t ir.Type) ir.DType {
+	d, _ := ir.Elem(t).(ir.DType)
+	return d
+}
+
+// cfConstOf returns v's value when v is the result of a constant op.
+func cfConstOf(v *ir.Value) (cfCval, ir.DType, bool) {
+	if v.Def == nil || v.Def.Kind != ir.OpConstant {
+		return cfCval{}, ir.Invalid, false
+	}
+	d := cfDtypeOf(v.Type)
+	if d == ir.Invalid {
+		return cfCval{}, d, false
+	}
+	switch x := v.Def.Attrs["value"].(type) {
+	case int64:
+		if d.IsFloat() {
+			return cfCval{f: float64(x)}, d, true
+		}
+		return cfCval{i: x}, d, true
+	case float64:
+		if d.IsFloat() {
+			return cfCval{f: x}, d, true
+		}
+	case bool:
+		if !d.IsFloat() {
+			if x {
+				return cfCval{i: 1}, d, true
+			}
+			return cfCval{}, d, true
+		}
+	}
+	return cfCval{}, ir.Invalid, false
+}
+
+// setConst turns op into a constant of its result type.
+func (cf *cfFolder) setConst(op *ir.Op, d ir.DType, v cfCval) {
+	op.Kind = ir.OpConstant
+	op.Operands = nil
+	op.Regions = nil
+	switch {
+	case d == ir.I1:
+		op.Attrs = ir.Attrs{"value": v.i != 0}
+	case d.IsFloat():
+		op.Attrs = ir.Attrs{"value": d.Round(v.f)}
+	default:
+		op.Attrs = ir.Attrs{"value": d.WrapInt(v.i)}
+	}
+	cf.changed = true
+}
+
+func (cf *cfFolder) block(b *ir.Block) {
+	for i := 0; i < len(b.Ops); i++ {
+		op := b.Ops[i]
+		switch op.Kind {
+		case ir.OpIf:
+			if c, _, ok := cfConstOf(op.Operands[0]); ok {
+				cf.inlineIf(op, c.i != 0)
+				i-- // the taken branch's ops now start at i
+				continue
+			}
+		case ir.OpFor:
+			if cf.zeroTrip(op) {
+				for j, r := range op.Results {
+					cf.f.ReplaceAllUses(r, op.Operands[3+j])
+				}
+				op.Remove()
+				cf.changed = true
+				i--
+				continue
+			}
+		case ir.OpSelect:
+			if c, _, ok := cfConstOf(op.Operands[0]); ok {
+				pick := op.Operands[2]
+				if c.i != 0 {
+					pick = op.Operands[1]
+				}
+				cf.f.ReplaceAllUses(op.Results[0], pick)
+				op.Remove()
+				cf.changed = true
+				i--
+				continue
+			}
+		default:
+			cf.fold(op)
+		}
+		for _, rg := range op.Regions {
+			cf.block(rg)
+		}
+	}
+}
+
+func (cf *cfFolder) inlineIf(op *ir.Op, cond bool) {
+	var taken *ir.Block
+	if cond {
+		taken = op.Regions[0]
+	} else if len(op.Regions) > 1 {
+		taken = op.Regions[1]
+	}
+	if taken != nil {
+		if y := ir.MoveOpsBefore(op, taken); y != nil {
+			for j, r := range op.Results {
+				cf.f.ReplaceAllUses(r, y.Operands[j])
+			}
+		}
+	}
+	op.Remove()
+	cf.changed = true
+}
+
+func (cf *cfFolder) zeroTrip(op *ir.Op) bool {
+	lb, d, ok1 := cfConstOf(op.Operands[0])
+	ub, _, ok2 := cfConstOf(op.Operands[1])
+	st, _, ok3 := cfConstOf(op.Operands[2])
+	if !ok1 || !ok2 || !ok3 || d.IsFloat() {
+		return false
+	}
+	return cfLess(d, 0, st.i) && !cfLess(d, lb.i, ub.i)
+}
+
+// cfLess compares integers of dtype d (unsigned 64-bit values are bit patterns).
+func cfLess(d ir.DType, a, b int64) bool {
+	if d == ir.U64 {
+		return uint64(a) < uint64(b)
+	}
+	return a < b
+}
+
+func (cf *cfFolder) fold(op *ir.Op) {
+	if len(op.Results) != 1 || len(op.Operands) == 0 {
+		return
+	}
+	vals := make([]cfCval, len(op.Operands))
+	var src ir.DType
+	for i, x := range op.Operands {
+		c, d, ok := cfConstOf(x)
+		if !ok {
+			return
+		}
+		vals[i], src = c, d
+	}
+	res := op.Results[0]
+	d := cfDtypeOf(res.Type)
+	if d == ir.Invalid {
+		return
+	}
+	switch op.Kind {
+	case ir.OpSplat, ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans:
+		cf.setConst(op, d, vals[0])
+	case ir.OpCast:
+		if v, ok := cfCastConst(src, d, vals[0]); ok {
+			cf.setConst(op, d, v)
+		}
+	case ir.OpCmp:
+		if r, ok := cfCompare(src, op.Attrs.String("pred"), vals[0], vals[1]); ok {
+			v := cfCval{}
+			if r {
+				v.i = 1
+			}
+			cf.setConst(op, d, v)
+		}
+	case ir.OpNeg, ir.OpNot, ir.OpAbs:
+		if v, ok := cfUnary(op.Kind, d, vals[0]); ok {
+			cf.setConst(op, d, v)
+		}
+	default:
+		if !op.Kind.IsElementwise() || len(vals) != 2 || src != d {
+			return
+		}
+		var v cfCval
+		var ok bool
+		if d.IsFloat() {
+			v, ok = cfBinaryFloat(op.Kind, d, vals[0].f, vals[1].f)
+		} else {
+			v, ok = cfBinaryInt(op.Kind, d, vals[0].i, vals[1].i)
+		}
+		if ok {
+			cf.setConst(op, d, v)
+		}
+	}
+}
+
+func cfCastConst(s, d ir.DType, v cfCval) (cfCval, bool) {
+	switch {
+	case s.IsFloat() && d.IsFloat():
+		return cfCval{f: d.Round(v.f)}, true
+	case s.IsFloat():
+		if d == ir.I1 {
+			return cfCval{i: int64(d.Round(v.f))}, true
+		}
+		t := math.Trunc(v.f)
+		if math.IsNaN(t) || t < cfMinInt(d) || t > cfMaxInt(d) {
+			return cfCval{}, false // out of range: no portable answer
+		}
+		if d == ir.U64 {
+			return cfCval{i: int64(uint64(t))}, true
+		}
+		return cfCval{i: int64(t)}, true
+	case d.IsFloat():
+		x := float64(v.i)
+		if s == ir.U64 {
+			x = float64(uint64(v.i))
+		}
+		if math.Abs(x) > 1<<53 {
+			return cfCval{}, false // float64 would round before the dtype does
+		}
+		return cfCval{f: d.Round(x)}, true
+	case d == ir.I1:
+		if v.i != 0 {
+			return cfCval{i: 1}, true
+		}
+		return cfCval{}, true
+	}
+	return cfCval{i: d.WrapInt(v.i)}, true
+}
+
+func cfMinInt(d ir.DType) float64 {
+	if d.IsUnsigned() {
+		return 0
+	}
+	return -math.Ldexp(1, d.Bits()-1)
+}
+
+func cfMaxInt(d ir.DType) float64 {
+	if d.IsUnsigned() {
+		return math.Ldexp(1, d.Bits()) - 1
+	}
+	return math.Ldexp(1, d.Bits()-1) - 1
+}
+
+func cfCompare(d ir.DType, pred string, a, b cfCval) (bool, bool) {
+	if d.IsFloat() {
+		x, y := a.f, b.f
+		switch pred {
+		case "lt":
+			return x < y, true
+		case "le":
+			return x <= y, true
+		case "gt":
+			return x > y, true
+		case "ge":
+			return x >= y, true
+		case "eq":
+			return x == y, true
+		case "ne":
+			return x != y, true
+		}
+		return false, false
+	}
+	switch pred {
+	case "lt":
+		return cfLess(d, a.i, b.i), true
+	case "le":
+		return !cfLess(d, b.i, a.i), true
+	case "gt":
+		return cfLess(d, b.i, a.i), true
+	case "ge":
+		return !cfLess(d, a.i, b.i), true
+	case "eq":
+		return a.i == b.i, true
+	case "ne":
+		return a.i != b.i, true
+	}
+	return false, false
+}
+
+func cfUnary(k ir.Kind, d ir.DType, v cfCval) (cfCval, bool) {
+	if d.IsFloat() {
+		switch k {
+		case ir.OpNeg:
+			return cfCval{f: -v.f}, true
+		case ir.OpAbs:
+			return cfCval{f: math.Abs(v.f)}, true
+		}
+		return cfCval{}, false
+	}
+	switch k {
+	case ir.OpNeg:
+		return cfCval{i: d.WrapInt(-v.i)}, true
+	case ir.OpNot:
+		return cfCval{i: d.WrapInt(^v.i)}, true
+	case ir.OpAbs:
+		if d.IsSigned() && v.i < 0 {
+			return cfCval{i: d.WrapInt(-v.i)}, true
+		}
+		return v, true
+	}
+	return cfCval{}, false
+}
+
+func cfBinaryFloat(k ir.Kind, d ir.DType, a, b float64) (cfCval, bool) {
+	var r float64
+	switch k {
+	case ir.OpAdd:
+		r = a + b
+	case ir.OpSub:
+		r = a - b
+	case ir.OpMul:
+		r = a * b
+	case ir.OpMin, ir.OpMax:
+		switch {
+		case math.IsNaN(a):
+			r = b
+		case math.IsNaN(b):
+			r = a
+		case a == 0 && b == 0 && math.Signbit(a) != math.Signbit(b):
+			return cfCval{}, false // the sign of a zero result is not portable
+		case k == ir.OpMin:
+			r = math.Min(a, b)
+		default:
+			r = math.Max(a, b)
+		}
+	default:
+		return cfCval{}, false
+	}
+	return cfCval{f: d.Round(r)}, true
+}
+
+func cfBinaryInt(k ir.Kind, d ir.DType, a, b int64) (cfCval, bool) {
+	u64 := d == ir.U64
+	var r int64
+	switch k {
+	case ir.OpAdd:
+		r = a + b
+	case ir.OpSub:
+		r = a - b
+	case ir.OpMul:
+		r = a * b
+	case ir.OpDiv, ir.OpRem:
+		if b == 0 {
+			return cfCval{}, false
+		}
+		switch {
+		case u64 && k == ir.OpDiv:
+			r = int64(uint64(a) / uint64(b))
+		case u64:
+			r = int64(uint64(a) % uint64(b))
+		case k == ir.OpDiv:
+			r = a / b
+		default:
+			r = a % b
+		}
+	case ir.OpMin:
+		r = a
+		if cfLess(d, b, a) {
+			r = b
+		}
+	case ir.OpMax:
+		r = a
+		if cfLess(d, a, b) {
+			r = b
+		}
+	case ir.OpAnd:
+		r = a & b
+	case ir.OpOr:
+		r = a | b
+	case ir.OpXor:
+		r = a ^ b
+	case ir.OpShl, ir.OpShr:
+		if b < 0 || b >= int64(d.Bits()) {
+			return cfCval{}, false
+		}
+		switch {
+		case k == ir.OpShl:
+			r = a << uint(b)
+		case d.IsUnsigned():
+			r = int64(uint64(a) >> uint(b))
+		default:
+			r = a >> uint(b)
+		}
+	default:
+		return cfCval{}, false
+	}
+	return cfCval{i: d.WrapInt(r)}, true
+}

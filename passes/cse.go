@@ -1,0 +1,106 @@
+package passes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// CSE merges pure ops (ir.Kind.IsPure, no regions) with the same kind,
+// operands, attributes and result types. An op is replaced by an identical
+// one earlier in its block or in an enclosing block, never by one inside a
+// region it does not belong to (an if's then branch cannot serve its else
+// branch or the code after the if). Operands of cseCommutative ops are
+// compared as a set.
+func CSE(m *ir.Module, ctx *Context) error {
+	for _, f := range m.Funcs {
+		c := &cse{repl: map[*ir.Value]*ir.Value{}, ids: map[*ir.Value]int{}}
+		c.block(f.Body, nil)
+	}
+	return nil
+}
+
+type cseScope struct {
+	parent *cseScope
+	table  map[string]*ir.Op
+}
+
+func (s *cseScope) lookup(k string) *ir.Op {
+	for ; s != nil; s = s.parent {
+		if op, ok := s.table[k]; ok {
+			return op
+		}
+	}
+	return nil
+}
+
+type cse struct {
+	repl map[*ir.Value]*ir.Value
+	ids  map[*ir.Value]int // dense numbering for keys
+}
+
+func (c *cse) id(v *ir.Value) int {
+	if n, ok := c.ids[v]; ok {
+		return n
+	}
+	c.ids[v] = len(c.ids)
+	return c.ids[v]
+}
+
+func cseCommutative(op *ir.Op) bool {
+	switch op.Kind {
+	case ir.OpAdd, ir.OpMul, ir.OpMin, ir.OpMax, ir.OpAnd, ir.OpOr, ir.OpXor:
+		return true
+	case ir.OpCmp:
+		p := op.Attrs.String("pred")
+		return p == "eq" || p == "ne"
+	}
+	return false
+}
+
+func (c *cse) key(op *ir.Op) string {
+	ids := make([]int, len(op.Operands))
+	for i, x := range op.Operands {
+		ids[i] = c.id(x)
+	}
+	if cseCommutative(op) {
+		slices.Sort(ids)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%v%s:", op.Kind, ids, ir.FormatAttrs(op.Attrs))
+	for _, r := range op.Results {
+		b.WriteString(r.Type.String() + ";")
+	}
+	return b.String()
+}
+
+func (c *cse) block(b *ir.Block, parent *cseScope) {
+	s := &cseScope{parent: parent, table: map[string]*ir.Op{}}
+	kept := b.Ops[:0]
+	for _, op := range b.Ops {
+		for i, x := range op.Operands {
+			if r, ok := c.repl[x]; ok {
+				op.Operands[i] = r
+			}
+		}
+		if op.Kind.IsPure() && len(op.Regions) == 0 && len(op.Results) > 0 {
+			k := c.key(op)
+			if prev := s.lookup(k); prev != nil {
+				for i, r := range op.Results {
+					c.repl[r] = prev.Results[i]
+				}
+				op.Parent = nil
+				continue
+			}
+			s.table[k] = op
+		}
+		for _, rg := range op.Regions {
+			c.block(rg, s)
+		}
+		kept = append(kept, op)
+	}
+	clear(b.Ops[len(kept):])
+	b.Ops = kept
+}

@@ -1,0 +1,265 @@
+package passes
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Pass is one IR-to-IR transformation.
+type Pass struct {
+	Name string
+	Run  func(*ir.Module, *Context) error
+	// Required passes cannot be disabled: later stages rely on them.
+	Required bool
+	Doc      string
+}
+
+// Table lists the passes in the order the pipeline runs them. Adding a pass
+// is adding a row here (and rows to Constraints when its place matters).
+var Table = []Pass{
+	{Name: "inline", Run: Inline, Required: true, Doc: "inline every call of a helper function; drop the helpers"},
+	{Name: "constfold", Run: ConstFold, Doc: "fold ops on constants, constant-condition ifs and zero-trip loops"},
+	{Name: "cse", Run: CSE, Doc: "merge identical pure ops, an outer one replacing an inner one"},
+	{Name: "dce", Run: DCE, Doc: "delete unused pure ops, side-effect-free loops/ifs and unused loop/if results"},
+}
+
+// Constraint says that pass Before must run before pass After.
+type Constraint struct {
+	Before, After string
+	Reason        string
+}
+
+// Constraints are the order requirements between passes, checked at init.
+var Constraints = []Constraint{
+	{"inline", "constfold", "constants passed to helpers fold only once the helper is inlined"},
+	{"inline", "cse", "CSE works within one function; inlining exposes duplicates across calls"},
+	{"constfold", "dce", "folding leaves the ops it folded away unused"},
+	{"cse", "dce", "CSE leaves the duplicates it replaced unused"},
+}
+
+func init() {
+	if err := CheckOrder(Table, Constraints); err != nil {
+		panic(err)
+	}
+}
+
+// CheckOrder reports the first constraint that table breaks (or that names
+// a pass not in it), and duplicate pass names.
+func CheckOrder(table []Pass, cons []Constraint) error {
+	index := map[string]int{}
+	for i, p := range table {
+		if _, dup := index[p.Name]; dup {
+			return fmt.Errorf("passes: pass %q listed twice", p.Name)
+		}
+		if p.Run == nil {
+			return fmt.Errorf("passes: pass %q has no Run function", p.Name)
+		}
+		index[p.Name] = i
+	}
+	for _, c := range cons {
+		b, ok1 := index[c.Before]
+		a, ok2 := index[c.After]
+		switch {
+		case !ok1:
+			return fmt.Errorf("passes: order constraint names unknown pass %q", c.Before)
+		case !ok2:
+			return fmt.Errorf("passes: order constraint names unknown pass %q", c.After)
+		case b >= a:
+			return fmt.Errorf("passes: %s must run before %s (%s)", c.Before, c.After, c.Reason)
+		}
+	}
+	return nil
+}
+
+// Lookup returns the pass of Table named name, or nil.
+func Lookup(name string) *Pass {
+	for i := range Table {
+		if Table[i].Name == name {
+			return &Table[i]
+		}
+	}
+	return nil
+}
+
+// Options control a pipeline run.
+type Options struct {
+	// VerifyEach runs ir.Verify on the input and after every pass; a broken
+	// invariant is reported with the name of the pass that broke it.
+	VerifyEach bool
+	// DumpAfter is "all" or a pass name: after that pass (after every pass,
+	// and on the input as seq 00 "input", for "all") each kernel is written
+	// to DumpDir as <kernel>_<seq>__<pass>.tir, seq being the pass's 1-based
+	// position in the pipeline. The file holds the kernel and every helper
+	// function, so it parses and verifies on its own.
+	DumpAfter string
+	DumpDir   string // default: the current directory
+	// Disable lists passes to skip; Required passes cannot be disabled.
+	Disable []string
+	// Log, when set, gets one line per pass run.
+	Log io.Writer
+}
+
+// Context is given to each pass.
+type Context struct {
+	Options *Options
+	Module  *ir.Module
+	Pass    string // the running pass
+	Diags   diag.List
+}
+
+// Errorf records a user-facing error at a .tle position; the pipeline stops
+// after the pass that recorded it.
+//
+// A module parsed from .tir text has no .tle source: its diagnostics then
+// read FILE@OFFSET instead of FILE:LINE:COL.
+func (c *Context) Errorf(pos diag.Pos, format string, args ...any) {
+	f := c.Module.File
+	if f == nil || len(f.Src) == 0 {
+		f, pos = diag.NewFile(ir.PosString(f, pos), nil), diag.NoPos
+	}
+	c.Diags.Add(f, pos, diag.NoPos, format, args...)
+}
+
+// Logf writes a debug line to Options.Log when set.
+func (c *Context) Logf(format string, args ...any) {
+	if c.Options != nil && c.Options.Log != nil {
+		fmt.Fprintf(c.Options.Log, "%s: %s\n", c.Pass, fmt.Sprintf(format, args...))
+	}
+}
+
+// Pipeline is a list of passes run with options.
+type Pipeline struct {
+	Passes  []Pass
+	Options Options
+}
+
+// Run runs the default pipeline (Table) on m.
+func Run(m *ir.Module, opts Options) error {
+	return (&Pipeline{Passes: Table, Options: opts}).Run(m)
+}
+
+// PassError is the failure of one pass: its own error, or the IR it left
+// broken under VerifyEach.
+type PassError struct {
+	Pass string
+	// Broke is true when the pass returned but left invalid IR.
+	Broke bool
+	Err   error
+}
+
+func (e *PassError) Error() string {
+	if e.Broke {
+		return fmt.Sprintf("pass %s broke the IR: %v", e.Pass, e.Err)
+	}
+	return fmt.Sprintf("pass %s: %v", e.Pass, e.Err)
+}
+
+func (e *PassError) Unwrap() error { return e.Err }
+
+// Run runs the pipeline's passes on m in order.
+func (p *Pipeline) Run(m *ir.Module) error {
+	opts := &p.Options
+	known := map[string]*Pass{}
+	for i := range p.Passes {
+		known[p.Passes[i].Name] = &p.Passes[i]
+	}
+	for _, d := range opts.Disable {
+		ps, ok := known[d]
+		if !ok {
+			return fmt.Errorf("passes: cannot disable unknown pass %q", d)
+		}
+		if ps.Required {
+			return fmt.Errorf("passes: pass %q is required and cannot be disabled", d)
+		}
+	}
+	if opts.DumpAfter != "" && opts.DumpAfter != "all" && known[opts.DumpAfter] == nil {
+		return fmt.Errorf("passes: --dump-after names unknown pass %q", opts.DumpAfter)
+	}
+	if opts.VerifyEach {
+		if err := ir.Verify(m); err != nil {
+			return fmt.Errorf("passes: input IR is invalid: %w", err)
+		}
+	}
+	if opts.DumpAfter == "all" {
+		if err := dump(m, opts.DumpDir, 0, "input"); err != nil {
+			return err
+		}
+	}
+	for i, ps := range p.Passes {
+		if slices.Contains(opts.Disable, ps.Name) {
+			continue
+		}
+		ctx := &Context{Options: opts, Module: m, Pass: ps.Name}
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, "pass %s\n", ps.Name)
+		}
+		if err := ps.Run(m, ctx); err != nil {
+			return &PassError{Pass: ps.Name, Err: err}
+		}
+		if len(ctx.Diags) > 0 {
+			ctx.Diags.Sort()
+			return ctx.Diags
+		}
+		if opts.DumpAfter == "all" || opts.DumpAfter == ps.Name {
+			if err := dump(m, opts.DumpDir, i+1, ps.Name); err != nil {
+				return err
+			}
+		}
+		if opts.VerifyEach {
+			if err := ir.Verify(m); err != nil {
+				return &PassError{Pass: ps.Name, Broke: true, Err: err}
+			}
+		}
+	}
+	return nil
+}
+
+// DumpName is the file name a dump of kernel after the seq-th pass gets.
+func DumpName(kernel string, seq int, pass string) string {
+	return fmt.Sprintf("%s_%02d__%s.tir", kernel, seq, pass)
+}
+
+func dump(m *ir.Module, dir string, seq int, pass string) error {
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var helpers []*ir.Func
+	var kernels []*ir.Func
+	for _, f := range m.Funcs {
+		if f.Kernel {
+			kernels = append(kernels, f)
+		} else {
+			helpers = append(helpers, f)
+		}
+	}
+	if len(kernels) == 0 { // a module of helpers only: dump each one
+		kernels, helpers = helpers, nil
+	}
+	var errs []error
+	for _, k := range kernels {
+		sub := &ir.Module{File: m.File, Funcs: append([]*ir.Func{k}, helpers...)}
+		name := filepath.Join(dir, DumpName(safeName(k.Name), seq, pass))
+		errs = append(errs, os.WriteFile(name, []byte(ir.Print(sub)), 0o644))
+	}
+	return errors.Join(errs...)
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == 0 {
+			return '_'
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,220 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// kernel wraps ops into a kernel with parameters %p: *f32, %n: i32, %f: f32.
+func kernel(body string) string {
+	return "module \"v.tle\"\nkernel @k(%p: *f32, %n: i32, %f: f32) {\n" + body + "\n  return() loc(99)\n}\n"
+}
+
+func TestVerifyTextCases(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+	}{
+		{"binary operand types", kernel(`  %0 = add(%n, %f) : i32 loc(5)`), "v.tle@5: func @k: op add: operand 1 has type f32, want i32"},
+		{"binary operand count", kernel(`  %0 = add(%n) : i32 loc(5)`), "op add: has 1 operands, want 2"},
+		{"binary result type", kernel(`  %0 = add(%n, %n) : f32 loc(5)`), "op add: result has type f32, want i32"},
+		{"bitwise on floats", kernel(`  %0 = xor(%f, %f) : f32 loc(5)`), "needs integer operands"},
+		{"math on ints", kernel(`  %0 = exp(%n) : i32 loc(5)`), "needs a float operand"},
+		{"cmp gives i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i32 loc(5)`), "op cmp: result has type i32, want i1"},
+		{"cmp predicate", kernel(`  %0 = cmp(%n, %n) {pred = "less"} : i1 loc(5)`), `pred = "less" is not one of`},
+		{"select condition", kernel(`  %0 = select(%n, %f, %f) : f32 loc(5)`), "op select: condition has type i32, want i1"},
+		{"addptr offset", kernel(`  %0 = addptr(%p, %f) : *f32 loc(5)`), "op addptr: offset has type f32, want integers"},
+		{"addptr base", kernel(`  %0 = addptr(%n, %n) : i32 loc(5)`), "want a pointer or a tile of pointers"},
+		{"load mask shape", kernel(`  %0 = splat(%p) : [4]*f32 loc(1)
+  %1 = constant() {value = true} : [8]i1 loc(2)
+  %2 = load(%0, %1) : [4]f32 loc(5)`), "op load: mask has type [8]i1, want [4]i1"},
+		{"load result", kernel(`  %0 = load(%p) : f16 loc(5)`), "op load: result has type f16, want f32"},
+		{"store value", kernel(`  store(%p, %n) loc(5)`), "op store: value has type i32, want f32"},
+		{"dot shapes", kernel(`  %0 = constant() {value = 0.0} : [16,32]f16 loc(1)
+  %1 = constant() {value = 0.0} : [16,16]f16 loc(2)
+  %2 = constant() {value = 0.0} : [16,16]f32 loc(3)
+  %3 = dot(%0, %1, %2) : [16,16]f32 loc(5)`), "shapes [16,32] x [16,16] + [16,16] do not make [M,K] x [K,N] + [M,N]"},
+		{"reduce axis", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = reduce(%0) {axis = 2, kind = "sum"} : [16]f32 loc(5)`), "op reduce: axis 2 out of range"},
+		{"reduce result", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = reduce(%0) {axis = 1, kind = "sum"} : [32]f32 loc(5)`), "result has type [32]f32, want [16]f32"},
+		{"constant float for int", kernel(`  %0 = constant() {value = 1.5} : i32 loc(5)`), "float value for a i32 constant"},
+		{"constant without value", kernel(`  %0 = constant() : i32 loc(5)`), "needs a value attribute"},
+		{"splat of a tile", kernel(`  %0 = constant() {value = 1} : [4]i32 loc(1)
+  %1 = splat(%0) : [4]i32 loc(5)`), "operand is a tile [4]i32, want a scalar"},
+		{"trans perm", kernel(`  %0 = constant() {value = 1} : [4,8]i32 loc(1)
+  %1 = trans(%0) {perm = [0, 0]} : [8,4]i32 loc(5)`), "is not a permutation"},
+		{"broadcast", kernel(`  %0 = constant() {value = 1} : [4,2]i32 loc(1)
+  %1 = broadcast(%0) : [4,8]i32 loc(5)`), "cannot broadcast [4,2] to [4,8]"},
+		{"for yield types", kernel(`  %0 = for(%n, %n, %n, %f) : f32 loc(5) {
+  ^(%1: i32, %2: f32):
+    yield(%1) loc(6)
+  }`), "@6: func @k: op yield: yield operand 0 has type i32, but the for's results needs f32"},
+		{"for region args", kernel(`  %0 = for(%n, %n, %n, %f) : f32 loc(5) {
+  ^(%1: i32):
+    yield(%f) loc(6)
+  }`), "body has 1 arguments, want 1 + 1 loop-carried"},
+		{"for bounds", kernel(`  for(%f, %f, %f) loc(5) {
+  ^(%1: f32):
+    yield() loc(6)
+  }`), "lower bound has type f32, want an integer scalar"},
+		{"if without else", kernel(`  %0 = constant() {value = true} : i1 loc(1)
+  %1 = if(%0) : f32 loc(5) {
+    yield(%f) loc(6)
+  }`), "has 1 regions, want then and else"},
+		{"if yield count", kernel(`  %0 = constant() {value = true} : i1 loc(1)
+  %1 = if(%0) : f32 loc(5) {
+    yield(%f) loc(6)
+  } {
+    yield() loc(7)
+  }`), "@7: func @k: op yield: yields 0 values, but the if's results needs 1"},
+		{"if condition", kernel(`  if(%n) loc(5) {
+    yield() loc(6)
+  }`), "condition has type i32, want i1"},
+		{"region without terminator", kernel(`  %0 = constant() {value = true} : i1 loc(1)
+  if(%0) loc(5) {
+    %1 = add(%n, %n) : i32 loc(6)
+  }`), "@6: func @k: op add: region of if does not end in yield"},
+		{"empty region", kernel(`  %0 = constant() {value = true} : i1 loc(1)
+  if(%0) loc(5) {
+  }`), "@5: func @k: op if: region is empty"},
+		{"terminator in the middle", "kernel @k() {\n  return() loc(3)\n  %0 = constant() {value = 1} : i32 loc(4)\n  return() loc(5)\n}", "@3: func @k: op return: terminator in the middle of a block (2 ops follow)"},
+		{"body without return", "kernel @k() {\n  %0 = constant() {value = 1} : i32 loc(4)\n}", "@4: func @k: op constant: function body does not end in return"},
+		{"return in a region", kernel(`  %0 = constant() {value = true} : i1 loc(1)
+  if(%0) loc(5) {
+    return() loc(6)
+  }`), "@6: func @k: op return: return inside a region of if"},
+		{"yield in the body", "kernel @k() {\n  yield() loc(3)\n}", "yield in a function body"},
+		{"use outside its region", kernel(`  %0 = constant() {value = true} : i1 loc(1)
+  if(%0) loc(5) {
+    %1 = add(%n, %n) : i32 loc(6)
+    yield() loc(7)
+  }
+  %2 = add(%1, %n) : i32 loc(8)`), "@8: func @k: op add: operand 0 is used outside the region that defines it (defined by add at v.tle@6)"},
+		{"use outside its role", kernel(`  warp_specialize() loc(5) {
+    role() {name = "producer", warps = 1} loc(6) {
+      %0 = add(%n, %n) : i32 loc(7)
+      yield() loc(8)
+    }
+    yield() loc(9)
+  }
+  %1 = add(%0, %n) : i32 loc(10)`), `@10: func @k: op add: operand 0 is used outside role "producer", where it is defined`},
+		{"use across roles", kernel(`  warp_specialize() loc(5) {
+    role() {name = "a", warps = 1} loc(6) {
+      %0 = add(%n, %n) : i32 loc(7)
+      yield() loc(8)
+    }
+    role() {name = "b", warps = 1} loc(6) {
+      %1 = add(%0, %n) : i32 loc(11)
+      yield() loc(8)
+    }
+    yield() loc(9)
+  }`), `@11: func @k: op add: operand 0 is used outside role "a", where it is defined`},
+		{"role outside warp_specialize", kernel(`  role() {name = "a", warps = 1} loc(6) {
+    yield() loc(8)
+  }`), "role outside a warp_specialize region"},
+		{"non-role in warp_specialize", kernel(`  warp_specialize() loc(5) {
+    %0 = add(%n, %n) : i32 loc(7)
+    yield() loc(9)
+  }`), "@7: func @k: op add: only role ops may appear in a warp_specialize region"},
+		{"unknown op", kernel(`  %0 = frobnicate(%n) : i32 loc(5)`), `unknown op kind "frobnicate"`},
+		{"call missing callee", kernel(`  %0 = call(%n) {callee = "nope"} : i32 loc(5)`), "calls @nope, which is not in the module"},
+		{"call argument type", kernel(`  %0 = call(%n) {callee = "h"} : f32 loc(5)`) + "func @h(%a: f32) -> (f32) {\n  return(%a)\n}\n", "op call: argument 0 has type i32, want f32"},
+		{"return types", "func @h(%a: f32) -> (i32) {\n  return(%a) loc(3)\n}", "op return: returned value 0 has type f32, want i32"},
+		{"kernel results", "kernel @k() -> (i32) {\n  return()\n}", "func @k: a kernel returns no results"},
+		{"memdesc_trans order", kernel(`  %0 = alloc() : !smem<[64,32]f16> loc(1)
+  %1 = memdesc_trans(%0) {perm = [1, 0]} : !smem<[32,64]f16> loc(5)`), "is not the view of !smem<[64,32]f16> permuted by [1 0] (want shape [32,64], order [0 1])"},
+		{"memdesc order rank", kernel(`  %0 = alloc() : !smem<[64,32]f16, order=[0]> loc(5)`), "memdesc order [0] is not a permutation of its 2 dims"},
+		{"slot field name", kernel(`  %0 = pipe_alloc() : !pipe<2, a: [4]f32> loc(1)
+  %1 = pipe_acquire(%0, %n) : !slot<write, !pipe<2, a: [4]f32>> loc(2)
+  %2 = slot_field(%1) {name = "b"} : !smem<[4]f32> loc(5)`), `the pipe has no field "b"`},
+		{"pipe_wait gives a reader", kernel(`  %0 = pipe_alloc() : !pipe<2, a: [4]f32> loc(1)
+  %1 = pipe_wait(%0, %n) : !slot<write, !pipe<2, a: [4]f32>> loc(5)`), "result has type !slot<write"},
+		{"copy offsets", kernel(`  %0 = make_desc(%p, %n, %n) {block = [64]} : !desc<f32,[64]> loc(1)
+  %1 = alloc() : !smem<[64]f32> loc(2)
+  copy(%0, %1) loc(5)`), "has 0 offsets for a rank-1 descriptor"},
+		{"program_id axis", kernel(`  %0 = program_id() {axis = 3} : i32 loc(5)`), "axis 3 out of range 0..2"},
+		{"duplicate function", "kernel @k() {\n  return()\n}\nkernel @k() {\n  return()\n}", "func @k: function defined twice"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Parse(c.name+".tir", []byte(c.src))
+			require.NoError(t, err)
+			err = Verify(m)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+// Invariants that the text form cannot express are broken through Go.
+func TestVerifyGoCases(t *testing.T) {
+	good := kernel(`  %0 = add(%n, %n) : i32 loc(5)
+  %1 = mul(%0, %n) : i32 loc(6)
+  %2 = constant() {value = true} : i1 loc(7)
+  if(%2) loc(8) {
+    %3 = sub(%1, %n) : i32 loc(9)
+    yield() loc(10)
+  }`)
+	cases := []struct {
+		name   string
+		break_ func(f *Func)
+		want   string
+	}{
+		{"use before definition", func(f *Func) {
+			f.Body.Ops[0], f.Body.Ops[1] = f.Body.Ops[1], f.Body.Ops[0]
+		}, "@6: func @k: op mul: operand 0 is used before its definition (defined by add at v.tle@5)"},
+		{"value defined twice", func(f *Func) {
+			f.Body.Ops[1].Results[0] = f.Body.Ops[0].Results[0]
+		}, "op mul: result 0 is defined twice"},
+		{"duplicate ID", func(f *Func) {
+			f.Body.Ops[1].Results[0].ID = f.Body.Ops[0].Results[0].ID
+		}, "op mul: result 0 has ID"},
+		{"op parent", func(f *Func) {
+			f.Body.Ops[3].Regions[0].Ops[0].Parent = f.Body
+		}, "@9: func @k: op sub: Parent does not point at the block holding the op"},
+		{"region parent", func(f *Func) {
+			f.Body.Ops[3].Regions[0].Parent = nil
+		}, "op if: region's Parent does not point at the op"},
+		{"result back pointer", func(f *Func) {
+			f.Body.Ops[0].Results[0].Def = f.Body.Ops[1]
+		}, "op add: result 0 has inconsistent Def/Index fields"},
+		{"block argument back pointer", func(f *Func) {
+			f.Body.Args[1].Index = 0
+		}, "block argument 1 has inconsistent Block/Index/Def fields"},
+		{"nil operand", func(f *Func) {
+			f.Body.Ops[1].Operands[1] = nil
+		}, "op mul: operand 1 is nil"},
+		{"foreign value", func(f *Func) {
+			f.Body.Ops[1].Operands[1] = &Value{ID: 1000, Type: I32}
+		}, "op mul: operand 1 (value 1000) is not defined in this function"},
+		{"attribute Go type", func(f *Func) {
+			f.Body.Ops[0].Attrs["axis"] = 3
+		}, "op add: attribute axis has Go type int, not one of"},
+		{"param types", func(f *Func) {
+			f.Params[1].Type = I64
+		}, "parameter n has type i64 but body argument 1 has type i32"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Parse("v.tir", []byte(good))
+			require.NoError(t, err)
+			require.NoError(t, Verify(m))
+			c.break_(m.Funcs[0])
+			err = Verify(m)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+func TestVerifyErrorsListEveryProblem(t *testing.T) {
+	m, err := Parse("v.tir", []byte(kernel("  %0 = add(%n, %f) : i32 loc(5)\n  %1 = cmp(%n, %n) {pred = \"lt\"} : i32 loc(6)")))
+	require.NoError(t, err)
+	err = Verify(m)
+	var errs VerifyErrors
+	require.ErrorAs(t, err, &errs)
+	require.Len(t, errs, 2)
+	require.True(t, strings.HasPrefix(err.Error(), "invalid IR:\n"))
+}
