@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tlego/tle/frontend/check"
+	"github.com/tlego/tle/frontend/format"
+	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/tle/diag"
+)
+
+type checkFlags struct {
+	defines multiFlag
+}
+
+func init() {
+	register(&command{
+		name:    "check",
+		usage:   "[-D NAME=VALUE]... FILE...",
+		summary: "check .tle files and report every error",
+		help: `Check parses and type-checks each file and prints every error found,
+sorted by position, as FILE:LINE:COL: error: message, followed by the source
+line and a caret. Unbound compile-time (const) parameters are checked
+symbolically; -D NAME=VALUE binds one, specialising the kernels that take it.
+The exit status is 1 when any file has errors.`,
+		flags: func(fs *flag.FlagSet) any {
+			c := &checkFlags{}
+			fs.Var(&c.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
+			return c
+		},
+		run: runCheck,
+	})
+	register(&command{
+		name:    "fmt",
+		usage:   "[-w] [FILE...]",
+		summary: "format .tle files canonically",
+		help: `Fmt prints each file in the one canonical format (docs/language.md,
+"Formatting"). With -w it rewrites the files in place instead, touching only
+those that change. With no files it formats standard input to standard
+output. A file with syntax errors is reported and left untouched.`,
+		flags: func(fs *flag.FlagSet) any {
+			return fs.Bool("w", false, "write the result back to each file instead of printing it")
+		},
+		run: runFmt,
+	})
+}
+
+// parseDefines turns -D arguments into a map, reporting the first bad one.
+func parseDefines(e *env, cmd string, ds []string) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, d := range ds {
+		name, value, err := check.ParseDefine(d)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tlec %s: %v\n", cmd, err)
+			return nil, false
+		}
+		out[name] = value
+	}
+	return out, true
+}
+
+func runCheck(e *env, cfg any, files []string) int {
+	c := cfg.(*checkFlags)
+	if len(files) == 0 {
+		fmt.Fprintln(e.stderr, "tlec check: no files named\nusage: tlec check [-D NAME=VALUE]... FILE...")
+		return 2
+	}
+	defines, ok := parseDefines(e, "check", c.defines)
+	if !ok {
+		return 2
+	}
+	status := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tlec check: %v\n", err)
+			status = 1
+			continue
+		}
+		if errs := checkSource(path, src, defines); len(errs) > 0 {
+			errs.Format(e.stderr)
+			if errs.HasErrors() {
+				status = 1
+			}
+		}
+	}
+	return status
+}
+
+// checkSource parses and checks one file and returns its diagnostics.
+func checkSource(name string, src []byte, defines map[string]string) diag.List {
+	f, err := parser.ParseFile(name, src)
+	if err != nil {
+		var l diag.List
+		if errors.As(err, &l) {
+			return l
+		}
+		return diag.List{diag.Errorf(diag.NewFile(name, src), 0, "%v", err)}
+	}
+	_, errs := check.Check(f, check.Config{Defines: defines})
+	return errs
+}
+
+func runFmt(e *env, cfg any, files []string) int {
+	write := *cfg.(*bool)
+	if len(files) == 0 {
+		if write {
+			fmt.Fprintln(e.stderr, "tlec fmt: -w needs file names")
+			return 2
+		}
+		src, err := io.ReadAll(e.stdin)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tlec fmt: reading standard input: %v\n", err)
+			return 1
+		}
+		out, err := format.Source("<stdin>", src)
+		if err != nil {
+			printError(e.stderr, "fmt", err)
+			return 1
+		}
+		e.stdout.Write(out)
+		return 0
+	}
+	status := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tlec fmt: %v\n", err)
+			status = 1
+			continue
+		}
+		out, err := format.Source(path, src)
+		if err != nil {
+			printError(e.stderr, "fmt", err)
+			status = 1
+			continue
+		}
+		if !write {
+			e.stdout.Write(out)
+			continue
+		}
+		if bytes.Equal(src, out) {
+			continue
+		}
+		if err := writeFileAtomic(path, out); err != nil {
+			fmt.Fprintf(e.stderr, "tlec fmt: %v\n", err)
+			status = 1
+		}
+	}
+	return status
+}
+
+// printError prints a diag.List with excerpts, or any other error plainly.
+func printError(w io.Writer, cmd string, err error) {
+	var l diag.List
+	if errors.As(err, &l) {
+		l.Format(w)
+		return
+	}
+	var d *diag.Diagnostic
+	if errors.As(err, &d) {
+		d.Format(w)
+		return
+	}
+	fmt.Fprintf(w, "tlec %s: %v\n", cmd, err)
+}
+
+// writeFileAtomic replaces path with data through a temporary file in the
+// same directory, so that an interrupted write never leaves half a file.
+func writeFileAtomic(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
