@@ -24,6 +24,7 @@ type Program struct {
 	src  []byte
 	file *ast.File
 	info *check.Info
+	programCache
 }
 
 // Parse parses and checks src as the file name. Errors are a diag.List with

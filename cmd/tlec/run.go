@@ -1,0 +1,311 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+type runFlags struct {
+	kernel     string
+	grid       string
+	defines    multiFlag
+	args       multiFlag
+	saves      multiFlag
+	device     string
+	numWarps   int
+	verifyEach bool
+	dumpAfter  string
+	dumpDir    string
+}
+
+func init() {
+	register(&command{
+		name:    "run",
+		usage:   "FILE --kernel NAME --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda]",
+		summary: "compile a kernel and run it on the interpreter or a GPU",
+		help: `Run compiles one kernel of FILE, specialised with -D, and launches it once
+over --grid CTAs (a multiple of the cluster size when the kernel declares a
+device_mesh).
+
+Every runtime parameter needs --arg NAME=VALUE:
+  pointer or desc parameter   a .npy file (floats are converted to the
+                              parameter's element type, rounding to nearest
+                              even), or zeros:N / zeros:AxB (a shape in elements)
+  scalar parameter            a number
+Each pointer argument gets its own buffer, even when two read the same file.
+--save NAME=PATH writes a buffer after the launch as .npy (floats widened to
+f32, integers as they are).
+
+--device cpu is the interpreter, which also reports out-of-bounds accesses,
+pipe misuse and deadlocks at their .tle position; cuda is the GPU; auto (the
+default) takes the GPU when one is present, else the interpreter, and says
+which on standard error.`,
+		flags: func(fs *flag.FlagSet) any {
+			r := &runFlags{}
+			fs.StringVar(&r.kernel, "kernel", "", "the kernel to run")
+			fs.StringVar(&r.grid, "grid", "", "CTAs to launch: X[,Y[,Z]]")
+			fs.Var(&r.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
+			fs.Var(&r.args, "arg", "a runtime argument: `NAME=VALUE` (repeatable)")
+			fs.Var(&r.saves, "save", "write a buffer after the launch: `NAME=PATH` (repeatable)")
+			fs.StringVar(&r.device, "device", "auto", "auto, cpu or cuda")
+			fs.IntVar(&r.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
+			fs.BoolVar(&r.verifyEach, "verify-each", false, "verify the IR after every pass")
+			fs.StringVar(&r.dumpAfter, "dump-after", "", "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir")
+			fs.StringVar(&r.dumpDir, "dump-dir", ".", "where --dump-after writes")
+			return r
+		},
+		run: runRun,
+	})
+}
+
+func runRun(e *env, cfg any, files []string) int {
+	r := cfg.(*runFlags)
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(e.stderr, "tlec run: "+format+"\n", args...)
+		return 2
+	}
+	if len(files) != 1 {
+		return fail("name exactly one .tle file (got %d)", len(files))
+	}
+	if r.kernel == "" {
+		return fail("--kernel is required")
+	}
+	grid, err := parseGrid(r.grid)
+	if err != nil {
+		return fail("--grid: %v", err)
+	}
+	defines, ok := parseDefines(e, "run", r.defines)
+	if !ok {
+		return 2
+	}
+	prog, err := tle.LoadFile(files[0])
+	if err != nil {
+		printError(e.stderr, "run", err)
+		return 1
+	}
+	k, err := prog.Kernel(r.kernel)
+	if err != nil {
+		return fail("%v", err)
+	}
+	opts := tle.CompileOptions{Defines: defines, NumWarps: r.numWarps, VerifyEach: r.verifyEach, DumpAfter: r.dumpAfter, DumpDir: r.dumpDir}
+	dev, err := pickDevice(e, r.device)
+	if err != nil {
+		return fail("%v", err)
+	}
+	args, tensors, err := buildArgs(k, r.args)
+	if err != nil {
+		return fail("%v", err)
+	}
+	saves, err := parseSaves(k, r.saves)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := k.Run(dev, grid, opts, args); err != nil {
+		printError(e.stderr, "run", err)
+		return 1
+	}
+	for _, s := range saves {
+		if err := saveTensor(s.path, tensors[s.name], s.elem); err != nil {
+			fmt.Fprintf(e.stderr, "tlec run: --save %s: %v\n", s.name, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+func parseGrid(s string) ([3]int, error) {
+	g := [3]int{1, 1, 1}
+	if s == "" {
+		return g, errors.New("required, e.g. --grid 64 or --grid 32,32")
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return g, fmt.Errorf("%q has more than three dimensions", s)
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 {
+			return g, fmt.Errorf("%q: each dimension must be a positive integer", s)
+		}
+		g[i] = n
+	}
+	return g, nil
+}
+
+func pickDevice(e *env, name string) (tle.Device, error) {
+	switch name {
+	case "cpu":
+		return tle.CPU(), nil
+	case "cuda":
+		return tle.CUDA()
+	case "auto":
+		dev, err := tle.CUDA()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tlec run: device cpu (interpreter): no GPU: %v\n", err)
+			return tle.CPU(), nil
+		}
+		fmt.Fprintf(e.stderr, "tlec run: device %s\n", dev.Name())
+		return dev, nil
+	}
+	return nil, fmt.Errorf("--device %q: want auto, cpu or cuda", name)
+}
+
+// buildArgs reads every --arg into a kernel argument.
+func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Tensor, error) {
+	params := map[string]tle.Param{}
+	for _, p := range k.Params() {
+		params[p.Name] = p
+	}
+	args := map[string]any{}
+	tensors := map[string]*tle.Tensor{}
+	for _, a := range raw {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || name == "" || value == "" {
+			return nil, nil, fmt.Errorf("--arg %s: want NAME=VALUE", a)
+		}
+		p, ok := params[name]
+		if !ok || p.Const {
+			what := "no parameter"
+			if ok {
+				what = "a compile-time parameter (bind it with -D)"
+			}
+			return nil, nil, fmt.Errorf("--arg %s: kernel %s has %s named %s", a, k.Name(), what, name)
+		}
+		if _, dup := args[name]; dup {
+			return nil, nil, fmt.Errorf("--arg %s: %s is given twice", a, name)
+		}
+		if strings.HasPrefix(p.Type, "*") || strings.HasPrefix(p.Type, "desc[") {
+			t, err := readTensor(value)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
+			}
+			args[name], tensors[name] = t, t
+			continue
+		}
+		if i, err := strconv.ParseInt(value, 0, 64); err == nil {
+			args[name] = i
+		} else if f, err := strconv.ParseFloat(value, 64); err == nil {
+			args[name] = f
+		} else {
+			return nil, nil, fmt.Errorf("--arg %s: %s is a %s scalar; %q is not a number", a, name, p.Type, value)
+		}
+	}
+	for _, p := range k.Params() {
+		if _, ok := args[p.Name]; !ok && !p.Const {
+			return nil, nil, fmt.Errorf("missing --arg %s=VALUE for parameter %s %s", p.Name, p.Name, p.Type)
+		}
+	}
+	return args, tensors, nil
+}
+
+// readTensor loads a .npy file or makes zeros:SHAPE.
+func readTensor(value string) (*tle.Tensor, error) {
+	if spec, ok := strings.CutPrefix(value, "zeros:"); ok {
+		var shape []int
+		for _, d := range strings.Split(spec, "x") {
+			n, err := strconv.Atoi(d)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("zeros:%s: the shape is positive integers joined by x, e.g. zeros:64x128", spec)
+			}
+			shape = append(shape, n)
+		}
+		return tle.NewTensor(shape...), nil
+	}
+	a, err := npy.ReadFile(value)
+	if err != nil {
+		return nil, err
+	}
+	shape := a.Shape
+	if len(shape) == 0 {
+		shape = []int{1}
+	}
+	return &tle.Tensor{Shape: shape, Data: a.Float64s()}, nil
+}
+
+type save struct {
+	name, path string
+	elem       ir.DType
+}
+
+func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
+	var out []save
+	for _, s := range raw {
+		name, path, ok := strings.Cut(s, "=")
+		if !ok || name == "" || path == "" {
+			return nil, fmt.Errorf("--save %s: want NAME=PATH", s)
+		}
+		var elem ir.DType
+		for _, p := range k.Params() {
+			if p.Name != name {
+				continue
+			}
+			if t, err := ir.ParseType(strings.ReplaceAll(p.Type, " ", "")); err == nil {
+				elem = ir.ElemDType(t)
+			} else if strings.HasPrefix(p.Type, "desc[") {
+				d, _ := ir.ParseDType(strings.TrimSpace(strings.Split(strings.TrimPrefix(p.Type, "desc["), ",")[0]))
+				elem = d
+			}
+		}
+		if elem == ir.Invalid {
+			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s", s, name, k.Name())
+		}
+		out = append(out, save{name: name, path: path, elem: elem})
+	}
+	return out, nil
+}
+
+// saveTensor writes t as .npy: float types as f32, integers as i64, through
+// a temporary file so that no half-written file is left behind.
+func saveTensor(path string, t *tle.Tensor, elem ir.DType) error {
+	var a *npy.Array
+	if elem.IsFloat() {
+		f := make([]float32, len(t.Data))
+		for i, x := range t.Data {
+			f[i] = float32(x)
+		}
+		a = npy.Float32(t.Shape, f)
+	} else {
+		v := make([]int64, len(t.Data))
+		for i, x := range t.Data {
+			v[i] = int64(x)
+		}
+		a = npy.Int(npyIntDescr(elem), t.Shape, v)
+	}
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err := npy.WriteFile(tmp, a); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func npyIntDescr(d ir.DType) string {
+	switch d {
+	case ir.I1:
+		return "|b1"
+	case ir.I8:
+		return "|i1"
+	case ir.U8:
+		return "|u1"
+	case ir.I16:
+		return "<i2"
+	case ir.U16:
+		return "<u2"
+	case ir.I32:
+		return "<i4"
+	case ir.U32:
+		return "<u4"
+	case ir.U64:
+		return "<u8"
+	}
+	return "<i8"
+}

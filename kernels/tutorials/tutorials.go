@@ -1,0 +1,12 @@
+// Package tutorials holds the tutorial kernels of TLE-Go: vector add, row
+// softmax, matmul, layer norm, a pipe producer/consumer with warp roles and a
+// two-CTA cluster exchange. Each is tested on the interpreter against a
+// float64 reference, and on the GPU when one is present.
+package tutorials
+
+import "embed"
+
+// FS holds the tutorial .tle sources.
+//
+//go:embed *.tle
+var FS embed.FS
