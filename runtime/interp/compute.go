@@ -1,0 +1,373 @@
+package interp
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// ---- dot
+
+func (t *thread) dotOp(in *instr) error {
+	ia, ib, so := t.info(in.args[0]), t.info(in.args[1]), t.info(in.res[0])
+	if len(ia.shape) != 2 || len(ib.shape) != 2 || len(so.shape) != 2 {
+		return t.errAt(in.op, "dot needs 2-d tiles, got %v x %v -> %v", ia.typ, ib.typ, so.typ)
+	}
+	M, K, N := ia.shape[0], ia.shape[1], ib.shape[1]
+	if ib.shape[0] != K || so.shape[0] != M || so.shape[1] != N {
+		return t.errAt(in.op, "dot shapes do not match: %v x %v -> %v", ia.typ, ib.typ, so.typ)
+	}
+	a, b := t.arg(in, 0), t.arg(in, 1)
+	if so.float {
+		if a.f == nil || b.f == nil {
+			return t.errAt(in.op, "float dot of non-float operands")
+		}
+		return t.dotF(in, a.f, b.f, M, K, N)
+	}
+	if a.i == nil || b.i == nil {
+		return t.errAt(in.op, "integer dot of non-integer operands")
+	}
+	v := t.out(in, 0)
+	var acc []int64
+	if len(in.args) > 2 {
+		acc = t.bcastI(t.arg(in, 2).i, M*N, 0)
+	}
+	for i := 0; i < M; i++ {
+		for j := 0; j < N; j++ {
+			var s int64
+			if acc != nil {
+				s = acc[i*N+j]
+			}
+			for k := 0; k < K; k++ {
+				s += a.i[i*K+k] * b.i[k*N+j]
+			}
+			v.i[i*N+j] = s
+		}
+	}
+	wrapSlice(so.dt, v.i)
+	return nil
+}
+
+// dotF computes acc + a[M,K] x b[K,N]: the inputs hold values of their
+// dtypes already, each output's products are summed in float64 (exact for
+// the products of 16-bit and 8-bit floats), added to the accumulator and
+// rounded once to the result dtype.
+func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
+	so := t.info(in.res[0])
+	var acc []float64
+	if len(in.args) > 2 {
+		x := t.arg(in, 2)
+		if x.f == nil {
+			return t.errAt(in.op, "dot accumulator is not a float tile")
+		}
+		acc = t.bcastF(x.f, M*N, 2)
+	}
+	v := t.out(in, 0)
+	if len(a) < M*K || len(b) < K*N {
+		return t.errAt(in.op, "dot operands are too small for %dx%dx%d", M, K, N)
+	}
+	if cap(t.pool.scrF[3]) < N {
+		t.pool.scrF[3] = make([]float64, N)
+	}
+	tmp := t.pool.scrF[3][:N]
+	for i := 0; i < M; i++ {
+		for j := range tmp {
+			tmp[j] = 0
+		}
+		arow := a[i*K : (i+1)*K]
+		k := 0
+		for ; k+4 <= K; k += 4 {
+			a0, a1, a2, a3 := arow[k], arow[k+1], arow[k+2], arow[k+3]
+			b0 := b[k*N : k*N+N]
+			b1 := b[(k+1)*N : (k+1)*N+N]
+			b2 := b[(k+2)*N : (k+2)*N+N]
+			b3 := b[(k+3)*N : (k+3)*N+N]
+			b0, b1, b2, b3 = b0[:len(tmp)], b1[:len(tmp)], b2[:len(tmp)], b3[:len(tmp)]
+			for j := range tmp {
+				tmp[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j]
+			}
+		}
+		for ; k < K; k++ {
+			a0 := arow[k]
+			b0 := b[k*N : k*N+N]
+			b0 = b0[:len(tmp)]
+			for j := range tmp {
+				tmp[j] += a0 * b0[j]
+			}
+		}
+		out := v.f[i*N : (i+1)*N]
+		if acc != nil {
+			arow := acc[i*N : (i+1)*N]
+			for j := range out {
+				out[j] = arow[j] + tmp[j]
+			}
+		} else {
+			copy(out, tmp)
+		}
+	}
+	roundSlice(so.dt, v.f)
+	return nil
+}
+
+// wgmma is dot with operands in shared memory (or A in registers);
+// trans_a / trans_b say an operand is stored [K, M] / [N, K].
+func (t *thread) wgmma(in *instr) error {
+	so := t.info(in.res[0])
+	if len(so.shape) != 2 || !so.float {
+		return t.errAt(in.op, "wgmma needs a 2-d float accumulator, got %v", so.typ)
+	}
+	M, N := so.shape[0], so.shape[1]
+	operand := func(k int, trans bool) ([]float64, []int, error) {
+		x := t.arg(in, k)
+		if v, ok := x.ref.(*view); ok {
+			if len(v.shape) != 2 {
+				return nil, nil, t.errAt(in.op, "wgmma operand %s is not 2-d", v.name)
+			}
+			w := *v
+			if trans {
+				w.shape = []int{v.shape[1], v.shape[0]}
+				w.strides = []int{v.strides[1], v.strides[0]}
+			}
+			d, err := t.readViewF(in.op, &w, k)
+			return d, w.shape, err
+		}
+		si := t.info(in.args[k])
+		if x.f == nil || len(si.shape) != 2 {
+			return nil, nil, t.errAt(in.op, "wgmma operand %d must be a 2-d float tile or a shared buffer", k)
+		}
+		if !trans {
+			return x.f, si.shape, nil
+		}
+		shape := []int{si.shape[1], si.shape[0]}
+		d := make([]float64, len(x.f))
+		gather(d, x.f, shape, []int{1, si.shape[1]}, 0)
+		return d, shape, nil
+	}
+	a, sa, err := operand(0, in.op.Attrs.Bool("trans_a"))
+	if err != nil {
+		return err
+	}
+	b, sb, err := operand(1, in.op.Attrs.Bool("trans_b"))
+	if err != nil {
+		return err
+	}
+	if sa[0] != M || sb[1] != N || sa[1] != sb[0] {
+		return t.errAt(in.op, "wgmma shapes do not match: %v x %v -> %v", sa, sb, so.shape)
+	}
+	return t.dotF(in, a, b, M, sa[1], N)
+}
+
+// ---- reductions
+
+func (t *thread) reduce(in *instr) error { return t.fold(in, false) }
+func (t *thread) scan(in *instr) error   { return t.fold(in, true) }
+
+// fold runs reduce (scan=false) or scan along an axis, accumulating in the
+// result dtype: every step is rounded to it.
+func (t *thread) fold(in *instr, scan bool) error {
+	op := in.op
+	si, so := t.info(in.args[0]), t.info(in.res[0])
+	shape := si.shape
+	if len(shape) == 0 {
+		shape = []int{1}
+	}
+	axis := int(op.Attrs.Int("axis", 0))
+	if axis < 0 {
+		axis += len(shape)
+	}
+	if axis < 0 || axis >= len(shape) {
+		return t.errAt(op, "%s: axis %d of a rank-%d tile", op.Kind, axis, len(shape))
+	}
+	outer, inner := 1, 1
+	for d := 0; d < axis; d++ {
+		outer *= shape[d]
+	}
+	for d := axis + 1; d < len(shape); d++ {
+		inner *= shape[d]
+	}
+	r := shape[axis]
+	kind := op.Attrs.String("kind")
+	if kind == "" {
+		kind = "sum"
+	}
+	if kind != "sum" && kind != "max" && kind != "min" {
+		return t.errAt(op, "%s: unknown kind %q", op.Kind, kind)
+	}
+	reverse := scan && op.Attrs.Bool("reverse")
+	x := t.arg(in, 0)
+	v := t.out(in, 0)
+	if so.float {
+		src := asF(x, si)
+		dst := v.f
+		dt := so.dt
+		step := func(acc, y float64) float64 {
+			switch kind {
+			case "sum":
+				return roundOne(dt, acc+y)
+			case "max":
+				if y > acc || acc != acc {
+					return y
+				}
+			case "min":
+				if y < acc || acc != acc {
+					return y
+				}
+			}
+			return acc
+		}
+		for o := 0; o < outer; o++ {
+			for j := 0; j < inner; j++ {
+				var acc float64
+				for q := 0; q < r; q++ {
+					qq := q
+					if reverse {
+						qq = r - 1 - q
+					}
+					y := src[(o*r+qq)*inner+j]
+					if q == 0 {
+						acc = roundOne(dt, y)
+					} else {
+						acc = step(acc, y)
+					}
+					if scan {
+						dst[(o*r+qq)*inner+j] = acc
+					}
+				}
+				if !scan {
+					dst[o*inner+j] = acc
+				}
+			}
+		}
+		return nil
+	}
+	if x.i == nil {
+		return t.errAt(op, "%s of floats into %v", op.Kind, so.dt)
+	}
+	src, dst := x.i, v.i
+	u := so.dt.IsUnsigned()
+	for o := 0; o < outer; o++ {
+		for j := 0; j < inner; j++ {
+			var acc int64
+			for q := 0; q < r; q++ {
+				qq := q
+				if reverse {
+					qq = r - 1 - q
+				}
+				y := src[(o*r+qq)*inner+j]
+				switch {
+				case q == 0:
+					acc = y
+				case kind == "sum":
+					acc = wrap(so.dt, acc+y)
+				case kind == "max" && less(acc, y, u), kind == "min" && less(y, acc, u):
+					acc = y
+				}
+				if scan {
+					dst[(o*r+qq)*inner+j] = acc
+				}
+			}
+			if !scan {
+				dst[o*inner+j] = acc
+			}
+		}
+	}
+	return nil
+}
+
+// ---- print and assert
+
+func (t *thread) print(in *instr) error {
+	var b strings.Builder
+	c := t.c
+	fmt.Fprintf(&b, "pid (%d, %d, %d)", c.pid[0], c.pid[1], c.pid[2])
+	if t.roleIdx >= 0 {
+		fmt.Fprintf(&b, " role %s", t.role)
+	}
+	if p := in.op.Attrs.String("prefix"); p != "" {
+		b.WriteString(" " + p)
+	}
+	for _, s := range in.args {
+		b.WriteByte(' ')
+		t.format(&b, c.regs[s], t.info(s))
+	}
+	b.WriteByte('\n')
+	l := c.l
+	l.printMu.Lock()
+	defer l.printMu.Unlock()
+	_, err := io.WriteString(l.out, b.String())
+	if err != nil {
+		return t.errAt(in.op, "print: %v", err)
+	}
+	return nil
+}
+
+func (t *thread) format(b *strings.Builder, v val, si *slotInfo) {
+	if si.ref {
+		fmt.Fprintf(b, "%v", si.typ)
+		return
+	}
+	elem := func(k int) string {
+		switch {
+		case v.f != nil:
+			return strconv.FormatFloat(v.f[k], 'g', -1, 64)
+		case si.ptr:
+			id, off := unpack(v.i[k])
+			name := "?"
+			if rg := t.c.l.reg.get(id); rg != nil {
+				name = rg.name
+			}
+			return fmt.Sprintf("&%s[%d]", name, off)
+		case si.dt == ir.U64:
+			return strconv.FormatUint(uint64(v.i[k]), 10)
+		}
+		return strconv.FormatInt(v.i[k], 10)
+	}
+	if len(si.shape) == 0 {
+		b.WriteString(elem(0))
+		return
+	}
+	var rec func(d, base int)
+	strides := rowMajorStrides(si.shape)
+	rec = func(d, base int) {
+		b.WriteByte('[')
+		for k := 0; k < si.shape[d]; k++ {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			if d == len(si.shape)-1 {
+				b.WriteString(elem(base + k))
+			} else {
+				rec(d+1, base+k*strides[d])
+			}
+		}
+		b.WriteByte(']')
+	}
+	rec(0, 0)
+}
+
+func (t *thread) assert(in *instr) error {
+	if len(in.args) == 0 {
+		return nil
+	}
+	c := t.arg(in, 0)
+	for k := 0; k < len(c.i)+len(c.f); k++ {
+		ok := (c.i != nil && c.i[k] != 0) || (c.f != nil && c.f[k] != 0 && !math.IsNaN(c.f[k]))
+		if !ok {
+			msg := in.op.Attrs.String("msg")
+			if msg == "" {
+				msg = "assertion failed"
+			} else {
+				msg = "assertion failed: " + msg
+			}
+			if len(c.i)+len(c.f) > 1 {
+				msg += fmt.Sprintf(" (element %d)", k)
+			}
+			return t.errAt(in.op, "%s", msg)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,595 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// asF returns v's elements as floats (converting integers).
+func asF(v val, si *slotInfo) []float64 {
+	if v.f != nil {
+		return v.f
+	}
+	out := make([]float64, len(v.i))
+	for k, x := range v.i {
+		out[k] = intToFloat(si.dt, x)
+	}
+	return out
+}
+
+func (t *thread) binary(in *instr) error {
+	op := in.op
+	so := t.info(in.res[0])
+	a, b := t.arg(in, 0), t.arg(in, 1)
+	v := t.out(in, 0)
+	n := so.n
+	if so.float {
+		if a.f == nil || b.f == nil {
+			return t.errAt(op, "%s: float result from non-float operands", op.Kind)
+		}
+		dst, x, y := v.f, t.bcastF(a.f, n, 0), t.bcastF(b.f, n, 1)
+		x, y = x[:len(dst)], y[:len(dst)]
+		switch op.Kind {
+		case ir.OpAdd:
+			for k := range dst {
+				dst[k] = x[k] + y[k]
+			}
+		case ir.OpSub:
+			for k := range dst {
+				dst[k] = x[k] - y[k]
+			}
+		case ir.OpMul:
+			for k := range dst {
+				dst[k] = x[k] * y[k]
+			}
+		case ir.OpDiv:
+			for k := range dst {
+				dst[k] = x[k] / y[k]
+			}
+		case ir.OpRem:
+			for k := range dst {
+				dst[k] = math.Mod(x[k], y[k])
+			}
+		case ir.OpMin:
+			for k := range dst {
+				p, q := x[k], y[k]
+				switch {
+				case p != p:
+					dst[k] = q
+				case q != q:
+					dst[k] = p
+				default:
+					dst[k] = math.Min(p, q)
+				}
+			}
+		case ir.OpMax:
+			for k := range dst {
+				p, q := x[k], y[k]
+				switch {
+				case p != p:
+					dst[k] = q
+				case q != q:
+					dst[k] = p
+				default:
+					dst[k] = math.Max(p, q)
+				}
+			}
+		default:
+			return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
+		}
+		roundSlice(so.dt, dst)
+		return nil
+	}
+	if a.i == nil || b.i == nil {
+		return t.errAt(op, "%s: integer result from non-integer operands", op.Kind)
+	}
+	dst, x, y := v.i, t.bcastI(a.i, n, 0), t.bcastI(b.i, n, 1)
+	x, y = x[:len(dst)], y[:len(dst)]
+	unsigned := so.dt == ir.U64
+	switch op.Kind {
+	case ir.OpAdd:
+		for k := range dst {
+			dst[k] = x[k] + y[k]
+		}
+	case ir.OpSub:
+		for k := range dst {
+			dst[k] = x[k] - y[k]
+		}
+	case ir.OpMul:
+		for k := range dst {
+			dst[k] = x[k] * y[k]
+		}
+	case ir.OpDiv, ir.OpRem:
+		for k := range dst {
+			if y[k] == 0 {
+				return t.errAt(op, "integer %s by zero (element %d)", op.Kind, k)
+			}
+			switch {
+			case unsigned && op.Kind == ir.OpDiv:
+				dst[k] = int64(uint64(x[k]) / uint64(y[k]))
+			case unsigned:
+				dst[k] = int64(uint64(x[k]) % uint64(y[k]))
+			case op.Kind == ir.OpDiv:
+				dst[k] = x[k] / y[k]
+			default:
+				dst[k] = x[k] % y[k]
+			}
+		}
+	case ir.OpMin:
+		for k := range dst {
+			if less(x[k], y[k], unsigned) {
+				dst[k] = x[k]
+			} else {
+				dst[k] = y[k]
+			}
+		}
+	case ir.OpMax:
+		for k := range dst {
+			if less(x[k], y[k], unsigned) {
+				dst[k] = y[k]
+			} else {
+				dst[k] = x[k]
+			}
+		}
+	case ir.OpAnd:
+		for k := range dst {
+			dst[k] = x[k] & y[k]
+		}
+	case ir.OpOr:
+		for k := range dst {
+			dst[k] = x[k] | y[k]
+		}
+	case ir.OpXor:
+		for k := range dst {
+			dst[k] = x[k] ^ y[k]
+		}
+	case ir.OpShl:
+		for k := range dst {
+			dst[k] = x[k] << uint64(y[k])
+		}
+	case ir.OpShr:
+		for k := range dst {
+			if so.dt.IsUnsigned() {
+				dst[k] = int64(uint64(x[k]) >> uint64(y[k]))
+			} else {
+				dst[k] = x[k] >> uint64(y[k])
+			}
+		}
+	}
+	wrapSlice(so.dt, dst)
+	return nil
+}
+
+func less(a, b int64, unsigned bool) bool {
+	if unsigned {
+		return uint64(a) < uint64(b)
+	}
+	return a < b
+}
+
+func wrapSlice(d ir.DType, xs []int64) {
+	switch d {
+	case ir.I64, ir.U64:
+	case ir.I32:
+		for k, v := range xs {
+			xs[k] = int64(int32(v))
+		}
+	default:
+		for k, v := range xs {
+			xs[k] = d.WrapInt(v)
+		}
+	}
+}
+
+func (t *thread) unary(in *instr) error {
+	op := in.op
+	so := t.info(in.res[0])
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	if so.float {
+		if a.f == nil {
+			return t.errAt(op, "%s: float result from a non-float operand", op.Kind)
+		}
+		dst, x := v.f, t.bcastF(a.f, so.n, 0)
+		x = x[:len(dst)]
+		var fn func(float64) float64
+		switch op.Kind {
+		case ir.OpNeg:
+			for k := range dst {
+				dst[k] = -x[k]
+			}
+		case ir.OpAbs:
+			fn = math.Abs
+		case ir.OpExp:
+			fn = math.Exp
+		case ir.OpExp2:
+			fn = math.Exp2
+		case ir.OpLog:
+			fn = math.Log
+		case ir.OpLog2:
+			fn = math.Log2
+		case ir.OpSqrt:
+			fn = math.Sqrt
+		case ir.OpRsqrt:
+			fn = func(x float64) float64 { return 1 / math.Sqrt(x) }
+		case ir.OpSigmoid:
+			fn = func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+		case ir.OpTanh:
+			fn = math.Tanh
+		default:
+			return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
+		}
+		if fn != nil {
+			for k := range dst {
+				dst[k] = fn(x[k])
+			}
+		}
+		roundSlice(so.dt, dst)
+		return nil
+	}
+	if a.i == nil {
+		return t.errAt(op, "%s: integer result from a non-integer operand", op.Kind)
+	}
+	dst, x := v.i, t.bcastI(a.i, so.n, 0)
+	x = x[:len(dst)]
+	switch op.Kind {
+	case ir.OpNeg:
+		for k := range dst {
+			dst[k] = -x[k]
+		}
+	case ir.OpNot:
+		for k := range dst {
+			dst[k] = ^x[k]
+		}
+	case ir.OpAbs:
+		for k := range dst {
+			if x[k] < 0 && !so.dt.IsUnsigned() {
+				dst[k] = -x[k]
+			} else {
+				dst[k] = x[k]
+			}
+		}
+	default:
+		return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
+	}
+	wrapSlice(so.dt, dst)
+	return nil
+}
+
+func (t *thread) cmp(in *instr) error {
+	op := in.op
+	sa := t.info(in.args[0])
+	a, b := t.arg(in, 0), t.arg(in, 1)
+	v := t.out(in, 0)
+	dst := v.i
+	n := len(dst)
+	pred := op.Attrs.String("pred")
+	if a.f != nil {
+		if b.f == nil {
+			return t.errAt(op, "cmp of a float with a non-float")
+		}
+		x, y := t.bcastF(a.f, n, 0), t.bcastF(b.f, n, 1)
+		x, y = x[:n], y[:n]
+		switch pred {
+		case "lt":
+			for k := range dst {
+				dst[k] = b2i(x[k] < y[k])
+			}
+		case "le":
+			for k := range dst {
+				dst[k] = b2i(x[k] <= y[k])
+			}
+		case "gt":
+			for k := range dst {
+				dst[k] = b2i(x[k] > y[k])
+			}
+		case "ge":
+			for k := range dst {
+				dst[k] = b2i(x[k] >= y[k])
+			}
+		case "eq":
+			for k := range dst {
+				dst[k] = b2i(x[k] == y[k])
+			}
+		case "ne":
+			for k := range dst {
+				dst[k] = b2i(x[k] != y[k])
+			}
+		default:
+			return t.errAt(op, "cmp: unknown predicate %q", pred)
+		}
+		return nil
+	}
+	if a.i == nil || b.i == nil {
+		return t.errAt(op, "cmp of an integer with a non-integer")
+	}
+	x, y := t.bcastI(a.i, n, 0), t.bcastI(b.i, n, 1)
+	x, y = x[:n], y[:n]
+	u := sa.dt == ir.U64 && !sa.ptr
+	switch pred {
+	case "lt":
+		for k := range dst {
+			dst[k] = b2i(less(x[k], y[k], u))
+		}
+	case "le":
+		for k := range dst {
+			dst[k] = b2i(!less(y[k], x[k], u))
+		}
+	case "gt":
+		for k := range dst {
+			dst[k] = b2i(less(y[k], x[k], u))
+		}
+	case "ge":
+		for k := range dst {
+			dst[k] = b2i(!less(x[k], y[k], u))
+		}
+	case "eq":
+		for k := range dst {
+			dst[k] = b2i(x[k] == y[k])
+		}
+	case "ne":
+		for k := range dst {
+			dst[k] = b2i(x[k] != y[k])
+		}
+	default:
+		return t.errAt(op, "cmp: unknown predicate %q", pred)
+	}
+	return nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (t *thread) sel(in *instr) error {
+	c, a, b := t.arg(in, 0), t.arg(in, 1), t.arg(in, 2)
+	v := t.out(in, 0)
+	n := t.info(in.res[0]).n
+	if c.i == nil {
+		return t.errAt(in.op, "select: condition is not i1")
+	}
+	cond := t.bcastI(c.i, n, 2)[:n]
+	if v.f != nil {
+		if a.f == nil || b.f == nil {
+			return t.errAt(in.op, "select: operands do not match the float result")
+		}
+		x, y := t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n]
+		for k := range v.f {
+			if cond[k] != 0 {
+				v.f[k] = x[k]
+			} else {
+				v.f[k] = y[k]
+			}
+		}
+		return nil
+	}
+	if a.i == nil || b.i == nil {
+		return t.errAt(in.op, "select: operands do not match the integer result")
+	}
+	x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
+	for k := range v.i {
+		if cond[k] != 0 {
+			v.i[k] = x[k]
+		} else {
+			v.i[k] = y[k]
+		}
+	}
+	return nil
+}
+
+func (t *thread) cast(in *instr) error {
+	si, so := t.info(in.args[0]), t.info(in.res[0])
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	n := so.n
+	switch {
+	case so.float && a.f != nil:
+		copy(v.f, t.bcastF(a.f, n, 0))
+		roundSlice(so.dt, v.f)
+	case so.float:
+		x := t.bcastI(a.i, n, 0)
+		for k := range v.f {
+			v.f[k] = intToFloat(si.dt, x[k])
+		}
+		roundSlice(so.dt, v.f)
+	case a.f != nil:
+		x := t.bcastF(a.f, n, 0)
+		for k := range v.i {
+			v.i[k] = floatToInt(so.dt, x[k])
+		}
+	default:
+		x := t.bcastI(a.i, n, 0)
+		if so.ptr || si.ptr {
+			copy(v.i, x)
+			return nil
+		}
+		if so.dt == ir.I1 {
+			for k := range v.i {
+				v.i[k] = b2i(x[k] != 0)
+			}
+			return nil
+		}
+		copy(v.i, x)
+		wrapSlice(so.dt, v.i)
+	}
+	return nil
+}
+
+func (t *thread) addptr(in *instr) error {
+	a, b := t.arg(in, 0), t.arg(in, 1)
+	v := t.out(in, 0)
+	n := len(v.i)
+	if a.i == nil || b.i == nil {
+		return t.errAt(in.op, "addptr needs a pointer and an integer offset")
+	}
+	x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
+	for k := range v.i {
+		v.i[k] = x[k] + y[k]
+	}
+	return nil
+}
+
+// ---- shapes
+
+// gather writes dst in row-major order over shape, reading
+// src[base + sum(idx[d] * strides[d])].
+func gather[T float64 | int64](dst, src []T, shape, strides []int, base int) {
+	switch len(shape) {
+	case 0:
+		dst[0] = src[base]
+		return
+	case 1:
+		n, s := shape[0], strides[0]
+		if s == 1 {
+			copy(dst[:n], src[base:base+n])
+			return
+		}
+		for k := 0; k < n; k++ {
+			dst[k] = src[base+k*s]
+		}
+		return
+	case 2:
+		r, c, s0, s1 := shape[0], shape[1], strides[0], strides[1]
+		for i := 0; i < r; i++ {
+			row := dst[i*c : (i+1)*c]
+			o := base + i*s0
+			if s1 == 1 {
+				copy(row, src[o:o+c])
+				continue
+			}
+			for j := range row {
+				row[j] = src[o+j*s1]
+			}
+		}
+		return
+	}
+	idx := make([]int, len(shape))
+	inner := len(shape) - 1
+	n, s := shape[inner], strides[inner]
+	for k := 0; k < len(dst); k += n {
+		o := base
+		for d := 0; d < inner; d++ {
+			o += idx[d] * strides[d]
+		}
+		for j := 0; j < n; j++ {
+			dst[k+j] = src[o+j*s]
+		}
+		for d := inner - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < shape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}
+
+// scatter is gather's inverse: dst[base + sum(idx*strides)] = src[k].
+func scatter[T float64 | int64](dst, src []T, shape, strides []int, base int) {
+	if len(shape) == 0 {
+		dst[base] = src[0]
+		return
+	}
+	idx := make([]int, len(shape))
+	inner := len(shape) - 1
+	n, s := shape[inner], strides[inner]
+	for k := 0; k < len(src); k += n {
+		o := base
+		for d := 0; d < inner; d++ {
+			o += idx[d] * strides[d]
+		}
+		for j := 0; j < n; j++ {
+			dst[o+j*s] = src[k+j]
+		}
+		for d := inner - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < shape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}
+
+func rowMajorStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	s := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		st[d] = s
+		s *= shape[d]
+	}
+	return st
+}
+
+func (t *thread) broadcast(in *instr) error {
+	si, so := t.info(in.args[0]), t.info(in.res[0])
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	if si.n == 1 {
+		if v.f != nil {
+			copy(v.f, t.bcastF(a.f, so.n, 0))
+		} else {
+			copy(v.i, t.bcastI(a.i, so.n, 0))
+		}
+		return nil
+	}
+	src := si.shape
+	if len(src) > len(so.shape) {
+		return t.errAt(in.op, "broadcast from %v to %v", si.typ, so.typ)
+	}
+	// align trailing dimensions, NumPy style
+	pad := len(so.shape) - len(src)
+	full := make([]int, len(so.shape))
+	for d := range full {
+		full[d] = 1
+		if d >= pad {
+			full[d] = src[d-pad]
+		}
+	}
+	rs := rowMajorStrides(full)
+	strides := make([]int, len(full))
+	for d := range full {
+		switch {
+		case full[d] == so.shape[d]:
+			strides[d] = rs[d]
+		case full[d] == 1:
+			strides[d] = 0
+		default:
+			return t.errAt(in.op, "broadcast from %v to %v", si.typ, so.typ)
+		}
+	}
+	if v.f != nil {
+		gather(v.f, a.f, so.shape, strides, 0)
+	} else {
+		gather(v.i, a.i, so.shape, strides, 0)
+	}
+	return nil
+}
+
+func (t *thread) trans(in *instr) error {
+	si, so := t.info(in.args[0]), t.info(in.res[0])
+	perm := in.op.Attrs.Ints("perm")
+	if len(perm) == 0 && len(si.shape) == 2 {
+		perm = []int{1, 0}
+	}
+	if len(perm) != len(si.shape) {
+		return t.errAt(in.op, "trans: permutation %v for a tile of rank %d", perm, len(si.shape))
+	}
+	rs := rowMajorStrides(si.shape)
+	strides := make([]int, len(perm))
+	for k, p := range perm {
+		strides[k] = rs[p]
+	}
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	if v.f != nil {
+		gather(v.f, a.f, so.shape, strides, 0)
+	} else {
+		gather(v.i, a.i, so.shape, strides, 0)
+	}
+	return nil
+}

@@ -1,0 +1,461 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Options configure a launch.
+type Options struct {
+	// Workers is the number of CTAs (clusters) run in parallel; 0 means
+	// GOMAXPROCS. The CTAs of one cluster always run concurrently.
+	Workers int
+	// File resolves op positions in errors; nil takes the module's File.
+	File *diag.File
+	// Stdout receives `print` output; nil means os.Stdout.
+	Stdout io.Writer
+	// Timeout is the watchdog: a launch running longer fails with the list of
+	// blocked roles. 0 means DefaultTimeout; negative disables it.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the watchdog's limit when Options.Timeout is 0.
+const DefaultTimeout = 5 * time.Minute
+
+// Arg is one kernel argument: a *Buffer for a pointer parameter; an integer
+// (int, int8..int64, uint8..uint64), a float (float32, float64) or a bool
+// for a scalar parameter; a *Desc (or Desc) for a `!desc` parameter.
+type Arg any
+
+// errStopped is returned by goroutines that stop because another failed.
+var errStopped = errors.New("interp: launch stopped")
+
+type launch struct {
+	prog    *program
+	file    *diag.File
+	kernel  string
+	noFile  bool
+	grid    [3]int
+	nprog   int
+	cdims   [3]int
+	csize   int
+	reg     *registry
+	params  []val
+	stopped atomic.Bool
+	out     io.Writer
+	printMu sync.Mutex
+
+	errMu sync.Mutex
+	errs  []launchErr
+
+	activeMu sync.Mutex
+	active   map[*cluster]struct{}
+}
+
+type launchErr struct {
+	err  error
+	pos  diag.Pos
+	prog int
+}
+
+// Launch runs kernel of m on a grid of CTAs (x, y, z) with args, and returns
+// the first error by source position, or nil. It returns when every CTA has
+// finished or the launch has stopped on an error.
+func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) error {
+	if m == nil {
+		return errors.New("interp: nil module")
+	}
+	fn := m.Func(kernel)
+	if fn == nil {
+		return fmt.Errorf("interp: no kernel %q in the module", kernel)
+	}
+	if !fn.Kernel {
+		return fmt.Errorf("interp: %q is a func, not a kernel", kernel)
+	}
+	file := opts.File
+	if file == nil {
+		file = m.File
+	}
+	noFile := file == nil
+	if noFile {
+		file = diag.NewFile(kernel, nil) // errors name the kernel, without a line
+	}
+	prog, err := compile(fn, file)
+	if err != nil {
+		return err
+	}
+	for k, g := range grid {
+		if g < 1 {
+			return fmt.Errorf("interp: launching %s: grid %v: dimension %d must be at least 1", kernel, grid, k)
+		}
+		if g%prog.cluster[k] != 0 {
+			return fmt.Errorf("interp: launching %s: grid %v is not a multiple of the cluster %v", kernel, grid, prog.cluster)
+		}
+	}
+	l := &launch{
+		prog: prog, file: file, kernel: kernel, grid: grid, cdims: prog.cluster,
+		csize: prog.cluster[0] * prog.cluster[1] * prog.cluster[2],
+		nprog: grid[0] * grid[1] * grid[2],
+		reg:   newRegistry(), active: map[*cluster]struct{}{}, out: opts.Stdout, noFile: noFile,
+	}
+	if l.out == nil {
+		l.out = os.Stdout
+	}
+	if err := l.bindArgs(args); err != nil {
+		return err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nclusters := l.nprog / l.csize
+	workers = min(workers, nclusters)
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	if timeout > 0 {
+		timer := time.AfterFunc(timeout, func() { l.watchdog(timeout) })
+		defer timer.Stop()
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wk := &worker{pool: newPool()}
+			for !l.stopped.Load() {
+				c := int(next.Add(1) - 1)
+				if c >= nclusters {
+					return
+				}
+				l.runCluster(wk, c)
+			}
+		}()
+	}
+	wg.Wait()
+	return l.firstError()
+}
+
+// ---- arguments
+
+func (l *launch) bindArgs(args []Arg) error {
+	params := l.prog.fn.Params
+	if len(args) != len(params) {
+		names := make([]string, len(params))
+		for k, p := range params {
+			names[k] = p.Name + " " + p.Type.String()
+		}
+		return fmt.Errorf("interp: launching %s: %d arguments for %d parameters (%s)", l.kernel, len(args), len(params), strings.Join(names, ", "))
+	}
+	l.params = make([]val, len(params))
+	for k, p := range params {
+		v, err := l.bindArg(p, args[k])
+		if err != nil {
+			return fmt.Errorf("interp: launching %s: argument %d (%s %s): %v", l.kernel, k, p.Name, p.Type, err)
+		}
+		l.params[k] = v
+	}
+	return nil
+}
+
+func (l *launch) bindArg(p *ir.Param, a Arg) (val, error) {
+	switch t := p.Type.(type) {
+	case *ir.Pointer:
+		b, ok := a.(*Buffer)
+		if !ok || b == nil {
+			return val{}, fmt.Errorf("want a *interp.Buffer, got %T", a)
+		}
+		if b.dtype != t.Elem {
+			return val{}, fmt.Errorf("buffer has dtype %v, want %v", b.dtype, t.Elem)
+		}
+		id, _ := l.reg.add(&region{buf: b, lo: 0, hi: b.Len(), name: p.Name})
+		return val{i: []int64{pack(id, 0)}}, nil
+	case ir.DType:
+		return scalarArg(t, a)
+	case *ir.Desc:
+		var d *Desc
+		switch x := a.(type) {
+		case *Desc:
+			d = x
+		case Desc:
+			d = &x
+		default:
+			return val{}, fmt.Errorf("want a *interp.Desc, got %T", a)
+		}
+		if d == nil || d.Buf == nil {
+			return val{}, errors.New("descriptor without a buffer")
+		}
+		if d.Buf.dtype != t.Elem {
+			return val{}, fmt.Errorf("descriptor buffer has dtype %v, want %v", d.Buf.dtype, t.Elem)
+		}
+		rank := len(t.Block)
+		if len(d.Shape) != rank || len(d.Strides) != rank {
+			return val{}, fmt.Errorf("descriptor of rank %d (shape %v, strides %v) for a block of rank %d", len(d.Shape), d.Shape, d.Strides, rank)
+		}
+		hi := d.Offset
+		for k := range d.Shape {
+			if d.Shape[k] < 0 || d.Strides[k] < 0 {
+				return val{}, fmt.Errorf("negative shape or stride in %v / %v", d.Shape, d.Strides)
+			}
+			if d.Shape[k] == 0 {
+				hi = -1
+				break
+			}
+			hi += (d.Shape[k] - 1) * d.Strides[k]
+		}
+		if d.Offset < 0 || hi >= d.Buf.Len() {
+			return val{}, fmt.Errorf("descriptor (offset %d, shape %v, strides %v) reaches element %d of a buffer of %d", d.Offset, d.Shape, d.Strides, hi, d.Buf.Len())
+		}
+		rg := &region{buf: d.Buf, lo: 0, hi: d.Buf.Len(), name: p.Name}
+		return val{ref: &descVal{rg: rg, base: d.Offset, shape: append([]int(nil), d.Shape...),
+			strides: append([]int(nil), d.Strides...), block: t.Block, dt: t.Elem, name: p.Name}}, nil
+	}
+	return val{}, fmt.Errorf("parameters of type %v are not supported", p.Type)
+}
+
+func scalarArg(d ir.DType, a Arg) (val, error) {
+	var iv int64
+	var fv float64
+	isFloat := false
+	switch x := a.(type) {
+	case int:
+		iv = int64(x)
+	case int8:
+		iv = int64(x)
+	case int16:
+		iv = int64(x)
+	case int32:
+		iv = int64(x)
+	case int64:
+		iv = x
+	case uint8:
+		iv = int64(x)
+	case uint16:
+		iv = int64(x)
+	case uint32:
+		iv = int64(x)
+	case uint64:
+		iv = int64(x)
+	case uint:
+		iv = int64(x)
+	case bool:
+		if x {
+			iv = 1
+		}
+	case float32:
+		fv, isFloat = float64(x), true
+	case float64:
+		fv, isFloat = x, true
+	default:
+		return val{}, fmt.Errorf("want a %v scalar, got %T", d, a)
+	}
+	if d.IsFloat() {
+		if !isFloat {
+			fv = float64(iv)
+		}
+		return val{f: []float64{roundOne(d, fv)}}, nil
+	}
+	if isFloat {
+		return val{}, fmt.Errorf("want an integer for %v, got float %v", d, fv)
+	}
+	return val{i: []int64{wrap(d, iv)}}, nil
+}
+
+// ---- errors
+
+func (l *launch) errAt(op *ir.Op, format string, args ...any) *diag.Diagnostic {
+	pos := diag.NoPos
+	if op != nil && !l.noFile {
+		pos = op.Pos
+	}
+	return diag.Errorf(l.file, pos, format, args...)
+}
+
+// fail records err and stops the launch: workers take no more CTAs, running
+// goroutines stop at their next op, blocked ones wake up.
+// where formats an op position for messages.
+func (l *launch) where(op *ir.Op) string {
+	if l.noFile || op == nil {
+		return l.kernel
+	}
+	return l.file.Position(op.Pos).String()
+}
+
+func (l *launch) fail(err error, prog int) {
+	if err == nil || errors.Is(err, errStopped) {
+		return
+	}
+	pos := diag.NoPos
+	var d *diag.Diagnostic
+	if errors.As(err, &d) {
+		pos = d.Pos
+	}
+	l.errMu.Lock()
+	l.errs = append(l.errs, launchErr{err: err, pos: pos, prog: prog})
+	l.errMu.Unlock()
+	if l.stopped.Swap(true) {
+		return
+	}
+	l.activeMu.Lock()
+	for c := range l.active {
+		go c.wake()
+	}
+	l.activeMu.Unlock()
+}
+
+func (l *launch) firstError() error {
+	l.errMu.Lock()
+	defer l.errMu.Unlock()
+	if len(l.errs) == 0 {
+		return nil
+	}
+	sort.SliceStable(l.errs, func(a, b int) bool {
+		ea, eb := l.errs[a], l.errs[b]
+		if (ea.pos < 0) != (eb.pos < 0) {
+			return ea.pos >= 0
+		}
+		if ea.pos != eb.pos {
+			return ea.pos < eb.pos
+		}
+		return ea.prog < eb.prog
+	})
+	return l.errs[0].err
+}
+
+func (l *launch) watchdog(d time.Duration) {
+	var lines []string
+	l.activeMu.Lock()
+	for c := range l.active {
+		c.mu.Lock()
+		for _, w := range c.waiters {
+			lines = append(lines, w.describe())
+		}
+		c.mu.Unlock()
+	}
+	l.activeMu.Unlock()
+	sort.Strings(lines)
+	msg := fmt.Sprintf("interp: watchdog: launch of %s still running after %v", l.kernel, d)
+	if len(lines) > 0 {
+		msg += "; blocked: " + strings.Join(lines, "; ")
+	}
+	l.fail(errors.New(msg), -1)
+}
+
+// ---- clusters and CTAs
+
+type worker struct {
+	pool   *pool
+	frames [][]val
+}
+
+func (w *worker) frame(k, n int) []val {
+	for len(w.frames) <= k {
+		w.frames = append(w.frames, nil)
+	}
+	if cap(w.frames[k]) < n {
+		w.frames[k] = make([]val, n)
+	}
+	return w.frames[k][:n]
+}
+
+func (l *launch) pidOf(linear int) [3]int {
+	return [3]int{linear % l.grid[0], linear / l.grid[0] % l.grid[1], linear / (l.grid[0] * l.grid[1])}
+}
+
+func (l *launch) runCluster(wk *worker, c int) {
+	// clusters tile the grid: cluster coordinates, then CTA ranks within
+	cg := [3]int{l.grid[0] / l.cdims[0], l.grid[1] / l.cdims[1], l.grid[2] / l.cdims[2]}
+	cc := [3]int{c % cg[0], c / cg[0] % cg[1], c / (cg[0] * cg[1])}
+	cl := newCluster(l, l.csize)
+	for r := 0; r < l.csize; r++ {
+		rc := [3]int{r % l.cdims[0], r / l.cdims[0] % l.cdims[1], r / (l.cdims[0] * l.cdims[1])}
+		pid := [3]int{cc[0]*l.cdims[0] + rc[0], cc[1]*l.cdims[1] + rc[1], cc[2]*l.cdims[2] + rc[2]}
+		cl.ctas[r] = &cta{l: l, cl: cl, pid: pid, rank: r, linear: pid[0] + l.grid[0]*(pid[1]+l.grid[1]*pid[2]),
+			smem: make([]*Buffer, len(l.prog.allocs))}
+	}
+	l.activeMu.Lock()
+	l.active[cl] = struct{}{}
+	l.activeMu.Unlock()
+	defer func() {
+		l.activeMu.Lock()
+		delete(l.active, cl)
+		l.activeMu.Unlock()
+	}()
+	if l.csize == 1 {
+		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
+		return
+	}
+	var wg sync.WaitGroup
+	for r, ct := range cl.ctas {
+		frame := wk.frame(r, len(l.prog.slots))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := rolePools.Get().(*pool)
+			l.runCTA(ct, p, frame)
+			rolePools.Put(p)
+		}()
+	}
+	wg.Wait()
+}
+
+type cta struct {
+	l       *launch
+	cl      *cluster
+	pid     [3]int
+	rank    int
+	linear  int
+	regs    []val
+	smem    []*Buffer // by alloc index; guarded by cl.mu
+	mu      sync.Mutex
+	regions map[regionKey]int
+}
+
+type regionKey struct {
+	buf    *Buffer
+	lo, hi int
+	guard  *guard
+}
+
+func (c *cta) where() string {
+	return fmt.Sprintf("program (%d, %d, %d)", c.pid[0], c.pid[1], c.pid[2])
+}
+
+func (l *launch) runCTA(c *cta, p *pool, frame []val) {
+	c.regs = frame
+	for k, s := range l.prog.params {
+		frame[s] = l.params[k]
+	}
+	t := &thread{c: c, pool: p, roleIdx: -1}
+	err := t.runGuarded(l.prog.body)
+	l.fail(err, c.linear)
+	c.cl.exit(t)
+	// release what the CTA registered and recycle its arrays
+	if len(c.regions) > 0 {
+		ids := make([]int, 0, len(c.regions))
+		for _, id := range c.regions {
+			ids = append(ids, id)
+		}
+		l.reg.remove(ids)
+	}
+	params := l.prog.params
+	for s := range frame {
+		if !contains(params, s) {
+			p.put(frame[s])
+		}
+		frame[s] = val{}
+	}
+}

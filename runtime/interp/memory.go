@@ -1,0 +1,673 @@
+package interp
+
+import (
+	"fmt"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// access resolves packed pointers of one tile op to regions, caching the
+// last region, and checks pipe guards and bounds.
+type access struct {
+	t     *thread
+	op    *ir.Op
+	write bool
+	verb  string // "load from", "store to", "atomic on"
+	id    int
+	rg    *region
+}
+
+func (a *access) resolve(p int64, lane int) (*region, error) {
+	id, _ := unpack(p)
+	if a.rg != nil && id == a.id {
+		return a.rg, nil
+	}
+	rg := a.t.c.l.reg.get(id)
+	if rg == nil {
+		return nil, a.t.errAt(a.op, "%s an invalid pointer (lane %d)", a.verb, lane)
+	}
+	if rg.guard != nil {
+		if msg := rg.guard.check(a.write); msg != "" {
+			return nil, a.t.errAt(a.op, "%s", msg)
+		}
+	}
+	a.id, a.rg = id, rg
+	return rg, nil
+}
+
+func (a *access) oob(p int64, lane, n int) error {
+	_, off := unpack(p)
+	rg := a.rg
+	what := rg.name
+	if rg.shared {
+		what = "shared buffer " + rg.name
+	}
+	return a.t.errAt(a.op, "out-of-bounds %s %s: index %d is outside [0, %d) (lane %d of %d)", a.verb, what, off-int64(rg.lo), rg.hi-rg.lo, lane, n)
+}
+
+func (t *thread) maskOf(in *instr, k, n int) []int64 {
+	if len(in.args) <= k {
+		return nil
+	}
+	m := t.arg(in, k)
+	if m.i == nil {
+		return nil
+	}
+	return t.bcastI(m.i, n, 2)[:n]
+}
+
+func (t *thread) load(in *instr) error {
+	so := t.info(in.res[0])
+	n := so.n
+	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	mask := t.maskOf(in, 1, n)
+	v := t.out(in, 0)
+	a := access{t: t, op: in.op, verb: "load from"}
+	var otherF []float64
+	var otherI []int64
+	if len(in.args) > 2 {
+		o := t.arg(in, 2)
+		if so.float {
+			otherF = t.bcastF(asF(o, t.info(in.args[2])), n, 1)[:n]
+		} else if o.i != nil {
+			otherI = t.bcastI(o.i, n, 1)[:n]
+		}
+	}
+	var lo, hi int64
+	curID := -1
+	if so.float {
+		var data []float64
+		dst := v.f
+		for k := range dst {
+			if mask != nil && mask[k] == 0 {
+				if otherF != nil {
+					dst[k] = otherF[k]
+				} else {
+					dst[k] = 0
+				}
+				continue
+			}
+			p := ptr[k]
+			id, off := unpack(p)
+			if id != curID {
+				rg, err := a.resolve(p, k)
+				if err != nil {
+					return err
+				}
+				if rg.buf.f == nil {
+					return t.errAt(in.op, "load of %v from %s, a buffer of %v", so.dt, rg.name, rg.buf.dtype)
+				}
+				curID, lo, hi, data = id, int64(rg.lo), int64(rg.hi), rg.buf.f
+			}
+			if off < lo || off >= hi {
+				return a.oob(p, k, n)
+			}
+			dst[k] = data[off]
+		}
+		return nil
+	}
+	var data []int64
+	dst := v.i
+	for k := range dst {
+		if mask != nil && mask[k] == 0 {
+			if otherI != nil {
+				dst[k] = otherI[k]
+			} else {
+				dst[k] = 0
+			}
+			continue
+		}
+		p := ptr[k]
+		id, off := unpack(p)
+		if id != curID {
+			rg, err := a.resolve(p, k)
+			if err != nil {
+				return err
+			}
+			if rg.buf.i == nil {
+				return t.errAt(in.op, "load of %v from %s, a buffer of %v", so.dt, rg.name, rg.buf.dtype)
+			}
+			curID, lo, hi, data = id, int64(rg.lo), int64(rg.hi), rg.buf.i
+		}
+		if off < lo || off >= hi {
+			return a.oob(p, k, n)
+		}
+		dst[k] = data[off]
+	}
+	return nil
+}
+
+func (t *thread) store(in *instr) error {
+	sp, sv := t.info(in.args[0]), t.info(in.args[1])
+	n := max(sp.n, sv.n)
+	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	mask := t.maskOf(in, 2, n)
+	val := t.arg(in, 1)
+	a := access{t: t, op: in.op, write: true, verb: "store to"}
+	var lo, hi int64
+	curID := -1
+	if val.f != nil {
+		src := t.bcastF(val.f, n, 1)[:n]
+		var data []float64
+		var dt ir.DType
+		for k := range src {
+			if mask != nil && mask[k] == 0 {
+				continue
+			}
+			p := ptr[k]
+			id, off := unpack(p)
+			if id != curID {
+				rg, err := a.resolve(p, k)
+				if err != nil {
+					return err
+				}
+				if rg.buf.f == nil {
+					return t.errAt(in.op, "store of %v to %s, a buffer of %v", sv.dt, rg.name, rg.buf.dtype)
+				}
+				curID, lo, hi, data, dt = id, int64(rg.lo), int64(rg.hi), rg.buf.f, rg.buf.dtype
+			}
+			if off < lo || off >= hi {
+				return a.oob(p, k, n)
+			}
+			x := src[k]
+			if dt != sv.dt {
+				x = roundOne(dt, x)
+			}
+			data[off] = x
+		}
+		return nil
+	}
+	src := t.bcastI(val.i, n, 1)[:n]
+	var data []int64
+	var dt ir.DType
+	for k := range src {
+		if mask != nil && mask[k] == 0 {
+			continue
+		}
+		p := ptr[k]
+		id, off := unpack(p)
+		if id != curID {
+			rg, err := a.resolve(p, k)
+			if err != nil {
+				return err
+			}
+			if rg.buf.i == nil {
+				return t.errAt(in.op, "store of %v to %s, a buffer of %v", sv.dt, rg.name, rg.buf.dtype)
+			}
+			curID, lo, hi, data, dt = id, int64(rg.lo), int64(rg.hi), rg.buf.i, rg.buf.dtype
+		}
+		if off < lo || off >= hi {
+			return a.oob(p, k, n)
+		}
+		data[off] = wrap(dt, src[k])
+	}
+	return nil
+}
+
+// atomic runs atomic_rmw and atomic_cas. Each element is read, combined and
+// written under the lock of its buffer, so atomics from parallel CTAs and
+// roles are exact.
+func (t *thread) atomic(in *instr) error {
+	op := in.op
+	so := t.info(in.res[0])
+	n := so.n
+	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	cas := op.Kind == ir.OpAtomicCAS
+	kind := op.Attrs.String("kind")
+	var mask []int64
+	vk := 1
+	if cas {
+		vk = 2
+	} else {
+		mask = t.maskOf(in, 2, n)
+	}
+	v := t.out(in, 0)
+	a := access{t: t, op: op, write: true, verb: "atomic on"}
+	var locked *region
+	defer func() {
+		if locked != nil {
+			locked.buf.mu.Unlock()
+		}
+	}()
+	var valF, cmpF []float64
+	var valI, cmpI []int64
+	if so.float {
+		valF = t.bcastF(t.arg(in, vk).f, n, 1)[:n]
+		if cas {
+			cmpF = t.bcastF(t.arg(in, 1).f, n, 2)[:n]
+		}
+	} else {
+		valI = t.bcastI(t.arg(in, vk).i, n, 1)[:n]
+		if cas {
+			cmpI = t.bcastI(t.arg(in, 1).i, n, 2)[:n]
+		}
+	}
+	for k := 0; k < n; k++ {
+		if mask != nil && mask[k] == 0 {
+			if v.f != nil {
+				v.f[k] = 0
+			} else {
+				v.i[k] = 0
+			}
+			continue
+		}
+		rg, err := a.resolve(ptr[k], k)
+		if err != nil {
+			return err
+		}
+		_, off := unpack(ptr[k])
+		if off < int64(rg.lo) || off >= int64(rg.hi) {
+			return a.oob(ptr[k], k, n)
+		}
+		if rg != locked {
+			if locked != nil {
+				locked.buf.mu.Unlock()
+			}
+			rg.buf.mu.Lock()
+			locked = rg
+		}
+		dt := rg.buf.dtype
+		if so.float {
+			if rg.buf.f == nil {
+				return t.errAt(op, "float atomic on %s, a buffer of %v", rg.name, dt)
+			}
+			old := rg.buf.f[off]
+			x := valF[k]
+			var nv float64
+			switch {
+			case cas:
+				nv = old
+				if old == cmpF[k] {
+					nv = x
+				}
+			case kind == "add":
+				nv = old + x
+			case kind == "max":
+				nv = old
+				if x > old || old != old {
+					nv = x
+				}
+			case kind == "min":
+				nv = old
+				if x < old || old != old {
+					nv = x
+				}
+			case kind == "xchg":
+				nv = x
+			default:
+				return t.errAt(op, "atomic %q is not defined on %v", kind, dt)
+			}
+			rg.buf.f[off] = roundOne(dt, nv)
+			v.f[k] = old
+			continue
+		}
+		if rg.buf.i == nil {
+			return t.errAt(op, "integer atomic on %s, a buffer of %v", rg.name, dt)
+		}
+		old := rg.buf.i[off]
+		x := valI[k]
+		u := dt.IsUnsigned()
+		var nv int64
+		switch {
+		case cas:
+			nv = old
+			if old == cmpI[k] {
+				nv = x
+			}
+		case kind == "add":
+			nv = old + x
+		case kind == "max":
+			nv = old
+			if less(old, x, u) {
+				nv = x
+			}
+		case kind == "min":
+			nv = old
+			if less(x, old, u) {
+				nv = x
+			}
+		case kind == "xchg":
+			nv = x
+		case kind == "and":
+			nv = old & x
+		case kind == "or":
+			nv = old | x
+		case kind == "xor":
+			nv = old ^ x
+		default:
+			return t.errAt(op, "unknown atomic kind %q", kind)
+		}
+		rg.buf.i[off] = wrap(dt, nv)
+		v.i[k] = old
+	}
+	return nil
+}
+
+// ---- shared memory
+
+// view is a memdesc value: a strided window of a shared buffer (an alloc, a
+// pipe field slot, or a peer CTA's alloc), optionally guarded by a pipe slot.
+type view struct {
+	buf     *Buffer
+	off     int
+	shape   []int
+	strides []int
+	guard   *guard
+	name    string
+	alloc   int // alloc index, -1 for pipe fields
+}
+
+func (v *view) span() (int, int) {
+	hi := v.off
+	for d, s := range v.shape {
+		if s == 0 {
+			return v.off, v.off
+		}
+		hi += (s - 1) * v.strides[d]
+	}
+	return v.off, hi + 1
+}
+
+func (t *thread) viewArg(in *instr, k int) (*view, error) {
+	v, ok := t.arg(in, k).ref.(*view)
+	if !ok {
+		return nil, t.errAt(in.op, "%s: operand %d is not a shared-memory buffer", in.op.Kind, k)
+	}
+	return v, nil
+}
+
+func (t *thread) checkView(op *ir.Op, v *view, write bool) error {
+	if v.guard != nil {
+		if msg := v.guard.check(write); msg != "" {
+			return t.errAt(op, "%s", msg)
+		}
+	}
+	return nil
+}
+
+// smemBuffer returns CTA c's buffer for alloc index k, creating it (shared
+// memory is static on the GPU: a peer may address it before c runs the alloc).
+func (t *thread) smemBuffer(c *cta, k int) *Buffer {
+	cl := t.c.cl
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if b := c.smem[k]; b != nil {
+		return b
+	}
+	op := t.c.l.prog.allocs[k]
+	md := op.Results[0].Type.(*ir.MemDesc)
+	b := NewBuffer(md.Elem, ir.NumElements(md.Shape))
+	b.name = op.Results[0].Name
+	if b.name == "" {
+		b.name = fmt.Sprintf("alloc@%s", t.c.l.where(op))
+	}
+	c.smem[k] = b
+	return b
+}
+
+func stridesOf(shape, order []int) []int {
+	if len(order) != len(shape) {
+		return rowMajorStrides(shape)
+	}
+	st := make([]int, len(shape))
+	s := 1
+	for _, d := range order {
+		st[d] = s
+		s *= shape[d]
+	}
+	return st
+}
+
+func (t *thread) alloc(in *instr) error {
+	md, ok := t.info(in.res[0]).typ.(*ir.MemDesc)
+	if !ok {
+		return t.errAt(in.op, "alloc must give a memdesc")
+	}
+	b := t.smemBuffer(t.c, in.alloc)
+	v := &view{buf: b, shape: md.Shape, strides: stridesOf(md.Shape, md.Order), name: b.name, alloc: in.alloc}
+	if len(in.args) > 0 {
+		init := t.arg(in, 0)
+		if err := t.writeView(in.op, v, init, t.info(in.args[0])); err != nil {
+			return err
+		}
+	}
+	t.setRef(in, 0, v)
+	return nil
+}
+
+// writeView stores a tile (or a scalar, splatted) into v in logical row-major
+// order, rounding to the buffer's dtype.
+func (t *thread) writeView(op *ir.Op, v *view, x val, sx *slotInfo) error {
+	n := ir.NumElements(v.shape)
+	if x.f != nil {
+		if v.buf.f == nil {
+			return t.errAt(op, "storing %v into %s, a buffer of %v", sx.dt, v.name, v.buf.dtype)
+		}
+		src := t.bcastF(x.f, n, 0)
+		if len(src) != n {
+			return t.errAt(op, "storing %d elements into %s of shape %v", len(src), v.name, v.shape)
+		}
+		if sx.dt != v.buf.dtype {
+			src = append([]float64(nil), src...)
+			roundSlice(v.buf.dtype, src)
+		}
+		scatter(v.buf.f, src, v.shape, v.strides, v.off)
+		return nil
+	}
+	if v.buf.i == nil {
+		return t.errAt(op, "storing %v into %s, a buffer of %v", sx.dt, v.name, v.buf.dtype)
+	}
+	src := t.bcastI(x.i, n, 0)
+	if len(src) != n {
+		return t.errAt(op, "storing %d elements into %s of shape %v", len(src), v.name, v.shape)
+	}
+	if sx.dt != v.buf.dtype {
+		src = append([]int64(nil), src...)
+		wrapSlice(v.buf.dtype, src)
+	}
+	scatter(v.buf.i, src, v.shape, v.strides, v.off)
+	return nil
+}
+
+func (t *thread) memIndex(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	i := t.argInt(in, 1)
+	if len(v.shape) == 0 {
+		return t.errAt(in.op, "memdesc_index of a rank-0 buffer")
+	}
+	if i < 0 || i >= int64(v.shape[0]) {
+		return t.errAt(in.op, "out-of-bounds slot %d of %s: its leading dimension is %d", i, v.name, v.shape[0])
+	}
+	nv := *v
+	nv.off = v.off + int(i)*v.strides[0]
+	nv.shape, nv.strides = v.shape[1:], v.strides[1:]
+	t.setRef(in, 0, &nv)
+	return nil
+}
+
+func (t *thread) memTrans(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	perm := in.op.Attrs.Ints("perm")
+	if len(perm) == 0 && len(v.shape) == 2 {
+		perm = []int{1, 0}
+	}
+	if len(perm) != len(v.shape) {
+		return t.errAt(in.op, "memdesc_trans: permutation %v for rank %d", perm, len(v.shape))
+	}
+	nv := *v
+	nv.shape, nv.strides = make([]int, len(perm)), make([]int, len(perm))
+	for k, p := range perm {
+		nv.shape[k], nv.strides[k] = v.shape[p], v.strides[p]
+	}
+	t.setRef(in, 0, &nv)
+	return nil
+}
+
+func (t *thread) regionOf(v *view) (int, error) {
+	lo, hi := v.span()
+	key := regionKey{buf: v.buf, lo: lo, hi: hi, guard: v.guard}
+	c := t.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id, ok := c.regions[key]; ok {
+		return id, nil
+	}
+	if c.regions == nil {
+		c.regions = map[regionKey]int{}
+	}
+	id, ok := c.l.reg.add(&region{buf: v.buf, lo: lo, hi: hi, name: v.name, guard: v.guard, shared: true})
+	if !ok {
+		return 0, fmt.Errorf("too many shared-memory pointer regions")
+	}
+	c.regions[key] = id
+	return id, nil
+}
+
+func (t *thread) localPtr(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	if len(in.args)-1 != len(v.shape) {
+		return t.errAt(in.op, "local_ptr: %d indices for %s of rank %d", len(in.args)-1, v.name, len(v.shape))
+	}
+	id, err := t.regionOf(v)
+	if err != nil {
+		return t.errAt(in.op, "%v", err)
+	}
+	out := t.out(in, 0)
+	n := len(out.i)
+	base := pack(id, int64(v.off))
+	for k := range out.i {
+		out.i[k] = base
+	}
+	for d := range v.shape {
+		idx := t.arg(in, d+1).i
+		if idx == nil {
+			return t.errAt(in.op, "local_ptr: index %d is not an integer", d)
+		}
+		idx = t.bcastI(idx, n, 0)[:n]
+		s := int64(v.strides[d])
+		for k := range out.i {
+			out.i[k] += idx[k] * s
+		}
+	}
+	return nil
+}
+
+func (t *thread) localLoad(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	if err := t.checkView(in.op, v, false); err != nil {
+		return err
+	}
+	out := t.out(in, 0)
+	if ir.NumElements(v.shape) != len(out.f)+len(out.i) {
+		return t.errAt(in.op, "local_load of %s with shape %v into %v", v.name, v.shape, t.info(in.res[0]).typ)
+	}
+	if out.f != nil {
+		if v.buf.f == nil {
+			return t.errAt(in.op, "local_load of floats from %s, a buffer of %v", v.name, v.buf.dtype)
+		}
+		gather(out.f, v.buf.f, v.shape, v.strides, v.off)
+	} else {
+		if v.buf.i == nil {
+			return t.errAt(in.op, "local_load of integers from %s, a buffer of %v", v.name, v.buf.dtype)
+		}
+		gather(out.i, v.buf.i, v.shape, v.strides, v.off)
+	}
+	return nil
+}
+
+func (t *thread) localStore(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	if err := t.checkView(in.op, v, true); err != nil {
+		return err
+	}
+	return t.writeView(in.op, v, t.arg(in, 1), t.info(in.args[1]))
+}
+
+// readView gathers v in logical row-major order (scratch k), as floats.
+func (t *thread) readViewF(op *ir.Op, v *view, k int) ([]float64, error) {
+	if err := t.checkView(op, v, false); err != nil {
+		return nil, err
+	}
+	if v.buf.f == nil {
+		return nil, t.errAt(op, "%s holds %v, not floats", v.name, v.buf.dtype)
+	}
+	n := ir.NumElements(v.shape)
+	if cap(t.pool.scrF[k]) < n {
+		t.pool.scrF[k] = make([]float64, n)
+	}
+	dst := t.pool.scrF[k][:n]
+	gather(dst, v.buf.f, v.shape, v.strides, v.off)
+	return dst, nil
+}
+
+// ---- pipes
+
+func (t *thread) pipeAlloc(in *instr) error {
+	pt, ok := t.info(in.res[0]).typ.(*ir.Pipe)
+	if !ok || pt.Capacity < 1 {
+		return t.errAt(in.op, "pipe_alloc needs a pipe type with a positive capacity")
+	}
+	p := &pipeState{name: t.valueName(in.res[0], "pipe"), cap: pt.Capacity, slots: make([]pslot, pt.Capacity), cl: t.c.cl}
+	for _, f := range pt.Fields {
+		n := ir.NumElements(f.Shape)
+		b := NewBuffer(f.Elem, n*pt.Capacity)
+		b.name = p.name + "." + f.Name
+		p.fields = append(p.fields, pipeField{name: f.Name, buf: b, shape: f.Shape, n: n})
+	}
+	t.setRef(in, 0, p)
+	return nil
+}
+
+func (t *thread) slotField(in *instr) error {
+	h, ok := t.arg(in, 0).ref.(*slotHandle)
+	if !ok {
+		return t.errAt(in.op, "slot_field: operand is not a slot")
+	}
+	name := in.op.Attrs.String("name")
+	for _, f := range h.p.fields {
+		if f.name == name {
+			t.setRef(in, 0, &view{buf: f.buf, off: h.slot * f.n, shape: f.shape, strides: rowMajorStrides(f.shape),
+				guard: h.guard, name: f.buf.name, alloc: -1})
+			return nil
+		}
+	}
+	return t.errAt(in.op, "pipe %s has no field %q", h.p.name, name)
+}
+
+// ---- clusters
+
+func (t *thread) remote(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	rank := t.argInt(in, 1)
+	peers := t.c.cl.ctas
+	if rank < 0 || rank >= int64(len(peers)) {
+		return t.errAt(in.op, "remote: rank %d is outside the cluster of %d CTAs", rank, len(peers))
+	}
+	if v.alloc < 0 {
+		return t.errAt(in.op, "remote: %s is not an alloc'ed buffer", v.name)
+	}
+	peer := peers[rank]
+	nv := *v
+	nv.buf = t.smemBuffer(peer, v.alloc)
+	nv.name = fmt.Sprintf("%s of CTA rank %d", v.name, rank)
+	t.setRef(in, 0, &nv)
+	return nil
+}

@@ -1,0 +1,224 @@
+package interp
+
+import (
+	"github.com/tlego/tle/tle/ir"
+)
+
+// descVal is a tensor descriptor: a global tensor (shape and strides in
+// elements, outermost first) at element base of a buffer, copied in blocks.
+type descVal struct {
+	rg      *region
+	base    int
+	shape   []int
+	strides []int
+	block   []int
+	dt      ir.DType
+	name    string
+}
+
+func (t *thread) makeDesc(in *instr) error {
+	op := in.op
+	dt, ok := t.info(in.res[0]).typ.(*ir.Desc)
+	if !ok {
+		return t.errAt(op, "make_desc must give a !desc")
+	}
+	rank := len(dt.Block)
+	if len(in.args) != 1+2*rank {
+		return t.errAt(op, "make_desc of rank %d needs a pointer, %d sizes and %d strides; got %d operands", rank, rank, rank, len(in.args))
+	}
+	p := t.arg(in, 0)
+	if p.i == nil || len(p.i) != 1 {
+		return t.errAt(op, "make_desc needs a scalar pointer")
+	}
+	id, off := unpack(p.i[0])
+	rg := t.c.l.reg.get(id)
+	if rg == nil {
+		return t.errAt(op, "make_desc of an invalid pointer")
+	}
+	d := &descVal{rg: rg, base: int(off), block: dt.Block, dt: dt.Elem, name: rg.name,
+		shape: make([]int, rank), strides: make([]int, rank)}
+	hi := int(off)
+	for k := 0; k < rank; k++ {
+		d.shape[k] = int(t.argInt(in, 1+k))
+		d.strides[k] = int(t.argInt(in, 1+rank+k))
+		if d.shape[k] < 0 || d.strides[k] < 0 {
+			return t.errAt(op, "make_desc: negative shape %v or strides %v", d.shape, d.strides)
+		}
+		hi += (d.shape[k] - 1) * d.strides[k]
+	}
+	if ir.NumElements(d.shape) > 0 && (int(off) < rg.lo || hi >= rg.hi) {
+		return t.errAt(op, "make_desc: a tensor of shape %v and strides %v at element %d of %s reaches element %d, outside [0, %d)",
+			d.shape, d.strides, off-int64(rg.lo), rg.name, hi-rg.lo, rg.hi-rg.lo)
+	}
+	t.setRef(in, 0, d)
+	return nil
+}
+
+// copyOp runs a bulk copy: desc -> shared (TMA load: out-of-bounds elements
+// read as zero), shared -> desc (TMA store: clipped to the tensor), or shared
+// -> shared. With a barrier, the copy completes its bytes on it.
+func (t *thread) copyOp(in *instr) error {
+	op := in.op
+	args := in.args
+	regs := t.c.regs
+	var bar *barrierState
+	if len(args) > 2 {
+		if b, ok := regs[args[len(args)-1]].ref.(*barrierState); ok {
+			bar, args = b, args[:len(args)-1]
+		}
+	}
+	if len(args) < 2 {
+		return t.errAt(op, "copy needs a source and a destination")
+	}
+	offs := make([]int, len(args)-2)
+	for k, s := range args[2:] {
+		offs[k] = int(intOf(regs[s]))
+	}
+	var bytes int
+	switch src := regs[args[0]].ref.(type) {
+	case *descVal:
+		dst, ok := regs[args[1]].ref.(*view)
+		if !ok {
+			return t.errAt(op, "copy from a descriptor needs a shared-memory destination")
+		}
+		if err := t.checkView(op, dst, true); err != nil {
+			return err
+		}
+		n, err := t.checkBlock(op, src, dst, offs)
+		if err != nil {
+			return err
+		}
+		if src.rg.buf.f != nil {
+			tmp := make([]float64, n)
+			tmaLoad(tmp, src.rg.buf.f, src, offs)
+			if dst.buf.f == nil {
+				return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
+			}
+			roundSlice(dst.buf.dtype, tmp)
+			scatter(dst.buf.f, tmp, dst.shape, dst.strides, dst.off)
+		} else {
+			tmp := make([]int64, n)
+			tmaLoad(tmp, src.rg.buf.i, src, offs)
+			if dst.buf.i == nil {
+				return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
+			}
+			wrapSlice(dst.buf.dtype, tmp)
+			scatter(dst.buf.i, tmp, dst.shape, dst.strides, dst.off)
+		}
+		bytes = n * dst.buf.dtype.Bytes()
+	case *view:
+		if err := t.checkView(op, src, false); err != nil {
+			return err
+		}
+		switch dst := regs[args[1]].ref.(type) {
+		case *descVal:
+			n, err := t.checkBlock(op, dst, src, offs)
+			if err != nil {
+				return err
+			}
+			if src.buf.f != nil && dst.rg.buf.f != nil {
+				tmp := make([]float64, n)
+				gather(tmp, src.buf.f, src.shape, src.strides, src.off)
+				roundSlice(dst.rg.buf.dtype, tmp)
+				tmaStore(dst.rg.buf.f, tmp, dst, offs)
+			} else if src.buf.i != nil && dst.rg.buf.i != nil {
+				tmp := make([]int64, n)
+				gather(tmp, src.buf.i, src.shape, src.strides, src.off)
+				wrapSlice(dst.rg.buf.dtype, tmp)
+				tmaStore(dst.rg.buf.i, tmp, dst, offs)
+			} else {
+				return t.errAt(op, "copy of %s (%v) to %s (%v)", src.name, src.buf.dtype, dst.name, dst.dt)
+			}
+			bytes = n * dst.dt.Bytes()
+		case *view:
+			if err := t.checkView(op, dst, true); err != nil {
+				return err
+			}
+			n := ir.NumElements(src.shape)
+			if n != ir.NumElements(dst.shape) {
+				return t.errAt(op, "copy of %s %v into %s %v", src.name, src.shape, dst.name, dst.shape)
+			}
+			if src.buf.f != nil && dst.buf.f != nil {
+				tmp := make([]float64, n)
+				gather(tmp, src.buf.f, src.shape, src.strides, src.off)
+				roundSlice(dst.buf.dtype, tmp)
+				scatter(dst.buf.f, tmp, dst.shape, dst.strides, dst.off)
+			} else if src.buf.i != nil && dst.buf.i != nil {
+				tmp := make([]int64, n)
+				gather(tmp, src.buf.i, src.shape, src.strides, src.off)
+				wrapSlice(dst.buf.dtype, tmp)
+				scatter(dst.buf.i, tmp, dst.shape, dst.strides, dst.off)
+			} else {
+				return t.errAt(op, "copy between %v and %v buffers", src.buf.dtype, dst.buf.dtype)
+			}
+			bytes = n * dst.buf.dtype.Bytes()
+		default:
+			return t.errAt(op, "copy destination must be a descriptor or a shared buffer")
+		}
+	default:
+		return t.errAt(op, "copy source must be a descriptor or a shared buffer")
+	}
+	if bar != nil {
+		bar.completeTx(int64(bytes))
+	}
+	return nil
+}
+
+func (t *thread) checkBlock(op *ir.Op, d *descVal, v *view, offs []int) (int, error) {
+	if len(offs) != len(d.block) {
+		return 0, t.errAt(op, "copy through %s needs %d offsets, got %d", d.name, len(d.block), len(offs))
+	}
+	n := ir.NumElements(d.block)
+	if n != ir.NumElements(v.shape) {
+		return 0, t.errAt(op, "copy of a %v block of %s and %s of shape %v", d.block, d.name, v.name, v.shape)
+	}
+	return n, nil
+}
+
+// tmaLoad reads the block at offs (row-major) from a descriptor's tensor;
+// elements outside the tensor read as zero.
+func tmaLoad[T float64 | int64](dst, src []T, d *descVal, offs []int) {
+	walkBlock(d, offs, func(k, addr int) {
+		if addr < 0 {
+			dst[k] = 0
+		} else {
+			dst[k] = src[addr]
+		}
+	})
+}
+
+// tmaStore writes a block at offs, dropping elements outside the tensor.
+func tmaStore[T float64 | int64](dst, src []T, d *descVal, offs []int) {
+	walkBlock(d, offs, func(k, addr int) {
+		if addr >= 0 {
+			dst[addr] = src[k]
+		}
+	})
+}
+
+// walkBlock calls fn(k, addr) for each element k of the block in row-major
+// order, with addr its buffer index, or -1 when it lies outside the tensor.
+func walkBlock(d *descVal, offs []int, fn func(k, addr int)) {
+	rank := len(d.block)
+	idx := make([]int, rank)
+	n := ir.NumElements(d.block)
+	for k := 0; k < n; k++ {
+		addr := d.base
+		for r := 0; r < rank; r++ {
+			g := offs[r] + idx[r]
+			if g < 0 || g >= d.shape[r] {
+				addr = -1
+				break
+			}
+			addr += g * d.strides[r]
+		}
+		fn(k, addr)
+		for r := rank - 1; r >= 0; r-- {
+			idx[r]++
+			if idx[r] < d.block[r] {
+				break
+			}
+			idx[r] = 0
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package interp
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// val is the runtime value of one SSA value. Scalars and tiles are dense
+// row-major arrays: f for float dtypes, i for integers, i1 and pointers (a
+// scalar is an array of one element). Everything else (memdesc views,
+// barriers, pipes, slots, meshes, descriptors) is a ref.
+type val struct {
+	f   []float64
+	i   []int64
+	ref any
+}
+
+// pool recycles the arrays of dead values. Each goroutine (a CTA's main
+// thread or a role) owns one, so no locking is needed.
+type pool struct {
+	f map[int][][]float64
+	i map[int][][]int64
+	// scratch for splatted operands and dot rows
+	scrF [4][]float64
+	scrI [3][]int64
+}
+
+const poolDepth = 32
+
+func newPool() *pool { return &pool{f: map[int][][]float64{}, i: map[int][][]int64{}} }
+
+func (p *pool) getF(n int) []float64 {
+	if l := p.f[n]; len(l) > 0 {
+		s := l[len(l)-1]
+		p.f[n] = l[:len(l)-1]
+		return s
+	}
+	return make([]float64, n)
+}
+
+func (p *pool) getI(n int) []int64 {
+	if l := p.i[n]; len(l) > 0 {
+		s := l[len(l)-1]
+		p.i[n] = l[:len(l)-1]
+		return s
+	}
+	return make([]int64, n)
+}
+
+func (p *pool) put(v val) {
+	if v.f != nil {
+		if l := p.f[len(v.f)]; len(l) < poolDepth {
+			p.f[len(v.f)] = append(l, v.f)
+		}
+	}
+	if v.i != nil {
+		if l := p.i[len(v.i)]; len(l) < poolDepth {
+			p.i[len(v.i)] = append(l, v.i)
+		}
+	}
+}
+
+var rolePools = sync.Pool{New: func() any { return newPool() }}
+
+// ---- pointers
+
+// A pointer is packed into an int64: a region id in the high bits and a
+// signed element offset (|offset| < 2^39) in the low bits, so that addptr is
+// one integer addition. Id 0 is the null region.
+const offBits = 40
+
+func pack(id int, off int64) int64 { return int64(id)<<offBits + off }
+
+func unpack(p int64) (int, int64) {
+	id := (p + 1<<(offBits-1)) >> offBits
+	return int(id), p - id<<offBits
+}
+
+// region is what a pointer may address: elements [lo, hi) of a buffer,
+// optionally guarded by a pipe slot's protocol state.
+type region struct {
+	buf    *Buffer
+	lo, hi int
+	name   string
+	guard  *guard
+	shared bool
+}
+
+// registry maps region ids to regions. Lookups are lock-free; registration
+// (global buffers at launch, shared-memory views at local_ptr) takes a lock.
+type registry struct {
+	mu     sync.Mutex
+	chunks [1 << 12]atomic.Pointer[[1 << 12]atomic.Pointer[region]]
+	next   int
+	free   []int
+}
+
+const maxRegions = 1 << 24
+
+func newRegistry() *registry { return &registry{next: 1} }
+
+func (r *registry) add(rg *region) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var id int
+	if n := len(r.free); n > 0 {
+		id = r.free[n-1]
+		r.free = r.free[:n-1]
+	} else {
+		if r.next >= maxRegions {
+			return 0, false
+		}
+		id = r.next
+		r.next++
+	}
+	c := r.chunks[id>>12].Load()
+	if c == nil {
+		c = new([1 << 12]atomic.Pointer[region])
+		r.chunks[id>>12].Store(c)
+	}
+	c[id&(1<<12-1)].Store(rg)
+	return id, true
+}
+
+func (r *registry) remove(ids []int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, id := range ids {
+		r.chunks[id>>12].Load()[id&(1<<12-1)].Store(nil)
+		r.free = append(r.free, id)
+	}
+}
+
+func (r *registry) get(id int) *region {
+	if id <= 0 || id >= maxRegions {
+		return nil
+	}
+	c := r.chunks[id>>12].Load()
+	if c == nil {
+		return nil
+	}
+	return c[id&(1<<12-1)].Load()
+}
