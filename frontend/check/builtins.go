@@ -1,0 +1,237 @@
+package check
+
+import (
+	"fmt"
+	"go/constant"
+	"strings"
+)
+
+// Param is one parameter of a builtin.
+type Param struct {
+	Name     string
+	Keyword  bool   // keyword-only: written name: value
+	Optional bool   // may be left out
+	Default  string // the default as documentation ("false", "0", "smem"); "" when absent means "none"
+	Variadic bool   // takes any number of positional values
+	defVal   *Value
+	defType  Type
+}
+
+// Builtin describes one builtin function or method. The table builtinList is
+// the single source of truth: the checker binds arguments from Params, the
+// docs are generated from Sig/Doc (BuiltinDocs), and tests check every
+// builtin of the language sketch is present.
+type Builtin struct {
+	Name string // as written: load, acquire
+	// Recv is the receiver kind for methods ("pipe", "memdesc", "barriers",
+	// "value"); "" for functions. A method's first Param is its receiver.
+	Recv   string
+	Params []*Param
+	// Fields: the builtin takes any further name: value keywords (pipe fields).
+	Fields bool
+	Doc    string // one line
+	// Alias names the builtin a method is the same as (x.to(T) is cast).
+	Alias string
+	check func(c *checker, cc *callCtx) Type
+}
+
+// CallName is how the builtin is written in a call: load, pp.acquire.
+func (b *Builtin) CallName() string {
+	if b.Recv == "" {
+		return b.Name
+	}
+	return recvVar[b.Recv] + "." + b.Name
+}
+
+var recvVar = map[string]string{"pipe": "pp", "memdesc": "buf", "barriers": "bars", "value": "x"}
+
+// Signature renders the builtin's parameters: load(ptr, mask:, other:, async: false).
+func (b *Builtin) Signature() string {
+	var parts []string
+	for i, p := range b.Params {
+		if b.Recv != "" && i == 0 {
+			continue
+		}
+		s := p.Name
+		switch {
+		case p.Variadic:
+			s += "..."
+		case p.Keyword:
+			s += ":"
+			if p.Default != "" {
+				s += " " + p.Default
+			}
+		case p.Optional:
+			s = "[" + s + "]"
+		}
+		parts = append(parts, s)
+	}
+	if b.Fields {
+		parts = append(parts, "field: [D0, ...]T...")
+	}
+	return b.CallName() + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Builtins returns the builtin table (functions and methods).
+func Builtins() []*Builtin { return builtinList }
+
+// LookupBuiltin finds a builtin function by name.
+func LookupBuiltin(name string) *Builtin {
+	for _, b := range builtinList {
+		if b.Recv == "" && b.Name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+// BuiltinDocs renders the table as a Markdown list, one builtin a line.
+func BuiltinDocs() string {
+	var b strings.Builder
+	for _, x := range builtinList {
+		doc := x.Doc
+		if x.Alias != "" {
+			doc += " (same as " + x.Alias + ")"
+		}
+		fmt.Fprintf(&b, "- `%s`: %s\n", x.Signature(), doc)
+	}
+	return b.String()
+}
+
+// methodFor finds the method name on a value of type t.
+func methodFor(t Type, name string) (*Builtin, bool) {
+	kind := ""
+	switch t := t.(type) {
+	case *Pipe:
+		kind = "pipe"
+	case *MemDesc:
+		kind = "memdesc"
+	case *Barrier:
+		if t.Slots != nil {
+			kind = "barriers"
+		}
+	case DType, *Tile:
+		if _, ok := ElemOf(t).(DType); ok {
+			kind = "value"
+		}
+	}
+	if kind == "" {
+		return nil, false
+	}
+	for _, b := range builtinList {
+		if b.Recv == kind && b.Name == name {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// parameter constructors
+func pos(name string) *Param      { return &Param{Name: name} }
+func opt(name string) *Param      { return &Param{Name: name, Optional: true} }
+func variadic(name string) *Param { return &Param{Name: name, Variadic: true} }
+func kw(name string) *Param       { return &Param{Name: name, Keyword: true} }
+func kwOpt(name string) *Param    { return &Param{Name: name, Keyword: true, Optional: true} }
+func kwBool(name string, def bool) *Param {
+	return &Param{Name: name, Keyword: true, Optional: true, Default: fmt.Sprint(def), defVal: &Value{Known: constant.MakeBool(def)}, defType: I1}
+}
+func kwInt(name string, def int64) *Param {
+	return &Param{Name: name, Keyword: true, Optional: true, Default: fmt.Sprint(def), defVal: knownInt(def), defType: UntypedInt}
+}
+
+func fn(name, doc string, check func(*checker, *callCtx) Type, params ...*Param) *Builtin {
+	return &Builtin{Name: name, Doc: doc, Params: params, check: check}
+}
+
+func method(recv, name, doc string, check func(*checker, *callCtx) Type, params ...*Param) *Builtin {
+	return &Builtin{Name: name, Recv: recv, Doc: doc, Params: append([]*Param{pos(recvVar[recv])}, params...), check: check}
+}
+
+var builtinList []*Builtin
+
+func init() {
+	unary := func(name, doc string) *Builtin { return fn(name, doc, (*checker).mathUnary, pos("x")) }
+	atomic := func(name, doc string) *Builtin {
+		return fn(name, doc, (*checker).atomicRMW, pos("ptr"), pos("value"), kwOpt("mask"))
+	}
+	reduce := func(name, doc string) *Builtin {
+		return fn(name, doc, (*checker).reduce, pos("x"), kwOpt("axis"))
+	}
+	alloc := fn("alloc", "a shared-memory buffer of shape and dtype (scope: smem is the only scope); init: fills it", (*checker).alloc,
+		pos("shape"), pos("dtype"), &Param{Name: "scope", Keyword: true, Optional: true, Default: "smem", defVal: &Value{Known: constant.MakeString("smem")}, defType: ScopeType}, kwOpt("init"))
+	pipe := fn("pipe", "a ring of capacity shared-memory slots, one buffer per named field, with full/empty mbarriers", (*checker).pipe, kw("capacity"))
+	pipe.Fields = true
+	builtinList = []*Builtin{
+		// core (Triton parity)
+		fn("program_id", "this program's (CTA's) index along grid axis 0, 1 or 2", (*checker).gridAxis, pos("axis")),
+		fn("num_programs", "the number of programs along grid axis 0, 1 or 2", (*checker).gridAxis, pos("axis")),
+		fn("arange", "the i32 tile [start, start+1, ..., end-1]; bounds are compile-time, the size a power of two", (*checker).arange, pos("start"), pos("end")),
+		fn("zeros", "a tile of shape filled with 0 of dtype", (*checker).zeros, pos("shape"), pos("dtype")),
+		fn("full", "a tile of shape filled with value, of dtype", (*checker).full, pos("shape"), pos("value"), pos("dtype")),
+		fn("load", "load through a pointer (tile), or a whole shared-memory buffer; masked-off lanes read other; async: uses cp.async", (*checker).load,
+			pos("ptr"), kwOpt("mask"), kwOpt("other"), kwBool("async", false)),
+		fn("store", "store value (broadcast, converted to the pointee type) through a pointer (tile) or into a shared-memory buffer", (*checker).store,
+			pos("ptr"), pos("value"), kwOpt("mask")),
+		atomic("atomic_add", "atomically add value at ptr; returns the old values"),
+		atomic("atomic_max", "atomically take the maximum at ptr; returns the old values"),
+		atomic("atomic_min", "atomically take the minimum at ptr; returns the old values"),
+		atomic("atomic_xchg", "atomically exchange the value at ptr; returns the old values"),
+		fn("atomic_cas", "atomically store value at ptr where it equals cmp; returns the old values", (*checker).atomicCAS,
+			pos("ptr"), pos("cmp"), pos("value"), kwOpt("mask")),
+		fn("dot", "matrix product a[M,K] x b[K,N] (+ acc[M,N]) on tensor cores, accumulating in f32 (i32 for i8)", (*checker).dot,
+			pos("a"), pos("b"), opt("acc")),
+		fn("where", "elementwise select: x where cond, else y (broadcast)", (*checker).where, pos("cond"), pos("x"), pos("y")),
+		fn("cast", "convert x to dtype elementwise", (*checker).cast, pos("x"), pos("dtype")),
+		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32"),
+		reduce("max", "maximum over axis (all axes when omitted); for two tiles use maximum"),
+		reduce("min", "minimum over axis (all axes when omitted); for two tiles use minimum"),
+		fn("cumsum", "inclusive prefix sum along axis (from the end when reverse)", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
+		unary("exp", "e**x (lowered to ex2.approx of x*log2(e))"),
+		unary("exp2", "2**x"),
+		unary("log", "natural logarithm"),
+		unary("log2", "base-2 logarithm"),
+		unary("sqrt", "square root"),
+		unary("rsqrt", "1/sqrt(x)"),
+		unary("sigmoid", "1/(1+exp(-x))"),
+		unary("tanh", "hyperbolic tangent"),
+		fn("abs", "absolute value", (*checker).abs, pos("x")),
+		fn("minimum", "elementwise minimum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
+		fn("maximum", "elementwise maximum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
+		fn("cdiv", "ceiling division (a + b - 1) / b of integers; folded at compile time", (*checker).cdiv, pos("a"), pos("b")),
+		fn("reshape", "the same elements in a new shape (element counts must match)", (*checker).reshape, pos("x"), pos("shape")),
+		fn("broadcast_to", "broadcast x to shape (NumPy rules)", (*checker).broadcastTo, pos("x"), pos("shape")),
+		fn("trans", "transpose (reverse the dims) of a tile or shared-memory buffer, like x.T", (*checker).trans, pos("x")),
+		fn("permute", "permute the dims of a tile or shared-memory buffer (a view, no copy, for buffers)", (*checker).permute, pos("x"), variadic("dims")),
+		fn("print", "device print of strings, scalars and tiles", (*checker).print, variadic("args")),
+		fn("assert", "device assertion that cond holds (everywhere for a tile), with an optional message", (*checker).assert, pos("cond"), opt("msg")),
+		fn("make_desc", "a TMA tensor descriptor over ptr, with runtime shape and strides and a compile-time block", (*checker).makeDesc,
+			pos("ptr"), kw("shape"), kw("strides"), kw("block")),
+		// TLE extensions
+		alloc,
+		fn("local_ptr", "a tile of shared-memory pointers into buf, one index (tile) per dim, broadcast together", (*checker).localPtr, pos("buf"), variadic("indices")),
+		fn("copy", "bulk copy; from a desc (TMA load, completes on barrier:) or to a desc (TMA store), or between equal-shaped buffers/pointer tiles", (*checker).copyOp,
+			pos("src"), pos("dst"), variadic("offsets"), kwOpt("barrier")),
+		fn("barrier", "an mbarrier completing a phase after count arrivals; slots: n makes an array of n (bars.slot(i))", (*checker).barrier, kwInt("count", 1), kwOpt("slots")),
+		fn("arrive", "one arrival on the mbarrier", (*checker).arrive, pos("bar")),
+		fn("wait", "wait until the mbarrier completes the phase (0 or 1) given", (*checker).waitBar, pos("bar"), pos("phase")),
+		fn("expect", "one arrival that also expects bytes of copy traffic (mbarrier.arrive.expect_tx)", (*checker).expect, pos("bar"), pos("bytes")),
+		pipe,
+		method("pipe", "acquire", "writer side: block until slot i % capacity is free; returns the writer slot", (*checker).pipeSlot, pos("i")),
+		method("pipe", "commit", "writer side: publish slot i to readers", (*checker).pipeIndex, pos("i")),
+		method("pipe", "close", "writer side: publish slot i as the closing one (readers see s.closed)", (*checker).pipeIndex, pos("i")),
+		method("pipe", "wait", "reader side: block until slot i is committed; returns the reader slot", (*checker).pipeSlot, pos("i")),
+		method("pipe", "release", "reader side: hand slot i back to writers", (*checker).pipeIndex, pos("i")),
+		method("memdesc", "slot", "view of one leading index of a shared-memory buffer (no copy)", (*checker).memSlot, pos("i")),
+		method("barriers", "slot", "one mbarrier of a barrier array", (*checker).barrierSlot, pos("i")),
+		{Name: "to", Recv: "value", Alias: "cast", Doc: "convert x to dtype elementwise", Params: []*Param{pos("x"), pos("dtype")}, check: (*checker).cast},
+		fn("wgmma", "asynchronous warpgroup MMA a[M,K] x b[K,N] + acc (a in registers or shared memory, b in shared memory); trans_a/trans_b: operand stored [K,M]/[N,K]", (*checker).wgmma,
+			pos("a"), pos("b"), pos("acc"), kwBool("trans_a", false), kwBool("trans_b", false)),
+		fn("wgmma_wait", "wait until at most n wgmma groups are pending", (*checker).wgmmaWait, pos("n")),
+		fn("device_mesh", "the CTA cluster as a mesh (cluster sizes are compile-time; at most 16 CTAs)", (*checker).deviceMesh,
+			kwInt("cluster_x", 1), kwInt("cluster_y", 1), kwInt("cluster_z", 1)),
+		fn("shard_id", "this CTA's coordinate along a mesh axis (\"cluster_x\", \"cluster_y\" or \"cluster_z\")", (*checker).shardID, pos("mesh"), pos("axis")),
+		fn("remote", "the same buffer in CTA rank of the cluster (distributed shared memory)", (*checker).remote, pos("buf"), pos("rank"), pos("mesh")),
+		fn("distributed_barrier", "barrier across the mesh's CTAs, making remote writes visible", (*checker).distributedBarrier, pos("mesh")),
+		fn("asm", "inline PTX (GPU only); out: gives the result type", (*checker).asm, pos("template"), variadic("args"), kwOpt("out")),
+	}
+}

@@ -1,0 +1,327 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tlego/tle/frontend/ast"
+)
+
+// argv is one bound argument during checking.
+type argv struct {
+	name  string
+	expr  ast.Expr // nil when defaulted
+	typ   Type
+	val   *Value
+	def   bool
+	param *Param
+}
+
+// callCtx is a builtin call being checked.
+type callCtx struct {
+	call   *ast.CallExpr
+	b      *Builtin
+	args   []*argv // parameter order; variadic expanded in place
+	fields []*argv // pipe fields, written order
+	value  *Value  // compile-time result (cdiv, cast), set by the rule
+}
+
+// get returns the argument bound to a parameter, nil when absent (an
+// optional parameter without a default value).
+func (cc *callCtx) get(name string) *argv {
+	for _, a := range cc.args {
+		if a.name == name {
+			if a.def && a.val == nil {
+				return nil
+			}
+			return a
+		}
+	}
+	return nil
+}
+
+// all returns every argument bound to a (variadic) parameter.
+func (cc *callCtx) all(name string) []*argv {
+	var out []*argv
+	for _, a := range cc.args {
+		if a.name == name && !a.def {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// at returns the node to report an argument error at.
+func (cc *callCtx) at(a *argv) ast.Node {
+	if a != nil && a.expr != nil {
+		return a.expr
+	}
+	return cc.call
+}
+
+func (c *checker) call(e *ast.CallExpr) (Type, *Value) {
+	switch fn := e.Fun.(type) {
+	case *ast.Ident:
+		o := c.sc.lookup(fn.Name)
+		if o == nil {
+			c.errorf(fn, "undefined: %s", fn.Name)
+			c.skipArgs(e)
+			return Invalid, nil
+		}
+		c.tab.Uses[fn] = o
+		switch o.Kind {
+		case BuiltinObj:
+			return c.builtinCall(e, o.Builtin, nil)
+		case FuncObj:
+			return c.funcCall(e, o.Func), nil
+		case KernelObj:
+			c.errorf(fn, "cannot call kernel %s (kernels are launched from the host; call a func helper instead)", fn.Name)
+		default:
+			c.errorf(fn, "cannot call %s (%s %s)", fn.Name, o.Kind, fn.Name)
+		}
+	case *ast.SelectorExpr:
+		rt, rv := c.expr(fn.X)
+		if isInvalid(rt) {
+			c.skipArgs(e)
+			return Invalid, nil
+		}
+		b, ok := methodFor(rt, fn.Sel.Name)
+		if !ok {
+			c.errorf(fn.Sel, "%s has no method %s", rt, fn.Sel.Name)
+			c.skipArgs(e)
+			return Invalid, nil
+		}
+		recv := &argv{name: b.Params[0].Name, expr: fn.X, typ: rt, val: rv, param: b.Params[0]}
+		return c.builtinCall(e, b, recv)
+	default:
+		c.expr(e.Fun)
+		c.errorf(e.Fun, "cannot call %s", c.src(e.Fun))
+	}
+	c.skipArgs(e)
+	return Invalid, nil
+}
+
+func (c *checker) skipArgs(e *ast.CallExpr) {
+	for _, a := range e.Args {
+		c.expr(a.Value)
+	}
+}
+
+// bind matches a call's arguments to a parameter list.
+func (c *checker) bind(e *ast.CallExpr, name, sig string, params []*Param, fields bool, recv *argv) (*callCtx, bool) {
+	cc := &callCtx{call: e}
+	ok := true
+	slots := make([]*argv, len(params))
+	var variadic []*argv
+	vIdx := -1
+	for i, p := range params {
+		if p.Variadic {
+			vIdx = i
+		}
+	}
+	pi := 0
+	if recv != nil {
+		slots[0] = recv
+		pi = 1
+	}
+	sawKw, tooMany := false, false
+	for _, a := range e.Args {
+		t, v := c.expr(a.Value)
+		av := &argv{expr: a.Value, typ: t, val: v}
+		if a.Name == nil {
+			if sawKw {
+				c.errorf(a.Value, "positional argument after keyword argument in call to %s", name)
+				ok = false
+				continue
+			}
+			for pi < len(params) && slots[pi] != nil && !params[pi].Variadic {
+				pi++
+			}
+			switch {
+			case pi < len(params) && params[pi].Variadic:
+				av.name, av.param = params[pi].Name, params[pi]
+				variadic = append(variadic, av)
+			case pi < len(params) && !params[pi].Keyword:
+				av.name, av.param = params[pi].Name, params[pi]
+				slots[pi] = av
+				pi++
+			default:
+				if !tooMany {
+					c.errorf(a.Value, "too many arguments in call to %s (want %s)", name, sig)
+				}
+				tooMany, ok = true, false
+			}
+			continue
+		}
+		sawKw = true
+		kw := a.Name.Name
+		idx := -1
+		for i, p := range params {
+			if p.Name == kw && !p.Variadic && !(recv != nil && i == 0) {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			if fields {
+				for _, f := range cc.fields {
+					if f.name == kw {
+						c.errorf(a.Name, "duplicate argument %s in call to %s", kw, name)
+						ok = false
+					}
+				}
+				av.name = kw
+				cc.fields = append(cc.fields, av)
+				continue
+			}
+			c.errorf(a.Name, "unknown keyword argument %s in call to %s (want %s)", kw, name, sig)
+			ok = false
+			continue
+		}
+		if slots[idx] != nil {
+			c.errorf(a.Name, "duplicate argument %s in call to %s", kw, name)
+			ok = false
+			continue
+		}
+		av.name, av.param = kw, params[idx]
+		slots[idx] = av
+	}
+	for i, p := range params {
+		if p.Variadic {
+			continue
+		}
+		if slots[i] == nil {
+			if !p.Optional {
+				c.errorf(e, "missing argument %s in call to %s (want %s)", p.Name, name, sig)
+				ok = false
+				continue
+			}
+			a := &argv{name: p.Name, def: true, val: p.defVal, param: p}
+			if p.defVal != nil {
+				a.typ = p.defType
+			}
+			slots[i] = a
+		}
+	}
+	for i := range params {
+		if i == vIdx {
+			cc.args = append(cc.args, variadic...)
+			continue
+		}
+		if slots[i] != nil {
+			cc.args = append(cc.args, slots[i])
+		}
+	}
+	return cc, ok
+}
+
+func (c *checker) builtinCall(e *ast.CallExpr, b *Builtin, recv *argv) (Type, *Value) {
+	cc, ok := c.bind(e, b.CallName(), b.Signature(), b.Params, b.Fields, recv)
+	cc.b = b
+	var res Type = Invalid
+	for _, a := range append(append([]*argv(nil), cc.args...), cc.fields...) {
+		if !a.def && isInvalid(a.typ) {
+			ok = false
+		}
+	}
+	if ok {
+		func() {
+			defer c.guard(e, "call to "+b.CallName())
+			res = b.check(c, cc)
+		}()
+	}
+	if res == nil {
+		res = Invalid
+	}
+	call := &Call{Builtin: b, Result: res}
+	for _, a := range append(append([]*argv(nil), cc.args...), cc.fields...) {
+		call.Args = append(call.Args, &Arg{Name: a.name, Expr: a.expr, Type: a.typ, Value: a.val, Default: a.def})
+	}
+	c.tab.Calls[e] = call
+	if isInvalid(res) {
+		return res, nil
+	}
+	return res, cc.value
+}
+
+// funcSig resolves a func's declared parameter types once.
+func (c *checker) funcSig(fd *ast.FuncDecl) ([]*Param, []Type) {
+	savedSc, savedTab, savedB := c.sc, c.tab, c.b
+	c.sc, c.tab, c.b = newScope(c.top), c.info.Tables, nil
+	defer func() { c.sc, c.tab, c.b = savedSc, savedTab, savedB }()
+	var params []*Param
+	var types []Type
+	for _, p := range fd.Params {
+		o := c.param(p, false)
+		t := Type(Invalid)
+		if o != nil {
+			t = o.Type
+		}
+		params = append(params, &Param{Name: p.Name.Name})
+		types = append(types, t)
+	}
+	return params, types
+}
+
+func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {
+	params, decl := c.funcSig(fd)
+	name := fd.Name.Name
+	var sig []string
+	for i, p := range fd.Params {
+		s := p.Name.Name + " "
+		if p.Const {
+			s += "const "
+		}
+		sig = append(sig, s+decl[i].String())
+	}
+	cc, ok := c.bind(e, name, name+"("+strings.Join(sig, ", ")+")", params, false, nil)
+	call := &Call{Result: Invalid}
+	c.tab.Calls[e] = call
+	for _, a := range cc.args {
+		call.Args = append(call.Args, &Arg{Name: a.name, Expr: a.expr, Type: a.typ, Value: a.val})
+	}
+	if !ok {
+		return Invalid
+	}
+	for i, a := range cc.args {
+		if isInvalid(a.typ) || isInvalid(decl[i]) {
+			ok = false
+			continue
+		}
+		if fd.Params[i].Const && a.val == nil {
+			c.needConst(a.expr, fmt.Sprintf("argument %s of %s", a.name, name))
+			ok = false
+			continue
+		}
+		got, good := c.matchDeclared(a.expr, a.typ, a.val, decl[i])
+		if !good {
+			c.errorf(a.expr, "cannot use %s (%s) as %s in argument %s of %s", c.src(a.expr), a.typ, decl[i], a.name, name)
+			ok = false
+			continue
+		}
+		a.typ = got
+		call.Args[i].Type = got
+	}
+	if !ok {
+		return Invalid
+	}
+	inst := c.instantiate(e, fd, cc.args)
+	if inst == nil {
+		return Invalid
+	}
+	call.Instance = inst
+	if c.b != nil && c.b.smem != nil {
+		for _, s := range inst.Smem {
+			cp := *s
+			*c.b.smem = append(*c.b.smem, &cp)
+		}
+	}
+	switch len(inst.Results) {
+	case 0:
+		call.Result = NoValue
+	case 1:
+		call.Result = inst.Results[0]
+	default:
+		call.Result = &Tuple{Types: inst.Results}
+	}
+	return call.Result
+}

@@ -1,0 +1,654 @@
+package check
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"math/big"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/tle/diag"
+)
+
+// DefaultSmemLimit is the shared memory a CTA may use on Hopper: 227 KB.
+const DefaultSmemLimit = 232448
+
+// Config parametrises a check.
+type Config struct {
+	// Defines are the raw -D NAME=VALUE bindings of const parameters.
+	Defines map[string]string
+	// SmemLimit is the per-CTA shared-memory budget in bytes; 0 means
+	// DefaultSmemLimit.
+	SmemLimit int
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// ParseDefine splits a -D argument "NAME=VALUE".
+func ParseDefine(s string) (name, value string, err error) {
+	name, value, ok := strings.Cut(s, "=")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	switch {
+	case !ok:
+		return "", "", fmt.Errorf("-D %s: want NAME=VALUE", s)
+	case name == "":
+		return "", "", fmt.Errorf("-D %s: missing name before =", s)
+	case !identRE.MatchString(name):
+		return "", "", fmt.Errorf("-D %s: %q is not a valid name", s, name)
+	case value == "":
+		return "", "", fmt.Errorf("-D %s: missing value after =", s)
+	}
+	return name, value, nil
+}
+
+// Check type-checks a parsed file. It never stops at the first error: the
+// returned list holds every error found, sorted by position. Info is filled
+// even when there are errors (erroneous expressions have type Invalid).
+func Check(f *ast.File, conf Config) (info *Info, errs diag.List) {
+	c := newChecker(f, conf)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.errorAt(0, "internal error while checking the file: %v", r)
+			}
+		}()
+		c.run()
+	}()
+	c.errs.Sort()
+	return c.info, c.errs
+}
+
+type scope struct {
+	parent *scope
+	names  map[string]*Object
+}
+
+func newScope(parent *scope) *scope { return &scope{parent: parent, names: map[string]*Object{}} }
+
+func (s *scope) lookup(name string) *Object {
+	for ; s != nil; s = s.parent {
+		if o, ok := s.names[name]; ok {
+			return o
+		}
+	}
+	return nil
+}
+
+// body is the context of the body being checked (a kernel, or one func
+// instance).
+type body struct {
+	kernel    *ast.KernelDecl
+	fn        *ast.FuncDecl
+	inst      *Instance
+	loopDepth int
+	role      *ast.Role
+	smem      *[]*SmemBuffer
+	results   []Type // func: declared results (scalar T means elem T)
+	actual    []Type // func: actual result types seen so far
+	resultsAt diag.Pos
+}
+
+type checker struct {
+	conf     Config
+	file     *ast.File
+	df       *diag.File
+	errs     diag.List
+	info     *Info
+	tab      *Tables
+	universe *scope
+	top      *scope
+	b        *body
+	sc       *scope
+
+	constState map[*Object]int // top-level consts: 1 evaluating, 2 done
+	instances  map[*ast.FuncDecl]map[string]*Instance
+	stack      []*ast.FuncDecl // helper instantiation stack
+	usedDefine map[string]bool
+	// pendingName names the variable an alloc/pipe/barrier call is assigned
+	// to, for the shared-memory report.
+	pendingName map[ast.Expr]string
+}
+
+func newChecker(f *ast.File, conf Config) *checker {
+	c := &checker{
+		conf:        conf,
+		file:        f,
+		constState:  map[*Object]int{},
+		instances:   map[*ast.FuncDecl]map[string]*Instance{},
+		usedDefine:  map[string]bool{},
+		pendingName: map[ast.Expr]string{},
+	}
+	if f != nil {
+		c.df = f.File
+	}
+	c.info = &Info{Tables: newTables(), Instances: map[*ast.FuncDecl][]*Instance{}, Consts: map[string]*Object{}}
+	c.tab = c.info.Tables
+	c.universe = universe()
+	c.top = newScope(c.universe)
+	c.sc = c.top
+	return c
+}
+
+func (c *checker) errorf(n ast.Node, format string, args ...any) *diag.Diagnostic {
+	pos, end := c.span(n)
+	return c.errs.Add(c.df, pos, end, format, args...)
+}
+
+// span returns n's extent; a missing node falls back to the enclosing
+// kernel's or func's name, so that every diagnostic has a position.
+func (c *checker) span(n ast.Node) (pos, end diag.Pos) {
+	defer func() {
+		if recover() != nil {
+			pos, end = c.fallbackPos(), diag.NoPos
+		}
+	}()
+	if n == nil {
+		return c.fallbackPos(), diag.NoPos
+	}
+	return n.Pos(), n.End()
+}
+
+func (c *checker) fallbackPos() diag.Pos {
+	switch {
+	case c.b != nil && c.b.kernel != nil:
+		return c.b.kernel.Name.Pos()
+	case c.b != nil && c.b.fn != nil:
+		return c.b.fn.Name.Pos()
+	}
+	return 0
+}
+
+func (c *checker) errorAt(pos diag.Pos, format string, args ...any) *diag.Diagnostic {
+	return c.errs.Add(c.df, pos, diag.NoPos, format, args...)
+}
+
+// src returns the source text of n, for messages.
+func (c *checker) src(n ast.Node) string {
+	if n == nil || c.df == nil {
+		return "?"
+	}
+	p, e := int(n.Pos()), int(n.End())
+	if p < 0 || e > len(c.df.Src) || p >= e {
+		return "?"
+	}
+	s := string(c.df.Src[p:e])
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+func (c *checker) line(p diag.Pos) int { return c.df.Position(p).Line }
+
+// guard turns an internal panic into an error at n instead of crashing.
+func (c *checker) guard(n ast.Node, what string) {
+	if r := recover(); r != nil {
+		c.errorf(n, "internal error while checking %s: %v", what, r)
+	}
+}
+
+func (c *checker) run() {
+	if c.file == nil {
+		return
+	}
+	c.collect()
+	// Top-level constants.
+	for _, d := range c.file.Decls {
+		if cd, ok := d.(*ast.ConstDecl); ok {
+			if o := c.tab.Defs[cd.Name]; o != nil {
+				c.evalTopConst(o)
+			}
+		}
+	}
+	for _, d := range c.file.Decls {
+		if k, ok := d.(*ast.KernelDecl); ok {
+			c.kernel(k)
+		}
+	}
+	// Helpers never called from a kernel are checked once, generically.
+	for _, d := range c.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && len(c.info.Instances[fd]) == 0 {
+			c.genericFunc(fd)
+		}
+	}
+	c.checkDefines()
+}
+
+// collect declares every top-level name.
+func (c *checker) collect() {
+	for _, d := range c.file.Decls {
+		var id *ast.Ident
+		var obj *Object
+		switch d := d.(type) {
+		case *ast.KernelDecl:
+			id = d.Name
+			obj = &Object{Kind: KernelObj, Name: id.Name, Pos: id.Pos(), Decl: d}
+		case *ast.FuncDecl:
+			id = d.Name
+			obj = &Object{Kind: FuncObj, Name: id.Name, Pos: id.Pos(), Decl: d, Func: d}
+		case *ast.ConstDecl:
+			id = d.Name
+			obj = &Object{Kind: ConstObj, Name: id.Name, Pos: id.Pos(), Decl: d, Const: true}
+			c.info.Consts[id.Name] = obj
+		default:
+			continue
+		}
+		c.tab.Defs[id] = obj
+		if u := c.universe.names[id.Name]; u != nil {
+			c.errorf(id, "%s is a %s and cannot be redeclared", id.Name, u.Kind)
+			continue
+		}
+		if prev := c.top.names[id.Name]; prev != nil {
+			c.errorf(id, "%s redeclared (previous declaration at line %d)", id.Name, c.line(prev.Pos))
+			continue
+		}
+		c.top.names[id.Name] = obj
+	}
+}
+
+// evalTopConst evaluates a top-level const on first use.
+func (c *checker) evalTopConst(o *Object) {
+	switch c.constState[o] {
+	case 2:
+		return
+	case 1:
+		c.errorAt(o.Pos, "constant %s refers to itself (initialization cycle)", o.Name)
+		o.Type = Invalid
+		c.constState[o] = 2
+		return
+	}
+	cd := o.Decl.(*ast.ConstDecl)
+	c.constState[o] = 1
+	saved, savedSc, savedB := c.tab, c.sc, c.b
+	c.tab, c.sc, c.b = c.info.Tables, c.top, nil
+	t, v := c.constValue(cd.Value, "constant "+o.Name)
+	c.tab, c.sc, c.b = saved, savedSc, savedB
+	if c.constState[o] == 2 { // a cycle was reported meanwhile
+		return
+	}
+	o.Type, o.Value = t, v
+	c.constState[o] = 2
+}
+
+// constValue checks the value of a const declaration.
+func (c *checker) constValue(e ast.Expr, what string) (Type, *Value) {
+	t, v := c.expr(e)
+	if isInvalid(t) {
+		return Invalid, nil
+	}
+	if _, ok := t.(DType); !ok {
+		c.errorf(e, "%s must be a scalar number, not %s", what, t)
+		return Invalid, nil
+	}
+	if v == nil {
+		c.needConst(e, what)
+		return Invalid, nil
+	}
+	return t, v
+}
+
+// needConst reports a runtime value where a compile-time one is needed.
+func (c *checker) needConst(e ast.Expr, what string) {
+	c.errorf(e, "%s must be a compile-time constant, not the runtime value %s", what, c.src(e))
+}
+
+func (c *checker) checkDefines() {
+	var names []string
+	for n := range c.conf.Defines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !c.usedDefine[n] {
+			c.errorAt(0, "-D %s: no kernel has a const parameter named %s", n, n)
+		}
+	}
+}
+
+// parseDefineValue converts a raw -D value to a constant of type t.
+func parseDefineValue(raw string, t DType) (constant.Value, error) {
+	switch {
+	case t == I1:
+		switch raw {
+		case "true", "1":
+			return constant.MakeBool(true), nil
+		case "false", "0":
+			return constant.MakeBool(false), nil
+		}
+		return nil, fmt.Errorf("not a boolean (want true or false)")
+	case t.IsInteger():
+		v := constant.MakeFromLiteral(strings.TrimPrefix(raw, "+"), token.INT, 0)
+		neg := false
+		if strings.HasPrefix(raw, "-") {
+			neg = true
+			v = constant.MakeFromLiteral(raw[1:], token.INT, 0)
+		}
+		if v.Kind() != constant.Int {
+			return nil, fmt.Errorf("not an integer")
+		}
+		if neg {
+			v = constant.UnaryOp(token.SUB, v, 0)
+		}
+		if !representable(v, t) {
+			return nil, fmt.Errorf("out of range for %s", t)
+		}
+		return v, nil
+	case t.IsFloat():
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return nil, fmt.Errorf("not a number")
+		}
+		return constant.MakeFloat64(f), nil
+	}
+	return nil, fmt.Errorf("cannot bind a %s", t)
+}
+
+// representable reports whether constant v fits dtype t.
+func representable(v constant.Value, t DType) bool {
+	switch {
+	case t == I1:
+		if v.Kind() == constant.Bool {
+			return true
+		}
+		i := constant.ToInt(v)
+		if i.Kind() != constant.Int {
+			return false
+		}
+		n, ok := constant.Int64Val(i)
+		return ok && (n == 0 || n == 1)
+	case t.IsInteger() && !t.IsUntyped():
+		if v.Kind() == constant.Bool {
+			return false
+		}
+		i := constant.ToInt(v)
+		if i.Kind() != constant.Int {
+			return false
+		}
+		b := t.Bits()
+		var lo, hi *big.Int
+		if t.IsUnsigned() {
+			lo = big.NewInt(0)
+			hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(b)), big.NewInt(1))
+		} else {
+			lo = new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), uint(b-1)))
+			hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(b-1)), big.NewInt(1))
+		}
+		x, ok := new(big.Int).SetString(i.ExactString(), 10)
+		return ok && x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0
+	case t == UntypedInt:
+		return constant.ToInt(v).Kind() == constant.Int
+	}
+	return v.Kind() == constant.Int || v.Kind() == constant.Float
+}
+
+// universe builds the predeclared scope: dtypes, builtins, true/false, smem.
+func universe() *scope {
+	s := newScope(nil)
+	for _, d := range DTypes {
+		s.names[d.String()] = &Object{Kind: DTypeObj, Name: d.String(), Pos: diag.NoPos, Type: &TypeVal{T: d}, DType: d}
+	}
+	for _, b := range builtinList {
+		if b.Recv == "" {
+			s.names[b.Name] = &Object{Kind: BuiltinObj, Name: b.Name, Pos: diag.NoPos, Type: NoValue, Builtin: b}
+		}
+	}
+	s.names["true"] = &Object{Kind: ConstObj, Name: "true", Pos: diag.NoPos, Type: I1, Value: &Value{Known: constant.MakeBool(true)}, Const: true}
+	s.names["false"] = &Object{Kind: ConstObj, Name: "false", Pos: diag.NoPos, Type: I1, Value: &Value{Known: constant.MakeBool(false)}, Const: true}
+	s.names["smem"] = &Object{Kind: ConstObj, Name: "smem", Pos: diag.NoPos, Type: ScopeType, Value: &Value{Known: constant.MakeString("smem")}, Const: true}
+	return s
+}
+
+// ---------------------------------------------------------------- types
+
+// typeExpr resolves a written type.
+func (c *checker) typeExpr(t ast.TypeExpr) Type {
+	switch t := t.(type) {
+	case *ast.NamedType:
+		return c.dtypeName(t.Name)
+	case *ast.PointerType:
+		if nt, ok := t.Elem.(*ast.NamedType); ok {
+			d := c.dtypeName(nt.Name)
+			if d == Invalid {
+				return Invalid
+			}
+			return &Pointer{Elem: d}
+		}
+		c.errorf(t.Elem, "pointer element must be a scalar dtype, not %s", c.src(t.Elem))
+		return Invalid
+	case *ast.TileType:
+		d := c.dtypeName(t.Elem)
+		shape, ok := c.dims(t.Dims, "tile dimension")
+		if d == Invalid || !ok {
+			return Invalid
+		}
+		return &Tile{Shape: shape, Elem: d}
+	case *ast.DescType:
+		d := c.dtypeName(t.Elem)
+		shape, ok := c.dims(t.Block, "desc block dimension")
+		if d == Invalid || !ok {
+			return Invalid
+		}
+		if len(shape) == 0 {
+			c.errorf(t, "desc needs a block shape: desc[T, D0, ...]")
+			return Invalid
+		}
+		return &Desc{Elem: d, Block: shape}
+	}
+	return Invalid
+}
+
+func (c *checker) dtypeName(id *ast.Ident) DType {
+	if id == nil {
+		return Invalid
+	}
+	if d, ok := DTypeByName(id.Name); ok {
+		if o := c.sc.lookup(id.Name); o != nil && o.Kind == DTypeObj {
+			c.tab.Uses[id] = o
+		}
+		return d
+	}
+	c.errorf(id, "unknown type %s (want one of i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 f8e4m3 f8e5m2)", id.Name)
+	return Invalid
+}
+
+// dims evaluates compile-time positive integer dimensions.
+func (c *checker) dims(es []ast.Expr, what string) (Shape, bool) {
+	shape := make(Shape, 0, len(es))
+	ok := true
+	for _, e := range es {
+		d, good := c.dimExpr(e, what)
+		ok = ok && good
+		shape = append(shape, d)
+	}
+	return shape, ok
+}
+
+// dimExpr evaluates one compile-time dimension (must be > 0 when known).
+func (c *checker) dimExpr(e ast.Expr, what string) (Dim, bool) {
+	t, v := c.expr(e)
+	d, ok := c.intConst(e, t, v, what)
+	if !ok {
+		return Dim{}, false
+	}
+	if n, known := d.Const(); known && n <= 0 {
+		c.errorf(e, "%s must be positive, got %d", what, n)
+		return Dim{}, false
+	}
+	return d, true
+}
+
+// intConst requires a compile-time integer (known or symbolic).
+func (c *checker) intConst(e ast.Expr, t Type, v *Value, what string) (Dim, bool) {
+	if isInvalid(t) {
+		return Dim{}, false
+	}
+	d, isD := t.(DType)
+	if !isD || !d.IsInteger() {
+		c.errorf(e, "%s must be an integer, not %s", what, t)
+		return Dim{}, false
+	}
+	if v == nil {
+		c.needConst(e, what)
+		return Dim{}, false
+	}
+	dim, ok := v.Dim()
+	if !ok {
+		c.errorf(e, "%s must be an integer, not %s", what, t)
+		return Dim{}, false
+	}
+	return dim, true
+}
+
+// --------------------------------------------------------------- kernels
+
+func (c *checker) kernel(k *ast.KernelDecl) {
+	kern := &Kernel{Decl: k, Name: k.Name.Name}
+	c.info.Kernels = append(c.info.Kernels, kern)
+	var smem []*SmemBuffer
+	c.b = &body{kernel: k, smem: &smem}
+	c.sc = newScope(c.top)
+	c.tab = c.info.Tables
+	defer func() { c.b, c.sc = nil, c.top }()
+	defer c.guard(k.Name, "kernel "+k.Name.Name)
+
+	// Const params first, so that param types (desc[bf16, BM, BK]) may use
+	// any of them whatever the order.
+	objs := map[*ast.Param]*Object{}
+	for _, pass := range []bool{true, false} {
+		for _, p := range k.Params {
+			if p.Const != pass {
+				continue
+			}
+			o := c.param(p, true)
+			objs[p] = o
+			if o != nil && o.Const {
+				c.bindDefine(p, o)
+			}
+		}
+	}
+	for _, p := range k.Params {
+		if o := objs[p]; o != nil {
+			kern.Params = append(kern.Params, o)
+		}
+	}
+	c.block(k.Body.Stmts)
+	kern.Smem = c.budget(k, smem)
+}
+
+// bindDefine applies a -D binding to a const parameter.
+func (c *checker) bindDefine(p *ast.Param, o *Object) {
+	raw, ok := c.conf.Defines[o.Name]
+	if !ok {
+		return
+	}
+	c.usedDefine[o.Name] = true
+	d, isD := o.Type.(DType)
+	if !isD {
+		return
+	}
+	v, err := parseDefineValue(raw, d)
+	if err != nil {
+		c.errorf(p.Name, "-D %s=%s: %v (%s is %s)", o.Name, raw, err, o.Name, d)
+		return
+	}
+	o.Value = &Value{Known: v}
+}
+
+// param declares a parameter in the current scope.
+func (c *checker) param(p *ast.Param, inKernel bool) *Object {
+	t := c.typeExpr(p.Type)
+	o := &Object{Kind: ParamObj, Name: p.Name.Name, Pos: p.Name.Pos(), Type: t, Decl: p, Const: p.Const}
+	c.tab.Defs[p.Name] = o
+	if p.Const {
+		d, ok := t.(DType)
+		if !ok && !isInvalid(t) {
+			c.errorf(p.Type, "const parameter %s must have a scalar type, not %s", p.Name.Name, t)
+			o.Type = Invalid
+		} else if ok {
+			o.Value = &Value{Sym: SymDim(p.Name.Name)}
+			_ = d
+		}
+	} else if inKernel {
+		if _, ok := t.(*Tile); ok {
+			c.errorf(p.Type, "kernel parameter %s cannot be a tile; pass a pointer and load it", p.Name.Name)
+		}
+	}
+	if p.Name.Name == "_" {
+		return o
+	}
+	if prev := c.sc.names[p.Name.Name]; prev != nil {
+		c.errorf(p.Name, "duplicate parameter %s", p.Name.Name)
+		return nil
+	}
+	c.sc.names[p.Name.Name] = o
+	return o
+}
+
+// ------------------------------------------------------------ budget
+
+func (c *checker) budget(k *ast.KernelDecl, bufs []*SmemBuffer) *SmemBudget {
+	limit := int64(c.conf.SmemLimit)
+	if limit <= 0 {
+		limit = DefaultSmemLimit
+	}
+	b := &SmemBudget{Buffers: bufs, Known: true, Limit: limit}
+	for _, x := range bufs {
+		if !x.Known {
+			b.Known = false
+			continue
+		}
+		b.Total += x.Bytes
+	}
+	if !b.Known {
+		b.Total = 0
+		return b
+	}
+	if b.Total > limit {
+		d := c.errorf(k.Name, "kernel %s uses %d bytes of shared memory, more than the %d bytes a CTA may have", k.Name.Name, b.Total, limit)
+		for _, x := range bufs {
+			d.Notes = append(d.Notes, x.note(c))
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("total: %d bytes; limit: %d bytes", b.Total, limit))
+	}
+	return b
+}
+
+func (x *SmemBuffer) note(c *checker) string {
+	what := x.Kind
+	if x.Elem != Invalid {
+		what += " " + x.Shape.String() + x.Elem.String()
+	} else if len(x.Shape) == 1 {
+		what += " x" + x.Shape[0].String()
+	}
+	return fmt.Sprintf("%s: %s = %d bytes (line %d)", x.Name, what, x.Bytes, c.line(x.Pos))
+}
+
+// addSmem records a buffer of shape/elem (elem Invalid: count mbarriers).
+func (c *checker) addSmem(call *ast.CallExpr, kind string, shape Shape, elem DType) {
+	if c.b == nil || c.b.smem == nil {
+		return
+	}
+	name := c.pendingName[call]
+	if name == "" {
+		name = fmt.Sprintf("<%s at line %d>", strings.Fields(kind)[0], c.line(call.Pos()))
+	}
+	buf := &SmemBuffer{Name: name, Pos: call.Pos(), Kind: kind, Shape: shape, Elem: elem}
+	if dims, ok := shape.Concrete(); ok {
+		buf.Known = true
+		n := int64(1)
+		for _, d := range dims {
+			n *= d
+		}
+		if elem == Invalid {
+			buf.Bytes = n * 8
+		} else {
+			buf.Bytes = n * elem.Size()
+		}
+	}
+	*c.b.smem = append(*c.b.smem, buf)
+}

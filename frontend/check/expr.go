@@ -1,0 +1,687 @@
+package check
+
+import (
+	"go/constant"
+	"go/token"
+	"strconv"
+
+	"github.com/tlego/tle/frontend/ast"
+)
+
+// expr checks an expression and records its type and value.
+func (c *checker) expr(e ast.Expr) (Type, *Value) {
+	if e == nil {
+		return Invalid, nil
+	}
+	t, v := c.expr1(e)
+	if t == nil {
+		t = Invalid
+	}
+	if isInvalid(t) {
+		v = nil
+	}
+	c.tab.Types[e] = TypeAndValue{Type: t, Value: v}
+	return t, v
+}
+
+func (c *checker) expr1(e ast.Expr) (Type, *Value) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return c.ident(e)
+	case *ast.BasicLit:
+		return c.basicLit(e)
+	case *ast.ParenExpr:
+		return c.expr(e.X)
+	case *ast.UnaryExpr:
+		return c.unary(e)
+	case *ast.BinaryExpr:
+		xt, xv := c.expr(e.X)
+		yt, yv := c.expr(e.Y)
+		return c.binary(e, e.Op, e.X, e.Y, xt, xv, yt, yv)
+	case *ast.CallExpr:
+		return c.call(e)
+	case *ast.IndexExpr:
+		return c.index(e), nil
+	case *ast.SelectorExpr:
+		return c.selector(e), nil
+	case *ast.ListExpr:
+		return c.list(e)
+	case *ast.SliceExpr:
+		if e.Lo != nil {
+			c.expr(e.Lo)
+		}
+		if e.Hi != nil {
+			c.expr(e.Hi)
+		}
+		c.errorf(e, "internal error: a slice outside an index")
+	}
+	return Invalid, nil
+}
+
+func (c *checker) ident(id *ast.Ident) (Type, *Value) {
+	switch id.Name {
+	case "None":
+		c.errorf(id, "None is only valid in an index, as in x[:, None]")
+		return Invalid, nil
+	case "_":
+		c.errorf(id, "cannot use _ as a value")
+		return Invalid, nil
+	}
+	o := c.sc.lookup(id.Name)
+	if o == nil {
+		c.errorf(id, "undefined: %s", id.Name)
+		return Invalid, nil
+	}
+	c.tab.Uses[id] = o
+	switch o.Kind {
+	case ConstObj:
+		if c.constState[o] != 2 && o.Decl != nil && c.isTopConst(o) {
+			c.evalTopConst(o)
+		}
+		return o.Type, o.Value
+	case VarObj:
+		return o.Type, nil
+	case ParamObj:
+		return o.Type, o.Value
+	case DTypeObj:
+		return o.Type, nil
+	case BuiltinObj:
+		c.errorf(id, "builtin %s must be called", id.Name)
+	case FuncObj:
+		c.errorf(id, "func %s must be called", id.Name)
+	case KernelObj:
+		c.errorf(id, "kernel %s is not a value", id.Name)
+	}
+	return Invalid, nil
+}
+
+func (c *checker) isTopConst(o *Object) bool {
+	return c.info.Consts[o.Name] == o
+}
+
+func (c *checker) basicLit(e *ast.BasicLit) (Type, *Value) {
+	switch e.Kind {
+	case ast.Int:
+		v := constant.MakeFromLiteral(e.Value, token.INT, 0)
+		if v.Kind() != constant.Int {
+			c.errorf(e, "internal error: invalid integer literal %s", e.Value)
+			return Invalid, nil
+		}
+		return UntypedInt, &Value{Known: v}
+	case ast.Float:
+		v := constant.MakeFromLiteral(e.Value, token.FLOAT, 0)
+		if v.Kind() != constant.Float && v.Kind() != constant.Int {
+			c.errorf(e, "internal error: invalid float literal %s", e.Value)
+			return Invalid, nil
+		}
+		return UntypedFloat, &Value{Known: constant.ToFloat(v)}
+	case ast.String:
+		s, err := strconv.Unquote(e.Value)
+		if err != nil {
+			c.errorf(e, "internal error: invalid string literal %s", e.Value)
+			return Invalid, nil
+		}
+		return String, &Value{Known: constant.MakeString(s)}
+	}
+	return Invalid, nil
+}
+
+// ---------------------------------------------------------------- unary
+
+func (c *checker) unary(e *ast.UnaryExpr) (Type, *Value) {
+	t, v := c.expr(e.X)
+	if isInvalid(t) {
+		return Invalid, nil
+	}
+	d, ok := ElemOf(t).(DType)
+	switch e.Op {
+	case "+", "-":
+		if !ok || d == I1 {
+			c.errorf(e, "operator %s not defined on %s", e.Op, t)
+			return Invalid, nil
+		}
+		if e.Op == "+" || v == nil {
+			return t, v
+		}
+		if v.Known != nil {
+			return t, c.checkOverflow(e, d, &Value{Known: constant.UnaryOp(token.SUB, v.Known, 0)})
+		}
+		if d.IsInteger() {
+			return t, &Value{Sym: v.Sym.Neg()}
+		}
+		return t, &Value{Sym: atomDim("-" + v.Sym.operand())}
+	case "!":
+		if !ok || d != I1 {
+			c.errorf(e, "operator ! not defined on %s (it needs i1)", t)
+			return Invalid, nil
+		}
+		if b, known := v.Bool(); known {
+			return t, &Value{Known: constant.MakeBool(!b)}
+		}
+		if v != nil {
+			return t, &Value{Sym: atomDim("!" + v.Sym.operand())}
+		}
+		return t, nil
+	case "^":
+		if !ok || !d.IsInteger() {
+			c.errorf(e, "operator ^ not defined on %s", t)
+			return Invalid, nil
+		}
+		if v == nil {
+			return t, nil
+		}
+		if d == I1 {
+			if b, known := v.Bool(); known {
+				return t, &Value{Known: constant.MakeBool(!b)}
+			}
+		}
+		if v.Known != nil && v.Known.Kind() == constant.Int {
+			prec := uint(0)
+			if d.IsUnsigned() {
+				prec = uint(d.Bits())
+			}
+			return t, &Value{Known: constant.UnaryOp(token.XOR, v.Known, prec)}
+		}
+		return t, &Value{Sym: atomDim("^" + v.Sym.operand())}
+	}
+	c.errorf(e, "internal error: unknown operator %s", e.Op)
+	return Invalid, nil
+}
+
+// ---------------------------------------------------------------- binary
+
+func isComparison(op string) bool {
+	switch op {
+	case "==", "!=", "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// binary types x op y. e is the node errors are reported at.
+func (c *checker) binary(e ast.Node, op string, x, y ast.Expr, xt Type, xv *Value, yt Type, yv *Value) (Type, *Value) {
+	if isInvalid(xt) || isInvalid(yt) {
+		return Invalid, nil
+	}
+	if op == "&&" || op == "||" {
+		for _, o := range []struct {
+			e ast.Expr
+			t Type
+		}{{x, xt}, {y, yt}} {
+			if _, isTile := o.t.(*Tile); isTile {
+				alt := "&"
+				if op == "||" {
+					alt = "|"
+				}
+				c.errorf(o.e, "operator %s needs scalar operands, not %s; use %s on masks", op, o.t, alt)
+				return Invalid, nil
+			}
+			if d, ok := o.t.(DType); !ok || d != I1 {
+				c.errorf(o.e, "operator %s needs i1 operands, not %s", op, o.t)
+				return Invalid, nil
+			}
+		}
+		xb, xk := xv.Bool()
+		yb, yk := yv.Bool()
+		switch {
+		case xk && yk && op == "&&":
+			return I1, &Value{Known: constant.MakeBool(xb && yb)}
+		case xk && yk:
+			return I1, &Value{Known: constant.MakeBool(xb || yb)}
+		case xv != nil && yv != nil:
+			return I1, &Value{Sym: opaque(op, valDim(xv), valDim(yv))}
+		}
+		return I1, nil
+	}
+	xe, ye := ElemOf(xt), ElemOf(yt)
+	for _, o := range []struct {
+		e  ast.Expr
+		t  Type
+		el Type
+	}{{x, xt, xe}, {y, yt, ye}} {
+		switch o.el.(type) {
+		case DType, *Pointer:
+		default:
+			c.errorf(o.e, "operator %s not defined on %s", op, o.t)
+			return Invalid, nil
+		}
+	}
+	shape, ok := Broadcast(ShapeOf(xt), ShapeOf(yt))
+	if !ok {
+		c.errorf(e, "operator %s: cannot broadcast shapes %s and %s", op, ShapeOf(xt), ShapeOf(yt))
+		return Invalid, nil
+	}
+	xp, xIsP := xe.(*Pointer)
+	yp, yIsP := ye.(*Pointer)
+	if xIsP || yIsP {
+		return c.pointerArith(e, op, x, y, xt, yt, xv, yv, xp, yp, shape)
+	}
+	xd, yd := xe.(DType), ye.(DType)
+	res := promote(xd, yd)
+	switch {
+	case op == "+" || op == "-" || op == "*" || op == "/" || op == "%":
+		for _, d := range []DType{xd, yd} {
+			if d == I1 {
+				c.errorf(e, "operator %s not defined on i1 (cast it first)", op)
+				return Invalid, nil
+			}
+		}
+	case op == "&" || op == "|" || op == "^":
+		for _, o := range []struct {
+			t Type
+			d DType
+		}{{xt, xd}, {yt, yd}} {
+			if !o.d.IsInteger() {
+				c.errorf(e, "operator %s not defined on %s (it needs integers or i1 masks)", op, o.t)
+				return Invalid, nil
+			}
+		}
+	case op == "<<" || op == ">>" || op == "&^":
+		for _, o := range []struct {
+			t Type
+			d DType
+		}{{xt, xd}, {yt, yd}} {
+			if !o.d.IsInteger() || o.d == I1 {
+				c.errorf(e, "operator %s not defined on %s (it needs integers)", op, o.t)
+				return Invalid, nil
+			}
+		}
+	case isComparison(op):
+	default:
+		c.errorf(e, "internal error: unknown operator %s", op)
+		return Invalid, nil
+	}
+	// Untyped constants adopt the other side's type.
+	if xd.IsUntyped() && !yd.IsUntyped() {
+		c.convertConst(x, xd, xv, res)
+	}
+	if yd.IsUntyped() && !xd.IsUntyped() {
+		c.convertConst(y, yd, yv, res)
+	}
+	var rt DType = res
+	if isComparison(op) {
+		rt = I1
+	}
+	t := TileOf(rt, shape)
+	if len(shape) > 0 || xv == nil || yv == nil {
+		return t, nil
+	}
+	return t, c.fold(e, op, res, rt, xv, yv)
+}
+
+// promote applies Triton's rules: untyped constants adopt the other side
+// (an untyped float with an integer gives f32); int with float gives the
+// float; the wider type wins; bf16 with f16 gives f32; the two fp8 formats
+// together give f16; equal-width signed and unsigned give unsigned.
+func promote(a, b DType) DType {
+	if a == b {
+		return a
+	}
+	switch {
+	case a.IsUntyped() && b.IsUntyped():
+		return UntypedFloat
+	case a.IsUntyped():
+		if a == UntypedFloat && !b.IsFloat() {
+			return F32
+		}
+		return b
+	case b.IsUntyped():
+		return promote(b, a)
+	}
+	af, bf := a.IsFloat(), b.IsFloat()
+	switch {
+	case af && !bf:
+		return a
+	case bf && !af:
+		return b
+	case af && bf:
+		if a.IsFP8() && b.IsFP8() {
+			return F16
+		}
+		if (a == F16 && b == BF16) || (a == BF16 && b == F16) {
+			return F32
+		}
+		if a.Bits() > b.Bits() {
+			return a
+		}
+		if b.Bits() > a.Bits() {
+			return b
+		}
+		return a
+	}
+	// both integers
+	if a.Bits() != b.Bits() {
+		if a.Bits() > b.Bits() {
+			return a
+		}
+		return b
+	}
+	if a.IsUnsigned() {
+		return a
+	}
+	return b
+}
+
+func (c *checker) pointerArith(e ast.Node, op string, x, y ast.Expr, xt, yt Type, xv, yv *Value, xp, yp *Pointer, shape Shape) (Type, *Value) {
+	if xp != nil && yp != nil {
+		if (op == "==" || op == "!=") && xp.Elem == yp.Elem && xp.Space == yp.Space {
+			return TileOf(I1, shape), nil
+		}
+		c.errorf(e, "operator %s not defined on %s and %s", op, xt, yt)
+		return Invalid, nil
+	}
+	p, other, oe, ov := xp, yt, y, yv
+	if p == nil {
+		p, other, oe, ov = yp, xt, x, xv
+	}
+	d, ok := ElemOf(other).(DType)
+	if !ok || !d.IsInteger() || d == I1 || !(op == "+" || (op == "-" && xp != nil)) {
+		c.errorf(e, "operator %s not defined on %s and %s (pointer arithmetic is pointer + integer offsets)", op, xt, yt)
+		return Invalid, nil
+	}
+	if d.IsUntyped() {
+		c.convertConst(oe, d, ov, I32)
+	}
+	return TileOf(p, shape), nil
+}
+
+// valDim views a compile-time value as a Dim for symbolic arithmetic.
+func valDim(v *Value) Dim {
+	if v.Known == nil {
+		return v.Sym
+	}
+	if n, ok := v.Int(); ok && v.Known.Kind() == constant.Int {
+		return ConstDim(n)
+	}
+	return SymDim(v.Known.String())
+}
+
+// fold computes a compile-time binary operation. res is the operand type,
+// rt the result type.
+func (c *checker) fold(e ast.Node, op string, res, rt DType, xv, yv *Value) *Value {
+	if xv.Known == nil || yv.Known == nil {
+		if res.IsInteger() && !isComparison(op) {
+			a, b := valDim(xv), valDim(yv)
+			switch op {
+			case "+":
+				return &Value{Sym: a.Add(b)}
+			case "-":
+				return &Value{Sym: a.Sub(b)}
+			case "*":
+				return &Value{Sym: a.Mul(b)}
+			case "/":
+				return &Value{Sym: a.Div(b)}
+			case "%":
+				return &Value{Sym: a.Mod(b)}
+			}
+		}
+		return &Value{Sym: opaque(op, valDim(xv), valDim(yv))}
+	}
+	x, y := xv.Known, yv.Known
+	if res == I1 && x.Kind() == constant.Bool && y.Kind() == constant.Bool {
+		a, b := constant.BoolVal(x), constant.BoolVal(y)
+		switch op {
+		case "&":
+			return &Value{Known: constant.MakeBool(a && b)}
+		case "|":
+			return &Value{Known: constant.MakeBool(a || b)}
+		case "^", "!=":
+			return &Value{Known: constant.MakeBool(a != b)}
+		case "==":
+			return &Value{Known: constant.MakeBool(a == b)}
+		}
+		return &Value{Sym: opaque(op, valDim(xv), valDim(yv))}
+	}
+	if x.Kind() == constant.Bool || y.Kind() == constant.Bool {
+		x, y = boolToInt(x), boolToInt(y)
+	}
+	if res.IsFloat() {
+		x, y = constant.ToFloat(x), constant.ToFloat(y)
+	} else {
+		x, y = constant.ToInt(x), constant.ToInt(y)
+		if x.Kind() != constant.Int || y.Kind() != constant.Int {
+			return nil
+		}
+	}
+	if isComparison(op) {
+		tok := map[string]token.Token{"==": token.EQL, "!=": token.NEQ, "<": token.LSS, "<=": token.LEQ, ">": token.GTR, ">=": token.GEQ}[op]
+		return &Value{Known: constant.MakeBool(constant.Compare(x, tok, y))}
+	}
+	if (op == "/" || op == "%") && constant.Sign(y) == 0 {
+		c.errorf(e, "division by zero")
+		return nil
+	}
+	var r constant.Value
+	switch op {
+	case "+":
+		r = constant.BinaryOp(x, token.ADD, y)
+	case "-":
+		r = constant.BinaryOp(x, token.SUB, y)
+	case "*":
+		r = constant.BinaryOp(x, token.MUL, y)
+	case "/":
+		if res.IsFloat() {
+			r = constant.BinaryOp(x, token.QUO, y)
+		} else {
+			r = constant.BinaryOp(x, token.QUO_ASSIGN, y)
+		}
+	case "%":
+		if res.IsFloat() {
+			return nil // fmod is not folded
+		}
+		r = constant.BinaryOp(x, token.REM, y)
+	case "&":
+		r = constant.BinaryOp(x, token.AND, y)
+	case "|":
+		r = constant.BinaryOp(x, token.OR, y)
+	case "^":
+		r = constant.BinaryOp(x, token.XOR, y)
+	case "&^":
+		r = constant.BinaryOp(x, token.AND_NOT, y)
+	case "<<", ">>":
+		s, ok := constant.Uint64Val(y)
+		if !ok || s > 1023 {
+			c.errorf(e, "invalid shift count %s", y)
+			return nil
+		}
+		tok := token.SHL
+		if op == ">>" {
+			tok = token.SHR
+		}
+		r = constant.Shift(x, tok, uint(s))
+	default:
+		return nil
+	}
+	return c.checkOverflow(e, res, &Value{Known: r})
+}
+
+func boolToInt(v constant.Value) constant.Value {
+	if v.Kind() != constant.Bool {
+		return v
+	}
+	if constant.BoolVal(v) {
+		return constant.MakeInt64(1)
+	}
+	return constant.MakeInt64(0)
+}
+
+// checkOverflow reports a typed integer constant that does not fit its type.
+func (c *checker) checkOverflow(e ast.Node, t DType, v *Value) *Value {
+	if t.IsInteger() && !t.IsUntyped() && t != I1 && v.Known != nil && !representable(v.Known, t) {
+		c.errorf(e, "constant %s overflows %s", v.Known, t)
+		return nil
+	}
+	return v
+}
+
+// ---------------------------------------------------------------- index
+
+func (c *checker) index(e *ast.IndexExpr) Type {
+	t, _ := c.expr(e.X)
+	// Check index expressions (None and ':' are markers).
+	for _, ix := range e.Indices {
+		switch ix := ix.(type) {
+		case *ast.Ident:
+			if ix.Name == "None" {
+				continue
+			}
+			c.expr(ix)
+		case *ast.SliceExpr:
+			if ix.Lo != nil {
+				c.expr(ix.Lo)
+			}
+			if ix.Hi != nil {
+				c.expr(ix.Hi)
+			}
+		default:
+			c.expr(ix)
+		}
+	}
+	if isInvalid(t) {
+		return Invalid
+	}
+	tile, ok := t.(*Tile)
+	if !ok {
+		if _, isMem := t.(*MemDesc); isMem {
+			c.errorf(e, "cannot index %s; use .slot(i) or local_ptr", t)
+		} else {
+			c.errorf(e, "cannot index %s (only tiles take x[:, None])", t)
+		}
+		return Invalid
+	}
+	var out Shape
+	axis := 0
+	for _, ix := range e.Indices {
+		if id, isID := ix.(*ast.Ident); isID && id.Name == "None" {
+			out = append(out, ConstDim(1))
+			continue
+		}
+		sl, isSlice := ix.(*ast.SliceExpr)
+		if !isSlice || sl.Lo != nil || sl.Hi != nil {
+			c.errorf(ix, "a tile index takes only ':' (keep an axis) and None (add an axis)")
+			return Invalid
+		}
+		if axis >= len(tile.Shape) {
+			c.errorf(ix, "too many indices for %s (rank %d)", t, len(tile.Shape))
+			return Invalid
+		}
+		out = append(out, tile.Shape[axis])
+		axis++
+	}
+	out = append(out, tile.Shape[axis:]...)
+	return &Tile{Shape: out, Elem: tile.Elem}
+}
+
+// ---------------------------------------------------------------- selector
+
+func (c *checker) selector(e *ast.SelectorExpr) Type {
+	t, _ := c.expr(e.X)
+	if isInvalid(t) {
+		return Invalid
+	}
+	name := e.Sel.Name
+	if name == "T" {
+		return c.transpose(e, t, nil)
+	}
+	if s, ok := t.(*Slot); ok {
+		if name == "closed" {
+			if s.Writer {
+				c.errorf(e.Sel, "closed is a reader-slot field (a slot from pp.wait); this slot is from pp.acquire")
+				return Invalid
+			}
+			return I1
+		}
+		if f, ok := s.Pipe.Field(name); ok {
+			return &MemDesc{Shape: f.Type.Shape, Elem: f.Type.Elem.(DType), ReadOnly: !s.Writer}
+		}
+		c.errorf(e.Sel, "pipe slot has no field %s (fields: %s)", name, fieldNames(s.Pipe))
+		return Invalid
+	}
+	if _, ok := methodFor(t, name); ok {
+		c.errorf(e.Sel, "method %s must be called", name)
+		return Invalid
+	}
+	if p, ok := t.(*Pipe); ok {
+		if _, isF := p.Field(name); isF {
+			c.errorf(e.Sel, "a pipe's fields belong to its slots: take a slot first (s := pp.acquire(i) or pp.wait(i), then s.%s)", name)
+			return Invalid
+		}
+	}
+	c.errorf(e.Sel, "%s has no field or method %s", t, name)
+	return Invalid
+}
+
+func fieldNames(p *Pipe) string {
+	s := ""
+	for i, f := range p.Fields {
+		if i > 0 {
+			s += ", "
+		}
+		s += f.Name
+	}
+	return s + ", closed"
+}
+
+// transpose implements x.T, trans(x) and permute(x, dims...). perm nil
+// reverses the dims.
+func (c *checker) transpose(at ast.Node, t Type, perm []int) Type {
+	var shape Shape
+	switch t := t.(type) {
+	case *Tile:
+		shape = t.Shape
+	case *MemDesc:
+		shape = t.Shape
+	default:
+		c.errorf(at, "cannot transpose %s (only tiles and shared-memory buffers)", t)
+		return Invalid
+	}
+	if perm == nil {
+		perm = make([]int, len(shape))
+		for i := range perm {
+			perm[i] = len(shape) - 1 - i
+		}
+	}
+	out := make(Shape, len(shape))
+	for i, p := range perm {
+		out[i] = shape[p]
+	}
+	switch t := t.(type) {
+	case *Tile:
+		return &Tile{Shape: out, Elem: t.Elem}
+	case *MemDesc:
+		m := *t
+		m.Shape = out
+		base := t.Perm
+		if base == nil {
+			base = make([]int, len(shape))
+			for i := range base {
+				base[i] = i
+			}
+		}
+		m.Perm = make([]int, len(perm))
+		for i, p := range perm {
+			m.Perm[i] = base[p]
+		}
+		return &m
+	}
+	return Invalid
+}
+
+// ---------------------------------------------------------------- lists
+
+func (c *checker) list(e *ast.ListExpr) (Type, *Value) {
+	if e.Elem != nil {
+		d := c.dtypeName(e.Elem)
+		shape, ok := c.dims(e.Elems, "tile dimension")
+		if d == Invalid || !ok {
+			return Invalid, nil
+		}
+		return &TypeVal{T: &Tile{Shape: shape, Elem: d}}, nil
+	}
+	l := &List{}
+	for _, x := range e.Elems {
+		t, _ := c.expr(x)
+		l.Elems = append(l.Elems, t)
+	}
+	return l, nil
+}

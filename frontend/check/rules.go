@@ -1,0 +1,1277 @@
+package check
+
+import (
+	"fmt"
+	"go/constant"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tlego/tle/frontend/ast"
+)
+
+// ------------------------------------------------------------ arg helpers
+
+func (c *checker) argErr(cc *callCtx, a *argv, want string) Type {
+	if a != nil && !isInvalid(a.typ) {
+		c.errorf(cc.at(a), "argument %s of %s must be %s, not %s", a.name, cc.b.CallName(), want, a.typ)
+	}
+	return Invalid
+}
+
+func (c *checker) what(cc *callCtx, a *argv) string {
+	return fmt.Sprintf("argument %s of %s", a.name, cc.b.CallName())
+}
+
+// numeric requires a number or a tile of numbers.
+func (c *checker) numeric(cc *callCtx, a *argv) (DType, Shape, bool) {
+	d, ok := ElemOf(a.typ).(DType)
+	if !ok || d == Invalid {
+		c.argErr(cc, a, "a number or a tile of numbers")
+		return Invalid, nil, false
+	}
+	if _, isTile := a.typ.(*Tile); !isTile {
+		if _, isD := a.typ.(DType); !isD {
+			c.argErr(cc, a, "a number or a tile of numbers")
+			return Invalid, nil, false
+		}
+	}
+	return d, ShapeOf(a.typ), true
+}
+
+// convert gives an untyped constant argument the dtype d.
+func (c *checker) convert(a *argv, d DType) {
+	if ad, ok := a.typ.(DType); ok && ad.IsUntyped() && a.expr != nil {
+		if c.convertConst(a.expr, ad, a.val, d) {
+			a.typ = c.tab.Types[a.expr].Type
+		}
+	}
+}
+
+// defaultUntyped gives an untyped constant argument its default type.
+func (c *checker) defaultUntyped(a *argv) {
+	if ad, ok := a.typ.(DType); ok && ad.IsUntyped() {
+		c.convert(a, c.defaultType(a.expr, ad, a.val))
+	}
+}
+
+// posDim requires a compile-time integer > 0 (when known).
+func (c *checker) posDim(e ast.Expr, t Type, v *Value, what string) (Dim, bool) {
+	d, ok := c.intConst(e, t, v, what)
+	if !ok {
+		return Dim{}, false
+	}
+	if n, known := d.Const(); known && n <= 0 {
+		c.errorf(e, "%s must be positive, got %d", what, n)
+		return Dim{}, false
+	}
+	return d, true
+}
+
+// constDim requires a compile-time integer argument.
+func (c *checker) constDim(cc *callCtx, a *argv, positive bool) (Dim, bool) {
+	if a.def {
+		d, _ := a.val.Dim()
+		return d, true
+	}
+	c.convert(a, I32)
+	if positive {
+		return c.posDim(a.expr, a.typ, a.val, c.what(cc, a))
+	}
+	return c.intConst(a.expr, a.typ, a.val, c.what(cc, a))
+}
+
+// knownInt requires an integer argument whose value is known.
+func (c *checker) knownInt(cc *callCtx, a *argv) (int64, bool) {
+	d, ok := c.constDim(cc, a, false)
+	if !ok {
+		return 0, false
+	}
+	n, known := d.Const()
+	if !known {
+		c.errorf(cc.at(a), "%s must be a known integer, but %s is symbolic (bind it with -D)", c.what(cc, a), d)
+		return 0, false
+	}
+	return n, true
+}
+
+func (c *checker) inRange(cc *callCtx, a *argv, n, lo, hi int64) bool {
+	if n < lo || n > hi {
+		c.errorf(cc.at(a), "%s must be in [%d, %d], got %d", c.what(cc, a), lo, hi, n)
+		return false
+	}
+	return true
+}
+
+// constBool requires a compile-time i1; known reports whether its value is.
+func (c *checker) constBool(cc *callCtx, a *argv) (val, known, ok bool) {
+	if a == nil {
+		return false, true, true
+	}
+	if d, isD := a.typ.(DType); !isD || d != I1 {
+		c.argErr(cc, a, "true or false")
+		return false, false, false
+	}
+	if a.val == nil {
+		c.needConst(a.expr, c.what(cc, a))
+		return false, false, false
+	}
+	b, k := a.val.Bool()
+	return b, k, true
+}
+
+// scalarInt requires a runtime-or-constant scalar integer (not i1).
+func (c *checker) scalarInt(cc *callCtx, a *argv) bool {
+	d, ok := a.typ.(DType)
+	if !ok || !d.IsInteger() || d == I1 {
+		c.argErr(cc, a, "a scalar integer")
+		return false
+	}
+	c.convert(a, I32)
+	return true
+}
+
+func (c *checker) dtypeArg(cc *callCtx, a *argv) (DType, bool) {
+	if tv, ok := a.typ.(*TypeVal); ok {
+		if d, ok := tv.T.(DType); ok {
+			return d, true
+		}
+	}
+	c.argErr(cc, a, "a dtype like f32")
+	return Invalid, false
+}
+
+// shapeArg requires a shape: a list of compile-time dims, or one dim.
+func (c *checker) shapeArg(cc *callCtx, a *argv) (Shape, bool) {
+	if l, ok := unparen(a.expr).(*ast.ListExpr); ok && l.Elem == nil {
+		shape := Shape{}
+		good := true
+		for _, e := range l.Elems {
+			tv := c.tab.Types[e]
+			if ad, isD := tv.Type.(DType); isD && ad.IsUntyped() {
+				c.convertConst(e, ad, tv.Value, I32)
+			}
+			d, ok := c.posDim(e, tv.Type, tv.Value, "dimension in "+c.what(cc, a))
+			good = good && ok
+			shape = append(shape, d)
+		}
+		return shape, good
+	}
+	if d, ok := a.typ.(DType); ok && d.IsInteger() {
+		dim, ok := c.constDim(cc, a, true)
+		return Shape{dim}, ok
+	}
+	c.argErr(cc, a, "a shape like [16, 128]")
+	return nil, false
+}
+
+// broadcastInto requires a's shape to broadcast to exactly target.
+func (c *checker) broadcastInto(cc *callCtx, a *argv, target Shape) bool {
+	s := ShapeOf(a.typ)
+	out, ok := Broadcast(s, target)
+	if !ok || !out.Equal(target) {
+		c.errorf(cc.at(a), "%s: cannot broadcast shape %s to %s", c.what(cc, a), s, target)
+		return false
+	}
+	return true
+}
+
+// mask checks a mask: argument against the shape it applies to.
+func (c *checker) maskArg(cc *callCtx, shape Shape) bool {
+	m := cc.get("mask")
+	if m == nil {
+		return true
+	}
+	if d, ok := ElemOf(m.typ).(DType); !ok || d != I1 {
+		c.argErr(cc, m, "an i1 mask")
+		return false
+	}
+	return c.broadcastInto(cc, m, shape)
+}
+
+func (c *checker) readOnlyErr(cc *callCtx, a *argv) {
+	c.errorf(cc.at(a), "cannot write to a pipe reader slot's buffer (it is read-only; write through a slot from pp.acquire)")
+}
+
+// pointerArg requires a pointer or tile of pointers.
+func (c *checker) pointerArg(cc *callCtx, a *argv) (*Pointer, Shape, bool) {
+	if p, ok := ElemOf(a.typ).(*Pointer); ok {
+		return p, ShapeOf(a.typ), true
+	}
+	c.argErr(cc, a, "a pointer or a tile of pointers")
+	return nil, nil, false
+}
+
+// ------------------------------------------------------------ core
+
+func (c *checker) gridAxis(cc *callCtx) Type {
+	a := cc.get("axis")
+	n, ok := c.knownInt(cc, a)
+	if !ok || !c.inRange(cc, a, n, 0, 2) {
+		return Invalid
+	}
+	return I32
+}
+
+func (c *checker) arange(cc *callCtx) Type {
+	lo, ok1 := c.constDim(cc, cc.get("start"), false)
+	hi, ok2 := c.constDim(cc, cc.get("end"), false)
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	size := hi.Sub(lo)
+	if n, ok := size.Const(); ok {
+		if n <= 0 {
+			c.errorf(cc.call, "arange size must be positive, got %d", n)
+			return Invalid
+		}
+		if n&(n-1) != 0 {
+			c.errorf(cc.call, "arange size must be a power of two, got %d", n)
+			return Invalid
+		}
+	}
+	return &Tile{Shape: Shape{size}, Elem: I32}
+}
+
+func (c *checker) zeros(cc *callCtx) Type {
+	shape, ok1 := c.shapeArg(cc, cc.get("shape"))
+	d, ok2 := c.dtypeArg(cc, cc.get("dtype"))
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	return TileOf(d, shape)
+}
+
+func (c *checker) full(cc *callCtx) Type {
+	shape, ok1 := c.shapeArg(cc, cc.get("shape"))
+	d, ok2 := c.dtypeArg(cc, cc.get("dtype"))
+	v := cc.get("value")
+	_, vs, ok3 := c.numeric(cc, v)
+	if !ok1 || !ok2 || !ok3 {
+		return Invalid
+	}
+	if len(vs) > 0 {
+		return c.argErr(cc, v, "a scalar")
+	}
+	c.convert(v, d)
+	return TileOf(d, shape)
+}
+
+func (c *checker) load(cc *callCtx) Type {
+	p := cc.get("ptr")
+	if m, ok := p.typ.(*MemDesc); ok {
+		for _, name := range []string{"mask", "other"} {
+			if a := cc.get(name); a != nil {
+				c.errorf(cc.at(a), "%s: is not allowed when loading a whole shared-memory buffer", name)
+				return Invalid
+			}
+		}
+		return &Tile{Shape: m.Shape, Elem: m.Elem}
+	}
+	ptr, shape, ok := c.pointerArg(cc, p)
+	if !ok {
+		return Invalid
+	}
+	if !c.maskArg(cc, shape) {
+		return Invalid
+	}
+	if o := cc.get("other"); o != nil {
+		if _, _, ok := c.numeric(cc, o); !ok {
+			return Invalid
+		}
+		c.convert(o, ptr.Elem)
+		if !c.broadcastInto(cc, o, shape) {
+			return Invalid
+		}
+	}
+	if _, _, ok := c.constBool(cc, cc.get("async")); !ok {
+		return Invalid
+	}
+	return TileOf(ptr.Elem, shape)
+}
+
+func (c *checker) store(cc *callCtx) Type {
+	p, v := cc.get("ptr"), cc.get("value")
+	if m, ok := p.typ.(*MemDesc); ok {
+		if m.ReadOnly {
+			c.readOnlyErr(cc, p)
+			return Invalid
+		}
+		if a := cc.get("mask"); a != nil {
+			c.errorf(cc.at(a), "mask: is not allowed when storing a whole shared-memory buffer")
+			return Invalid
+		}
+		if _, _, ok := c.numeric(cc, v); !ok {
+			return Invalid
+		}
+		c.convert(v, m.Elem)
+		if !c.broadcastInto(cc, v, m.Shape) {
+			return Invalid
+		}
+		return NoValue
+	}
+	ptr, shape, ok := c.pointerArg(cc, p)
+	if !ok {
+		return Invalid
+	}
+	if ptr.ReadOnly {
+		c.readOnlyErr(cc, p)
+		return Invalid
+	}
+	if _, _, ok := c.numeric(cc, v); !ok {
+		return Invalid
+	}
+	c.convert(v, ptr.Elem)
+	if !c.broadcastInto(cc, v, shape) || !c.maskArg(cc, shape) {
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) atomicRMW(cc *callCtx) Type {
+	p := cc.get("ptr")
+	ptr, shape, ok := c.pointerArg(cc, p)
+	if !ok {
+		return Invalid
+	}
+	if ptr.ReadOnly {
+		c.readOnlyErr(cc, p)
+		return Invalid
+	}
+	for _, name := range []string{"cmp", "value"} {
+		v := cc.get(name)
+		if v == nil {
+			continue
+		}
+		if _, _, ok := c.numeric(cc, v); !ok {
+			return Invalid
+		}
+		c.convert(v, ptr.Elem)
+		if !c.broadcastInto(cc, v, shape) {
+			return Invalid
+		}
+	}
+	if !c.maskArg(cc, shape) {
+		return Invalid
+	}
+	return TileOf(ptr.Elem, shape)
+}
+
+func (c *checker) atomicCAS(cc *callCtx) Type { return c.atomicRMW(cc) }
+
+func mmaInput(d DType) bool {
+	switch d {
+	case BF16, F16, F32, F8E4M3, F8E5M2, I8:
+		return true
+	}
+	return false
+}
+
+// mmaOperands checks the dtypes of two MMA operands and returns the
+// accumulator dtype.
+func (c *checker) mmaOperands(cc *callCtx, a, b *argv, ad, bd DType) (DType, bool) {
+	for _, x := range []struct {
+		a *argv
+		d DType
+	}{{a, ad}, {b, bd}} {
+		if !mmaInput(x.d) {
+			c.argErr(cc, x.a, "a 2-D bf16, f16, f32, f8e4m3, f8e5m2 or i8 operand")
+			return Invalid, false
+		}
+	}
+	if ad != bd && !(ad.IsFP8() && bd.IsFP8()) {
+		c.errorf(cc.call, "%s operands must have the same dtype, got %s and %s", cc.b.CallName(), ad, bd)
+		return Invalid, false
+	}
+	if ad == I8 {
+		return I32, true
+	}
+	return F32, true
+}
+
+func (c *checker) accArg(cc *callCtx, acc *argv, want Shape, d DType) bool {
+	at, ok := acc.typ.(*Tile)
+	if !ok || at.Elem != d || len(at.Shape) != 2 {
+		c.argErr(cc, acc, fmt.Sprintf("a %s tile", (&Tile{Shape: want, Elem: d}).String()))
+		return false
+	}
+	if !at.Shape.Equal(want) {
+		c.errorf(cc.at(acc), "%s: acc has shape %s, want %s", cc.b.CallName(), at.Shape, want)
+		return false
+	}
+	return true
+}
+
+func (c *checker) dot(cc *callCtx) Type {
+	a, b := cc.get("a"), cc.get("b")
+	at, ok1 := a.typ.(*Tile)
+	bt, ok2 := b.typ.(*Tile)
+	for _, x := range []struct {
+		a  *argv
+		t  *Tile
+		ok bool
+	}{{a, at, ok1}, {b, bt, ok2}} {
+		if !x.ok || len(x.t.Shape) != 2 {
+			return c.argErr(cc, x.a, "a 2-D tile (use wgmma for shared-memory operands)")
+		}
+	}
+	ad, _ := at.Elem.(DType)
+	bd, _ := bt.Elem.(DType)
+	accD, ok := c.mmaOperands(cc, a, b, ad, bd)
+	if !ok {
+		return Invalid
+	}
+	m, k, k2, n := at.Shape[0], at.Shape[1], bt.Shape[0], bt.Shape[1]
+	if !k.Equal(k2) {
+		c.errorf(cc.call, "dot: inner dimensions differ: a is %s, b is %s", at.Shape, bt.Shape)
+		return Invalid
+	}
+	for _, d := range []Dim{m, n, k} {
+		if v, known := d.Const(); known && v < 16 {
+			c.errorf(cc.call, "dot needs every dimension to be at least 16, got %s x %s", at.Shape, bt.Shape)
+			return Invalid
+		}
+	}
+	want := Shape{m, n}
+	if acc := cc.get("acc"); acc != nil && !c.accArg(cc, acc, want, accD) {
+		return Invalid
+	}
+	return &Tile{Shape: want, Elem: accD}
+}
+
+func (c *checker) where(cc *callCtx) Type {
+	cond, x, y := cc.get("cond"), cc.get("x"), cc.get("y")
+	if d, ok := ElemOf(cond.typ).(DType); !ok || d != I1 {
+		return c.argErr(cc, cond, "an i1 mask")
+	}
+	xd, xs, ok1 := c.numeric(cc, x)
+	yd, ys, ok2 := c.numeric(cc, y)
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	s1, ok := Broadcast(ShapeOf(cond.typ), xs)
+	shape, ok3 := Broadcast(s1, ys)
+	if !ok || !ok3 {
+		c.errorf(cc.call, "where: cannot broadcast shapes %s, %s and %s", ShapeOf(cond.typ), xs, ys)
+		return Invalid
+	}
+	d := promote(xd, yd)
+	if d.IsUntyped() {
+		d = d.Default()
+	}
+	c.convert(x, d)
+	c.convert(y, d)
+	return TileOf(d, shape)
+}
+
+func (c *checker) cast(cc *callCtx) Type {
+	x := cc.get("x")
+	d, ok := c.dtypeArg(cc, cc.get("dtype"))
+	xd, shape, ok2 := c.numeric(cc, x)
+	if !ok || !ok2 {
+		return Invalid
+	}
+	if xd.IsUntyped() {
+		c.defaultUntyped(x)
+	}
+	if len(shape) == 0 && x.val != nil {
+		cc.value = convertValue(x.val, d)
+	}
+	return TileOf(d, shape)
+}
+
+// convertValue converts a compile-time value to dtype d (nil when it cannot
+// be folded).
+func convertValue(v *Value, d DType) *Value {
+	if v.Known == nil {
+		if d.IsInteger() && d != I1 {
+			return v
+		}
+		return &Value{Sym: atomDim(d.String() + "(" + v.Sym.String() + ")")}
+	}
+	x := boolToInt(v.Known)
+	switch {
+	case d == I1:
+		return &Value{Known: constant.MakeBool(constant.Sign(x) != 0)}
+	case d.IsFloat():
+		return &Value{Known: constant.ToFloat(x)}
+	default:
+		if i := constant.ToInt(x); i.Kind() == constant.Int {
+			if representable(i, d) {
+				return &Value{Known: i}
+			}
+			return nil
+		}
+		f, _ := constant.Float64Val(x)
+		i := constant.MakeInt64(int64(f))
+		if representable(i, d) {
+			return &Value{Known: i}
+		}
+	}
+	return nil
+}
+
+// reduced is the dtype a sum/cumsum accumulates in.
+func reduced(name string, d DType) DType {
+	if name == "sum" || name == "cumsum" {
+		switch d {
+		case I1, I8, I16:
+			return I32
+		case U8, U16:
+			return U32
+		}
+	}
+	return d
+}
+
+func (c *checker) axisArg(cc *callCtx, a *argv, rank int) (int, bool) {
+	n, ok := c.knownInt(cc, a)
+	if !ok {
+		return 0, false
+	}
+	if n < 0 {
+		n += int64(rank)
+	}
+	if n < 0 || n >= int64(rank) {
+		c.errorf(cc.at(a), "axis %d out of range for %s (rank %d)", n, cc.get("x").typ, rank)
+		return 0, false
+	}
+	return int(n), true
+}
+
+func (c *checker) reduce(cc *callCtx) Type {
+	x := cc.get("x")
+	t, ok := x.typ.(*Tile)
+	d, isD := ElemOf(x.typ).(DType)
+	if !ok || !isD {
+		hint := "a tile of numbers"
+		if cc.b.Name == "max" || cc.b.Name == "min" {
+			hint += " (for two values use " + cc.b.Name + "imum)"
+		}
+		return c.argErr(cc, x, hint)
+	}
+	d = reduced(cc.b.Name, d)
+	a := cc.get("axis")
+	if a == nil {
+		return d
+	}
+	ax, ok := c.axisArg(cc, a, len(t.Shape))
+	if !ok {
+		return Invalid
+	}
+	shape := append(append(Shape{}, t.Shape[:ax]...), t.Shape[ax+1:]...)
+	return TileOf(d, shape)
+}
+
+func (c *checker) cumsum(cc *callCtx) Type {
+	x := cc.get("x")
+	t, ok := x.typ.(*Tile)
+	d, isD := ElemOf(x.typ).(DType)
+	if !ok || !isD {
+		return c.argErr(cc, x, "a tile of numbers")
+	}
+	if _, ok := c.axisArg(cc, cc.get("axis"), len(t.Shape)); !ok {
+		return Invalid
+	}
+	if _, _, ok := c.constBool(cc, cc.get("reverse")); !ok {
+		return Invalid
+	}
+	return &Tile{Shape: t.Shape, Elem: reduced("cumsum", d)}
+}
+
+func (c *checker) mathUnary(cc *callCtx) Type {
+	x := cc.get("x")
+	d, shape, ok := c.numeric(cc, x)
+	if !ok {
+		return Invalid
+	}
+	if d.IsUntyped() {
+		c.convert(x, F32)
+		d = F32
+	}
+	if !d.IsFloat() {
+		return c.argErr(cc, x, "a float or a tile of floats (cast integers first)")
+	}
+	return TileOf(d, shape)
+}
+
+func (c *checker) abs(cc *callCtx) Type {
+	x := cc.get("x")
+	d, shape, ok := c.numeric(cc, x)
+	if !ok {
+		return Invalid
+	}
+	if d.IsUntyped() {
+		c.defaultUntyped(x)
+		d, _ = x.typ.(DType)
+	}
+	return TileOf(d, shape)
+}
+
+func (c *checker) minmax(cc *callCtx) Type {
+	x, y := cc.get("x"), cc.get("y")
+	xd, xs, ok1 := c.numeric(cc, x)
+	yd, ys, ok2 := c.numeric(cc, y)
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	shape, ok := Broadcast(xs, ys)
+	if !ok {
+		c.errorf(cc.call, "%s: cannot broadcast shapes %s and %s", cc.b.Name, xs, ys)
+		return Invalid
+	}
+	d := promote(xd, yd)
+	if d.IsUntyped() {
+		d = d.Default()
+	}
+	c.convert(x, d)
+	c.convert(y, d)
+	return TileOf(d, shape)
+}
+
+func (c *checker) cdiv(cc *callCtx) Type {
+	a, b := cc.get("a"), cc.get("b")
+	ad, as, ok1 := c.numeric(cc, a)
+	bd, bs, ok2 := c.numeric(cc, b)
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	for _, x := range []struct {
+		a *argv
+		d DType
+	}{{a, ad}, {b, bd}} {
+		if !x.d.IsInteger() || x.d == I1 {
+			return c.argErr(cc, x.a, "an integer or a tile of integers")
+		}
+	}
+	shape, ok := Broadcast(as, bs)
+	if !ok {
+		c.errorf(cc.call, "cdiv: cannot broadcast shapes %s and %s", as, bs)
+		return Invalid
+	}
+	d := promote(ad, bd)
+	if len(shape) == 0 && a.val != nil && b.val != nil {
+		x, y := valDim(a.val), valDim(b.val)
+		if yv, ok := y.Const(); ok && yv == 0 {
+			c.errorf(cc.at(b), "division by zero")
+			return Invalid
+		}
+		cc.value = &Value{Sym: x.Add(y).Sub(ConstDim(1)).Div(y)}
+		if n, ok := cc.value.Sym.Const(); ok {
+			cc.value = knownInt(n)
+		}
+	}
+	if d.IsUntyped() {
+		if cc.value == nil {
+			d = d.Default()
+		}
+	} else {
+		c.convert(a, d)
+		c.convert(b, d)
+	}
+	return TileOf(d, shape)
+}
+
+func (c *checker) reshape(cc *callCtx) Type {
+	x := cc.get("x")
+	t, ok := x.typ.(*Tile)
+	if !ok {
+		return c.argErr(cc, x, "a tile")
+	}
+	shape, ok := c.shapeArg(cc, cc.get("shape"))
+	if !ok {
+		return Invalid
+	}
+	from, to := t.Shape.NumElements(), shape.NumElements()
+	if !from.Equal(to) && !strings.Contains(from.String()+to.String(), "(") {
+		c.errorf(cc.call, "cannot reshape %s to %s: element counts differ (%s vs %s)", t.Shape, shape, from, to)
+		return Invalid
+	}
+	return TileOf(t.Elem, shape)
+}
+
+func (c *checker) broadcastTo(cc *callCtx) Type {
+	x := cc.get("x")
+	d, _, ok := c.numeric(cc, x)
+	if !ok {
+		return Invalid
+	}
+	shape, ok := c.shapeArg(cc, cc.get("shape"))
+	if !ok {
+		return Invalid
+	}
+	if d.IsUntyped() {
+		c.defaultUntyped(x)
+		d, _ = x.typ.(DType)
+	}
+	if !c.broadcastInto(cc, x, shape) {
+		return Invalid
+	}
+	return TileOf(ElemOf(x.typ), shape)
+}
+
+func (c *checker) trans(cc *callCtx) Type {
+	x := cc.get("x")
+	return c.transpose(cc.at(x), x.typ, nil)
+}
+
+func (c *checker) permute(cc *callCtx) Type {
+	x := cc.get("x")
+	var shape Shape
+	switch t := x.typ.(type) {
+	case *Tile:
+		shape = t.Shape
+	case *MemDesc:
+		shape = t.Shape
+	default:
+		return c.argErr(cc, x, "a tile or a shared-memory buffer")
+	}
+	var perm []int
+	seen := map[int64]bool{}
+	valid := true
+	for _, a := range cc.all("dims") {
+		n, ok := c.knownInt(cc, a)
+		if !ok {
+			return Invalid
+		}
+		if n < 0 || n >= int64(len(shape)) || seen[n] {
+			valid = false
+		}
+		seen[n] = true
+		perm = append(perm, int(n))
+	}
+	if !valid || len(perm) != len(shape) {
+		c.errorf(cc.call, "permute of %s needs a permutation of 0..%d, got %v", x.typ, len(shape)-1, perm)
+		return Invalid
+	}
+	return c.transpose(cc.at(x), x.typ, perm)
+}
+
+func (c *checker) print(cc *callCtx) Type {
+	for _, a := range cc.all("args") {
+		switch ElemOf(a.typ).(type) {
+		case DType, *Pointer:
+			c.defaultUntyped(a)
+			continue
+		}
+		if a.typ == String {
+			continue
+		}
+		return c.argErr(cc, a, "a string, scalar or tile")
+	}
+	return NoValue
+}
+
+func (c *checker) assert(cc *callCtx) Type {
+	cond := cc.get("cond")
+	if d, ok := ElemOf(cond.typ).(DType); !ok || d != I1 {
+		return c.argErr(cc, cond, "an i1 condition or mask")
+	}
+	if m := cc.get("msg"); m != nil && m.typ != String {
+		return c.argErr(cc, m, "a string")
+	}
+	return NoValue
+}
+
+// intList requires a list of scalar integers (runtime values allowed).
+func (c *checker) intList(cc *callCtx, a *argv) ([]ast.Expr, bool) {
+	l, ok := unparen(a.expr).(*ast.ListExpr)
+	if !ok || l.Elem != nil {
+		c.argErr(cc, a, "a list of integers like [M, K]")
+		return nil, false
+	}
+	for _, e := range l.Elems {
+		tv := c.tab.Types[e]
+		d, ok := tv.Type.(DType)
+		if isInvalid(tv.Type) {
+			return nil, false
+		}
+		if !ok || !d.IsInteger() || d == I1 {
+			c.argErr(cc, a, "a list of integers like [M, K]")
+			return nil, false
+		}
+		if d.IsUntyped() {
+			c.convertConst(e, d, tv.Value, I64)
+		}
+	}
+	return l.Elems, true
+}
+
+func (c *checker) makeDesc(cc *callCtx) Type {
+	p := cc.get("ptr")
+	ptr, ok := p.typ.(*Pointer)
+	if !ok || ptr.Space != Global {
+		return c.argErr(cc, p, "a global pointer like *bf16")
+	}
+	shape, ok1 := c.intList(cc, cc.get("shape"))
+	strides, ok2 := c.intList(cc, cc.get("strides"))
+	block, ok3 := c.shapeArg(cc, cc.get("block"))
+	if !ok1 || !ok2 || !ok3 {
+		return Invalid
+	}
+	if len(shape) != len(block) || len(strides) != len(block) {
+		c.errorf(cc.call, "make_desc: shape, strides and block must have the same length, got %d, %d and %d", len(shape), len(strides), len(block))
+		return Invalid
+	}
+	return &Desc{Elem: ptr.Elem, Block: block}
+}
+
+// ------------------------------------------------------------ shared memory
+
+func (c *checker) alloc(cc *callCtx) Type {
+	shape, ok1 := c.shapeArg(cc, cc.get("shape"))
+	d, ok2 := c.dtypeArg(cc, cc.get("dtype"))
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	if s := cc.get("scope"); !s.def {
+		if s.typ != ScopeType {
+			return c.argErr(cc, s, "a memory scope (smem)")
+		}
+	}
+	if in := cc.get("init"); in != nil {
+		if _, _, ok := c.numeric(cc, in); !ok {
+			return Invalid
+		}
+		c.convert(in, d)
+		if !c.broadcastInto(cc, in, shape) {
+			return Invalid
+		}
+	}
+	c.addSmem(cc.call, "alloc", shape, d)
+	return &MemDesc{Shape: shape, Elem: d}
+}
+
+const memWant = "a shared-memory buffer (alloc, slot, .T, pipe slot field or remote view)"
+
+func (c *checker) localPtr(cc *callCtx) Type {
+	b := cc.get("buf")
+	m, ok := b.typ.(*MemDesc)
+	if !ok {
+		return c.argErr(cc, b, memWant)
+	}
+	idx := cc.all("indices")
+	if len(idx) != len(m.Shape) {
+		c.errorf(cc.call, "local_ptr of %s needs %d indices, got %d", m, len(m.Shape), len(idx))
+		return Invalid
+	}
+	var shape Shape
+	for _, a := range idx {
+		d, ok := ElemOf(a.typ).(DType)
+		if !ok || !d.IsInteger() || d == I1 {
+			return c.argErr(cc, a, "an integer or a tile of integers")
+		}
+		c.convert(a, I32)
+		s, ok := Broadcast(shape, ShapeOf(a.typ))
+		if !ok {
+			c.errorf(cc.at(a), "local_ptr: cannot broadcast index shapes %s and %s", shape, ShapeOf(a.typ))
+			return Invalid
+		}
+		shape = s
+	}
+	space := Shared
+	if m.Remote {
+		space = Remote
+	}
+	return TileOf(&Pointer{Elem: m.Elem, Space: space, ReadOnly: m.ReadOnly}, shape)
+}
+
+func (c *checker) copyOp(cc *callCtx) Type {
+	src, dst := cc.get("src"), cc.get("dst")
+	offs := cc.all("offsets")
+	bar := cc.get("barrier")
+	if bar != nil {
+		if bt, ok := bar.typ.(*Barrier); !ok || bt.Slots != nil {
+			return c.argErr(cc, bar, "a barrier (use bars.slot(i) for an array)")
+		}
+	}
+	for _, o := range offs {
+		if !c.scalarInt(cc, o) {
+			return Invalid
+		}
+	}
+	sd, srcDesc := src.typ.(*Desc)
+	dd, dstDesc := dst.typ.(*Desc)
+	checkMem := func(a *argv, write bool) (*MemDesc, bool) {
+		m, ok := a.typ.(*MemDesc)
+		if !ok {
+			c.argErr(cc, a, memWant)
+			return nil, false
+		}
+		if write && m.ReadOnly {
+			c.readOnlyErr(cc, a)
+			return nil, false
+		}
+		return m, true
+	}
+	match := func(d *Desc, m *MemDesc) bool {
+		if len(offs) != len(d.Block) {
+			c.errorf(cc.call, "copy with %s needs %d offsets, got %d", d, len(d.Block), len(offs))
+			return false
+		}
+		if !m.Shape.Equal(d.Block) || m.Elem != d.Elem {
+			c.errorf(cc.call, "copy: buffer %s does not match the descriptor block %s", m, d)
+			return false
+		}
+		return true
+	}
+	switch {
+	case srcDesc && dstDesc:
+		return c.argErr(cc, dst, memWant)
+	case srcDesc:
+		m, ok := checkMem(dst, true)
+		if !ok || !match(sd, m) {
+			return Invalid
+		}
+		if bar == nil {
+			c.errorf(cc.call, "copy from a desc needs barrier: (the mbarrier the TMA load completes on)")
+			return Invalid
+		}
+		return NoValue
+	case dstDesc:
+		m, ok := checkMem(src, false)
+		if !ok || !match(dd, m) {
+			return Invalid
+		}
+		if bar != nil {
+			c.errorf(cc.at(bar), "a copy to a desc (TMA store) takes no barrier:")
+			return Invalid
+		}
+		return NoValue
+	}
+	if len(offs) > 0 {
+		c.errorf(cc.at(offs[0]), "offsets are only for a copy from or to a desc")
+		return Invalid
+	}
+	shapeElem := func(a *argv, write bool) (Shape, DType, bool) {
+		if m, ok := a.typ.(*MemDesc); ok {
+			if write && m.ReadOnly {
+				c.readOnlyErr(cc, a)
+				return nil, Invalid, false
+			}
+			return m.Shape, m.Elem, true
+		}
+		if p, ok := ElemOf(a.typ).(*Pointer); ok {
+			if _, isTile := a.typ.(*Tile); isTile {
+				if write && p.ReadOnly {
+					c.readOnlyErr(cc, a)
+					return nil, Invalid, false
+				}
+				return ShapeOf(a.typ), p.Elem, true
+			}
+		}
+		c.argErr(cc, a, "a desc, a shared-memory buffer or a tile of pointers")
+		return nil, Invalid, false
+	}
+	ss, se, ok1 := shapeElem(src, false)
+	ds, de, ok2 := shapeElem(dst, true)
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	_, srcMem := src.typ.(*MemDesc)
+	_, dstMem := dst.typ.(*MemDesc)
+	if !srcMem && !dstMem {
+		return c.argErr(cc, dst, memWant)
+	}
+	if !ss.Equal(ds) || se != de {
+		c.errorf(cc.call, "copy: source %s and destination %s differ in shape or dtype", src.typ, dst.typ)
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) barrier(cc *callCtx) Type {
+	count, ok := c.constDim(cc, cc.get("count"), true)
+	if !ok {
+		return Invalid
+	}
+	_ = count
+	shape := Shape{ConstDim(1)}
+	b := &Barrier{}
+	if s := cc.get("slots"); s != nil {
+		n, ok := c.constDim(cc, s, true)
+		if !ok {
+			return Invalid
+		}
+		shape = Shape{n}
+		b.Slots = &n
+	}
+	c.addSmem(cc.call, "mbarrier", shape, Invalid)
+	return b
+}
+
+func (c *checker) singleBarrier(cc *callCtx) bool {
+	b := cc.get("bar")
+	if bt, ok := b.typ.(*Barrier); !ok || bt.Slots != nil {
+		c.argErr(cc, b, "a barrier (use bars.slot(i) for an array)")
+		return false
+	}
+	return true
+}
+
+func (c *checker) arrive(cc *callCtx) Type {
+	if !c.singleBarrier(cc) {
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) waitBar(cc *callCtx) Type {
+	if !c.singleBarrier(cc) || !c.scalarInt(cc, cc.get("phase")) {
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) expect(cc *callCtx) Type {
+	if !c.singleBarrier(cc) || !c.scalarInt(cc, cc.get("bytes")) {
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) pipe(cc *callCtx) Type {
+	capacity, ok := c.constDim(cc, cc.get("capacity"), true)
+	if !ok {
+		return Invalid
+	}
+	p := &Pipe{Capacity: capacity}
+	for _, f := range cc.fields {
+		tv, ok := f.typ.(*TypeVal)
+		var tile *Tile
+		if ok {
+			tile, ok = tv.T.(*Tile)
+		}
+		if !ok {
+			c.errorf(cc.at(f), "pipe field %s must be a tile type like [16, 128]bf16, not %s", f.name, f.typ)
+			return Invalid
+		}
+		p.Fields = append(p.Fields, Field{Name: f.name, Type: tile})
+	}
+	if len(p.Fields) == 0 {
+		c.errorf(cc.call, "pipe needs at least one field (name: [D0, ...]T)")
+		return Invalid
+	}
+	for _, f := range p.Fields {
+		c.addSmem(cc.call, "pipe field "+f.Name, append(Shape{capacity}, f.Type.Shape...), f.Type.Elem.(DType))
+	}
+	c.addSmem(cc.call, "pipe mbarriers (full+empty per slot)", Shape{capacity.Mul(ConstDim(2))}, Invalid)
+	return p
+}
+
+func (c *checker) pipeSlot(cc *callCtx) Type {
+	if !c.scalarInt(cc, cc.get("i")) {
+		return Invalid
+	}
+	return &Slot{Pipe: cc.get("pp").typ.(*Pipe), Writer: cc.b.Name == "acquire"}
+}
+
+func (c *checker) pipeIndex(cc *callCtx) Type {
+	if !c.scalarInt(cc, cc.get("i")) {
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) memSlot(cc *callCtx) Type {
+	b := cc.get("buf")
+	m := b.typ.(*MemDesc)
+	if !c.scalarInt(cc, cc.get("i")) {
+		return Invalid
+	}
+	if len(m.Shape) < 1 || (m.Perm != nil && m.Perm[0] != 0) {
+		c.errorf(cc.call, "cannot take a slot of %s (it needs an untransposed leading dim)", m)
+		return Invalid
+	}
+	out := *m
+	out.Shape = append(Shape{}, m.Shape[1:]...)
+	if m.Perm != nil {
+		out.Perm = nil
+		for _, p := range m.Perm[1:] {
+			out.Perm = append(out.Perm, p-1)
+		}
+	}
+	return &out
+}
+
+func (c *checker) barrierSlot(cc *callCtx) Type {
+	if !c.scalarInt(cc, cc.get("i")) {
+		return Invalid
+	}
+	return &Barrier{}
+}
+
+func (c *checker) wgmma(cc *callCtx) Type {
+	a, b, acc := cc.get("a"), cc.get("b"), cc.get("acc")
+	ta, _, ok1 := c.constBool(cc, cc.get("trans_a"))
+	tb, _, ok2 := c.constBool(cc, cc.get("trans_b"))
+	if !ok1 || !ok2 {
+		return Invalid
+	}
+	var as Shape
+	var ad DType
+	switch t := a.typ.(type) {
+	case *Tile:
+		if ta {
+			c.errorf(cc.at(cc.get("trans_a")), "trans_a: needs a in shared memory (a register operand is never transposed)")
+			return Invalid
+		}
+		as = t.Shape
+		ad, _ = t.Elem.(DType)
+	case *MemDesc:
+		as, ad = t.Shape, t.Elem
+	default:
+		return c.argErr(cc, a, "a 2-D tile or shared-memory buffer")
+	}
+	bm, ok := b.typ.(*MemDesc)
+	if !ok {
+		return c.argErr(cc, b, "a 2-D shared-memory buffer (wgmma reads b from shared memory)")
+	}
+	if len(as) != 2 {
+		return c.argErr(cc, a, "a 2-D tile or shared-memory buffer")
+	}
+	if len(bm.Shape) != 2 {
+		return c.argErr(cc, b, "a 2-D shared-memory buffer (wgmma reads b from shared memory)")
+	}
+	accD, ok := c.mmaOperands(cc, a, b, ad, bm.Elem)
+	if !ok {
+		return Invalid
+	}
+	m, k := as[0], as[1]
+	if ta {
+		m, k = k, m
+	}
+	k2, n := bm.Shape[0], bm.Shape[1]
+	if tb {
+		k2, n = n, k2
+	}
+	if !k.Equal(k2) {
+		c.errorf(cc.call, "wgmma: inner dimensions differ: a gives K=%s, b gives K=%s", k, k2)
+		return Invalid
+	}
+	if v, known := m.Const(); known && v%64 != 0 {
+		c.errorf(cc.call, "wgmma needs M to be a multiple of 64, got %d", v)
+		return Invalid
+	}
+	if v, known := n.Const(); known && (v%8 != 0 || v > 256) {
+		c.errorf(cc.call, "wgmma needs N to be a multiple of 8 no larger than 256, got %d", v)
+		return Invalid
+	}
+	if v, known := k.Const(); known && v%16 != 0 {
+		c.errorf(cc.call, "wgmma needs K to be a multiple of 16, got %d", v)
+		return Invalid
+	}
+	want := Shape{m, n}
+	if !c.accArg(cc, acc, want, accD) {
+		return Invalid
+	}
+	return acc.typ
+}
+
+func (c *checker) wgmmaWait(cc *callCtx) Type {
+	a := cc.get("n")
+	n, ok := c.knownInt(cc, a)
+	if !ok || !c.inRange(cc, a, n, 0, 7) {
+		return Invalid
+	}
+	return NoValue
+}
+
+func (c *checker) deviceMesh(cc *callCtx) Type {
+	var dims [3]Dim
+	for i, name := range []string{"cluster_x", "cluster_y", "cluster_z"} {
+		d, ok := c.constDim(cc, cc.get(name), true)
+		if !ok {
+			return Invalid
+		}
+		dims[i] = d
+	}
+	size := dims[0].Mul(dims[1]).Mul(dims[2])
+	if n, ok := size.Const(); ok && n > 16 {
+		c.errorf(cc.call, "a cluster has at most 16 CTAs, this mesh has %d", n)
+		return Invalid
+	}
+	return &Mesh{X: dims[0], Y: dims[1], Z: dims[2]}
+}
+
+func (c *checker) meshArg(cc *callCtx) bool {
+	m := cc.get("mesh")
+	if _, ok := m.typ.(*Mesh); !ok {
+		c.argErr(cc, m, "a mesh (from device_mesh)")
+		return false
+	}
+	return true
+}
+
+func (c *checker) shardID(cc *callCtx) Type {
+	if !c.meshArg(cc) {
+		return Invalid
+	}
+	a := cc.get("axis")
+	if a.typ != String || !a.val.IsKnown() {
+		return c.argErr(cc, a, `an axis name like "cluster_x"`)
+	}
+	switch s := constant.StringVal(a.val.Known); s {
+	case "cluster_x", "cluster_y", "cluster_z":
+	default:
+		c.errorf(cc.at(a), "unknown mesh axis %q (want cluster_x, cluster_y or cluster_z)", s)
+		return Invalid
+	}
+	return I32
+}
+
+func (c *checker) remote(cc *callCtx) Type {
+	b := cc.get("buf")
+	m, ok := b.typ.(*MemDesc)
+	if !ok || m.Remote {
+		return c.argErr(cc, b, "a local shared-memory buffer")
+	}
+	if !c.scalarInt(cc, cc.get("rank")) || !c.meshArg(cc) {
+		return Invalid
+	}
+	out := *m
+	out.Remote = true
+	return &out
+}
+
+func (c *checker) distributedBarrier(cc *callCtx) Type {
+	if !c.meshArg(cc) {
+		return Invalid
+	}
+	return NoValue
+}
+
+var asmOperand = regexp.MustCompile(`\$([0-9]+)`)
+
+func (c *checker) asm(cc *callCtx) Type {
+	tmpl := cc.get("template")
+	if tmpl.typ != String || !tmpl.val.IsKnown() {
+		return c.argErr(cc, tmpl, "a string literal")
+	}
+	args := cc.all("args")
+	for _, a := range args {
+		if _, ok := ElemOf(a.typ).(DType); !ok {
+			if _, isP := ElemOf(a.typ).(*Pointer); !isP {
+				return c.argErr(cc, a, "a scalar or tile")
+			}
+		}
+		c.defaultUntyped(a)
+	}
+	var res Type = NoValue
+	nOps := len(args)
+	if o := cc.get("out"); o != nil {
+		tv, ok := o.typ.(*TypeVal)
+		if !ok {
+			return c.argErr(cc, o, "a type like f32 or [128]f32")
+		}
+		res = tv.T
+		nOps++
+	}
+	for _, m := range asmOperand.FindAllStringSubmatch(constant.StringVal(tmpl.val.Known), -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= nOps {
+			c.errorf(cc.at(tmpl), "asm template refers to $%d but there are only %d operands", n, nOps)
+			return Invalid
+		}
+	}
+	return res
+}

@@ -1,0 +1,370 @@
+package check
+
+import "strings"
+
+// Type is the type of a .tle value. String prints it the way the language
+// writes it where the language has a spelling ([16,128]bf16, *f32,
+// desc[bf16,64,64]) and as a short description otherwise (memdesc[..]T,
+// barrier, mesh(...)).
+type Type interface {
+	String() string
+	isType()
+}
+
+// DType is a scalar element type, or one of the untyped constant kinds.
+type DType int
+
+// The scalar dtypes. Invalid is the type of an erroneous expression: every
+// check accepts it silently, so one mistake gives one error.
+const (
+	Invalid DType = iota
+	I1
+	I8
+	I16
+	I32
+	I64
+	U8
+	U16
+	U32
+	U64
+	F16
+	BF16
+	F32
+	F64
+	F8E4M3
+	F8E5M2
+	UntypedInt   // an integer constant that has not yet taken a type
+	UntypedFloat // a float constant that has not yet taken a type
+)
+
+var dtypeNames = [...]string{
+	Invalid: "invalid type", I1: "i1", I8: "i8", I16: "i16", I32: "i32", I64: "i64",
+	U8: "u8", U16: "u16", U32: "u32", U64: "u64", F16: "f16", BF16: "bf16", F32: "f32", F64: "f64",
+	F8E4M3: "f8e4m3", F8E5M2: "f8e5m2", UntypedInt: "untyped int", UntypedFloat: "untyped float",
+}
+
+// DTypes lists the dtypes the language spells, in declaration order.
+var DTypes = []DType{I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, F8E4M3, F8E5M2}
+
+// DTypeByName maps a spelling (f32) to its dtype.
+func DTypeByName(name string) (DType, bool) {
+	for _, d := range DTypes {
+		if dtypeNames[d] == name {
+			return d, true
+		}
+	}
+	return Invalid, false
+}
+
+func (d DType) String() string {
+	if d >= 0 && int(d) < len(dtypeNames) {
+		return dtypeNames[d]
+	}
+	return "invalid type"
+}
+func (DType) isType() {}
+
+// IsInteger reports i1..u64 and untyped int.
+func (d DType) IsInteger() bool { return (d >= I1 && d <= U64) || d == UntypedInt }
+
+// IsUnsigned reports u8..u64.
+func (d DType) IsUnsigned() bool { return d >= U8 && d <= U64 }
+
+// IsFloat reports f16..f8e5m2 and untyped float.
+func (d DType) IsFloat() bool { return (d >= F16 && d <= F8E5M2) || d == UntypedFloat }
+
+// IsFP8 reports the 8-bit float formats.
+func (d DType) IsFP8() bool { return d == F8E4M3 || d == F8E5M2 }
+
+// IsUntyped reports the untyped constant kinds.
+func (d DType) IsUntyped() bool { return d == UntypedInt || d == UntypedFloat }
+
+// Bits is the width in bits (1 for i1); 0 for untyped and invalid.
+func (d DType) Bits() int {
+	switch d {
+	case I1:
+		return 1
+	case I8, U8, F8E4M3, F8E5M2:
+		return 8
+	case I16, U16, F16, BF16:
+		return 16
+	case I32, U32, F32:
+		return 32
+	case I64, U64, F64:
+		return 64
+	}
+	return 0
+}
+
+// Size is the storage size in bytes (i1 takes a byte).
+func (d DType) Size() int64 {
+	if d == I1 {
+		return 1
+	}
+	return int64(d.Bits() / 8)
+}
+
+// Default is the type an untyped constant takes when nothing else decides:
+// i32 for ints (i64 when the value does not fit), f32 for floats.
+func (d DType) Default() DType {
+	switch d {
+	case UntypedInt:
+		return I32
+	case UntypedFloat:
+		return F32
+	}
+	return d
+}
+
+// Space is the address space a pointer points into.
+type Space int
+
+const (
+	Global Space = iota // device global memory
+	Shared              // this CTA's shared memory (local_ptr)
+	Remote              // another CTA's shared memory in the cluster (local_ptr of a remote view)
+)
+
+// Pointer is *T. Pointers into shared memory come only from local_ptr and
+// print as *shared T (or *remote T); the language has no spelling for them.
+type Pointer struct {
+	Elem  DType
+	Space Space
+	// ReadOnly marks pointers into a pipe reader slot: storing through them is
+	// an error.
+	ReadOnly bool
+}
+
+func (p *Pointer) String() string {
+	switch p.Space {
+	case Shared:
+		return "*shared " + p.Elem.String()
+	case Remote:
+		return "*remote " + p.Elem.String()
+	}
+	return "*" + p.Elem.String()
+}
+func (*Pointer) isType() {}
+
+// Tile is [D0, D1, ...]E, E a DType or a *Pointer (a tile of pointers).
+type Tile struct {
+	Shape Shape
+	Elem  Type
+}
+
+func (t *Tile) String() string { return t.Shape.String() + t.Elem.String() }
+func (*Tile) isType()          {}
+
+// Desc is a TMA tensor descriptor desc[T, B0, B1, ...] (B = block shape).
+type Desc struct {
+	Elem  DType
+	Block Shape
+}
+
+func (d *Desc) String() string {
+	parts := []string{d.Elem.String()}
+	for _, b := range d.Block {
+		parts = append(parts, b.String())
+	}
+	return "desc[" + strings.Join(parts, ",") + "]"
+}
+func (*Desc) isType() {}
+
+// MemDesc is a view of a shared-memory buffer: an alloc, a slot of one, a
+// transposed/permuted view, a pipe slot's field, or a remote CTA's buffer.
+type MemDesc struct {
+	Shape Shape
+	Elem  DType
+	// Perm is the permutation from the view's dims to the underlying buffer's
+	// (nil for the identity); .T and permute set it.
+	Perm []int
+	// Remote marks a view of another CTA's buffer (remote(buf, rank, mesh)).
+	Remote bool
+	// ReadOnly marks a pipe reader slot's field.
+	ReadOnly bool
+}
+
+func (m *MemDesc) String() string {
+	s := "memdesc" + m.Shape.String() + m.Elem.String()
+	if m.Remote {
+		s = "remote " + s
+	}
+	return s
+}
+func (*MemDesc) isType() {}
+
+// Field is one named buffer of a pipe slot.
+type Field struct {
+	Name string
+	Type *Tile
+}
+
+// Pipe is a ring of Capacity shared-memory slots with full/empty barriers.
+type Pipe struct {
+	Capacity Dim
+	Fields   []Field
+}
+
+func (p *Pipe) String() string {
+	parts := []string{"capacity: " + p.Capacity.String()}
+	for _, f := range p.Fields {
+		parts = append(parts, f.Name+": "+f.Type.String())
+	}
+	return "pipe(" + strings.Join(parts, ", ") + ")"
+}
+func (*Pipe) isType() {}
+
+// Field looks a field up by name.
+func (p *Pipe) Field(name string) (Field, bool) {
+	for _, f := range p.Fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// Slot is one slot of a pipe: a writer (from acquire) or a reader (from wait).
+type Slot struct {
+	Pipe   *Pipe
+	Writer bool
+}
+
+func (s *Slot) String() string {
+	side := "reader"
+	if s.Writer {
+		side = "writer"
+	}
+	var parts []string
+	for _, f := range s.Pipe.Fields {
+		parts = append(parts, f.Name+": "+f.Type.String())
+	}
+	return side + " slot(" + strings.Join(parts, ", ") + ")"
+}
+func (*Slot) isType() {}
+
+// Barrier is an mbarrier, or with Slots set an array of that many mbarriers
+// (barrier(count: c, slots: n)), indexed with .slot(i).
+type Barrier struct {
+	Slots *Dim // nil for a single barrier
+}
+
+func (b *Barrier) String() string {
+	if b.Slots != nil {
+		return "barrier[" + b.Slots.String() + "]"
+	}
+	return "barrier"
+}
+func (*Barrier) isType() {}
+
+// Mesh is a CTA cluster seen as a mesh (device_mesh).
+type Mesh struct {
+	X, Y, Z Dim
+}
+
+func (m *Mesh) String() string {
+	s := "mesh(cluster_x: " + m.X.String()
+	if !isOne(m.Y) || !isOne(m.Z) {
+		s += ", cluster_y: " + m.Y.String()
+	}
+	if !isOne(m.Z) {
+		s += ", cluster_z: " + m.Z.String()
+	}
+	return s + ")"
+}
+func (*Mesh) isType() {}
+
+// TypeVal is the type of a type used as a value: f32 in cast(x, f32), or
+// [16,128]bf16 as a pipe field.
+type TypeVal struct{ T Type }
+
+func (t *TypeVal) String() string { return "type " + t.T.String() }
+func (*TypeVal) isType()          {}
+
+// Basic is one of the few non-numeric value types: string literals and the
+// memory-scope names (smem).
+type Basic string
+
+// The basic types.
+const (
+	String    Basic = "string"
+	ScopeType Basic = "scope"
+	NoValue   Basic = "no value" // the "type" of a call that returns nothing
+)
+
+func (b Basic) String() string { return string(b) }
+func (Basic) isType()          {}
+
+// List is a bracketed list of values, [a, b, c]: a shape, strides, offsets.
+type List struct{ Elems []Type }
+
+func (l *List) String() string {
+	parts := make([]string, len(l.Elems))
+	for i, x := range l.Elems {
+		parts[i] = x.String()
+	}
+	return "list[" + strings.Join(parts, ", ") + "]"
+}
+func (*List) isType() {}
+
+// Tuple is the result of a func returning several values.
+type Tuple struct{ Types []Type }
+
+func (t *Tuple) String() string {
+	parts := make([]string, len(t.Types))
+	for i, x := range t.Types {
+		parts[i] = x.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+func (*Tuple) isType() {}
+
+// Identical reports whether two types are the same (shapes compared
+// symbolically; a pointer's ReadOnly flag does not count).
+func Identical(a, b Type) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.String() == b.String()
+}
+
+// ElemOf returns the element of a tile, or t itself for a scalar/pointer.
+func ElemOf(t Type) Type {
+	if tt, ok := t.(*Tile); ok {
+		return tt.Elem
+	}
+	return t
+}
+
+// ShapeOf returns a tile's shape (nil for a scalar).
+func ShapeOf(t Type) Shape {
+	if tt, ok := t.(*Tile); ok {
+		return tt.Shape
+	}
+	return nil
+}
+
+// TileOf builds a tile of elem with shape, or elem itself for a rank-0 shape.
+func TileOf(elem Type, shape Shape) Type {
+	if len(shape) == 0 {
+		return elem
+	}
+	return &Tile{Shape: shape, Elem: elem}
+}
+
+// isInvalid reports the error type (or a missing type).
+func isInvalid(t Type) bool {
+	if t == nil {
+		return true
+	}
+	if d, ok := ElemOf(t).(DType); ok && d == Invalid {
+		return true
+	}
+	return false
+}
+
+// scalarDType returns the dtype of a scalar or tile of scalars.
+func scalarDType(t Type) (DType, bool) {
+	d, ok := ElemOf(t).(DType)
+	return d, ok
+}
