@@ -119,6 +119,16 @@ func pointee(p *ir.Value) ir.Type {
 	return ir.TileOf(ir.ShapeOf(p.Type), ptr.Elem)
 }
 
+// bufferArg evaluates argument name and reports whether it is a
+// shared-memory view (rather than pointers). The value is cached in the
+// args so that a later ptrArg does not evaluate it twice.
+func (s *fn) bufferArg(a *args, name string) (*ir.Value, bool) {
+	v := s.value(s.arg(a, name), s.argPos(a, name))
+	a.cache(name, v)
+	_, ok := v.Type.(*ir.MemDesc)
+	return v, ok
+}
+
 func (s *fn) ptrArg(a *args, name string) *ir.Value {
 	v := s.value(s.arg(a, name), s.argPos(a, name))
 	if _, ok := ir.Elem(v.Type).(*ir.Pointer); !ok {
@@ -134,6 +144,11 @@ func (s *fn) mask(a *args, shape []int) *ir.Value {
 
 func (s *fn) load(c *ast.CallExpr) *val {
 	a := s.bind(c, "load", "ptr", "mask", "other")
+	if buf, ok := s.bufferArg(a, "ptr"); ok {
+		// load(buf): the whole shared-memory view into registers.
+		s.b.Pos = c.Pos()
+		return &val{v: s.b.Value(ir.OpLocalLoad, ir.TileOf(buf.Type.(*ir.MemDesc).Shape, buf.Type.(*ir.MemDesc).Elem), []*ir.Value{buf}, nil)}
+	}
 	p := s.ptrArg(a, "ptr")
 	shape := ir.ShapeOf(p.Type)
 	ops := []*ir.Value{p}
@@ -156,6 +171,14 @@ func (s *fn) load(c *ast.CallExpr) *val {
 
 func (s *fn) store(c *ast.CallExpr) *val {
 	a := s.bind(c, "store", "ptr", "value", "mask")
+	if buf, ok := s.bufferArg(a, "ptr"); ok {
+		// store(buf, v): a whole tile into the shared-memory view.
+		md := buf.Type.(*ir.MemDesc)
+		v := s.materialize(s.arg(a, "value"), ir.TileOf(md.Shape, md.Elem), s.argPos(a, "value"))
+		s.b.Pos = c.Pos()
+		s.b.Create(ir.OpLocalStore, nil, []*ir.Value{buf, v}, nil)
+		return &val{}
+	}
 	p := s.ptrArg(a, "ptr")
 	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
 	ops := []*ir.Value{p, v}
@@ -508,8 +531,7 @@ func (s *fn) alloc(c *ast.CallExpr) *val {
 	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
 	dt := s.dtypeArg(a, "dtype")
 	if a.has("scope") {
-		sc := s.arg(a, "scope")
-		if id, ok := a.named["scope"].Value.(*ast.Ident); !ok || id.Name != "smem" || sc.v != nil {
+		if id, ok := a.named["scope"].Value.(*ast.Ident); !ok || id.Name != "smem" {
 			s.errorf(s.argPos(a, "scope"), "scope: must be smem")
 		}
 	}
@@ -568,7 +590,20 @@ func (s *fn) copyCall(c *ast.CallExpr) *val {
 	} else if d, ok := dst.Type.(*ir.Desc); ok {
 		desc = d
 	} else {
-		s.errorf(c.Pos(), "copy needs a tensor descriptor on one side")
+		// Between equal-shaped buffers and pointer tiles: a load and a store.
+		s.b.Pos = c.Pos()
+		var tile *ir.Value
+		if md, ok := src.Type.(*ir.MemDesc); ok {
+			tile = s.b.Value(ir.OpLocalLoad, ir.TileOf(md.Shape, md.Elem), []*ir.Value{src}, nil)
+		} else {
+			tile = s.b.Value(ir.OpLoad, pointee(src), []*ir.Value{src}, nil)
+		}
+		if _, ok := dst.Type.(*ir.MemDesc); ok {
+			s.b.Create(ir.OpLocalStore, nil, []*ir.Value{dst, tile}, nil)
+		} else {
+			s.b.Create(ir.OpStore, nil, []*ir.Value{dst, tile}, nil)
+		}
+		return &val{}
 	}
 	if len(a.rest) != len(desc.Block) {
 		s.errorf(c.Pos(), "copy needs %d offsets for a rank-%d descriptor, got %d", len(desc.Block), len(desc.Block), len(a.rest))
@@ -588,9 +623,14 @@ func (s *fn) copyCall(c *ast.CallExpr) *val {
 }
 
 func (s *fn) barrier(c *ast.CallExpr) *val {
-	a := s.bind(c, "barrier", "count")
+	a := s.bind(c, "barrier", "count", "slots")
 	n := s.constIntArg(a, "count", 1)
-	return &val{v: s.b.Value(ir.OpBarrierAlloc, &ir.Barrier{}, nil, ir.Attrs{"count": n})}
+	slots := s.constIntArg(a, "slots", 0)
+	if slots < 0 {
+		s.errorf(s.argPos(a, "slots"), "slots must be positive")
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpBarrierAlloc, &ir.Barrier{Slots: int(slots)}, nil, ir.Attrs{"count": n})}
 }
 
 func (s *fn) barrierOp(c *ast.CallExpr, kind ir.Kind, withValue bool) *val {
@@ -733,6 +773,13 @@ func (s *fn) method(sel *ast.SelectorExpr, c *ast.CallExpr) *val {
 			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
 			md := &ir.MemDesc{Shape: t.Shape[1:], Elem: t.Elem, Order: dropLeading(t.Order), Space: t.Space}
 			return &val{v: s.b.Value(ir.OpMemIndex, md, []*ir.Value{v, i}, nil)}
+		}
+	case *ir.Barrier:
+		if name == "slot" && t.Slots > 0 {
+			a := s.bind(c, "slot", "index")
+			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
+			s.b.Pos = c.Pos()
+			return &val{v: s.b.Value(ir.OpBarrierIndex, &ir.Barrier{}, []*ir.Value{v, i}, nil)}
 		}
 	case *ir.Pipe:
 		kinds := map[string]ir.Kind{"acquire": ir.OpPipeAcquire, "commit": ir.OpPipeCommit, "close": ir.OpPipeClose, "wait": ir.OpPipeWait, "release": ir.OpPipeRelease}

@@ -13,9 +13,17 @@ import (
 // fill names in order, keyword arguments by name. A name ending in "..."
 // collects the remaining positional arguments.
 type args struct {
-	call  *ast.CallExpr
-	named map[string]*ast.Arg
-	rest  []*ast.Arg
+	call   *ast.CallExpr
+	named  map[string]*ast.Arg
+	rest   []*ast.Arg
+	values map[string]*val // arguments already evaluated
+}
+
+func (a *args) cache(name string, v *ir.Value) {
+	if a.values == nil {
+		a.values = map[string]*val{}
+	}
+	a.values[name] = &val{v: v}
 }
 
 func (s *fn) bind(call *ast.CallExpr, name string, params ...string) *args {
@@ -42,6 +50,9 @@ func (s *fn) bind(call *ast.CallExpr, name string, params ...string) *args {
 func (a *args) has(name string) bool { return a.named[name] != nil }
 
 func (s *fn) arg(a *args, name string) *val {
+	if v, ok := a.values[name]; ok {
+		return v
+	}
 	arg := a.named[name]
 	if arg == nil {
 		s.errorf(a.call.Rparen, "missing argument %s", name)
@@ -136,10 +147,23 @@ func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 			s.errorf(a.Pos(), "helper functions take positional arguments only")
 		}
 		v := s.expr(a.Value)
-		pt := s.l.scalarType(d.Params[i].Type)
-		var t ir.Type = pt
-		if v.v != nil {
-			t = ir.TileOf(ir.ShapeOf(v.v.Type), pt)
+		var t ir.Type
+		switch pt := d.Params[i].Type.(type) {
+		case *ast.PointerType:
+			// A pointer parameter takes pointers of any address space and
+			// shape with the declared element type.
+			if v.v == nil {
+				s.errorf(a.Pos(), "argument %d of %s must be a pointer", i+1, name)
+			}
+			t = v.v.Type
+		case *ast.TileType:
+			t = s.l.paramType(pt, s.scope)
+		default:
+			dt := s.l.scalarType(pt)
+			t = dt
+			if v.v != nil {
+				t = ir.TileOf(ir.ShapeOf(v.v.Type), dt)
+			}
 		}
 		argv = append(argv, s.materialize(v, t, a.Pos()))
 		types = append(types, t.String())

@@ -98,22 +98,25 @@ func (l *lowerer) kernel(k *ast.KernelDecl) {
 	var runtime []*ast.Param
 	constants := map[string]string{}
 	for _, p := range k.Params {
-		if p.Const {
-			text, ok := l.opts.Defines[p.Name.Name]
-			if !ok {
-				l.errorf(p.Pos(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name.Name, p.Name.Name)
-			}
-			c, err := parseConst(text)
-			if err != nil {
-				l.errorf(p.Pos(), "-D %s=%s: %v", p.Name.Name, text, err)
-			}
-			dt := l.scalarType(p.Type)
-			c = c.convert(dt)
-			global.declare(p.Name.Name, &val{c: c})
-			constants[p.Name.Name] = text
+		if !p.Const {
 			continue
 		}
-		params = append(params, &ir.Param{Name: p.Name.Name, Type: l.paramType(p.Type), Pos: p.Pos()})
+		text, ok := l.opts.Defines[p.Name.Name]
+		if !ok {
+			l.errorf(p.Pos(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name.Name, p.Name.Name)
+		}
+		c, err := parseConst(text)
+		if err != nil {
+			l.errorf(p.Pos(), "-D %s=%s: %v", p.Name.Name, text, err)
+		}
+		global.declare(p.Name.Name, &val{c: c.convert(l.scalarType(p.Type))})
+		constants[p.Name.Name] = text
+	}
+	for _, p := range k.Params {
+		if p.Const {
+			continue
+		}
+		params = append(params, &ir.Param{Name: p.Name.Name, Type: l.paramType(p.Type, global), Pos: p.Pos()})
 		runtime = append(runtime, p)
 	}
 	f := ir.NewFunc(k.Name.Name, true, params)
@@ -182,7 +185,7 @@ func (l *lowerer) scalarType(t ast.TypeExpr) ir.DType {
 	return ir.Invalid
 }
 
-func (l *lowerer) paramType(t ast.TypeExpr) ir.Type {
+func (l *lowerer) paramType(t ast.TypeExpr, sc *scope) ir.Type {
 	switch t := t.(type) {
 	case *ast.NamedType:
 		return l.scalarType(t)
@@ -191,14 +194,14 @@ func (l *lowerer) paramType(t ast.TypeExpr) ir.Type {
 	case *ast.DescType:
 		d := &ir.Desc{Elem: l.dtypeName(t.Elem)}
 		for _, e := range t.Block {
-			d.Block = append(d.Block, l.constInt(e))
+			d.Block = append(d.Block, l.constInt(e, sc))
 		}
 		return d
 	case *ast.TileType:
 		elem := l.dtypeName(t.Elem)
 		var shape []int
 		for _, e := range t.Dims {
-			shape = append(shape, l.constInt(e))
+			shape = append(shape, l.constInt(e, sc))
 		}
 		return ir.TileOf(shape, elem)
 	}
@@ -214,12 +217,10 @@ func (l *lowerer) dtypeName(id *ast.Ident) ir.DType {
 	return d
 }
 
-// constInt evaluates a compile-time integer in the global scope (consts
-// only); used for parameter types.
-func (l *lowerer) constInt(e ast.Expr) int {
-	s := newScope(nil)
-	l.bindConsts(s)
-	st := &fn{l: l, scope: s}
+// constInt evaluates a compile-time integer in scope sc (top-level consts
+// and bound const parameters); used for parameter types.
+func (l *lowerer) constInt(e ast.Expr, sc *scope) int {
+	st := &fn{l: l, scope: sc}
 	v := st.expr(e)
 	if v.c == nil || !v.c.isInt() {
 		l.errorf(e.Pos(), "expected a compile-time integer")

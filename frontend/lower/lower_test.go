@@ -3,10 +3,12 @@ package lower
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -37,6 +39,50 @@ func TestLowerTutorials(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := lowerFile(t, filepath.Join(dir, c.file), c.kernel, c.defs)
-		t.Log("\n" + ir.Print(m))
+		require.NoError(t, ir.Verify(m), "%s\n%s", c.file, ir.Print(m))
+		back, err := ir.Parse(c.file, []byte(ir.Print(m)))
+		require.NoError(t, err)
+		require.Equal(t, ir.Print(m), ir.Print(back), "text form round trip of %s", c.file)
 	}
 }
+
+// TestLowerCheckerCorpus lowers every kernel of the checker's clean corpus
+// with the file's `// -D` bindings: whatever the checker accepts must lower
+// to IR that verifies.
+func TestLowerCheckerCorpus(t *testing.T) {
+	files, err := filepath.Glob("../check/testdata/ok/*.tle")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		defs := map[string]string{}
+		for _, m := range defineLine.FindAllStringSubmatch(string(src), -1) {
+			defs[m[1]] = m[2]
+		}
+		f, err := parser.ParseFile(filepath.Base(path), src)
+		require.NoError(t, err)
+		for _, d := range f.Decls {
+			k, ok := d.(*ast.KernelDecl)
+			if !ok {
+				continue
+			}
+			bound := true
+			for _, p := range k.Params {
+				if _, ok := defs[p.Name.Name]; p.Const && !ok {
+					bound = false
+				}
+			}
+			if !bound {
+				continue
+			}
+			t.Run(filepath.Base(path)+"/"+k.Name.Name, func(t *testing.T) {
+				m, err := Kernel(f, k.Name.Name, Options{Defines: defs})
+				require.NoError(t, err)
+				require.NoError(t, ir.Verify(m), ir.Print(m))
+			})
+		}
+	}
+}
+
+var defineLine = regexp.MustCompile(`(?m)^// -D (\w+)=(\S+)`)

@@ -260,7 +260,26 @@ func (t *thread) exec(in *instr) error {
 		if count < 1 {
 			return t.errAt(op, "barrier count must be at least 1, got %d", count)
 		}
-		t.setRef(in, 0, &barrierState{name: t.valueName(in.res[0], "barrier"), count: int(count), pending: int(count), cl: t.c.cl})
+		name := t.valueName(in.res[0], "barrier")
+		if bt, ok := op.Results[0].Type.(*ir.Barrier); ok && bt.Slots > 0 {
+			arr := make([]*barrierState, bt.Slots)
+			for i := range arr {
+				arr[i] = &barrierState{name: fmt.Sprintf("%s[%d]", name, i), count: int(count), pending: int(count), cl: t.c.cl}
+			}
+			t.setRef(in, 0, arr)
+			return nil
+		}
+		t.setRef(in, 0, &barrierState{name: name, count: int(count), pending: int(count), cl: t.c.cl})
+	case ir.OpBarrierIndex:
+		arr, ok := t.arg(in, 0).ref.([]*barrierState)
+		if !ok {
+			return t.errAt(op, "barrier_index: operand is not a barrier array")
+		}
+		i := t.argInt(in, 1)
+		if i < 0 || int(i) >= len(arr) {
+			return t.errAt(op, "barrier index %d is outside [0, %d)", i, len(arr))
+		}
+		t.setRef(in, 0, arr[i])
 	case ir.OpBarrierArrive:
 		b, err := t.barrierArg(in, 0)
 		if err != nil {

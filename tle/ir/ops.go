@@ -76,7 +76,8 @@ const (
 	OpLocalStore Kind = "local_store"   // (buf, tile)
 
 	// ---- mbarriers
-	OpBarrierAlloc  Kind = "barrier_alloc"  // () {count} -> !barrier
+	OpBarrierAlloc  Kind = "barrier_alloc"  // () {count} -> !barrier, or !barrier<slots> for an array
+	OpBarrierIndex  Kind = "barrier_index"  // (bars, i) -> !barrier: element i of a barrier array
 	OpBarrierArrive Kind = "barrier_arrive" // (b)
 	OpBarrierWait   Kind = "barrier_wait"   // (b, phase)
 	OpBarrierExpect Kind = "barrier_expect" // (b, bytes): one arrival expecting bytes of copy traffic
@@ -134,7 +135,7 @@ func (k Kind) IsPure() bool {
 	switch k {
 	case OpConstant, OpProgramID, OpNumPrograms, OpArange, OpSplat, OpBroadcast, OpExpandDims,
 		OpReshape, OpTrans, OpDot, OpReduce, OpScan, OpMemIndex, OpMemTrans, OpLocalPtr,
-		OpSlotField, OpShardID, OpRemote:
+		OpSlotField, OpShardID, OpRemote, OpBarrierIndex:
 		return true
 	}
 	return false

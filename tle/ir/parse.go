@@ -679,6 +679,15 @@ func (p *parser) typ() Type {
 		kt := p.expectKind(tIdent, "a type name")
 		switch kt.text {
 		case "barrier":
+			if p.accept("<") {
+				at := p.peek().off
+				slots := p.integer()
+				if slots < 1 {
+					p.failf(at, "bad barrier slot count %d", slots)
+				}
+				p.expect(">")
+				return &Barrier{Slots: int(slots)}
+			}
 			return &Barrier{}
 		case "ptr":
 			p.expect("<")

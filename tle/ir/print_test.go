@@ -130,6 +130,8 @@ func buildAll() *Module {
 
 	bar := v(OpBarrierAlloc, &Barrier{}, nil, Attrs{"count": int64(1)})
 	b.Create(OpBarrierArrive, nil, []*Value{bar}, nil)
+	bars := v(OpBarrierAlloc, &Barrier{Slots: 3}, nil, Attrs{"count": int64(1)})
+	b.Create(OpBarrierArrive, nil, []*Value{v(OpBarrierIndex, &Barrier{}, []*Value{bars, c0}, nil)}, nil)
 	b.Create(OpBarrierWait, nil, []*Value{bar, c0}, nil)
 	b.Create(OpBarrierExpect, nil, []*Value{bar, c1}, nil)
 

@@ -49,8 +49,9 @@ type MemDesc struct {
 	Layout Layout    // the shared layout (swizzle) chosen by the passes; nil before
 }
 
-// Barrier is an mbarrier in shared memory.
-type Barrier struct{}
+// Barrier is an mbarrier in shared memory, or with Slots > 0 an array of
+// Slots mbarriers (one per pipeline stage) indexed by barrier_index.
+type Barrier struct{ Slots int }
 
 // PipeField is one named buffer of a pipe slot.
 type PipeField struct {
@@ -140,7 +141,12 @@ func (m *MemDesc) String() string {
 	return b.String()
 }
 
-func (*Barrier) String() string { return "!barrier" }
+func (b *Barrier) String() string {
+	if b.Slots > 0 {
+		return fmt.Sprintf("!barrier<%d>", b.Slots)
+	}
+	return "!barrier"
+}
 
 func (p *Pipe) String() string {
 	var b strings.Builder
@@ -282,7 +288,7 @@ func SmemBytes(t Type) int {
 	case *MemDesc:
 		return NumElements(t.Shape) * t.Elem.Bytes()
 	case *Barrier:
-		return 8
+		return 8 * max(t.Slots, 1)
 	case *Pipe:
 		n := 0
 		for _, f := range t.Fields {

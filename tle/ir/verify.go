@@ -18,7 +18,7 @@ var AllKinds = []Kind{
 	OpLoad, OpStore, OpAtomicRMW, OpAtomicCAS, OpDot, OpReduce, OpScan, OpPrint, OpAssert,
 	OpCall, OpFor, OpIf, OpYield, OpReturn,
 	OpAlloc, OpMemIndex, OpMemTrans, OpLocalPtr, OpLocalLoad, OpLocalStore,
-	OpBarrierAlloc, OpBarrierArrive, OpBarrierWait, OpBarrierExpect,
+	OpBarrierAlloc, OpBarrierIndex, OpBarrierArrive, OpBarrierWait, OpBarrierExpect,
 	OpPipeAlloc, OpPipeAcquire, OpPipeCommit, OpPipeClose, OpPipeWait, OpPipeRelease,
 	OpSlotField, OpSlotClosed,
 	OpWarpSpecialize, OpRole,
@@ -989,6 +989,18 @@ func (v *verifier) checkOp(op *Op, parent *Op) {
 		v.sameType(op, "value", ot(1), &Tile{Shape: md.Shape, Elem: md.Elem})
 	case OpBarrierAlloc:
 		if v.counts(op, 0, 0, 1, 0) {
+			if _, ok := rt().(*Barrier); !ok {
+				v.errf(op, "result type %s is not a !barrier", typeString(rt()))
+			}
+		}
+	case OpBarrierIndex:
+		if v.counts(op, 2, 2, 1, 0) {
+			if b, ok := ot(0).(*Barrier); !ok || b.Slots == 0 {
+				v.errf(op, "operand 0 has type %s, want a barrier array !barrier<N>", typeString(ot(0)))
+			}
+			if !isIntScalar(ot(1)) {
+				v.errf(op, "operand 1 has type %s, want an integer scalar", typeString(ot(1)))
+			}
 			v.sameType(op, "result", rt(), &Barrier{})
 		}
 	case OpBarrierArrive:
