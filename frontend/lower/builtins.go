@@ -155,10 +155,8 @@ func (s *fn) load(c *ast.CallExpr) *val {
 	if a.has("mask") {
 		ops = append(ops, s.mask(a, shape))
 	}
-	if a.has("other") {
-		if !a.has("mask") {
-			s.errorf(s.argPos(a, "other"), "other: needs a mask:")
-		}
+	if a.has("other") && a.has("mask") {
+		// Without a mask no lane is masked off, so other: has no effect.
 		ops = append(ops, s.materialize(s.arg(a, "other"), pointee(p), s.argPos(a, "other")))
 	}
 	attrs := ir.Attrs{}
@@ -203,12 +201,16 @@ func (s *fn) atomic(c *ast.CallExpr, kind string) *val {
 }
 
 func (s *fn) atomicCAS(c *ast.CallExpr) *val {
-	a := s.bind(c, "atomic_cas", "ptr", "cmp", "value")
+	a := s.bind(c, "atomic_cas", "ptr", "cmp", "value", "mask")
 	p := s.ptrArg(a, "ptr")
 	cmp := s.materialize(s.arg(a, "cmp"), pointee(p), s.argPos(a, "cmp"))
 	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
+	ops := []*ir.Value{p, cmp, v}
+	if a.has("mask") {
+		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
+	}
 	s.b.Pos = c.Pos()
-	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), []*ir.Value{p, cmp, v}, nil)}
+	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), ops, nil)}
 }
 
 // dot lowers dot(a, b, acc) and wgmma(a, b, acc, trans_a:, trans_b:). The
@@ -240,6 +242,9 @@ func (s *fn) dot(c *ast.CallExpr, kind ir.Kind) *val {
 		s.errorf(c.Pos(), "%s: inner dimensions differ: [%d, %d] x [%d, %d]", kind, m, k, k2, n)
 	}
 	accT := ir.TileOf([]int{m, n}, ir.F32)
+	if ir.ElemDType(x.Type).IsInt() {
+		accT = ir.TileOf([]int{m, n}, ir.I32)
+	}
 	var acc *ir.Value
 	if a.has("acc") {
 		av := s.arg(a, "acc")
@@ -250,7 +255,7 @@ func (s *fn) dot(c *ast.CallExpr, kind ir.Kind) *val {
 		}
 		acc = s.materialize(av, accT, s.argPos(a, "acc"))
 	} else {
-		acc = s.materialize(&val{c: &constant{kind: 'f'}}, accT, c.Pos())
+		acc = s.materialize(&val{c: &constant{kind: 'i'}}, accT, c.Pos())
 	}
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)}
@@ -332,12 +337,23 @@ func (s *fn) reduce(c *ast.CallExpr, kind string) *val {
 func (s *fn) reduceAxis(x *ir.Value, kind string, axis int) *ir.Value {
 	shape := ir.ShapeOf(x.Type)
 	out := append(append([]int(nil), shape[:axis]...), shape[axis+1:]...)
+	x = s.widenForSum(x, kind)
 	dt := ir.ElemDType(x.Type)
-	if kind == "sum" && dt == ir.I1 {
-		dt = ir.I32
-		x = s.convert(x, ir.WithElem(x.Type, dt), s.b.Pos)
-	}
 	return s.b.Value(ir.OpReduce, ir.TileOf(out, dt), []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind})
+}
+
+// widenForSum gives sums of integers narrower than 32 bits (and of i1) a
+// 32-bit accumulator, as the checker types them: i32, or u32 for unsigned.
+func (s *fn) widenForSum(x *ir.Value, kind string) *ir.Value {
+	dt := ir.ElemDType(x.Type)
+	if kind != "sum" || !dt.IsInt() || dt.Bits() >= 32 {
+		return x
+	}
+	to := ir.I32
+	if dt.IsUnsigned() && dt != ir.I1 {
+		to = ir.U32
+	}
+	return s.convert(x, ir.WithElem(x.Type, to), s.b.Pos)
 }
 
 func (s *fn) cumsum(c *ast.CallExpr) *val {
@@ -350,6 +366,7 @@ func (s *fn) cumsum(c *ast.CallExpr) *val {
 	axis, _ := s.axisArg(a, len(shape))
 	rev := s.constIntArg(a, "reverse", 0) != 0
 	s.b.Pos = c.Pos()
+	x = s.widenForSum(x, "sum")
 	return &val{v: s.b.Value(ir.OpScan, x.Type, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": "sum", "reverse": rev})}
 }
 
@@ -468,14 +485,12 @@ func (s *fn) print(c *ast.CallExpr) *val {
 	a := s.bind(c, "print", "values...")
 	var ops []*ir.Value
 	prefix := ""
-	for i, arg := range a.rest {
+	for _, arg := range a.rest {
 		v := s.expr(arg.Value)
 		if v.str != nil {
-			if i == 0 {
-				prefix = *v.str
-				continue
-			}
-			s.errorf(arg.Pos(), "print takes its text first")
+			// Text anywhere in the call is printed before the values.
+			prefix += *v.str
+			continue
 		}
 		ops = append(ops, s.value(v, arg.Pos()))
 	}
@@ -638,10 +653,10 @@ func (s *fn) barrierOp(c *ast.CallExpr, kind ir.Kind, withValue bool) *val {
 	if kind == ir.OpBarrierExpect {
 		second = "bytes"
 	}
-	a := s.bind(c, string(kind), "barrier", second)
-	b := s.value(s.arg(a, "barrier"), s.argPos(a, "barrier"))
+	a := s.bind(c, string(kind), "bar", second)
+	b := s.value(s.arg(a, "bar"), s.argPos(a, "bar"))
 	if _, ok := b.Type.(*ir.Barrier); !ok {
-		s.errorf(s.argPos(a, "barrier"), "expected a barrier, not %s", b.Type)
+		s.errorf(s.argPos(a, "bar"), "expected a barrier, not %s", b.Type)
 	}
 	ops := []*ir.Value{b}
 	if withValue {
@@ -678,8 +693,8 @@ func (s *fn) pipe(c *ast.CallExpr) *val {
 }
 
 func (s *fn) wgmmaWait(c *ast.CallExpr) *val {
-	a := s.bind(c, "wgmma_wait", "pending")
-	s.b.Create(ir.OpWgmmaWait, nil, nil, ir.Attrs{"pending": s.constIntArg(a, "pending", 0)})
+	a := s.bind(c, "wgmma_wait", "n")
+	s.b.Create(ir.OpWgmmaWait, nil, nil, ir.Attrs{"pending": s.constIntArg(a, "n", 0)})
 	return &val{}
 }
 
@@ -819,10 +834,10 @@ func (s *fn) selector(e *ast.SelectorExpr) *val {
 	v := s.value(x, e.X.Pos())
 	s.b.Pos = e.Sel.Pos()
 	if name == "T" {
-		if len(ir.ShapeOf(v.Type)) != 2 {
-			s.errorf(e.Sel.Pos(), ".T needs a 2-D tile or buffer, not %s", v.Type)
+		if len(ir.ShapeOf(v.Type)) < 2 {
+			s.errorf(e.Sel.Pos(), ".T needs a tile or buffer of rank 2 or more, not %s", v.Type)
 		}
-		return &val{v: s.permute(v, []int64{1, 0}, e.Sel.Pos())}
+		return &val{v: s.permute(v, nil, e.Sel.Pos())} // reverses every axis
 	}
 	if sl, ok := v.Type.(*ir.Slot); ok {
 		if name == "closed" {

@@ -133,27 +133,61 @@ func (s *fn) call(call *ast.CallExpr, stmt bool) *val {
 	return nil
 }
 
-// helperCall instantiates the helper for the argument types and emits a
-// call op; the inline pass later replaces it with the body.
+// helperCall instantiates the helper for the argument types (and the values
+// of its const parameters) and emits a call op; the inline pass later
+// replaces it with the body.
 func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 	d := s.l.funcs[name]
-	if len(call.Args) != len(d.Params) {
-		s.errorf(call.Pos(), "%s takes %d arguments, got %d", name, len(d.Params), len(call.Args))
+	byParam := make([]*ast.Arg, len(d.Params))
+	next := 0
+	for _, a := range call.Args {
+		i := next
+		if a.Name != nil {
+			i = -1
+			for j, p := range d.Params {
+				if p.Name.Name == a.Name.Name {
+					i = j
+				}
+			}
+			if i < 0 {
+				s.errorf(a.Pos(), "%s has no parameter %s", name, a.Name.Name)
+			}
+		} else {
+			next++
+		}
+		if i >= len(d.Params) {
+			s.errorf(a.Pos(), "too many arguments to %s", name)
+		}
+		if byParam[i] != nil {
+			s.errorf(a.Pos(), "argument %s of %s is given twice", d.Params[i].Name.Name, name)
+		}
+		byParam[i] = a
 	}
 	var argv []*ir.Value
 	var types []string
-	for i, a := range call.Args {
-		if a.Name != nil {
-			s.errorf(a.Pos(), "helper functions take positional arguments only")
+	consts := map[string]*constant{}
+	for i, p := range d.Params {
+		a := byParam[i]
+		if a == nil {
+			s.errorf(call.Rparen, "missing argument %s of %s", p.Name.Name, name)
 		}
 		v := s.expr(a.Value)
+		if p.Const {
+			if v.c == nil {
+				s.errorf(a.Value.Pos(), "argument %s of %s must be a compile-time value", p.Name.Name, name)
+			}
+			c := v.c.convert(s.l.scalarType(p.Type))
+			consts[p.Name.Name] = c
+			types = append(types, p.Name.Name+"="+c.String())
+			continue
+		}
 		var t ir.Type
-		switch pt := d.Params[i].Type.(type) {
+		switch pt := p.Type.(type) {
 		case *ast.PointerType:
 			// A pointer parameter takes pointers of any address space and
 			// shape with the declared element type.
 			if v.v == nil {
-				s.errorf(a.Pos(), "argument %d of %s must be a pointer", i+1, name)
+				s.errorf(a.Pos(), "argument %s of %s must be a pointer", p.Name.Name, name)
 			}
 			t = v.v.Type
 		case *ast.TileType:
@@ -176,7 +210,7 @@ func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 				s.errorf(call.Pos(), "recursive call of %s: helpers are inlined and cannot recurse", name)
 			}
 		}
-		f = s.l.instantiate(d, key, argv)
+		f = s.l.instantiate(d, key, argv, consts)
 	}
 	s.b.Pos = call.Pos()
 	op := s.b.Create(ir.OpCall, f.Results, argv, ir.Attrs{"callee": f.Name})
@@ -187,12 +221,17 @@ func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 	return out
 }
 
-func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value) *ir.Func {
+func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, consts map[string]*constant) *ir.Func {
 	l.stack = append(l.stack, d.Name.Name)
 	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
 	var params []*ir.Param
-	for i, p := range d.Params {
-		params = append(params, &ir.Param{Name: p.Name.Name, Type: argv[i].Type, Pos: p.Pos()})
+	var runtime []*ast.Param
+	for _, p := range d.Params {
+		if p.Const {
+			continue
+		}
+		params = append(params, &ir.Param{Name: p.Name.Name, Type: argv[len(runtime)].Type, Pos: p.Pos()})
+		runtime = append(runtime, p)
 	}
 	name := d.Name.Name
 	if n := len(l.instances); n > 0 {
@@ -203,8 +242,11 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value) *ir
 	l.instances[key] = f
 	global := newScope(nil)
 	l.bindConsts(global)
+	for n, c := range consts {
+		global.declare(n, &val{c: c})
+	}
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global)}
-	for i, p := range d.Params {
+	for i, p := range runtime {
 		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
 	}
 	st.block(d.Body.Stmts)

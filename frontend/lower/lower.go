@@ -156,7 +156,7 @@ func (l *lowerer) bindConsts(s *scope) {
 			l.errorf(d.Pos(), "constant %s refers to itself", name)
 		}
 		evaluating[name] = true
-		st := &fn{l: l, scope: newScope(nil)}
+		st := l.constEvaluator(newScope(nil))
 		st.scope.lookupHook = func(n string) *val {
 			if _, ok := l.consts[n]; ok {
 				return eval(n)
@@ -173,6 +173,15 @@ func (l *lowerer) bindConsts(s *scope) {
 	for _, n := range names {
 		eval(n)
 	}
+}
+
+// constEvaluator returns a function state for evaluating compile-time
+// expressions outside a kernel body. Its builder writes to a scratch
+// function, so a call that is not a constant (say `program_id(0)`) lowers
+// harmlessly and is then rejected for not being compile-time.
+func (l *lowerer) constEvaluator(sc *scope) *fn {
+	scratch := ir.NewFunc("const", false, nil)
+	return &fn{l: l, f: scratch, b: ir.NewBuilder(scratch), scope: sc}
 }
 
 func (l *lowerer) scalarType(t ast.TypeExpr) ir.DType {
@@ -220,7 +229,7 @@ func (l *lowerer) dtypeName(id *ast.Ident) ir.DType {
 // constInt evaluates a compile-time integer in scope sc (top-level consts
 // and bound const parameters); used for parameter types.
 func (l *lowerer) constInt(e ast.Expr, sc *scope) int {
-	st := &fn{l: l, scope: sc}
+	st := l.constEvaluator(sc)
 	v := st.expr(e)
 	if v.c == nil || !v.c.isInt() {
 		l.errorf(e.Pos(), "expected a compile-time integer")

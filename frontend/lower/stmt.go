@@ -12,9 +12,55 @@ func (s *fn) push() { s.scope = newScope(s.scope) }
 func (s *fn) pop()  { s.scope = s.scope.parent }
 
 func (s *fn) block(stmts []ast.Stmt) {
-	for _, st := range stmts {
+	for i, st := range stmts {
+		if ifs, ok := st.(*ast.IfStmt); ok && s.f != nil && s.f.Kernel && endsInReturn(ifs.Then) {
+			// `if c { ...; return }; rest` is `if c { ... } else { rest }`:
+			// the kernel's remaining statements run only on the other path.
+			s.earlyReturn(ifs, stmts[i+1:])
+			return
+		}
+		if ret, ok := st.(*ast.ReturnStmt); ok && i != len(stmts)-1 {
+			s.errorf(ret.Pos(), "return must be the last statement of its block")
+		}
 		s.stmt(st)
 	}
+}
+
+func endsInReturn(b *ast.BlockStmt) bool {
+	if n := len(b.Stmts); n > 0 {
+		_, ok := b.Stmts[n-1].(*ast.ReturnStmt)
+		return ok
+	}
+	return false
+}
+
+// earlyReturn lowers `if c { then; return } [else { els }]` followed by
+// rest, in a kernel: rest joins the else branch.
+func (s *fn) earlyReturn(st *ast.IfStmt, rest []ast.Stmt) {
+	then := &ast.BlockStmt{Lbrace: st.Then.Lbrace, Stmts: st.Then.Stmts[:len(st.Then.Stmts)-1], Rbrace: st.Then.Rbrace}
+	var els []ast.Stmt
+	switch e := st.Else.(type) {
+	case *ast.BlockStmt:
+		els = e.Stmts
+	case *ast.IfStmt:
+		els = []ast.Stmt{e}
+	}
+	if len(els) > 0 {
+		if last, ok := els[len(els)-1].(*ast.ReturnStmt); ok {
+			// Both branches return: what follows is unreachable.
+			els, rest = els[:len(els)-1], nil
+			_ = last
+		}
+	}
+	elsePos := st.Then.Rbrace
+	if st.Else != nil {
+		elsePos = st.Else.Pos()
+	}
+	merged := &ast.BlockStmt{Lbrace: elsePos, Stmts: append(append([]ast.Stmt(nil), els...), rest...), Rbrace: st.Then.Rbrace}
+	if len(rest) > 0 {
+		merged.Rbrace = rest[len(rest)-1].End() - 1
+	}
+	s.ifStmt(&ast.IfStmt{Kw: st.Kw, Cond: st.Cond, Then: then, Else: merged})
 }
 
 func (s *fn) stmt(st ast.Stmt) {
@@ -35,6 +81,12 @@ func (s *fn) stmt(st ast.Stmt) {
 		}
 		s.scope.declare(st.Name.Name, v)
 	case *ast.ReturnStmt:
+		if s.f != nil && !s.f.Kernel && (s.scope.parent == nil || s.scope.parent.parent != nil) {
+			s.errorf(st.Pos(), "a helper returns once, as the last statement of its body")
+		}
+		if s.f != nil && s.f.Kernel && len(st.Results) > 0 {
+			s.errorf(st.Pos(), "a kernel returns no values")
+		}
 		s.ret = nil
 		for _, r := range st.Results {
 			s.ret = append(s.ret, s.materialize(s.expr(r), nil, r.Pos()))

@@ -218,6 +218,7 @@ func (t *thread) atomic(in *instr) error {
 	vk := 1
 	if cas {
 		vk = 2
+		mask = t.maskOf(in, 3, n)
 	} else {
 		mask = t.maskOf(in, 2, n)
 	}

@@ -723,8 +723,7 @@ func (v *verifier) checkOp(op *Op, parent *Op) {
 		if op.Kind == OpAtomicCAS {
 			n = 3
 		}
-		max := 3
-		if !v.counts(op, n, max, 1, 0) {
+		if !v.counts(op, n, n+1, 1, 0) {
 			return
 		}
 		ptr, ok := Elem(ot(0)).(*Pointer)
@@ -742,6 +741,9 @@ func (v *verifier) checkOp(op *Op, parent *Op) {
 		} else {
 			v.sameType(op, "cmp", ot(1), want)
 			v.sameType(op, "value", ot(2), want)
+			if len(op.Operands) > 3 {
+				v.sameType(op, "mask", ot(3), WithElem(StripLayout(ot(0)), I1))
+			}
 		}
 		v.sameType(op, "result", rt(), want)
 	case OpDot:
