@@ -165,4 +165,3 @@ kernel k(out *f32) {
 	_, err = k.IR(tle.CompileOptions{})
 	require.ErrorContains(t, err, "t.tle:4:9: error: a helper returns once, as the last statement of its body")
 }
-
