@@ -1,16 +1,242 @@
 package tle
 
 import (
-	"errors"
+	"fmt"
+	"sync"
 
+	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle/ir"
+)
+
+func init() {
+	nvptx.RegisterNVVM(func() (nvptx.NVVMCompiler, error) {
+		n, err := cuda.LoadNVVM()
+		if err != nil {
+			return nil, err
+		}
+		return nvvmAdapter{n}, nil
+	})
+}
+
+type nvvmAdapter struct{ n *cuda.NVVM }
+
+func (a nvvmAdapter) Compile(src string, opts []string) (string, string, error) {
+	ptx, log, err := a.n.Compile([]cuda.NVVMModule{{Name: "tle", IR: []byte(src)}}, opts...)
+	return string(ptx), log, err
+}
+
+// GPU is a CUDA device: kernels are compiled to PTX (through the JIT cache),
+// loaded once per context and launched through the driver.
+type GPU struct {
+	ctx  *cuda.Context
+	name string
+	opts GPUOptions
+
+	mu     sync.Mutex
+	loaded map[string]*gpuKernel // by binary key
+}
+
+type gpuKernel struct {
+	bin *Binary
+	mod *cuda.Module
+	fn  *cuda.Function
+}
+
+var (
+	gpuOnce sync.Once
+	gpuDev  *GPU
+	gpuErr  error
 )
 
 // CUDA returns the first GPU as a device, or an error saying why there is
 // none (no driver, no device).
 func CUDA() (Device, error) {
-	if err := cuda.Available(); err != nil {
+	g, err := OpenGPU()
+	if err != nil {
 		return nil, err
 	}
-	return nil, errors.New("the CUDA device is not wired into tle yet (the NVPTX backend is in progress); use --device cpu")
+	return g, nil
+}
+
+// OpenGPU opens device 0 once per process.
+func OpenGPU() (*GPU, error) {
+	gpuOnce.Do(func() {
+		if err := cuda.Available(); err != nil {
+			gpuErr = err
+			return
+		}
+		ctx, err := cuda.Open(0)
+		if err != nil {
+			gpuErr = err
+			return
+		}
+		name := "cuda:0"
+		if dev, err := ctx.Driver().Device(0); err == nil {
+			if n, err := dev.Name(); err == nil {
+				name = "cuda:0 (" + n + ")"
+			}
+		}
+		gpuDev = &GPU{ctx: ctx, name: name, loaded: map[string]*gpuKernel{}}
+	})
+	return gpuDev, gpuErr
+}
+
+// Name says which GPU this is.
+func (g *GPU) Name() string { return g.name }
+
+// Context is the driver context, for callers that manage memory themselves.
+func (g *GPU) Context() *cuda.Context { return g.ctx }
+
+// Load compiles (through the JIT cache) and loads a kernel specialisation.
+func (g *GPU) load(k *Kernel, opts CompileOptions) (*gpuKernel, error) {
+	bin, err := k.Compile(opts, g.opts)
+	if err != nil {
+		return nil, err
+	}
+	return g.LoadBinary(bin)
+}
+
+// LoadBinary loads PTX compiled earlier (possibly on another machine, by
+// `tlec build`) into this GPU's context.
+func (g *GPU) LoadBinary(bin *Binary) (*gpuKernel, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	key := bin.Key
+	if key == "" {
+		key = sum(bin)
+	}
+	if gk, ok := g.loaded[key]; ok {
+		return gk, nil
+	}
+	mod, err := g.ctx.LoadPTX([]byte(bin.PTX))
+	if err != nil {
+		return nil, fmt.Errorf("loading the PTX of %s: %w", bin.Kernel, err)
+	}
+	fn, err := mod.Function(bin.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	if bin.SmemBytes > 48*1024 {
+		if err := fn.SetMaxDynamicSharedMemory(bin.SmemBytes); err != nil {
+			return nil, fmt.Errorf("%s needs %d bytes of shared memory: %w", bin.Kernel, bin.SmemBytes, err)
+		}
+	}
+	gk := &gpuKernel{bin: bin, mod: mod, fn: fn}
+	g.loaded[key] = gk
+	return gk, nil
+}
+
+// launch uploads the host tensors, launches once, waits, and copies every
+// tensor back.
+func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
+	gk, err := g.load(k, opts)
+	if err != nil {
+		return err
+	}
+	var ptrs []cuda.DevicePtr
+	defer func() {
+		for _, p := range ptrs {
+			g.ctx.Free(p)
+		}
+	}()
+	dargs := make([]any, len(args))
+	for i, a := range args {
+		switch t := a.param.Type.(type) {
+		case *ir.Pointer:
+			raw, err := npy.Encode(npy.DType(t.Elem.String()), a.tensor.Data)
+			if err != nil {
+				return fmt.Errorf("argument %s: %w", a.param.Name, err)
+			}
+			p, err := g.ctx.Alloc(max(len(raw), 16))
+			if err != nil {
+				return fmt.Errorf("argument %s: %w", a.param.Name, err)
+			}
+			ptrs = append(ptrs, p)
+			if err := g.ctx.CopyHtoD(p, raw); err != nil {
+				return err
+			}
+			dargs[i] = p
+		case *ir.Desc:
+			return fmt.Errorf("argument %s: descriptor parameters are not supported on the GPU yet", a.param.Name)
+		case ir.DType:
+			dargs[i] = scalarArg(t, a)
+		}
+	}
+	if err := g.Launch(gk, grid, dargs...); err != nil {
+		return err
+	}
+	if err := g.ctx.Synchronize(); err != nil {
+		return fmt.Errorf("%s: %w", k.Name(), err)
+	}
+	pi := 0
+	for _, a := range args {
+		t, ok := a.param.Type.(*ir.Pointer)
+		if !ok {
+			continue
+		}
+		dt := npy.DType(t.Elem.String())
+		raw := make([]byte, len(a.tensor.Data)*t.Elem.Bytes())
+		if err := g.ctx.CopyDtoH(raw, ptrs[pi]); err != nil {
+			return err
+		}
+		vals, err := npy.Decode(dt, raw)
+		if err != nil {
+			return err
+		}
+		copy(a.tensor.Data, vals)
+		pi++
+	}
+	return nil
+}
+
+// scalarArg converts a bound scalar to the Go type of the parameter's dtype.
+func scalarArg(t ir.DType, a *boundArg) any {
+	switch t {
+	case ir.I1, ir.I8, ir.U8:
+		return int8(a.ival)
+	case ir.I16, ir.U16:
+		return int16(a.ival)
+	case ir.I32, ir.U32:
+		return int32(a.ival)
+	case ir.I64, ir.U64:
+		return a.ival
+	case ir.F64:
+		return a.scalar
+	}
+	return float32(a.scalar)
+}
+
+// Launch launches a loaded kernel on device arguments: a cuda.DevicePtr
+// for each pointer parameter (16-byte aligned), a Go number of the
+// parameter's width for each scalar. It does not wait for the kernel.
+func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
+	if len(args) != len(gk.bin.Params) {
+		return fmt.Errorf("%s takes %d arguments (%v), got %d", gk.bin.Kernel, len(gk.bin.Params), gk.bin.Params, len(args))
+	}
+	for i, a := range args {
+		if p, ok := a.(cuda.DevicePtr); ok {
+			if p == 0 {
+				return fmt.Errorf("argument %s is a nil pointer", gk.bin.Params[i])
+			}
+			if p%16 != 0 {
+				return fmt.Errorf("argument %s is not 16-byte aligned (%#x)", gk.bin.Params[i], uint64(p))
+			}
+		}
+	}
+	cfg := cuda.LaunchConfig{
+		Grid:      cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])},
+		Block:     cuda.Dim3{X: uint32(32 * gk.bin.NumWarps), Y: 1, Z: 1},
+		SharedMem: gk.bin.SmemBytes,
+	}
+	if c := gk.bin.Cluster; c != [3]int{} && c != [3]int{1, 1, 1} {
+		cfg.Cluster = cuda.Dim3{X: uint32(c[0]), Y: uint32(c[1]), Z: uint32(c[2])}
+		for i := range 3 {
+			if grid[i]%c[i] != 0 {
+				return fmt.Errorf("grid %v is not a multiple of the cluster %v", grid, c)
+			}
+		}
+	}
+	return gk.fn.Launch(cfg, args...)
 }

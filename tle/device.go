@@ -15,7 +15,7 @@ import (
 type Device interface {
 	// Name says which device this is, for messages.
 	Name() string
-	launch(m *ir.Module, kernel string, grid [3]int, args []*boundArg) error
+	launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error
 }
 
 // Tensor is host data for a pointer or descriptor parameter. Data is
@@ -65,7 +65,7 @@ func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[stri
 			return fmt.Errorf("grid: dimension %d is %d; every dimension must be at least 1", i, g)
 		}
 	}
-	return dev.launch(m, k.Name(), grid, bound)
+	return dev.launch(k, opts, grid, bound)
 }
 
 // compiled caches the IR per binding set.
@@ -215,7 +215,11 @@ type cpuDevice struct{}
 
 func (cpuDevice) Name() string { return "cpu (interpreter)" }
 
-func (cpuDevice) launch(m *ir.Module, kernel string, grid [3]int, args []*boundArg) error {
+func (cpuDevice) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
+	m, err := k.compiled(opts)
+	if err != nil {
+		return err
+	}
 	iargs := make([]interp.Arg, len(args))
 	bufs := make([]*interp.Buffer, len(args))
 	for i, a := range args {
@@ -234,7 +238,7 @@ func (cpuDevice) launch(m *ir.Module, kernel string, grid [3]int, args []*boundA
 			}
 		}
 	}
-	if err := interp.Launch(m, kernel, grid, iargs, interp.Options{}); err != nil {
+	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{}); err != nil {
 		return err
 	}
 	for i, b := range bufs {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tlego/tle/tle"
 	"io"
 	"os"
 	"sort"
@@ -17,7 +18,7 @@ import (
 )
 
 // version is the compiler version; it is part of the JIT cache key.
-const version = "0.1.0"
+const version = tle.Version
 
 // command is one tlec subcommand.
 type command struct {

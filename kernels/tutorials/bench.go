@@ -1,0 +1,226 @@
+package tutorials
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// BenchResult is one measured configuration.
+type BenchResult struct {
+	Name    string  `json:"name"`
+	Config  string  `json:"config"`
+	Ms      float64 `json:"median_ms"`
+	Rate    float64 `json:"rate"` // TB/s or TFLOP/s
+	Unit    string  `json:"unit"`
+	PTXFrom string  `json:"toolchain,omitempty"`
+}
+
+// Bench times the tutorial kernels on g with CUDA events (median of reps
+// launches after warm-up), next to a device-to-device copy measured in the
+// same run, plus the host-side cost of launching a cached kernel and the
+// time from source to a loaded module. progress, when not nil, is told
+// what is being measured.
+func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	var out []BenchResult
+	r := rand.New(rand.NewPCG(1, 1))
+	randBuf := func(dt ir.DType, n int) (*tle.DeviceBuffer, error) {
+		// Random data (never zeros): generate a 1 Mi-element block and tile it.
+		const blk = 1 << 20
+		host := make([]float64, min(n, blk))
+		for i := range host {
+			host[i] = r.NormFloat64()
+		}
+		b, err := g.Alloc(dt, n)
+		if err != nil {
+			return nil, err
+		}
+		src, err := g.Upload(dt, host)
+		if err != nil {
+			return nil, err
+		}
+		defer g.Free(src)
+		for off := 0; off < n; off += len(host) {
+			cnt := min(len(host), n-off) * dt.Bytes()
+			dst := &tle.DeviceBuffer{Ptr: b.Ptr + cuda.DevicePtr(off*dt.Bytes()), DType: dt, N: cnt / dt.Bytes()}
+			if err := g.CopyDtoD(dst, src, cnt); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
+	}
+
+	// Device-to-device copy: the bandwidth ceiling.
+	const gib = 1 << 30
+	progress("copy 1 GiB")
+	src, err := randBuf(ir.F32, gib/4)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := g.Alloc(ir.F32, gib/4)
+	if err != nil {
+		return nil, err
+	}
+	t, err := g.Time(3, reps, func() error { return g.CopyDtoD(dst, src, gib) })
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, BenchResult{Name: "d2d copy", Config: "1 GiB", Ms: t.MedianMs, Rate: 2 * gib / t.MedianMs / 1e9, Unit: "TB/s"})
+
+	// Vector add at 1 GiB per operand.
+	for _, block := range []string{"1024", "4096"} {
+		progress("vector_add BLOCK=" + block)
+		n := gib / 4
+		k, err := load("vector_add.tle", "vector_add")
+		if err != nil {
+			return nil, err
+		}
+		outb, err := g.Alloc(ir.F32, n)
+		if err != nil {
+			return nil, err
+		}
+		bs := atoi(block)
+		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": block}}, [3]int{(n + bs - 1) / bs, 1, 1}, src, dst, outb, n)
+		if err != nil {
+			return nil, err
+		}
+		t, err := g.Time(3, reps, p.Launch)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, BenchResult{Name: "vector_add", Config: "2^28 f32, BLOCK=" + block, Ms: t.MedianMs, Rate: 3 * gib / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
+		p.Close()
+		g.Free(outb)
+	}
+	g.Free(src)
+	g.Free(dst)
+
+	// Row softmax, 4096 x 8192 f32: one read and one write of 128 MiB.
+	for _, warps := range []int{8, 16} {
+		progress(fmt.Sprintf("softmax 4096x8192, %d warps", warps))
+		const rows, cols = 4096, 8192
+		k, err := load("softmax.tle", "softmax")
+		if err != nil {
+			return nil, err
+		}
+		x, err := randBuf(ir.F32, rows*cols)
+		if err != nil {
+			return nil, err
+		}
+		y, err := g.Alloc(ir.F32, rows*cols)
+		if err != nil {
+			return nil, err
+		}
+		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": "8192"}, NumWarps: warps}, [3]int{rows, 1, 1}, x, y, cols, cols)
+		if err != nil {
+			return nil, err
+		}
+		t, err := g.Time(3, reps, p.Launch)
+		if err != nil {
+			return nil, err
+		}
+		bytes := 2.0 * rows * cols * 4
+		out = append(out, BenchResult{Name: "softmax", Config: fmt.Sprintf("4096x8192 f32, %d warps", warps), Ms: t.MedianMs, Rate: bytes / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
+		p.Close()
+		g.Free(x)
+		g.Free(y)
+	}
+
+	// Matmul with mma.sync.
+	for _, size := range []int{1024, 2048, 4096} {
+		for _, cfg := range []struct {
+			bm, bn, bk string
+			warps      int
+		}{{"128", "128", "32", 4}, {"128", "128", "32", 8}, {"128", "256", "32", 8}} {
+			progress(fmt.Sprintf("matmul %d^3 %sx%sx%s/%dw", size, cfg.bm, cfg.bn, cfg.bk, cfg.warps))
+			k, err := load("matmul.tle", "matmul")
+			if err != nil {
+				return nil, err
+			}
+			a, err := randBuf(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			b, err := randBuf(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			c, err := g.Alloc(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			bm, bn := atoi(cfg.bm), atoi(cfg.bn)
+			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps},
+				[3]int{(size + bm - 1) / bm, (size + bn - 1) / bn, 1}, a, b, c, size, size, size)
+			if err != nil {
+				return nil, err
+			}
+			t, err := g.Time(2, reps, p.Launch)
+			if err != nil {
+				return nil, err
+			}
+			flops := 2 * float64(size) * float64(size) * float64(size)
+			out = append(out, BenchResult{Name: "matmul", Config: fmt.Sprintf("%d^3 bf16, %sx%sx%s, %d warps", size, cfg.bm, cfg.bn, cfg.bk, cfg.warps), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+			p.Close()
+			g.Free(a)
+			g.Free(b)
+			g.Free(c)
+		}
+	}
+
+	// Host-side cost of one launch of a cached kernel: time the enqueue
+	// calls alone on the host, for a tiny vector add.
+	progress("host launch cost")
+	{
+		k, err := load("vector_add.tle", "vector_add")
+		if err != nil {
+			return nil, err
+		}
+		x, _ := g.Alloc(ir.F32, 1024)
+		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": "1024"}}, [3]int{1, 1, 1}, x, x, x, 1024)
+		if err != nil {
+			return nil, err
+		}
+		var us []float64
+		for round := 0; round < 50; round++ {
+			const batch = 200
+			start := time.Now()
+			for i := 0; i < batch; i++ {
+				if err := p.Launch(); err != nil {
+					return nil, err
+				}
+			}
+			us = append(us, float64(time.Since(start).Microseconds())/batch)
+			if err := g.Context().Synchronize(); err != nil {
+				return nil, err
+			}
+		}
+		sort.Float64s(us)
+		out = append(out, BenchResult{Name: "host launch cost", Config: "cached vector_add, per launch", Ms: us[len(us)/2] / 1000, Rate: us[len(us)/2], Unit: "us"})
+		p.Close()
+		g.Free(x)
+	}
+	return out, nil
+}
+
+func load(file, kernel string) (*tle.Kernel, error) {
+	prog, err := tle.Load(FS, file)
+	if err != nil {
+		return nil, err
+	}
+	return prog.Kernel(kernel)
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscan(s, &n)
+	return n
+}

@@ -1,0 +1,242 @@
+package tle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Version is the compiler's version; it is part of every JIT cache key, so
+// a new compiler never reuses an old one's PTX.
+const Version = "0.1.0"
+
+// Binary is a kernel compiled for the GPU: its PTX and what a launch needs.
+type Binary struct {
+	Kernel    string
+	PTX       string
+	LLVMIR    string `json:"-"`
+	Toolchain string // the toolchain that made the PTX, and why it was chosen
+	Arch      string
+	NumWarps  int
+	SmemBytes int
+	Cluster   [3]int   // cluster dimensions from the kernel's device_mesh; zero without one
+	Params    []string // runtime parameters, "name:type", in order
+	Key       string   // the cache key
+}
+
+// GPUOptions choose the target and toolchain.
+type GPUOptions struct {
+	Arch      string // "sm_90a" when empty
+	Toolchain string // "auto" (default), "llc" or "nvvm"
+}
+
+// jit is the process-wide JIT cache: in memory, then on disk under
+// $TLE_CACHE_DIR (default: the user cache directory's tle-go folder).
+var jit = struct {
+	mu    sync.Mutex
+	mem   map[string]*Binary
+	group singleflight.Group
+}{mem: map[string]*Binary{}}
+
+func jitLog(format string, args ...any) {
+	if strings.Contains(","+os.Getenv("TLE_LOG")+",", ",jit,") {
+		fmt.Fprintf(os.Stderr, "tle: jit: "+format+"\n", args...)
+	}
+}
+
+// CacheDir is where compiled kernels are kept between processes.
+func CacheDir() string {
+	if d := os.Getenv("TLE_CACHE_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "tle-go")
+	}
+	return filepath.Join(os.TempDir(), "tle-go-cache")
+}
+
+// cacheKey hashes everything the PTX depends on: the source, the kernel,
+// the bindings, the warp count, the parameter types (dtypes included), the
+// 16-byte alignment every pointer argument is required to have, the arch,
+// the toolchain and the compiler version.
+func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "tle-go %s\x00%s\x00%s\x00", Version, k.prog.name, k.Name())
+	h.Write(k.prog.src)
+	fmt.Fprintf(h, "\x00%s\x00align16\x00%s\x00%s\x00", bindingKey(opts), g.Arch, g.Toolchain)
+	for _, p := range k.Params() {
+		fmt.Fprintf(h, "%s:%s,", p.Name, p.Type)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// Compile compiles the kernel to PTX for the GPU, through the JIT cache:
+// concurrent requests for one specialisation compile once, a disk entry is
+// checked against its hash and rebuilt when corrupt, and TLE_LOG=jit says
+// why a kernel was (re)compiled.
+func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
+	if g.Arch == "" {
+		g.Arch = "sm_90a"
+	}
+	if g.Toolchain == "" {
+		g.Toolchain = "auto"
+	}
+	key := k.cacheKey(opts, g)
+	jit.mu.Lock()
+	b, ok := jit.mem[key]
+	jit.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	v, err, _ := jit.group.Do(key, func() (any, error) {
+		path := filepath.Join(CacheDir(), key+".json")
+		if b, why := readCacheEntry(path, key); b != nil {
+			jitLog("%s %s: loaded from %s", k.Name(), bindingKey(opts), path)
+			return b, nil
+		} else {
+			jitLog("%s %s: compiling (%s)", k.Name(), bindingKey(opts), why)
+		}
+		b, err := k.compileGPU(opts, g)
+		if err != nil {
+			return nil, err
+		}
+		b.Key = key
+		if err := writeCacheEntry(path, b); err != nil {
+			jitLog("could not write %s: %v", path, err)
+		}
+		return b, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	b = v.(*Binary)
+	jit.mu.Lock()
+	jit.mem[key] = b
+	jit.mu.Unlock()
+	return b, nil
+}
+
+// compileGPU runs the whole pipeline: IR, layouts and shared memory, LLVM
+// IR, PTX.
+func (k *Kernel) compileGPU(opts CompileOptions, g GPUOptions) (*Binary, error) {
+	m, err := k.IR(opts)
+	if err != nil {
+		return nil, err
+	}
+	return CompileModule(m, k.Name(), g)
+}
+
+// CompileModule compiles an IR module (after the pass pipeline) to PTX.
+func CompileModule(m *ir.Module, kernel string, g GPUOptions) (*Binary, error) {
+	if g.Arch == "" {
+		g.Arch = "sm_90a"
+	}
+	fn := m.Func(kernel)
+	if fn == nil {
+		return nil, fmt.Errorf("no kernel %q in the module", kernel)
+	}
+	numWarps := int(fn.Attrs.Int("num_warps", 4))
+	if err := nvptx.Prepare(m, numWarps); err != nil {
+		return nil, err
+	}
+	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
+	if err != nil {
+		return nil, err
+	}
+	tc, why, err := nvptx.Select(g.Toolchain)
+	if err != nil {
+		return nil, err
+	}
+	ptx, err := tc.PTX(res.LLVMIR, g.Arch)
+	if err != nil {
+		return nil, err
+	}
+	b := &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
+	for _, kk := range res.Kernels {
+		if kk.Name == kernel {
+			b.NumWarps, b.SmemBytes, b.Params = kk.NumWarps, kk.SmemBytes, kk.Params
+		}
+	}
+	fn.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpDeviceMesh {
+			d := op.Attrs.Ints("dims")
+			if len(d) == 3 {
+				b.Cluster = [3]int{d[0], d[1], d[2]}
+			}
+		}
+	})
+	for _, p := range fn.Params {
+		if len(b.Params) < len(fn.Params) {
+			b.Params = append(b.Params, p.Name+":"+p.Type.String())
+		}
+	}
+	return b, nil
+}
+
+// cacheEntry is a disk entry; Sum guards against corruption.
+type cacheEntry struct {
+	Key    string
+	Sum    string
+	Binary *Binary
+}
+
+func sum(b *Binary) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%v\x00%v\x00%s", b.Kernel, b.PTX, b.NumWarps, b.SmemBytes, b.Cluster, b.Params, b.Arch)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// readCacheEntry returns the entry at path, or nil and why not.
+func readCacheEntry(path, key string) (*Binary, string) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, "not in the cache"
+	}
+	if err != nil {
+		return nil, "cache entry unreadable: " + err.Error()
+	}
+	var e cacheEntry
+	if err := json.Unmarshal(data, &e); err != nil || e.Binary == nil {
+		return nil, "cache entry " + path + " is corrupt (not valid JSON); rebuilding"
+	}
+	if e.Key != key || e.Sum != sum(e.Binary) {
+		return nil, "cache entry " + path + " is corrupt (checksum mismatch); rebuilding"
+	}
+	e.Binary.Key = key
+	return e.Binary, ""
+}
+
+// writeCacheEntry writes through a temporary file and a rename, so readers
+// never see half an entry.
+func writeCacheEntry(path string, b *Binary) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	data, err := json.Marshal(cacheEntry{Key: b.Key, Sum: sum(b), Binary: b})
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".entry-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
