@@ -36,6 +36,14 @@ type GPU struct {
 
 	mu     sync.Mutex
 	loaded map[string]*gpuKernel // by binary key
+	shared *GPU                  // the GPU whose loaded map and lock a With view shares
+}
+
+func (g *GPU) lock() *sync.Mutex {
+	if g.shared != nil {
+		return &g.shared.mu
+	}
+	return &g.mu
 }
 
 type gpuKernel struct {
@@ -83,8 +91,19 @@ func OpenGPU() (*GPU, error) {
 	return gpuDev, gpuErr
 }
 
+// With returns a view of the same GPU that compiles with other options
+// (toolchain, arch, or PTX built elsewhere).
+func (g *GPU) With(opts GPUOptions) *GPU {
+	return &GPU{ctx: g.ctx, name: g.name, opts: opts, loaded: g.loaded, shared: g}
+}
+
 // Name says which GPU this is.
-func (g *GPU) Name() string { return g.name }
+func (g *GPU) Name() string {
+	if g.opts.PTX != "" {
+		return g.name + " running given PTX"
+	}
+	return g.name
+}
 
 // Context is the driver context, for callers that manage memory themselves.
 func (g *GPU) Context() *cuda.Context { return g.ctx }
@@ -101,8 +120,9 @@ func (g *GPU) load(k *Kernel, opts CompileOptions) (*gpuKernel, error) {
 // LoadBinary loads PTX compiled earlier (possibly on another machine, by
 // `tlec build`) into this GPU's context.
 func (g *GPU) LoadBinary(bin *Binary) (*gpuKernel, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	mu := g.lock()
+	mu.Lock()
+	defer mu.Unlock()
 	key := bin.Key
 	if key == "" {
 		key = sum(bin)

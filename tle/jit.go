@@ -37,7 +37,25 @@ type Binary struct {
 // GPUOptions choose the target and toolchain.
 type GPUOptions struct {
 	Arch      string // "sm_90a" when empty
-	Toolchain string // "auto" (default), "llc" or "nvvm"
+	Toolchain string // "auto", "llc" or "nvvm"; empty: $TLE_TOOLCHAIN, else auto
+	// PTX, when set, is used instead of running a toolchain: PTX that
+	// `tlec build` wrote elsewhere (say with llc-19 on a machine without a
+	// GPU). The kernel is still compiled to LLVM IR for its launch
+	// parameters (warps, shared memory, cluster).
+	PTX string
+}
+
+func (g GPUOptions) withDefaults() GPUOptions {
+	if g.Arch == "" {
+		g.Arch = "sm_90a"
+	}
+	if g.Toolchain == "" {
+		g.Toolchain = os.Getenv("TLE_TOOLCHAIN")
+	}
+	if g.Toolchain == "" {
+		g.Toolchain = "auto"
+	}
+	return g
 }
 
 // jit is the process-wide JIT cache: in memory, then on disk under
@@ -74,6 +92,9 @@ func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 	fmt.Fprintf(h, "tle-go %s\x00%s\x00%s\x00", Version, k.prog.name, k.Name())
 	h.Write(k.prog.src)
 	fmt.Fprintf(h, "\x00%s\x00align16\x00%s\x00%s\x00", bindingKey(opts), g.Arch, g.Toolchain)
+	if g.PTX != "" {
+		fmt.Fprintf(h, "ptx:%x\x00", sha256.Sum256([]byte(g.PTX)))
+	}
 	for _, p := range k.Params() {
 		fmt.Fprintf(h, "%s:%s,", p.Name, p.Type)
 	}
@@ -85,12 +106,7 @@ func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 // checked against its hash and rebuilt when corrupt, and TLE_LOG=jit says
 // why a kernel was (re)compiled.
 func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
-	if g.Arch == "" {
-		g.Arch = "sm_90a"
-	}
-	if g.Toolchain == "" {
-		g.Toolchain = "auto"
-	}
+	g = g.withDefaults()
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()
 	b, ok := jit.mem[key]
@@ -138,9 +154,7 @@ func (k *Kernel) compileGPU(opts CompileOptions, g GPUOptions) (*Binary, error) 
 
 // CompileModule compiles an IR module (after the pass pipeline) to PTX.
 func CompileModule(m *ir.Module, kernel string, g GPUOptions) (*Binary, error) {
-	if g.Arch == "" {
-		g.Arch = "sm_90a"
-	}
+	g = g.withDefaults()
 	fn := m.Func(kernel)
 	if fn == nil {
 		return nil, fmt.Errorf("no kernel %q in the module", kernel)
@@ -153,13 +167,16 @@ func CompileModule(m *ir.Module, kernel string, g GPUOptions) (*Binary, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc, why, err := nvptx.Select(g.Toolchain)
-	if err != nil {
-		return nil, err
-	}
-	ptx, err := tc.PTX(res.LLVMIR, g.Arch)
-	if err != nil {
-		return nil, err
+	ptx, why := g.PTX, "PTX given by the caller"
+	if ptx == "" {
+		tc, reason, err := nvptx.Select(g.Toolchain)
+		if err != nil {
+			return nil, err
+		}
+		if ptx, err = tc.PTX(res.LLVMIR, g.Arch); err != nil {
+			return nil, err
+		}
+		why = reason
 	}
 	b := &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
 	for _, kk := range res.Kernels {

@@ -25,6 +25,8 @@ type runFlags struct {
 	verifyEach bool
 	dumpAfter  string
 	dumpDir    string
+	ptx        string
+	toolchain  string
 }
 
 func init() {
@@ -61,6 +63,8 @@ which on standard error.`,
 			fs.BoolVar(&r.verifyEach, "verify-each", false, "verify the IR after every pass")
 			fs.StringVar(&r.dumpAfter, "dump-after", "", "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir")
 			fs.StringVar(&r.dumpDir, "dump-dir", ".", "where --dump-after writes")
+			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
+			fs.StringVar(&r.toolchain, "toolchain", "auto", "PTX toolchain on the GPU: auto, llc or nvvm")
 			return r
 		},
 		run: runRun,
@@ -97,7 +101,19 @@ func runRun(e *env, cfg any, files []string) int {
 		return fail("%v", err)
 	}
 	opts := tle.CompileOptions{Defines: defines, NumWarps: r.numWarps, VerifyEach: r.verifyEach, DumpAfter: r.dumpAfter, DumpDir: r.dumpDir}
-	dev, err := pickDevice(e, r.device)
+	gopts := tle.GPUOptions{Toolchain: r.toolchain}
+	if r.ptx != "" {
+		if r.device == "cpu" {
+			return fail("--ptx runs on the GPU; it cannot go with --device cpu")
+		}
+		r.device = "cuda"
+		data, err := os.ReadFile(r.ptx)
+		if err != nil {
+			return fail("--ptx: %v", err)
+		}
+		gopts.PTX = string(data)
+	}
+	dev, err := pickDevice(e, r.device, gopts)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -141,20 +157,24 @@ func parseGrid(s string) ([3]int, error) {
 	return g, nil
 }
 
-func pickDevice(e *env, name string) (tle.Device, error) {
+func pickDevice(e *env, name string, gopts tle.GPUOptions) (tle.Device, error) {
 	switch name {
 	case "cpu":
 		return tle.CPU(), nil
 	case "cuda":
-		return tle.CUDA()
+		g, err := tle.OpenGPU()
+		if err != nil {
+			return nil, err
+		}
+		return g.With(gopts), nil
 	case "auto":
-		dev, err := tle.CUDA()
+		g, err := tle.OpenGPU()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tlec run: device cpu (interpreter): no GPU: %v\n", err)
 			return tle.CPU(), nil
 		}
-		fmt.Fprintf(e.stderr, "tlec run: device %s\n", dev.Name())
-		return dev, nil
+		fmt.Fprintf(e.stderr, "tlec run: device %s\n", g.Name())
+		return g.With(gopts), nil
 	}
 	return nil, fmt.Errorf("--device %q: want auto, cpu or cuda", name)
 }

@@ -3,6 +3,8 @@ package tutorials
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,13 +14,25 @@ import (
 )
 
 // devices are the devices every tutorial runs on: the interpreter always,
-// the GPU when one is present.
-func devices(t *testing.T) []tle.Device {
+// the GPU when one is present (PTX from the toolchain $TLE_TOOLCHAIN picks).
+// With $TLE_TEST_PTX_DIR set, the GPU also runs the PTX files found there as
+// KERNEL.ptx (built elsewhere by tlec build, e.g. with llc-19 on a machine
+// without a GPU: see tools/build-ptx.sh).
+func devices(t *testing.T, kernel string) []tle.Device {
 	devs := []tle.Device{tle.CPU()}
-	if gpu, err := tle.CUDA(); err == nil {
-		devs = append(devs, gpu)
-	} else {
+	g, err := tle.OpenGPU()
+	if err != nil {
 		t.Logf("GPU runs skipped: %v", err)
+		return devs
+	}
+	devs = append(devs, g)
+	if dir := os.Getenv("TLE_TEST_PTX_DIR"); dir != "" {
+		ptx, err := os.ReadFile(filepath.Join(dir, kernel+".ptx"))
+		if err != nil {
+			t.Errorf("no carried PTX for %s: %v", kernel, err)
+		} else {
+			devs = append(devs, g.With(tle.GPUOptions{PTX: string(ptx)}))
+		}
 	}
 	return devs
 }
@@ -75,7 +89,7 @@ func TestVectorAdd(t *testing.T) {
 	k := kernel(t, "vector_add.tle", "vector_add")
 	r := rand.New(rand.NewPCG(1, 2))
 	const n, block = 1000, 256 // n is not a multiple of the block: the tail is masked
-	for _, dev := range devices(t) {
+	for _, dev := range devices(t, "vector_add") {
 		x, y := round(ir.F32, randn(r, n)), round(ir.F32, randn(r, n))
 		out := poison(n)
 		err := k.Run(dev, [3]int{cdiv(n, block), 1, 1}, tle.CompileOptions{Defines: map[string]string{"BLOCK": "256"}},
@@ -93,7 +107,7 @@ func TestSoftmax(t *testing.T) {
 	k := kernel(t, "softmax.tle", "softmax")
 	r := rand.New(rand.NewPCG(3, 4))
 	const rows, cols = 37, 300
-	for _, dev := range devices(t) {
+	for _, dev := range devices(t, "softmax") {
 		x := round(ir.F32, randn(r, rows*cols))
 		out := poison(rows * cols)
 		err := k.Run(dev, [3]int{rows, 1, 1}, tle.CompileOptions{Defines: map[string]string{"BLOCK": "512"}},
@@ -122,7 +136,7 @@ func TestMatmul(t *testing.T) {
 	k := kernel(t, "matmul.tle", "matmul")
 	r := rand.New(rand.NewPCG(5, 6))
 	const M, N, K = 100, 72, 80 // none a multiple of its block
-	for _, dev := range devices(t) {
+	for _, dev := range devices(t, "matmul") {
 		a, b := round(ir.BF16, randn(r, M*K)), round(ir.BF16, randn(r, K*N))
 		c := poison(M * N)
 		err := k.Run(dev, [3]int{cdiv(M, 64), cdiv(N, 32), 1}, tle.CompileOptions{Defines: map[string]string{"BM": "64", "BN": "32", "BK": "32"}},
@@ -147,7 +161,7 @@ func TestLayerNorm(t *testing.T) {
 	k := kernel(t, "layer_norm.tle", "layer_norm")
 	r := rand.New(rand.NewPCG(7, 8))
 	const rows, cols, eps = 20, 300, 1e-5
-	for _, dev := range devices(t) {
+	for _, dev := range devices(t, "layer_norm") {
 		x := round(ir.F32, randn(r, rows*cols))
 		w, b := round(ir.F32, randn(r, cols)), round(ir.F32, randn(r, cols))
 		out := poison(rows * cols)
@@ -180,7 +194,7 @@ func TestPipeScale(t *testing.T) {
 	k := kernel(t, "pipe_scale.tle", "pipe_scale")
 	r := rand.New(rand.NewPCG(9, 10))
 	const programs, rows, row = 3, 8, 256
-	for _, dev := range devices(t) {
+	for _, dev := range devices(t, "pipe_scale") {
 		x := round(ir.F32, randn(r, programs*rows*row))
 		out := poison(programs * rows * row)
 		err := k.Run(dev, [3]int{programs, 1, 1}, tle.CompileOptions{Defines: map[string]string{"ROWS": "8", "ROW": "256", "CAP": "2"}},
@@ -198,7 +212,7 @@ func TestClusterExchange(t *testing.T) {
 	k := kernel(t, "cluster_exchange.tle", "cluster_exchange")
 	r := rand.New(rand.NewPCG(11, 12))
 	const programs, block = 6, 128
-	for _, dev := range devices(t) {
+	for _, dev := range devices(t, "cluster_exchange") {
 		x := round(ir.F32, randn(r, programs*block))
 		out := poison(programs * block)
 		err := k.Run(dev, [3]int{programs, 1, 1}, tle.CompileOptions{Defines: map[string]string{"BLOCK": "128"}},

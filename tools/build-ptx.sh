@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds the tutorial kernels' PTX with llc-19 (on a machine without a GPU),
+# with the bindings the tutorial tests use, into DIR (default .gpu/ptx). On
+# the GPU host, TLE_TEST_PTX_DIR=DIR makes the tutorial tests run this PTX.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-.gpu/ptx}
+mkdir -p "$dir"
+tlec=${TLEC:-.gpu/tlec}
+t=kernels/tutorials
+$tlec build $t/vector_add.tle --kernel vector_add -D BLOCK=256 --toolchain llc -o "$dir/vector_add.ptx"
+$tlec build $t/softmax.tle --kernel softmax -D BLOCK=512 --toolchain llc -o "$dir/softmax.ptx"
+$tlec build $t/matmul.tle --kernel matmul -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul.ptx"
+$tlec build $t/layer_norm.tle --kernel layer_norm -D BLOCK=512 --toolchain llc -o "$dir/layer_norm.ptx"
+for k in pipe_scale cluster_exchange; do
+  case $k in
+    pipe_scale) d="-D ROWS=8 -D ROW=256 -D CAP=2" ;;
+    cluster_exchange) d="-D BLOCK=128" ;;
+  esac
+  $tlec build $t/$k.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+done
