@@ -37,4 +37,3 @@ func BenchmarkCompileMatmulToLLVM(b *testing.B) {
 		}
 	}
 }
-
