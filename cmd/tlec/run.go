@@ -130,10 +130,12 @@ func runRun(e *env, cfg any, files []string) int {
 		return 1
 	}
 	for _, s := range saves {
-		if err := saveTensor(s.path, tensors[s.name], s.elem); err != nil {
+		t := tensors[s.name]
+		if err := saveTensor(s.path, t, s.elem); err != nil {
 			fmt.Fprintf(e.stderr, "tlec run: --save %s: %v\n", s.name, err)
 			return 1
 		}
+		fmt.Fprintf(e.stdout, "%s: %v %s saved to %s (%s)\n", s.name, t.Shape, s.elem, s.path, summary(t.Data))
 	}
 	return 0
 }
@@ -328,4 +330,16 @@ func npyIntDescr(d ir.DType) string {
 		return "<u8"
 	}
 	return "<i8"
+}
+
+// summary describes values in one line: minimum, maximum, mean and sum.
+func summary(xs []float64) string {
+	if len(xs) == 0 {
+		return "empty"
+	}
+	lo, hi, sum := xs[0], xs[0], 0.0
+	for _, x := range xs {
+		lo, hi, sum = min(lo, x), max(hi, x), sum+x
+	}
+	return fmt.Sprintf("min %.6g, max %.6g, mean %.6g, sum %.6g", lo, hi, sum/float64(len(xs)), sum)
 }
