@@ -10,6 +10,7 @@ import (
 // converter builds the ast from participle's concrete tree.
 type converter struct {
 	file *diag.File
+	ec   *errContext
 	errs diag.List
 }
 
@@ -89,22 +90,41 @@ func (c *converter) block(b *gBlock) *ast.BlockStmt {
 // them: the grammar lets ";" be optional so that a block may end without one,
 // and this restores Go's rule that statements are separated.
 func (c *converter) separated(prev, next ast.Stmt) {
-	between := c.file.Src[prev.End():next.Pos()]
-	for _, ch := range between {
-		if ch == ';' || ch == '\n' {
-			return
-		}
+	if c.hasBreak(prev.End(), next.Pos()) {
+		return
 	}
-	c.errorf(next.Pos(), "syntax error: unexpected %s at end of statement", describe(next))
+	c.errorf(next.Pos(), "syntax error: unexpected %s at end of statement", c.tokenAt(next.Pos()))
 }
 
-func describe(s ast.Stmt) string {
-	src := "statement"
-	switch s.(type) {
-	case *ast.AssignStmt, *ast.ExprStmt:
-		src = "expression"
+// separatedDecl is separated for top-level declarations.
+func (c *converter) separatedDecl(prev, next ast.Decl) {
+	if c.hasBreak(prev.End(), next.Pos()) {
+		return
 	}
-	return src
+	c.errorf(next.Pos(), "syntax error: unexpected %s after top level declaration", c.tokenAt(next.Pos()))
+}
+
+// hasBreak reports whether src[from:to] holds a ";" or a line end.
+func (c *converter) hasBreak(from, to diag.Pos) bool {
+	if from < 0 || to > diag.Pos(len(c.file.Src)) || from > to {
+		return true
+	}
+	for _, ch := range c.file.Src[from:to] {
+		if ch == ';' || ch == '\n' {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenAt describes the token that starts at offset p.
+func (c *converter) tokenAt(p diag.Pos) string {
+	if c.ec != nil {
+		if i := c.ec.index(int(p)); i < len(c.ec.toks) {
+			return c.ec.describe(c.ec.toks[i])
+		}
+	}
+	return "token"
 }
 
 func (c *converter) stmt(s *gStmt) ast.Stmt {
@@ -234,7 +254,10 @@ func (c *converter) unary(u *gUnary) ast.Expr {
 			x = &ast.CallExpr{Fun: x, Lparen: at(s.Pos), Args: c.args(s.Call.Args), Rparen: at(s.Call.Rparen.Pos)}
 		case s.Index != nil:
 			ix := &ast.IndexExpr{X: x, Lbrack: at(s.Pos), Rbrack: at(s.Index.Rbrack.Pos)}
-			for _, el := range s.Index.Elems {
+			for k, el := range s.Index.Elems {
+				if k > 0 && k == len(s.Index.Elems)-1 && el.Lo == nil && el.Colon == nil {
+					break // x[a, b,]: a trailing comma, which the grammar reads as an empty element
+				}
 				ix.Indices = append(ix.Indices, c.indexElem(el))
 			}
 			x = ix

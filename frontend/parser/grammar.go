@@ -80,14 +80,16 @@ type gRbrace struct {
 	Tok string `parser:"@\"}\""`
 }
 
+// gStmt tries the simple statement first: it is the most common, and no
+// keyword or "{" can start an expression.
 type gStmt struct {
-	Return *gReturn   `parser:"@@"`
+	Simple *gSimple   `parser:"@@"`
+	Return *gReturn   `parser:"| @@"`
 	If     *gIf       `parser:"| @@"`
 	For    *gFor      `parser:"| @@"`
 	Warp   *gWarpSpec `parser:"| @@"`
 	Const  *gConst    `parser:"| @@"`
 	Block  *gBlock    `parser:"| @@"`
-	Simple *gSimple   `parser:"| @@"`
 }
 
 type gReturn struct {
@@ -216,10 +218,10 @@ type gArg struct {
 
 type gPrimary struct {
 	Pos    lexer.Position
-	Float  *string `parser:"@Float"`
+	Ident  *gIdent `parser:"@@"`
 	Int    *string `parser:"| @Int"`
+	Float  *string `parser:"| @Float"`
 	String *string `parser:"| @String"`
-	Ident  *gIdent `parser:"| @@"`
 	Paren  *gParen `parser:"| @@"`
 	List   *gList  `parser:"| @@"`
 }

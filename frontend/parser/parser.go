@@ -1,14 +1,17 @@
-// Package parser turns .tle source into an ast.File. The grammar is written
-// for participle (grammar.go); a small token pass in front of it inserts
-// statement-ending semicolons at line ends exactly as Go does, and sets
-// comments aside for the formatter.
+// Package parser turns .tle source into an ast.File. A hand-written scanner
+// (scan.go) lexes the source as go/scanner does: it reports lexical errors
+// precisely, sets comments aside for the formatter, reserves the keywords,
+// inserts statement-ending semicolons at line ends by Go's rule, and rejects
+// input nested deeper than MaxNesting. The grammar proper is written for
+// participle (grammar.go, printed by EBNF into docs/grammar.ebnf); errors.go
+// rewords participle's errors in the compiler's terms ("syntax error:
+// unexpected end of line, expected expression"), and convert.go builds the
+// tree, applying Go's operator precedence.
 package parser
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
-	"strings"
 	"sync"
 
 	"github.com/alecthomas/participle/v2"
@@ -18,11 +21,15 @@ import (
 	"github.com/tlego/tle/tle/diag"
 )
 
+// lexDef declares the token types the grammar refers to. The patterns are an
+// approximation kept for reference: tokens come from the scanner in scan.go,
+// never from this lexer.
 var lexDef = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Comment", Pattern: `//[^\n]*|/\*(?s:.*?)\*/`},
 	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
 	{Name: "Float", Pattern: `(\d[\d_]*\.[\d_]*([eE][+-]?\d+)?|\.\d[\d_]*([eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+)`},
 	{Name: "Int", Pattern: `(0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*)`},
+	{Name: "Keyword", Pattern: `\b(kernel|func|const|return|if|else|for|range|warp_specialize|role)\b`},
 	{Name: "Ident", Pattern: `[a-zA-Z_][a-zA-Z0-9_]*`},
 	{Name: "Op", Pattern: `(:=|<<=|>>=|&\^|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<|>>|&&|\|\||==|!=|<=|>=|[-+*/%&|^<>=!:;,.()\[\]{}])`},
 	{Name: "Newline", Pattern: `\n`},
@@ -46,43 +53,80 @@ func grammar() (*participle.Parser[gFile], error) {
 }
 
 // EBNF returns the grammar in EBNF, as participle prints it, with the Go
-// type prefix taken off the rule names.
+// type prefix taken off the rule names, under a header that states the
+// lexical rules. docs/grammar.ebnf is this text.
 func EBNF() string {
 	p, err := grammar()
 	if err != nil {
 		return "grammar error: " + err.Error()
 	}
-	return ruleName.ReplaceAllString(p.String(), "$1") + "\n"
+	return ebnfHeader + ruleName.ReplaceAllString(p.String(), "$1") + "\n"
 }
+
+const ebnfHeader = `(* The grammar of .tle files, printed by parser.EBNF() from the participle
+   grammar in frontend/parser/grammar.go. Regenerate this file with
+   go test ./frontend/parser -update.
+
+   Tokens (frontend/parser/scan.go):
+     <ident>   [A-Za-z_][A-Za-z0-9_]*, except the keywords
+               kernel func const return if else for range warp_specialize role
+     <int>     Go integer literals: 42, 1_000, 0x1F, 0b101, 0o17, 017
+     <float>   Go decimal floating-point literals: 1.5, .5, 1., 1e-3
+     <string>  a double-quoted string with Go's escapes, on one line
+   Comments are // to the end of the line and /* ... */; they and white space
+   separate tokens. As in Go, a ";" is inserted at a line end (and at the end
+   of the file) after an identifier, a literal, "return", ")", "]" or "}".
+   Statements and declarations are separated by ";" or a line end.
+
+   Expr is a flat chain; binary operators bind by Go's precedence table,
+   all left-associative: * / % << >> & &^ (5), + - | ^ (4),
+   == != < <= > >= (3), && (2), || (1). Unary - + ! ^ bind tighter. *)
+
+`
 
 // ruleName matches participle's name for a grammar struct (gFoo prints GFoo).
 var ruleName = regexp.MustCompile(`\bG([A-Z][A-Za-z]*)`)
 
+// MaxSize is the largest source ParseFile accepts, in bytes.
+const MaxSize = 16 << 20
+
 // ParseFile parses src as the .tle file name. It returns the tree, or nil and
 // a diag.List when the source does not parse; lexical and syntax errors both
-// carry a position.
-func ParseFile(name string, src []byte) (*ast.File, error) {
+// carry a position. A syntax error stops parsing, so the list holds the first
+// one (and any further errors found while building the tree). ParseFile does
+// not panic on any input.
+func ParseFile(name string, src []byte) (f *ast.File, err error) {
 	file := diag.NewFile(name, src)
+	if len(src) > MaxSize {
+		return nil, diag.List{diag.Errorf(file, 0, "file too large (%d bytes; the limit is %d)", len(src), MaxSize)}
+	}
 	p, err := grammar()
 	if err != nil {
 		return nil, fmt.Errorf("internal: building the grammar: %w", err)
 	}
-	toks, comments, err := tokens(file)
+	toks, comments, inserted, err := scan(file)
 	if err != nil {
 		return nil, err
 	}
-	plex, err := lexer.Upgrade(&sliceLexer{toks: toks})
+	ec := &errContext{file: file, toks: toks, inserted: inserted, sym: lexDef.Symbols()}
+	g, err := parseTokens(p, toks)
 	if err != nil {
-		return nil, diag.List{diag.Errorf(file, 0, "%v", err)}
+		return nil, ec.syntaxError(err)
 	}
-	g, err := p.ParseFromLexer(plex)
-	if err != nil {
-		return nil, syntaxError(file, err)
-	}
-	c := &converter{file: file}
-	f := &ast.File{File: file, Comments: comments}
+	defer func() {
+		if r := recover(); r != nil {
+			f = nil
+			err = diag.List{diag.Errorf(file, 0, "internal error: building the syntax tree: %v", r)}
+		}
+	}()
+	c := &converter{file: file, ec: ec}
+	f = &ast.File{File: file, Comments: comments}
 	for _, d := range g.Decls {
-		f.Decls = append(f.Decls, c.decl(d))
+		decl := c.decl(d)
+		if n := len(f.Decls); n > 0 {
+			c.separatedDecl(f.Decls[n-1], decl)
+		}
+		f.Decls = append(f.Decls, decl)
 	}
 	if len(c.errs) > 0 {
 		c.errs.Sort()
@@ -91,69 +135,19 @@ func ParseFile(name string, src []byte) (*ast.File, error) {
 	return f, nil
 }
 
-// tokens lexes the whole file, sets comments aside, drops white space and
-// inserts a ";" token at every line end (and at the end of the file) that
-// follows a token which can end a statement, as Go's scanner does.
-func tokens(file *diag.File) ([]lexer.Token, []*ast.Comment, error) {
-	lx, err := lexDef.LexString(file.Name, string(file.Src))
+// parseTokens runs participle over the token slice. A panic inside
+// participle becomes an error at the start of the file rather than a crash.
+func parseTokens(p *participle.Parser[gFile], toks []lexer.Token) (g *gFile, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("internal parser failure: %v", r)
+		}
+	}()
+	plex, err := lexer.Upgrade(&sliceLexer{toks: toks})
 	if err != nil {
-		return nil, nil, diag.List{diag.Errorf(file, 0, "%v", err)}
+		return nil, err
 	}
-	sym := lexDef.Symbols()
-	var (
-		out      []lexer.Token
-		comments []*ast.Comment
-		last     *lexer.Token
-	)
-	semi := func(pos lexer.Position) {
-		if last != nil && endsStatement(*last, sym) {
-			t := lexer.Token{Type: sym["Op"], Value: ";", Pos: pos}
-			out = append(out, t)
-			last = nil
-		}
-	}
-	for {
-		t, err := lx.Next()
-		if err != nil {
-			var pe participle.Error
-			if errors.As(err, &pe) {
-				return nil, nil, diag.List{diag.Errorf(file, diag.Pos(pe.Position().Offset), "%s", cleanMessage(pe.Message()))}
-			}
-			return nil, nil, diag.List{diag.Errorf(file, 0, "%v", err)}
-		}
-		switch t.Type {
-		case sym["Whitespace"]:
-			continue
-		case sym["Comment"]:
-			comments = append(comments, &ast.Comment{Start: diag.Pos(t.Pos.Offset), Text: t.Value})
-			if strings.HasPrefix(t.Value, "/*") && strings.Contains(t.Value, "\n") {
-				semi(t.Pos)
-			}
-			continue
-		case sym["Newline"]:
-			semi(t.Pos)
-			continue
-		case lexer.EOF:
-			semi(t.Pos)
-			out = append(out, t)
-			return out, comments, nil
-		}
-		if t.Type == sym["String"] && strings.HasPrefix(t.Value, "\"") && !strings.HasSuffix(t.Value, "\"") {
-			return nil, nil, diag.List{diag.Errorf(file, diag.Pos(t.Pos.Offset), "string literal not terminated")}
-		}
-		out = append(out, t)
-		last = &out[len(out)-1]
-	}
-}
-
-func endsStatement(t lexer.Token, sym map[string]lexer.TokenType) bool {
-	switch t.Type {
-	case sym["Ident"], sym["Int"], sym["Float"], sym["String"]:
-		return true
-	case sym["Op"]:
-		return t.Value == ")" || t.Value == "]" || t.Value == "}"
-	}
-	return false
+	return p.ParseFromLexer(plex)
 }
 
 type sliceLexer struct {
@@ -168,35 +162,4 @@ func (s *sliceLexer) Next() (lexer.Token, error) {
 	t := s.toks[s.i]
 	s.i++
 	return t, nil
-}
-
-func syntaxError(file *diag.File, err error) error {
-	var pe participle.Error
-	if errors.As(err, &pe) {
-		msg := cleanMessage(pe.Message())
-		return diag.List{diag.Errorf(file, diag.Pos(pe.Position().Offset), "syntax error: %s", msg)}
-	}
-	return diag.List{diag.Errorf(file, 0, "syntax error: %v", err)}
-}
-
-// cleanMessage rewrites participle's wording into the compiler's: the inserted
-// semicolon is reported as a line end, and grammar-internal names are dropped.
-var ruleWords = map[string]string{
-	"GExpr": "expression", "GUnary": "expression", "GPostfix": "expression", "GPrimary": "expression",
-	"GIdent": "name", "GType": "type", "GBlock": "block", "GStmt": "statement", "GSimple": "statement",
-	"GArg": "argument", "GParam": "parameter", "GRparen": `")"`, "GRbrack": `"]"`, "GRbrace": `"}"`,
-	"GColon": `":"`, "GAssignOp": "assignment", "GBinaryOp": "operator", "GDecl": "declaration",
-	"GRole": "role", "GIndexElem": "index",
-}
-
-func cleanMessage(m string) string {
-	m = strings.ReplaceAll(m, `unexpected token ";"`, "unexpected end of line")
-	m = strings.ReplaceAll(m, `unexpected token "<EOF>"`, "unexpected end of file")
-	m = strings.ReplaceAll(m, `"<EOF>"`, "end of file")
-	return ruleName.ReplaceAllStringFunc(m, func(r string) string {
-		if w, ok := ruleWords[r]; ok {
-			return w
-		}
-		return strings.ToLower(r[1:])
-	})
 }

@@ -1,0 +1,49 @@
+package format
+
+import (
+	"testing"
+
+	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/frontend/parser/parsertest"
+)
+
+// FuzzFormat: when the input parses, Source succeeds, its output parses to
+// the same tree with the same comments, and formats to itself.
+//
+//	go test -run XXX -fuzz FuzzFormat -fuzztime 3m ./frontend/format
+func FuzzFormat(f *testing.F) {
+	seeds, err := parsertest.Seeds()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 64<<10 {
+			return
+		}
+		f1, err := parser.ParseFile("fuzz.tle", src)
+		out, ferr := Source("fuzz.tle", src)
+		if err != nil {
+			if ferr == nil {
+				t.Fatalf("Source succeeded on input that does not parse: %v", err)
+			}
+			return
+		}
+		if ferr != nil {
+			t.Fatalf("Source failed on input that parses: %v", ferr)
+		}
+		f2, err := parser.ParseFile("fuzz.tle", out)
+		if err != nil {
+			t.Fatalf("output does not parse: %v\n--- input\n%s\n--- output\n%s", err, src, out)
+		}
+		if s1, s2 := parsertest.Shape(f1), parsertest.Shape(f2); s1 != s2 {
+			t.Fatalf("formatting changed the tree\n--- input\n%s\n--- output\n%s\n--- shape before\n%s\n--- shape after\n%s", src, out, s1, s2)
+		}
+		again, err := Source("fuzz.tle", out)
+		if err != nil || string(again) != string(out) {
+			t.Fatalf("not idempotent (%v)\n--- input\n%q\n--- once\n%q\n--- twice\n%q", err, src, out, again)
+		}
+	})
+}
