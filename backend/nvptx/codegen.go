@@ -1,0 +1,1027 @@
+package nvptx
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	llvm "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/passes"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Options control code generation.
+type Options struct {
+	// NumWarps is used for functions without a num_warps attribute (default 4).
+	NumWarps int
+	// MinCTAsPerSM, when > 0, is emitted as the minctasm annotation.
+	MinCTAsPerSM int
+	// PreciseDiv makes f32 division IEEE (div.rn.f32) instead of Triton's
+	// div.full.f32.
+	PreciseDiv bool
+}
+
+// Kernel describes a generated kernel for the launcher.
+type Kernel struct {
+	Name       string
+	NumWarps   int      // block size is NumWarps*32 threads (x only)
+	SmemBytes  int      // dynamic shared memory per CTA
+	Params     []string // parameters in order, as "name:type"
+	ParamBytes []int    // each parameter's size in the kernel's argument buffer
+}
+
+// Result is the LLVM IR of a module and what a launcher needs to know.
+type Result struct {
+	LLVMIR  string
+	Kernels []Kernel
+}
+
+// EmitLLVM lowers a module whose tiles have layouts (passes.AssignLayouts and
+// passes.AllocateShared have run) to LLVM IR text for NVPTX.
+func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
+	md := newModule()
+	res := &Result{}
+	for _, f := range m.Funcs {
+		if !f.Kernel {
+			continue // helpers are inlined before the backend runs
+		}
+		k, err := emitFunc(md, f, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		res.Kernels = append(res.Kernels, k)
+	}
+	res.LLVMIR = md.m.String()
+	return res, nil
+}
+
+// AttrMinCTAsPerSM (int64, on a kernel) asks ptxas to fit that many CTAs on
+// an SM (the minctasm annotation, which caps registers per thread).
+const AttrMinCTAsPerSM = "min_ctas_per_sm"
+
+// DefaultStages is the software pipeline depth Prepare uses.
+const DefaultStages = 3
+
+// Prepare runs the passes the backend needs, in order (AssignLayouts,
+// PipelineLoops, AllocateShared), for callers without the pass pipeline
+// (tests, tools).
+func Prepare(m *ir.Module, numWarps int) error {
+	if err := passes.AssignLayouts(m, numWarps); err != nil {
+		return err
+	}
+	if err := passes.PipelineLoops(m, DefaultStages); err != nil {
+		return err
+	}
+	return passes.AllocateShared(m)
+}
+
+type memRef struct {
+	off  value.Value // i32 byte offset into global_smem
+	desc *ir.MemDesc
+}
+
+// tval is the lowered form of an IR value: a scalar, the registers a thread
+// holds of a tile (in its linear layout's register order), or a shared
+// buffer reference.
+type tval struct {
+	s     value.Value
+	regs  []value.Value
+	ll    *passes.LinearLayout
+	pairs map[int]value.Value // 16-bit tiles: i32 packing registers r (even) and r+1
+	lazy  map[int]func()      // registers produced on first use (see ldmatrix)
+	mem   *memRef
+}
+
+type genError struct{ err error }
+
+type gen struct {
+	md         *module
+	f          *ir.Func
+	fn         *llvm.Func
+	entry, cur *llvm.Block
+	vals       map[*ir.Value]*tval
+	nw         int
+	axes       *passes.AxisAnalysis
+
+	tid, lane, warp value.Value
+	bases           map[*passes.LinearLayout][]value.Value
+	regCoords       map[*passes.LinearLayout][][]int
+	regIndex        map[*passes.LinearLayout]map[int]int
+
+	sync       smemState
+	curOp      *ir.Op
+	nblocks    int
+	preciseDiv bool
+	smemBase32 value.Value
+	users      map[*ir.Value][]*ir.Op
+}
+
+// newBlock makes a named basic block: libNVVM's LLVM 7 parser does not take
+// the numeric labels LLVM prints for unnamed blocks.
+func (g *gen) newBlock() *llvm.Block {
+	g.nblocks++
+	return g.fn.NewBlock(fmt.Sprintf("bb%d", g.nblocks))
+}
+
+func (g *gen) failf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if g.curOp != nil {
+		msg = fmt.Sprintf("%s at %v: %s", g.curOp.Kind, g.curOp.Pos, msg)
+	}
+	panic(genError{fmt.Errorf("%s", msg)})
+}
+
+func paramBytes(t ir.Type) int {
+	switch t := t.(type) {
+	case *ir.Pointer:
+		return 8
+	case ir.DType:
+		return t.Bytes()
+	}
+	return 0
+}
+
+func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
+	nw := int(f.Attrs.Int(passes.AttrNumWarps, int64(opts.NumWarps)))
+	if nw <= 0 {
+		nw = 4
+	}
+	g := &gen{md: md, f: f, vals: map[*ir.Value]*tval{}, nw: nw,
+		bases: map[*passes.LinearLayout][]value.Value{}, regCoords: map[*passes.LinearLayout][][]int{},
+		regIndex: map[*passes.LinearLayout]map[int]int{}, preciseDiv: opts.PreciseDiv}
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(genError); ok {
+				err = e.err
+				return
+			}
+			panic(r)
+		}
+	}()
+	g.axes = passes.AnalyzeAxes(f)
+	g.users = map[*ir.Value][]*ir.Op{}
+	f.Walk(func(op *ir.Op) {
+		for _, v := range op.Operands {
+			g.users[v] = append(g.users[v], op)
+		}
+	})
+	var params []*llvm.Param
+	k = Kernel{Name: f.Name, NumWarps: nw, SmemBytes: int(f.Attrs.Int(passes.AttrSmemBytes, 0))}
+	seen := map[string]bool{}
+	for i, p := range f.Params {
+		var t types.Type
+		switch pt := p.Type.(type) {
+		case *ir.Pointer:
+			t = ptrTo(memType(pt.Elem), asGlobal)
+		case ir.DType:
+			t = storageType(pt)
+			if pt == ir.I1 {
+				t = types.I8
+			}
+		default:
+			return k, fmt.Errorf("parameter %s: type %s is not supported by the nvptx backend", p.Name, p.Type)
+		}
+		name := sanitize(p.Name, i)
+		if seen[name] {
+			name = fmt.Sprintf("%s_%d", name, i)
+		}
+		seen[name] = true
+		lp := llvm.NewParam(name, t)
+		params = append(params, lp)
+		k.Params = append(k.Params, p.Name+":"+p.Type.String())
+		k.ParamBytes = append(k.ParamBytes, paramBytes(p.Type))
+	}
+	g.fn = md.m.NewFunc(f.Name, types.Void, params...)
+	g.entry = g.fn.NewBlock("entry")
+	g.cur = g.entry
+	for i, arg := range f.Body.Args {
+		var v value.Value = params[i]
+		if f.Params[i].Type == ir.I1 {
+			v = g.cur.NewICmp(enum.IPredNE, v, intConst(types.I8, 0))
+		}
+		g.vals[arg] = &tval{s: v}
+	}
+	tidF := md.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", true, types.I32)
+	g.tid = g.cur.NewCall(tidF)
+	g.lane = g.cur.NewAnd(g.tid, i32c(31))
+	g.warp = g.cur.NewLShr(g.tid, i32c(5))
+	body := g.fn.NewBlock("body")
+	g.cur = body
+	g.sync = smemState{}
+	g.block(f.Body)
+	if g.cur.Term == nil {
+		g.cur.NewRet(nil)
+	}
+	g.entry.NewBr(body)
+	eliminateDeadCode(md, g.fn)
+	minCTAs := int(f.Attrs.Int(AttrMinCTAsPerSM, int64(opts.MinCTAsPerSM)))
+	annotate(md, g.fn, nw, minCTAs)
+	return k, nil
+}
+
+func sanitize(name string, i int) string {
+	var b strings.Builder
+	for _, c := range name {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		}
+	}
+	if b.Len() == 0 {
+		return fmt.Sprintf("arg%d", i)
+	}
+	return b.String()
+}
+
+// annotate marks fn as a kernel with its block size in !nvvm.annotations.
+func annotate(md *module, fn *llvm.Func, numWarps, minCTAs int) {
+	nd, ok := md.m.NamedMetadataDefs["nvvm.annotations"]
+	if !ok {
+		nd = &metadata.NamedDef{Name: "nvvm.annotations"}
+		md.m.NamedMetadataDefs["nvvm.annotations"] = nd
+	}
+	add := func(key string, v int64) {
+		t := &metadata.Tuple{MetadataID: -1, Fields: []metadata.Field{fn, &metadata.String{Value: key}, i32c(v)}}
+		t.MetadataID = metadata.MetadataID(len(md.m.MetadataDefs))
+		md.m.MetadataDefs = append(md.m.MetadataDefs, t)
+		nd.Nodes = append(nd.Nodes, t)
+	}
+	add("kernel", 1)
+	add("maxntidx", int64(numWarps*32))
+	if minCTAs > 0 {
+		add("minctasm", int64(minCTAs))
+	}
+}
+
+// ---- blocks of ops
+
+func (g *gen) block(b *ir.Block) {
+	for _, op := range b.Ops {
+		g.curOp = op
+		g.op(op)
+	}
+}
+
+func (g *gen) val(v *ir.Value) *tval {
+	t, ok := g.vals[v]
+	if !ok {
+		g.failf("value %%%d used before it is defined", v.ID)
+	}
+	return t
+}
+
+func (g *gen) scalar(v *ir.Value) value.Value {
+	t := g.val(v)
+	if t.s == nil {
+		g.failf("value %%%d is not a scalar", v.ID)
+	}
+	return t.s
+}
+
+func (g *gen) set(v *ir.Value, t *tval) { g.vals[v] = t }
+
+// layoutOf returns the linear layout of a tile value's type.
+func (g *gen) layoutOf(t ir.Type) *passes.LinearLayout {
+	tt, ok := t.(*ir.Tile)
+	if !ok {
+		return nil
+	}
+	if tt.Layout == nil {
+		g.failf("tile %s has no layout (run the layout passes first)", tt)
+	}
+	ll, err := passes.Linear(tt.Layout, tt.Shape)
+	if err != nil {
+		g.failf("%v", err)
+	}
+	return ll
+}
+
+func (g *gen) newTile(t ir.Type) *tval {
+	ll := g.layoutOf(t)
+	return &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}
+}
+
+func (g *gen) op(op *ir.Op) {
+	switch op.Kind {
+	case ir.OpConstant:
+		g.constant(op)
+	case ir.OpProgramID, ir.OpNumPrograms:
+		axis := op.Attrs.Int("axis", 0)
+		name := "ctaid"
+		if op.Kind == ir.OpNumPrograms {
+			name = "nctaid"
+		}
+		fn := g.md.intrinsic(fmt.Sprintf("llvm.nvvm.read.ptx.sreg.%s.%c", name, "xyz"[axis]), true, types.I32)
+		g.set(op.Results[0], &tval{s: g.cur.NewCall(fn)})
+	case ir.OpArange:
+		g.arange(op)
+	case ir.OpSplat:
+		s := g.scalar(op.Operands[0])
+		t := g.newTile(op.Results[0].Type)
+		for i := range t.regs {
+			t.regs[i] = s
+		}
+		g.set(op.Results[0], t)
+	case ir.OpBroadcast, ir.OpExpandDims:
+		g.broadcastLike(op)
+	case ir.OpReshape, ir.OpTrans:
+		g.reshapeLike(op)
+	case passes.OpConvertLayout:
+		g.convertLayout(op)
+	case ir.OpLoad:
+		g.load(op)
+	case ir.OpStore:
+		g.store(op)
+	case ir.OpAtomicRMW, ir.OpAtomicCAS:
+		g.atomic(op)
+	case ir.OpReduce:
+		g.reduce(op)
+	case ir.OpScan:
+		g.scan(op)
+	case ir.OpDot:
+		g.dot(op)
+	case ir.OpFor:
+		g.forOp(op)
+	case ir.OpIf:
+		g.ifOp(op)
+	case ir.OpYield, ir.OpReturn:
+		// handled by the enclosing op / function
+		if op.Kind == ir.OpReturn {
+			g.cur.NewRet(nil)
+			if op != g.f.Body.Terminator() {
+				g.cur = g.newBlock() // unreachable code after an early return
+			}
+		}
+	case ir.OpAlloc:
+		g.alloc(op)
+	case ir.OpLocalLoad:
+		g.localLoad(op)
+	case ir.OpLocalStore:
+		g.localStore(op)
+	case ir.OpLocalPtr:
+		g.localPtr(op)
+	case ir.OpMemIndex:
+		g.memIndex(op)
+	case ir.OpMemTrans:
+		g.memTrans(op)
+	case passes.OpAsyncCopy:
+		g.asyncCopy(op)
+	case passes.OpAsyncCommit:
+		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "cp.async.commit_group;", "~{memory}", true))
+	case passes.OpAsyncWait:
+		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, fmt.Sprintf("cp.async.wait_group %d;", op.Attrs.Int("pending", 0)), "~{memory}", true))
+		g.sync.writes = append(g.sync.writes, fullRange)
+	case ir.OpPrint:
+		g.print(op)
+	case ir.OpAssert:
+		g.assert(op)
+	case ir.OpAsm:
+		g.asmOp(op)
+	default:
+		if op.Kind.IsElementwise() {
+			g.elementwise(op)
+			return
+		}
+		g.failf("op %s is not supported by the nvptx backend yet", op.Kind)
+	}
+}
+
+// ---- constants, arange
+
+func (g *gen) constant(op *ir.Op) {
+	res := op.Results[0]
+	d := ir.ElemDType(res.Type)
+	c := constOf(d, op.Attrs["value"])
+	if _, ok := res.Type.(*ir.Tile); !ok {
+		g.set(res, &tval{s: c})
+		return
+	}
+	t := g.newTile(res.Type)
+	for i := range t.regs {
+		t.regs[i] = c
+	}
+	g.set(res, t)
+}
+
+func (g *gen) arange(op *ir.Op) {
+	res := op.Results[0]
+	t := g.newTile(res.Type)
+	start := op.Attrs.Int("start", 0)
+	base := g.threadBase(t.ll)[0]
+	et := storageType(ir.ElemDType(res.Type))
+	for r := range t.regs {
+		v := g.add(base, i32c(int64(g.coordsOf(t.ll)[r][0])+start))
+		if et != types.I32 {
+			v = g.cast(v, ir.I32, ir.ElemDType(res.Type))
+		}
+		t.regs[r] = v
+	}
+	g.set(res, t)
+}
+
+// ---- thread coordinates
+
+// atEntry runs fn with the entry block as the insertion point (for values
+// that depend only on the thread id and dominate everything).
+func (g *gen) atEntry(fn func()) {
+	cur := g.cur
+	g.cur = g.entry
+	fn()
+	g.cur = cur
+}
+
+// threadBase returns, per dimension, the coordinate the thread's lane and
+// warp contribute to every element it holds in ll.
+func (g *gen) threadBase(ll *passes.LinearLayout) []value.Value {
+	if b, ok := g.bases[ll]; ok {
+		return b
+	}
+	out := make([]value.Value, len(ll.Shape))
+	g.atEntry(func() {
+		for d := range ll.Shape {
+			var acc value.Value = i32c(0)
+			for _, src := range []struct {
+				x     value.Value
+				bases [][]int
+			}{{g.lane, ll.Lane}, {g.warp, ll.Warp}} {
+				// group runs of consecutive id bits mapping to consecutive
+				// coordinate bits
+				j := 0
+				for j < len(src.bases) {
+					v := src.bases[j][d]
+					if v == 0 {
+						j++
+						continue
+					}
+					p := log2(v)
+					n := 1
+					for j+n < len(src.bases) && src.bases[j+n][d] == 1<<(p+n) {
+						n++
+					}
+					term := g.and(g.lshr(src.x, i32c(int64(j))), i32c(int64(1<<n-1)))
+					acc = g.or(acc, g.shl(term, i32c(int64(p))))
+					j += n
+				}
+			}
+			out[d] = acc
+		}
+	})
+	g.bases[ll] = out
+	return out
+}
+
+func log2(x int) int {
+	n := 0
+	for x > 1 {
+		x >>= 1
+		n++
+	}
+	return n
+}
+
+func (g *gen) coordsOf(ll *passes.LinearLayout) [][]int {
+	if c, ok := g.regCoords[ll]; ok {
+		return c
+	}
+	c := make([][]int, ll.NumRegs())
+	for r := range c {
+		c[r] = ll.RegCoords(r)
+	}
+	g.regCoords[ll] = c
+	return c
+}
+
+// regAt returns the register of ll holding the element at register
+// coordinates c (the thread-independent part), or -1.
+func (g *gen) regAt(ll *passes.LinearLayout, c []int) int {
+	idx, ok := g.regIndex[ll]
+	if !ok {
+		idx = map[int]int{}
+		for r, rc := range g.coordsOf(ll) {
+			idx[linearIn(rc, ll.Shape)] = r
+		}
+		g.regIndex[ll] = idx
+	}
+	for d, x := range c {
+		if x < 0 || x >= ll.Shape[d] {
+			return -1
+		}
+	}
+	if r, ok := idx[linearIn(c, ll.Shape)]; ok {
+		return r
+	}
+	return -1
+}
+
+func linearIn(c, shape []int) int {
+	i := 0
+	for d := range shape {
+		i = i*shape[d] + c[d]
+	}
+	return i
+}
+
+// canonical returns an i1 that is true in the threads that own (rather than
+// replicate) their elements of ll, or nil when no thread replicates.
+func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
+	lm, wm := ll.ZeroLaneMask(), ll.ZeroWarpMask()
+	if lm == 0 && wm == 0 {
+		return nil
+	}
+	var c value.Value
+	g.atEntry(func() {
+		var bits value.Value = i32c(0)
+		if lm != 0 {
+			bits = g.and(g.lane, i32c(int64(lm)))
+		}
+		if wm != 0 {
+			bits = g.or(bits, g.and(g.warp, i32c(int64(wm))))
+		}
+		c = g.cur.NewICmp(enum.IPredEQ, bits, i32c(0))
+	})
+	return c
+}
+
+// ---- folding builders
+
+func (g *gen) add(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x+y)
+	case oky && y == 0:
+		return a
+	case okx && x == 0:
+		return b
+	}
+	return g.cur.NewAdd(a, b)
+}
+
+func (g *gen) sub(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x-y)
+	case oky && y == 0:
+		return a
+	}
+	return g.cur.NewSub(a, b)
+}
+
+func (g *gen) mul(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x*y)
+	case oky && y == 1:
+		return a
+	case okx && x == 1:
+		return b
+	case oky && y == 0, okx && x == 0:
+		return intConst(a.Type(), 0)
+	}
+	return g.cur.NewMul(a, b)
+}
+
+func (g *gen) and(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x&y)
+	case oky && y == 0, okx && x == 0:
+		return intConst(a.Type(), 0)
+	}
+	return g.cur.NewAnd(a, b)
+}
+
+func (g *gen) or(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x|y)
+	case oky && y == 0:
+		return a
+	case okx && x == 0:
+		return b
+	}
+	return g.cur.NewOr(a, b)
+}
+
+func (g *gen) xor(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x^y)
+	case oky && y == 0:
+		return a
+	case okx && x == 0:
+		return b
+	}
+	return g.cur.NewXor(a, b)
+}
+
+func (g *gen) shl(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky:
+		return intConst(a.Type(), x<<uint(y))
+	case oky && y == 0:
+		return a
+	}
+	return g.cur.NewShl(a, b)
+}
+
+func (g *gen) lshr(a, b value.Value) value.Value {
+	x, okx := constInt(a)
+	y, oky := constInt(b)
+	switch {
+	case okx && oky && x >= 0:
+		return intConst(a.Type(), x>>uint(y))
+	case oky && y == 0:
+		return a
+	}
+	return g.cur.NewLShr(a, b)
+}
+
+// and1 is a logical and of i1 values, either of which may be nil (true).
+func (g *gen) and1(a, b value.Value) value.Value {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	if c, ok := a.(*constant.Int); ok {
+		if c.X.Sign() != 0 {
+			return b
+		}
+		return a
+	}
+	if c, ok := b.(*constant.Int); ok {
+		if c.X.Sign() != 0 {
+			return a
+		}
+		return b
+	}
+	return g.cur.NewAnd(a, b)
+}
+
+// ---- barriers and shared memory
+
+func (g *gen) barrier() {
+	g.cur.NewCall(g.md.intrinsic("llvm.nvvm.barrier0", false, types.Void))
+	g.sync = smemState{}
+}
+
+// rng is a byte range of shared memory [lo, hi).
+type rng struct{ lo, hi int }
+
+var fullRange = rng{0, 1 << 30}
+
+func (a rng) overlaps(b rng) bool { return a.lo < b.hi && b.lo < a.hi }
+
+// smemState is the shared-memory traffic of this CTA since the last
+// barrier: the byte ranges read and written (any thread may still be
+// reading or writing them).
+type smemState struct{ reads, writes []rng }
+
+func anyOverlap(rs []rng, r rng) bool {
+	for _, x := range rs {
+		if x.overlaps(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s smemState) union(o smemState) smemState {
+	return smemState{reads: append(append([]rng{}, s.reads...), o.reads...), writes: append(append([]rng{}, s.writes...), o.writes...)}
+}
+
+// unknownState is assumed where control flow joins (loop heads).
+func unknownState() smemState { return smemState{reads: []rng{fullRange}, writes: []rng{fullRange}} }
+
+// beforeSharedWrite / beforeSharedRead insert the barriers that order this
+// CTA's shared-memory traffic: a write waits for earlier reads of its bytes
+// by other threads, a read for earlier writes of its bytes.
+func (g *gen) beforeSharedWrite() { g.beforeSharedWriteR(fullRange) }
+func (g *gen) beforeSharedRead()  { g.beforeSharedReadR(fullRange) }
+
+func (g *gen) beforeSharedWriteR(r rng) {
+	if anyOverlap(g.sync.reads, r) {
+		g.barrier()
+	}
+	g.sync.writes = append(g.sync.writes, r)
+}
+
+func (g *gen) beforeSharedReadR(r rng) {
+	if anyOverlap(g.sync.writes, r) {
+		g.barrier()
+	}
+	g.sync.reads = append(g.sync.reads, r)
+}
+
+// scratchRange is the current op's scratch bytes.
+func (g *gen) scratchRange(size int) rng {
+	off := g.smemOffset()
+	return rng{off, off + size}
+}
+
+// refRange is the bytes of a buffer view (all of shared memory when its
+// offset is not a constant).
+func refRange(ref *memRef) rng {
+	if off, ok := constInt(ref.off); ok {
+		return rng{int(off), int(off) + ir.NumElements(ref.desc.Shape)*ref.desc.Elem.Bytes()}
+	}
+	return fullRange
+}
+
+// smemPtr returns a pointer of element type et to byte offset off (i32) of
+// the dynamic shared memory.
+func (g *gen) smemPtr(off value.Value, et types.Type) value.Value {
+	base := g.md.sharedBase()
+	var p value.Value
+	if c, ok := constInt(off); ok && c == 0 {
+		p = g.cur.NewGetElementPtr(base.ContentType, base, i64c(0), i64c(0))
+	} else {
+		p = g.cur.NewGetElementPtr(base.ContentType, base, i64c(0), g.cur.NewZExt(off, types.I64))
+	}
+	p.(*llvm.InstGetElementPtr).InBounds = true
+	if et == types.I8 {
+		return p
+	}
+	return g.cur.NewBitCast(p, ptrTo(et, asShared))
+}
+
+// ---- control flow
+
+func (g *gen) forOp(op *ir.Op) {
+	body := op.Regions[0]
+	lb, ub, step := g.scalar(op.Operands[0]), g.scalar(op.Operands[1]), g.scalar(op.Operands[2])
+	ivType := ir.ElemDType(op.Operands[0].Type)
+	inits := op.Operands[3:]
+	pre := g.cur
+	header := g.newBlock()
+	loop := g.newBlock()
+	exit := g.newBlock()
+	g.cur.NewBr(header)
+	g.cur = header
+	ivPhi := header.NewPhi(llvm.NewIncoming(lb, pre))
+	type carried struct {
+		phis []*llvm.InstPhi
+	}
+	cs := make([]carried, len(inits))
+	for i, init := range inits {
+		t := g.val(init)
+		arg := body.Args[1+i]
+		if t.mem != nil {
+			g.failf("a loop-carried shared buffer is not supported")
+		}
+		if t.s != nil {
+			p := header.NewPhi(llvm.NewIncoming(t.s, pre))
+			cs[i].phis = []*llvm.InstPhi{p}
+			g.set(arg, &tval{s: p})
+			continue
+		}
+		nt := &tval{ll: g.layoutOf(arg.Type), regs: make([]value.Value, len(t.regs))}
+		if nt.ll.NumRegs() != len(t.regs) {
+			g.failf("loop-carried tile changes layout")
+		}
+		for r, v := range t.regs {
+			p := header.NewPhi(llvm.NewIncoming(v, pre))
+			cs[i].phis = append(cs[i].phis, p)
+			nt.regs[r] = p
+		}
+		g.set(arg, nt)
+	}
+	pred := enum.IPredSLT
+	if ivType.IsUnsigned() {
+		pred = enum.IPredULT
+	}
+	cond := header.NewICmp(pred, ivPhi, ub)
+	header.NewCondBr(cond, loop, exit)
+	g.set(body.Args[0], &tval{s: ivPhi})
+
+	// shared-memory state at the top of the body is the join of the state
+	// before the loop and after an iteration: assume traffic is pending
+	g.sync = unknownState()
+	g.cur = loop
+	g.block(body)
+	y := body.Terminator()
+	next := g.add(ivPhi, step)
+	latch := g.cur
+	for i := range inits {
+		t := g.val(y.Operands[i])
+		if t.s != nil {
+			cs[i].phis[0].Incs = append(cs[i].phis[0].Incs, llvm.NewIncoming(t.s, latch))
+			continue
+		}
+		for r, p := range cs[i].phis {
+			p.Incs = append(p.Incs, llvm.NewIncoming(t.regs[r], latch))
+		}
+	}
+	ivPhi.Incs = append(ivPhi.Incs, llvm.NewIncoming(next, latch))
+	g.cur.NewBr(header)
+	g.cur = exit
+	g.sync = unknownState()
+	for i, res := range op.Results {
+		if len(cs[i].phis) == 1 && g.val(inits[i]).s != nil {
+			g.set(res, &tval{s: cs[i].phis[0]})
+			continue
+		}
+		t := &tval{ll: g.layoutOf(res.Type)}
+		for _, p := range cs[i].phis {
+			t.regs = append(t.regs, p)
+		}
+		g.set(res, t)
+	}
+}
+
+func (g *gen) ifOp(op *ir.Op) {
+	cond := g.scalar(op.Operands[0])
+	thenB := g.newBlock()
+	elseB := g.newBlock()
+	merge := g.newBlock()
+	g.cur.NewCondBr(cond, thenB, elseB)
+	before := g.sync
+	type arm struct {
+		vals  []*tval
+		block *llvm.Block
+		st    smemState
+	}
+	var arms [2]arm
+	for i, b := range []*llvm.Block{thenB, elseB} {
+		g.cur = b
+		g.sync = before
+		if i < len(op.Regions) {
+			g.block(op.Regions[i])
+			if y := op.Regions[i].Terminator(); y != nil && y.Kind == ir.OpYield {
+				for _, v := range y.Operands {
+					arms[i].vals = append(arms[i].vals, g.val(v))
+				}
+			}
+		}
+		arms[i].block, arms[i].st = g.cur, g.sync
+		g.cur.NewBr(merge)
+	}
+	g.cur = merge
+	g.sync = arms[0].st.union(arms[1].st)
+	for i, res := range op.Results {
+		a, b := arms[0].vals[i], arms[1].vals[i]
+		if a.s != nil {
+			g.set(res, &tval{s: merge.NewPhi(llvm.NewIncoming(a.s, arms[0].block), llvm.NewIncoming(b.s, arms[1].block))})
+			continue
+		}
+		t := &tval{ll: g.layoutOf(res.Type), regs: make([]value.Value, len(a.regs))}
+		for r := range a.regs {
+			t.regs[r] = merge.NewPhi(llvm.NewIncoming(a.regs[r], arms[0].block), llvm.NewIncoming(b.regs[r], arms[1].block))
+		}
+		g.set(res, t)
+	}
+}
+
+// ---- print / assert / asm
+
+func (g *gen) print(op *ir.Op) {
+	// printf of scalars only: tiles would print one line per element per
+	// thread; print their first register as a debugging aid.
+	prefix := op.Attrs.String("prefix")
+	var args []value.Value
+	var f strings.Builder
+	f.WriteString("pid (%d, %d, %d) tid %d: ")
+	f.WriteString(strings.ReplaceAll(prefix, "%", "%%"))
+	ctaid := func(c byte) value.Value {
+		return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.read.ptx.sreg.ctaid."+string(c), true, types.I32))
+	}
+	args = append(args, ctaid('x'), ctaid('y'), ctaid('z'), g.tid)
+	for _, v := range op.Operands {
+		t := g.val(v)
+		x := t.s
+		if x == nil && len(t.regs) > 0 {
+			x = t.regs[0]
+		}
+		if x == nil {
+			continue
+		}
+		d := ir.ElemDType(v.Type)
+		switch {
+		case d.IsFloat():
+			f.WriteString(" %f")
+			x = g.toCompute(x, d)
+			if d != ir.F64 {
+				x = g.cur.NewFPExt(x, types.Double)
+			}
+		case d.Bits() == 64:
+			f.WriteString(" %lld")
+		case d.IsInt():
+			f.WriteString(" %d")
+			x = g.cast(x, d, ir.I32)
+		default:
+			f.WriteString(" %p")
+		}
+		args = append(args, x)
+	}
+	f.WriteString("\n")
+	g.printf(f.String(), args)
+}
+
+func (g *gen) printf(format string, args []value.Value) {
+	vp := g.md.intrinsic("vprintf", false, types.I32, ptrTo(types.I8, asGeneric), ptrTo(types.I8, asGeneric))
+	str := g.md.cstring(format)
+	fmtPtr := g.cur.NewGetElementPtr(str.ContentType, str, i64c(0), i64c(0))
+	fmtGen := g.cur.NewAddrSpaceCast(fmtPtr, ptrTo(types.I8, asGeneric))
+	var argPtr value.Value = constant.NewNull(ptrTo(types.I8, asGeneric))
+	if len(args) > 0 {
+		var fields []types.Type
+		for _, a := range args {
+			fields = append(fields, a.Type())
+		}
+		st := types.NewStruct(fields...)
+		var buf value.Value
+		g.atEntry(func() { buf = g.cur.NewAlloca(st) })
+		for i, a := range args {
+			p := g.cur.NewGetElementPtr(st, buf, i32c(0), i32c(int64(i)))
+			g.cur.NewStore(a, p)
+		}
+		argPtr = g.cur.NewBitCast(buf, ptrTo(types.I8, asGeneric))
+	}
+	g.cur.NewCall(vp, fmtGen, argPtr)
+}
+
+func (md *module) cstring(s string) *llvm.Global {
+	if g, ok := md.fmtStrings[s]; ok {
+		return g
+	}
+	c := constant.NewCharArrayFromString(s + "\x00")
+	g := md.m.NewGlobalDef(fmt.Sprintf("fmt%d", len(md.fmtStrings)), c)
+	g.AddrSpace = asGlobal
+	g.Immutable = true
+	g.Linkage = enum.LinkageInternal
+	g.Typ = nil
+	md.fmtStrings[s] = g
+	return g
+}
+
+func (g *gen) assert(op *ir.Op) {
+	t := g.val(op.Operands[0])
+	conds := []value.Value{t.s}
+	if t.s == nil {
+		conds = t.regs
+	}
+	var ok value.Value
+	for _, c := range conds {
+		if c.Type() != types.I1 {
+			c = g.cur.NewICmp(enum.IPredNE, c, intConst(c.Type(), 0))
+		}
+		ok = g.and1(ok, c)
+	}
+	fail := g.newBlock()
+	cont := g.newBlock()
+	g.cur.NewCondBr(ok, cont, fail)
+	g.cur = fail
+	g.printf("assertion failed: "+strings.ReplaceAll(op.Attrs.String("msg"), "%", "%%")+"\n", nil)
+	g.cur.NewCall(g.md.intrinsic("llvm.trap", false, types.Void))
+	g.cur.NewUnreachable()
+	g.cur = cont
+}
+
+func (g *gen) asmOp(op *ir.Op) {
+	var args []value.Value
+	var ptys []types.Type
+	for _, v := range op.Operands {
+		x := g.scalar(v)
+		args = append(args, x)
+		ptys = append(ptys, x.Type())
+	}
+	ret := types.Type(types.Void)
+	if len(op.Results) == 1 {
+		ret = elemType(op.Results[0].Type)
+	}
+	a := g.md.inlineAsm(ret, ptys, op.Attrs.String("template"), op.Attrs.String("constraints"), true)
+	call := g.cur.NewCall(a, args...)
+	if len(op.Results) == 1 {
+		g.set(op.Results[0], &tval{s: call})
+	}
+}
+
+// sortedKeys is a helper for deterministic iteration.
+func sortedKeys(m map[int]value.Value) []int {
+	var k []int
+	for x := range m {
+		k = append(k, x)
+	}
+	sort.Ints(k)
+	return k
+}

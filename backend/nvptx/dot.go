@@ -1,0 +1,272 @@
+package nvptx
+
+import (
+	"fmt"
+
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/passes"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// pair returns the i32 holding registers r and r+1 of a 16-bit tile.
+func (g *gen) pair(t *tval, r int) value.Value {
+	if th, ok := t.lazy[r]; ok {
+		th()
+	}
+	if p, ok := t.pairs[r]; ok {
+		return p
+	}
+	lo := g.cur.NewZExt(t.regs[r], types.I32)
+	hi := g.cur.NewZExt(t.regs[r+1], types.I32)
+	return g.or(lo, g.shl(hi, i32c(16)))
+}
+
+// to16 converts a tile of 8-bit floats to f16 registers for the f16 mma.
+func (g *gen) to16(t *tval, d ir.DType) *tval {
+	out := &tval{ll: t.ll, regs: make([]value.Value, len(t.regs))}
+	for r, v := range t.regs {
+		out.regs[r] = g.fromCompute(g.toCompute(v, d), ir.F16)
+	}
+	return out
+}
+
+// dot lowers dot(a, b, acc) to mma.sync.m16n8k16 with f32 accumulation:
+// for each 16x8 accumulator tile of the warp and each k16 step, one mma
+// whose fragments are registers of the dot-operand layouts.
+func (g *gen) dot(op *ir.Op) {
+	a, b, c := g.val(op.Operands[0]), g.val(op.Operands[1]), g.val(op.Operands[2])
+	res := op.Results[0]
+	rt := res.Type.(*ir.Tile)
+	mma, ok := rt.Layout.(*passes.MMA)
+	if !ok {
+		g.failf("dot result has layout %v, want mma", rt.Layout)
+	}
+	da, db := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type)
+	dc := ir.ElemDType(op.Operands[2].Type)
+	if da.Bits() == 8 && da.IsFloat() {
+		a, da = g.to16(a, da), ir.F16
+	}
+	if db.Bits() == 8 && db.IsFloat() {
+		b, db = g.to16(b, db), ir.F16
+	}
+	if da != db || (da != ir.F16 && da != ir.BF16) {
+		g.failf("dot of %s x %s: mma.sync needs f16, bf16 or fp8 operands", da, db)
+	}
+	ty := da.String()
+	M, N := rt.Shape[0], rt.Shape[1]
+	K := ir.ShapeOf(op.Operands[0].Type)[1]
+	if M < 16 || N < 8 || K < 16 || K%16 != 0 {
+		g.failf("dot shape %dx%dx%d: mma.sync needs M >= 16, N >= 8, K a multiple of 16", M, N, K)
+	}
+	wm, wn := mma.WarpsPerCTA[0], mma.WarpsPerCTA[1]
+	mStep, nStep := 16*wm, 8*wn
+	mReps, nReps := maxI(1, M/mStep), maxI(1, N/nStep)
+	out := &tval{ll: g.layoutOf(res.Type), regs: make([]value.Value, len(c.regs))}
+	for r, v := range c.regs {
+		out.regs[r] = g.toCompute(v, dc)
+	}
+	asm := g.md.inlineAsm(types.NewStruct(types.Float, types.Float, types.Float, types.Float),
+		[]types.Type{types.I32, types.I32, types.I32, types.I32, types.I32, types.I32, types.Float, types.Float, types.Float, types.Float},
+		fmt.Sprintf("mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", ty, ty),
+		"=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false)
+	reg := func(t *tval, c0, c1 int) int {
+		r := g.regAt(t.ll, []int{c0, c1})
+		if r < 0 {
+			g.failf("operand layout lacks element (%d, %d) of the fragment", c0, c1)
+		}
+		return r
+	}
+	for k := 0; k < K; k += 16 {
+		for mi := 0; mi < mReps; mi++ {
+			m := mi * mStep
+			af := []value.Value{
+				g.pair(a, reg(a, m, k)), g.pair(a, reg(a, m+8, k)),
+				g.pair(a, reg(a, m, k+8)), g.pair(a, reg(a, m+8, k+8)),
+			}
+			for ni := 0; ni < nReps; ni++ {
+				n := ni * nStep
+				bf := []value.Value{g.pair(b, reg(b, k, n)), g.pair(b, reg(b, k+8, n))}
+				cr := []int{reg(out, m, n), reg(out, m, n+1), reg(out, m+8, n), reg(out, m+8, n+1)}
+				args := append(append(af, bf...), out.regs[cr[0]], out.regs[cr[1]], out.regs[cr[2]], out.regs[cr[3]])
+				call := g.cur.NewCall(asm, args...)
+				for i, r := range cr {
+					out.regs[r] = g.cur.NewExtractValue(call, uint64(i))
+				}
+			}
+		}
+	}
+	for r, v := range out.regs {
+		out.regs[r] = g.fromCompute(v, dc)
+	}
+	g.set(res, out)
+}
+
+// warpBase returns, per dimension, the coordinate a warp's id contributes in
+// ll (lanes excluded).
+func (g *gen) warpBase(ll *passes.LinearLayout) []value.Value {
+	out := make([]value.Value, len(ll.Shape))
+	g.atEntry(func() {
+		for d := range ll.Shape {
+			var acc value.Value = i32c(0)
+			for k, b := range ll.Warp {
+				if b[d] != 0 {
+					acc = g.or(acc, g.shl(g.and(g.lshr(g.warp, i32c(int64(k))), i32c(1)), i32c(int64(log2(b[d])))))
+				}
+			}
+			out[d] = acc
+		}
+	})
+	return out
+}
+
+// ldmatrix loads a 16-bit dot operand from a shared buffer with
+// ldmatrix.x4 (.trans when the buffer's contiguous dimension is not K for A
+// / is N for B). It returns nil when the buffer's layout does not allow it.
+//
+// With lazy set, the ldmatrix are emitted where the dot first needs their
+// registers (interleaved with the mma of each k step); the caller
+// guarantees nothing writes the buffer in between.
+func (g *gen) ldmatrix(ref *memRef, dl *passes.DotOperand, shape []int, lazy bool) *tval {
+	md := ref.desc
+	sh := sharedLayoutOf(md)
+	if len(md.Shape) != 2 || !(sh.Vec >= 8 || sh.MaxPhase == 1) || md.Shape[sh.Order[0]]*2%16 != 0 {
+		return nil
+	}
+	ll := passes.MustLinear(dl, shape)
+	wm, wn := dl.Parent.WarpsPerCTA[0], dl.Parent.WarpsPerCTA[1]
+	contig := sh.Order[0]
+	wb := g.warpBase(ll)
+	g.beforeSharedReadR(refRange(ref))
+	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs()), pairs: map[int]value.Value{}}
+	var lanePart [2]value.Value
+	var trans bool
+	var step [2]int // coordinate offset of matrices 2,3 (A: k+8; B: n+nStep)
+	g.atEntry(func() {
+		l := g.lane
+		lo8 := g.and(l, i32c(7))
+		bit3 := g.shl(g.and(g.lshr(l, i32c(3)), i32c(1)), i32c(3)) // 8*((l>>3)&1)
+		hi := g.lshr(l, i32c(4))                                   // matrix pair index (l>>4)
+		if dl.OpIdx == 0 {
+			// matrices: i%2 -> m+8, i/2 -> k+8
+			trans = contig == 0
+			if !trans {
+				lanePart = [2]value.Value{g.and(l, i32c(15)), g.shl(hi, i32c(3))}
+			} else {
+				lanePart = [2]value.Value{bit3, g.or(g.shl(hi, i32c(3)), lo8)}
+			}
+		} else {
+			// matrices: i%2 -> k+8, i/2 -> next n tile (n + 8*wn)
+			trans = contig == 1
+			nOff := g.mul(hi, i32c(int64(8*wn)))
+			if trans {
+				lanePart = [2]value.Value{g.and(l, i32c(15)), nOff}
+			} else {
+				lanePart = [2]value.Value{bit3, g.add(nOff, lo8)}
+			}
+		}
+		for d := 0; d < 2; d++ {
+			lanePart[d] = g.add(lanePart[d], wb[d])
+		}
+	})
+	_ = step
+	ld := func(c0, c1 int, x4 bool) []value.Value {
+		p := g.sharedAddr32(ref, func() value.Value {
+			return g.sharedIndex(md, []value.Value{g.add(lanePart[0], i32c(int64(c0))), g.add(lanePart[1], i32c(int64(c1)))})
+		}, 2)
+		n := 2
+		if x4 {
+			n = 4
+		}
+		tr := ""
+		if trans {
+			tr = ".trans"
+		}
+		regs, outs := "", ""
+		fs := make([]types.Type, n)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				regs += ", "
+				outs += ","
+			}
+			regs += fmt.Sprintf("$%d", i)
+			outs += "=r"
+			fs[i] = types.I32
+		}
+		asm := g.md.inlineAsm(types.NewStruct(fs...), []types.Type{p.Type()},
+			fmt.Sprintf("ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {%s}, [$%d];", n, tr, regs, n), outs+",r,~{memory}", true)
+		call := g.cur.NewCall(asm, p)
+		res := make([]value.Value, n)
+		for i := range res {
+			res[i] = g.cur.NewExtractValue(call, uint64(i))
+		}
+		return res
+	}
+	setPair := func(c0, c1 int, v value.Value) {
+		r := g.regAt(ll, []int{c0, c1})
+		if r < 0 || r%2 != 0 {
+			g.failf("dot operand layout: no register pair at (%d, %d)", c0, c1)
+		}
+		out.pairs[r] = v
+		out.regs[r] = g.cur.NewTrunc(v, types.I16)
+		out.regs[r+1] = g.cur.NewTrunc(g.cur.NewLShr(v, i32c(16)), types.I16)
+	}
+	// group emits one ldmatrix at (c0, c1) filling the register pairs at
+	// the given coordinates
+	group := func(c0, c1 int, x4 bool, at [][2]int) {
+		emit := func() {
+			d := ld(c0, c1, x4)
+			for i, c := range at {
+				setPair(c[0], c[1], d[i])
+			}
+		}
+		if !lazy {
+			emit()
+			return
+		}
+		done := false
+		th := func() {
+			if !done {
+				done = true
+				emit()
+			}
+		}
+		if out.lazy == nil {
+			out.lazy = map[int]func(){}
+		}
+		for _, c := range at {
+			if r := g.regAt(ll, []int{c[0], c[1]}); r >= 0 {
+				out.lazy[r] = th
+			}
+		}
+	}
+	if dl.OpIdx == 0 {
+		M, K := shape[0], shape[1]
+		for m := 0; m < maxI(1, M/(16*wm)); m++ {
+			for k := 0; k < K; k += 16 {
+				mo := m * 16 * wm
+				group(mo, k, true, [][2]int{{mo, k}, {mo + 8, k}, {mo, k + 8}, {mo + 8, k + 8}})
+			}
+		}
+	} else {
+		K, N := shape[0], shape[1]
+		nReps := maxI(1, N/(8*wn))
+		for k := 0; k < K; k += 16 {
+			for n := 0; n < nReps; n += 2 {
+				no := n * 8 * wn
+				if n+1 < nReps {
+					group(k, no, true, [][2]int{{k, no}, {k + 8, no}, {k, no + 8*wn}, {k + 8, no + 8*wn}})
+				} else {
+					group(k, no, false, [][2]int{{k, no}, {k + 8, no}})
+				}
+			}
+		}
+	}
+	for r, v := range out.regs {
+		if _, pending := out.lazy[r&^1]; v == nil && !pending {
+			g.failf("ldmatrix left register %d of the dot operand unset", r)
+		}
+	}
+	return out
+}

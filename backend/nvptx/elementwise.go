@@ -1,0 +1,431 @@
+package nvptx
+
+import (
+	"math"
+
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// elementwise lowers an element-wise op register by register.
+func (g *gen) elementwise(op *ir.Op) {
+	res := op.Results[0]
+	ins := make([]*tval, len(op.Operands))
+	for i, v := range op.Operands {
+		ins[i] = g.val(v)
+	}
+	if _, ok := res.Type.(*ir.Tile); !ok {
+		args := make([]value.Value, len(ins))
+		for i, t := range ins {
+			args[i] = t.s
+		}
+		g.set(res, &tval{s: g.scalarOp(op, args)})
+		return
+	}
+	out := g.newTile(res.Type)
+	if op.Kind == ir.OpDiv && ir.ElemDType(res.Type) == ir.F32 && !g.preciseDiv && uniform(ins[1]) && !uniform(ins[0]) {
+		// x / splat(s): one reciprocal per thread, then multiplies (the
+		// same approximate-division accuracy class as div.full.f32)
+		var rcp value.Value
+		if ins[1].s != nil {
+			rcp = g.fdiv(f32c(1), ins[1].s)
+		} else {
+			rcp = g.fdiv(f32c(1), ins[1].regs[0])
+		}
+		for r := range out.regs {
+			out.regs[r] = g.cur.NewFMul(regOf(ins[0], r), rcp)
+		}
+		g.set(res, out)
+		return
+	}
+	args := make([]value.Value, len(ins))
+	for r := range out.regs {
+		for i, t := range ins {
+			if t.s != nil {
+				args[i] = t.s
+			} else {
+				if len(t.regs) != len(out.regs) {
+					g.failf("operand %d has %d registers, result %d (layouts differ)", i, len(t.regs), len(out.regs))
+				}
+				args[i] = t.regs[r]
+			}
+		}
+		out.regs[r] = g.scalarOp(op, args)
+	}
+	g.set(res, out)
+}
+
+// uniform reports a tile whose registers are all one value (a splat).
+func uniform(t *tval) bool {
+	if t.s != nil {
+		return true
+	}
+	for _, v := range t.regs {
+		if v != t.regs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// computeType is the type arithmetic on dtype d happens in.
+func computeType(d ir.DType) types.Type {
+	switch {
+	case d == ir.F64:
+		return types.Double
+	case d.IsFloat():
+		return types.Float
+	}
+	return storageType(d)
+}
+
+// toCompute widens a stored 16-bit / 8-bit float to f32.
+func (g *gen) toCompute(v value.Value, d ir.DType) value.Value {
+	switch d {
+	case ir.F16:
+		h := g.cur.NewBitCast(v, types.Half)
+		return g.cur.NewFPExt(h, types.Float)
+	case ir.BF16:
+		x := g.cur.NewZExt(v, types.I32)
+		return g.cur.NewBitCast(g.cur.NewShl(x, i32c(16)), types.Float)
+	case ir.F8E4M3, ir.F8E5M2:
+		name := "e4m3x2"
+		if d == ir.F8E5M2 {
+			name = "e5m2x2"
+		}
+		a := g.md.inlineAsm(types.I32, []types.Type{types.I16}, "cvt.rn.f16x2."+name+" $0, $1;", "=r,h", false)
+		pair := g.cur.NewCall(a, g.cur.NewZExt(v, types.I16))
+		lo := g.cur.NewTrunc(pair, types.I16)
+		return g.cur.NewFPExt(g.cur.NewBitCast(lo, types.Half), types.Float)
+	}
+	return v
+}
+
+// fromCompute rounds an f32 (or f64) back to the storage of d.
+func (g *gen) fromCompute(v value.Value, d ir.DType) value.Value {
+	switch d {
+	case ir.F16:
+		if v.Type() == types.Double {
+			v = g.cur.NewFPTrunc(v, types.Float)
+		}
+		return g.cur.NewBitCast(g.cur.NewFPTrunc(v, types.Half), types.I16)
+	case ir.BF16:
+		if v.Type() == types.Double {
+			v = g.cur.NewFPTrunc(v, types.Float)
+		}
+		a := g.md.inlineAsm(types.I16, []types.Type{types.Float}, "cvt.rn.bf16.f32 $0, $1;", "=h,f", false)
+		return g.cur.NewCall(a, v)
+	case ir.F8E4M3, ir.F8E5M2:
+		if v.Type() == types.Double {
+			v = g.cur.NewFPTrunc(v, types.Float)
+		}
+		name := "e4m3x2"
+		if d == ir.F8E5M2 {
+			name = "e5m2x2"
+		}
+		a := g.md.inlineAsm(types.I16, []types.Type{types.Float, types.Float},
+			"cvt.rn.satfinite."+name+".f32 $0, $1, $2;", "=h,f,f", false)
+		pair := g.cur.NewCall(a, f32c(0), v)
+		return g.cur.NewTrunc(pair, types.I8)
+	case ir.F32:
+		if v.Type() == types.Double {
+			return g.cur.NewFPTrunc(v, types.Float)
+		}
+	case ir.F64:
+		if v.Type() == types.Float {
+			return g.cur.NewFPExt(v, types.Double)
+		}
+	}
+	return v
+}
+
+// cast converts a value between dtypes: floats round to nearest even (fp8
+// saturating), float->int truncates toward zero, int->int wraps or extends by
+// the source's signedness, anything->i1 tests for non-zero.
+func (g *gen) cast(v value.Value, from, to ir.DType) value.Value {
+	if from == to {
+		return v
+	}
+	if c, ok := v.(*constant.Int); ok && from.IsInt() && c.X.IsInt64() {
+		x := c.X.Int64()
+		if from.IsUnsigned() && from != ir.I1 {
+			x = int64(uint64(x) & (1<<uint(from.Bits()) - 1))
+		} else if from == ir.I1 {
+			x &= 1
+		}
+		return constOf(to, x)
+	}
+	switch {
+	case to == ir.I1:
+		if from.IsFloat() {
+			f := g.toCompute(v, from)
+			return g.cur.NewFCmp(enum.FPredUNE, f, constant.NewFloat(f.Type().(*types.FloatType), 0))
+		}
+		return g.cur.NewICmp(enum.IPredNE, v, intConst(v.Type(), 0))
+	case from.IsInt() && to.IsInt():
+		fb, tb := storageType(from).(*types.IntType).BitSize, storageType(to).(*types.IntType).BitSize
+		switch {
+		case fb == tb:
+			return v
+		case fb > tb:
+			return g.cur.NewTrunc(v, storageType(to))
+		case from.IsSigned():
+			return g.cur.NewSExt(v, storageType(to))
+		default:
+			return g.cur.NewZExt(v, storageType(to))
+		}
+	case from.IsInt() && to.IsFloat():
+		ct := computeType(to)
+		if from.Bits() == 64 && to != ir.F64 {
+			ct = types.Float
+		}
+		var f value.Value
+		if from.IsSigned() {
+			f = g.cur.NewSIToFP(v, ct)
+		} else {
+			f = g.cur.NewUIToFP(v, ct)
+		}
+		return g.fromCompute(f, to)
+	case from.IsFloat() && to.IsInt():
+		f := g.toCompute(v, from)
+		if to.IsSigned() {
+			return g.cur.NewFPToSI(f, storageType(to))
+		}
+		return g.cur.NewFPToUI(f, storageType(to))
+	default: // float -> float
+		f := g.toCompute(v, from)
+		if to == ir.F64 && f.Type() == types.Float {
+			return g.cur.NewFPExt(f, types.Double)
+		}
+		return g.fromCompute(f, to)
+	}
+}
+
+func fconst(t types.Type, x float64) value.Value {
+	if t == types.Double {
+		return constant.NewFloat(types.Double, x)
+	}
+	return f32c(x)
+}
+
+// scalarOp computes one element of an element-wise op.
+func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
+	res := ir.ElemDType(op.Results[0].Type)
+	switch op.Kind {
+	case ir.OpCast:
+		return g.cast(args[0], ir.ElemDType(op.Operands[0].Type), res)
+	case ir.OpAddPtr:
+		off := args[1]
+		od := ir.ElemDType(op.Operands[1].Type)
+		if od.Bits() < 64 {
+			off = g.cast(off, od, ir.I64)
+			if od.IsUnsigned() {
+				off = g.cast(args[1], od, ir.U64)
+			}
+		}
+		pt := ir.Elem(op.Operands[0].Type).(*ir.Pointer)
+		gep := g.cur.NewGetElementPtr(memType(pt.Elem), args[0], off)
+		gep.InBounds = true
+		return gep
+	case ir.OpSelect:
+		return g.cur.NewSelect(args[0], args[1], args[2])
+	case ir.OpCmp:
+		return g.cmp(op.Attrs.String("pred"), ir.ElemDType(op.Operands[0].Type), args[0], args[1])
+	}
+	d := ir.ElemDType(op.Operands[0].Type)
+	if d.IsFloat() {
+		xs := make([]value.Value, len(args))
+		for i, a := range args {
+			xs[i] = g.toCompute(a, d)
+		}
+		r := g.floatOp(op.Kind, xs)
+		return g.fromCompute(r, d)
+	}
+	return g.intOp(op.Kind, d, args)
+}
+
+func (g *gen) cmp(pred string, d ir.DType, a, b value.Value) value.Value {
+	if d.IsFloat() {
+		x, y := g.toCompute(a, d), g.toCompute(b, d)
+		p := map[string]enum.FPred{"lt": enum.FPredOLT, "le": enum.FPredOLE, "gt": enum.FPredOGT,
+			"ge": enum.FPredOGE, "eq": enum.FPredOEQ, "ne": enum.FPredUNE}[pred]
+		return g.cur.NewFCmp(p, x, y)
+	}
+	var p enum.IPred
+	if d.IsSigned() {
+		p = map[string]enum.IPred{"lt": enum.IPredSLT, "le": enum.IPredSLE, "gt": enum.IPredSGT,
+			"ge": enum.IPredSGE, "eq": enum.IPredEQ, "ne": enum.IPredNE}[pred]
+	} else {
+		p = map[string]enum.IPred{"lt": enum.IPredULT, "le": enum.IPredULE, "gt": enum.IPredUGT,
+			"ge": enum.IPredUGE, "eq": enum.IPredEQ, "ne": enum.IPredNE}[pred]
+	}
+	if p == 0 && pred != "eq" {
+		g.failf("unknown comparison %q", pred)
+	}
+	return g.cur.NewICmp(p, a, b)
+}
+
+func (g *gen) fintr(name string, x ...value.Value) value.Value {
+	t := x[0].Type()
+	ps := make([]types.Type, len(x))
+	for i := range x {
+		ps[i] = t
+	}
+	return g.cur.NewCall(g.md.intrinsic(name, true, t, ps...), x...)
+}
+
+// floatOp computes on f32 (or f64) values.
+func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
+	t := x[0].Type()
+	dbl := t == types.Double
+	sfx := ".f32"
+	if dbl {
+		sfx = ".f64"
+	}
+	// f64 transcendental functions are computed in f32
+	viaF32 := func(fn func(v value.Value) value.Value) value.Value {
+		if !dbl {
+			return fn(x[0])
+		}
+		return g.cur.NewFPExt(fn(g.cur.NewFPTrunc(x[0], types.Float)), types.Double)
+	}
+	switch k {
+	case ir.OpAdd:
+		return g.cur.NewFAdd(x[0], x[1])
+	case ir.OpSub:
+		return g.cur.NewFSub(x[0], x[1])
+	case ir.OpMul:
+		return g.cur.NewFMul(x[0], x[1])
+	case ir.OpDiv:
+		return g.fdiv(x[0], x[1])
+	case ir.OpRem:
+		return g.cur.NewFRem(x[0], x[1])
+	case ir.OpMin:
+		return g.fintr("llvm.minnum"+sfx, x[0], x[1])
+	case ir.OpMax:
+		return g.fintr("llvm.maxnum"+sfx, x[0], x[1])
+	case ir.OpNeg:
+		return g.cur.NewFSub(fconst(t, math.Copysign(0, -1)), x[0])
+	case ir.OpAbs:
+		return g.fintr("llvm.fabs"+sfx, x[0])
+	case ir.OpSqrt:
+		return g.fintr("llvm.sqrt"+sfx, x[0])
+	case ir.OpRsqrt:
+		if dbl {
+			return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.rsqrt.approx.d", true, types.Double, types.Double), x[0])
+		}
+		return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.rsqrt.approx.f", true, types.Float, types.Float), x[0])
+	case ir.OpExp:
+		return viaF32(func(v value.Value) value.Value { return g.ex2(g.cur.NewFMul(v, f32c(math.Log2E))) })
+	case ir.OpExp2:
+		return viaF32(g.ex2)
+	case ir.OpLog:
+		return viaF32(func(v value.Value) value.Value { return g.cur.NewFMul(g.lg2(v), f32c(math.Ln2)) })
+	case ir.OpLog2:
+		return viaF32(g.lg2)
+	case ir.OpSigmoid:
+		return viaF32(func(v value.Value) value.Value {
+			e := g.ex2(g.cur.NewFMul(v, f32c(-math.Log2E)))
+			return g.fdiv(f32c(1), g.cur.NewFAdd(f32c(1), e))
+		})
+	case ir.OpTanh:
+		return viaF32(func(v value.Value) value.Value {
+			a := g.md.inlineAsm(types.Float, []types.Type{types.Float}, "tanh.approx.f32 $0, $1;", "=f,f", false)
+			return g.cur.NewCall(a, v)
+		})
+	}
+	g.failf("%s is not defined on floats", k)
+	return nil
+}
+
+// fdiv divides like Triton: div.full.f32 (approximate, within 2 ulp, about
+// 10x cheaper than IEEE div.rn) for f32 unless Options.PreciseDiv; f64
+// division is IEEE.
+func (g *gen) fdiv(a, b value.Value) value.Value {
+	if a.Type() != types.Float || g.preciseDiv {
+		return g.cur.NewFDiv(a, b)
+	}
+	asm := g.md.inlineAsm(types.Float, []types.Type{types.Float, types.Float}, "div.full.f32 $0, $1, $2;", "=f,f,f", false)
+	return g.cur.NewCall(asm, a, b)
+}
+
+func (g *gen) ex2(v value.Value) value.Value {
+	return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.ex2.approx.f", true, types.Float, types.Float), v)
+}
+
+func (g *gen) lg2(v value.Value) value.Value {
+	return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.lg2.approx.f", true, types.Float, types.Float), v)
+}
+
+func (g *gen) intOp(k ir.Kind, d ir.DType, x []value.Value) value.Value {
+	signed := d.IsSigned()
+	switch k {
+	case ir.OpAdd:
+		if d == ir.I1 {
+			return g.xor(x[0], x[1])
+		}
+		return g.add(x[0], x[1])
+	case ir.OpSub:
+		if d == ir.I1 {
+			return g.xor(x[0], x[1])
+		}
+		return g.sub(x[0], x[1])
+	case ir.OpMul:
+		if d == ir.I1 {
+			return g.and(x[0], x[1])
+		}
+		return g.mul(x[0], x[1])
+	case ir.OpDiv:
+		if signed {
+			return g.cur.NewSDiv(x[0], x[1])
+		}
+		return g.cur.NewUDiv(x[0], x[1])
+	case ir.OpRem:
+		if signed {
+			return g.cur.NewSRem(x[0], x[1])
+		}
+		return g.cur.NewURem(x[0], x[1])
+	case ir.OpMin, ir.OpMax:
+		var p enum.IPred
+		switch {
+		case k == ir.OpMin && signed:
+			p = enum.IPredSLT
+		case k == ir.OpMin:
+			p = enum.IPredULT
+		case signed:
+			p = enum.IPredSGT
+		default:
+			p = enum.IPredUGT
+		}
+		return g.cur.NewSelect(g.cur.NewICmp(p, x[0], x[1]), x[0], x[1])
+	case ir.OpAnd:
+		return g.and(x[0], x[1])
+	case ir.OpOr:
+		return g.or(x[0], x[1])
+	case ir.OpXor:
+		return g.xor(x[0], x[1])
+	case ir.OpShl:
+		return g.shl(x[0], x[1])
+	case ir.OpShr:
+		if signed {
+			return g.cur.NewAShr(x[0], x[1])
+		}
+		return g.lshr(x[0], x[1])
+	case ir.OpNeg:
+		return g.sub(intConst(x[0].Type(), 0), x[0])
+	case ir.OpNot:
+		return g.xor(x[0], intConst(x[0].Type(), -1))
+	case ir.OpAbs:
+		if !signed {
+			return x[0]
+		}
+		neg := g.cur.NewICmp(enum.IPredSLT, x[0], intConst(x[0].Type(), 0))
+		return g.cur.NewSelect(neg, g.sub(intConst(x[0].Type(), 0), x[0]), x[0])
+	}
+	g.failf("%s is not defined on integers", k)
+	return nil
+}

@@ -1,0 +1,604 @@
+package nvptx
+
+import (
+	"fmt"
+
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/passes"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// regGather builds the registers of a tile in layout dst from src when every
+// thread already holds what it needs: mapc maps a coordinate vector of the
+// result to the source's (a linear map: dropping, zeroing or permuting
+// dimensions). It reports false when threads would need others' data.
+func (g *gen) regGather(src *tval, dst *passes.LinearLayout, mapc func([]int) []int) ([]value.Value, bool) {
+	if len(src.ll.Lane) != len(dst.Lane) || len(src.ll.Warp) != len(dst.Warp) {
+		return nil, false
+	}
+	for j := range dst.Lane {
+		if !intsEq(mapc(dst.Lane[j]), src.ll.Lane[j]) {
+			return nil, false
+		}
+	}
+	for j := range dst.Warp {
+		if !intsEq(mapc(dst.Warp[j]), src.ll.Warp[j]) {
+			return nil, false
+		}
+	}
+	out := make([]value.Value, dst.NumRegs())
+	for r, c := range g.coordsOf(dst) {
+		sr := g.regAt(src.ll, mapc(c))
+		if sr < 0 {
+			return nil, false
+		}
+		out[r] = src.regs[sr]
+	}
+	return out, true
+}
+
+func intsEq(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// broadcastLike lowers broadcast and expand_dims: pure register selection,
+// since the layout passes give operand and result matching layouts.
+func (g *gen) broadcastLike(op *ir.Op) {
+	res := op.Results[0]
+	src := g.val(op.Operands[0])
+	dst := g.layoutOf(res.Type)
+	if src.s != nil {
+		t := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
+		for i := range t.regs {
+			t.regs[i] = src.s
+		}
+		g.set(res, t)
+		return
+	}
+	inShape := ir.ShapeOf(op.Operands[0].Type)
+	outShape := ir.ShapeOf(res.Type)
+	var mapc func([]int) []int
+	if op.Kind == ir.OpBroadcast {
+		mapc = func(c []int) []int {
+			o := make([]int, len(c))
+			for d := range c {
+				if inShape[d] == outShape[d] {
+					o[d] = c[d]
+				}
+			}
+			return o
+		}
+	} else {
+		axis := int(op.Attrs.Int("axis", 0))
+		mapc = func(c []int) []int {
+			o := append([]int(nil), c[:axis]...)
+			return append(o, c[axis+1:]...)
+		}
+	}
+	regs, ok := g.regGather(src, dst, mapc)
+	if !ok {
+		g.failf("operand type %s and result type %s have mismatched layouts", op.Operands[0].Type, res.Type)
+	}
+	g.set(res, &tval{ll: dst, regs: regs})
+}
+
+// convertLayout moves a tile to another layout: within threads when
+// possible, else through the op's shared scratch (padded rows, vector
+// accesses on both sides).
+func (g *gen) convertLayout(op *ir.Op) {
+	res := op.Results[0]
+	src := g.val(op.Operands[0])
+	dst := g.layoutOf(res.Type)
+	if src.s != nil {
+		g.set(res, &tval{s: src.s})
+		return
+	}
+	if regs, ok := g.regGather(src, dst, func(c []int) []int { return c }); ok {
+		out := &tval{ll: dst, regs: regs}
+		if src.pairs != nil && intsEq2(src.ll.Reg, dst.Reg) {
+			out.pairs = src.pairs
+		}
+		g.set(res, out)
+		return
+	}
+	shape := ir.ShapeOf(res.Type)
+	elem := ir.Elem(res.Type)
+	d, toD, fromD := g.scratchType(elem)
+	eb := d.Bytes()
+	strides, size := passes.ConvertScratch(shape, src.ll, dst, eb)
+	off := g.smemOffset()
+	scratch := g.scratchRange(size)
+	addr := func(ll *passes.LinearLayout) (value.Value, [][]int) {
+		base := g.threadBase(ll)
+		var acc value.Value = i32c(0)
+		g.atEntry(func() {
+			for dd, b := range base {
+				acc = g.add(acc, g.mul(b, i32c(int64(strides[dd]))))
+			}
+		})
+		var p value.Value
+		g.atEntry(func() { p = g.smemByteBase(off, acc, eb) })
+		return p, g.coordsOf(ll)
+	}
+	constOff := func(c []int) int {
+		o := 0
+		for dd, x := range c {
+			o += x * strides[dd]
+		}
+		return o * eb
+	}
+	// write
+	g.beforeSharedWriteR(scratch)
+	vs := passes.VecWidth(src.ll, eb)
+	wp, wc := addr(src.ll)
+	w, n := wordsFor(d, vs)
+	for r := 0; r < len(src.regs); r += vs {
+		elems := make([]value.Value, vs)
+		for i := range elems {
+			elems[i] = toD(src.regs[r+i])
+		}
+		g.plainStore(g.gepBytes(wp, constOff(wc[r])), asShared, w, g.packWords(elems, d, w, n))
+	}
+	// read
+	g.beforeSharedReadR(scratch)
+	vd := passes.VecWidth(dst, eb)
+	rp, rc := addr(dst)
+	w, n = wordsFor(d, vd)
+	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
+	for r := 0; r < len(out.regs); r += vd {
+		vals := g.unpackWords(g.plainLoad(g.gepBytes(rp, constOff(rc[r])), asShared, w, n), d, w, vd)
+		for i, v := range vals {
+			out.regs[r+i] = fromD(v)
+		}
+	}
+	g.set(res, out)
+}
+
+func intsEq2(a, b [][]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !intsEq(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// scratchType is the dtype a tile element goes through shared memory as
+// (pointers as i64), with the conversions to and from it.
+func (g *gen) scratchType(elem ir.Type) (ir.DType, func(value.Value) value.Value, func(value.Value) value.Value) {
+	id := func(v value.Value) value.Value { return v }
+	switch e := elem.(type) {
+	case ir.DType:
+		return e, id, id
+	case *ir.Pointer:
+		pt := ptrTo(memType(e.Elem), spaceOf(e.Space))
+		return ir.I64, func(v value.Value) value.Value { return g.cur.NewPtrToInt(v, types.I64) },
+			func(v value.Value) value.Value { return g.cur.NewIntToPtr(v, pt) }
+	}
+	g.failf("no scratch type for %s", elem)
+	return 0, nil, nil
+}
+
+// smemOffset is the op's shared-memory offset chosen by the allocator.
+func (g *gen) smemOffset() int {
+	v, ok := g.curOp.Attrs[passes.AttrSmemOffset].(int64)
+	if !ok {
+		g.failf("no shared memory was allocated for it (run passes.AllocateShared)")
+	}
+	return int(v)
+}
+
+// smemByteBase returns an i8 shared pointer to byte off + elems*eb.
+func (g *gen) smemByteBase(off int, elems value.Value, eb int) value.Value {
+	return g.smemPtr(g.add(i32c(int64(off)), g.mul(elems, i32c(int64(eb)))), types.I8)
+}
+
+// sharedAddr returns an i8 pointer to element idx() of a buffer. idx must
+// depend only on the thread id and constants: it is computed in the entry
+// block (hoisted out of loops), together with the whole address when the
+// buffer's offset is a constant.
+func (g *gen) sharedAddr(ref *memRef, idx func() value.Value, eb int) value.Value {
+	if _, ok := constInt(ref.off); ok {
+		var p value.Value
+		g.atEntry(func() { p = g.smemPtr(g.add(ref.off, g.mul(idx(), i32c(int64(eb)))), types.I8) })
+		return p
+	}
+	var rel value.Value
+	g.atEntry(func() { rel = g.mul(idx(), i32c(int64(eb))) })
+	return g.smemPtr(g.add(ref.off, rel), types.I8)
+}
+
+// sharedAddr32 is sharedAddr as a 32-bit shared-window address, for inline
+// asm (ldmatrix, cp.async) taking "r" operands: no 64-bit address math.
+func (g *gen) sharedAddr32(ref *memRef, idx func() value.Value, eb int) value.Value {
+	if g.smemBase32 == nil {
+		g.atEntry(func() { g.smemBase32 = g.cur.NewPtrToInt(g.md.sharedBase(), types.I32) })
+	}
+	if _, ok := constInt(ref.off); ok {
+		var p value.Value
+		g.atEntry(func() { p = g.add(g.smemBase32, g.add(ref.off, g.mul(idx(), i32c(int64(eb))))) })
+		return p
+	}
+	var rel value.Value
+	g.atEntry(func() { rel = g.add(g.smemBase32, g.mul(idx(), i32c(int64(eb)))) })
+	return g.add(rel, ref.off)
+}
+
+// gepBytes offsets an i8 pointer by a constant number of bytes.
+func (g *gen) gepBytes(p value.Value, bytes int) value.Value {
+	if bytes == 0 {
+		return p
+	}
+	gep := g.cur.NewGetElementPtr(types.I8, p, i32c(int64(bytes)))
+	gep.InBounds = true
+	return gep
+}
+
+// ---- trans / reshape
+
+func (g *gen) reshapeLike(op *ir.Op) {
+	res := op.Results[0]
+	src := g.val(op.Operands[0])
+	dst := g.layoutOf(res.Type)
+	inShape, outShape := ir.ShapeOf(op.Operands[0].Type), ir.ShapeOf(res.Type)
+	if src.s != nil {
+		g.set(res, &tval{s: src.s})
+		return
+	}
+	var mapc func([]int) []int // result coords -> source coords
+	if op.Kind == ir.OpTrans {
+		perm := op.Attrs.Ints("perm")
+		mapc = func(c []int) []int {
+			o := make([]int, len(c))
+			for i, p := range perm {
+				o[p] = c[i]
+			}
+			return o
+		}
+		if regs, ok := g.regGather(src, dst, mapc); ok {
+			g.set(res, &tval{ll: dst, regs: regs})
+			return
+		}
+	} else {
+		mapc = func(c []int) []int { return unlinear(linear(c, outShape), inShape) }
+		if regs, ok := g.regGather(src, dst, mapc); ok && isIdentityReshape(inShape, outShape) {
+			g.set(res, &tval{ll: dst, regs: regs})
+			return
+		}
+	}
+	// through shared memory, row-major in the source's shape
+	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
+	eb := d.Bytes()
+	off := g.smemOffset()
+	g.beforeSharedWrite()
+	sb := g.threadBase(src.ll)
+	for r, c := range g.coordsOf(src.ll) {
+		var idx value.Value = i32c(0)
+		stride := 1
+		for dd := len(inShape) - 1; dd >= 0; dd-- {
+			idx = g.add(idx, g.mul(g.add(sb[dd], i32c(int64(c[dd]))), i32c(int64(stride))))
+			stride *= inShape[dd]
+		}
+		g.plainStore(g.smemByteBase(off, idx, eb), asShared, wordOne(d), g.packWords([]value.Value{toD(src.regs[r])}, d, wordOne(d), 1))
+	}
+	g.beforeSharedRead()
+	db := g.threadBase(dst)
+	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
+	for r, c := range g.coordsOf(dst) {
+		// linear index (in the source shape) of the result element
+		coords := make([]value.Value, len(outShape))
+		for dd := range outShape {
+			coords[dd] = g.add(db[dd], i32c(int64(c[dd])))
+		}
+		var idx value.Value = i32c(0)
+		if op.Kind == ir.OpTrans {
+			perm := op.Attrs.Ints("perm")
+			sc := make([]value.Value, len(inShape))
+			for i, p := range perm {
+				sc[p] = coords[i]
+			}
+			stride := 1
+			for dd := len(inShape) - 1; dd >= 0; dd-- {
+				idx = g.add(idx, g.mul(sc[dd], i32c(int64(stride))))
+				stride *= inShape[dd]
+			}
+		} else {
+			stride := 1
+			for dd := len(outShape) - 1; dd >= 0; dd-- {
+				idx = g.add(idx, g.mul(coords[dd], i32c(int64(stride))))
+				stride *= outShape[dd]
+			}
+		}
+		v := g.unpackWords(g.plainLoad(g.smemByteBase(off, idx, eb), asShared, wordOne(d), 1), d, wordOne(d), 1)[0]
+		out.regs[r] = fromD(v)
+	}
+	g.set(res, out)
+}
+
+func wordOne(d ir.DType) word { w, _ := wordsFor(d, 1); return w }
+
+func linear(c, shape []int) int {
+	idx := 0
+	for d := range shape {
+		idx = idx*shape[d] + c[d]
+	}
+	return idx
+}
+
+func unlinear(idx int, shape []int) []int {
+	c := make([]int, len(shape))
+	for d := len(shape) - 1; d >= 0; d-- {
+		c[d] = idx % shape[d]
+		idx /= shape[d]
+	}
+	return c
+}
+
+// isIdentityReshape: only size-1 dimensions are added or removed.
+func isIdentityReshape(a, b []int) bool {
+	var x, y []int
+	for _, d := range a {
+		if d != 1 {
+			x = append(x, d)
+		}
+	}
+	for _, d := range b {
+		if d != 1 {
+			y = append(y, d)
+		}
+	}
+	return intsEq(x, y)
+}
+
+// ---- shared buffers
+
+func (g *gen) alloc(op *ir.Op) {
+	md, ok := op.Results[0].Type.(*ir.MemDesc)
+	if !ok {
+		g.failf("alloc of %s is not supported", op.Results[0].Type)
+	}
+	ref := &memRef{off: i32c(int64(g.smemOffset())), desc: md}
+	g.set(op.Results[0], &tval{mem: ref})
+	if len(op.Operands) > 0 {
+		g.storeShared(ref, g.val(op.Operands[0]))
+	}
+}
+
+func (g *gen) memIndex(op *ir.Op) {
+	src := g.val(op.Operands[0])
+	md := op.Results[0].Type.(*ir.MemDesc)
+	i := g.scalar(op.Operands[1])
+	sliceBytes := ir.NumElements(md.Shape) * md.Elem.Bytes()
+	off := g.add(src.mem.off, g.mul(g.cast(i, ir.ElemDType(op.Operands[1].Type), ir.I32), i32c(int64(sliceBytes))))
+	g.set(op.Results[0], &tval{mem: &memRef{off: off, desc: md}})
+}
+
+func (g *gen) memTrans(op *ir.Op) {
+	src := g.val(op.Operands[0])
+	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc)}})
+}
+
+func sharedLayoutOf(md *ir.MemDesc) *passes.Shared {
+	if sh, ok := md.Layout.(*passes.Shared); ok {
+		return sh
+	}
+	order := md.Order
+	if len(order) == 0 {
+		order = ir.RowMajor(len(md.Shape))
+	}
+	return &passes.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
+}
+
+// sharedIndex computes the element offset of coords in a buffer (the
+// swizzle of passes.SharedOffset, on values).
+func (g *gen) sharedIndex(md *ir.MemDesc, coords []value.Value) value.Value {
+	sh := sharedLayoutOf(md)
+	var off value.Value = i32c(0)
+	stride := 1
+	for i, d := range sh.Order {
+		c := coords[d]
+		if i == 0 && len(sh.Order) > 1 && sh.MaxPhase > 1 {
+			row := coords[sh.Order[1]]
+			phase := g.and(g.lshr(row, i32c(int64(log2(sh.PerPhase)))), i32c(int64(sh.MaxPhase-1)))
+			chunk := g.xor(g.lshr(c, i32c(int64(log2(sh.Vec)))), phase)
+			c = g.or(g.shl(chunk, i32c(int64(log2(sh.Vec)))), g.and(c, i32c(int64(sh.Vec-1))))
+		}
+		off = g.add(off, g.mul(c, i32c(int64(stride))))
+		stride *= md.Shape[d]
+	}
+	return off
+}
+
+// sharedVec is how many consecutive registers of ll move as one access to a
+// buffer: contiguous in registers along its fastest dimension, within a
+// swizzle chunk, at most 16 bytes.
+func sharedVec(ll *passes.LinearLayout, sh *passes.Shared, eb int) int {
+	v := ll.ContigRegs(sh.Order[0])
+	if len(sh.Order) > 1 && sh.MaxPhase > 1 && sh.Vec < v {
+		v = sh.Vec
+	}
+	if m := maxI(1, 16/eb); v > m {
+		v = m
+	}
+	return v
+}
+
+func (g *gen) elemCoords(ll *passes.LinearLayout, r int) []value.Value {
+	base := g.threadBase(ll)
+	c := g.coordsOf(ll)[r]
+	out := make([]value.Value, len(c))
+	for d := range c {
+		out[d] = g.add(base[d], i32c(int64(c[d])))
+	}
+	return out
+}
+
+// storeShared writes a tile into a buffer (each thread its registers;
+// replicated copies write equal values).
+func (g *gen) storeShared(ref *memRef, t *tval) {
+	md := ref.desc
+	d := md.Elem
+	eb := d.Bytes()
+	sh := sharedLayoutOf(md)
+	g.beforeSharedWriteR(refRange(ref))
+	vec := sharedVec(t.ll, sh, eb)
+	w, n := wordsFor(d, vec)
+	for r := 0; r < len(t.regs); r += vec {
+		p := g.sharedAddr(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(t.ll, r)) }, eb)
+		var words []value.Value
+		if t.pairs != nil && n*2 == vec && d.Bits() == 16 {
+			for i := 0; i < n; i++ {
+				if p, ok := t.pairs[r+2*i]; ok {
+					words = append(words, p)
+				}
+			}
+		}
+		if len(words) != n {
+			words = g.packWords(t.regs[r:r+vec], d, w, n)
+		}
+		g.plainStore(p, asShared, w, words)
+	}
+}
+
+func (g *gen) localStore(op *ir.Op) {
+	g.storeShared(g.val(op.Operands[0]).mem, g.val(op.Operands[1]))
+}
+
+func (g *gen) localLoad(op *ir.Op) {
+	ref := g.val(op.Operands[0]).mem
+	res := op.Results[0]
+	tt := res.Type.(*ir.Tile)
+	if dl, ok := tt.Layout.(*passes.DotOperand); ok && ref.desc.Elem.Bits() == 16 {
+		if t := g.ldmatrix(ref, dl, tt.Shape, g.lazyOK(op)); t != nil {
+			g.set(res, t)
+			return
+		}
+	}
+	ll := g.layoutOf(res.Type)
+	md := ref.desc
+	d := md.Elem
+	eb := d.Bytes()
+	sh := sharedLayoutOf(md)
+	g.beforeSharedReadR(refRange(ref))
+	vec := sharedVec(ll, sh, eb)
+	w, n := wordsFor(d, vec)
+	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}
+	for r := 0; r < len(out.regs); r += vec {
+		p := g.sharedAddr(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(ll, r)) }, eb)
+		words := g.plainLoad(p, asShared, w, n)
+		copy(out.regs[r:], g.unpackWords(words, d, w, vec))
+		if d.Bits() == 16 && n*2 == vec {
+			if out.pairs == nil {
+				out.pairs = map[int]value.Value{}
+			}
+			for i := 0; i < n; i++ {
+				out.pairs[r+2*i] = words[i]
+			}
+		}
+	}
+	g.set(res, out)
+}
+
+func (g *gen) localPtr(op *ir.Op) {
+	ref := g.val(op.Operands[0]).mem
+	res := op.Results[0]
+	var out *tval
+	if _, ok := res.Type.(*ir.Tile); ok {
+		out = g.newTile(res.Type)
+	} else {
+		out = &tval{regs: make([]value.Value, 1)}
+	}
+	idx := make([]*tval, len(op.Operands)-1)
+	for i := range idx {
+		idx[i] = g.val(op.Operands[1+i])
+	}
+	eb := ref.desc.Elem.Bytes()
+	et := memType(ref.desc.Elem)
+	for r := range out.regs {
+		coords := make([]value.Value, len(idx))
+		for i, t := range idx {
+			coords[i] = g.cast(regOf(t, r), ir.ElemDType(op.Operands[1+i].Type), ir.I32)
+		}
+		e := g.sharedIndex(ref.desc, coords)
+		out.regs[r] = g.smemPtr(g.add(ref.off, g.mul(e, i32c(int64(eb)))), et)
+	}
+	if _, ok := res.Type.(*ir.Tile); !ok {
+		g.set(res, &tval{s: out.regs[0]})
+		return
+	}
+	g.set(res, out)
+}
+
+// asyncCopy lowers async_copy(ptrs, view [, mask]) to cp.async: each vector
+// group of the pointer tile (4, 8 or 16 bytes) goes to its swizzled place in
+// the view; a false mask copies zero bytes (zero fill). The pipeliner
+// guarantees the slot is no longer read, so no barrier precedes it.
+func (g *gen) asyncCopy(op *ir.Op) {
+	pt := g.val(op.Operands[0])
+	ref := g.val(op.Operands[1]).mem
+	var mask *tval
+	if len(op.Operands) > 2 {
+		mask = g.val(op.Operands[2])
+	}
+	md := ref.desc
+	eb := md.Elem.Bytes()
+	vec, _ := g.accessVec(pt.ll, g.axes.Info(op.Operands[0]), eb)
+	bytes := vec * eb
+	if bytes < 4 {
+		g.failf("cp.async needs 4-byte groups, the tile allows %d bytes", bytes)
+	}
+	cache := "ca"
+	if bytes == 16 {
+		cache = "cg"
+	}
+	asm := g.md.inlineAsm(types.Void, []types.Type{types.I32, pt.regs[0].Type(), types.I32},
+		fmt.Sprintf("cp.async.%s.shared.global [$0], [$1], %d, $2;", cache, bytes), "r,l,r,~{memory}", true)
+	for r := 0; r < len(pt.regs); r += vec {
+		dst := g.sharedAddr32(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(pt.ll, r)) }, eb)
+		var n value.Value = i32c(int64(bytes))
+		if mask != nil {
+			n = g.cur.NewSelect(regOf(mask, r), i32c(int64(bytes)), i32c(0))
+		}
+		g.cur.NewCall(asm, dst, pt.regs[r], n)
+	}
+	g.sync.writes = append(g.sync.writes, fullRange)
+}
+
+// lazyOK reports whether a local_load may be emitted at its use: its only
+// user is a dot later in the same block, and nothing in between writes
+// shared memory (cp.async of the pipeliner writes other slots).
+func (g *gen) lazyOK(op *ir.Op) bool {
+	us := g.users[op.Results[0]]
+	if len(us) != 1 || us[0].Kind != ir.OpDot || us[0].Parent != op.Parent {
+		return false
+	}
+	b := op.Parent
+	i := 0
+	for i < len(b.Ops) && b.Ops[i] != op {
+		i++
+	}
+	for i++; i < len(b.Ops) && b.Ops[i] != us[0]; i++ {
+		switch o := b.Ops[i]; o.Kind {
+		case ir.OpLocalLoad, passes.OpAsyncCopy, passes.OpAsyncCommit, ir.OpMemIndex, ir.OpConstant:
+		default:
+			if len(o.Regions) > 0 || !o.Kind.IsPure() || o.Kind == ir.OpTrans || o.Kind == ir.OpReshape ||
+				o.Kind == ir.OpReduce || o.Kind == ir.OpScan {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,269 @@
+package nvptx
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	llvm "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Target facts (see shared/specs/toolchain.md).
+const (
+	Triple     = "nvptx64-nvidia-cuda"
+	DataLayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+)
+
+// Address spaces of NVPTX.
+const (
+	asGeneric = 0
+	asGlobal  = 1
+	asShared  = 3
+)
+
+// ptrTo is the one place pointer types are built: typed pointers (LLVM 14
+// style), which llc-19 and libNVVM both accept.
+func ptrTo(elem types.Type, space int) *types.PointerType {
+	p := types.NewPointer(elem)
+	p.AddrSpace = types.AddrSpace(space)
+	return p
+}
+
+// storageType is the LLVM type a dtype is held in: 16-bit floats and fp8 are
+// held as integers of their width (bf16 has no type in libNVVM's LLVM 7
+// dialect; arithmetic happens in f32 anyway).
+func storageType(d ir.DType) types.Type {
+	switch d {
+	case ir.I1:
+		return types.I1
+	case ir.I8, ir.U8, ir.F8E4M3, ir.F8E5M2:
+		return types.I8
+	case ir.I16, ir.U16, ir.F16, ir.BF16:
+		return types.I16
+	case ir.I32, ir.U32:
+		return types.I32
+	case ir.I64, ir.U64:
+		return types.I64
+	case ir.F32:
+		return types.Float
+	case ir.F64:
+		return types.Double
+	}
+	panic(fmt.Sprintf("nvptx: no LLVM type for %s", d))
+}
+
+// memType is the type a dtype has in memory (i1 takes a byte).
+func memType(d ir.DType) types.Type {
+	if d == ir.I1 {
+		return types.I8
+	}
+	return storageType(d)
+}
+
+// elemType is the LLVM type of one element of a value of IR type t (a scalar,
+// a pointer, or a tile of either).
+func elemType(t ir.Type) types.Type {
+	switch e := ir.Elem(t).(type) {
+	case ir.DType:
+		return storageType(e)
+	case *ir.Pointer:
+		return ptrTo(memType(e.Elem), spaceOf(e.Space))
+	}
+	panic(fmt.Sprintf("nvptx: no LLVM type for %s", t))
+}
+
+func spaceOf(s ir.AddrSpace) int {
+	switch s {
+	case ir.Shared:
+		return asShared
+	case ir.Global:
+		return asGlobal
+	}
+	return asGeneric
+}
+
+func i32c(v int64) *constant.Int { return constant.NewInt(types.I32, v) }
+func i64c(v int64) *constant.Int { return constant.NewInt(types.I64, v) }
+
+func f32c(v float64) *constant.Float { return constant.NewFloat(types.Float, float64(float32(v))) }
+
+func constInt(v value.Value) (int64, bool) {
+	if c, ok := v.(*constant.Int); ok && c.X.IsInt64() {
+		return c.X.Int64(), true
+	}
+	return 0, false
+}
+
+// intConst builds an integer constant of type t (wrapping to its width).
+func intConst(t types.Type, v int64) value.Value {
+	it := t.(*types.IntType)
+	if it.BitSize == 1 {
+		return constant.NewBool(v&1 != 0)
+	}
+	if it.BitSize < 64 {
+		// two's-complement wrap, printed signed
+		shift := 64 - it.BitSize
+		v = v << shift >> shift
+	}
+	return constant.NewInt(it, v)
+}
+
+var bigOne = big.NewInt(1)
+
+// ---- constants of every dtype
+
+// floatBits encodes x (already representable) as the bits of a small float
+// format with ebits exponent bits and mbits mantissa bits.
+func floatBits(x float64, ebits, mbits int, ieeeInf bool) uint64 {
+	bias := (1 << (ebits - 1)) - 1
+	var sign uint64
+	if math.Signbit(x) {
+		sign = 1 << (ebits + mbits)
+		x = -x
+	}
+	maxE := (1 << ebits) - 1
+	switch {
+	case math.IsNaN(x):
+		if !ieeeInf { // e4m3: S.1111.111
+			return sign | uint64(maxE)<<mbits | (1<<mbits - 1)
+		}
+		return sign | uint64(maxE)<<mbits | 1<<(mbits-1)
+	case math.IsInf(x, 0):
+		if !ieeeInf {
+			return sign | uint64(maxE)<<mbits | (1<<mbits - 2) // saturate to max finite
+		}
+		return sign | uint64(maxE)<<mbits
+	case x == 0:
+		return sign
+	}
+	_, e := math.Frexp(x)
+	exp := e - 1
+	if exp < 1-bias { // subnormal
+		m := uint64(math.RoundToEven(x / math.Ldexp(1, 1-bias-mbits)))
+		return sign | m
+	}
+	m := uint64(math.RoundToEven((x/math.Ldexp(1, exp) - 1) * float64(uint64(1)<<mbits)))
+	if m == 1<<mbits {
+		m = 0
+		exp++
+	}
+	return sign | uint64(exp+bias)<<mbits | m
+}
+
+// constOf returns the LLVM constant of dtype d for an attribute value.
+func constOf(d ir.DType, v any) value.Value {
+	var f float64
+	var i int64
+	isInt := false
+	switch x := v.(type) {
+	case int64:
+		i, f, isInt = x, float64(x), true
+	case int:
+		i, f, isInt = int64(x), float64(x), true
+	case float64:
+		f, i = x, int64(x)
+	case bool:
+		if x {
+			i, f = 1, 1
+		}
+		isInt = true
+	}
+	if d.IsInt() {
+		if !isInt {
+			i = int64(d.Round(f))
+		}
+		if d == ir.I1 {
+			return constant.NewBool(i != 0)
+		}
+		return intConst(storageType(d), i)
+	}
+	r := d.Round(f)
+	switch d {
+	case ir.F32:
+		return constant.NewFloat(types.Float, float64(float32(r)))
+	case ir.F64:
+		return constant.NewFloat(types.Double, r)
+	case ir.F16:
+		return intConst(types.I16, int64(floatBits(r, 5, 10, true)))
+	case ir.BF16:
+		return intConst(types.I16, int64(math.Float32bits(float32(r))>>16))
+	case ir.F8E4M3:
+		return intConst(types.I8, int64(floatBits(r, 4, 3, false)))
+	case ir.F8E5M2:
+		return intConst(types.I8, int64(floatBits(r, 5, 2, true)))
+	}
+	panic("nvptx: constant of " + d.String())
+}
+
+// ---- intrinsics and inline asm
+
+type module struct {
+	m          *llvm.Module
+	funcs      map[string]*llvm.Func
+	pure       map[value.Value]bool // callees without side effects (for DCE)
+	smem       *llvm.Global
+	asmCache   map[string]*llvm.InlineAsm
+	vprintf    *llvm.Func
+	fmtStrings map[string]*llvm.Global
+}
+
+func newModule() *module {
+	m := llvm.NewModule()
+	m.TargetTriple = Triple
+	m.DataLayout = DataLayout
+	return &module{m: m, funcs: map[string]*llvm.Func{}, pure: map[value.Value]bool{},
+		asmCache: map[string]*llvm.InlineAsm{}, fmtStrings: map[string]*llvm.Global{}}
+}
+
+// intrinsic declares (once) a function; pure ones may be deleted when unused.
+func (md *module) intrinsic(name string, pure bool, ret types.Type, params ...types.Type) *llvm.Func {
+	if f, ok := md.funcs[name]; ok {
+		return f
+	}
+	ps := make([]*llvm.Param, len(params))
+	for i, p := range params {
+		ps[i] = llvm.NewParam(fmt.Sprintf("p%d", i), p) // libNVVM rejects numbered names here
+	}
+	f := md.m.NewFunc(name, ret, ps...)
+	md.funcs[name] = f
+	if pure {
+		md.pure[f] = true
+	}
+	return f
+}
+
+// inlineAsm returns an inline asm callee; sideEffect asm is never deleted.
+func (md *module) inlineAsm(ret types.Type, params []types.Type, asm, constraints string, sideEffect bool) *llvm.InlineAsm {
+	key := fmt.Sprintf("%s|%s|%s|%v|%v", ret, params, asm, constraints, sideEffect)
+	if a, ok := md.asmCache[key]; ok {
+		return a
+	}
+	a := llvm.NewInlineAsm(ptrTo(types.NewFunc(ret, params...), asGeneric), asm, constraints)
+	a.SideEffect = sideEffect
+	if !sideEffect {
+		md.pure[a] = true
+	}
+	md.asmCache[key] = a
+	return a
+}
+
+// sharedBase is the CTA's dynamic shared memory (extern, size set at launch).
+func (md *module) sharedBase() *llvm.Global {
+	if md.smem == nil {
+		g := llvm.NewGlobal("global_smem", types.NewArray(0, types.I8))
+		g.AddrSpace = asShared
+		g.Linkage = enum.LinkageExternal
+		g.Align = 16
+		g.Typ = nil // the cached pointer type must see the address space
+		g.Type()
+		md.m.Globals = append(md.m.Globals, g)
+		md.smem = g
+	}
+	return md.smem
+}

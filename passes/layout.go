@@ -1,0 +1,686 @@
+package passes
+
+// Concrete layouts for ir.Tile.Layout and ir.MemDesc.Layout, following
+// Triton's TritonGPU encodings, and their linear form (LinearLayout) that the
+// backend lowers from.
+//
+// Text forms (no whitespace, as ir.RegisterLayoutParser requires):
+//
+//	blocked<[spt..],[tpw..],[wpc..],[order..]>   Blocked
+//	slice<dim,PARENT>                            Slice
+//	mma<[wm,wn]>                                 MMA (mma.sync v2, m16n8 accumulators)
+//	dotop<opIdx,mma<[wm,wn]>,kWidth>             DotOperand
+//	shared<vec,perPhase,maxPhase,[order..]>      Shared (swizzled shared memory)
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Blocked distributes a tile in blocks: each thread holds SizePerThread
+// contiguous elements per dimension, a warp's lanes tile ThreadsPerWarp of
+// those blocks and the CTA's warps tile WarpsPerCTA of the warps' tiles; the
+// pattern repeats over tiles larger than that and wraps (replicates) over
+// smaller ones. Order lists dimensions fastest first, for registers, lanes and
+// warps alike. All counts are powers of two.
+type Blocked struct {
+	SizePerThread  []int
+	ThreadsPerWarp []int
+	WarpsPerCTA    []int
+	Order          []int
+}
+
+// Slice is the layout of a tile of Parent's rank minus one, obtained by
+// removing dimension Dim: the result of reducing over Dim, or the operand of
+// expand_dims on Dim. Threads that differ only along Dim hold the same values.
+type Slice struct {
+	Dim    int
+	Parent ir.Layout
+}
+
+// MMA is the accumulator layout of mma.sync.m16n8k* (Triton's NvidiaMma
+// version 2): warps tile the [M, N] tile WarpsPerCTA = [wm, wn] (warp id =
+// wm index + wm * wn index), each warp's 16x8 accumulator fragment is held as
+// c0..c3 (row lane/4 (+8 for c2, c3), columns 2*(lane%4) + {0, 1}), and the
+// pattern repeats over N first, then M.
+type MMA struct {
+	WarpsPerCTA []int
+}
+
+// DotOperand is the register layout of mma.sync operand OpIdx (0: A [M, K],
+// 1: B [K, N]) for the accumulator layout Parent. KWidth is the number of
+// consecutive K elements a thread holds in one 32-bit register (2 for 16-bit
+// types).
+type DotOperand struct {
+	OpIdx  int
+	Parent *MMA
+	KWidth int
+}
+
+// Shared is a shared-memory layout: row-major in Order (fastest first), with
+// the 2-D XOR swizzle of Triton's shared encoding on the two fastest
+// dimensions: in row r, the Vec-element chunk c lives at chunk
+// c ^ ((r / PerPhase) % MaxPhase). Vec=PerPhase=MaxPhase=1 is no swizzle.
+type Shared struct {
+	Vec, PerPhase, MaxPhase int
+	Order                   []int
+}
+
+func layIntsString(v []int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func (l *Blocked) String() string {
+	return "blocked<" + layIntsString(l.SizePerThread) + "," + layIntsString(l.ThreadsPerWarp) + "," +
+		layIntsString(l.WarpsPerCTA) + "," + layIntsString(l.Order) + ">"
+}
+func (l *Slice) String() string { return fmt.Sprintf("slice<%d,%s>", l.Dim, l.Parent) }
+func (l *MMA) String() string   { return "mma<" + layIntsString(l.WarpsPerCTA) + ">" }
+func (l *DotOperand) String() string {
+	return fmt.Sprintf("dotop<%d,%s,%d>", l.OpIdx, l.Parent, l.KWidth)
+}
+func (l *Shared) String() string {
+	return fmt.Sprintf("shared<%d,%d,%d,%s>", l.Vec, l.PerPhase, l.MaxPhase, layIntsString(l.Order))
+}
+
+// NumWarps is the number of warps a distributed layout spreads over.
+func NumWarps(l ir.Layout) int {
+	switch l := l.(type) {
+	case *Blocked:
+		return layProd(l.WarpsPerCTA)
+	case *Slice:
+		return NumWarps(l.Parent)
+	case *MMA:
+		return layProd(l.WarpsPerCTA)
+	case *DotOperand:
+		return layProd(l.Parent.WarpsPerCTA)
+	}
+	return 0
+}
+
+// Rank is the tile rank a distributed layout applies to (-1 if unknown).
+func Rank(l ir.Layout) int {
+	switch l := l.(type) {
+	case *Blocked:
+		return len(l.Order)
+	case *Slice:
+		return Rank(l.Parent) - 1
+	case *MMA, *DotOperand:
+		return 2
+	case *Shared:
+		return len(l.Order)
+	}
+	return -1
+}
+
+func layProd(v []int) int {
+	p := 1
+	for _, x := range v {
+		p *= x
+	}
+	return p
+}
+
+func layIsPow2(x int) bool { return x > 0 && x&(x-1) == 0 }
+
+func layLog2(x int) int { return bits.Len(uint(x)) - 1 }
+
+// ---- text form
+
+func init() { ir.RegisterLayoutParser(ParseLayout) }
+
+// ParseLayout parses the text form of this package's layouts; it returns
+// (nil, nil) for text that is not one of them.
+func ParseLayout(s string) (ir.Layout, error) {
+	name, args, ok := laySplitKind(s)
+	if !ok {
+		return nil, nil
+	}
+	bad := func() (ir.Layout, error) { return nil, fmt.Errorf("malformed layout #%s", s) }
+	switch name {
+	case "blocked":
+		if len(args) != 4 {
+			return bad()
+		}
+		var v [4][]int
+		for i, a := range args {
+			x, err := layParseInts(a)
+			if err != nil {
+				return bad()
+			}
+			v[i] = x
+		}
+		l := &Blocked{v[0], v[1], v[2], v[3]}
+		return l, l.validate()
+	case "slice":
+		if len(args) != 2 {
+			return bad()
+		}
+		d, err := strconv.Atoi(args[0])
+		if err != nil {
+			return bad()
+		}
+		p, err := ParseLayout(args[1])
+		if err != nil || p == nil {
+			return bad()
+		}
+		return &Slice{Dim: d, Parent: p}, nil
+	case "mma":
+		if len(args) != 1 {
+			return bad()
+		}
+		w, err := layParseInts(args[0])
+		if err != nil || len(w) != 2 {
+			return bad()
+		}
+		return &MMA{WarpsPerCTA: w}, nil
+	case "dotop":
+		if len(args) != 3 {
+			return bad()
+		}
+		op, err1 := strconv.Atoi(args[0])
+		kw, err2 := strconv.Atoi(args[2])
+		p, err3 := ParseLayout(args[1])
+		mma, ok := p.(*MMA)
+		if err1 != nil || err2 != nil || err3 != nil || !ok {
+			return bad()
+		}
+		return &DotOperand{OpIdx: op, Parent: mma, KWidth: kw}, nil
+	case "shared":
+		if len(args) != 4 {
+			return bad()
+		}
+		var n [3]int
+		for i := 0; i < 3; i++ {
+			x, err := strconv.Atoi(args[i])
+			if err != nil {
+				return bad()
+			}
+			n[i] = x
+		}
+		o, err := layParseInts(args[3])
+		if err != nil {
+			return bad()
+		}
+		return &Shared{Vec: n[0], PerPhase: n[1], MaxPhase: n[2], Order: o}, nil
+	}
+	return nil, nil
+}
+
+// splitKind splits `name<a,b,...>` into name and its top-level arguments.
+func laySplitKind(s string) (string, []string, bool) {
+	i := strings.IndexByte(s, '<')
+	if i < 0 || !strings.HasSuffix(s, ">") {
+		return "", nil, false
+	}
+	name, body := s[:i], s[i+1:len(s)-1]
+	var args []string
+	depth, start := 0, 0
+	for j := 0; j < len(body); j++ {
+		switch body[j] {
+		case '<', '[':
+			depth++
+		case '>', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, body[start:j])
+				start = j + 1
+			}
+		}
+	}
+	args = append(args, body[start:])
+	return name, args, true
+}
+
+func layParseInts(s string) ([]int, error) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, fmt.Errorf("not a list")
+	}
+	s = s[1 : len(s)-1]
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		x, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func (l *Blocked) validate() error {
+	r := len(l.Order)
+	if len(l.SizePerThread) != r || len(l.ThreadsPerWarp) != r || len(l.WarpsPerCTA) != r {
+		return fmt.Errorf("blocked layout %s: ranks differ", l)
+	}
+	for d := 0; d < r; d++ {
+		if !layIsPow2(l.SizePerThread[d]) || !layIsPow2(l.ThreadsPerWarp[d]) || !layIsPow2(l.WarpsPerCTA[d]) {
+			return fmt.Errorf("blocked layout %s: counts must be powers of two", l)
+		}
+	}
+	if layProd(l.ThreadsPerWarp) != 32 {
+		return fmt.Errorf("blocked layout %s: threadsPerWarp must multiply to 32", l)
+	}
+	return nil
+}
+
+// ---- linear layouts
+
+// LinearLayout is the linear (over GF(2)) form of a distributed layout for one
+// tile shape, as in Triton: the coordinates of the element a thread holds in
+// register r are the XOR of the Reg bases of r's set bits, the Lane bases of
+// the lane id's set bits and the Warp bases of the warp id's set bits. A zero
+// lane or warp basis means threads differing in that bit hold the same
+// elements (replication). For every layout of this package the non-zero bases
+// of one dimension are distinct powers of two, so XOR is also addition:
+// coords = Thread(lane, warp) + Regs(r).
+type LinearLayout struct {
+	Shape []int
+	Reg   [][]int
+	Lane  [][]int // 5 bases (32 lanes)
+	Warp  [][]int // layLog2(numWarps) bases
+}
+
+// NumRegs is the number of elements each thread holds.
+func (l *LinearLayout) NumRegs() int { return 1 << len(l.Reg) }
+
+// RegCoords returns the coordinates register r adds to the thread's base.
+func (l *LinearLayout) RegCoords(r int) []int {
+	c := make([]int, len(l.Shape))
+	for b, v := range l.Reg {
+		if r>>b&1 != 0 {
+			for d := range c {
+				c[d] ^= v[d]
+			}
+		}
+	}
+	return c
+}
+
+// Coords returns the coordinates of register r of thread (lane, warp).
+func (l *LinearLayout) Coords(r, lane, warp int) []int {
+	c := l.RegCoords(r)
+	for b, v := range l.Lane {
+		if lane>>b&1 != 0 {
+			for d := range c {
+				c[d] ^= v[d]
+			}
+		}
+	}
+	for b, v := range l.Warp {
+		if warp>>b&1 != 0 {
+			for d := range c {
+				c[d] ^= v[d]
+			}
+		}
+	}
+	return c
+}
+
+// Equal reports whether two linear layouts place every element identically.
+func (l *LinearLayout) Equal(o *LinearLayout) bool {
+	return layBasesEqual(l.Reg, o.Reg) && layBasesEqual(l.Lane, o.Lane) && layBasesEqual(l.Warp, o.Warp) &&
+		layIntsEqual(l.Shape, o.Shape)
+}
+
+// SameThreads reports whether both layouts give every thread the same
+// per-thread base (equal lane and warp bases), so that converting between
+// them only permutes registers when the register bases are the same set.
+func (l *LinearLayout) SameThreads(o *LinearLayout) bool {
+	return layBasesEqual(l.Lane, o.Lane) && layBasesEqual(l.Warp, o.Warp)
+}
+
+// ZeroLaneMask and ZeroWarpMask are the lane and warp id bits whose bases are
+// zero: the threads with any of them set hold copies of others' elements.
+func (l *LinearLayout) ZeroLaneMask() int { return layZeroMask(l.Lane) }
+
+// ZeroWarpMask: see ZeroLaneMask.
+func (l *LinearLayout) ZeroWarpMask() int { return layZeroMask(l.Warp) }
+
+func layZeroMask(bases [][]int) int {
+	m := 0
+	for i, b := range bases {
+		if layIsZero(b) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+func layIsZero(v []int) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func layBasesEqual(a, b [][]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !layIntsEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func layIntsEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ContigRegs returns how many consecutive registers starting at each multiple
+// of the result hold consecutive elements along dimension dim: the run of
+// register bases 1, 2, 4, ... along dim from register bit 0.
+func (l *LinearLayout) ContigRegs(dim int) int {
+	n := 1
+	for _, b := range l.Reg {
+		want := make([]int, len(l.Shape))
+		want[dim] = n
+		if !layIntsEqual(b, want) {
+			break
+		}
+		n *= 2
+	}
+	return n
+}
+
+// String is a debugging form.
+func (l *LinearLayout) String() string {
+	return fmt.Sprintf("LL%v{reg:%v lane:%v warp:%v}", l.Shape, l.Reg, l.Lane, l.Warp)
+}
+
+var llCache sync.Map // string -> *LinearLayout
+
+// Linear returns the linear layout of a distributed layout for a tile shape.
+// Every dimension of shape must be a power of two.
+func Linear(layout ir.Layout, shape []int) (*LinearLayout, error) {
+	key := layout.String() + layIntsString(shape)
+	if v, ok := llCache.Load(key); ok {
+		return v.(*LinearLayout), nil
+	}
+	for _, d := range shape {
+		if !layIsPow2(d) {
+			return nil, fmt.Errorf("tile shape %v: dimensions must be powers of two", shape)
+		}
+	}
+	if r := Rank(layout); r != len(shape) {
+		return nil, fmt.Errorf("layout %s has rank %d, tile shape %v", layout, r, shape)
+	}
+	var ll *LinearLayout
+	var err error
+	switch l := layout.(type) {
+	case *Blocked:
+		ll, err = blockedLinear(l, shape)
+	case *Slice:
+		ll, err = sliceLinear(l, shape)
+	case *MMA:
+		ll, err = mmaLinear(l, shape)
+	case *DotOperand:
+		ll, err = dotOperandLinear(l, shape)
+	default:
+		return nil, fmt.Errorf("layout %s is not a distributed layout", layout)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ll.checkDisjoint(); err != nil {
+		return nil, fmt.Errorf("layout %s for %v: %v", layout, shape, err)
+	}
+	llCache.Store(key, ll)
+	return ll, nil
+}
+
+// MustLinear is Linear for layouts the passes built (a failure is a compiler
+// bug).
+func MustLinear(layout ir.Layout, shape []int) *LinearLayout {
+	ll, err := Linear(layout, shape)
+	if err != nil {
+		panic(err)
+	}
+	return ll
+}
+
+func (l *LinearLayout) checkDisjoint() error {
+	used := make([]int, len(l.Shape))
+	check := func(bases [][]int) error {
+		for _, b := range bases {
+			nz := 0
+			for d, x := range b {
+				if x == 0 {
+					continue
+				}
+				nz++
+				if !layIsPow2(x) || used[d]&x != 0 || x >= l.Shape[d] {
+					return fmt.Errorf("bases overlap")
+				}
+				used[d] |= x
+			}
+			if nz > 1 {
+				return fmt.Errorf("basis %v spans several dimensions", b)
+			}
+		}
+		return nil
+	}
+	for _, bs := range [][][]int{l.Reg, l.Lane, l.Warp} {
+		if err := check(bs); err != nil {
+			return err
+		}
+	}
+	for d, u := range used {
+		if u != l.Shape[d]-1 {
+			return fmt.Errorf("dimension %d not covered", d)
+		}
+	}
+	return nil
+}
+
+type llBuilder struct {
+	shape []int
+	ll    *LinearLayout
+}
+
+func newLLBuilder(shape []int) *llBuilder {
+	return &llBuilder{shape: shape, ll: &LinearLayout{Shape: append([]int(nil), shape...)}}
+}
+
+// basis is v along d, or zero when v falls outside the shape (wrap).
+func (b *llBuilder) basis(d, v int) []int {
+	c := make([]int, len(b.shape))
+	if v < b.shape[d] {
+		c[d] = v
+	}
+	return c
+}
+
+// reg adds a register basis unless it is zero (a thread never holds two
+// copies of one element).
+func (b *llBuilder) reg(d, v int) {
+	if v < b.shape[d] {
+		b.ll.Reg = append(b.ll.Reg, b.basis(d, v))
+	}
+}
+func (b *llBuilder) lane(d, v int) { b.ll.Lane = append(b.ll.Lane, b.basis(d, v)) }
+func (b *llBuilder) warp(d, v int) { b.ll.Warp = append(b.ll.Warp, b.basis(d, v)) }
+
+func blockedLinear(l *Blocked, shape []int) (*LinearLayout, error) {
+	if err := l.validate(); err != nil {
+		return nil, err
+	}
+	b := newLLBuilder(shape)
+	for _, d := range l.Order {
+		for v := 1; v < l.SizePerThread[d]; v <<= 1 {
+			b.reg(d, v)
+		}
+	}
+	for _, d := range l.Order {
+		for v := 1; v < l.ThreadsPerWarp[d]; v <<= 1 {
+			b.lane(d, v*l.SizePerThread[d])
+		}
+	}
+	for _, d := range l.Order {
+		for v := 1; v < l.WarpsPerCTA[d]; v <<= 1 {
+			b.warp(d, v*l.SizePerThread[d]*l.ThreadsPerWarp[d])
+		}
+	}
+	for _, d := range l.Order {
+		tile := l.SizePerThread[d] * l.ThreadsPerWarp[d] * l.WarpsPerCTA[d]
+		for v := tile; v < shape[d]; v <<= 1 {
+			b.reg(d, v)
+		}
+	}
+	return b.ll, nil
+}
+
+func sliceLinear(l *Slice, shape []int) (*LinearLayout, error) {
+	ps := make([]int, 0, len(shape)+1)
+	ps = append(ps, shape[:l.Dim]...)
+	ps = append(ps, 1)
+	ps = append(ps, shape[l.Dim:]...)
+	p, err := Linear(l.Parent, ps)
+	if err != nil {
+		return nil, err
+	}
+	drop := func(bs [][]int) [][]int {
+		out := make([][]int, len(bs))
+		for i, v := range bs {
+			w := append([]int(nil), v[:l.Dim]...)
+			out[i] = append(w, v[l.Dim+1:]...)
+		}
+		return out
+	}
+	ll := &LinearLayout{Shape: append([]int(nil), shape...), Reg: drop(p.Reg), Lane: drop(p.Lane), Warp: drop(p.Warp)}
+	return ll, nil
+}
+
+func mmaLinear(l *MMA, shape []int) (*LinearLayout, error) {
+	wm, wn := l.WarpsPerCTA[0], l.WarpsPerCTA[1]
+	if !layIsPow2(wm) || !layIsPow2(wn) {
+		return nil, fmt.Errorf("mma warps %v must be powers of two", l.WarpsPerCTA)
+	}
+	b := newLLBuilder(shape)
+	b.reg(1, 1)
+	b.lane(1, 2)
+	b.lane(1, 4)
+	b.lane(0, 1)
+	b.lane(0, 2)
+	b.lane(0, 4)
+	b.reg(0, 8)
+	for v := 1; v < wm; v <<= 1 {
+		b.warp(0, 16*v)
+	}
+	for v := 1; v < wn; v <<= 1 {
+		b.warp(1, 8*v)
+	}
+	for v := 8 * wn; v < shape[1]; v <<= 1 {
+		b.reg(1, v)
+	}
+	for v := 16 * wm; v < shape[0]; v <<= 1 {
+		b.reg(0, v)
+	}
+	return b.ll, nil
+}
+
+func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
+	if l.KWidth != 2 {
+		return nil, fmt.Errorf("dot operand kWidth %d: only 2 (16-bit operands) is supported", l.KWidth)
+	}
+	wm, wn := l.Parent.WarpsPerCTA[0], l.Parent.WarpsPerCTA[1]
+	b := newLLBuilder(shape)
+	if l.OpIdx == 0 { // A [M, K]
+		b.reg(1, 1)
+		b.lane(1, 2)
+		b.lane(1, 4)
+		b.lane(0, 1)
+		b.lane(0, 2)
+		b.lane(0, 4)
+		b.reg(0, 8)
+		b.reg(1, 8)
+		for v := 1; v < wm; v <<= 1 {
+			b.warp(0, 16*v)
+		}
+		for v := 1; v < wn; v <<= 1 {
+			b.ll.Warp = append(b.ll.Warp, make([]int, 2))
+		}
+		for v := 16; v < shape[1]; v <<= 1 {
+			b.reg(1, v)
+		}
+		for v := 16 * wm; v < shape[0]; v <<= 1 {
+			b.reg(0, v)
+		}
+		return b.ll, nil
+	}
+	// B [K, N]
+	b.reg(0, 1)
+	b.lane(0, 2)
+	b.lane(0, 4)
+	b.lane(1, 1)
+	b.lane(1, 2)
+	b.lane(1, 4)
+	b.reg(0, 8)
+	for v := 1; v < wm; v <<= 1 {
+		b.ll.Warp = append(b.ll.Warp, make([]int, 2))
+	}
+	for v := 1; v < wn; v <<= 1 {
+		b.warp(1, 8*v)
+	}
+	for v := 16; v < shape[0]; v <<= 1 {
+		b.reg(0, v)
+	}
+	for v := 8 * wn; v < shape[1]; v <<= 1 {
+		b.reg(1, v)
+	}
+	return b.ll, nil
+}
+
+// SharedOffset returns the element offset of coords in a buffer of shape with
+// shared layout l (nil: row-major, no swizzle).
+func SharedOffset(l *Shared, shape, coords []int) int {
+	order := ir.RowMajor(len(shape))
+	vec, per, maxp := 1, 1, 1
+	if l != nil {
+		order = l.Order
+		vec, per, maxp = l.Vec, l.PerPhase, l.MaxPhase
+	}
+	off, stride := 0, 1
+	for i, d := range order {
+		c := coords[d]
+		if i == 0 && len(order) > 1 {
+			row := coords[order[1]]
+			phase := (row / per) % maxp
+			c = ((c/vec)^phase)*vec + c%vec
+		}
+		off += c * stride
+		stride *= shape[d]
+	}
+	return off
+}

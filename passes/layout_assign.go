@@ -1,0 +1,1052 @@
+package passes
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// OpConvertLayout changes the layout of a tile: (x) -> x's type with another
+// layout. The layout passes insert it where two layouts meet; the backend
+// lowers it to register moves when every thread already holds its elements,
+// and through shared memory otherwise.
+const OpConvertLayout ir.Kind = "convert_layout"
+
+// AssignLayouts gives every tile of every function a distributed layout and
+// every shared-memory buffer a shared layout (see AssignFuncLayouts).
+func AssignLayouts(m *ir.Module, numWarps int) error {
+	for _, f := range m.Funcs {
+		if err := AssignFuncLayouts(f, numWarps); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+// AssignFuncLayouts lays out f's tiles for numWarps warps (f's num_warps
+// attribute, when set, wins; the count used is recorded there).
+//
+// The pass follows Triton's anchors-and-rematerialisation scheme:
+//  1. Values are "weak" when they are cheap to recompute in any layout
+//     (constants, arange, splat, and element-wise / broadcast / expand_dims
+//     chains of weak values: index and pointer arithmetic, masks) and "strong"
+//     otherwise (loads, dots, reductions, loop-carried results...).
+//  2. Strong values get layouts forward from their anchors: global memory
+//     accesses take a blocked layout chosen from the pointer's contiguity and
+//     alignment for 16-byte coalesced access; dot takes the mma.sync layout
+//     (dot-operand layouts for a and b); reductions take the slice of their
+//     operand's layout; element-wise ops, broadcasts and expand_dims follow
+//     their strong operands; loop-carried values take what the body yields.
+//  3. Each use then gets its operand in the layout it needs: a weak operand
+//     is recomputed (cloned) in that layout, a strong operand in another
+//     layout gets a convert_layout (none when the layouts place elements
+//     identically), and a 16-bit dot operand is staged through a swizzled
+//     shared buffer (alloc + local_load, read with ldmatrix).
+//  4. Dead ops (the original weak chains, redundant converts) are deleted.
+func AssignFuncLayouts(f *ir.Func, numWarps int) error {
+	if nw := f.Attrs.Int(AttrNumWarps, 0); nw > 0 {
+		numWarps = int(nw)
+	}
+	if numWarps <= 0 {
+		numWarps = 4
+	}
+	if !layIsPow2(numWarps) {
+		return fmt.Errorf("num_warps %d is not a power of two", numWarps)
+	}
+	f.Attrs[AttrNumWarps] = int64(numWarps)
+	s := &assigner{
+		f: f, nw: numWarps, axes: AnalyzeAxes(f),
+		weak: map[*ir.Value]bool{}, layout: map[*ir.Value]ir.Layout{}, desire: map[*ir.Value]ir.Layout{},
+		memo: map[memoKey]*ir.Value{}, users: map[*ir.Value][]*ir.Op{},
+		staged: map[*ir.Op]*ir.Op{},
+	}
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if e, ok := r.(layoutError); ok {
+					err = e.err
+					return
+				}
+				panic(r)
+			}
+		}()
+		f.Walk(func(op *ir.Op) {
+			for _, v := range op.Operands {
+				s.users[v] = append(s.users[v], op)
+			}
+		})
+		s.classify()
+		s.desires(f.Body)
+		s.desires(f.Body)
+		s.infer(f.Body)
+		s.materialize(f.Body)
+		s.sharedLayouts()
+		return nil
+	}()
+	if err != nil {
+		return err
+	}
+	DeadCode(f)
+	return nil
+}
+
+type layoutError struct{ err error }
+
+func (s *assigner) fail(op *ir.Op, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if op != nil {
+		msg = fmt.Sprintf("%s: %s", op.Kind, msg)
+	}
+	panic(layoutError{fmt.Errorf("%s", msg)})
+}
+
+type memoKey struct {
+	v *ir.Value
+	l string
+}
+
+type assigner struct {
+	f      *ir.Func
+	nw     int
+	axes   *AxisAnalysis
+	weak   map[*ir.Value]bool
+	layout map[*ir.Value]ir.Layout // strong values, and weak block args / for results (fixed)
+	desire map[*ir.Value]ir.Layout // weak values: what their uses want
+	memo   map[memoKey]*ir.Value
+	users  map[*ir.Value][]*ir.Op
+	staged map[*ir.Op]*ir.Op // dot -> the first staging local_load before it
+}
+
+func layIsTile(v *ir.Value) bool { _, ok := v.Type.(*ir.Tile); return ok }
+
+func layTileOf(v *ir.Value) *ir.Tile { t, _ := v.Type.(*ir.Tile); return t }
+
+// weakKind reports ops that are cheap to recompute in any layout.
+func weakKind(k ir.Kind) bool {
+	switch k {
+	case ir.OpConstant, ir.OpArange, ir.OpSplat, ir.OpBroadcast, ir.OpExpandDims, ir.OpLocalPtr:
+		return true
+	}
+	return k.IsElementwise()
+}
+
+// ---- 1. weak / strong
+
+func (s *assigner) classify() {
+	for iter := 0; iter < 8; iter++ {
+		changed := false
+		var walk func(b *ir.Block)
+		walk = func(b *ir.Block) {
+			for _, op := range b.Ops {
+				if op.Kind == ir.OpFor {
+					body := op.Regions[0]
+					for i, arg := range body.Args[1:] {
+						if !layIsTile(arg) {
+							continue
+						}
+						if _, seen := s.weak[arg]; !seen {
+							s.weak[arg] = true
+						}
+						w := s.weakOperand(op.Operands[3+i]) && s.weakOperand(body.Terminator().Operands[i])
+						if iter == 0 {
+							w = s.weakOperand(op.Operands[3+i])
+						}
+						if s.weak[arg] != w {
+							s.weak[arg] = w
+							changed = true
+						}
+						s.weak[op.Results[i]] = w
+					}
+				}
+				for _, r := range op.Regions {
+					walk(r)
+				}
+				if !weakKind(op.Kind) {
+					continue
+				}
+				w := true
+				for _, v := range op.Operands {
+					if layIsTile(v) && !s.weak[v] {
+						w = false
+					}
+				}
+				for _, r := range op.Results {
+					if layIsTile(r) && s.weak[r] != w {
+						s.weak[r] = w
+						changed = true
+					}
+				}
+			}
+		}
+		walk(s.f.Body)
+		if !changed && iter > 0 {
+			break
+		}
+	}
+}
+
+func (s *assigner) weakOperand(v *ir.Value) bool { return !layIsTile(v) || s.weak[v] }
+
+// clonable reports weak values recomputed by cloning their defining op.
+func (s *assigner) clonable(v *ir.Value) bool {
+	return s.weak[v] && v.Def != nil && weakKind(v.Def.Kind)
+}
+
+// ---- layout choices
+
+// BlockedFor builds a blocked layout for shape with the given sizePerThread
+// and order, spreading lanes and then warps fastest dimension first (Triton's
+// BlockedEncodingAttr::get).
+func BlockedFor(shape, spt, order []int, numWarps int) *Blocked {
+	rank := len(shape)
+	tpw := make([]int, rank)
+	wpc := make([]int, rank)
+	remLanes, remThreads, remWarps := 32, 32*numWarps, numWarps
+	prevLanes, prevWarps := 1, 1
+	clamp := func(x, lo, hi int) int {
+		if x < lo {
+			return lo
+		}
+		if x > hi {
+			return hi
+		}
+		return x
+	}
+	for i := 0; i < rank-1; i++ {
+		d := order[i]
+		along := clamp(shape[d]/spt[d], 1, remThreads)
+		tpw[d] = clamp(along, 1, remLanes)
+		wpc[d] = clamp(along/tpw[d], 1, remWarps)
+		remWarps /= wpc[d]
+		remLanes /= tpw[d]
+		remThreads /= along
+		prevLanes *= tpw[d]
+		prevWarps *= wpc[d]
+	}
+	tpw[order[rank-1]] = 32 / prevLanes
+	wpc[order[rank-1]] = numWarps / prevWarps
+	return &Blocked{SizePerThread: append([]int(nil), spt...), ThreadsPerWarp: tpw, WarpsPerCTA: wpc,
+		Order: append([]int(nil), order...)}
+}
+
+// DefaultBlocked is the layout of tiles nothing constrains: one element per
+// thread per repetition, row-major.
+func DefaultBlocked(shape []int, numWarps int) *Blocked {
+	spt := make([]int, len(shape))
+	for i := range spt {
+		spt[i] = 1
+	}
+	return BlockedFor(shape, spt, ir.RowMajor(len(shape)), numWarps)
+}
+
+func (s *assigner) defaultFor(v *ir.Value) ir.Layout {
+	return DefaultBlocked(layTileOf(v).Shape, s.nw)
+}
+
+// Coalesced picks the blocked layout for a global access through the pointer
+// tile ptr: dimensions ordered by contiguity, and up to 16 bytes per thread
+// along the most contiguous one as far as contiguity and alignment allow.
+func Coalesced(shape []int, info *AxisInfo, elemBytes, numWarps int) *Blocked {
+	rank := len(shape)
+	order := make([]int, rank)
+	for i := range order {
+		order[i] = rank - 1 - i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return info.Contig[order[i]] > info.Contig[order[j]] })
+	f := order[0]
+	perThread := layMaxInt(1, ir.NumElements(shape)/(32*numWarps))
+	align := layMinInt(info.Contig[f], layMaxInt(1, info.Div[f]/elemBytes))
+	vec := layMinInt(layMinInt(align, layMaxInt(1, 16/elemBytes)), layMinInt(perThread, shape[f]))
+	vec = 1 << layLog2(layMaxInt(vec, 1))
+	spt := make([]int, rank)
+	for i := range spt {
+		spt[i] = 1
+	}
+	spt[f] = vec
+	return BlockedFor(shape, spt, order, numWarps)
+}
+
+func (s *assigner) coalesced(ptr *ir.Value) ir.Layout {
+	t := layTileOf(ptr)
+	return Coalesced(t.Shape, s.axes.Info(ptr), ir.ElemDType(t.Elem).Bytes(), s.nw)
+}
+
+// ChooseMMA spreads numWarps warps over an [M, N] accumulator (Triton's
+// warpsPerTileV2).
+func ChooseMMA(shape []int, numWarps int) *MMA {
+	w := []int{1, 1}
+	for w[0]*w[1] < numWarps {
+		if shape[0]/16/w[0] >= shape[1]/16/w[1] {
+			if w[0] < shape[0]/16 {
+				w[0] *= 2
+			} else {
+				w[1] *= 2
+			}
+		} else {
+			w[1] *= 2
+		}
+	}
+	return &MMA{WarpsPerCTA: w}
+}
+
+// DotSharedLayout is the swizzled shared layout in which a 16-bit dot operand
+// of shape is staged for ldmatrix: 16-byte chunks, XOR-swizzled so that the
+// eight rows an ldmatrix reads hit all 32 banks once.
+func DotSharedLayout(shape []int, elemBytes int, order []int) *Shared {
+	vec := layMaxInt(1, 16/elemBytes)
+	rowBytes := shape[order[0]] * elemBytes
+	perPhase := layMaxInt(1, 128/rowBytes)
+	maxPhase := layMaxInt(1, layMinInt(8/perPhase, rowBytes/16))
+	if rowBytes < 16 {
+		return &Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
+	}
+	return &Shared{Vec: vec, PerPhase: perPhase, MaxPhase: maxPhase, Order: append([]int(nil), order...)}
+}
+
+func scanLayout(shape []int, axis, numWarps int) *Blocked {
+	order := []int{axis}
+	for d := len(shape) - 1; d >= 0; d-- {
+		if d != axis {
+			order = append(order, d)
+		}
+	}
+	spt := make([]int, len(shape))
+	for i := range spt {
+		spt[i] = 1
+	}
+	return BlockedFor(shape, spt, order, numWarps)
+}
+
+// ScanLayoutOK reports layouts the scan lowering handles along axis: the
+// axis's bases are, from the smallest coordinate up, register bits, then lane
+// bits, then warp bits, then register bits again, with every lane and warp
+// basis of other dimensions zero-free below.
+func ScanLayoutOK(l ir.Layout, shape []int, axis int) bool {
+	b, ok := l.(*Blocked)
+	return ok && b.Order[0] == axis
+}
+
+// SameLayout reports whether two layouts place a tile of shape identically.
+func SameLayout(a, b ir.Layout, shape []int) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.String() == b.String() {
+		return true
+	}
+	la, err1 := Linear(a, shape)
+	lb, err2 := Linear(b, shape)
+	return err1 == nil && err2 == nil && la.Equal(lb)
+}
+
+// ---- 2a. desires of weak loop-carried values
+
+func (s *assigner) wish(v *ir.Value, l ir.Layout) {
+	if layIsTile(v) && s.weak[v] && s.desire[v] == nil && l != nil {
+		s.desire[v] = l
+	}
+}
+
+func (s *assigner) desires(b *ir.Block) {
+	for i := len(b.Ops) - 1; i >= 0; i-- {
+		op := b.Ops[i]
+		switch op.Kind {
+		case ir.OpFor:
+			body := op.Regions[0]
+			for j := range op.Results {
+				if l := s.desire[op.Results[j]]; l != nil {
+					s.wish(body.Args[1+j], l)
+				}
+			}
+			s.desires(body)
+			for j, arg := range body.Args[1:] {
+				if l := s.desire[arg]; l != nil {
+					s.wish(body.Terminator().Operands[j], l)
+					s.wish(op.Operands[3+j], l)
+				}
+			}
+			s.desires(body)
+			continue
+		case ir.OpLoad, ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
+			if layIsTile(op.Operands[0]) {
+				if p, ok := layTileOf(op.Operands[0]).Elem.(*ir.Pointer); ok && p.Space == ir.Global {
+					l := s.coalesced(op.Operands[0])
+					for _, v := range op.Operands {
+						s.wish(v, l)
+					}
+				}
+			}
+		case ir.OpDot:
+			mma := ChooseMMA(layTileOf(op.Results[0]).Shape, s.nw)
+			s.wish(op.Operands[0], &DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
+			s.wish(op.Operands[1], &DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
+			s.wish(op.Operands[2], mma)
+		}
+		for _, r := range op.Regions {
+			s.desires(r)
+		}
+		if weakKind(op.Kind) && len(op.Results) == 1 {
+			if l := s.desire[op.Results[0]]; l != nil {
+				for j, v := range op.Operands {
+					s.wish(v, s.weakOperandLayout(op, j, l))
+				}
+			}
+		}
+	}
+}
+
+// weakOperandLayout is the layout operand j of a weak op needs for its result
+// to have layout l.
+func (s *assigner) weakOperandLayout(op *ir.Op, j int, l ir.Layout) ir.Layout {
+	if op.Kind == ir.OpExpandDims {
+		return &Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: l}
+	}
+	return l
+}
+
+// ---- 2b. layouts of strong values
+
+func (s *assigner) lay(v *ir.Value) ir.Layout {
+	if !layIsTile(v) {
+		return nil
+	}
+	if s.weak[v] && s.clonable(v) {
+		return nil
+	}
+	return s.layout[v]
+}
+
+func (s *assigner) infer(b *ir.Block) {
+	for _, op := range b.Ops {
+		s.inferOp(op)
+	}
+}
+
+func (s *assigner) inferOp(op *ir.Op) {
+	switch op.Kind {
+	case ir.OpFor:
+		s.inferFor(op)
+		return
+	case ir.OpIf:
+		for _, r := range op.Regions {
+			s.infer(r)
+		}
+		for i, res := range op.Results {
+			if !layIsTile(res) {
+				continue
+			}
+			var l ir.Layout
+			for _, r := range op.Regions {
+				if t := r.Terminator(); l == nil && t != nil && i < len(t.Operands) {
+					l = s.lay(t.Operands[i])
+				}
+			}
+			if l == nil {
+				l = s.defaultFor(res)
+			}
+			s.layout[res] = l
+		}
+		return
+	}
+	for _, r := range op.Regions {
+		s.infer(r)
+	}
+	for _, res := range op.Results {
+		if !layIsTile(res) || s.clonable(res) {
+			continue
+		}
+		if l := s.resultLayout(op, res); l != nil {
+			s.layout[res] = l
+		}
+	}
+}
+
+func (s *assigner) firstStrong(op *ir.Op) ir.Layout {
+	for _, v := range op.Operands {
+		if l := s.lay(v); l != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
+	shape := layTileOf(res).Shape
+	switch op.Kind {
+	case ir.OpLoad, ir.OpAtomicRMW, ir.OpAtomicCAS:
+		if layIsTile(op.Operands[0]) {
+			if p, ok := layTileOf(op.Operands[0]).Elem.(*ir.Pointer); ok && p.Space == ir.Global {
+				return s.coalesced(op.Operands[0])
+			}
+		}
+	case ir.OpDot:
+		return ChooseMMA(shape, s.nw)
+	case ir.OpReduce:
+		axis := int(op.Attrs.Int("axis", 0))
+		l := s.lay(op.Operands[0])
+		if l == nil {
+			l = s.defaultFor(op.Operands[0])
+		}
+		return &Slice{Dim: axis, Parent: l}
+	case ir.OpScan:
+		axis := int(op.Attrs.Int("axis", 0))
+		if l := s.lay(op.Operands[0]); l != nil && ScanLayoutOK(l, shape, axis) {
+			return l
+		}
+		return scanLayout(shape, axis, s.nw)
+	case ir.OpBroadcast:
+		if l := s.lay(op.Operands[0]); l != nil {
+			return l
+		}
+	case ir.OpExpandDims:
+		axis := int(op.Attrs.Int("axis", 0))
+		if sl, ok := s.lay(op.Operands[0]).(*Slice); ok && sl.Dim == axis {
+			return sl.Parent
+		}
+	case ir.OpTrans:
+		if b, ok := s.lay(op.Operands[0]).(*Blocked); ok {
+			return permuteBlocked(b, op.Attrs.Ints("perm"))
+		}
+	case ir.OpLocalLoad:
+		if l := s.dotUse(res); l != nil {
+			return l
+		}
+	case OpConvertLayout:
+		if l := layTileOf(res).Layout; l != nil {
+			return l
+		}
+	default:
+		if op.Kind.IsElementwise() {
+			if l := s.firstStrong(op); l != nil {
+				return l
+			}
+			if l := s.desire[res]; l != nil {
+				return l
+			}
+		}
+	}
+	return s.defaultFor(res)
+}
+
+// dotUse returns the dot-operand layout when every use of v is the same
+// operand of dot ops of one shape, 16-bit.
+func (s *assigner) dotUse(v *ir.Value) ir.Layout {
+	var l ir.Layout
+	if b := ir.ElemDType(v.Type).Bits(); b != 16 {
+		return nil
+	}
+	for _, u := range s.users[v] {
+		if u.Kind != ir.OpDot {
+			return nil
+		}
+		idx := -1
+		for i, o := range u.Operands[:2] {
+			if o == v {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil
+		}
+		d := &DotOperand{OpIdx: idx, Parent: ChooseMMA(layTileOf(u.Results[0]).Shape, s.nw), KWidth: 2}
+		if l != nil && l.String() != d.String() {
+			return nil
+		}
+		l = d
+	}
+	return l
+}
+
+// permuteBlocked is the layout of trans(x, perm) for x in b.
+func permuteBlocked(b *Blocked, perm []int) *Blocked {
+	r := len(perm)
+	inv := make([]int, r)
+	for i, p := range perm {
+		inv[p] = i
+	}
+	nb := &Blocked{SizePerThread: make([]int, r), ThreadsPerWarp: make([]int, r), WarpsPerCTA: make([]int, r), Order: make([]int, r)}
+	for i, p := range perm {
+		nb.SizePerThread[i] = b.SizePerThread[p]
+		nb.ThreadsPerWarp[i] = b.ThreadsPerWarp[p]
+		nb.WarpsPerCTA[i] = b.WarpsPerCTA[p]
+	}
+	for i, d := range b.Order {
+		nb.Order[i] = inv[d]
+	}
+	return nb
+}
+
+func (s *assigner) inferFor(op *ir.Op) {
+	body := op.Regions[0]
+	type iter struct {
+		arg, init *ir.Value
+		i         int
+	}
+	var strong []iter
+	for i, arg := range body.Args[1:] {
+		if !layIsTile(arg) {
+			continue
+		}
+		init := op.Operands[3+i]
+		if s.weak[arg] {
+			l := s.desire[arg]
+			if l == nil {
+				l = s.defaultFor(arg)
+			}
+			s.layout[arg] = l
+			s.layout[op.Results[i]] = l
+			continue
+		}
+		s.layout[arg] = s.lay(init)
+		strong = append(strong, iter{arg, init, i})
+	}
+	for round := 0; round < 4; round++ {
+		s.infer(body)
+		changed := false
+		for _, it := range strong {
+			y := body.Terminator().Operands[it.i]
+			ly := s.lay(y)
+			if ly != nil && (s.layout[it.arg] == nil || !SameLayout(ly, s.layout[it.arg], layTileOf(y).Shape)) {
+				s.layout[it.arg] = ly
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, it := range strong {
+		if s.layout[it.arg] == nil {
+			s.layout[it.arg] = s.defaultFor(it.arg)
+			s.infer(body)
+		}
+		s.layout[op.Results[it.i]] = s.layout[it.arg]
+	}
+}
+
+// ---- 3. materialise
+
+func setLayout(v *ir.Value, l ir.Layout) {
+	t := layTileOf(v)
+	v.Type = &ir.Tile{Shape: t.Shape, Elem: t.Elem, Layout: l}
+}
+
+func (s *assigner) materialize(b *ir.Block) {
+	ops := append([]*ir.Op(nil), b.Ops...)
+	for _, op := range ops {
+		s.materializeOp(op)
+	}
+}
+
+func (s *assigner) materializeOp(op *ir.Op) {
+	switch op.Kind {
+	case ir.OpFor:
+		body := op.Regions[0]
+		for i, arg := range body.Args[1:] {
+			if !layIsTile(arg) {
+				continue
+			}
+			l := s.layout[arg]
+			s.use(op, 3+i, l)
+			setLayout(arg, l)
+			setLayout(op.Results[i], l)
+		}
+		s.materialize(body)
+		y := body.Terminator()
+		for i, arg := range body.Args[1:] {
+			if layIsTile(arg) {
+				s.use(y, i, s.layout[arg])
+			}
+		}
+		return
+	case ir.OpIf:
+		for _, r := range op.Regions {
+			s.materialize(r)
+		}
+		for i, res := range op.Results {
+			if !layIsTile(res) {
+				continue
+			}
+			l := s.layout[res]
+			setLayout(res, l)
+			for _, r := range op.Regions {
+				if t := r.Terminator(); t != nil {
+					s.use(t, i, l)
+				}
+			}
+		}
+		return
+	}
+	if op.Kind == ir.OpYield {
+		return // the enclosing for / if gives its operands their layouts
+	}
+	for _, r := range op.Regions {
+		s.materialize(r)
+	}
+	if allClonable(s, op) {
+		return // recomputed at its uses; the original dies
+	}
+	var res ir.Layout
+	if len(op.Results) > 0 && layIsTile(op.Results[0]) {
+		res = s.layout[op.Results[0]]
+		if res == nil {
+			res = s.defaultFor(op.Results[0])
+		}
+	}
+	// decide every operand's layout before any operand is replaced (the
+	// anchor layout of a store depends on the original pointer's analysis)
+	want := make([]ir.Layout, len(op.Operands))
+	for j, v := range op.Operands {
+		if layIsTile(v) {
+			want[j] = s.operandLayout(op, j, res)
+		}
+	}
+	for j, v := range op.Operands {
+		if layIsTile(v) {
+			s.use(op, j, want[j])
+		}
+	}
+	for _, r := range op.Results {
+		if layIsTile(r) {
+			setLayout(r, res)
+		}
+	}
+}
+
+func allClonable(s *assigner, op *ir.Op) bool {
+	if !weakKind(op.Kind) || len(op.Results) == 0 {
+		return false
+	}
+	for _, r := range op.Results {
+		if !layIsTile(r) || !s.clonable(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// operandLayout is the layout operand j of a strong op needs given the op's
+// result layout res; nil means "whatever it has".
+func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
+	v := op.Operands[j]
+	switch op.Kind {
+	case ir.OpLoad, ir.OpAtomicRMW, ir.OpAtomicCAS:
+		if res != nil {
+			return res
+		}
+	case ir.OpStore:
+		if layIsTile(op.Operands[0]) {
+			if p, ok := layTileOf(op.Operands[0]).Elem.(*ir.Pointer); ok && p.Space == ir.Global {
+				return s.coalesced(op.Operands[0])
+			}
+			return s.lay(op.Operands[1])
+		}
+	case ir.OpDot:
+		mma := res.(*MMA)
+		if j < 2 {
+			return &DotOperand{OpIdx: j, Parent: mma, KWidth: 2}
+		}
+		return mma
+	case ir.OpReduce:
+		if sl, ok := res.(*Slice); ok {
+			return sl.Parent
+		}
+		return nil
+	case ir.OpScan, ir.OpBroadcast:
+		return res
+	case ir.OpExpandDims:
+		return &Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: res}
+	case ir.OpTrans:
+		if b, ok := res.(*Blocked); ok {
+			perm := op.Attrs.Ints("perm")
+			inv := make([]int, len(perm))
+			for i, p := range perm {
+				inv[p] = i
+			}
+			return permuteBlocked(b, inv)
+		}
+		return nil
+	default:
+		if op.Kind.IsElementwise() {
+			return res
+		}
+	}
+	_ = v
+	return nil
+}
+
+// use makes operand j of op have layout l (nil: any layout, weak values get
+// the default one).
+func (s *assigner) use(op *ir.Op, j int, l ir.Layout) {
+	v := op.Operands[j]
+	if !layIsTile(v) {
+		return
+	}
+	if l == nil {
+		if cur := s.current(v); cur != nil {
+			return
+		}
+		l = s.defaultFor(v)
+	}
+	nv := s.get(v, l, op, j)
+	if nv != v {
+		op.Operands[j] = nv
+		s.users[nv] = append(s.users[nv], op)
+	}
+}
+
+// current is the layout v has now (nil for weak clonable values).
+func (s *assigner) current(v *ir.Value) ir.Layout {
+	if s.clonable(v) {
+		return nil
+	}
+	if t := layTileOf(v); t.Layout != nil {
+		return t.Layout
+	}
+	return s.layout[v]
+}
+
+func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
+	shape := layTileOf(v).Shape
+	if s.clonable(v) {
+		return s.remat(v, l)
+	}
+	cur := s.current(v)
+	if cur == nil {
+		s.fail(user, "operand %d has no layout", j)
+	}
+	if SameLayout(cur, l, shape) {
+		return v
+	}
+	if v.Def != nil && v.Def.Kind == OpConvertLayout {
+		src := v.Def.Operands[0]
+		if SameLayout(s.current(src), l, shape) {
+			return src
+		}
+		v = src
+	}
+	key := memoKey{v, "cvt:" + l.String()}
+	if nv, ok := s.memo[key]; ok {
+		return nv
+	}
+	var nv *ir.Value
+	if d, ok := l.(*DotOperand); ok && ir.ElemDType(v.Type).Bits() == 16 {
+		nv = s.stageDotOperand(v, d, user)
+	} else {
+		cvt := s.newOp(OpConvertLayout, []*ir.Value{v}, ir.Attrs{}, &ir.Tile{Shape: shape, Elem: layTileOf(v).Elem, Layout: l}, v)
+		s.insertAfterDef(v, cvt)
+		nv = cvt.Results[0]
+	}
+	s.memo[key] = nv
+	return nv
+}
+
+// stageDotOperand stores v into a swizzled shared buffer and reads it back in
+// the dot-operand layout d (lowered to ldmatrix). When v is computed in the
+// dot's block, the staging goes right before the dot, the stores of all
+// operands first and then the reads, so that one barrier separates them and
+// the global loads stay ahead of both; a value from outside (loop-invariant)
+// is staged once, right after its definition.
+func (s *assigner) stageDotOperand(v *ir.Value, d *DotOperand, user *ir.Op) *ir.Value {
+	t := layTileOf(v)
+	dt := ir.ElemDType(t.Elem)
+	order := ir.RowMajor(2)
+	if b, ok := s.current(v).(*Blocked); ok {
+		order = b.Order
+	}
+	md := &ir.MemDesc{Shape: t.Shape, Elem: dt, Order: order, Space: ir.Shared,
+		Layout: DotSharedLayout(t.Shape, dt.Bytes(), order)}
+	alloc := s.newOp(ir.OpAlloc, []*ir.Value{v}, ir.Attrs{}, md, v)
+	ld := s.newOp(ir.OpLocalLoad, []*ir.Value{alloc.Results[0]}, ir.Attrs{}, &ir.Tile{Shape: t.Shape, Elem: t.Elem, Layout: d}, v)
+	if v.Def != nil && v.Def.Parent == user.Parent {
+		first := s.staged[user]
+		if first == nil {
+			layInsertBefore(user, alloc)
+			s.staged[user] = ld
+		} else {
+			layInsertBefore(first, alloc)
+		}
+		layInsertBefore(user, ld)
+	} else {
+		s.insertAfterDef(v, alloc)
+		layInsertAfter(alloc, ld)
+	}
+	s.users[v] = append(s.users[v], alloc)
+	return ld.Results[0]
+}
+
+func layInsertBefore(anchor, op *ir.Op) {
+	b := anchor.Parent
+	op.Parent = b
+	for i, o := range b.Ops {
+		if o == anchor {
+			b.Ops = append(b.Ops, nil)
+			copy(b.Ops[i+1:], b.Ops[i:])
+			b.Ops[i] = op
+			return
+		}
+	}
+	panic("insertBefore: anchor not in its block")
+}
+
+func (s *assigner) newOp(kind ir.Kind, operands []*ir.Value, attrs ir.Attrs, result ir.Type, near *ir.Value) *ir.Op {
+	op := &ir.Op{Kind: kind, Operands: operands, Attrs: attrs}
+	if near.Def != nil {
+		op.Pos = near.Def.Pos
+	}
+	op.Results = []*ir.Value{s.f.NewValue(result, "", op, nil, 0)}
+	return op
+}
+
+// remat recomputes the weak value v in layout l next to its definition.
+func (s *assigner) remat(v *ir.Value, l ir.Layout) *ir.Value {
+	key := memoKey{v, l.String()}
+	if nv, ok := s.memo[key]; ok {
+		return nv
+	}
+	def := v.Def
+	attrs := ir.Attrs{}
+	for k, a := range def.Attrs {
+		attrs[k] = a
+	}
+	ops := make([]*ir.Value, len(def.Operands))
+	for j, o := range def.Operands {
+		if layIsTile(o) {
+			ol := s.weakOperandLayout(def, j, l)
+			if s.clonable(o) {
+				ops[j] = s.remat(o, ol)
+			} else {
+				ops[j] = s.get(o, ol, def, j)
+			}
+		} else {
+			ops[j] = o
+		}
+	}
+	t := layTileOf(v)
+	clone := s.newOp(def.Kind, ops, attrs, &ir.Tile{Shape: t.Shape, Elem: t.Elem, Layout: l}, v)
+	clone.Results[0].Name = v.Name
+	s.insertAfterDef(v, clone)
+	for _, o := range ops {
+		s.users[o] = append(s.users[o], clone)
+	}
+	s.memo[key] = clone.Results[0]
+	return clone.Results[0]
+}
+
+func (s *assigner) insertAfterDef(v *ir.Value, op *ir.Op) {
+	if v.Def != nil {
+		layInsertAfter(v.Def, op)
+		return
+	}
+	b := v.Block
+	op.Parent = b
+	b.Ops = append([]*ir.Op{op}, b.Ops...)
+}
+
+func layInsertAfter(anchor, op *ir.Op) {
+	b := anchor.Parent
+	op.Parent = b
+	for i, o := range b.Ops {
+		if o == anchor {
+			b.Ops = append(b.Ops, nil)
+			copy(b.Ops[i+2:], b.Ops[i+1:])
+			b.Ops[i+1] = op
+			return
+		}
+	}
+	panic("insertAfter: anchor not in its block")
+}
+
+// ---- shared layouts of buffers
+
+func (s *assigner) sharedLayouts() {
+	s.f.Walk(func(op *ir.Op) {
+		for _, r := range op.Results {
+			md, ok := r.Type.(*ir.MemDesc)
+			if !ok || md.Layout != nil {
+				continue
+			}
+			c := *md
+			switch op.Kind {
+			case ir.OpMemIndex:
+				if src, ok := op.Operands[0].Type.(*ir.MemDesc); ok && src.Layout != nil {
+					if sh, ok := src.Layout.(*Shared); ok && len(sh.Order) == len(c.Shape)+1 {
+						c.Layout = dropLeading(sh)
+					}
+				}
+			case ir.OpMemTrans:
+				if src, ok := op.Operands[0].Type.(*ir.MemDesc); ok && src.Layout != nil {
+					if sh, ok := src.Layout.(*Shared); ok {
+						perm := op.Attrs.Ints("perm")
+						inv := make([]int, len(perm))
+						for i, p := range perm {
+							inv[p] = i
+						}
+						n := *sh
+						n.Order = make([]int, len(sh.Order))
+						for i, d := range sh.Order {
+							n.Order[i] = inv[d]
+						}
+						c.Layout = &n
+					}
+				}
+			}
+			if c.Layout == nil {
+				order := c.Order
+				if len(order) == 0 {
+					order = ir.RowMajor(len(c.Shape))
+				}
+				c.Layout = &Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: append([]int(nil), order...)}
+			}
+			r.Type = &c
+		}
+	})
+}
+
+func dropLeading(sh *Shared) *Shared {
+	n := *sh
+	n.Order = nil
+	for _, d := range sh.Order {
+		if d != 0 {
+			n.Order = append(n.Order, d-1)
+		}
+	}
+	return &n
+}
+
+// ---- 4. dead code
+
+// DeadCode deletes pure ops (and layout conversions) whose results are unused.
+func DeadCode(f *ir.Func) {
+	for {
+		uses := f.Uses()
+		removed := false
+		var walk func(b *ir.Block)
+		walk = func(b *ir.Block) {
+			kept := b.Ops[:0]
+			for _, op := range b.Ops {
+				for _, r := range op.Regions {
+					walk(r)
+				}
+				dead := (op.Kind.IsPure() || op.Kind == OpConvertLayout || op.Kind == ir.OpLocalLoad || op.Kind == ir.OpAlloc) && len(op.Regions) == 0
+				for _, r := range op.Results {
+					if uses[r] > 0 {
+						dead = false
+					}
+				}
+				if dead && len(op.Results) > 0 {
+					removed = true
+					op.Parent = nil
+					continue
+				}
+				kept = append(kept, op)
+			}
+			b.Ops = kept
+		}
+		walk(f.Body)
+		if !removed {
+			return
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package passes
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Attributes the shared-memory allocator writes.
+const (
+	// AttrSmemOffset (int64, on an op) is the byte offset of the op's buffer
+	// or scratch in the CTA's dynamic shared memory.
+	AttrSmemOffset = "smem_offset"
+	// AttrSmemBytes (int64, on a function) is the dynamic shared memory a
+	// launch must provide.
+	AttrSmemBytes = "smem_bytes"
+)
+
+// smallScratch is the largest reduction scratch kept apart from others.
+const smallScratch = 2048
+
+// SmemAlign is the alignment of every shared buffer: 128 bytes, so that the
+// swizzle patterns map onto the 32 banks as designed.
+const SmemAlign = 128
+
+// StorageBytes is the size of one element of t's dtype in memory (i1 takes a
+// byte, pointers 8).
+func StorageBytes(elem ir.Type) int {
+	switch e := elem.(type) {
+	case *ir.Pointer:
+		return 8
+	case ir.DType:
+		return e.Bytes()
+	}
+	return 0
+}
+
+// AccBytes is the size of the value a reduction or scan of dt accumulates in.
+func AccBytes(dt ir.DType) int {
+	if dt.Bits() > 32 {
+		return 8
+	}
+	return 4
+}
+
+// ConvertInRegisters reports whether converting a tile of shape from src to
+// dst only moves registers within each thread.
+func ConvertInRegisters(src, dst *LinearLayout) bool {
+	if !src.SameThreads(dst) {
+		return false
+	}
+	have := map[string]bool{}
+	for r := 0; r < src.NumRegs(); r++ {
+		have[layIntsString(src.RegCoords(r))] = true
+	}
+	for r := 0; r < dst.NumRegs(); r++ {
+		if !have[layIntsString(dst.RegCoords(r))] {
+			return false
+		}
+	}
+	return true
+}
+
+// VecWidth is how many elements of a layout's registers move as one vector
+// along the last dimension of a shared scratch: the run of contiguous
+// registers, at most 16 bytes.
+func VecWidth(ll *LinearLayout, elemBytes int) int {
+	v := ll.ContigRegs(len(ll.Shape) - 1)
+	if m := layMaxInt(1, 16/elemBytes); v > m {
+		v = m
+	}
+	return v
+}
+
+// ConvertScratch gives the padded row-major scratch a shared-memory layout
+// conversion uses: elements of the last dimension are contiguous, and each
+// row (of the last dimension) is followed by pad elements. It returns the
+// strides in elements and the size in bytes.
+func ConvertScratch(shape []int, src, dst *LinearLayout, elemBytes int) (strides []int, bytes int) {
+	r := len(shape)
+	pad := 0
+	if r >= 2 {
+		pad = layMaxInt(VecWidth(src, elemBytes), VecWidth(dst, elemBytes))
+	}
+	strides = make([]int, r)
+	stride := 1
+	for d := r - 1; d >= 0; d-- {
+		strides[d] = stride
+		n := shape[d]
+		if d == r-1 {
+			n += pad
+		}
+		stride *= n
+	}
+	return strides, stride * elemBytes
+}
+
+// WarpsAlong is the number of distinct warp groups along dim in ll.
+func WarpsAlong(ll *LinearLayout, dim int) int {
+	n := 1
+	for _, b := range ll.Warp {
+		if b[dim] != 0 {
+			n *= 2
+		}
+	}
+	return n
+}
+
+// ScratchBytes is the shared scratch op needs while it runs (0 for none).
+func ScratchBytes(op *ir.Op) (int, error) {
+	switch op.Kind {
+	case OpConvertLayout:
+		src, dst := layTileOf(op.Operands[0]), layTileOf(op.Results[0])
+		ls, err := Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		ld, err := Linear(dst.Layout, dst.Shape)
+		if err != nil {
+			return 0, err
+		}
+		if ConvertInRegisters(ls, ld) {
+			return 0, nil
+		}
+		_, n := ConvertScratch(src.Shape, ls, ld, StorageBytes(src.Elem))
+		return n, nil
+	case ir.OpReduce:
+		src := layTileOf(op.Operands[0])
+		ls, err := Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		axis := int(op.Attrs.Int("axis", 0))
+		nw := WarpsAlong(ls, axis)
+		if nw == 1 {
+			return 0, nil
+		}
+		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * AccBytes(ir.ElemDType(src.Elem)), nil
+	case ir.OpScan:
+		src := layTileOf(op.Operands[0])
+		ls, err := Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		axis := int(op.Attrs.Int("axis", 0))
+		return ScanScratchBytes(ls, axis, ir.ElemDType(src.Elem)), nil
+	case ir.OpTrans, ir.OpReshape:
+		src := layTileOf(op.Operands[0])
+		if op.Kind == ir.OpTrans {
+			if _, ok := src.Layout.(*Blocked); ok {
+				if _, ok := layTileOf(op.Results[0]).Layout.(*Blocked); ok {
+					return 0, nil
+				}
+			}
+		}
+		return ir.NumElements(src.Shape) * StorageBytes(src.Elem), nil
+	case ir.OpAtomicRMW, ir.OpAtomicCAS:
+		if _, ok := op.Operands[0].Type.(*ir.Pointer); ok {
+			return 8, nil // the old value of a scalar atomic, broadcast from thread 0
+		}
+	case ir.OpAlloc, ir.OpPipeAlloc, ir.OpBarrierAlloc:
+		return ir.SmemBytes(op.Results[0].Type), nil
+	}
+	return 0, nil
+}
+
+// ScanScratchBytes is the scratch a scan along axis of a tile in ll needs:
+// one partial per (warp along the axis, repetition along the axis, position
+// in the other dimensions).
+func ScanScratchBytes(ll *LinearLayout, axis int, dt ir.DType) int {
+	nw := WarpsAlong(ll, axis)
+	if nw == 1 {
+		return 0
+	}
+	reps := ScanReps(ll, axis)
+	return nw * reps * ir.NumElements(ll.Shape) / ll.Shape[axis] * AccBytes(dt)
+}
+
+// ScanReps is the number of times the CTA's threads cover the scan axis
+// (register bases along axis above the lane and warp bases).
+func ScanReps(ll *LinearLayout, axis int) int {
+	top := 0
+	for _, bs := range [][][]int{ll.Lane, ll.Warp} {
+		for _, b := range bs {
+			if b[axis] > top {
+				top = b[axis]
+			}
+		}
+	}
+	n := 1
+	for _, b := range ll.Reg {
+		if b[axis] > top {
+			n *= 2
+		}
+	}
+	return n
+}
+
+// AllocateShared gives every shared buffer and scratch of every function an
+// offset (see AllocateFuncShared).
+func AllocateShared(m *ir.Module) error {
+	for _, f := range m.Funcs {
+		if err := AllocateFuncShared(f); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+type smemBuf struct {
+	op          *ir.Op
+	size        int
+	start, end  int // live range in program order, inclusive
+	offset      int
+	placedIndex int
+}
+
+// AllocateFuncShared assigns shared-memory offsets after layout assignment:
+// alloc buffers live from their alloc to their last use (extended over any
+// loop that uses them but does not contain the alloc), scratch of layout
+// conversions, reductions and scans lives during its op only; buffers whose
+// lifetimes do not overlap share bytes (first fit, largest first). It records
+// each op's offset in AttrSmemOffset and the total in the function's
+// AttrSmemBytes.
+func AllocateFuncShared(f *ir.Func) error {
+	index := map[*ir.Op]int{}
+	loopEnd := map[*ir.Op]int{} // for/if/etc op -> index of its last nested op
+	parentOf := map[*ir.Op]*ir.Op{}
+	n := 0
+	var walk func(b *ir.Block, parent *ir.Op)
+	walk = func(b *ir.Block, parent *ir.Op) {
+		for _, op := range b.Ops {
+			index[op] = n
+			n++
+			parentOf[op] = parent
+			for _, r := range op.Regions {
+				walk(r, op)
+			}
+			loopEnd[op] = n - 1
+		}
+	}
+	walk(f.Body, nil)
+
+	// users of values, following views of buffers
+	users := map[*ir.Value][]*ir.Op{}
+	f.Walk(func(op *ir.Op) {
+		for _, v := range op.Operands {
+			users[v] = append(users[v], op)
+		}
+	})
+	var bufs []*smemBuf
+	var err error
+	f.Walk(func(op *ir.Op) {
+		if err != nil {
+			return
+		}
+		size, e := ScratchBytes(op)
+		if e != nil {
+			err = e
+			return
+		}
+		delete(op.Attrs, AttrSmemOffset)
+		if size == 0 {
+			return
+		}
+		b := &smemBuf{op: op, size: size, start: index[op], end: index[op]}
+		if (op.Kind == ir.OpReduce || op.Kind == ir.OpScan) && size <= smallScratch {
+			// small reduction scratch is not shared with other scratch: the
+			// backend then needs no barrier between back-to-back reductions
+			b.start, b.end = 0, n
+		}
+		if op.Kind == ir.OpAlloc || op.Kind == ir.OpPipeAlloc || op.Kind == ir.OpBarrierAlloc {
+			// follow the buffer through its views
+			seen := map[*ir.Value]bool{}
+			var visit func(v *ir.Value)
+			visit = func(v *ir.Value) {
+				if seen[v] {
+					return
+				}
+				seen[v] = true
+				for _, u := range users[v] {
+					e := index[u]
+					// a use inside a loop that does not contain the alloc keeps
+					// the buffer alive for the whole loop
+					for p := parentOf[u]; p != nil; p = parentOf[p] {
+						if p.Kind == ir.OpFor && !layContains(p, op, parentOf) {
+							if le := loopEnd[p]; le > e {
+								e = le
+							}
+						}
+					}
+					if e > b.end {
+						b.end = e
+					}
+					for _, r := range u.Results {
+						switch r.Type.(type) {
+						case *ir.MemDesc, *ir.Slot:
+							visit(r)
+						case *ir.Tile:
+							if p, ok := ir.Elem(r.Type).(*ir.Pointer); ok && p.Space != ir.Global {
+								visit(r)
+							}
+						}
+					}
+				}
+			}
+			visit(op.Results[0])
+		}
+		bufs = append(bufs, b)
+	})
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(bufs, func(i, j int) bool {
+		if bufs[i].size != bufs[j].size {
+			return bufs[i].size > bufs[j].size
+		}
+		return bufs[i].start < bufs[j].start
+	})
+	var placed []*smemBuf
+	total := 0
+	for _, b := range bufs {
+		off := 0
+		for {
+			moved := false
+			for _, p := range placed {
+				if p.start <= b.end && b.start <= p.end && off < p.offset+p.size && p.offset < off+b.size {
+					off = layAlignUp(p.offset+p.size, SmemAlign)
+					moved = true
+				}
+			}
+			if !moved {
+				break
+			}
+		}
+		b.offset = off
+		placed = append(placed, b)
+		b.op.Attrs[AttrSmemOffset] = int64(off)
+		if e := off + b.size; e > total {
+			total = e
+		}
+	}
+	f.Attrs[AttrSmemBytes] = int64(layAlignUp(total, 16))
+	return nil
+}
+
+func layContains(loop, op *ir.Op, parentOf map[*ir.Op]*ir.Op) bool {
+	for p := parentOf[op]; p != nil; p = parentOf[p] {
+		if p == loop {
+			return true
+		}
+	}
+	return false
+}
+
+func layAlignUp(x, a int) int { return (x + a - 1) / a * a }
