@@ -4,32 +4,48 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"text/tabwriter"
 
+	"github.com/tlego/tle/kernels/kda"
 	"github.com/tlego/tle/kernels/tutorials"
 	"github.com/tlego/tle/tle"
 )
 
 type benchFlags struct {
-	reps int
-	json bool
+	reps   int
+	warmup int
+	json   bool
+	blockV int
+	fast   bool
 }
 
 func init() {
 	register(&command{
 		name:    "bench",
 		usage:   "SUITE [--reps N] [--json]",
-		summary: "time kernels on the GPU (suites: tutorials)",
+		summary: "time kernels on the GPU (suites: tutorials, kda_fwd)",
 		help: `Bench times a suite of kernels on the GPU with CUDA events and prints the
 median of --reps launches after warm-up, with the achieved rate. The
 tutorials suite measures a device-to-device copy in the same run as the
 bandwidth ceiling, vector add at 1 GiB per operand, row softmax on
 4096x8192 f32, matmul with mma.sync at several sizes, and the host-side
-cost of one launch of a cached kernel. Progress goes to standard error.`,
+cost of one launch of a cached kernel. Progress goes to standard error.
+
+The kda_fwd suite runs FlashKDA's six configurations of KDA forward (H 96
+and 64; K = V = 128; T = 8192 with B = 1, varlen [1300,547,2048,963,271,3063]
+and varlen 1024 x 8; lower_bound -5; f32 initial and final state) and prints
+the median ms of --reps launches after --warmup, the bytes moved per second,
+and the speed-up over FlashKDA's figure on an H200; a progress bar is drawn
+on standard error. --block-v and --fast choose the kernel's V block and
+precision variant.`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
 			fs.BoolVar(&b.json, "json", false, "print the results as JSON")
+			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
+			fs.IntVar(&b.blockV, "block-v", 0, "V columns per program (kda_fwd; 0: the default)")
+			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
 			return b
 		},
 		run: runBench,
@@ -38,18 +54,25 @@ cost of one launch of a cached kernel. Progress goes to standard error.`,
 
 func runBench(e *env, cfg any, args []string) int {
 	b := cfg.(*benchFlags)
-	if len(args) != 1 || args[0] != "tutorials" {
-		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials")
+	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd") {
+		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials or kda_fwd")
 		return 2
 	}
 	if b.reps < 1 {
 		fmt.Fprintln(e.stderr, "tlec bench: --reps must be at least 1")
 		return 2
 	}
+	if b.warmup < 0 {
+		fmt.Fprintln(e.stderr, "tlec bench: --warmup must not be negative")
+		return 2
+	}
 	g, err := tle.OpenGPU()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "tlec bench: no GPU: %v\n", err)
+		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none: %v\n", args[0], err)
 		return 1
+	}
+	if args[0] == "kda_fwd" {
+		return benchKDA(e, g, b)
 	}
 	res, err := tutorials.Bench(g, b.reps, func(s string) { fmt.Fprintf(e.stderr, "tlec bench: %s\n", s) })
 	if err != nil {
@@ -68,5 +91,40 @@ func runBench(e *env, cfg any, args []string) int {
 		fmt.Fprintf(w, "%s\t%s\t%.4f\t%.3f %s\t\n", r.Name, r.Config, r.Ms, r.Rate, r.Unit)
 	}
 	w.Flush()
+	return 0
+}
+
+func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
+	bar := newProgressBar(e.stderr)
+	res, err := kda.Bench(g, kda.BenchConfigs, kda.BenchOptions{
+		Warmup: b.warmup, Reps: b.reps,
+		Params:   kda.Params{BlockV: b.blockV, Fast: b.fast},
+		Progress: bar.update,
+	})
+	bar.done()
+	if err != nil {
+		printError(e.stderr, "bench", err)
+		return 1
+	}
+	if b.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(res)
+		return 0
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "H\tconfig\tmedian ms\tmin ms\tTB/s\tFlashKDA ms\tspeed-up\t")
+	geo, n := 1.0, 0
+	for _, r := range res {
+		fmt.Fprintf(w, "%d\t%s\t%.4f\t%.4f\t%.3f\t%.3f\t%.2fx\t\n", r.H, r.Config, r.Ms, r.MinMs, r.TBps, r.FlashKDAMs, r.Speedup)
+		if r.Speedup > 0 {
+			geo *= r.Speedup
+			n++
+		}
+	}
+	w.Flush()
+	if n > 0 {
+		fmt.Fprintf(e.stdout, "geometric-mean speed-up over FlashKDA: %.3fx\n", math.Pow(geo, 1/float64(n)))
+	}
 	return 0
 }

@@ -1,0 +1,236 @@
+package kda
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// BenchConfig is one of FlashKDA's benchmark configurations: B = 1 (varlen
+// when Seqlens has more than one entry), K = V = 128, lower_bound = -5, f32
+// initial and final state.
+type BenchConfig struct {
+	Name     string
+	H        int
+	Seqlens  []int
+	FlashKDA float64 // FlashKDA's median ms on an H200 (anchors-h200.md, f32 state)
+}
+
+// BenchConfigs are FlashKDA's six configurations.
+var BenchConfigs = []BenchConfig{
+	{Name: "T=8192", H: 96, Seqlens: []int{8192}, FlashKDA: 1.399},
+	{Name: "varlen [1300,547,2048,963,271,3063]", H: 96, Seqlens: []int{1300, 547, 2048, 963, 271, 3063}, FlashKDA: 1.396},
+	{Name: "varlen 1024x8", H: 96, Seqlens: repeat(1024, 8), FlashKDA: 1.194},
+	{Name: "T=8192", H: 64, Seqlens: []int{8192}, FlashKDA: 1.194},
+	{Name: "varlen [1300,547,2048,963,271,3063]", H: 64, Seqlens: []int{1300, 547, 2048, 963, 271, 3063}, FlashKDA: 1.023},
+	{Name: "varlen 1024x8", H: 64, Seqlens: repeat(1024, 8), FlashKDA: 0.809},
+}
+
+func repeat(v, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// BenchResult is one measured configuration.
+type BenchResult struct {
+	Config     string  `json:"config"`
+	H          int     `json:"H"`
+	T          int     `json:"T"`
+	N          int     `json:"N"`
+	BlockV     int     `json:"block_v"`
+	Ms         float64 `json:"median_ms"`
+	MinMs      float64 `json:"min_ms"`
+	Bytes      int64   `json:"bytes"`       // bytes the op must move (inputs, o, states)
+	TBps       float64 `json:"tb_per_s"`    // Bytes / median time
+	FlashKDAMs float64 `json:"flashkda_ms"` // the anchor on an H200
+	Speedup    float64 `json:"speedup"`     // FlashKDAMs / Ms
+}
+
+// BenchOptions tune Bench.
+type BenchOptions struct {
+	Warmup, Reps int
+	Params       Params // BlockV and Fast are honoured; the rest is FlashKDA's setting
+	// Progress, when not nil, is told after each step (warm-up or
+	// measurement of a configuration) how many of total are done.
+	Progress func(done, total int, what string)
+}
+
+// Bench times kda_fwd on g for each configuration with CUDA events (the
+// median of opts.Reps launches after opts.Warmup), with buffers and the
+// launch prepared once per configuration: a timed launch allocates nothing.
+func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult, error) {
+	k, err := Kernel()
+	if err != nil {
+		return nil, err
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(int, int, string) {}
+	}
+	total := 2 * len(configs)
+	var out []BenchResult
+	for i, c := range configs {
+		label := fmt.Sprintf("H=%d %s", c.H, c.Name)
+		progress(2*i, total, "prepare "+label)
+		run, err := prepareBench(g, k, c, opts.Params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
+		}
+		progress(2*i, total, "warm up "+label)
+		if _, err := g.Time(opts.Warmup, 1, run.prep.Launch); err != nil {
+			run.free()
+			return nil, fmt.Errorf("%s: %w", label, err)
+		}
+		progress(2*i+1, total, "measure "+label)
+		t, err := g.Time(0, opts.Reps, run.prep.Launch)
+		run.free()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
+		}
+		progress(2*i+2, total, "done "+label)
+		r := BenchResult{Config: c.Name, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv, Ms: t.MedianMs, MinMs: t.MinMs,
+			Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, FlashKDAMs: c.FlashKDA}
+		if c.FlashKDA > 0 {
+			r.Speedup = c.FlashKDA / t.MedianMs
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+type benchRun struct {
+	g     *tle.GPU
+	d     *Dims
+	bv    int
+	bufs  []*tle.DeviceBuffer
+	prep  *tle.Prepared
+	bytes int64
+}
+
+func (r *benchRun) free() {
+	if r.prep != nil {
+		r.prep.Close()
+	}
+	for _, b := range r.bufs {
+		r.g.Free(b)
+	}
+}
+
+func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *benchRun, err error) {
+	const K, V = 128, 128
+	T := 0
+	cu := []int64{0}
+	for _, s := range c.Seqlens {
+		T += s
+		cu = append(cu, int64(T))
+	}
+	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
+	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: StateF32, FinalState: true, BlockV: base.BlockV, Fast: base.Fast}
+	bv := p.BlockV
+	if bv == 0 {
+		bv = DefaultBlockV(g, V)
+	}
+	run = &benchRun{g: g, d: d, bv: bv}
+	defer func() {
+		if err != nil {
+			run.free()
+		}
+	}()
+	r := rand.New(rand.NewPCG(7, uint64(c.H)))
+	alloc := func(dt ir.DType, n int, fill func() float64) (*tle.DeviceBuffer, error) {
+		var b *tle.DeviceBuffer
+		var err error
+		if fill == nil {
+			b, err = g.Alloc(dt, n)
+		} else {
+			b, err = randBuf(g, dt, n, fill)
+		}
+		if err == nil {
+			run.bufs = append(run.bufs, b)
+		}
+		return b, err
+	}
+	randn := func() float64 { return r.NormFloat64() }
+	unit := func() float64 { return r.Float64() }
+	type spec struct {
+		dt   ir.DType
+		n    int
+		fill func() float64
+	}
+	specs := []spec{
+		{ir.BF16, T * c.H * K, randn}, // q
+		{ir.BF16, T * c.H * K, randn}, // k
+		{ir.BF16, T * c.H * V, randn}, // v
+		{ir.BF16, T * c.H * K, randn}, // g
+		{ir.BF16, T * c.H, randn},     // beta
+		{ir.F32, c.H, unit},           // A_log
+		{ir.F32, c.H * K, unit},       // dt_bias
+		{ir.I64, len(cu), nil},        // cu_seqlens (uploaded below)
+		{ir.F32, d.N * c.H * V * K, randn},
+		{ir.BF16, 1, nil},                // h0_bf16 (unused)
+		{ir.F32, d.N * c.H * V * K, nil}, // ht
+		{ir.BF16, 1, nil},                // ht_bf16 (unused)
+		{ir.BF16, T * c.H * V, nil},      // o
+	}
+	args := make([]any, 0, len(specs)+3)
+	for i, s := range specs {
+		var b *tle.DeviceBuffer
+		if i == 7 {
+			host := make([]float64, len(cu))
+			for j, x := range cu {
+				host[j] = float64(x)
+			}
+			b, err = g.Upload(ir.I64, host)
+			if err == nil {
+				run.bufs = append(run.bufs, b)
+			}
+		} else {
+			b, err = alloc(s.dt, s.n, s.fill)
+		}
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, b)
+	}
+	args = append(args, float32(p.Scale), float32(p.LowerBound), int32(c.H))
+	l := Plan(d, p, bv, true)
+	run.prep, err = g.Prepare(k, tle.CompileOptions{Defines: l.Defines}, l.Grid, args...)
+	if err != nil {
+		return nil, err
+	}
+	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*4
+	return run, nil
+}
+
+// randBuf fills n elements with values from fill: a block of up to 2^20
+// values is uploaded and tiled with device-to-device copies.
+func randBuf(g *tle.GPU, dt ir.DType, n int, fill func() float64) (*tle.DeviceBuffer, error) {
+	host := make([]float64, min(n, 1<<20))
+	for i := range host {
+		host[i] = fill()
+	}
+	src, err := g.Upload(dt, host)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Free(src)
+	b, err := g.Alloc(dt, n)
+	if err != nil {
+		return nil, err
+	}
+	for off := 0; off < n; off += len(host) {
+		cnt := min(len(host), n-off)
+		dst := &tle.DeviceBuffer{Ptr: b.Ptr + cuda.DevicePtr(off*dt.Bytes()), DType: dt, N: cnt}
+		if err := g.CopyDtoD(dst, src, cnt*dt.Bytes()); err != nil {
+			g.Free(b)
+			return nil, err
+		}
+	}
+	return b, nil
+}

@@ -1,0 +1,357 @@
+// Package kda is the forward pass of Kimi Delta Attention (KDA) written in
+// .tle and driven from Go, with FlashKDA's interface: the gate in the
+// lower-bound form (A_log, dt_bias), L2 norms of q and k, the beta sigmoid,
+// an optional initial state and a final state in f32 or bf16 ([N, H, V, K]),
+// variable-length sequences through cu_seqlens, and T of any length.
+//
+// The kernel (kda_fwd.tle) is fused: one program per (V block, head,
+// sequence) keeps its f32 state block in registers across 16-token chunks
+// and prepares each chunk itself, so the op needs no workspace. Forward
+// validates every argument first (errors name the argument) and then runs
+// the kernel on any tle.Device: the CPU interpreter or a GPU.
+package kda
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/tlego/tle/tle"
+)
+
+// FS holds the .tle sources.
+//
+//go:embed *.tle
+var FS embed.FS
+
+// Chunk is the number of tokens per chunk of the chunked algorithm.
+const Chunk = 16
+
+// MaxHeadDim is the largest K and V supported; both must be multiples of 16.
+const MaxHeadDim = 256
+
+// State dtypes of the initial and final state.
+const (
+	StateF32  = "f32"
+	StateBF16 = "bf16"
+)
+
+// Params are the scalar arguments of the forward pass.
+type Params struct {
+	// Scale multiplies q·k; FlashKDA's default is K^-0.5 (see DefaultScale).
+	Scale float64
+	// LowerBound is the gate's lower bound, in [-5, 0).
+	LowerBound float64
+	// StateDType is the dtype of the initial and final state: "f32" or "bf16".
+	StateDType string
+	// FinalState asks for the final state (Outputs.HT).
+	FinalState bool
+	// Fast drops the hi/lo bf16 split of the intra-chunk products (M and
+	// M U): fewer tensor-core products for a larger error (relative RMS of o
+	// about 0.004 instead of 0.0025 on random inputs; see the tests).
+	Fast bool
+	// BlockV is the number of V columns of one program, a power of two of at
+	// least 16; 0 picks one for the device (see DefaultBlockV).
+	BlockV int
+}
+
+// DefaultScale is K^-0.5.
+func DefaultScale(k int) float64 { return 1 / math.Sqrt(float64(k)) }
+
+// Inputs are the tensors of the forward pass, row-major, with shapes as in
+// FlashKDA: q, k, g [B, T, H, K]; v [B, T, H, V]; beta [B, T, H]; ALog [H];
+// DtBias [H, K]; H0 (optional) [N, H, V, K]; CuSeqlens (optional, then
+// B = 1) the N+1 sequence boundaries. Float data is converted to the
+// kernel's dtypes on the way in (bf16 for q, k, v, g, beta; f32 for ALog and
+// DtBias; the state dtype for H0), rounding to nearest even.
+type Inputs struct {
+	Q, K, V, G, Beta *tle.Tensor
+	ALog, DtBias     *tle.Tensor
+	H0               *tle.Tensor
+	CuSeqlens        []int64
+}
+
+// Outputs are o [B, T, H, V] (bf16 values) and, when asked for, the final
+// state HT [N, H, V, K] (values of the state dtype).
+type Outputs struct {
+	O  *tle.Tensor
+	HT *tle.Tensor
+}
+
+// Dims are the sizes of one call, derived and checked by Validate.
+type Dims struct {
+	B, T, H, K, V int
+	N             int     // sequences
+	CuSeqlens     []int64 // N+1 boundaries over the B*T tokens
+}
+
+// ArgError is a bad argument: Arg names it.
+type ArgError struct {
+	Arg string
+	Msg string
+}
+
+func (e *ArgError) Error() string { return e.Arg + ": " + e.Msg }
+
+func argErr(arg, format string, args ...any) error {
+	return &ArgError{Arg: arg, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate checks every argument and returns the sizes; nothing runs.
+func Validate(in *Inputs, p Params) (*Dims, error) {
+	if in == nil {
+		return nil, errors.New("kda: no inputs")
+	}
+	need := func(name string, t *tle.Tensor, rank int, what string) error {
+		if t == nil {
+			return argErr(name, "missing (want %s)", what)
+		}
+		if len(t.Shape) != rank {
+			return argErr(name, "want shape %s, got %v (rank %d, want %d)", what, t.Shape, len(t.Shape), rank)
+		}
+		n := 1
+		for _, d := range t.Shape {
+			if d < 0 {
+				return argErr(name, "negative dimension in shape %v", t.Shape)
+			}
+			n *= d
+		}
+		if n != len(t.Data) {
+			return argErr(name, "shape %v holds %d elements but the data has %d", t.Shape, n, len(t.Data))
+		}
+		return nil
+	}
+	if err := need("q", in.Q, 4, "[B, T, H, K]"); err != nil {
+		return nil, err
+	}
+	d := &Dims{B: in.Q.Shape[0], T: in.Q.Shape[1], H: in.Q.Shape[2], K: in.Q.Shape[3]}
+	switch {
+	case d.B < 1:
+		return nil, argErr("q", "batch size B must be at least 1, got shape %v", in.Q.Shape)
+	case d.T < 1:
+		return nil, argErr("q", "sequence length T must be at least 1, got shape %v", in.Q.Shape)
+	case d.H < 1:
+		return nil, argErr("q", "head count H must be at least 1, got shape %v", in.Q.Shape)
+	}
+	if err := checkHeadDim("q", "K", d.K); err != nil {
+		return nil, err
+	}
+	same := func(name string, t *tle.Tensor, what string, want ...int) error {
+		if err := need(name, t, len(want), what); err != nil {
+			return err
+		}
+		for i := range want {
+			if t.Shape[i] != want[i] {
+				return argErr(name, "want shape %s = %v (from q), got %v", what, want, t.Shape)
+			}
+		}
+		return nil
+	}
+	if err := same("k", in.K, "[B, T, H, K]", d.B, d.T, d.H, d.K); err != nil {
+		return nil, err
+	}
+	if err := need("v", in.V, 4, "[B, T, H, V]"); err != nil {
+		return nil, err
+	}
+	d.V = in.V.Shape[3]
+	if err := same("v", in.V, "[B, T, H, V]", d.B, d.T, d.H, d.V); err != nil {
+		return nil, err
+	}
+	if err := checkHeadDim("v", "V", d.V); err != nil {
+		return nil, err
+	}
+	if err := same("g", in.G, "[B, T, H, K]", d.B, d.T, d.H, d.K); err != nil {
+		return nil, err
+	}
+	if err := same("beta", in.Beta, "[B, T, H]", d.B, d.T, d.H); err != nil {
+		return nil, err
+	}
+	if err := same("A_log", in.ALog, "[H]", d.H); err != nil {
+		return nil, err
+	}
+	if err := same("dt_bias", in.DtBias, "[H, K]", d.H, d.K); err != nil {
+		return nil, err
+	}
+	if in.CuSeqlens != nil {
+		cu := in.CuSeqlens
+		if d.B != 1 {
+			return nil, argErr("cu_seqlens", "varlen inputs need B = 1, got B = %d (q shape %v)", d.B, in.Q.Shape)
+		}
+		if len(cu) < 2 {
+			return nil, argErr("cu_seqlens", "want N+1 >= 2 boundaries, got %d", len(cu))
+		}
+		if cu[0] != 0 {
+			return nil, argErr("cu_seqlens", "must start at 0, got %d", cu[0])
+		}
+		for i := 1; i < len(cu); i++ {
+			if cu[i] < cu[i-1] {
+				return nil, argErr("cu_seqlens", "must be non-decreasing: cu_seqlens[%d] = %d < cu_seqlens[%d] = %d", i, cu[i], i-1, cu[i-1])
+			}
+		}
+		if last := cu[len(cu)-1]; last != int64(d.T) {
+			return nil, argErr("cu_seqlens", "must end at T = %d (the tokens of q), got %d", d.T, last)
+		}
+		d.N = len(cu) - 1
+		d.CuSeqlens = append([]int64(nil), cu...)
+	} else {
+		d.N = d.B
+		d.CuSeqlens = make([]int64, d.B+1)
+		for i := range d.CuSeqlens {
+			d.CuSeqlens[i] = int64(i * d.T)
+		}
+	}
+	// The grid is [V blocks, H, N]; CUDA allows 65535 along y and z.
+	if d.H > 65535 {
+		return nil, argErr("q", "at most 65535 heads, got H = %d", d.H)
+	}
+	if d.N > 65535 {
+		arg := "q"
+		if in.CuSeqlens != nil {
+			arg = "cu_seqlens"
+		}
+		return nil, argErr(arg, "at most 65535 sequences, got N = %d", d.N)
+	}
+	if in.H0 != nil {
+		if err := same("h0", in.H0, "[N, H, V, K]", d.N, d.H, d.V, d.K); err != nil {
+			return nil, err
+		}
+	}
+	if math.IsNaN(p.Scale) || math.IsInf(p.Scale, 0) || math.Abs(p.Scale) > math.MaxFloat32 {
+		return nil, argErr("scale", "must be a finite f32, got %v", p.Scale)
+	}
+	if !(p.LowerBound >= -5 && p.LowerBound < 0) {
+		return nil, argErr("lower_bound", "must be in [-5, 0), got %v", p.LowerBound)
+	}
+	if p.StateDType != StateF32 && p.StateDType != StateBF16 {
+		return nil, argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, p.StateDType)
+	}
+	if p.BlockV != 0 && (p.BlockV < 16 || p.BlockV&(p.BlockV-1) != 0 || p.BlockV > nextPow2(d.V)) {
+		return nil, argErr("block_v", "must be a power of two in [16, %d] (V = %d), got %d", nextPow2(d.V), d.V, p.BlockV)
+	}
+	return d, nil
+}
+
+func checkHeadDim(arg, name string, n int) error {
+	if n < 16 || n > MaxHeadDim || n%16 != 0 {
+		return argErr(arg, "head size %s = %d is unsupported: want a multiple of 16 in [16, %d]", name, n, MaxHeadDim)
+	}
+	return nil
+}
+
+func nextPow2(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// DefaultBlockV is the V block of one program on dev: the whole (padded) V
+// on the interpreter, which pays for every duplicated chunk preparation; 32
+// on a GPU, so that N*H*V/32 programs keep every SM busy (H = 96, N = 1 gives
+// 384 CTAs, about three per SM, all resident at once).
+func DefaultBlockV(dev tle.Device, v int) int {
+	if _, ok := dev.(*tle.GPU); ok {
+		return min(32, nextPow2(v))
+	}
+	return nextPow2(v)
+}
+
+// Launch is one kernel specialisation and grid.
+type Launch struct {
+	Defines map[string]string
+	Grid    [3]int
+}
+
+// Plan is the launch of validated sizes d with params p and block bv.
+func Plan(d *Dims, p Params, bv int, hasH0 bool) Launch {
+	b := strconv.FormatBool
+	return Launch{
+		Defines: map[string]string{
+			"K": strconv.Itoa(d.K), "KP": strconv.Itoa(nextPow2(d.K)),
+			"V": strconv.Itoa(d.V), "BV": strconv.Itoa(bv),
+			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
+			"SPLIT": b(!p.Fast),
+		},
+		Grid: [3]int{(d.V + bv - 1) / bv, d.H, d.N},
+	}
+}
+
+var (
+	kernelOnce sync.Once
+	kernelFwd  *tle.Kernel
+	kernelErr  error
+)
+
+// Kernel is the kda_fwd kernel (parsed and checked once per process).
+func Kernel() (*tle.Kernel, error) {
+	kernelOnce.Do(func() {
+		prog, err := tle.Load(FS, "kda_fwd.tle")
+		if err != nil {
+			kernelErr = err
+			return
+		}
+		kernelFwd, kernelErr = prog.Kernel("kda_fwd")
+	})
+	return kernelFwd, kernelErr
+}
+
+// Forward validates the inputs and runs the forward pass on dev.
+func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
+	d, err := Validate(in, p)
+	if err != nil {
+		return nil, err
+	}
+	k, err := Kernel()
+	if err != nil {
+		return nil, err
+	}
+	bv := p.BlockV
+	if bv == 0 {
+		bv = DefaultBlockV(dev, d.V)
+	}
+	l := Plan(d, p, bv, in.H0 != nil)
+	cu := tle.NewTensor(len(d.CuSeqlens))
+	for i, c := range d.CuSeqlens {
+		cu.Data[i] = float64(c)
+	}
+	// The state pointers that the specialisation does not touch get a
+	// one-element placeholder.
+	dummy := func() *tle.Tensor { return tle.NewTensor(1) }
+	h0f, h0b, htf, htb := dummy(), dummy(), dummy(), dummy()
+	var ht *tle.Tensor
+	if p.FinalState {
+		ht = tle.NewTensor(d.N, d.H, d.V, d.K)
+		if p.StateDType == StateBF16 {
+			htb = ht
+		} else {
+			htf = ht
+		}
+	}
+	out := tle.NewTensor(d.B, d.T, d.H, d.V)
+	// The launch writes every buffer back into its tensor: give it copies so
+	// that the caller's inputs are left as they were.
+	cp := func(t *tle.Tensor) *tle.Tensor {
+		return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
+	}
+	if in.H0 != nil {
+		if p.StateDType == StateBF16 {
+			h0b = cp(in.H0)
+		} else {
+			h0f = cp(in.H0)
+		}
+	}
+	args := map[string]any{
+		"q": cp(in.Q), "k": cp(in.K), "v": cp(in.V), "g": cp(in.G), "beta": cp(in.Beta),
+		"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "cu_seqlens": cu,
+		"h0": h0f, "h0_bf16": h0b, "ht": htf, "ht_bf16": htb, "o": out,
+		"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
+	}
+	if err := k.Run(dev, l.Grid, tle.CompileOptions{Defines: l.Defines}, args); err != nil {
+		return nil, fmt.Errorf("kda_fwd on %s: %w", dev.Name(), err)
+	}
+	return &Outputs{O: out, HT: ht}, nil
+}

@@ -1,0 +1,250 @@
+package kda
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/tlego/tle/kernels/registry"
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle"
+)
+
+// Arg describes one input, parameter or output of an op.
+type Arg = registry.Arg
+
+func init() { registry.Register(Op{}) }
+
+// Op is kda_fwd as a registered op (see package kernels): tensors in and out
+// as npy arrays, scalars from a JSON-like map.
+type Op struct{}
+
+// Name is the op's name.
+func (Op) Name() string { return "kda_fwd" }
+
+// Doc is a one-line summary.
+func (Op) Doc() string {
+	return "Kimi Delta Attention forward (FlashKDA's interface): o and the final state"
+}
+
+// Inputs are the tensors the op reads.
+func (Op) Inputs() []Arg {
+	return []Arg{
+		{Name: "q", Doc: "[B, T, H, K] float, run as bf16"},
+		{Name: "k", Doc: "[B, T, H, K] float, run as bf16"},
+		{Name: "v", Doc: "[B, T, H, V] float, run as bf16"},
+		{Name: "g", Doc: "[B, T, H, K] raw gate, float, run as bf16"},
+		{Name: "beta", Doc: "[B, T, H] logits, float, run as bf16"},
+		{Name: "A_log", Doc: "[H] float, run as f32"},
+		{Name: "dt_bias", Doc: "[H, K] float, run as f32"},
+		{Name: "h0", Optional: true, Doc: "[N, H, V, K] initial state, float, run as state_dtype"},
+		{Name: "cu_seqlens", Optional: true, Doc: "[N+1] integer sequence boundaries (then B = 1)"},
+	}
+}
+
+// Params are the scalars the op reads.
+func (Op) Params() []Arg {
+	return []Arg{
+		{Name: "scale", Optional: true, Doc: "number; default K^-0.5"},
+		{Name: "lower_bound", Doc: "number in [-5, 0)"},
+		{Name: "state_dtype", Optional: true, Doc: `"f32" (default) or "bf16": the dtype of h0 and ht`},
+		{Name: "output_final_state", Optional: true, Doc: "bool; default true when h0 is given"},
+		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
+		{Name: "block_v", Optional: true, Doc: "V columns per program, a power of two >= 16; default per device"},
+	}
+}
+
+// Outputs are the tensors the op writes.
+func (Op) Outputs() []Arg {
+	return []Arg{
+		{Name: "o", Doc: "[B, T, H, V] f32 (bf16 values)"},
+		{Name: "ht", Optional: true, Doc: "[N, H, V, K] f32 (state_dtype values), with output_final_state"},
+	}
+}
+
+// Run validates everything, then runs the forward pass on dev.
+func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any) (map[string]*npy.Array, error) {
+	inputs, p, err := op.Parse(in, params)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Forward(dev, inputs, p)
+	if err != nil {
+		return nil, err
+	}
+	res := map[string]*npy.Array{"o": f32Array(out.O)}
+	if out.HT != nil {
+		res["ht"] = f32Array(out.HT)
+	}
+	return res, nil
+}
+
+// Parse turns npy arrays and params into Inputs and Params and validates
+// them (every error names its argument).
+func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Params, error) {
+	var p Params
+	known := map[string]bool{}
+	for _, a := range op.Inputs() {
+		known[a.Name] = true
+	}
+	for _, name := range sortedKeys(in) {
+		if !known[name] {
+			return nil, p, argErr(name, "kda_fwd takes no input named so (inputs: %s)", names(op.Inputs()))
+		}
+	}
+	inputs := &Inputs{}
+	tensor := func(name string, required bool) (*tle.Tensor, error) {
+		a := in[name]
+		if a == nil {
+			if required {
+				return nil, argErr(name, "missing")
+			}
+			return nil, nil
+		}
+		if err := a.Validate(); err != nil {
+			return nil, argErr(name, "%v", err)
+		}
+		if !a.IsFloat() {
+			return nil, argErr(name, "want a float array, got dtype %s", a.DType)
+		}
+		for i, x := range a.F64 {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, argErr(name, "element %d is %v; inputs must be finite", i, x)
+			}
+		}
+		return &tle.Tensor{Shape: append([]int(nil), a.Shape...), Data: a.F64}, nil
+	}
+	var err error
+	for _, f := range []struct {
+		name string
+		dst  **tle.Tensor
+		req  bool
+	}{
+		{"q", &inputs.Q, true}, {"k", &inputs.K, true}, {"v", &inputs.V, true}, {"g", &inputs.G, true},
+		{"beta", &inputs.Beta, true}, {"A_log", &inputs.ALog, true}, {"dt_bias", &inputs.DtBias, true},
+		{"h0", &inputs.H0, false},
+	} {
+		if *f.dst, err = tensor(f.name, f.req); err != nil {
+			return nil, p, err
+		}
+	}
+	if a := in["cu_seqlens"]; a != nil {
+		if err := a.Validate(); err != nil {
+			return nil, p, argErr("cu_seqlens", "%v", err)
+		}
+		if a.IsFloat() || a.DType == "|b1" || a.DType == "<u8" {
+			return nil, p, argErr("cu_seqlens", "want a signed integer array (int64), got dtype %s", a.DType)
+		}
+		if len(a.Shape) != 1 {
+			return nil, p, argErr("cu_seqlens", "want shape [N+1], got %v", a.Shape)
+		}
+		inputs.CuSeqlens = append([]int64{}, a.I64...)
+	}
+
+	// Parameters.
+	pknown := map[string]bool{}
+	for _, a := range op.Params() {
+		pknown[a.Name] = true
+	}
+	for _, name := range sortedKeys(params) {
+		if !pknown[name] {
+			return nil, p, argErr(name, "kda_fwd has no parameter named so (parameters: %s)", names(op.Params()))
+		}
+	}
+	number := func(name string) (float64, bool, error) {
+		v, ok := params[name]
+		if !ok || v == nil {
+			return 0, false, nil
+		}
+		switch x := v.(type) {
+		case float64:
+			return x, true, nil
+		case float32:
+			return float64(x), true, nil
+		case int:
+			return float64(x), true, nil
+		case int64:
+			return float64(x), true, nil
+		}
+		return 0, false, argErr(name, "want a number, got %T (%v)", v, v)
+	}
+	boolean := func(name string, def bool) (bool, error) {
+		v, ok := params[name]
+		if !ok || v == nil {
+			return def, nil
+		}
+		b, ok := v.(bool)
+		if !ok {
+			return false, argErr(name, "want true or false, got %T (%v)", v, v)
+		}
+		return b, nil
+	}
+	var ok bool
+	if p.LowerBound, ok, err = number("lower_bound"); err != nil {
+		return nil, p, err
+	} else if !ok {
+		return nil, p, argErr("lower_bound", "missing (a number in [-5, 0))")
+	}
+	if p.Scale, ok, err = number("scale"); err != nil {
+		return nil, p, err
+	} else if !ok && inputs.Q != nil && len(inputs.Q.Shape) == 4 && inputs.Q.Shape[3] > 0 {
+		p.Scale = DefaultScale(inputs.Q.Shape[3])
+	}
+	p.StateDType = StateF32
+	if v, ok := params["state_dtype"]; ok && v != nil {
+		s, isStr := v.(string)
+		if !isStr {
+			return nil, p, argErr("state_dtype", "want %q or %q, got %T (%v)", StateF32, StateBF16, v, v)
+		}
+		p.StateDType = s
+	}
+	if p.FinalState, err = boolean("output_final_state", inputs.H0 != nil); err != nil {
+		return nil, p, err
+	}
+	if p.Fast, err = boolean("fast", false); err != nil {
+		return nil, p, err
+	}
+	if bv, ok, err := number("block_v"); err != nil {
+		return nil, p, err
+	} else if ok {
+		if bv != math.Trunc(bv) || bv < 1 || bv > 1<<20 {
+			return nil, p, argErr("block_v", "want a power of two of at least 16, got %v", bv)
+		}
+		p.BlockV = int(bv)
+	}
+	if _, err := Validate(inputs, p); err != nil {
+		return nil, p, err
+	}
+	return inputs, p, nil
+}
+
+func f32Array(t *tle.Tensor) *npy.Array {
+	f := make([]float32, len(t.Data))
+	for i, x := range t.Data {
+		f[i] = float32(x)
+	}
+	return npy.Float32(t.Shape, f)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func names(args []Arg) string {
+	var s []string
+	for _, a := range args {
+		s = append(s, a.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Validate checks the arguments as Run would, without running anything.
+func (op Op) Validate(in map[string]*npy.Array, params map[string]any) error {
+	_, _, err := op.Parse(in, params)
+	return err
+}

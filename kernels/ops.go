@@ -1,0 +1,14 @@
+package kernels
+
+import (
+	"github.com/tlego/tle/kernels/registry"
+
+	// Every package that registers an op.
+	_ "github.com/tlego/tle/kernels/kda"
+)
+
+// Ops lists the registered ops, sorted by name.
+func Ops() []registry.Op { return registry.List() }
+
+// Lookup finds a registered op by name.
+func Lookup(name string) (registry.Op, bool) { return registry.Lookup(name) }

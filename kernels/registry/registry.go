@@ -1,0 +1,73 @@
+// Package registry is the table of ops: named kernels with a host side that
+// take tensors (npy arrays) and scalar parameters and return tensors, so
+// that `tlec op` can run any of them on saved data. Op packages register
+// themselves in init; package kernels imports every one of them.
+package registry
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle"
+)
+
+// Arg describes one input, parameter or output of an op.
+type Arg struct {
+	Name     string
+	Optional bool
+	Doc      string
+}
+
+// Op is a registered operation.
+type Op interface {
+	// Name is the op's name, as `tlec op NAME` takes it.
+	Name() string
+	// Doc is a one-line summary.
+	Doc() string
+	// Inputs are the tensors Run reads (as NAME.npy on the command line).
+	Inputs() []Arg
+	// Params are the scalars Run reads (params.json on the command line).
+	Params() []Arg
+	// Outputs are the tensors Run returns.
+	Outputs() []Arg
+	// Run validates every input and parameter first (an error names the
+	// argument), then runs on dev and returns the outputs by name.
+	Run(dev tle.Device, in map[string]*npy.Array, params map[string]any) (map[string]*npy.Array, error)
+}
+
+var (
+	mu  sync.RWMutex
+	ops = map[string]Op{}
+)
+
+// Register adds an op; a second op of the same name panics.
+func Register(op Op) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := ops[op.Name()]; dup {
+		panic(fmt.Sprintf("registry: op %s registered twice", op.Name()))
+	}
+	ops[op.Name()] = op
+}
+
+// Lookup finds an op by name.
+func Lookup(name string) (Op, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	op, ok := ops[name]
+	return op, ok
+}
+
+// List returns every op, sorted by name.
+func List() []Op {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]Op, 0, len(ops))
+	for _, op := range ops {
+		out = append(out, op)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
