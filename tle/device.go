@@ -52,6 +52,7 @@ type boundArg struct {
 // *Tensor for each pointer or descriptor parameter, a Go number for each
 // scalar. Tensors are copied back after the launch.
 func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
+	opts.Div16 = div16Of(k, args)
 	m, err := k.compiled(opts)
 	if err != nil {
 		return err
@@ -97,7 +98,7 @@ func bindingKey(opts CompileOptions) string {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s=%s;", n, opts.Defines[n])
 	}
-	fmt.Fprintf(&b, "warps=%d", opts.NumWarps)
+	fmt.Fprintf(&b, "warps=%d;div16=%v", opts.NumWarps, opts.Div16)
 	return b.String()
 }
 
@@ -263,4 +264,23 @@ func rowMajorStrides(shape []int) []int {
 type programCache struct {
 	mu    sync.Mutex
 	cache map[string]*ir.Module
+}
+
+// div16Of lists the integer scalar arguments that are multiples of 16, in
+// parameter order: the divisibility specialisation key.
+func div16Of(k *Kernel, args map[string]any) []string {
+	var out []string
+	for _, p := range k.Params() {
+		if p.Const || strings.HasPrefix(p.Type, "*") {
+			continue
+		}
+		a, ok := args[p.Name]
+		if !ok {
+			continue
+		}
+		if f, isInt, ok := number(a); ok && isInt && int64(f)%16 == 0 {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }

@@ -79,6 +79,15 @@ type Prepared struct {
 // arguments against its signature (by position: a *DeviceBuffer per
 // pointer parameter, a Go number per scalar) and sets them.
 func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) (*Prepared, error) {
+	named := map[string]any{}
+	i := 0
+	for _, p := range k.Params() {
+		if !p.Const && i < len(args) {
+			named[p.Name] = args[i]
+			i++
+		}
+	}
+	opts.Div16 = div16Of(k, named)
 	gk, err := g.load(k, opts)
 	if err != nil {
 		return nil, err

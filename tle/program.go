@@ -131,6 +131,11 @@ type CompileOptions struct {
 	// files into DumpDir.
 	DumpAfter string
 	DumpDir   string
+	// Div16 names integer parameters whose values are multiples of 16 (a
+	// specialisation key, as in Triton): the compiler may then prove that
+	// addresses built from them are 16-byte aligned and vectorise. Run and
+	// GPU.Prepare fill it from the arguments.
+	Div16 []string
 }
 
 // IR checks the kernel with its bindings, lowers it to the tile IR and runs
@@ -142,6 +147,18 @@ func (k *Kernel) IR(opts CompileOptions) (*ir.Module, error) {
 	m, err := lower.Kernel(k.prog.file, k.Name(), lower.Options{Defines: opts.Defines, NumWarps: opts.NumWarps})
 	if err != nil {
 		return nil, err
+	}
+	if len(opts.Div16) > 0 {
+		fn := m.Func(k.Name())
+		var idx []int64
+		for i, p := range fn.Params {
+			for _, n := range opts.Div16 {
+				if p.Name == n {
+					idx = append(idx, int64(i))
+				}
+			}
+		}
+		fn.Attrs["div16"] = idx
 	}
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
 	if err != nil {

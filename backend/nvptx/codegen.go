@@ -57,7 +57,7 @@ func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
 		}
 		res.Kernels = append(res.Kernels, k)
 	}
-	res.LLVMIR = md.m.String()
+	res.LLVMIR = printModule(md)
 	return res, nil
 }
 

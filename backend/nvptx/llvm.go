@@ -3,7 +3,8 @@ package nvptx
 import (
 	"fmt"
 	"math"
-	"math/big"
+	"strings"
+	"sync"
 
 	llvm "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
@@ -30,10 +31,30 @@ const (
 // ptrTo is the one place pointer types are built: typed pointers (LLVM 14
 // style), which llc-19 and libNVVM both accept.
 func ptrTo(elem types.Type, space int) *types.PointerType {
+	key := ptrKey{elem, space}
+	ptrMu.Lock()
+	defer ptrMu.Unlock()
+	if p, ok := ptrTypes[key]; ok {
+		return p
+	}
 	p := types.NewPointer(elem)
 	p.AddrSpace = types.AddrSpace(space)
+	if len(ptrTypes) < 4096 {
+		ptrTypes[key] = p
+	}
 	return p
 }
+
+// pointer types are interned (the printer caches type strings by identity)
+type ptrKey struct {
+	elem  types.Type
+	space int
+}
+
+var (
+	ptrMu    sync.Mutex
+	ptrTypes = map[ptrKey]*types.PointerType{}
+)
 
 // storageType is the LLVM type a dtype is held in: 16-bit floats and fp8 are
 // held as integers of their width (bf16 has no type in libNVVM's LLVM 7
@@ -113,8 +134,6 @@ func intConst(t types.Type, v int64) value.Value {
 	}
 	return constant.NewInt(it, v)
 }
-
-var bigOne = big.NewInt(1)
 
 // ---- constants of every dtype
 
@@ -240,7 +259,19 @@ func (md *module) intrinsic(name string, pure bool, ret types.Type, params ...ty
 
 // inlineAsm returns an inline asm callee; sideEffect asm is never deleted.
 func (md *module) inlineAsm(ret types.Type, params []types.Type, asm, constraints string, sideEffect bool) *llvm.InlineAsm {
-	key := fmt.Sprintf("%s|%s|%s|%v|%v", ret, params, asm, constraints, sideEffect)
+	var kb strings.Builder
+	kb.WriteString(asm)
+	kb.WriteByte(0)
+	kb.WriteString(constraints)
+	if sideEffect {
+		kb.WriteByte('!')
+	}
+	kb.WriteString(ret.String())
+	for _, p := range params {
+		kb.WriteByte(',')
+		kb.WriteString(p.String())
+	}
+	key := kb.String()
 	if a, ok := md.asmCache[key]; ok {
 		return a
 	}

@@ -35,8 +35,23 @@ var knownKinds = func() map[Kind]bool {
 	return m
 }()
 
-// IsKnown reports whether k is one of the op kinds of ops.go.
-func (k Kind) IsKnown() bool { return knownKinds[k] }
+// IsKnown reports whether k is one of the op kinds of ops.go, or one a
+// later layer registered with RegisterKind.
+func (k Kind) IsKnown() bool { return knownKinds[k] || extraKinds[k] != nil }
+
+// extraKinds are op kinds that passes after the target-independent
+// pipeline introduce (layout conversions, async copies), with their checks.
+var extraKinds = map[Kind]func(op *Op) error{}
+
+// RegisterKind makes Verify accept op kind k, checking each op of that
+// kind with check (nil: structure and operand dominance only). It is meant
+// for init functions of the packages that introduce such ops.
+func RegisterKind(k Kind, check func(op *Op) error) {
+	if check == nil {
+		check = func(*Op) error { return nil }
+	}
+	extraKinds[k] = check
+}
 
 // Predicates of cmp, kinds of reduce/scan and atomic_rmw.
 var (
@@ -327,6 +342,10 @@ func (v *verifier) block(b *Block, parent *Op) {
 		}
 		if !op.Kind.IsKnown() {
 			v.errf(op, "unknown op kind %q", op.Kind)
+		} else if check := extraKinds[op.Kind]; check != nil {
+			if err := check(op); err != nil {
+				v.errf(op, "%v", err)
+			}
 		} else if ok {
 			v.checkOp(op, parent)
 		}
