@@ -31,25 +31,6 @@ type docSource struct {
 	verbatim bool
 }
 
-// docsRoot walks up from the working directory to the directory holding go.mod.
-func docsRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
-
 var fenceRE = regexp.MustCompile("^\\s*```\\s*([A-Za-z0-9_+-]*)")
 
 // tleBlocks extracts the ```tle fenced blocks of a Markdown file. Each block
@@ -94,7 +75,7 @@ func tleBlocks(t *testing.T, rel string, md []byte) []docSource {
 // docSources gathers every program the documentation shows.
 func docSources(t *testing.T) []docSource {
 	t.Helper()
-	root := docsRoot(t)
+	root := repoRoot(t)
 	var all []docSource
 	for _, rel := range []string{"docs/language.md", "README.md"} {
 		md, err := os.ReadFile(filepath.Join(root, rel))

@@ -80,10 +80,7 @@ func runBench(e *env, cfg any, args []string) int {
 		return 1
 	}
 	if b.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
-		return 0
+		return printJSON(e, res)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "kernel\tconfig\tmedian ms\trate\t")
@@ -107,10 +104,7 @@ func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
 		return 1
 	}
 	if b.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
-		return 0
+		return printJSON(e, res)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "H\tconfig\tmedian ms\tmin ms\tTB/s\tFlashKDA ms\tspeed-up\t")
@@ -125,6 +119,17 @@ func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
 	w.Flush()
 	if n > 0 {
 		fmt.Fprintf(e.stdout, "geometric-mean speed-up over FlashKDA: %.3fx\n", math.Pow(geo, 1/float64(n)))
+	}
+	return 0
+}
+
+// printJSON writes v indented to standard output.
+func printJSON(e *env, v any) int {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+		return 1
 	}
 	return 0
 }
