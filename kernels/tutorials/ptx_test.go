@@ -1,0 +1,49 @@
+package tutorials
+
+import (
+	"os/exec"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
+)
+
+// TestPTXPatterns compiles every tutorial with llc-19, as CI does, and
+// checks that the instructions the kernel is meant to use are there: whole
+// instruction forms, not names that could appear in a comment.
+func TestPTXPatterns(t *testing.T) {
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skip("llc-19 not installed (CI installs llvm-19)")
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	cases := []struct {
+		file, kernel string
+		defs         map[string]string
+		div16        []string
+		want         []string
+	}{
+		{"vector_add.tle", "vector_add", map[string]string{"BLOCK": "1024"}, nil,
+			[]string{`ld\.global\.v4\.(f32|b32)\s+\{`, `st\.global\.v4\.(f32|b32)\s+\[`}},
+		{"softmax.tle", "softmax", map[string]string{"BLOCK": "8192"}, []string{"n_cols", "stride"},
+			[]string{`ex2\.approx\.(ftz\.)?f32\s`, `shfl\.sync\.bfly\.b32\s`, `ld\.global\.v4\.(f32|b32)\s+\{`}},
+		{"matmul.tle", "matmul", map[string]string{"BM": "128", "BN": "128", "BK": "32"}, []string{"M", "N", "K"},
+			[]string{`mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32\s`, `ldmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16\s`, `cp\.async\.(cg|ca)\.shared\.global\s`, `cp\.async\.wait_group\s`}},
+		{"layer_norm.tle", "layer_norm", map[string]string{"BLOCK": "1024"}, []string{"n_cols"},
+			[]string{`rsqrt\.approx\.(ftz\.)?f32\s`, `shfl\.sync\.bfly\.b32\s`}},
+	}
+	for _, c := range cases {
+		t.Run(c.kernel, func(t *testing.T) {
+			prog, err := tle.Load(FS, c.file)
+			require.NoError(t, err)
+			k, err := prog.Kernel(c.kernel)
+			require.NoError(t, err)
+			b, err := k.Compile(tle.CompileOptions{Defines: c.defs, Div16: c.div16}, tle.GPUOptions{Toolchain: "llc"})
+			require.NoError(t, err)
+			for _, w := range c.want {
+				require.Regexp(t, regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?`+w), b.PTX, "%s: no %s", c.kernel, w)
+			}
+		})
+	}
+}
