@@ -3,6 +3,7 @@ package tutorials
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"time"
 
@@ -173,6 +174,46 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 			g.Free(a)
 			g.Free(b)
 			g.Free(c)
+		}
+	}
+
+	// Time from source to a loaded module, the first time (an empty JIT
+	// cache directory, a specialisation not compiled before in this
+	// process), then again (the in-memory cache).
+	progress("compile matmul: source to loaded module")
+	{
+		dir, err := os.MkdirTemp("", "tle-bench-cache")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		old, had := os.LookupEnv("TLE_CACHE_DIR")
+		os.Setenv("TLE_CACHE_DIR", dir)
+		for _, round := range []string{"first", "cached"} {
+			start := time.Now()
+			src, err := FS.ReadFile("matmul.tle")
+			if err != nil {
+				return nil, err
+			}
+			prog, err := tle.Parse("matmul.tle", src)
+			if err != nil {
+				return nil, err
+			}
+			k, _ := prog.Kernel("matmul")
+			bin, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "128", "BK": "64"}, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{})
+			if err != nil {
+				return nil, err
+			}
+			if _, err := g.LoadBinary(bin); err != nil {
+				return nil, err
+			}
+			ms := float64(time.Since(start).Microseconds()) / 1000
+			out = append(out, BenchResult{Name: "compile matmul", Config: "source to loaded module, " + round, Ms: ms, Rate: ms, Unit: "ms", PTXFrom: bin.Toolchain})
+		}
+		if had {
+			os.Setenv("TLE_CACHE_DIR", old)
+		} else {
+			os.Unsetenv("TLE_CACHE_DIR")
 		}
 	}
 
