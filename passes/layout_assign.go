@@ -51,10 +51,26 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 	if numWarps <= 0 {
 		numWarps = 4
 	}
+	if err := sinkIntoRoles(f); err != nil {
+		return err
+	}
+	ctaWarps := 0
+	if total := SpecializedWarps(f); total > 0 {
+		// the CTA is made of the roles' warps (see layout_roles.go); code
+		// outside the roles is laid out over OutsideWarps of them
+		if total > 32 {
+			return fmt.Errorf("the warp roles occupy %d warps (each padded to a warpgroup), more than 32", total)
+		}
+		ctaWarps = total
+		numWarps = OutsideWarps(total)
+	}
 	if !layIsPow2(numWarps) {
 		return fmt.Errorf("num_warps %d is not a power of two", numWarps)
 	}
 	f.Attrs[AttrNumWarps] = int64(numWarps)
+	if ctaWarps > 0 {
+		f.Attrs[AttrNumWarps] = int64(ctaWarps)
+	}
 	s := &assigner{
 		f: f, nw: numWarps, axes: AnalyzeAxes(f),
 		weak: map[*ir.Value]bool{}, layout: map[*ir.Value]ir.Layout{}, desire: map[*ir.Value]ir.Layout{},
@@ -241,7 +257,33 @@ func DefaultBlocked(shape []int, numWarps int) *Blocked {
 }
 
 func (s *assigner) defaultFor(v *ir.Value) ir.Layout {
-	return DefaultBlocked(layTileOf(v).Shape, s.nw)
+	return DefaultBlocked(layTileOf(v).Shape, s.nwOf(v))
+}
+
+// nwAt is the number of warps tiles of op are laid out over: the CTA's, or
+// inside a warp role the role's.
+func (s *assigner) nwAt(op *ir.Op) int {
+	if op == nil {
+		return s.nw
+	}
+	if r := EnclosingRole(op); r != nil {
+		return RoleActiveWarps(r)
+	}
+	if op.Kind == ir.OpRole {
+		return RoleActiveWarps(op)
+	}
+	return s.nw
+}
+
+// nwOf is nwAt of the op defining v (or owning v's block).
+func (s *assigner) nwOf(v *ir.Value) int {
+	if v.Def != nil {
+		return s.nwAt(v.Def)
+	}
+	if v.Block != nil {
+		return s.nwAt(v.Block.Parent)
+	}
+	return s.nw
 }
 
 // Coalesced picks the blocked layout for a global access through the pointer
@@ -269,7 +311,7 @@ func Coalesced(shape []int, info *AxisInfo, elemBytes, numWarps int) *Blocked {
 
 func (s *assigner) coalesced(ptr *ir.Value) ir.Layout {
 	t := layTileOf(ptr)
-	return Coalesced(t.Shape, s.axes.Info(ptr), ir.ElemDType(t.Elem).Bytes(), s.nw)
+	return Coalesced(t.Shape, s.axes.Info(ptr), ir.ElemDType(t.Elem).Bytes(), s.nwOf(ptr))
 }
 
 // ChooseMMA spreads numWarps warps over an [M, N] accumulator (Triton's
@@ -378,7 +420,7 @@ func (s *assigner) desires(b *ir.Block) {
 				}
 			}
 		case ir.OpDot:
-			mma := ChooseMMA(layTileOf(op.Results[0]).Shape, s.nw)
+			mma := ChooseMMA(layTileOf(op.Results[0]).Shape, s.nwAt(op))
 			s.wish(op.Operands[0], &DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[1], &DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[2], mma)
@@ -481,7 +523,7 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 			}
 		}
 	case ir.OpDot:
-		return ChooseMMA(shape, s.nw)
+		return ChooseMMA(shape, s.nwAt(op))
 	case ir.OpReduce:
 		axis := int(op.Attrs.Int("axis", 0))
 		l := s.lay(op.Operands[0])
@@ -494,7 +536,7 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if l := s.lay(op.Operands[0]); l != nil && ScanLayoutOK(l, shape, axis) {
 			return l
 		}
-		return scanLayout(shape, axis, s.nw)
+		return scanLayout(shape, axis, s.nwAt(op))
 	case ir.OpBroadcast:
 		if l := s.lay(op.Operands[0]); l != nil {
 			return l
@@ -549,7 +591,7 @@ func (s *assigner) dotUse(v *ir.Value) ir.Layout {
 		if idx < 0 {
 			return nil
 		}
-		d := &DotOperand{OpIdx: idx, Parent: ChooseMMA(layTileOf(u.Results[0]).Shape, s.nw), KWidth: 2}
+		d := &DotOperand{OpIdx: idx, Parent: ChooseMMA(layTileOf(u.Results[0]).Shape, s.nwAt(u)), KWidth: 2}
 		if l != nil && l.String() != d.String() {
 			return nil
 		}

@@ -159,10 +159,42 @@ func ScratchBytes(op *ir.Op) (int, error) {
 		if _, ok := op.Operands[0].Type.(*ir.Pointer); ok {
 			return 8, nil // the old value of a scalar atomic, broadcast from thread 0
 		}
-	case ir.OpAlloc, ir.OpPipeAlloc, ir.OpBarrierAlloc:
+	case ir.OpPipeAlloc:
+		if p, ok := op.Results[0].Type.(*ir.Pipe); ok {
+			return LayoutPipe(p).Bytes, nil
+		}
+		return ir.SmemBytes(op.Results[0].Type), nil
+	case ir.OpAlloc, ir.OpBarrierAlloc:
 		return ir.SmemBytes(op.Results[0].Type), nil
 	}
 	return 0, nil
+}
+
+// PipeLayout places a pipe's parts inside its shared-memory allocation (byte
+// offsets from its start): the full mbarriers (8 bytes per slot), the empty
+// mbarriers, a 4-byte closed flag per slot, then each field's ring of
+// Capacity slots, every slot of a field SlotStride[f] bytes apart (the
+// field's bytes rounded up to SmemAlign, so every slot is aligned).
+type PipeLayout struct {
+	Full, Empty, Closed int
+	Field               []int
+	SlotStride          []int
+	Bytes               int
+}
+
+// LayoutPipe lays out p (see PipeLayout).
+func LayoutPipe(p *ir.Pipe) PipeLayout {
+	c := p.Capacity
+	l := PipeLayout{Full: 0, Empty: 8 * c, Closed: 16 * c}
+	off := layAlignUp(20*c, SmemAlign)
+	for _, f := range p.Fields {
+		stride := layAlignUp(ir.NumElements(f.Shape)*f.Elem.Bytes(), SmemAlign)
+		l.Field = append(l.Field, off)
+		l.SlotStride = append(l.SlotStride, stride)
+		off += stride * c
+	}
+	l.Bytes = off
+	return l
 }
 
 // ScanScratchBytes is the scratch a scan along axis of a tile in ll needs:
@@ -265,6 +297,11 @@ func AllocateFuncShared(f *ir.Func) error {
 			return
 		}
 		b := &smemBuf{op: op, size: size, start: index[op], end: index[op]}
+		if ws := enclosingWS(op, parentOf); ws != nil {
+			// warp roles run concurrently: what one uses must not share
+			// bytes with anything another uses while they run
+			b.start, b.end = index[ws], loopEnd[ws]
+		}
 		if (op.Kind == ir.OpReduce || op.Kind == ir.OpScan) && size <= smallScratch {
 			// small reduction scratch is not shared with other scratch: the
 			// backend then needs no barrier between back-to-back reductions
@@ -343,6 +380,16 @@ func AllocateFuncShared(f *ir.Func) error {
 	}
 	f.Attrs[AttrSmemBytes] = int64(layAlignUp(total, 16))
 	return nil
+}
+
+func enclosingWS(op *ir.Op, parentOf map[*ir.Op]*ir.Op) *ir.Op {
+	var ws *ir.Op
+	for p := parentOf[op]; p != nil; p = parentOf[p] {
+		if p.Kind == ir.OpWarpSpecialize {
+			ws = p
+		}
+	}
+	return ws
 }
 
 func layContains(loop, op *ir.Op, parentOf map[*ir.Op]*ir.Op) bool {

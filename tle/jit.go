@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -18,7 +19,27 @@ import (
 
 // Version is the compiler's version; it is part of every JIT cache key, so
 // a new compiler never reuses an old one's PTX.
-const Version = "0.1.0"
+const Version = "0.2.0"
+
+// buildID identifies the compiler build beyond Version: the VCS revision
+// the binary was built from (and whether the tree was modified), when Go
+// recorded it, so that a rebuilt compiler does not reuse stale PTX.
+var buildID = func() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, mod string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			mod = s.Value
+		}
+	}
+	return rev + "/" + mod
+}()
 
 // Binary is a kernel compiled for the GPU: its PTX and what a launch needs.
 type Binary struct {
@@ -89,7 +110,7 @@ func CacheDir() string {
 // the toolchain and the compiler version.
 func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "tle-go %s\x00%s\x00%s\x00", Version, k.prog.name, k.Name())
+	fmt.Fprintf(h, "tle-go %s %s\x00%s\x00%s\x00", Version, buildID, k.prog.name, k.Name())
 	h.Write(k.prog.src)
 	fmt.Fprintf(h, "\x00%s\x00align16\x00%s\x00%s\x00", bindingKey(opts), g.Arch, g.Toolchain)
 	if g.PTX != "" {

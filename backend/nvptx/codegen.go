@@ -82,8 +82,11 @@ func Prepare(m *ir.Module, numWarps int) error {
 }
 
 type memRef struct {
-	off  value.Value // i32 byte offset into global_smem
+	off  value.Value // i32 byte offset into global_smem (cluster: the shared::cluster address)
 	desc *ir.MemDesc
+	// cluster: off is an i32 address in the cluster's shared window (a
+	// remote view, from mapa); its pointers are i32 too.
+	cluster bool
 }
 
 // tval is the lowered form of an IR value: a scalar, the registers a thread
@@ -96,6 +99,9 @@ type tval struct {
 	pairs map[int]value.Value // 16-bit tiles: i32 packing registers r (even) and r+1
 	lazy  map[int]func()      // registers produced on first use (see ldmatrix)
 	mem   *memRef
+	pipe  *pipeRef // pipe_alloc
+	slot  *slotRef // pipe_acquire / pipe_wait
+	bar   *barRef  // barrier_alloc / barrier_index
 }
 
 type genError struct{ err error }
@@ -105,6 +111,8 @@ type gen struct {
 	f          *ir.Func
 	fn         *llvm.Func
 	entry, cur *llvm.Block
+	fnEntry    *llvm.Block // the function's entry (entry is a role's inside a role)
+	role       *roleCtx    // the warp role being emitted, nil outside warp_specialize
 	vals       map[*ir.Value]*tval
 	nw         int
 	axes       *passes.AxisAnalysis
@@ -199,6 +207,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	}
 	g.fn = md.m.NewFunc(f.Name, types.Void, params...)
 	g.entry = g.fn.NewBlock("entry")
+	g.fnEntry = g.entry
 	g.cur = g.entry
 	for i, arg := range f.Body.Args {
 		var v value.Value = params[i]
@@ -221,6 +230,9 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	g.entry.NewBr(body)
 	eliminateDeadCode(md, g.fn)
 	minCTAs := int(f.Attrs.Int(AttrMinCTAsPerSM, int64(opts.MinCTAsPerSM)))
+	if minCTAs <= 0 && usesSetmaxnreg(f) {
+		minCTAs = 1 // setmaxnreg needs a register cap at entry
+	}
 	annotate(md, g.fn, nw, minCTAs)
 	return k, nil
 }
@@ -382,6 +394,36 @@ func (g *gen) op(op *ir.Op) {
 		g.assert(op)
 	case ir.OpAsm:
 		g.asmOp(op)
+	case ir.OpWarpSpecialize:
+		g.warpSpecialize(op)
+	case ir.OpPipeAlloc:
+		g.pipeAlloc(op)
+	case ir.OpPipeAcquire, ir.OpPipeWait:
+		g.pipeAcquireWait(op)
+	case ir.OpPipeCommit, ir.OpPipeClose:
+		g.pipeCommit(op)
+	case ir.OpPipeRelease:
+		g.pipeRelease(op)
+	case ir.OpSlotField:
+		g.slotField(op)
+	case ir.OpSlotClosed:
+		g.slotClosed(op)
+	case ir.OpBarrierAlloc:
+		g.barrierAlloc(op)
+	case ir.OpBarrierIndex:
+		g.barrierIndex(op)
+	case ir.OpBarrierArrive, ir.OpBarrierExpect:
+		g.barrierArrive(op)
+	case ir.OpBarrierWait:
+		g.barrierWait(op)
+	case ir.OpDeviceMesh:
+		g.set(op.Results[0], &tval{})
+	case ir.OpShardID:
+		g.shardID(op)
+	case ir.OpRemote:
+		g.remote(op)
+	case ir.OpDistributedBarrier:
+		g.distributedBarrier(op)
 	default:
 		if op.Kind.IsElementwise() {
 			g.elementwise(op)
@@ -530,7 +572,10 @@ func linearIn(c, shape []int) int {
 // replicate) their elements of ll, or nil when no thread replicates.
 func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
 	lm, wm := ll.ZeroLaneMask(), ll.ZeroWarpMask()
-	if lm == 0 && wm == 0 {
+	// warps beyond the layout's (a CTA of warp roles whose warp count is
+	// not a power of two) hold copies
+	extra := g.role == nil && passes.OutsideWarps(g.nw) < g.nw
+	if lm == 0 && wm == 0 && !extra {
 		return nil
 	}
 	var c value.Value
@@ -541,6 +586,9 @@ func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
 		}
 		if wm != 0 {
 			bits = g.or(bits, g.and(g.warp, i32c(int64(wm))))
+		}
+		if extra {
+			bits = g.or(bits, g.and(g.warp, i32c(int64(^(passes.OutsideWarps(g.nw)-1)))))
 		}
 		c = g.cur.NewICmp(enum.IPredEQ, bits, i32c(0))
 	})
@@ -680,8 +728,14 @@ func (g *gen) and1(a, b value.Value) value.Value {
 
 // ---- barriers and shared memory
 
+// barrier synchronises the threads running the current code: the CTA
+// (bar.sync 0), or inside a warp role the role's threads (a named barrier).
 func (g *gen) barrier() {
-	g.cur.NewCall(g.md.intrinsic("llvm.nvvm.barrier0", false, types.Void))
+	if g.role != nil {
+		g.namedBarrier(g.role.barID, g.role.threads)
+	} else {
+		g.cur.NewCall(g.md.intrinsic("llvm.nvvm.barrier0", false, types.Void))
+	}
 	g.sync = smemState{}
 }
 

@@ -51,6 +51,64 @@
 // div.full.f32 as in Triton (Options.PreciseDiv for IEEE), exp is
 // ex2.approx(x*log2 e), log lg2.approx(x)*ln 2.
 //
+// # TLE extensions (sync.go)
+//
+// Warp roles. warp_specialize places its roles one after the other from warp
+// 0: a role with `warps: n` occupies n rounded up to a power of two and then
+// to a warpgroup (4 warps), and runs its body on the first n-rounded-to-a-
+// power-of-two of them; the padding warps skip to the join (the role is one
+// logical thread of control, as in the interpreter, whatever warps run it).
+// The CTA has as many warps as the roles occupy (passes.SpecializedWarps;
+// the num_warps attribute and Kernel.NumWarps, hence maxntid and the launch,
+// say so), and code outside warp_specialize runs on all of them, laid out
+// over the largest power of two of them (passes.OutsideWarps; further warps
+// hold copies and own nothing). Each role is a branch on the warp index;
+// inside it the thread and warp ids are relative to the role's first warp,
+// its tiles are laid out over its own warps (passes.AssignLayouts does so,
+// after recomputing inside the role any recomputable tile defined before
+// warp_specialize), values the CTA would hoist into the function's entry
+// are hoisted into the role's entry, and wherever the CTA would use bar.sync
+// 0 the role uses its named barrier `bar.sync k+1, 32*warps` (role k, ids
+// 1..15). Shared memory used inside roles never shares bytes with anything
+// used while the roles run (passes.AllocateShared). The CTA synchronises
+// (bar.sync 0) before and after the roles. `regs: R` becomes
+// setmaxnreg.dec/inc.sync.aligned.u32 R, run by the role's whole warpgroup
+// at its entry (.dec when R is below the kernel's entry cap 65536/threads,
+// at most 248; a kernel using it gets minctasm 1 so ptxas fixes that cap).
+//
+// mbarriers and pipes are inline PTX (the same text through llc and libNVVM).
+// Synchronisation counts per program or role: barrier(count: n) is
+// mbarrier.init with n, done once by the elected thread (thread 0 of the
+// CTA, or of the role), followed by fence.mbarrier_init.release.cluster and
+// a barrier. One arrival (arrive, expect, commit, close, release) is a
+// barrier of the threads running the code, so that all their shared-memory
+// accesses are done, then the elected thread's mbarrier.arrive(.expect_tx)
+// with its default release.cta semantics. A wait is every thread spinning
+// on mbarrier.try_wait.parity (acquire.cta) in an LLVM loop. Ordinary
+// shared-memory stores read by another role after such a handshake need no
+// proxy fence. A pipe occupies passes.LayoutPipe: the full and empty
+// barriers of each slot (count 1), a closed flag per slot, and each field's
+// ring of slots, every slot 128-byte aligned. acquire(i) waits on
+// empty[i%cap] with parity ((i/cap)&1)^1 (the first round passes at once),
+// wait(i) on full[i%cap] with parity (i/cap)&1; commit(i) arrives on full,
+// release(i) on empty; s.NAME is the field's base + (i%cap) * slot stride.
+// close(i) is commit(i) that first sets the slot's closed flag (commits
+// clear it; both only for pipes that are ever closed, else s.closed is
+// false), and acquires the slot itself when its block did not acquire i
+// before, as the interpreter does.
+//
+// Clusters. device_mesh emits nothing (the launcher sets the cluster dims
+// from it); shard_id(mesh, axis) reads %cluster_ctaid.{x,y,z}; remote(buf,
+// rank) maps the buffer's shared address to CTA rank of the cluster with
+// mapa.shared::cluster.u32, and the pointers local_ptr makes from such a
+// view are i32 shared::cluster addresses accessed with
+// ld/st.shared::cluster. distributed_barrier is barrier.cluster.arrive
+// .release.aligned + barrier.cluster.wait.acquire.aligned, executed by every
+// thread of the CTA (so not inside a role).
+//
+// Barriers and setmaxnreg are called as convergent inline asm (attribute
+// group #0), so LLVM neither duplicates nor sinks them into divergent code.
+//
 // # Toolchains
 //
 // Toolchain is implemented by LLC (llc-19 -O3 -mcpu=sm_90a -mattr=+ptx80; a

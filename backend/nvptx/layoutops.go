@@ -184,6 +184,9 @@ func (g *gen) scratchType(elem ir.Type) (ir.DType, func(value.Value) value.Value
 	case ir.DType:
 		return e, id, id
 	case *ir.Pointer:
+		if e.Space == ir.Cluster {
+			return ir.I32, id, id
+		}
 		pt := ptrTo(memType(e.Elem), spaceOf(e.Space))
 		return ir.I64, func(v value.Value) value.Value { return g.cur.NewPtrToInt(v, types.I64) },
 			func(v value.Value) value.Value { return g.cur.NewIntToPtr(v, pt) }
@@ -224,9 +227,7 @@ func (g *gen) sharedAddr(ref *memRef, idx func() value.Value, eb int) value.Valu
 // sharedAddr32 is sharedAddr as a 32-bit shared-window address, for inline
 // asm (ldmatrix, cp.async) taking "r" operands: no 64-bit address math.
 func (g *gen) sharedAddr32(ref *memRef, idx func() value.Value, eb int) value.Value {
-	if g.smemBase32 == nil {
-		g.atEntry(func() { g.smemBase32 = g.cur.NewPtrToInt(g.md.sharedBase(), types.I32) })
-	}
+	g.smemBase()
 	if _, ok := constInt(ref.off); ok {
 		var p value.Value
 		g.atEntry(func() { p = g.add(g.smemBase32, g.add(ref.off, g.mul(idx(), i32c(int64(eb))))) })
@@ -453,6 +454,9 @@ func (g *gen) storeShared(ref *memRef, t *tval) {
 	d := md.Elem
 	eb := d.Bytes()
 	sh := sharedLayoutOf(md)
+	if ref.cluster {
+		g.failf("writing a whole remote view is not supported: store through local_ptr")
+	}
 	g.beforeSharedWriteR(refRange(ref))
 	vec := sharedVec(t.ll, sh, eb)
 	w, n := wordsFor(d, vec)
@@ -481,6 +485,9 @@ func (g *gen) localLoad(op *ir.Op) {
 	ref := g.val(op.Operands[0]).mem
 	res := op.Results[0]
 	tt := res.Type.(*ir.Tile)
+	if ref.cluster {
+		g.failf("reading a whole remote view is not supported: load through local_ptr")
+	}
 	if dl, ok := tt.Layout.(*passes.DotOperand); ok && ref.desc.Elem.Bits() == 16 {
 		if t := g.ldmatrix(ref, dl, tt.Shape, g.lazyOK(op)); t != nil {
 			g.set(res, t)
@@ -492,6 +499,9 @@ func (g *gen) localLoad(op *ir.Op) {
 	d := md.Elem
 	eb := d.Bytes()
 	sh := sharedLayoutOf(md)
+	if ref.cluster {
+		g.failf("reading a whole remote view is not supported: load through local_ptr")
+	}
 	g.beforeSharedReadR(refRange(ref))
 	vec := sharedVec(ll, sh, eb)
 	w, n := wordsFor(d, vec)
@@ -533,6 +543,10 @@ func (g *gen) localPtr(op *ir.Op) {
 			coords[i] = g.cast(regOf(t, r), ir.ElemDType(op.Operands[1+i].Type), ir.I32)
 		}
 		e := g.sharedIndex(ref.desc, coords)
+		if ref.cluster {
+			out.regs[r] = g.add(ref.off, g.mul(e, i32c(int64(eb))))
+			continue
+		}
 		out.regs[r] = g.smemPtr(g.add(ref.off, g.mul(e, i32c(int64(eb)))), et)
 	}
 	if _, ok := res.Type.(*ir.Tile); !ok {

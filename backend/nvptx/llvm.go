@@ -26,6 +26,11 @@ const (
 	asGeneric = 0
 	asGlobal  = 1
 	asShared  = 3
+	// asCluster marks distributed shared memory (a peer CTA's buffer). It
+	// never becomes an LLVM address space: cluster pointers are i32
+	// shared::cluster window addresses (from mapa), accessed through inline
+	// asm ld/st.shared::cluster.
+	asCluster = 7
 )
 
 // ptrTo is the one place pointer types are built: typed pointers (LLVM 14
@@ -94,6 +99,9 @@ func elemType(t ir.Type) types.Type {
 	case ir.DType:
 		return storageType(e)
 	case *ir.Pointer:
+		if e.Space == ir.Cluster {
+			return types.I32
+		}
 		return ptrTo(memType(e.Elem), spaceOf(e.Space))
 	}
 	panic(fmt.Sprintf("nvptx: no LLVM type for %s", t))
@@ -105,6 +113,8 @@ func spaceOf(s ir.AddrSpace) int {
 		return asShared
 	case ir.Global:
 		return asGlobal
+	case ir.Cluster:
+		return asCluster
 	}
 	return asGeneric
 }
@@ -226,6 +236,7 @@ type module struct {
 	m          *llvm.Module
 	funcs      map[string]*llvm.Func
 	pure       map[value.Value]bool // callees without side effects (for DCE)
+	convergent map[value.Value]bool // callees whose calls are marked convergent
 	smem       *llvm.Global
 	asmCache   map[string]*llvm.InlineAsm
 	vprintf    *llvm.Func
@@ -236,7 +247,7 @@ func newModule() *module {
 	m := llvm.NewModule()
 	m.TargetTriple = Triple
 	m.DataLayout = DataLayout
-	return &module{m: m, funcs: map[string]*llvm.Func{}, pure: map[value.Value]bool{},
+	return &module{m: m, funcs: map[string]*llvm.Func{}, pure: map[value.Value]bool{}, convergent: map[value.Value]bool{},
 		asmCache: map[string]*llvm.InlineAsm{}, fmtStrings: map[string]*llvm.Global{}}
 }
 

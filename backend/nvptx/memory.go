@@ -167,10 +167,22 @@ func maxI(a, b int) int {
 }
 
 func spaceName(s int) string {
-	if s == asShared {
+	switch s {
+	case asShared:
 		return "shared"
+	case asCluster:
+		return "shared::cluster"
 	}
 	return "global"
+}
+
+// addrCons is the inline asm constraint of an address: "r" for 32-bit
+// (cluster) addresses, "l" for pointers.
+func addrCons(addr value.Value) string {
+	if addr.Type() == types.I32 {
+		return "r"
+	}
+	return "l"
 }
 
 // predicate returns an i32 that is non-zero when p (an i1, nil = true) holds,
@@ -192,7 +204,7 @@ func (g *gen) asmLoad(addr value.Value, space int, w word, n int, pred value.Val
 		regs = append(regs, fmt.Sprintf("$%d", i))
 	}
 	cons := append([]string{}, outs...)
-	cons = append(cons, "l", "r")
+	cons = append(cons, addrCons(addr), "r")
 	sb.WriteString("{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $" + fmt.Sprint(n+1) + ", 0;\n")
 	args := []value.Value{addr, g.predicate(pred)}
 	ptys := []types.Type{addr.Type(), types.I32}
@@ -237,7 +249,7 @@ func (g *gen) asmLoad(addr value.Value, space int, w word, n int, pred value.Val
 func (g *gen) asmStore(addr value.Value, space int, w word, vals []value.Value, pred value.Value) {
 	n := len(vals)
 	var regs []string
-	cons := []string{"l", "r"}
+	cons := []string{addrCons(addr), "r"}
 	args := []value.Value{addr, g.predicate(pred)}
 	ptys := []types.Type{addr.Type(), types.I32}
 	for i, v := range vals {
@@ -259,6 +271,9 @@ func (g *gen) asmStore(addr value.Value, space int, w word, vals []value.Value, 
 
 // plainLoad loads n words through an ordinary LLVM load (vector when n > 1).
 func (g *gen) plainLoad(ptr value.Value, space int, w word, n int) []value.Value {
+	if space == asCluster {
+		return g.clusterLoad(ptr, w, n)
+	}
 	if w == wordU8 {
 		p := g.cur.NewBitCast(ptr, ptrTo(types.I8, space))
 		l := g.cur.NewLoad(types.I8, p)
@@ -283,6 +298,10 @@ func (g *gen) plainLoad(ptr value.Value, space int, w word, n int) []value.Value
 }
 
 func (g *gen) plainStore(ptr value.Value, space int, w word, vals []value.Value) {
+	if space == asCluster {
+		g.clusterStore(ptr, w, vals)
+		return
+	}
 	if w == wordU8 {
 		p := g.cur.NewBitCast(ptr, ptrTo(types.I8, space))
 		s := g.cur.NewStore(g.cur.NewTrunc(vals[0], types.I8), p)
@@ -583,7 +602,7 @@ func atomType(d ir.DType, kind string) (string, word) {
 }
 
 func (g *gen) atomAsm(instr string, w word, ptr value.Value, args []value.Value, m value.Value) value.Value {
-	cons := []string{"=" + w.cons, "l", "r"}
+	cons := []string{"=" + w.cons, addrCons(ptr), "r"}
 	ptys := []types.Type{ptr.Type(), types.I32}
 	all := []value.Value{ptr, g.predicate(m)}
 	ops := ""

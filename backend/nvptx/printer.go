@@ -17,7 +17,7 @@ import (
 // %vN. A body with an instruction this printer does not know falls back to
 // llir for the whole module.
 func printModule(md *module) string {
-	p := &printer{types: map[types.Type]string{}}
+	p := &printer{types: map[types.Type]string{}, convergent: md.convergent}
 	var b strings.Builder
 	b.Grow(1 << 16)
 	b.WriteString("target datalayout = \"" + md.m.DataLayout + "\"\n")
@@ -39,6 +39,9 @@ func printModule(md *module) string {
 		if !p.function(&b, f) {
 			return md.m.String()
 		}
+	}
+	if p.usedConvergent {
+		b.WriteString("\nattributes #0 = { convergent }\n")
 	}
 	if len(md.m.NamedMetadataDefs) > 0 {
 		b.WriteByte('\n')
@@ -62,9 +65,11 @@ func printModule(md *module) string {
 }
 
 type printer struct {
-	types map[types.Type]string
-	names map[value.Value]string
-	b     *strings.Builder
+	convergent     map[value.Value]bool
+	usedConvergent bool
+	types          map[types.Type]string
+	names          map[value.Value]string
+	b              *strings.Builder
 }
 
 func (p *printer) typ(t types.Type) string {
@@ -234,6 +239,10 @@ func (p *printer) inst(inst llvm.Instruction) bool {
 			p.w(p.typed(a))
 		}
 		p.w(")")
+		if p.convergent[i.Callee] {
+			p.w(" #0")
+			p.usedConvergent = true
+		}
 	case *llvm.InstGetElementPtr:
 		p.w("getelementptr ")
 		if i.InBounds {

@@ -1,0 +1,215 @@
+package nvptx_test
+
+// PTX of the TLE extensions (warp roles, pipes, mbarriers, clusters),
+// compiled from .tle through the whole pipeline with llc-19: whole
+// instruction patterns, and a structural check of the mbarrier protocol.
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/tle"
+)
+
+func compileTLE(t *testing.T, prog *tle.Program, kernel string, defines map[string]string) *tle.Binary {
+	t.Helper()
+	if _, err := nvptx.FindLLC(); err != nil {
+		t.Skipf("llc-19 not installed: %v", err)
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	k, err := prog.Kernel(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := k.Compile(tle.CompileOptions{Defines: defines}, tle.GPUOptions{Toolchain: "llc"})
+	if err != nil {
+		t.Fatalf("%s: %v", kernel, err)
+	}
+	return b
+}
+
+func tutorial(t *testing.T, file, kernel string, defines map[string]string) *tle.Binary {
+	t.Helper()
+	prog, err := tle.LoadFile("../../kernels/tutorials/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return compileTLE(t, prog, kernel, defines)
+}
+
+// wantPTX requires each pattern (a regexp over one instruction, whitespace
+// flexible) to match at least min times.
+func wantPTX(t *testing.T, ptx string, min int, patterns ...string) {
+	t.Helper()
+	for _, p := range patterns {
+		re := regexp.MustCompile(strings.ReplaceAll(p, " ", `\s+`))
+		if n := len(re.FindAllStringIndex(ptx, -1)); n < min {
+			t.Errorf("PTX has %d matches of %q, want at least %d", n, p, min)
+		}
+	}
+}
+
+func countPTX(ptx, pattern string) int {
+	return len(regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`)).FindAllStringIndex(ptx, -1))
+}
+
+var (
+	reNamedBar = regexp.MustCompile(`bar\.sync\s+(\d+),\s*(\d+);`)
+	reBar0     = regexp.MustCompile(`bar\.sync\s+0;`)
+)
+
+// checkSyncStructure is a ptxas-free sanity check of the synchronisation
+// code: mbarriers are initialised (by mbarrier.init, then
+// fence.mbarrier_init, then a CTA barrier) before any wait or arrival;
+// named barriers use ids 1..15, a thread count that is a multiple of 32,
+// and one count per id.
+func checkSyncStructure(t *testing.T, ptx string) {
+	t.Helper()
+	firstUse := -1
+	for _, p := range []string{"mbarrier.try_wait", "mbarrier.arrive", "mbarrier.test_wait"} {
+		if i := strings.Index(ptx, p); i >= 0 && (firstUse < 0 || i < firstUse) {
+			firstUse = i
+		}
+	}
+	if firstUse >= 0 {
+		lastInit := strings.LastIndex(ptx[:firstUse], "mbarrier.init.shared::cta.b64")
+		if lastInit < 0 {
+			t.Fatalf("an mbarrier is waited on or arrived at before any mbarrier.init")
+		}
+		fence := strings.Index(ptx[lastInit:firstUse], "fence.mbarrier_init.release.cluster;")
+		if fence < 0 {
+			t.Errorf("no fence.mbarrier_init between the initialisation and the first use")
+		} else if !reBar0.MatchString(ptx[lastInit+fence : firstUse]) {
+			t.Errorf("no CTA barrier (bar.sync 0) between fence.mbarrier_init and the first use")
+		}
+		if strings.Count(ptx, "mbarrier.try_wait") > 0 && strings.Count(ptx, "mbarrier.arrive") == 0 {
+			t.Errorf("mbarriers are waited on but nothing arrives")
+		}
+	}
+	counts := map[int]int{}
+	for _, m := range reNamedBar.FindAllStringSubmatch(ptx, -1) {
+		id, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		if id < 1 || id > 15 {
+			t.Errorf("named barrier id %d outside 1..15", id)
+		}
+		if n <= 0 || n%32 != 0 {
+			t.Errorf("bar.sync %d, %d: the thread count must be a positive multiple of 32", id, n)
+		}
+		if c, ok := counts[id]; ok && c != n {
+			t.Errorf("named barrier %d used with thread counts %d and %d", id, c, n)
+		}
+		counts[id] = n
+	}
+	if strings.Count(ptx, "{") != strings.Count(ptx, "}") {
+		t.Errorf("unbalanced braces in the PTX")
+	}
+}
+
+func TestPTXPipeScale(t *testing.T) {
+	b := tutorial(t, "pipe_scale.tle", "pipe_scale", map[string]string{"ROWS": "8", "ROW": "256", "CAP": "2"})
+	ptx := b.PTX
+	if b.NumWarps != 8 {
+		t.Errorf("NumWarps = %d, want 8 (load role padded to 4 warps + compute role 4)", b.NumWarps)
+	}
+	wantPTX(t, ptx, 1,
+		`\.maxntid 256, 1, 1`,
+		`fence\.mbarrier_init\.release\.cluster;`,
+		`bar\.sync 1, 32;`,  // the load role (1 warp)
+		`bar\.sync 2, 128;`, // the compute role (4 warps)
+	)
+	// 2 slots: full[0..1] and empty[0..1], count 1 each
+	if n := countPTX(ptx, `@%p mbarrier\.init\.shared::cta\.b64 \[%r\d+(\+\d+)?\], 1;`); n != 4 {
+		t.Errorf("%d mbarrier.init, want 4", n)
+	}
+	// acquire (empty) and wait (full): a try_wait.parity loop each
+	wantPTX(t, ptx, 2,
+		`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`,
+		`@%p mbarrier\.arrive\.shared::cta\.b64 %st, \[%r\d+\];`,
+	)
+	checkSyncStructure(t, ptx)
+}
+
+func TestPTXClusterExchange(t *testing.T) {
+	b := tutorial(t, "cluster_exchange.tle", "cluster_exchange", map[string]string{"BLOCK": "128"})
+	ptx := b.PTX
+	if b.Cluster != [3]int{2, 1, 1} {
+		t.Errorf("Cluster = %v, want [2 1 1]", b.Cluster)
+	}
+	wantPTX(t, ptx, 1,
+		`mov\.u32 %r\d+, %cluster_ctaid\.x;`,
+		`mapa\.shared::cluster\.u32 %r\d+, %r\d+, %r\d+;`,
+		`ld\.shared::cluster\.f32 %f\d+, \[%r\d+\];`,
+		`st\.shared\.f32`,
+	)
+	if n := countPTX(ptx, `barrier\.cluster\.arrive\.release\.aligned;\s+barrier\.cluster\.wait\.acquire\.aligned;`); n != 2 {
+		t.Errorf("%d distributed barriers (arrive.release + wait.acquire), want 2", n)
+	}
+	if strings.Contains(ptx, "mbarrier") {
+		t.Errorf("cluster_exchange needs no mbarrier")
+	}
+	checkSyncStructure(t, ptx)
+}
+
+const streamSrc = `
+kernel stream(x *f32, out *f32, n i32) {
+    pp := pipe(capacity: 3, v: [32]f32)
+    done := barrier(count: 1, slots: 2)
+    cols := arange(0, 32)
+    warp_specialize {
+        role producer(warps: 1, regs: 40) {
+            for i := range n {
+                s := pp.acquire(i)
+                store(s.v, load(x + i*32 + cols))
+                pp.commit(i)
+            }
+            last := pp.acquire(n)
+            pp.close(n)
+            arrive(done.slot(1))
+        }
+        role consumer(warps: 4, regs: 232) {
+            for i := 0; i <= n; i += 1 {
+                s := pp.wait(i)
+                if !s.closed {
+                    store(out + i*32 + cols, load(s.v) * 2.0)
+                }
+                pp.release(i)
+            }
+            wait(done.slot(1), 0)
+        }
+    }
+}
+`
+
+func TestPTXStreamCloseBarriers(t *testing.T) {
+	prog, err := tle.Load(fstest.MapFS{"stream.tle": {Data: []byte(streamSrc)}}, "stream.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := compileTLE(t, prog, "stream", nil)
+	ptx := b.PTX
+	if b.NumWarps != 8 {
+		t.Errorf("NumWarps = %d, want 8", b.NumWarps)
+	}
+	// 3 slots x 2 pipe barriers (count 1) and a 2-barrier array (count 1)
+	if n := countPTX(ptx, `@%p mbarrier\.init\.shared::cta\.b64 \[%r\d+(\+\d+)?\], 1;`); n != 8 {
+		t.Errorf("%d mbarrier.init, want 8", n)
+	}
+	wantPTX(t, ptx, 1,
+		`setmaxnreg\.dec\.sync\.aligned\.u32 40;`,
+		`setmaxnreg\.dec\.sync\.aligned\.u32 232;`,
+		`\.minnctapersm 1`,
+		// close writes the slot's closed flag before the arrival
+		`@%p st\.shared\.u32 \[%r\d+\], %flag;\s+@%p mbarrier\.arrive\.shared::cta\.b64 %st, \[%r\d+\];`,
+		`ld\.shared\.u32`, // s.closed
+	)
+	// 3 closed flags zeroed at initialisation
+	if n := countPTX(ptx, `@%p st\.shared\.u32 \[%r\d+\+\d+\], %z;`); n != 3 {
+		t.Errorf("%d closed flags zeroed, want 3", n)
+	}
+	checkSyncStructure(t, ptx)
+}
