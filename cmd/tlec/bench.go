@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tlego/tle/kernels/kda"
@@ -13,11 +15,12 @@ import (
 )
 
 type benchFlags struct {
-	reps   int
-	warmup int
-	json   bool
-	blockV int
-	fast   bool
+	reps    int
+	warmup  int
+	json    bool
+	blockV  int
+	fast    bool
+	variant string
 }
 
 func init() {
@@ -38,7 +41,8 @@ and varlen 1024 x 8; lower_bound -5; f32 initial and final state) and prints
 the median ms of --reps launches after --warmup, the bytes moved per second,
 and the speed-up over FlashKDA's figure on an H200; a progress bar is drawn
 on standard error. --block-v and --fast choose the kernel's V block and
-precision variant.`,
+precision variant; --variant v1|v2[:WARPS] the kernel (kda_fwd.tle or
+kda_fwd_v2.tle) and, after a colon, its warps per program (4 or 8).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -46,6 +50,7 @@ precision variant.`,
 			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
 			fs.IntVar(&b.blockV, "block-v", 0, "V columns per program (kda_fwd; 0: the default)")
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
+			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v1 or v2, and optionally :WARPS (v2:8); default v1 with 4 warps")
 			return b
 		},
 		run: runBench,
@@ -92,10 +97,19 @@ func runBench(e *env, cfg any, args []string) int {
 }
 
 func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
+	variant, warps := b.variant, 0
+	if i := strings.IndexByte(variant, ':'); i >= 0 {
+		n, err := strconv.Atoi(variant[i+1:])
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: want NAME or NAME:WARPS\n", b.variant)
+			return 2
+		}
+		variant, warps = variant[:i], n
+	}
 	bar := newProgressBar(e.stderr)
 	res, err := kda.Bench(g, kda.BenchConfigs, kda.BenchOptions{
 		Warmup: b.warmup, Reps: b.reps,
-		Params:   kda.Params{BlockV: b.blockV, Fast: b.fast},
+		Params:   kda.Params{BlockV: b.blockV, Fast: b.fast, Variant: variant, NumWarps: warps},
 		Progress: bar.update,
 	})
 	bar.done()
@@ -105,6 +119,9 @@ func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
 	}
 	if b.json {
 		return printJSON(e, res)
+	}
+	if len(res) > 0 {
+		fmt.Fprintf(e.stdout, "kda_fwd variant %s, %d warps, block_v %d\n", res[0].Variant, res[0].NumWarps, res[0].BlockV)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "H\tconfig\tmedian ms\tmin ms\tTB/s\tFlashKDA ms\tspeed-up\t")

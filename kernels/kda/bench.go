@@ -44,6 +44,8 @@ type BenchResult struct {
 	T          int     `json:"T"`
 	N          int     `json:"N"`
 	BlockV     int     `json:"block_v"`
+	Variant    string  `json:"variant"`
+	NumWarps   int     `json:"num_warps"`
 	Ms         float64 `json:"median_ms"`
 	MinMs      float64 `json:"min_ms"`
 	Bytes      int64   `json:"bytes"`       // bytes the op must move (inputs, o, states)
@@ -55,7 +57,7 @@ type BenchResult struct {
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	Params       Params // BlockV and Fast are honoured; the rest is FlashKDA's setting
+	Params       Params // BlockV, Fast, Variant and NumWarps are honoured; the rest is FlashKDA's setting
 	// Progress, when not nil, is told after each step (warm-up or
 	// measurement of a configuration) how many of total are done.
 	Progress func(done, total int, what string)
@@ -65,7 +67,10 @@ type BenchOptions struct {
 // median of opts.Reps launches after opts.Warmup), with buffers and the
 // launch prepared once per configuration: a timed launch allocates nothing.
 func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult, error) {
-	k, err := Kernel()
+	if nw := opts.Params.NumWarps; nw != 0 && nw != 4 && nw != 8 {
+		return nil, argErr("num_warps", "want 4 or 8 (0: 4), got %d", nw)
+	}
+	k, err := KernelOf(opts.Params.Variant)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +99,12 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		progress(2*i+2, total, "done "+label)
-		r := BenchResult{Config: c.Name, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv, Ms: t.MedianMs, MinMs: t.MinMs,
+		nw := opts.Params.NumWarps
+		if nw == 0 {
+			nw = 4
+		}
+		r := BenchResult{Config: c.Name, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv, Variant: variantOf(opts.Params), NumWarps: nw,
+			Ms: t.MedianMs, MinMs: t.MinMs,
 			Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, FlashKDAMs: c.FlashKDA}
 		if c.FlashKDA > 0 {
 			r.Speedup = c.FlashKDA / t.MedianMs
@@ -131,7 +141,8 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 		cu = append(cu, int64(T))
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
-	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: StateF32, FinalState: true, BlockV: base.BlockV, Fast: base.Fast}
+	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: StateF32, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
+		Variant: base.Variant, NumWarps: base.NumWarps}
 	bv := p.BlockV
 	if bv == 0 {
 		bv = DefaultBlockV(g, V)
@@ -200,7 +211,7 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	}
 	args = append(args, float32(p.Scale), float32(p.LowerBound), int32(c.H))
 	l := Plan(d, p, bv, true)
-	run.prep, err = g.Prepare(k, tle.CompileOptions{Defines: l.Defines}, l.Grid, args...)
+	run.prep, err = g.Prepare(k, l.Options(), l.Grid, args...)
 	if err != nil {
 		return nil, err
 	}

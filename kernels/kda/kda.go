@@ -6,7 +6,10 @@
 //
 // The kernel (kda_fwd.tle) is fused: one program per (V block, head,
 // sequence) keeps its f32 state block in registers across 16-token chunks
-// and prepares each chunk itself, so the op needs no workspace. Forward
+// and prepares each chunk itself, so the op needs no workspace. A second
+// variant (kda_fwd_v2.tle, Params.Variant "v2") computes the same function
+// with its layout changes made explicit in shared memory, grouped per
+// phase of the chunk step (see that file). Forward
 // validates every argument first (errors name the argument) and then runs
 // the kernel on any tle.Device: the CPU interpreter or a GPU.
 package kda
@@ -56,6 +59,28 @@ type Params struct {
 	// BlockV is the number of V columns of one program, a power of two of at
 	// least 16; 0 picks one for the device (see DefaultBlockV).
 	BlockV int
+	// Variant picks the kernel: "v1" (the default when empty, kda_fwd.tle)
+	// or "v2" (kda_fwd_v2.tle, explicit shared-memory phases).
+	Variant string
+	// NumWarps is the warps per program: 4 or 8; 0 is 4.
+	NumWarps int
+}
+
+// Kernel variants (Params.Variant).
+const (
+	VariantV1 = "v1"
+	VariantV2 = "v2"
+)
+
+// variantFiles are the sources of the variants.
+var variantFiles = map[string]string{VariantV1: "kda_fwd.tle", VariantV2: "kda_fwd_v2.tle"}
+
+// variantOf is p's variant with the default filled in.
+func variantOf(p Params) string {
+	if p.Variant == "" {
+		return VariantV1
+	}
+	return p.Variant
 }
 
 // DefaultScale is K^-0.5.
@@ -228,6 +253,12 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	if p.StateDType != StateF32 && p.StateDType != StateBF16 {
 		return nil, argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, p.StateDType)
 	}
+	if _, ok := variantFiles[variantOf(p)]; !ok {
+		return nil, argErr("variant", "want %q or %q, got %q", VariantV1, VariantV2, p.Variant)
+	}
+	if p.NumWarps != 0 && p.NumWarps != 4 && p.NumWarps != 8 {
+		return nil, argErr("num_warps", "want 4 or 8 (0: 4), got %d", p.NumWarps)
+	}
 	if p.BlockV != 0 && (p.BlockV < 16 || p.BlockV&(p.BlockV-1) != 0 || p.BlockV > nextPow2(d.V)) {
 		return nil, argErr("block_v", "must be a power of two in [16, %d] (V = %d), got %d", nextPow2(d.V), d.V, p.BlockV)
 	}
@@ -262,8 +293,14 @@ func DefaultBlockV(dev tle.Device, v int) int {
 
 // Launch is one kernel specialisation and grid.
 type Launch struct {
-	Defines map[string]string
-	Grid    [3]int
+	Defines  map[string]string
+	Grid     [3]int
+	NumWarps int // 0: the compiler's default (4)
+}
+
+// Options are the compile options of the launch.
+func (l Launch) Options() tle.CompileOptions {
+	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps}
 }
 
 // Plan is the launch of validated sizes d with params p and block bv.
@@ -276,27 +313,42 @@ func Plan(d *Dims, p Params, bv int, hasH0 bool) Launch {
 			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
 			"SPLIT": b(!p.Fast),
 		},
-		Grid: [3]int{(d.V + bv - 1) / bv, d.H, d.N},
+		Grid:     [3]int{(d.V + bv - 1) / bv, d.H, d.N},
+		NumWarps: p.NumWarps,
 	}
 }
 
-var (
-	kernelOnce sync.Once
-	kernelFwd  *tle.Kernel
-	kernelErr  error
-)
+type loadedKernel struct {
+	once sync.Once
+	k    *tle.Kernel
+	err  error
+}
 
-// Kernel is the kda_fwd kernel (parsed and checked once per process).
-func Kernel() (*tle.Kernel, error) {
-	kernelOnce.Do(func() {
-		prog, err := tle.Load(FS, "kda_fwd.tle")
+var kernels = map[string]*loadedKernel{VariantV1: {}, VariantV2: {}}
+
+// Kernel is the kda_fwd kernel of variant v1 (parsed and checked once per
+// process).
+func Kernel() (*tle.Kernel, error) { return KernelOf(VariantV1) }
+
+// KernelOf is the kda_fwd kernel of a variant ("" is v1), parsed and
+// checked once per process.
+func KernelOf(variant string) (*tle.Kernel, error) {
+	if variant == "" {
+		variant = VariantV1
+	}
+	lk, ok := kernels[variant]
+	if !ok {
+		return nil, argErr("variant", "want %q or %q, got %q", VariantV1, VariantV2, variant)
+	}
+	lk.once.Do(func() {
+		prog, err := tle.Load(FS, variantFiles[variant])
 		if err != nil {
-			kernelErr = err
+			lk.err = err
 			return
 		}
-		kernelFwd, kernelErr = prog.Kernel("kda_fwd")
+		lk.k, lk.err = prog.Kernel("kda_fwd")
 	})
-	return kernelFwd, kernelErr
+	return lk.k, lk.err
 }
 
 // Forward validates the inputs and runs the forward pass on dev.
@@ -305,7 +357,7 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := Kernel()
+	k, err := KernelOf(p.Variant)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +402,7 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 		"h0": h0f, "h0_bf16": h0b, "ht": htf, "ht_bf16": htb, "o": out,
 		"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
 	}
-	if err := k.Run(dev, l.Grid, tle.CompileOptions{Defines: l.Defines}, args); err != nil {
+	if err := k.Run(dev, l.Grid, l.Options(), args); err != nil {
 		return nil, fmt.Errorf("kda_fwd on %s: %w", dev.Name(), err)
 	}
 	return &Outputs{O: out, HT: ht}, nil

@@ -35,6 +35,8 @@ type accCase struct {
 	state   string
 	bv      int
 	fast    bool
+	variant string  // "" is v1
+	warps   int     // 0 is 4
 	tolO    float64 // 0: 0.005
 }
 
@@ -56,6 +58,15 @@ var accCases = []accCase{
 	{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
 	// The variant without the hi/lo split.
 	{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true},
+
+	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input.
+	{name: "v2/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV2},
+	{name: "v2/fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16, variant: VariantV2},
+	{name: "v2/varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16, variant: VariantV2},
+	{name: "v2/varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, variant: VariantV2, warps: 8},
+	{name: "v2/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32, variant: VariantV2},
+	{name: "v2/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32, variant: VariantV2},
+	{name: "v2/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV2},
 }
 
 // TestAccuracy checks o and the final state against the float64 token-by-
@@ -70,7 +81,8 @@ func TestAccuracy(t *testing.T) {
 					B = 1
 				}
 				in := randomInputs(r, B, c.T, c.H, c.K, c.V, c.cu, c.h0, c.state)
-				p := Params{Scale: DefaultScale(c.K), LowerBound: -5, StateDType: c.state, FinalState: true, BlockV: c.bv, Fast: c.fast}
+				p := Params{Scale: DefaultScale(c.K), LowerBound: -5, StateDType: c.state, FinalState: true, BlockV: c.bv, Fast: c.fast,
+					Variant: c.variant, NumWarps: c.warps}
 				out, err := Forward(dev, in, p)
 				require.NoError(t, err)
 				o, ht := reference(in, p)
@@ -193,6 +205,8 @@ func TestOpBadInputs(t *testing.T) {
 	var op Op
 	_, err := op.Run(tle.CPU(), arrays(), params())
 	require.NoError(t, err)
+	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "variant": "v2", "num_warps": 8.0})
+	require.NoError(t, err)
 	cases := []struct {
 		arg    string
 		mutate func(a map[string]*npy.Array, p map[string]any)
@@ -213,6 +227,9 @@ func TestOpBadInputs(t *testing.T) {
 		{"state_dtype", func(a map[string]*npy.Array, p map[string]any) { p["state_dtype"] = 32.0 }},
 		{"fast", func(a map[string]*npy.Array, p map[string]any) { p["fast"] = 1.0 }},
 		{"block_v", func(a map[string]*npy.Array, p map[string]any) { p["block_v"] = 16.5 }},
+		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = "v3" }},
+		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = 2.0 }},
+		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 6.0 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
 	}
 	for i, c := range cases {
@@ -265,8 +282,6 @@ func TestGPULarge(t *testing.T) {
 // launches: FlashKDA's sizes with each V block, both state dtypes and
 // precision variants, and a padded head size.
 func TestBuildsForGPU(t *testing.T) {
-	k, err := Kernel()
-	require.NoError(t, err)
 	for _, c := range []struct {
 		K, V, bv int
 		h0       bool
@@ -276,11 +291,47 @@ func TestBuildsForGPU(t *testing.T) {
 		{128, 128, 64, true, Params{StateDType: StateBF16, FinalState: true, Fast: true}},
 		{128, 128, 16, false, Params{StateDType: StateF32}},
 		{48, 80, 32, true, Params{StateDType: StateF32, FinalState: true}},
+		{128, 128, 32, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2}},
+		{128, 128, 64, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2, NumWarps: 8}},
+		{128, 128, 16, false, Params{StateDType: StateBF16, Fast: true, Variant: VariantV2}},
+		{48, 80, 32, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2}},
 	} {
+		k, err := KernelOf(c.p.Variant)
+		require.NoError(t, err)
 		d := &Dims{B: 1, T: 64, H: 4, K: c.K, V: c.V, N: 1}
 		l := Plan(d, c.p, c.bv, c.h0)
-		a, err := k.Build(tle.CompileOptions{Defines: l.Defines}, tle.GPUOptions{}, "ll")
-		require.NoError(t, err, "%v", l.Defines)
+		a, err := k.Build(l.Options(), tle.GPUOptions{}, "ll")
+		require.NoError(t, err, "%s %v", c.p.Variant, l.Defines)
 		require.Contains(t, a.LLVMIR, "mma.sync", "%v", l.Defines)
+		if c.p.Variant == VariantV2 {
+			// v2 changes layouts only through its own buffers: no
+			// convert_layout inside the chunk loop.
+			require.Zero(t, loopConverts(t, a.TIR), "%v", l.Defines)
+		}
 	}
+}
+
+// loopConverts counts the convert_layout ops inside the (single) for loop
+// of a kernel's printed tile IR.
+func loopConverts(t *testing.T, tir string) int {
+	lines := strings.Split(tir, "\n")
+	start, indent := -1, ""
+	for i, l := range lines {
+		if strings.Contains(l, " = for(") {
+			start, indent = i, l[:len(l)-len(strings.TrimLeft(l, " "))]
+			break
+		}
+	}
+	require.GreaterOrEqual(t, start, 0, "no for loop in the tile IR")
+	n := 0
+	for _, l := range lines[start+1:] {
+		if l == indent+"}" {
+			return n
+		}
+		if strings.Contains(l, "convert_layout(") {
+			n++
+		}
+	}
+	t.Fatal("unterminated for loop in the tile IR")
+	return n
 }

@@ -51,6 +51,8 @@ func (Op) Params() []Arg {
 		{Name: "output_final_state", Optional: true, Doc: "bool; default true when h0 is given"},
 		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
 		{Name: "block_v", Optional: true, Doc: "V columns per program, a power of two >= 16; default per device"},
+		{Name: "variant", Optional: true, Doc: `kernel variant: "v1" (default) or "v2" (explicit shared-memory phases)`},
+		{Name: "num_warps", Optional: true, Doc: "warps per program: 4 (default) or 8"},
 	}
 }
 
@@ -211,6 +213,21 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 			return nil, p, argErr("block_v", "want a power of two of at least 16, got %v", bv)
 		}
 		p.BlockV = int(bv)
+	}
+	if v, ok := params["variant"]; ok && v != nil {
+		s, isStr := v.(string)
+		if !isStr {
+			return nil, p, argErr("variant", "want %q or %q, got %T (%v)", VariantV1, VariantV2, v, v)
+		}
+		p.Variant = s
+	}
+	if nw, ok, err := number("num_warps"); err != nil {
+		return nil, p, err
+	} else if ok {
+		if nw != math.Trunc(nw) || nw < 0 || nw > 64 {
+			return nil, p, argErr("num_warps", "want 4 or 8, got %v", nw)
+		}
+		p.NumWarps = int(nw)
 	}
 	if _, err := Validate(inputs, p); err != nil {
 		return nil, p, err
