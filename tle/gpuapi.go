@@ -3,6 +3,7 @@ package tle
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/npy"
@@ -88,46 +89,19 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 		}
 	}
 	opts.Div16 = div16Of(k, named)
-	gk, err := g.load(k, opts)
-	if err != nil {
-		return nil, err
-	}
+	// Check every argument against the signature before anything reaches
+	// the GPU.
 	m, err := k.compiled(opts)
 	if err != nil {
 		return nil, err
 	}
-	fn := m.Func(k.Name())
-	if len(args) != len(fn.Params) {
-		return nil, fmt.Errorf("%s takes %d runtime arguments (%v), got %d", k.Name(), len(fn.Params), gk.bin.Params, len(args))
+	vals, err := deviceArgs(m.Func(k.Name()), args)
+	if err != nil {
+		return nil, err
 	}
-	vals := make([]any, len(args))
-	for i, p := range fn.Params {
-		switch t := p.Type.(type) {
-		case *ir.Pointer:
-			b, ok := args[i].(*DeviceBuffer)
-			if !ok || b == nil || b.Ptr == 0 {
-				return nil, fmt.Errorf("argument %s (%s) needs a device buffer, got %T", p.Name, p.Type, args[i])
-			}
-			if b.DType != t.Elem {
-				return nil, fmt.Errorf("argument %s (%s): buffer holds %s", p.Name, p.Type, b.DType)
-			}
-			if b.Ptr%16 != 0 {
-				return nil, fmt.Errorf("argument %s is not 16-byte aligned (%#x)", p.Name, uint64(b.Ptr))
-			}
-			vals[i] = b.Ptr
-		case ir.DType:
-			f, isInt, ok := number(args[i])
-			if !ok {
-				return nil, fmt.Errorf("argument %s (%s) needs a number, got %T", p.Name, p.Type, args[i])
-			}
-			ba := &boundArg{scalar: f, ival: int64(f)}
-			if isInt {
-				ba.ival = toInt64(args[i])
-			}
-			vals[i] = scalarArg(t, ba)
-		default:
-			return nil, fmt.Errorf("argument %s: %s parameters are not supported on the GPU yet", p.Name, p.Type)
-		}
+	gk, err := g.load(k, opts)
+	if err != nil {
+		return nil, err
 	}
 	params := make([]cuda.Param, len(vals))
 	for i, v := range vals {
@@ -220,4 +194,53 @@ func (g *GPU) Time(warmup, reps int, fn func() error) (Timing, error) {
 // default stream); the bandwidth peer of memory-bound kernels.
 func (g *GPU) CopyDtoD(dst, src *DeviceBuffer, n int) error {
 	return g.ctx.CopyDtoDAsync(dst.Ptr, src.Ptr, n, nil)
+}
+
+// deviceArgs checks launch arguments against a kernel's runtime parameters
+// (by position: a *DeviceBuffer per pointer parameter, a Go number per
+// scalar) and converts them to driver argument values.
+func deviceArgs(fn *ir.Func, args []any) ([]any, error) {
+	if len(args) != len(fn.Params) {
+		var sig []string
+		for _, p := range fn.Params {
+			sig = append(sig, p.Name+" "+p.Type.String())
+		}
+		return nil, fmt.Errorf("%s takes %d runtime arguments (%s), got %d", fn.Name, len(fn.Params), strings.Join(sig, ", "), len(args))
+	}
+	vals := make([]any, len(args))
+	for i, p := range fn.Params {
+		switch t := p.Type.(type) {
+		case *ir.Pointer:
+			b, ok := args[i].(*DeviceBuffer)
+			if !ok {
+				return nil, fmt.Errorf("argument %s (%s) needs a *tle.DeviceBuffer, got %T", p.Name, p.Type, args[i])
+			}
+			if b == nil || b.Ptr == 0 {
+				return nil, fmt.Errorf("argument %s (%s) is a nil pointer", p.Name, p.Type)
+			}
+			if b.DType != t.Elem {
+				return nil, fmt.Errorf("argument %s (%s): the buffer holds %s", p.Name, p.Type, b.DType)
+			}
+			if b.Ptr%16 != 0 {
+				return nil, fmt.Errorf("argument %s (%s) is not 16-byte aligned (%#x)", p.Name, p.Type, uint64(b.Ptr))
+			}
+			vals[i] = b.Ptr
+		case ir.DType:
+			f, isInt, ok := number(args[i])
+			if !ok {
+				return nil, fmt.Errorf("argument %s (%s) needs a number, got %T", p.Name, p.Type, args[i])
+			}
+			if t.IsInt() && !isInt && f != float64(int64(f)) {
+				return nil, fmt.Errorf("argument %s (%s) needs an integer, got %v", p.Name, p.Type, f)
+			}
+			ba := &boundArg{scalar: f, ival: int64(f)}
+			if isInt {
+				ba.ival = toInt64(args[i])
+			}
+			vals[i] = scalarArg(t, ba)
+		default:
+			return nil, fmt.Errorf("argument %s: %s parameters are not supported on the GPU yet", p.Name, p.Type)
+		}
+	}
+	return vals, nil
 }
