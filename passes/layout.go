@@ -9,6 +9,7 @@ package passes
 //	blocked<[spt..],[tpw..],[wpc..],[order..]>   Blocked
 //	slice<dim,PARENT>                            Slice
 //	mma<[wm,wn]>                                 MMA (mma.sync v2, m16n8 accumulators)
+//	mmav3<[wm,wn]>                               MMAv3 (wgmma accumulators; wn = 1)
 //	dotop<opIdx,mma<[wm,wn]>,kWidth>             DotOperand
 //	shared<vec,perPhase,maxPhase,[order..]>      Shared (swizzled shared memory)
 
@@ -52,6 +53,20 @@ type MMA struct {
 	WarpsPerCTA []int
 }
 
+// MMAv3 is the accumulator layout of wgmma.mma_async.m64nNk* (Triton's
+// NvidiaMma version 3) over WarpsPerCTA = [wm, 1] warps, wm a multiple of 4:
+// warp w owns rows 16*w .. 16*w+15 of each 16*wm-row block, so the warps
+// 4g..4g+3 of warpgroup g own 64 consecutive rows, and each thread holds,
+// for each 64-row block of its warpgroup, the N/2 f32 values d0..d(N/2-1)
+// of PTX's m64nNk16 accumulator fragment: d[i] at row lane/4 + 8*((i/2)%2)
+// of its warp's 16, column 8*(i/4) + 2*(lane%4) + i%2. That is the mma.sync
+// m16n8 fragment repeated over all of N, in the same register order as
+// MMA{[wm, 1]}; 64-row blocks of a warpgroup follow (register index
+// j*N/2 + i for block j).
+type MMAv3 struct {
+	WarpsPerCTA []int
+}
+
 // DotOperand is the register layout of mma.sync operand OpIdx (0: A [M, K],
 // 1: B [K, N]) for the accumulator layout Parent. KWidth is the number of
 // consecutive K elements a thread holds in one 32-bit register (2 for 16-bit
@@ -90,6 +105,7 @@ func (l *Blocked) String() string {
 }
 func (l *Slice) String() string { return fmt.Sprintf("slice<%d,%s>", l.Dim, l.Parent) }
 func (l *MMA) String() string   { return "mma<" + layIntsString(l.WarpsPerCTA) + ">" }
+func (l *MMAv3) String() string { return "mmav3<" + layIntsString(l.WarpsPerCTA) + ">" }
 func (l *DotOperand) String() string {
 	return fmt.Sprintf("dotop<%d,%s,%d>", l.OpIdx, l.Parent, l.KWidth)
 }
@@ -106,6 +122,8 @@ func NumWarps(l ir.Layout) int {
 		return NumWarps(l.Parent)
 	case *MMA:
 		return layProd(l.WarpsPerCTA)
+	case *MMAv3:
+		return layProd(l.WarpsPerCTA)
 	case *DotOperand:
 		return layProd(l.Parent.WarpsPerCTA)
 	}
@@ -119,7 +137,7 @@ func Rank(l ir.Layout) int {
 		return len(l.Order)
 	case *Slice:
 		return Rank(l.Parent) - 1
-	case *MMA, *DotOperand:
+	case *MMA, *MMAv3, *DotOperand:
 		return 2
 	case *Shared:
 		return len(l.Order)
@@ -188,6 +206,15 @@ func ParseLayout(s string) (ir.Layout, error) {
 			return bad()
 		}
 		return &MMA{WarpsPerCTA: w}, nil
+	case "mmav3":
+		if len(args) != 1 {
+			return bad()
+		}
+		w, err := layParseInts(args[0])
+		if err != nil || len(w) != 2 {
+			return bad()
+		}
+		return &MMAv3{WarpsPerCTA: w}, nil
 	case "dotop":
 		if len(args) != 3 {
 			return bad()
@@ -445,6 +472,8 @@ func Linear(layout ir.Layout, shape []int) (*LinearLayout, error) {
 		ll, err = sliceLinear(l, shape)
 	case *MMA:
 		ll, err = mmaLinear(l, shape)
+	case *MMAv3:
+		ll, err = mmaV3Linear(l, shape)
 	case *DotOperand:
 		ll, err = dotOperandLinear(l, shape)
 	default:
@@ -608,6 +637,16 @@ func mmaLinear(l *MMA, shape []int) (*LinearLayout, error) {
 		b.reg(0, v)
 	}
 	return b.ll, nil
+}
+
+func mmaV3Linear(l *MMAv3, shape []int) (*LinearLayout, error) {
+	wm, wn := l.WarpsPerCTA[0], l.WarpsPerCTA[1]
+	if wn != 1 || wm < 4 || !layIsPow2(wm) {
+		return nil, fmt.Errorf("wgmma accumulator warps %v: want [wm, 1], wm a power of two >= 4", l.WarpsPerCTA)
+	}
+	// m16n8 fragments over the whole of N per warp, warps along M: exactly
+	// mma.sync's layout for warps [wm, 1] (see MMAv3)
+	return mmaLinear(&MMA{WarpsPerCTA: []int{wm, 1}}, shape)
 }
 
 func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {

@@ -97,6 +97,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		s.desires(f.Body)
 		s.infer(f.Body)
 		s.materialize(f.Body)
+		s.wgmmaSharedLayouts()
 		s.sharedLayouts()
 		return nil
 	}()
@@ -424,6 +425,8 @@ func (s *assigner) desires(b *ir.Block) {
 			s.wish(op.Operands[0], &DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[1], &DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[2], mma)
+		case ir.OpWgmma:
+			s.wish(op.Operands[2], s.wgmmaAcc(op))
 		}
 		for _, r := range op.Regions {
 			s.desires(r)
@@ -524,6 +527,8 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		}
 	case ir.OpDot:
 		return ChooseMMA(shape, s.nwAt(op))
+	case ir.OpWgmma:
+		return s.wgmmaAcc(op)
 	case ir.OpReduce:
 		axis := int(op.Attrs.Int("axis", 0))
 		l := s.lay(op.Operands[0])
@@ -749,6 +754,9 @@ func (s *assigner) materializeOp(op *ir.Op) {
 			s.use(op, j, want[j])
 		}
 	}
+	if op.Kind == ir.OpWgmma && layIsTile(op.Operands[0]) {
+		s.stageWgmmaA(op)
+	}
 	for _, r := range op.Results {
 		if layIsTile(r) {
 			setLayout(r, res)
@@ -790,6 +798,11 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 			return &DotOperand{OpIdx: j, Parent: mma, KWidth: 2}
 		}
 		return mma
+	case ir.OpWgmma:
+		if j == 2 {
+			return res
+		}
+		return nil // a register operand a is staged in shared memory (stageWgmmaA)
 	case ir.OpReduce:
 		if sl, ok := res.(*Slice); ok {
 			return sl.Parent
@@ -877,7 +890,9 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 		nv = s.stageDotOperand(v, d, user)
 	} else {
 		cvt := s.newOp(OpConvertLayout, []*ir.Value{v}, ir.Attrs{}, &ir.Tile{Shape: shape, Elem: layTileOf(v).Elem, Layout: l}, v)
-		s.insertAfterDef(v, cvt)
+		if !s.insertAfterWgmmaWait(v, cvt) {
+			s.insertAfterDef(v, cvt)
+		}
 		nv = cvt.Results[0]
 	}
 	s.memo[key] = nv

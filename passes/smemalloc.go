@@ -246,6 +246,7 @@ type smemBuf struct {
 	start, end  int // live range in program order, inclusive
 	offset      int
 	placedIndex int
+	align       int // beyond SmemAlign (WgmmaAlign for buffers wgmma reads)
 }
 
 // AllocateFuncShared assigns shared-memory offsets after layout assignment:
@@ -307,6 +308,12 @@ func AllocateFuncShared(f *ir.Func) error {
 			// backend then needs no barrier between back-to-back reductions
 			b.start, b.end = 0, n
 		}
+		if op.Kind == ir.OpAlloc && wgmmaReads(op, users) {
+			b.align = WgmmaAlign
+		}
+		if (op.Kind == ir.OpAlloc || op.Kind == ir.OpPipeAlloc) && tmaSwizzledTarget(op, users) {
+			b.align = max(b.align, TMASwizzleAlign)
+		}
 		if op.Kind == ir.OpAlloc || op.Kind == ir.OpPipeAlloc || op.Kind == ir.OpBarrierAlloc {
 			// follow the buffer through its views
 			seen := map[*ir.Value]bool{}
@@ -318,6 +325,14 @@ func AllocateFuncShared(f *ir.Func) error {
 				seen[v] = true
 				for _, u := range users[v] {
 					e := index[u]
+					if u.Kind == ir.OpWgmma {
+						// read asynchronously until the wgmma_wait completing it
+						if w := wgmmaCompletion(u); w != nil {
+							e = index[w]
+						} else {
+							e = n
+						}
+					}
 					// a use inside a loop that does not contain the alloc keeps
 					// the buffer alive for the whole loop
 					for p := parentOf[u]; p != nil; p = parentOf[p] {
@@ -363,7 +378,7 @@ func AllocateFuncShared(f *ir.Func) error {
 			moved := false
 			for _, p := range placed {
 				if p.start <= b.end && b.start <= p.end && off < p.offset+p.size && p.offset < off+b.size {
-					off = layAlignUp(p.offset+p.size, SmemAlign)
+					off = layAlignUp(p.offset+p.size, layMaxInt(SmemAlign, b.align))
 					moved = true
 				}
 			}
@@ -402,3 +417,42 @@ func layContains(loop, op *ir.Op, parentOf map[*ir.Op]*ir.Op) bool {
 }
 
 func layAlignUp(x, a int) int { return (x + a - 1) / a * a }
+
+// TMASwizzleAlign is the alignment of a swizzled buffer that a TMA copy
+// reads or writes: the hardware swizzles on shared address bits, so the
+// pattern the buffer's layout describes (relative to its start) must begin
+// on a 1024-byte boundary, the repeat of the 128B swizzle. Unswizzled TMA
+// targets need 128 bytes, which every buffer has (SmemAlign).
+const TMASwizzleAlign = 1024
+
+// tmaSwizzledTarget reports a buffer some view of which, with a swizzled
+// shared layout, is copied by TMA (a copy through a descriptor).
+func tmaSwizzledTarget(op *ir.Op, users map[*ir.Value][]*ir.Op) bool {
+	seen := map[*ir.Value]bool{}
+	var visit func(v *ir.Value) bool
+	visit = func(v *ir.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		for _, u := range users[v] {
+			if u.Kind == ir.OpCopy {
+				if md, ok := v.Type.(*ir.MemDesc); ok {
+					if sh, ok := md.Layout.(*Shared); ok && sh.MaxPhase > 1 {
+						return true
+					}
+				}
+			}
+			for _, r := range u.Results {
+				switch r.Type.(type) {
+				case *ir.MemDesc, *ir.Slot:
+					if visit(r) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return visit(op.Results[0])
+}

@@ -155,33 +155,44 @@ func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundA
 	if err != nil {
 		return err
 	}
-	var ptrs []cuda.DevicePtr
+	ptrs := make([]cuda.DevicePtr, len(args)) // the device copy of each tensor argument
 	defer func() {
 		for _, p := range ptrs {
-			g.ctx.Free(p)
+			if p != 0 {
+				g.ctx.Free(p)
+			}
 		}
 	}()
 	dargs := make([]any, len(args))
 	for i, a := range args {
+		var elem ir.DType
 		switch t := a.param.Type.(type) {
 		case *ir.Pointer:
-			raw, err := npy.Encode(npy.DType(t.Elem.String()), a.tensor.Data)
-			if err != nil {
-				return fmt.Errorf("argument %s: %w", a.param.Name, err)
-			}
-			p, err := g.ctx.Alloc(max(len(raw), 16))
-			if err != nil {
-				return fmt.Errorf("argument %s: %w", a.param.Name, err)
-			}
-			ptrs = append(ptrs, p)
-			if err := g.ctx.CopyHtoD(p, raw); err != nil {
-				return err
-			}
-			dargs[i] = p
+			elem = ir.ElemDType(t.Elem)
 		case *ir.Desc:
-			return fmt.Errorf("argument %s: descriptor parameters are not supported on the GPU yet", a.param.Name)
+			elem = t.Elem
 		case ir.DType:
 			dargs[i] = scalarArg(t, a)
+			continue
+		}
+		raw, err := npy.Encode(npy.DType(elem.String()), a.tensor.Data)
+		if err != nil {
+			return fmt.Errorf("argument %s: %w", a.param.Name, err)
+		}
+		p, err := g.ctx.Alloc(max(len(raw), 16))
+		if err != nil {
+			return fmt.Errorf("argument %s: %w", a.param.Name, err)
+		}
+		ptrs[i] = p
+		if err := g.ctx.CopyHtoD(p, raw); err != nil {
+			return err
+		}
+		dargs[i] = p
+		if d, ok := a.param.Type.(*ir.Desc); ok {
+			dargs[i] = DeviceDesc{Buf: &DeviceBuffer{Ptr: p, DType: elem, N: len(a.tensor.Data)}, Shape: a.tensor.Shape}
+			if err := checkDesc(a.param.Name, d, dargs[i].(DeviceDesc)); err != nil {
+				return err
+			}
 		}
 	}
 	if err := g.Launch(gk, grid, dargs...); err != nil {
@@ -190,23 +201,26 @@ func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundA
 	if err := g.ctx.Synchronize(); err != nil {
 		return fmt.Errorf("%s: %w", k.Name(), err)
 	}
-	pi := 0
-	for _, a := range args {
-		t, ok := a.param.Type.(*ir.Pointer)
-		if !ok {
+	for i, a := range args {
+		if ptrs[i] == 0 {
 			continue
 		}
-		dt := npy.DType(t.Elem.String())
-		raw := make([]byte, len(a.tensor.Data)*t.Elem.Bytes())
-		if err := g.ctx.CopyDtoH(raw, ptrs[pi]); err != nil {
+		var elem ir.DType
+		switch t := a.param.Type.(type) {
+		case *ir.Pointer:
+			elem = ir.ElemDType(t.Elem)
+		case *ir.Desc:
+			elem = t.Elem
+		}
+		raw := make([]byte, len(a.tensor.Data)*elem.Bytes())
+		if err := g.ctx.CopyDtoH(raw, ptrs[i]); err != nil {
 			return err
 		}
-		vals, err := npy.Decode(dt, raw)
+		vals, err := npy.Decode(npy.DType(elem.String()), raw)
 		if err != nil {
 			return err
 		}
 		copy(a.tensor.Data, vals)
-		pi++
 	}
 	return nil
 }
@@ -230,10 +244,15 @@ func scalarArg(t ir.DType, a *boundArg) any {
 
 // Launch launches a loaded kernel on device arguments: a cuda.DevicePtr
 // for each pointer parameter (16-byte aligned), a Go number of the
-// parameter's width for each scalar. It does not wait for the kernel.
+// parameter's width for each scalar, a DeviceDesc (encoded here) or a
+// cuda.TensorMap for each desc parameter. It does not wait for the kernel.
 func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 	if len(args) != len(gk.bin.Params) {
 		return fmt.Errorf("%s takes %d arguments (%v), got %d", gk.bin.Kernel, len(gk.bin.Params), gk.bin.Params, len(args))
+	}
+	args = append([]any(nil), args...)
+	if err := g.encodeDescs(gk.bin, args); err != nil {
+		return err
 	}
 	for i, a := range args {
 		if p, ok := a.(cuda.DevicePtr); ok {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle/ir"
@@ -66,6 +67,18 @@ func (g *GPU) Free(b *DeviceBuffer) error {
 	return err
 }
 
+// DeviceDesc is a tensor in a device buffer, bound to a desc[T, B...]
+// parameter: the launcher encodes its CUtensorMap (box and swizzle from the
+// kernel's metadata) and passes it by value. Shape and Strides are in
+// elements, outermost dimension first; Strides nil means row-major. The
+// innermost stride must be 1, the buffer's address 16-byte aligned and the
+// other strides multiples of 16 bytes.
+type DeviceDesc struct {
+	Buf     *DeviceBuffer
+	Shape   []int
+	Strides []int
+}
+
 // Prepared is a kernel launch with its arguments set, ready to be launched
 // again and again with no allocation: the host-side cost of one launch is
 // the driver call and little else.
@@ -101,6 +114,9 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 	}
 	gk, err := g.load(k, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := g.encodeDescs(gk.bin, vals); err != nil {
 		return nil, err
 	}
 	params := make([]cuda.Param, len(vals))
@@ -238,9 +254,168 @@ func deviceArgs(fn *ir.Func, args []any) ([]any, error) {
 				ba.ival = toInt64(args[i])
 			}
 			vals[i] = scalarArg(t, ba)
+		case *ir.Desc:
+			var d DeviceDesc
+			switch a := args[i].(type) {
+			case DeviceDesc:
+				d = a
+			case *DeviceDesc:
+				if a != nil {
+					d = *a
+				}
+			default:
+				return nil, fmt.Errorf("argument %s (%s) needs a tle.DeviceDesc, got %T", p.Name, p.Type, args[i])
+			}
+			if err := checkDesc(p.Name, t, d); err != nil {
+				return nil, err
+			}
+			vals[i] = d
 		default:
 			return nil, fmt.Errorf("argument %s: %s parameters are not supported on the GPU yet", p.Name, p.Type)
 		}
 	}
 	return vals, nil
+}
+
+// checkDesc validates a tensor bound to a desc parameter: rank, dtype,
+// extent within the buffer, and TMA's alignment rules (global address 16
+// bytes, innermost stride 1, other strides multiples of 16 bytes).
+func checkDesc(name string, t *ir.Desc, d DeviceDesc) error {
+	rank := len(t.Block)
+	if d.Buf == nil || d.Buf.Ptr == 0 {
+		return fmt.Errorf("argument %s (%s) has no buffer", name, t)
+	}
+	if d.Buf.DType != t.Elem {
+		return fmt.Errorf("argument %s (%s): the buffer holds %s", name, t, d.Buf.DType)
+	}
+	if len(d.Shape) != rank {
+		return fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", name, t, rank, d.Shape)
+	}
+	strides := d.Strides
+	if strides == nil {
+		strides = rowMajorStrides(d.Shape)
+	}
+	if len(strides) != rank {
+		return fmt.Errorf("argument %s (%s): %d strides for shape %v", name, t, len(strides), d.Shape)
+	}
+	eb := t.Elem.Bytes()
+	if uint64(d.Buf.Ptr)%16 != 0 {
+		return fmt.Errorf("argument %s (%s): TMA needs a 16-byte aligned address, have %#x", name, t, uint64(d.Buf.Ptr))
+	}
+	if strides[rank-1] != 1 {
+		return fmt.Errorf("argument %s (%s): the innermost stride must be 1 for TMA, have strides %v", name, t, strides)
+	}
+	last := 0
+	for k := range rank {
+		if d.Shape[k] < 1 || d.Shape[k] > 1<<32 {
+			return fmt.Errorf("argument %s (%s): shape %v (each dimension 1..2^32 for TMA)", name, t, d.Shape)
+		}
+		if k < rank-1 && (strides[k] < 1 || strides[k]*eb%16 != 0) {
+			return fmt.Errorf("argument %s (%s): TMA needs strides that are multiples of 16 bytes; strides %v of %d-byte elements", name, t, strides, eb)
+		}
+		last += (d.Shape[k] - 1) * strides[k]
+	}
+	if last >= d.Buf.N {
+		return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches element %d of a buffer of %d", name, t, d.Shape, strides, last, d.Buf.N)
+	}
+	return nil
+}
+
+// tensorMapTypes maps element dtypes to CUtensorMapDataType (signed 8- and
+// 16-bit integers and fp8 move as unsigned bytes: a TMA copy moves bits).
+var tensorMapTypes = map[ir.DType]cuda.TensorMapDataType{
+	ir.U8: cuda.TensorUint8, ir.I8: cuda.TensorUint8, ir.F8E4M3: cuda.TensorUint8, ir.F8E5M2: cuda.TensorUint8,
+	ir.U16: cuda.TensorUint16, ir.I16: cuda.TensorUint16,
+	ir.U32: cuda.TensorUint32, ir.I32: cuda.TensorInt32,
+	ir.U64: cuda.TensorUint64, ir.I64: cuda.TensorInt64,
+	ir.F16: cuda.TensorFloat16, ir.BF16: cuda.TensorBFloat16, ir.F32: cuda.TensorFloat32, ir.F64: cuda.TensorFloat64,
+}
+
+// DescSpec is the cuTensorMapEncodeTiled spec for a tensor bound to the
+// desc parameter number param of a binary: global dims and byte strides
+// innermost first, the box and swizzle the backend chose, element strides
+// 1, no interleave, 128-byte L2 promotion, zero fill out of bounds.
+func DescSpec(bin *Binary, param int, d DeviceDesc) (cuda.TiledSpec, error) {
+	name := fmt.Sprintf("%d", param)
+	if param < len(bin.Params) {
+		name = bin.Params[param]
+	}
+	var dp *nvptx.DescParam
+	for i := range bin.Descs {
+		if bin.Descs[i].Param == param {
+			dp = &bin.Descs[i]
+		}
+	}
+	if dp == nil {
+		return cuda.TiledSpec{}, fmt.Errorf("argument %s: the binary of %s has no tensor-map metadata for it (not a desc parameter, or compiled by an older compiler)", name, bin.Kernel)
+	}
+	dt, ok := ir.ParseDType(dp.DType)
+	if !ok {
+		return cuda.TiledSpec{}, fmt.Errorf("argument %s: unknown dtype %q in the binary's metadata", name, dp.DType)
+	}
+	tt, ok := tensorMapTypes[dt]
+	if !ok {
+		return cuda.TiledSpec{}, fmt.Errorf("argument %s: TMA does not move %s elements", name, dt)
+	}
+	if err := checkDesc(name, &ir.Desc{Elem: dt, Block: dp.Block}, d); err != nil {
+		return cuda.TiledSpec{}, err
+	}
+	rank := len(dp.Block)
+	if len(dp.Box) != rank {
+		return cuda.TiledSpec{}, fmt.Errorf("argument %s: box %v for a rank-%d block in the binary's metadata", name, dp.Box, rank)
+	}
+	strides := d.Strides
+	if strides == nil {
+		strides = rowMajorStrides(d.Shape)
+	}
+	spec := cuda.TiledSpec{DataType: tt, Global: d.Buf.Ptr, L2Promotion: cuda.L2Promotion128B, OOBFill: cuda.OOBFillNone}
+	for k := rank - 1; k >= 0; k-- {
+		spec.Dims = append(spec.Dims, uint64(d.Shape[k]))
+		spec.Box = append(spec.Box, uint32(dp.Box[k]))
+		if k < rank-1 {
+			spec.Strides = append(spec.Strides, uint64(strides[k]*dt.Bytes()))
+		}
+	}
+	switch dp.Swizzle {
+	case 0:
+		spec.Swizzle = cuda.SwizzleNone
+	case 32:
+		spec.Swizzle = cuda.Swizzle32B
+	case 64:
+		spec.Swizzle = cuda.Swizzle64B
+	case 128:
+		spec.Swizzle = cuda.Swizzle128B
+	default:
+		return cuda.TiledSpec{}, fmt.Errorf("argument %s: swizzle %d in the binary's metadata", name, dp.Swizzle)
+	}
+	if err := spec.Validate(); err != nil {
+		return cuda.TiledSpec{}, fmt.Errorf("argument %s: %w", name, err)
+	}
+	return spec, nil
+}
+
+// encodeDescs replaces each DeviceDesc among a launch's values by its
+// encoded CUtensorMap.
+func (g *GPU) encodeDescs(bin *Binary, vals []any) error {
+	for i, v := range vals {
+		var d DeviceDesc
+		switch a := v.(type) {
+		case DeviceDesc:
+			d = a
+		case *DeviceDesc:
+			d = *a
+		default:
+			continue
+		}
+		spec, err := DescSpec(bin, i, d)
+		if err != nil {
+			return err
+		}
+		m, err := g.ctx.EncodeTiled(spec)
+		if err != nil {
+			return fmt.Errorf("argument %s: %w", bin.Params[i], err)
+		}
+		vals[i] = m
+	}
+	return nil
 }

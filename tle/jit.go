@@ -52,7 +52,10 @@ type Binary struct {
 	SmemBytes int
 	Cluster   [3]int   // cluster dimensions from the kernel's device_mesh; zero without one
 	Params    []string // runtime parameters, "name:type", in order
-	Key       string   // the cache key
+	// Descs is the tensor map each desc parameter needs (box, swizzle), as
+	// the backend chose them; the launcher encodes matching CUtensorMaps.
+	Descs []nvptx.DescParam `json:",omitempty"`
+	Key   string            // the cache key
 }
 
 // GPUOptions choose the target and toolchain.
@@ -202,7 +205,7 @@ func CompileModule(m *ir.Module, kernel string, g GPUOptions) (*Binary, error) {
 	b := &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
 	for _, kk := range res.Kernels {
 		if kk.Name == kernel {
-			b.NumWarps, b.SmemBytes, b.Params = kk.NumWarps, kk.SmemBytes, kk.Params
+			b.NumWarps, b.SmemBytes, b.Params, b.Descs = kk.NumWarps, kk.SmemBytes, kk.Params, kk.Descs
 		}
 	}
 	fn.Walk(func(op *ir.Op) {

@@ -12,10 +12,13 @@ $tlec build $t/vector_add.tle --kernel vector_add -D BLOCK=256 --toolchain llc -
 $tlec build $t/softmax.tle --kernel softmax -D BLOCK=512 --toolchain llc -o "$dir/softmax.ptx"
 $tlec build $t/matmul.tle --kernel matmul -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul.ptx"
 $tlec build $t/layer_norm.tle --kernel layer_norm -D BLOCK=512 --toolchain llc -o "$dir/layer_norm.ptx"
-for k in pipe_scale cluster_exchange; do
+for k in pipe_scale cluster_exchange tma_copy tma_roundtrip; do
   case $k in
     pipe_scale) d="-D ROWS=8 -D ROW=256 -D CAP=2" ;;
     cluster_exchange) d="-D BLOCK=128" ;;
+    tma_copy) d="-D BM=32 -D BN=64" ;;
+    tma_roundtrip) d="-D BM=64 -D BN=128" ;;
   esac
   $tlec build $t/$k.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
+$tlec build $t/wgmma_tile.tle --kernel wgmma_tile --toolchain llc -o "$dir/wgmma_tile.ptx" || echo "build-ptx: wgmma_tile: no PTX (see above)"

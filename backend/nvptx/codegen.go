@@ -30,10 +30,11 @@ type Options struct {
 // Kernel describes a generated kernel for the launcher.
 type Kernel struct {
 	Name       string
-	NumWarps   int      // block size is NumWarps*32 threads (x only)
-	SmemBytes  int      // dynamic shared memory per CTA
-	Params     []string // parameters in order, as "name:type"
-	ParamBytes []int    // each parameter's size in the kernel's argument buffer
+	NumWarps   int         // block size is NumWarps*32 threads (x only)
+	SmemBytes  int         // dynamic shared memory per CTA
+	Params     []string    // parameters in order, as "name:type"
+	ParamBytes []int       // each parameter's size in the kernel's argument buffer
+	Descs      []DescParam // the CUtensorMap each desc parameter needs (tma.go)
 }
 
 // Result is the LLVM IR of a module and what a launcher needs to know.
@@ -45,6 +46,9 @@ type Result struct {
 // EmitLLVM lowers a module whose tiles have layouts (passes.AssignLayouts and
 // passes.AllocateShared have run) to LLVM IR text for NVPTX.
 func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
+	if err := checkTMA(m); err != nil {
+		return nil, err
+	}
 	md := newModule()
 	res := &Result{}
 	for _, f := range m.Funcs {
@@ -149,6 +153,8 @@ func paramBytes(t ir.Type) int {
 	switch t := t.(type) {
 	case *ir.Pointer:
 		return 8
+	case *ir.Desc:
+		return DescParamBytes
 	case ir.DType:
 		return t.Bytes()
 	}
@@ -181,6 +187,9 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	})
 	var params []*llvm.Param
 	k = Kernel{Name: f.Name, NumWarps: nw, SmemBytes: int(f.Attrs.Int(passes.AttrSmemBytes, 0))}
+	if k.Descs, err = descParams(f); err != nil {
+		return k, err
+	}
 	seen := map[string]bool{}
 	for i, p := range f.Params {
 		var t types.Type
@@ -192,6 +201,8 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 			if pt == ir.I1 {
 				t = types.I8
 			}
+		case *ir.Desc:
+			t = descParamType()
 		default:
 			return k, fmt.Errorf("parameter %s: type %s is not supported by the nvptx backend", p.Name, p.Type)
 		}
@@ -201,6 +212,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 		}
 		seen[name] = true
 		lp := llvm.NewParam(name, t)
+		descParamAttrs(lp, p.Type)
 		params = append(params, lp)
 		k.Params = append(k.Params, p.Name+":"+p.Type.String())
 		k.ParamBytes = append(k.ParamBytes, paramBytes(p.Type))
@@ -234,6 +246,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 		minCTAs = 1 // setmaxnreg needs a register cap at entry
 	}
 	annotate(md, g.fn, nw, minCTAs)
+	annotateGridConstant(md, g.fn, k.Descs)
 	return k, nil
 }
 
@@ -424,6 +437,14 @@ func (g *gen) op(op *ir.Op) {
 		g.remote(op)
 	case ir.OpDistributedBarrier:
 		g.distributedBarrier(op)
+	case ir.OpWgmma:
+		g.wgmma(op)
+	case ir.OpWgmmaWait:
+		g.wgmmaWait(op)
+	case ir.OpCopy:
+		g.tmaCopy(op)
+	case ir.OpMakeDesc:
+		g.makeDesc(op)
 	default:
 		if op.Kind.IsElementwise() {
 			g.elementwise(op)

@@ -106,8 +106,53 @@
 // .release.aligned + barrier.cluster.wait.acquire.aligned, executed by every
 // thread of the CTA (so not inside a role).
 //
+// wgmma (wgmma.go). The accumulator has layout passes.MMAv3 (one warpgroup
+// per 64 rows; a warpgroup loops over its 64-row blocks when M is larger
+// than its warps cover). A register operand a is staged in shared memory by
+// the layout pass; shared operands are read through matrix descriptors of
+// buffers in passes.WgmmaSharedLayout (rows of exactly one 128B / 64B / 32B
+// swizzle span, K-major or M/N-major, aligned to passes.WgmmaAlign, with
+// global_smem aligned to 1024). Before the first wgmma after ordinary
+// shared-memory stores, every thread runs fence.proxy.async.shared::cta and
+// the CTA (role) synchronises; then wgmma.fence, one
+// wgmma.mma_async.m64nNk16 (k32 for fp8) per 64-row block and k step, and
+// wgmma.commit_group. wgmma_wait(n) is wgmma.wait_group n threading the
+// in-flight accumulators' registers through the asm; layout conversions of
+// a wgmma result are placed after the wait that completes it, and its
+// operand buffers stay allocated until then.
+//
 // Barriers and setmaxnreg are called as convergent inline asm (attribute
 // group #0), so LLVM neither duplicates nor sinks them into divergent code.
+//
+// # TMA (tma.go)
+//
+// A desc[T, B...] parameter is a 128-byte CUtensorMap passed byval align 64
+// ([128 x i8]* byval in the typed-pointer IR) and listed in a grid_constant
+// annotation, so its address is the parameter's own (cvta.param), which
+// cp.async.bulk.tensor takes. copy(d, buf, o...) with barrier: b is a TMA
+// load issued by the elected thread, one
+// cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes
+// per box, with the coordinates innermost first (the language's offsets are
+// outermost first); its bytes complete on b, whose expect the program
+// gives. Earlier generic writes to the target's bytes get a
+// fence.proxy.async and a barrier first (reads only a barrier). copy(buf, d,
+// o...) is a TMA store: every thread fences (fence.proxy.async.shared::cta)
+// and synchronises, then the elected thread issues
+// cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group per box, commits and
+// waits for the reads (cp.async.bulk.wait_group.read 0); later writes to the
+// buffer wait for it with a barrier. The shared view's layout decides the
+// map: unswizzled, or the 32/64/128B swizzle when its rows are exactly that
+// wide and its XOR pattern is the hardware's (the allocator then aligns the
+// buffer to 1024 bytes, passes.TMASwizzleAlign; the backend checks the
+// view's offset). Box dimensions are at most 256 elements: a longer
+// outermost dimension is split into equal boxes (several instructions, one
+// map); a row wider than 256 elements, or a swizzled row wider than its span
+// (which needs a column-blocked buffer layout the passes do not produce),
+// is an error naming the copy. Kernel.Descs records each desc parameter's
+// dtype, block, box and swizzle; the runtime (tle.DescSpec) encodes a
+// matching map from a device buffer, shape and strides (zero fill out of
+// bounds, 128-byte L2 promotion). make_desc is refused ("not supported on
+// the GPU yet"): device-side maps would need tensormap.replace.
 //
 // # Toolchains
 //

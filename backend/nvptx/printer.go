@@ -129,7 +129,11 @@ func (p *printer) function(b *strings.Builder, f *llvm.Func) bool {
 		if i > 0 {
 			p.w(", ")
 		}
-		p.w(p.typ(prm.Type()), " ", prm.Ident())
+		p.w(p.typ(prm.Type()), " ")
+		for _, a := range prm.Attrs {
+			p.w(a.String(), " ") // byval(T) align 64 on desc parameters
+		}
+		p.w(prm.Ident())
 	}
 	p.w(") {\n")
 	for i, blk := range f.Blocks {

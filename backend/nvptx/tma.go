@@ -1,0 +1,450 @@
+package nvptx
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	llvm "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Tensor descriptors and TMA (see doc.go, "TMA").
+
+// DescParam describes a desc[T, B...] kernel parameter: the CUtensorMap the
+// host must encode for it (element dtype, box and swizzle), so that the map
+// matches the TMA instructions and the shared layout the backend chose.
+type DescParam struct {
+	Param   int    // index of the parameter in Kernel.Params
+	DType   string // element dtype ("f32", "bf16", ...)
+	Block   []int  // the declared block, outermost dimension first
+	Box     []int  // the TMA box, outermost dimension first (the block, or a part of it when the block is split)
+	Swizzle int    // shared-memory swizzle span in bytes: 0 (none), 32, 64 or 128
+}
+
+// DescParamBytes is the size of a CUtensorMap, passed by value.
+const DescParamBytes = 128
+
+// descParamType is the LLVM type of a desc parameter: a pointer to the
+// 128-byte map, passed byval with align 64 (a grid constant).
+func descParamType() types.Type { return ptrTo(descMapType, asGeneric) }
+
+var descMapType = types.NewArray(DescParamBytes, types.I8)
+
+// descParamAttrs marks a desc parameter byval align 64.
+func descParamAttrs(p *llvm.Param, t ir.Type) {
+	if _, ok := t.(*ir.Desc); ok {
+		p.Attrs = append(p.Attrs, llvm.Byval{Typ: descMapType}, llvm.Align(64))
+	}
+}
+
+// annotateGridConstant adds !{fn, !"grid_constant", !{i32 k...}} (1-based
+// parameter indices) for the kernel's desc parameters: without it the map
+// is copied to local memory and TMA cannot use it.
+func annotateGridConstant(md *module, fn *llvm.Func, descs []DescParam) {
+	if len(descs) == 0 {
+		return
+	}
+	nd := md.m.NamedMetadataDefs["nvvm.annotations"]
+	if nd == nil {
+		nd = &metadata.NamedDef{Name: "nvvm.annotations"}
+		md.m.NamedMetadataDefs["nvvm.annotations"] = nd
+	}
+	idx := &metadata.Tuple{}
+	for _, d := range descs {
+		idx.Fields = append(idx.Fields, i32c(int64(d.Param+1)))
+	}
+	idx.MetadataID = metadata.MetadataID(len(md.m.MetadataDefs))
+	md.m.MetadataDefs = append(md.m.MetadataDefs, idx)
+	t := &metadata.Tuple{Fields: []metadata.Field{fn, &metadata.String{Value: "grid_constant"}, idx}}
+	t.MetadataID = metadata.MetadataID(len(md.m.MetadataDefs))
+	md.m.MetadataDefs = append(md.m.MetadataDefs, t)
+	nd.Nodes = append(nd.Nodes, t)
+}
+
+// tmaPlan is how one copy moves a block: boxes of the same shape at
+// coordinate offsets (outermost first) from the copy's offsets, each to its
+// byte offset in the shared view.
+type tmaPlan struct {
+	box     []int
+	swizzle int
+	boxes   []tmaBox
+	align   int // byte alignment the view must have (128, or the swizzle's repeat)
+}
+
+type tmaBox struct {
+	coord []int
+	smem  int
+}
+
+// planTMA maps a block of desc d to a shared view md. The view must be
+// row-major; its shared layout decides the swizzle: none, or the 32/64/128B
+// TMA swizzle when its rows are exactly that span wide and its XOR pattern
+// is the hardware's (16-byte chunks, chunk c of row r at c ^ ((r /
+// (128/S)) % (S/16))). Each box dimension is at most 256 elements: a block
+// longer than that along its outermost dimension is split into several
+// boxes there (contiguous runs of the view); the inner box is a multiple of
+// 16 bytes.
+func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
+	rank := len(d.Block)
+	if rank < 1 || rank > 5 {
+		return nil, fmt.Errorf("TMA copies blocks of rank 1 to 5, not %d", rank)
+	}
+	if md.Elem != d.Elem || !intsEq(md.Shape, d.Block) {
+		return nil, fmt.Errorf("the block %v%s and the shared view %v%s differ", d.Block, d.Elem, md.Shape, md.Elem)
+	}
+	if md.Space == ir.Cluster {
+		return nil, fmt.Errorf("TMA into a remote view is not supported")
+	}
+	eb := d.Elem.Bytes()
+	if d.Elem == ir.I1 || eb == 0 {
+		return nil, fmt.Errorf("TMA of %s elements is not supported", d.Elem)
+	}
+	sh := sharedLayoutOf(md)
+	for i, o := range sh.Order {
+		if o != rank-1-i {
+			return nil, fmt.Errorf("the shared view's layout %s is not row-major (a transposed view cannot be a TMA target)", sh)
+		}
+	}
+	p := &tmaPlan{box: append([]int(nil), d.Block...), align: 128}
+	inner := d.Block[rank-1] * eb
+	if rank >= 2 && sh.MaxPhase > 1 {
+		for _, s := range []int{32, 64, 128} {
+			if inner == s && sh.Vec*eb == 16 && sh.PerPhase == 128/s && sh.MaxPhase == s/16 {
+				p.swizzle = s
+			}
+		}
+		if p.swizzle == 0 {
+			return nil, fmt.Errorf("the shared view's swizzle %s (rows of %d bytes) matches no TMA swizzle mode "+
+				"(rows of exactly 32, 64 or 128 bytes with the hardware's XOR pattern)", sh, inner)
+		}
+		p.align = 8 * p.swizzle
+		if p.align < 128 {
+			p.align = 128
+		}
+	}
+	if rank == 1 || p.swizzle == 0 {
+		if d.Block[rank-1] > 256 && rank > 1 {
+			return nil, fmt.Errorf("a TMA box is at most 256 elements wide; the block's rows have %d (split the copy)", d.Block[rank-1])
+		}
+	}
+	for k := 1; k < rank-1; k++ {
+		if d.Block[k] > 256 {
+			return nil, fmt.Errorf("a TMA box is at most 256 elements along each dimension; dimension %d of the block has %d", k, d.Block[k])
+		}
+	}
+	// split the outermost dimension into equal boxes of at most 256
+	n0 := d.Block[0]
+	b0 := n0
+	if b0 > 256 {
+		b0 = 1
+		for c := 256; c >= 1; c-- {
+			if n0%c == 0 {
+				b0 = c
+				break
+			}
+		}
+	}
+	p.box[0] = b0
+	if p.box[rank-1]*eb%16 != 0 {
+		return nil, fmt.Errorf("the TMA box's inner dimension is %d bytes, not a multiple of 16", p.box[rank-1]*eb)
+	}
+	boxBytes := ir.NumElements(p.box) * eb
+	if n0 > b0 && boxBytes%p.align != 0 {
+		return nil, fmt.Errorf("the block %v splits into boxes %v of %d bytes, not a multiple of the %d-byte alignment TMA needs", d.Block, p.box, boxBytes, p.align)
+	}
+	for k := 0; k < n0/b0; k++ {
+		c := make([]int, rank)
+		c[0] = k * b0
+		p.boxes = append(p.boxes, tmaBox{coord: c, smem: k * boxBytes})
+	}
+	return p, nil
+}
+
+// copyOperands splits a copy's operands: the descriptor, the shared view,
+// whether it is a load, the offsets and the barrier (nil for a store).
+func copyOperands(op *ir.Op) (desc, view *ir.Value, load bool, offs []*ir.Value, bar *ir.Value) {
+	ops := op.Operands
+	if op.Attrs.Bool("has_barrier") && len(ops) > 2 {
+		bar, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	if len(ops) < 2 {
+		return nil, nil, false, nil, nil
+	}
+	desc, view, load = ops[0], ops[1], true
+	if _, ok := ops[1].Type.(*ir.Desc); ok {
+		desc, view, load = ops[1], ops[0], false
+	}
+	return desc, view, load, ops[2:], bar
+}
+
+// posOf is an op's position for messages: file:line:col when the module's
+// source is known (see checkTMA), else the offset.
+func posOf(file *diag.File, op *ir.Op) string {
+	if file != nil {
+		return file.Position(op.Pos).String()
+	}
+	return fmt.Sprintf("copy at %v", op.Pos)
+}
+
+// descParams plans every copy through a desc parameter and returns the map
+// each parameter needs (copies through one parameter must agree on box and
+// swizzle). Positions are file:line:col with the module's source file. A desc parameter no copy uses gets the unswizzled plan of its
+// block.
+func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
+	var file *diag.File
+	if len(files) > 0 {
+		file = files[0]
+	}
+	argIndex := map[*ir.Value]int{}
+	for i, a := range f.Body.Args {
+		argIndex[a] = i
+	}
+	plans := map[int]*tmaPlan{}
+	var err error
+	f.Walk(func(op *ir.Op) {
+		if err != nil || op.Kind != ir.OpCopy {
+			return
+		}
+		desc, view, _, _, _ := copyOperands(op)
+		if desc == nil {
+			return
+		}
+		i, ok := argIndex[desc]
+		if !ok {
+			return // make_desc: reported when the copy is emitted
+		}
+		d, _ := desc.Type.(*ir.Desc)
+		md, _ := view.Type.(*ir.MemDesc)
+		if d == nil || md == nil {
+			err = fmt.Errorf("%s: copies %s to %s", posOf(file, op), op.Operands[0].Type, op.Operands[1].Type)
+			return
+		}
+		p, e := planTMA(d, md)
+		if e != nil {
+			err = fmt.Errorf("%s: copy: %v", posOf(file, op), e)
+			return
+		}
+		if q, ok := plans[i]; ok && (q.swizzle != p.swizzle || !intsEq(q.box, p.box)) {
+			err = fmt.Errorf("%s: copy: descriptor %s is used with box %v and swizzle %dB here but box %v and swizzle %dB elsewhere; one map serves every copy",
+				posOf(file, op), f.Params[i].Name, p.box, p.swizzle, q.box, q.swizzle)
+			return
+		}
+		plans[i] = p
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []DescParam
+	for i, prm := range f.Params {
+		d, ok := prm.Type.(*ir.Desc)
+		if !ok {
+			continue
+		}
+		dp := DescParam{Param: i, DType: d.Elem.String(), Block: append([]int(nil), d.Block...)}
+		if p, ok := plans[i]; ok {
+			dp.Box, dp.Swizzle = p.box, p.swizzle
+		} else {
+			dp.Box = append([]int(nil), d.Block...)
+			for k := range dp.Box {
+				dp.Box[k] = min(dp.Box[k], 256)
+			}
+		}
+		out = append(out, dp)
+	}
+	return out, nil
+}
+
+// checkTMA reports, at their .tle positions, what the TMA lowering refuses
+// before any code is generated: make_desc in a kernel, and copies whose
+// block and shared view no TMA box and swizzle can serve.
+func checkTMA(m *ir.Module) error {
+	var err error
+	for _, f := range m.Funcs {
+		if !f.Kernel {
+			continue
+		}
+		f.Walk(func(op *ir.Op) {
+			if err != nil {
+				return
+			}
+			at := m.File.Position(op.Pos).String()
+			if op.Kind == ir.OpMakeDesc {
+				err = fmt.Errorf("%s: make_desc is not supported on the GPU yet: pass a desc parameter (the host encodes its map)", at)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if _, e := descParams(f, m.File); e != nil {
+			return fmt.Errorf("%s: %w", f.Name, e)
+		}
+	}
+	return err
+}
+
+// knownAlign is a power of two dividing the i32 value v (1 when nothing is
+// known): constants, and sums, products and shifts of them.
+func knownAlign(v value.Value) int {
+	const top = 1 << 20
+	if c, ok := v.(*constant.Int); ok {
+		if c.X.Sign() == 0 {
+			return top
+		}
+		if !c.X.IsInt64() {
+			return 1
+		}
+		return min(top, 1<<bits.TrailingZeros64(uint64(c.X.Int64())))
+	}
+	switch i := v.(type) {
+	case *llvm.InstAdd:
+		return min(knownAlign(i.X), knownAlign(i.Y))
+	case *llvm.InstOr:
+		return min(knownAlign(i.X), knownAlign(i.Y))
+	case *llvm.InstMul:
+		return min(top, knownAlign(i.X)*knownAlign(i.Y))
+	case *llvm.InstShl:
+		if s, ok := constInt(i.Y); ok && s >= 0 && s < 20 {
+			return min(top, knownAlign(i.X)<<uint(s))
+		}
+	}
+	return 1
+}
+
+// tmaCopy lowers copy() through a descriptor: a TMA load (desc -> shared,
+// completing its bytes on the barrier) or store (shared -> desc), issued by
+// the elected thread, one cp.async.bulk.tensor per box of the plan. The
+// language's offsets are outermost first; TMA coordinates innermost first.
+func (g *gen) tmaCopy(op *ir.Op) {
+	descV, viewV, load, offV, barV := copyOperands(op)
+	if descV == nil {
+		g.failf("copy needs a source and a destination")
+	}
+	d, _ := descV.Type.(*ir.Desc)
+	md, _ := viewV.Type.(*ir.MemDesc)
+	if d == nil || md == nil {
+		g.failf("copies %s to %s; the GPU supports TMA copies between a desc and a shared-memory view", op.Operands[0].Type, op.Operands[1].Type)
+	}
+	if descV.Def != nil && descV.Def.Kind == ir.OpMakeDesc {
+		g.failf("make_desc is not supported on the GPU yet: pass a desc parameter")
+	}
+	dv := g.val(descV)
+	if dv.s == nil || !dv.s.Type().Equal(descParamType()) {
+		g.failf("the descriptor must be a desc parameter of the kernel")
+	}
+	rank := len(d.Block)
+	if len(offV) != rank {
+		g.failf("copy through a rank-%d descriptor needs %d offsets, got %d", rank, rank, len(offV))
+	}
+	p, err := planTMA(d, md)
+	if err != nil {
+		g.failf("%v", err)
+	}
+	ref := g.val(viewV).mem
+	if ref == nil || ref.cluster {
+		g.failf("the copy's shared-memory side must be a local buffer view")
+	}
+	if a := knownAlign(ref.off); a < p.align {
+		g.failf("the shared view is only known to be %d-byte aligned; TMA needs %d (a slot of a buffer whose slots are not multiples of %d bytes?)", a, p.align, p.align)
+	}
+	if sb := g.md.sharedBase(); int(sb.Align) < p.align {
+		sb.Align = llvm.Align(p.align)
+	}
+	offs := make([]value.Value, rank)
+	for k, o := range offV {
+		offs[k] = g.index32(o)
+	}
+	tmap := g.cur.NewPtrToInt(dv.s, types.I64)
+	r := refRange(ref)
+	if load {
+		if barV == nil {
+			g.failf("a TMA load needs barrier: (the mbarrier its bytes complete on)")
+		}
+		bar := g.val(barV).bar
+		// earlier generic accesses to the bytes the copy overwrites: writes
+		// need a proxy fence, and both a barrier, before the async write
+		if anyOverlap(g.sync.writes, r) {
+			g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
+			g.barrier()
+		} else if anyOverlap(g.sync.reads, r) {
+			g.barrier()
+		}
+		mbar := g.smemAddr(bar.off)
+		for _, b := range p.boxes {
+			g.tmaIssue(fmt.Sprintf("cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {%s}], [$3];", rank, coordList(rank, 4)),
+				g.smemAddr(g.add(ref.off, i32c(int64(b.smem)))), tmap, mbar, g.boxCoords(offs, b.coord))
+		}
+		return
+	}
+	if barV != nil {
+		g.failf("a TMA store takes no barrier")
+	}
+	// every thread's generic writes to the view, then the async proxy reads it
+	g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
+	g.barrier()
+	for _, b := range p.boxes {
+		g.tmaIssue(fmt.Sprintf("cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [$2, {%s}], [$1];", rank, coordList(rank, 3)),
+			g.smemAddr(g.add(ref.off, i32c(int64(b.smem)))), tmap, nil, g.boxCoords(offs, b.coord))
+	}
+	g.tmaIssue("cp.async.bulk.commit_group;\n\t@%p cp.async.bulk.wait_group.read 0;", nil, nil, nil, nil)
+	// a later write to the view waits (barrier) for the elected thread,
+	// which has waited for the TMA engine's reads
+	g.sync.reads = append(g.sync.reads, r)
+}
+
+// coordList is "$k+rank-1, ..., $k": TMA coordinates innermost first from
+// operands given outermost first.
+func coordList(rank, first int) string {
+	var s []string
+	for k := rank - 1; k >= 0; k-- {
+		s = append(s, fmt.Sprintf("$%d", first+k))
+	}
+	return strings.Join(s, ", ")
+}
+
+// boxCoords are the copy's offsets plus a box's coordinate offset.
+func (g *gen) boxCoords(offs []value.Value, c []int) []value.Value {
+	out := make([]value.Value, len(offs))
+	for k := range offs {
+		out[k] = g.add(offs[k], i32c(int64(c[k])))
+	}
+	return out
+}
+
+// tmaIssue runs one instruction in the elected thread (thread 0 of the CTA
+// or role): $0 is the predicate, $1 the shared address, $2 the map, $3 the
+// mbarrier (when given), then the coordinates; nil operands are left out
+// and the numbering closes up, so callers pass the operands their text
+// uses.
+func (g *gen) tmaIssue(instr string, smem, tmap, mbar value.Value, coords []value.Value) {
+	args := []value.Value{g.predicate(g.firstThread())}
+	ptys := []types.Type{types.I32}
+	cons := []string{"r"}
+	for _, a := range []value.Value{smem, tmap, mbar} {
+		if a == nil {
+			continue
+		}
+		args = append(args, a)
+		ptys = append(ptys, a.Type())
+		cons = append(cons, addrCons(a))
+	}
+	for _, c := range coords {
+		args = append(args, c)
+		ptys = append(ptys, types.I32)
+		cons = append(cons, "r")
+	}
+	cons = append(cons, "~{memory}")
+	asm := "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $0, 0;\n\t@%p " + instr + "\n}"
+	g.cur.NewCall(g.md.inlineAsm(types.Void, ptys, asm, strings.Join(cons, ","), true), args...)
+}
+
+// makeDesc: device-side tensor maps (tensormap.replace) are not generated.
+func (g *gen) makeDesc(op *ir.Op) {
+	g.failf("make_desc is not supported on the GPU yet: pass a desc parameter (the host encodes its map)")
+}

@@ -1,0 +1,516 @@
+package nvptx
+
+import (
+	"fmt"
+	"strings"
+
+	llvm "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/passes"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// wgmma (sm_90a warpgroup MMA), as inline asm (no LLVM 19 intrinsics).
+//
+// wgmma(a, b, acc) with a and b in shared memory lowers to
+//
+//	[fence.proxy.async.shared::cta; bar.sync]   when generic stores wrote shared memory
+//	wgmma.fence.sync.aligned;
+//	wgmma.mma_async.sync.aligned.m64n{N}k16.f32.bf16.bf16 {d..}, descA, descB, p, 1, 1, tA, tB;  per 64-row block, per k16
+//	wgmma.commit_group.sync.aligned;
+//
+// and wgmma_wait(n) to wgmma.wait_group.sync.aligned n, whose asm takes and
+// returns the registers of the accumulators still in flight (the wgmma
+// results of its block since the last wgmma_wait(0)), so that LLVM cannot
+// move their uses above the wait.
+//
+// The accumulator has layout passes.MMAv3{[numWarps, 1]}: warpgroup g issues
+// the instructions of its 64-row blocks (see passes.MMAv3; several blocks
+// per warpgroup when M > 16*numWarps). a and b are read through 64-bit
+// matrix descriptors: start address >> 4 (bits 0-13), leading byte offset
+// >> 4 (16-29), stride byte offset >> 4 (32-45), base offset 0 (49-51: the
+// buffers are aligned to whole swizzle atoms), swizzle mode (62-63: 1 =
+// 128B, 2 = 64B, 3 = 32B). The buffers have the layouts of
+// passes.WgmmaSharedLayout: rows of exactly one swizzle span S bytes, the
+// 16-byte chunks of row r XOR-swizzled by r's phase, i.e. CUTLASS's
+// canonical layouts:
+//
+//	K-major (the buffer's contiguous dimension is K): rows are M (or N) at S
+//	bytes; 8-row atoms at SBO = 8*S; LBO unused (1). The k16 step moves the
+//	start address by 16*elem bytes inside the swizzle row; a 64-row block of
+//	A starts 64*S bytes further.
+//	MN-major (contiguous dimension M or N; imm-trans = 1): rows are K at S
+//	bytes, the whole M (N) extent is one atom wide (M*elem == S); SBO = 8*S
+//	between groups of 8 K rows; LBO (between atoms along M/N) unused. The
+//	k16 step moves the start address by 16*S bytes.
+
+// wgmmaOperand is a and b as the descriptors see them.
+type wgmmaOperand struct {
+	addr   value.Value // i32 shared-window address of the view's first element
+	kMajor bool
+	span   int // swizzle span S in bytes
+	mnExt  int // extent along M (a) or N (b)
+}
+
+// wgmmaView checks a shared view feeding wgmma and returns how to describe
+// it: kDim is the view dimension that is K.
+func (g *gen) wgmmaView(name string, v *ir.Value, kDim int) *wgmmaOperand {
+	t := g.val(v)
+	if t.mem == nil {
+		g.failf("wgmma operand %s must be a shared-memory view here (the layout passes stage register operands)", name)
+	}
+	ref := t.mem
+	md := ref.desc
+	if ref.cluster || md.Space == ir.Cluster {
+		g.failf("wgmma operand %s: a remote (cluster) view cannot feed wgmma", name)
+	}
+	if len(md.Shape) != 2 {
+		g.failf("wgmma operand %s: the view must be 2-D, has shape %v", name, md.Shape)
+	}
+	eb := md.Elem.Bytes()
+	sh := sharedLayoutOf(md)
+	span := passes.WgmmaSwizzleBytes(sh, md.Shape, eb)
+	if span == 0 {
+		g.failf("wgmma operand %s: the buffer's shared layout %s (shape %v) is not a wgmma layout "+
+			"(rows of exactly 32, 64 or 128 bytes, swizzled as passes.WgmmaSharedLayout)", name, sh, md.Shape)
+	}
+	if a := knownAlign(ref.off); a < 8*span {
+		g.failf("wgmma operand %s: the view is only known to be %d-byte aligned; its %dB swizzle needs %d "+
+			"(a slot of a buffer whose slots are not whole swizzle atoms?)", name, a, span, 8*span)
+	}
+	if sb := g.md.sharedBase(); int(sb.Align) < passes.WgmmaAlign {
+		sb.Align = llvm.Align(passes.WgmmaAlign)
+	}
+	return &wgmmaOperand{addr: g.smemAddr(ref.off), kMajor: sh.Order[0] == kDim, span: span, mnExt: md.Shape[1-kDim]}
+}
+
+// desc builds the descriptor of o starting byteOff bytes into the view.
+func (g *gen) wgmmaDesc(o *wgmmaOperand, byteOff value.Value) value.Value {
+	mode := map[int]int64{128: 1, 64: 2, 32: 3}[o.span]
+	lbo, sbo := int64(1), int64(8*o.span>>4)
+	if !o.kMajor {
+		lbo = int64(8 * o.span >> 4) // between atoms along M/N: unused, there is one
+	}
+	bitsHi := lbo<<16 | sbo<<32 | mode<<62
+	addr := g.add(o.addr, byteOff)
+	lo := g.cur.NewZExt(g.and(g.lshr(addr, i32c(4)), i32c(0x3FFF)), types.I64)
+	return g.cur.NewOr(lo, i64c(bitsHi))
+}
+
+func (g *gen) wgmma(op *ir.Op) {
+	res := op.Results[0]
+	rt := res.Type.(*ir.Tile)
+	if _, ok := rt.Layout.(*passes.MMAv3); !ok {
+		g.failf("wgmma result has layout %v, want mmav3 (run the layout passes)", rt.Layout)
+	}
+	if ir.ElemDType(rt.Elem) != ir.F32 {
+		g.failf("wgmma accumulates in f32 here, not %s", rt.Elem)
+	}
+	transA, transB := op.Attrs.Bool("trans_a"), op.Attrs.Bool("trans_b")
+	da, db := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type)
+	M, N := rt.Shape[0], rt.Shape[1]
+	var ty string
+	kStep := 16
+	switch {
+	case da == db && (da == ir.BF16 || da == ir.F16):
+		ty = da.String() + "." + da.String()
+	case (da == ir.F8E4M3 || da == ir.F8E5M2) && (db == ir.F8E4M3 || db == ir.F8E5M2):
+		ty = fp8Name(da) + "." + fp8Name(db)
+		kStep = 32
+	default:
+		g.failf("wgmma of %s x %s: operands must both be bf16, both f16, or fp8 (e4m3 / e5m2)", da, db)
+	}
+	kDimA, kDimB := 1, 0
+	if transA {
+		kDimA = 0
+	}
+	if transB {
+		kDimB = 1
+	}
+	a := g.wgmmaView("a", op.Operands[0], kDimA)
+	b := g.wgmmaView("b", op.Operands[1], kDimB)
+	K := ir.ShapeOf(op.Operands[0].Type)[kDimA]
+	if M%64 != 0 || N%8 != 0 || N < 8 || N > 256 || K%kStep != 0 {
+		g.failf("wgmma shape %dx%dx%d: M must be a multiple of 64, N a multiple of 8 up to 256, K a multiple of %d", M, N, K, kStep)
+	}
+	if kStep == 32 && (!a.kMajor || !b.kMajor) {
+		g.failf("fp8 wgmma needs K-major operands (K the buffers' contiguous dimension)")
+	}
+	eb := ir.ElemDType(op.Operands[0].Type).Bytes()
+	if !a.kMajor && a.mnExt*eb != a.span {
+		g.failf("wgmma operand a is M-major with M = %d: M-major a must be exactly one swizzle span (%d elements)", a.mnExt, a.span/eb)
+	}
+	if !b.kMajor && b.mnExt*eb != b.span {
+		g.failf("wgmma operand b is N-major with N = %d: N-major b must be exactly one swizzle span (%d elements); use trans_b with b stored [N, K]", b.mnExt, b.span/eb)
+	}
+
+	ll := g.layoutOf(res.Type)
+	n := N / 2
+	blocks := g.wgmmaBlocks(ll, M, N)
+	acc := g.val(op.Operands[2])
+	if len(acc.regs) != ll.NumRegs() {
+		g.failf("wgmma accumulator has %d registers, want %d", len(acc.regs), ll.NumRegs())
+	}
+
+	// generic stores into shared memory become visible to the async proxy
+	// that wgmma reads through: each writing thread fences, then a barrier
+	rs := []rng{refRange(g.val(op.Operands[0]).mem), refRange(g.val(op.Operands[1]).mem)}
+	if g.wgmmaNeedsProxyFence(op) {
+		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
+		g.barrier()
+	} else if anyOverlap(g.sync.writes, rs[0]) || anyOverlap(g.sync.writes, rs[1]) {
+		g.barrier()
+	}
+	g.sync.reads = append(g.sync.reads, rs...)
+
+	// the 64-row block offset of this thread's warpgroup (warp id bits 2..)
+	var warpRow value.Value = i32c(0)
+	g.atEntry(func() {
+		for k := 2; k < len(ll.Warp); k++ {
+			if r := ll.Warp[k][0]; r != 0 {
+				warpRow = g.or(warpRow, g.shl(g.and(g.lshr(g.warp, i32c(int64(k))), i32c(1)), i32c(int64(log2(r)))))
+			}
+		}
+	})
+
+	fty := make([]types.Type, n)
+	for i := range fty {
+		fty[i] = types.Float
+	}
+	params := append(append([]types.Type(nil), fty...), types.I64, types.I64, types.I32)
+	tA, tB := 0, 0
+	if !a.kMajor {
+		tA = 1
+	}
+	if !b.kMajor {
+		tB = 1
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "{\n\t.reg .pred %%wgp;\n\tsetp.ne.b32 %%wgp, $%d, 0;\n\twgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s {", 2*n+2, N, kStep, ty)
+	cons := make([]string, 0, 2*n+4)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "$%d", i)
+		cons = append(cons, "=f")
+	}
+	scaleAB := ", 1, 1"
+	transArgs := fmt.Sprintf(", %d, %d", tA, tB)
+	if kStep == 32 {
+		transArgs = "" // fp8: K-major only, no transpose immediates
+	}
+	fmt.Fprintf(&sb, "}, $%d, $%d, %%wgp%s%s;\n}", 2*n, 2*n+1, scaleAB, transArgs)
+	for i := 0; i < n; i++ {
+		cons = append(cons, fmt.Sprint(i))
+	}
+	cons = append(cons, "l", "l", "r", "~{memory}")
+	mma := g.md.inlineAsm(types.NewStruct(fty...), params, sb.String(), strings.Join(cons, ","), true)
+	g.md.convergent[mma] = true
+
+	// a zero accumulator is not materialised: the first k step of each
+	// block runs with scale-d = 0 (D = A*B) on undefined registers
+	zero := isZeroConst(op.Operands[2])
+	out := &tval{ll: ll, regs: append([]value.Value(nil), acc.regs...)}
+	if zero {
+		for i := range out.regs {
+			out.regs[i] = constant.NewUndef(types.Float)
+		}
+	}
+	// wgmma.fence orders the accumulator registers' earlier writes before
+	// the wgmma reads them: the registers go through it, so that no move
+	// into them is placed after it
+	out.regs = g.wgmmaFence(out.regs)
+	bDesc := g.wgmmaDesc(b, i32c(0))
+	for j, row := range blocks {
+		rowOff := g.add(warpRow, i32c(int64(row)))
+		var aBase value.Value
+		if a.kMajor {
+			aBase = g.mul(rowOff, i32c(int64(a.span)))
+		} else {
+			aBase = g.mul(rowOff, i32c(int64(eb))) // 0: M-major a is one 64-row block
+		}
+		aDesc := g.wgmmaDesc(a, aBase)
+		for k := 0; k < K; k += kStep {
+			kOffA, kOffB := k*eb, k*eb
+			if !a.kMajor {
+				kOffA = k * a.span
+			}
+			if !b.kMajor {
+				kOffB = k * b.span
+			}
+			args := make([]value.Value, 0, n+3)
+			args = append(args, out.regs[j*n:(j+1)*n]...)
+			scaleD := int64(1)
+			if zero && k == 0 {
+				scaleD = 0
+			}
+			args = append(args, g.cur.NewAdd(aDesc, i64c(int64(kOffA>>4))), g.cur.NewAdd(bDesc, i64c(int64(kOffB>>4))), i32c(scaleD))
+			call := g.cur.NewCall(mma, args...)
+			for i := 0; i < n; i++ {
+				out.regs[j*n+i] = g.cur.NewExtractValue(call, uint64(i))
+			}
+		}
+	}
+	g.convergentAsm("wgmma.commit_group.sync.aligned;")
+	g.set(res, out)
+}
+
+// wgmmaFence emits wgmma.fence.sync.aligned with regs (f32) tied through it
+// and returns the registers after it.
+func (g *gen) wgmmaFence(regs []value.Value) []value.Value {
+	n := len(regs)
+	fty := make([]types.Type, n)
+	cons := make([]string, 0, 2*n+1)
+	for i := range fty {
+		fty[i] = types.Float
+		cons = append(cons, "=f")
+	}
+	for i := 0; i < n; i++ {
+		cons = append(cons, fmt.Sprint(i))
+	}
+	cons = append(cons, "~{memory}")
+	var ret types.Type = types.Float
+	if n > 1 {
+		ret = types.NewStruct(fty...)
+	}
+	asm := g.md.inlineAsm(ret, fty, "wgmma.fence.sync.aligned;", strings.Join(cons, ","), true)
+	g.md.convergent[asm] = true
+	call := g.cur.NewCall(asm, regs...)
+	if n == 1 {
+		return []value.Value{call}
+	}
+	out := make([]value.Value, n)
+	for i := range out {
+		out[i] = g.cur.NewExtractValue(call, uint64(i))
+	}
+	return out
+}
+
+// isZeroConst reports whether v is a constant zero tile.
+func isZeroConst(v *ir.Value) bool {
+	if v.Def == nil || v.Def.Kind != ir.OpConstant {
+		return false
+	}
+	switch x := v.Def.Attrs["value"].(type) {
+	case int64:
+		return x == 0
+	case int:
+		return x == 0
+	case float64:
+		return x == 0
+	}
+	return false
+}
+
+func fp8Name(d ir.DType) string {
+	if d == ir.F8E4M3 {
+		return "e4m3"
+	}
+	return "e5m2"
+}
+
+// wgmmaBlocks checks that ll is the wgmma accumulator fragment of an [M, N]
+// tile (passes.MMAv3) and returns the first row, relative to the thread's
+// warpgroup, of each 64-row block its registers hold (block j in registers
+// j*N/2 ... (j+1)*N/2 - 1, in PTX's d0.. order).
+func (g *gen) wgmmaBlocks(ll *passes.LinearLayout, M, N int) []int {
+	n := N / 2
+	bad := func(why string) { g.failf("wgmma accumulator layout %v is not the m64n%d fragment: %s", ll, N, why) }
+	lanes := [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
+	for i, l := range lanes {
+		if i >= len(ll.Lane) || !intsEq(ll.Lane[i], l) {
+			bad("lanes")
+		}
+	}
+	if len(ll.Warp) < 2 || !intsEq(ll.Warp[0], []int{16, 0}) || !intsEq(ll.Warp[1], []int{32, 0}) {
+		bad("the warps of a warpgroup must own its 4 x 16 rows")
+	}
+	for k := 2; k < len(ll.Warp); k++ {
+		if ll.Warp[k][1] != 0 || (ll.Warp[k][0] != 0 && ll.Warp[k][0]%64 != 0) {
+			bad("warpgroups must own whole 64-row blocks")
+		}
+	}
+	if ll.NumRegs()%n != 0 {
+		bad("register count")
+	}
+	for r := 0; r < n; r++ {
+		want := []int{8 * (r >> 1 & 1), r&1 + 8*(r>>2)}
+		if !intsEq(ll.RegCoords(r), want) {
+			bad(fmt.Sprintf("register %d holds %v, PTX's d%d is %v", r, ll.RegCoords(r), r, want))
+		}
+	}
+	var rows []int
+	for j := 0; j < ll.NumRegs()/n; j++ {
+		base := ll.RegCoords(j * n)
+		if base[1] != 0 || base[0]%64 != 0 {
+			bad("64-row blocks")
+		}
+		for r := 0; r < n; r++ {
+			c, w := ll.RegCoords(j*n+r), ll.RegCoords(r)
+			if c[0] != base[0]+w[0] || c[1] != w[1] {
+				bad("64-row blocks")
+			}
+		}
+		rows = append(rows, base[0])
+	}
+	return rows
+}
+
+// wgmmaNeedsProxyFence reports whether generic-proxy writes to shared memory
+// (stores, local_store, alloc with a value, cp.async, shared atomics, asm)
+// may precede op: before op in program order, or anywhere in a loop around
+// it (an earlier iteration).
+func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
+	found, done := false, false
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, o := range b.Ops {
+			if done {
+				return
+			}
+			switch {
+			case o == op:
+				done = true
+				return
+			case genericSmemWrite(o):
+				found = true
+			case o.Kind == ir.OpWgmma && o.Parent == op.Parent:
+				found = false // it fenced (or needed no fence), on every path to op
+			}
+			for _, r := range o.Regions {
+				walk(r)
+			}
+		}
+	}
+	walk(g.f.Body)
+	if found {
+		return true
+	}
+	for p := op.Parent; p != nil && p.Parent != nil; p = p.Parent.Parent {
+		if p.Parent.Kind != ir.OpFor {
+			continue
+		}
+		any := false
+		for _, r := range p.Parent.Regions {
+			r.Walk(func(o *ir.Op) {
+				if genericSmemWrite(o) {
+					any = true
+				}
+			})
+		}
+		if any {
+			return true
+		}
+	}
+	return false
+}
+
+func genericSmemWrite(o *ir.Op) bool {
+	switch o.Kind {
+	case ir.OpLocalStore, passes.OpAsyncCopy, ir.OpAsm:
+		return true
+	case ir.OpAlloc:
+		return len(o.Operands) > 0
+	case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
+		if p, ok := ir.Elem(o.Operands[0].Type).(*ir.Pointer); ok {
+			return p.Space != ir.Global
+		}
+		if p, ok := o.Operands[0].Type.(*ir.Pointer); ok {
+			return p.Space != ir.Global
+		}
+	}
+	return false
+}
+
+// wgmmaWait lowers wgmma_wait(n): wait_group n, threading through it the
+// registers of the wgmma results in flight (those of its block since the
+// last wgmma_wait(0)) and of its own operands.
+func (g *gen) wgmmaWait(op *ir.Op) {
+	pending := op.Attrs.Int("pending", 0)
+	var tvs []*tval
+	seen := map[*tval]bool{}
+	add := func(t *tval) {
+		if t != nil && t.regs != nil && !seen[t] {
+			seen[t] = true
+			tvs = append(tvs, t)
+		}
+	}
+	b := op.Parent
+	i := len(b.Ops) - 1
+	for i >= 0 && b.Ops[i] != op {
+		i--
+	}
+	var mmas []*ir.Op
+	chained := map[*ir.Value]bool{} // results only feeding a later wgmma's acc
+	for i--; i >= 0; i-- {
+		o := b.Ops[i]
+		if o.Kind == ir.OpWgmmaWait && o.Attrs.Int("pending", 0) == 0 {
+			break
+		}
+		if o.Kind == ir.OpWgmma {
+			mmas = append(mmas, o)
+			chained[o.Operands[2]] = true
+		}
+	}
+	for _, o := range mmas {
+		if !chained[o.Results[0]] {
+			add(g.vals[o.Results[0]])
+		}
+	}
+	for _, v := range op.Operands {
+		add(g.val(v))
+	}
+	var regs []value.Value
+	for _, t := range tvs {
+		for _, r := range t.regs {
+			if !r.Type().Equal(types.Float) {
+				g.failf("wgmma_wait: in-flight values must be f32 tiles")
+			}
+		}
+		regs = append(regs, t.regs...)
+	}
+	text := fmt.Sprintf("wgmma.wait_group.sync.aligned %d;", pending)
+	if len(regs) == 0 {
+		g.convergentAsm(text)
+	} else {
+		fty := make([]types.Type, len(regs))
+		cons := make([]string, 0, 2*len(regs)+1)
+		for i := range regs {
+			fty[i] = types.Float
+			cons = append(cons, "=f")
+		}
+		for i := range regs {
+			cons = append(cons, fmt.Sprint(i))
+		}
+		cons = append(cons, "~{memory}")
+		var ret types.Type = types.Float
+		if len(regs) > 1 {
+			ret = types.NewStruct(fty...)
+		}
+		asm := g.md.inlineAsm(ret, fty, text, strings.Join(cons, ","), true)
+		g.md.convergent[asm] = true
+		call := g.cur.NewCall(asm, regs...)
+		k := 0
+		for _, t := range tvs {
+			for r := range t.regs {
+				if len(regs) == 1 {
+					t.regs[r] = call
+				} else {
+					t.regs[r] = g.cur.NewExtractValue(call, uint64(k))
+				}
+				k++
+			}
+			t.pairs, t.lazy = nil, nil
+		}
+	}
+	for j, v := range op.Operands {
+		g.set(op.Results[j], g.val(v))
+	}
+	// the waited groups' shared-memory reads are done in this thread; a
+	// later write by another thread still needs the barrier the recorded
+	// reads cause
+}

@@ -1,0 +1,191 @@
+package passes
+
+import (
+	"fmt"
+
+	"github.com/tlego/tle/tle/ir"
+)
+
+// Layouts for wgmma (warpgroup MMA, sm_90a).
+//
+//   - The accumulator (operand acc and the result) is MMAv3{[numWarps, 1]}:
+//     one warpgroup per 64 rows of M. With more warps than 64-row blocks
+//     (8 warps, M = 64) the extra warpgroups hold copies and compute them too;
+//     with fewer (4 warps, M = 128) each warpgroup loops over its 64-row
+//     blocks (registers j*N/2 ... of block j).
+//   - Operands in shared memory are read through matrix descriptors, which
+//     describe a buffer whose contiguous dimension is exactly one swizzle
+//     span: 128, 64 or 32 bytes (64, 32 or 16 bf16 elements), swizzled with
+//     the matching 128B / 64B / 32B pattern. The buffer a wgmma operand
+//     comes from (its alloc, through slot / transpose views) gets that
+//     layout here (WgmmaSharedLayout), so that every store into it (store,
+//     local_ptr, cp.async, TMA) writes the swizzled address; AllocateShared
+//     aligns it to WgmmaAlign bytes, so that the XOR pattern of the layout is
+//     the hardware's (which swizzles address bits, not buffer offsets).
+//   - A register operand a is stored into such a buffer right before the
+//     wgmma (stageWgmmaA).
+
+// WgmmaAlign is the shared-memory alignment of buffers that wgmma reads:
+// one 128B swizzle atom (8 rows of 128 bytes).
+const WgmmaAlign = 1024
+
+// WgmmaSharedLayout is the shared layout of a buffer of shape (fastest
+// dimension order[0]) that wgmma reads through a matrix descriptor: the
+// swizzle of the span its contiguous dimension covers (128, 64 or 32
+// bytes): in row r, the 16-byte chunk c lives at chunk c ^ ((r / PerPhase)
+// % MaxPhase), which is Swizzle<3,4,3>, <2,4,3> and <1,4,3> on a
+// WgmmaAlign-aligned buffer.
+func WgmmaSharedLayout(shape []int, elemBytes int, order []int) (*Shared, error) {
+	if len(order) < 2 || len(order) != len(shape) {
+		return nil, fmt.Errorf("a wgmma operand buffer needs rank 2 or more, has shape %v", shape)
+	}
+	rowBytes := shape[order[0]] * elemBytes
+	switch rowBytes {
+	case 32, 64, 128:
+	default:
+		return nil, fmt.Errorf("a wgmma operand buffer's contiguous dimension must span 32, 64 or 128 bytes "+
+			"(one swizzle span; e.g. 64 bf16 elements), shape %v (order %v) has %d-byte rows: split it into several buffers",
+			shape, order, rowBytes)
+	}
+	return &Shared{Vec: 16 / elemBytes, PerPhase: 128 / rowBytes, MaxPhase: rowBytes / 16, Order: append([]int(nil), order...)}, nil
+}
+
+// WgmmaSwizzleBytes returns the swizzle span (128, 64 or 32) of a 2-D view
+// whose shared layout sh is a wgmma layout, or 0 when it is not one.
+func WgmmaSwizzleBytes(sh *Shared, shape []int, elemBytes int) int {
+	if sh == nil || len(sh.Order) != 2 || len(shape) != 2 {
+		return 0
+	}
+	want, err := WgmmaSharedLayout(shape, elemBytes, sh.Order)
+	if err != nil || want.Vec != sh.Vec || want.PerPhase != sh.PerPhase || want.MaxPhase != sh.MaxPhase {
+		return 0
+	}
+	return shape[sh.Order[0]] * elemBytes
+}
+
+// wgmmaAcc is the accumulator layout of a wgmma at op.
+func (s *assigner) wgmmaAcc(op *ir.Op) ir.Layout {
+	nw := s.nwAt(op)
+	if nw < 4 || nw%4 != 0 {
+		s.fail(op, "wgmma runs on whole warpgroups: it needs a multiple of 4 warps, the code here has %d", nw)
+	}
+	return &MMAv3{WarpsPerCTA: []int{nw, 1}}
+}
+
+// stageWgmmaA stores wgmma's register operand a into a shared buffer (laid
+// out by wgmmaSharedLayouts) right before the wgmma, which reads it from
+// there.
+func (s *assigner) stageWgmmaA(op *ir.Op) {
+	v := op.Operands[0]
+	t := layTileOf(v)
+	md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: ir.RowMajor(len(t.Shape)), Space: ir.Shared}
+	alloc := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{}, Pos: op.Pos}
+	alloc.Results = []*ir.Value{s.f.NewValue(md, "", alloc, nil, 0)}
+	layInsertBefore(op, alloc)
+	op.Operands[0] = alloc.Results[0]
+	s.users[v] = append(s.users[v], alloc)
+	s.users[alloc.Results[0]] = append(s.users[alloc.Results[0]], op)
+}
+
+// wgmmaRoot follows a memdesc through slot and transpose views to the value
+// it views.
+func wgmmaRoot(v *ir.Value) *ir.Value {
+	for v.Def != nil && (v.Def.Kind == ir.OpMemIndex || v.Def.Kind == ir.OpMemTrans) {
+		v = v.Def.Operands[0]
+	}
+	return v
+}
+
+// wgmmaSharedLayouts gives the buffers wgmma operands come from the wgmma
+// swizzle (before sharedLayouts derives their views' layouts).
+func (s *assigner) wgmmaSharedLayouts() {
+	s.f.Walk(func(op *ir.Op) {
+		if op.Kind != ir.OpWgmma {
+			return
+		}
+		for j := 0; j < 2; j++ {
+			if _, ok := op.Operands[j].Type.(*ir.MemDesc); !ok {
+				continue
+			}
+			root := wgmmaRoot(op.Operands[j])
+			md, ok := root.Type.(*ir.MemDesc)
+			if !ok || md.Layout != nil || root.Def == nil || root.Def.Kind != ir.OpAlloc {
+				continue // laid out elsewhere; the backend checks it fits
+			}
+			order := md.Order
+			if len(order) == 0 {
+				order = ir.RowMajor(len(md.Shape))
+			}
+			sh, err := WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
+			if err != nil {
+				s.fail(op, "operand %c: %v", "ab"[j], err)
+			}
+			c := *md
+			c.Layout = sh
+			root.Type = &c
+		}
+	})
+}
+
+// wgmmaReads reports whether the buffer allocated by alloc (followed
+// through its views) is read by a wgmma.
+func wgmmaReads(alloc *ir.Op, users map[*ir.Value][]*ir.Op) bool {
+	seen := map[*ir.Value]bool{}
+	var visit func(v *ir.Value) bool
+	visit = func(v *ir.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		for _, u := range users[v] {
+			if u.Kind == ir.OpWgmma && (u.Operands[0] == v || u.Operands[1] == v) {
+				return true
+			}
+			if u.Kind == ir.OpMemIndex || u.Kind == ir.OpMemTrans {
+				if visit(u.Results[0]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return len(alloc.Results) == 1 && visit(alloc.Results[0])
+}
+
+// insertAfterWgmmaWait places op, a layout conversion reading v, right
+// after the wgmma_wait that completes v when v is a wgmma result (its
+// registers hold the product only from then on); false when v is not one or
+// no wait of its block completes it.
+func (s *assigner) insertAfterWgmmaWait(v *ir.Value, op *ir.Op) bool {
+	if v.Def == nil || v.Def.Kind != ir.OpWgmma {
+		return false
+	}
+	w := wgmmaCompletion(v.Def)
+	if w == nil {
+		return false
+	}
+	layInsertAfter(w, op)
+	return true
+}
+
+// wgmmaCompletion is the wgmma_wait that completes mma: the first
+// wgmma_wait(n) of its block with at least n wgmma ops issued after mma
+// before it (nil when the block has none).
+func wgmmaCompletion(mma *ir.Op) *ir.Op {
+	b := mma.Parent
+	i := 0
+	for i < len(b.Ops) && b.Ops[i] != mma {
+		i++
+	}
+	newer := 0
+	for i++; i < len(b.Ops); i++ {
+		o := b.Ops[i]
+		if o.Kind == ir.OpWgmma {
+			newer++
+		}
+		if o.Kind == ir.OpWgmmaWait && int(o.Attrs.Int("pending", 0)) <= newer {
+			return o
+		}
+	}
+	return nil
+}

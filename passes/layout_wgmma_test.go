@@ -1,0 +1,58 @@
+package passes
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestWgmmaSharedLayoutIsHardwareSwizzle checks that the layout stores put
+// element (r, c) of a wgmma operand buffer at the byte the hardware reads it
+// from: the row-major address r*S + c*eb with the 128B / 64B / 32B swizzle
+// (Swizzle<3,4,3>, <2,4,3>, <1,4,3>: address bits 4.. XOR bits 7..) applied,
+// which is what the wgmma descriptors (and TMA's swizzle modes) describe
+// for a buffer aligned to WgmmaAlign.
+func TestWgmmaSharedLayoutIsHardwareSwizzle(t *testing.T) {
+	for _, tc := range []struct{ rows, cols, eb, bbits int }{
+		{64, 64, 2, 3}, {128, 64, 2, 3}, {64, 32, 2, 2}, {64, 16, 2, 1}, {64, 128, 1, 3}, {32, 64, 1, 2},
+	} {
+		shape := []int{tc.rows, tc.cols}
+		sh, err := WgmmaSharedLayout(shape, tc.eb, []int{1, 0})
+		require.NoError(t, err)
+		span := tc.cols * tc.eb
+		require.Equal(t, span, WgmmaSwizzleBytes(sh, shape, tc.eb))
+		for r := 0; r < tc.rows; r++ {
+			for c := 0; c < tc.cols; c++ {
+				addr := r*span + c*tc.eb
+				hw := addr ^ ((addr >> 7) & (1<<tc.bbits - 1) << 4)
+				require.Equal(t, hw, SharedOffset(sh, shape, []int{r, c})*tc.eb, "shape %v eb %d (%d, %d)", shape, tc.eb, r, c)
+			}
+		}
+	}
+	_, err := WgmmaSharedLayout([]int{64, 128}, 2, []int{1, 0})
+	require.Error(t, err, "256-byte rows are not one swizzle span")
+}
+
+// TestMMAv3Fragment checks the wgmma accumulator layout against PTX's
+// m64nNk16 D fragment: thread (warp w, lane l) holds d[i] at row
+// 16*w + l/4 + 8*((i/2)%2), column 8*(i/4) + 2*(l%4) + i%2.
+func TestMMAv3Fragment(t *testing.T) {
+	l, err := ParseLayout("mmav3<[4,1]>")
+	require.NoError(t, err)
+	require.Equal(t, "mmav3<[4,1]>", l.String())
+	for _, N := range []int{8, 64, 256} {
+		ll, err := Linear(l, []int{64, N})
+		require.NoError(t, err)
+		require.Equal(t, N/2, ll.NumRegs())
+		for w := 0; w < 4; w++ {
+			for lane := 0; lane < 32; lane++ {
+				for i := 0; i < N/2; i++ {
+					want := []int{16*w + lane/4 + 8*(i/2%2), 8*(i/4) + 2*(lane%4) + i%2}
+					require.Equal(t, want, ll.Coords(i, lane, w))
+				}
+			}
+		}
+	}
+	_, err = Linear(&MMAv3{WarpsPerCTA: []int{2, 2}}, []int{64, 64})
+	require.Error(t, err)
+}

@@ -1,0 +1,63 @@
+package tle
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/tle/ir"
+)
+
+func TestDescSpec(t *testing.T) {
+	bin := &Binary{Kernel: "k", Params: []string{"out:*f32", "x:desc[bf16,64,128]"},
+		Descs: []nvptx.DescParam{{Param: 1, DType: "bf16", Block: []int{64, 128}, Box: []int{64, 128}, Swizzle: 0}}}
+	buf := &DeviceBuffer{Ptr: 0x10000, DType: ir.BF16, N: 300 * 200}
+	spec, err := DescSpec(bin, 1, DeviceDesc{Buf: buf, Shape: []int{300, 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cuda.TiledSpec{DataType: cuda.TensorBFloat16, Global: 0x10000, Dims: []uint64{200, 300}, Strides: []uint64{400},
+		Box: []uint32{128, 64}, Swizzle: cuda.SwizzleNone, L2Promotion: cuda.L2Promotion128B, OOBFill: cuda.OOBFillNone}
+	if spec.DataType != want.DataType || spec.Global != want.Global || !eqU64(spec.Dims, want.Dims) || !eqU64(spec.Strides, want.Strides) ||
+		len(spec.Box) != 2 || spec.Box[0] != 128 || spec.Box[1] != 64 || spec.Swizzle != want.Swizzle || spec.L2Promotion != want.L2Promotion || spec.OOBFill != want.OOBFill {
+		t.Errorf("spec %+v, want %+v", spec, want)
+	}
+	bin.Descs[0].Swizzle = 128
+	bin.Descs[0].Box = []int{64, 64}
+	if spec, err := DescSpec(bin, 1, DeviceDesc{Buf: buf, Shape: []int{300, 200}}); err != nil || spec.Swizzle != cuda.Swizzle128B {
+		t.Errorf("128B swizzle: %+v %v", spec, err)
+	}
+	bin.Descs[0].Swizzle, bin.Descs[0].Box = 0, []int{64, 128}
+	for _, c := range []struct {
+		d    DeviceDesc
+		want string
+	}{
+		{DeviceDesc{Buf: &DeviceBuffer{Ptr: 0x10008, DType: ir.BF16, N: 60000}, Shape: []int{300, 200}}, "16-byte aligned"},
+		{DeviceDesc{Buf: buf, Shape: []int{300, 199}, Strides: []int{199, 1}}, "multiples of 16 bytes"},
+		{DeviceDesc{Buf: buf, Shape: []int{300, 100}, Strides: []int{1, 300}}, "innermost stride must be 1"},
+		{DeviceDesc{Buf: buf, Shape: []int{400, 200}}, "reaches element"},
+		{DeviceDesc{Buf: &DeviceBuffer{Ptr: 0x10000, DType: ir.F32, N: 60000}, Shape: []int{300, 200}}, "holds f32"},
+		{DeviceDesc{Buf: buf, Shape: []int{60000}}, "rank-2"},
+	} {
+		_, err := DescSpec(bin, 1, c.d)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x:desc") {
+			t.Errorf("%+v: error %v, want %q naming the argument", c.d, err, c.want)
+		}
+	}
+	if _, err := DescSpec(bin, 0, DeviceDesc{Buf: buf, Shape: []int{300, 200}}); err == nil {
+		t.Error("no error for a parameter without tensor-map metadata")
+	}
+}
+
+func eqU64(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
