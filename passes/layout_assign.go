@@ -84,7 +84,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 					err = e.err
 					return
 				}
-				panic(r)
+				err = ir.ErrorAt(nil, "internal compiler error in the layout pass: %v", r)
 			}
 		}()
 		f.Walk(func(op *ir.Op) {
@@ -111,11 +111,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 type layoutError struct{ err error }
 
 func (s *assigner) fail(op *ir.Op, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if op != nil {
-		msg = fmt.Sprintf("%s: %s", op.Kind, msg)
-	}
-	panic(layoutError{fmt.Errorf("%s", msg)})
+	panic(layoutError{ir.ErrorAt(op, format, args...)})
 }
 
 type memoKey struct {

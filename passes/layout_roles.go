@@ -1,7 +1,6 @@
 package passes
 
 import (
-	"fmt"
 
 	"github.com/tlego/tle/tle/ir"
 )
@@ -130,8 +129,8 @@ func sinkIntoRoles(f *ir.Func) error {
 				if def != nil {
 					what = string(def.Kind)
 				}
-				return nil, fmt.Errorf("%s at %v: role %q uses a tile (%s) computed before warp_specialize; only recomputable tiles (constants, arange, splat, element-wise ops of those) may cross into a role: compute it inside the role",
-					user.Kind, user.Pos, role.Attrs.String("name"), what)
+				return nil, ir.ErrorAt(user, "role %q uses a tile (%s) computed before warp_specialize; only recomputable tiles (constants, arange, splat, element-wise ops of those) may cross into a role: compute it inside the role",
+					role.Attrs.String("name"), what)
 			}
 			ops := make([]*ir.Value, len(def.Operands))
 			for j, o := range def.Operands {

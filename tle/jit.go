@@ -177,8 +177,9 @@ func (k *Kernel) compileGPU(opts CompileOptions, g GPUOptions) (*Binary, error) 
 }
 
 // CompileModule compiles an IR module (after the pass pipeline) to PTX.
-func CompileModule(m *ir.Module, kernel string, g GPUOptions) (*Binary, error) {
+func CompileModule(m *ir.Module, kernel string, g GPUOptions) (b *Binary, err error) {
 	g = g.withDefaults()
+	defer func() { err = ir.Diagnose(m.File, err) }()
 	fn := m.Func(kernel)
 	if fn == nil {
 		return nil, fmt.Errorf("no kernel %q in the module", kernel)
@@ -202,7 +203,7 @@ func CompileModule(m *ir.Module, kernel string, g GPUOptions) (*Binary, error) {
 		}
 		why = reason
 	}
-	b := &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
+	b = &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
 	for _, kk := range res.Kernels {
 		if kk.Name == kernel {
 			b.NumWarps, b.SmemBytes, b.Params, b.Descs = kk.NumWarps, kk.SmemBytes, kk.Params, kk.Descs

@@ -163,3 +163,28 @@ func TestDeviceArgumentErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int32(100), vals[3])
 }
+
+func TestAsmOnTheGPUAndBackendErrorPositions(t *testing.T) {
+	needLLC(t)
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	prog, err := Parse("asm.tle", []byte(`kernel k(out *f32, x f32) {
+    lane := asm("mov.u32 $0, %laneid;", out: i32)
+    y := asm("add.f32 $0, $1, $2;", x, cast(lane, f32), out: f32)
+    store(out + program_id(0), y)
+}
+
+kernel bad(out *f32) {
+    v := asm("mov.f32 $0, $1;", full([64], 1.5, f32), out: [64]f32)
+    store(out + arange(0, 64), v)
+}
+`))
+	require.NoError(t, err)
+	k, _ := prog.Kernel("k")
+	b, err := k.Compile(CompileOptions{}, GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.Regexp(t, `mov\.u32\s+%r\d+, %laneid;`, b.PTX)
+	require.Regexp(t, `add\.f32\s+%f\d+, %f\d+, %f\d+;`, b.PTX)
+	bad, _ := prog.Kernel("bad")
+	_, err = bad.Compile(CompileOptions{}, GPUOptions{Toolchain: "llc"})
+	require.EqualError(t, err, "asm.tle:8:10: error: asm: asm takes and returns scalars on the GPU, not [64]f32")
+}

@@ -142,11 +142,7 @@ func (g *gen) newBlock() *llvm.Block {
 }
 
 func (g *gen) failf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if g.curOp != nil {
-		msg = fmt.Sprintf("%s at %v: %s", g.curOp.Kind, g.curOp.Pos, msg)
-	}
-	panic(genError{fmt.Errorf("%s", msg)})
+	panic(genError{ir.ErrorAt(g.curOp, format, args...)})
 }
 
 func paramBytes(t ir.Type) int {
@@ -175,7 +171,9 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 				err = e.err
 				return
 			}
-			panic(r)
+			// A bug, not a user error: report it at the op being emitted
+			// rather than crashing the caller.
+			err = ir.ErrorAt(g.curOp, "internal compiler error in the nvptx backend: %v", r)
 		}
 	}()
 	g.axes = passes.AnalyzeAxes(f)
@@ -1075,6 +1073,11 @@ func (g *gen) assert(op *ir.Op) {
 func (g *gen) asmOp(op *ir.Op) {
 	var args []value.Value
 	var ptys []types.Type
+	for _, v := range append(append([]*ir.Value(nil), op.Operands...), op.Results...) {
+		if len(ir.ShapeOf(v.Type)) > 0 {
+			g.failf("asm takes and returns scalars on the GPU, not %s", ir.StripLayout(v.Type))
+		}
+	}
 	for _, v := range op.Operands {
 		x := g.scalar(v)
 		args = append(args, x)
@@ -1084,11 +1087,53 @@ func (g *gen) asmOp(op *ir.Op) {
 	if len(op.Results) == 1 {
 		ret = elemType(op.Results[0].Type)
 	}
-	a := g.md.inlineAsm(ret, ptys, op.Attrs.String("template"), op.Attrs.String("constraints"), true)
+	cons := op.Attrs.String("constraints")
+	if cons == "" {
+		cons = asmConstraints(ret, ptys)
+	}
+	a := g.md.inlineAsm(ret, ptys, op.Attrs.String("template"), cons, true)
 	call := g.cur.NewCall(a, args...)
 	if len(op.Results) == 1 {
 		g.set(op.Results[0], &tval{s: call})
 	}
+}
+
+// asmConstraints derives the LLVM inline-asm constraint string of an asm op
+// from its result and operand types, with NVPTX's register classes: f for
+// f32, d for f64, h for 16-bit, r for 32-bit and l for 64-bit integers and
+// pointers; $0 is the result when there is one.
+func asmConstraints(ret types.Type, args []types.Type) string {
+	letter := func(t types.Type) string {
+		switch t := t.(type) {
+		case *types.FloatType:
+			switch t.Kind {
+			case types.FloatKindDouble:
+				return "d"
+			case types.FloatKindHalf:
+				return "h"
+			}
+			return "f"
+		case *types.IntType:
+			switch {
+			case t.BitSize <= 16:
+				return "h"
+			case t.BitSize <= 32:
+				return "r"
+			}
+			return "l"
+		case *types.PointerType:
+			return "l"
+		}
+		return "r"
+	}
+	var parts []string
+	if ret != types.Void {
+		parts = append(parts, "="+letter(ret))
+	}
+	for _, a := range args {
+		parts = append(parts, letter(a))
+	}
+	return strings.Join(parts, ",")
 }
 
 // sortedKeys is a helper for deterministic iteration.
