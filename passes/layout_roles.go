@@ -1,7 +1,6 @@
 package passes
 
 import (
-
 	"github.com/tlego/tle/tle/ir"
 )
 
