@@ -22,3 +22,4 @@ for k in pipe_scale cluster_exchange tma_copy tma_roundtrip; do
   $tlec build $t/$k.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
 $tlec build $t/wgmma_tile.tle --kernel wgmma_tile --toolchain llc -o "$dir/wgmma_tile.ptx" || echo "build-ptx: wgmma_tile: no PTX (see above)"
+$tlec build $t/matmul_tma.tle --kernel matmul_tma -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma.ptx" || echo "build-ptx: matmul_tma: no PTX (see above)"

@@ -177,6 +177,47 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 		}
 	}
 
+	// Matmul with TMA, a 3-deep pipeline, a load role and two wgmma
+	// warpgroups (matmul_tma.tle), B given transposed ([N, K], K-major).
+	for _, size := range []int{4096, 8192} {
+		for _, cfg := range []struct{ bn, s, lag string }{{"256", "3", "1"}, {"128", "4", "1"}} {
+			progress(fmt.Sprintf("matmul_tma %d^3 128x%sx64, %s stages", size, cfg.bn, cfg.s))
+			k, err := load("matmul_tma.tle", "matmul_tma")
+			if err != nil {
+				return nil, err
+			}
+			a, err := randBuf(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			bt, err := randBuf(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			c, err := g.Alloc(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			bn := atoi(cfg.bn)
+			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": cfg.bn, "BK": "64", "S": cfg.s, "LAG": cfg.lag}, Div16: []string{"M", "N", "K"}},
+				[3]int{(size + 127) / 128, (size + bn - 1) / bn, 1},
+				tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: bt, Shape: []int{size, size}}, c, size, size, size)
+			if err != nil {
+				return nil, err
+			}
+			t, err := g.Time(2, reps, p.Launch)
+			if err != nil {
+				return nil, err
+			}
+			flops := 2 * float64(size) * float64(size) * float64(size)
+			out = append(out, BenchResult{Name: "matmul_tma", Config: fmt.Sprintf("%d^3 bf16, B^T, 128x%sx64, %s stages, lag %s", size, cfg.bn, cfg.s, cfg.lag), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+			p.Close()
+			g.Free(a)
+			g.Free(bt)
+			g.Free(c)
+		}
+	}
+
 	// Time from source to a loaded module, the first time (an empty JIT
 	// cache directory, a specialisation not compiled before in this
 	// process), then again (the in-memory cache).

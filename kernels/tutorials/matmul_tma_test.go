@@ -1,0 +1,92 @@
+package tutorials
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// matmulTMADefs are the bindings of matmul_tma: the benchmark's 128x256x64
+// tile with 3 stages and one wgmma group in flight, and variants (4 stages,
+// BN = 128, a wait for every group).
+var matmulTMADefs = []map[string]string{
+	{"BM": "128", "BN": "256", "BK": "64", "S": "3", "LAG": "1"},
+	{"BM": "128", "BN": "128", "BK": "64", "S": "4", "LAG": "1"},
+	{"BM": "128", "BN": "128", "BK": "64", "S": "3", "LAG": "0"},
+}
+
+// TestMatmulTMA multiplies A [M, K] by B given transposed (Bt [N, K]), with
+// sizes that are not multiples of the blocks (TMA zero-fills the tails, the
+// store of C is masked) and enough K blocks (9) to wrap the stage ring and
+// flip every barrier's parity more than once.
+func TestMatmulTMA(t *testing.T) {
+	k := kernel(t, "matmul_tma.tle", "matmul_tma")
+	r := rand.New(rand.NewPCG(21, 22))
+	const m, n, kk = 200, 136, 544 // rows of 1088 bytes: a multiple of 16, as TMA needs
+	a := round(ir.BF16, randn(r, m*kk))
+	bt := round(ir.BF16, randn(r, n*kk))
+	want := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			s := 0.0
+			for l := 0; l < kk; l++ {
+				s += a[i*kk+l] * bt[j*kk+l]
+			}
+			want[i*n+j] = s
+		}
+	}
+	for ci, defs := range matmulTMADefs {
+		bm, bn := atoi(defs["BM"]), atoi(defs["BN"])
+		for _, dev := range devices(t, "matmul_tma") {
+			if ci != 0 && strings.HasSuffix(dev.Name(), "running given PTX") {
+				continue // tools/build-ptx.sh builds the first binding only
+			}
+			c := poison(m * n)
+			err := k.Run(dev, [3]int{cdiv(m, bm), cdiv(n, bn), 1}, tle.CompileOptions{Defines: defs},
+				map[string]any{"a": &tle.Tensor{Shape: []int{m, kk}, Data: a}, "bt": &tle.Tensor{Shape: []int{n, kk}, Data: bt},
+					"c": c, "M": m, "N": n, "K": kk})
+			require.NoError(t, err, "%s %v", dev.Name(), defs)
+			require.Less(t, relRMS(c.Data, want), 4e-3, "%s %v", dev.Name(), defs)
+		}
+	}
+}
+
+// TestMatmulTMAPTX checks the benchmark binding's code with llc-19: TMA
+// loads completing on mbarriers, parity waits, m64n256k16 wgmma with B
+// K-major (trans_b), one group left in flight, and setmaxnreg for the roles.
+func TestMatmulTMAPTX(t *testing.T) {
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skip("llc-19 not installed (CI installs llvm-19)")
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	k := kernel(t, "matmul_tma.tle", "matmul_tma")
+	for _, defs := range matmulTMADefs {
+		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
+			b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
+			require.NoError(t, err)
+			for _, w := range []string{
+				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 0;`,
+				`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`,
+				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
+				`mbarrier\.arrive\.expect_tx\.shared::cta\.b64\s`,
+				`setmaxnreg\.dec\.sync\.aligned\.u32 40;`,
+				`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
+				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
+			} {
+				require.Regexp(t, line(w), b.PTX, "no %s", w)
+			}
+			require.Len(t, line(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), 2, "one TMA box per operand")
+			require.Len(t, line(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
+			require.Equal(t, 12, b.NumWarps, "a load warpgroup and two mma warpgroups")
+		})
+	}
+}
