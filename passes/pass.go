@@ -29,6 +29,7 @@ var Table = []Pass{
 	{Name: "constfold", Run: ConstFold, Doc: "fold ops on constants, constant-condition ifs and zero-trip loops"},
 	{Name: "cse", Run: CSE, Doc: "merge identical pure ops, an outer one replacing an inner one"},
 	{Name: "dce", Run: DCE, Doc: "delete unused pure ops, side-effect-free loops/ifs and unused loop/if results"},
+	{Name: "elide-transpose", Run: ElideTranspose, Doc: "fold memdesc_trans views read by wgmma into its trans_a/trans_b flags; delete the dead views"},
 }
 
 // Constraint says that pass Before must run before pass After.
@@ -43,6 +44,7 @@ var Constraints = []Constraint{
 	{"inline", "cse", "CSE works within one function; inlining exposes duplicates across calls"},
 	{"constfold", "dce", "folding leaves the ops it folded away unused"},
 	{"cse", "dce", "CSE leaves the duplicates it replaced unused"},
+	{"inline", "elide-transpose", "a transposed view passed to a helper reaches its wgmma only once the helper is inlined"},
 }
 
 func init() {

@@ -170,7 +170,7 @@ func TestDumpAfter(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	sort.Strings(names)
-	require.Equal(t, []string{"k_00__input.tir", "k_01__inline.tir", "k_02__constfold.tir", "k_03__cse.tir", "k_04__dce.tir"}, names)
+	require.Equal(t, []string{"k_00__input.tir", "k_01__inline.tir", "k_02__constfold.tir", "k_03__cse.tir", "k_04__dce.tir", "k_05__elide-transpose.tir"}, names)
 	// every dump parses and verifies on its own; the input keeps its helper
 	for _, n := range names {
 		src, err := os.ReadFile(filepath.Join(dir, n))
