@@ -179,7 +179,7 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 
 	// Matmul with TMA, a 3-deep pipeline, a load role and two wgmma
 	// warpgroups (matmul_tma.tle), B given transposed ([N, K], K-major).
-	for _, size := range []int{4096, 8192} {
+	for _, size := range []int{1024, 2048, 4096, 8192} {
 		for _, cfg := range []struct{ bn, s, lag string }{{"256", "3", "1"}, {"128", "4", "1"}} {
 			progress(fmt.Sprintf("matmul_tma %d^3 128x%sx64, %s stages", size, cfg.bn, cfg.s))
 			k, err := load("matmul_tma.tle", "matmul_tma")
