@@ -73,45 +73,25 @@ func (t *thread) load(in *instr) error {
 			otherI = t.bcastI(o.i, n, 1)[:n]
 		}
 	}
+	if so.float {
+		return gatherLoad(&a, in.op, so.dt, v.f, ptr, mask, otherF, func(b *Buffer) []float64 { return b.f })
+	}
+	return gatherLoad(&a, in.op, so.dt, v.i, ptr, mask, otherI, func(b *Buffer) []int64 { return b.i })
+}
+
+// gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
+// zero, elsewhere), resolving each pointer's region once per run of lanes
+// in the same region and checking bounds. data picks the buffer's storage
+// of dst's kind.
+func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, data func(*Buffer) []T) error {
 	var lo, hi int64
 	curID := -1
-	if so.float {
-		var data []float64
-		dst := v.f
-		for k := range dst {
-			if mask != nil && mask[k] == 0 {
-				if otherF != nil {
-					dst[k] = otherF[k]
-				} else {
-					dst[k] = 0
-				}
-				continue
-			}
-			p := ptr[k]
-			id, off := unpack(p)
-			if id != curID {
-				rg, err := a.resolve(p, k)
-				if err != nil {
-					return err
-				}
-				if rg.buf.f == nil {
-					return t.errAt(in.op, "load of %v from %s, a buffer of %v", so.dt, rg.name, rg.buf.dtype)
-				}
-				curID, lo, hi, data = id, int64(rg.lo), int64(rg.hi), rg.buf.f
-			}
-			if off < lo || off >= hi {
-				return a.oob(p, k, n)
-			}
-			dst[k] = data[off]
-		}
-		return nil
-	}
-	var data []int64
-	dst := v.i
+	var src []T
+	n := len(dst)
 	for k := range dst {
 		if mask != nil && mask[k] == 0 {
-			if otherI != nil {
-				dst[k] = otherI[k]
+			if other != nil {
+				dst[k] = other[k]
 			} else {
 				dst[k] = 0
 			}
@@ -124,15 +104,15 @@ func (t *thread) load(in *instr) error {
 			if err != nil {
 				return err
 			}
-			if rg.buf.i == nil {
-				return t.errAt(in.op, "load of %v from %s, a buffer of %v", so.dt, rg.name, rg.buf.dtype)
+			if src = data(rg.buf); src == nil {
+				return a.t.errAt(op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
-			curID, lo, hi, data = id, int64(rg.lo), int64(rg.hi), rg.buf.i
+			curID, lo, hi = id, int64(rg.lo), int64(rg.hi)
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
 		}
-		dst[k] = data[off]
+		dst[k] = src[off]
 	}
 	return nil
 }
