@@ -81,9 +81,36 @@ type DotOperand struct {
 // the 2-D XOR swizzle of Triton's shared encoding on the two fastest
 // dimensions: in row r, the Vec-element chunk c lives at chunk
 // c ^ ((r / PerPhase) % MaxPhase). Vec=PerPhase=MaxPhase=1 is no swizzle.
+//
+// BlockCols > 0 (and smaller than the fastest dimension, which it divides)
+// column-blocks the plane of the two fastest dimensions: the fastest
+// dimension is cut into blocks of BlockCols elements (one swizzle span),
+// each stored as its own [rows, BlockCols] array, one after another (block
+// stride rows*BlockCols elements); the swizzle applies inside a block (the
+// column within it, the row). Outer dimensions stride over whole planes.
+// This is CUTLASS's MN-major / wide-K SW128 tiling: TMA fills a block per
+// box, and a wgmma descriptor steps between blocks with its leading byte
+// offset.
 type Shared struct {
 	Vec, PerPhase, MaxPhase int
 	Order                   []int
+	BlockCols               int
+}
+
+// RowElems is the row stride, in elements, of the plane of the two fastest
+// dimensions of a buffer of shape: BlockCols when column-blocked, else the
+// extent of the fastest dimension.
+func (l *Shared) RowElems(shape []int) int {
+	w := shape[l.Order[0]]
+	if l.Blocked(shape) {
+		return l.BlockCols
+	}
+	return w
+}
+
+// Blocked reports whether l column-blocks a buffer of shape.
+func (l *Shared) Blocked(shape []int) bool {
+	return l != nil && l.BlockCols > 0 && len(l.Order) > 1 && shape[l.Order[0]] > l.BlockCols
 }
 
 func layIntsString(v []int) string {
@@ -110,6 +137,9 @@ func (l *DotOperand) String() string {
 	return fmt.Sprintf("dotop<%d,%s,%d>", l.OpIdx, l.Parent, l.KWidth)
 }
 func (l *Shared) String() string {
+	if l.BlockCols > 0 {
+		return fmt.Sprintf("shared<%d,%d,%d,%s,%d>", l.Vec, l.PerPhase, l.MaxPhase, layIntsString(l.Order), l.BlockCols)
+	}
 	return fmt.Sprintf("shared<%d,%d,%d,%s>", l.Vec, l.PerPhase, l.MaxPhase, layIntsString(l.Order))
 }
 
@@ -228,8 +258,16 @@ func ParseLayout(s string) (ir.Layout, error) {
 		}
 		return &DotOperand{OpIdx: op, Parent: mma, KWidth: kw}, nil
 	case "shared":
-		if len(args) != 4 {
+		if len(args) != 4 && len(args) != 5 {
 			return bad()
+		}
+		bc := 0
+		if len(args) == 5 {
+			x, err := strconv.Atoi(args[4])
+			if err != nil || x < 0 {
+				return bad()
+			}
+			bc = x
 		}
 		var n [3]int
 		for i := 0; i < 3; i++ {
@@ -243,7 +281,7 @@ func ParseLayout(s string) (ir.Layout, error) {
 		if err != nil {
 			return bad()
 		}
-		return &Shared{Vec: n[0], PerPhase: n[1], MaxPhase: n[2], Order: o}, nil
+		return &Shared{Vec: n[0], PerPhase: n[1], MaxPhase: n[2], Order: o, BlockCols: bc}, nil
 	}
 	return nil, nil
 }
@@ -715,11 +753,25 @@ func SharedOffset(l *Shared, shape, coords []int) int {
 		c := coords[d]
 		if i == 0 && len(order) > 1 {
 			row := coords[order[1]]
+			if l.Blocked(shape) {
+				off += (c / l.BlockCols) * l.BlockCols * shape[order[1]]
+				c %= l.BlockCols
+			}
 			phase := (row / per) % maxp
 			c = ((c/vec)^phase)*vec + c%vec
+			off += c
+			stride = shape[d]
+			if l.Blocked(shape) {
+				stride = l.BlockCols
+			}
+			continue
 		}
 		off += c * stride
-		stride *= shape[d]
+		if i == 1 {
+			stride = shape[order[0]] * shape[d]
+		} else {
+			stride *= shape[d]
+		}
 	}
 	return off
 }

@@ -263,7 +263,7 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 		}
 		order = append(order, 0)
 		ring := &ir.MemDesc{Shape: append([]int{stages}, md.Shape...), Elem: md.Elem, Order: order, Space: ir.Shared,
-			Layout: &Shared{Vec: sh.Vec, PerPhase: sh.PerPhase, MaxPhase: sh.MaxPhase, Order: order}}
+			Layout: &Shared{Vec: sh.Vec, PerPhase: sh.PerPhase, MaxPhase: sh.MaxPhase, Order: order, BlockCols: sh.BlockCols}}
 		c.buf = emit(ir.OpAlloc, ring, nil)
 	}
 	// clone a value computed from iv (and invariants) with iv := at

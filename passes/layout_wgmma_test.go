@@ -29,8 +29,20 @@ func TestWgmmaSharedLayoutIsHardwareSwizzle(t *testing.T) {
 			}
 		}
 	}
-	_, err := WgmmaSharedLayout([]int{64, 128}, 2, []int{1, 0})
-	require.Error(t, err, "256-byte rows are not one swizzle span")
+	_, err := WgmmaSharedLayout([]int{64, 96}, 2, []int{1, 0})
+	require.Error(t, err, "192-byte rows are neither one swizzle span nor whole 128B column blocks")
+	// 256-byte rows: two column blocks of [64, 64], each the 128B swizzle
+	sh, err := WgmmaSharedLayout([]int{64, 128}, 2, []int{1, 0})
+	require.NoError(t, err)
+	require.Equal(t, 64, sh.BlockCols)
+	for r := 0; r < 64; r++ {
+		for c := 0; c < 128; c++ {
+			blk, cc := c/64, c%64
+			hw := blk*64*128 + r*128 + ((cc*2/16)^(r%8))*16 + cc*2%16
+			require.Equal(t, hw, SharedOffset(sh, []int{64, 128}, []int{r, c})*2, "(%d, %d)", r, c)
+		}
+	}
+	require.Equal(t, 128, WgmmaSwizzleBytes(sh, []int{64, 128}, 2))
 }
 
 // TestMMAv3Fragment checks the wgmma accumulator layout against PTX's

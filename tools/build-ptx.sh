@@ -23,3 +23,5 @@ for k in pipe_scale cluster_exchange tma_copy tma_roundtrip; do
 done
 $tlec build $t/wgmma_tile.tle --kernel wgmma_tile --toolchain llc -o "$dir/wgmma_tile.ptx" || echo "build-ptx: wgmma_tile: no PTX (see above)"
 $tlec build $t/matmul_tma.tle --kernel matmul_tma -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma.ptx" || echo "build-ptx: matmul_tma: no PTX (see above)"
+$tlec build $t/matmul_tma_nt.tle --kernel matmul_tma_nt -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma_nt.ptx" || echo "build-ptx: matmul_tma_nt: no PTX (see above)"
+$tlec build $t/async_load.tle --kernel async_load -D N=96 -D BM=16 -D BN=128 --toolchain llc -o "$dir/async_load.ptx"

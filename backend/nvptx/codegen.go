@@ -73,13 +73,20 @@ const AttrMinCTAsPerSM = "min_ctas_per_sm"
 const DefaultStages = 3
 
 // Prepare runs the passes the backend needs, in order (AssignLayouts,
-// PipelineLoops, AllocateShared), for callers without the pass pipeline
-// (tests, tools).
+// PipelineLoops, AsyncLoads, AllocateShared), for callers without the pass
+// pipeline (tests, tools). AsyncLoads turns the `async: true` loads the
+// pipeliner left into cp.async copies into staging buffers: it needs the
+// layouts, comes after the pipeliner (which takes the K loops' dot operand
+// loads into its own rings) and before AllocateShared, which places the
+// staging buffers.
 func Prepare(m *ir.Module, numWarps int) error {
 	if err := passes.AssignLayouts(m, numWarps); err != nil {
 		return err
 	}
 	if err := passes.PipelineLoops(m, DefaultStages); err != nil {
+		return err
+	}
+	if err := passes.AsyncLoads(m); err != nil {
 		return err
 	}
 	return passes.AllocateShared(m)

@@ -111,7 +111,10 @@
 // than its warps cover). A register operand a is staged in shared memory by
 // the layout pass; shared operands are read through matrix descriptors of
 // buffers in passes.WgmmaSharedLayout (rows of exactly one 128B / 64B / 32B
-// swizzle span, K-major or M/N-major, aligned to passes.WgmmaAlign, with
+// swizzle span, or column blocks of one 128B span each (Shared.BlockCols),
+// K-major or M/N-major; an M/N-major descriptor's LBO is the column-block
+// stride, rows*128 bytes, and SBO 1024, as CUTLASS's MN-major SW128; wide K
+// steps the start address into the next block), aligned to passes.WgmmaAlign, with
 // global_smem aligned to 1024). Before the first wgmma after ordinary
 // shared-memory stores, every thread runs fence.proxy.async.shared::cta and
 // the CTA (role) synchronises; then wgmma.fence, one
@@ -146,9 +149,10 @@
 // buffer to 1024 bytes, passes.TMASwizzleAlign; the backend checks the
 // view's offset). Box dimensions are at most 256 elements: a longer
 // outermost dimension is split into equal boxes (several instructions, one
-// map); a row wider than 256 elements, or a swizzled row wider than its span
-// (which needs a column-blocked buffer layout the passes do not produce),
-// is an error naming the copy. Kernel.Descs records each desc parameter's
+// map); a 2-D view with a column-blocked 128B-swizzled layout is copied as
+// one [rows, span] box per column block (column offsets +0, +span, ...,
+// each into its block); an unswizzled row wider than 256 elements is an
+// error naming the copy. Kernel.Descs records each desc parameter's
 // dtype, block, box and swizzle; the runtime (tle.DescSpec) encodes a
 // matching map from a device buffer, shape and strides (zero fill out of
 // bounds, 128-byte L2 promotion). make_desc is refused ("not supported on

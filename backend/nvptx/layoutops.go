@@ -382,6 +382,14 @@ func (g *gen) memIndex(op *ir.Op) {
 	src := g.val(op.Operands[0])
 	md := op.Results[0].Type.(*ir.MemDesc)
 	i := g.scalar(op.Operands[1])
+	if sh, ok := op.Operands[0].Type.(*ir.MemDesc); ok {
+		if l, ok := sh.Layout.(*passes.Shared); ok && l.Blocked(sh.Shape) && len(l.Order) > 2 && (l.Order[0] == 0 || l.Order[1] == 0) {
+			g.failf("slot of a column-blocked buffer (%s) along one of its two fastest dimensions is not supported", l)
+		}
+		if l, ok := sh.Layout.(*passes.Shared); ok && l.Blocked(sh.Shape) && len(l.Order) <= 2 {
+			g.failf("slot of a 2-D column-blocked buffer (%s) is not supported", l)
+		}
+	}
 	sliceBytes := ir.NumElements(md.Shape) * md.Elem.Bytes()
 	off := g.add(src.mem.off, g.mul(g.cast(i, ir.ElemDType(op.Operands[1].Type), ir.I32), i32c(int64(sliceBytes))))
 	g.set(op.Results[0], &tval{mem: &memRef{off: off, desc: md}})
@@ -411,14 +419,33 @@ func (g *gen) sharedIndex(md *ir.MemDesc, coords []value.Value) value.Value {
 	stride := 1
 	for i, d := range sh.Order {
 		c := coords[d]
-		if i == 0 && len(sh.Order) > 1 && sh.MaxPhase > 1 {
-			row := coords[sh.Order[1]]
-			phase := g.and(g.lshr(row, i32c(int64(log2(sh.PerPhase)))), i32c(int64(sh.MaxPhase-1)))
-			chunk := g.xor(g.lshr(c, i32c(int64(log2(sh.Vec)))), phase)
-			c = g.or(g.shl(chunk, i32c(int64(log2(sh.Vec)))), g.and(c, i32c(int64(sh.Vec-1))))
+		if i == 0 && len(sh.Order) > 1 {
+			if sh.Blocked(md.Shape) {
+				// column block c / BlockCols, stored after the earlier ones
+				bc := sh.BlockCols
+				if bc&(bc-1) != 0 || md.Shape[d]%bc != 0 {
+					g.failf("shared layout %s: column blocks of %d elements must be a power of two dividing %d", sh, bc, md.Shape[d])
+				}
+				blk := g.lshr(c, i32c(int64(log2(bc))))
+				off = g.add(off, g.mul(blk, i32c(int64(bc*md.Shape[sh.Order[1]]))))
+				c = g.and(c, i32c(int64(bc-1)))
+			}
+			if sh.MaxPhase > 1 {
+				row := coords[sh.Order[1]]
+				phase := g.and(g.lshr(row, i32c(int64(log2(sh.PerPhase)))), i32c(int64(sh.MaxPhase-1)))
+				chunk := g.xor(g.lshr(c, i32c(int64(log2(sh.Vec)))), phase)
+				c = g.or(g.shl(chunk, i32c(int64(log2(sh.Vec)))), g.and(c, i32c(int64(sh.Vec-1))))
+			}
+			off = g.add(off, c)
+			stride = sh.RowElems(md.Shape)
+			continue
 		}
 		off = g.add(off, g.mul(c, i32c(int64(stride))))
-		stride *= md.Shape[d]
+		if i == 1 {
+			stride = md.Shape[sh.Order[0]] * md.Shape[d]
+		} else {
+			stride *= md.Shape[d]
+		}
 	}
 	return off
 }
@@ -430,6 +457,9 @@ func sharedVec(ll *passes.LinearLayout, sh *passes.Shared, eb int) int {
 	v := ll.ContigRegs(sh.Order[0])
 	if len(sh.Order) > 1 && sh.MaxPhase > 1 && sh.Vec < v {
 		v = sh.Vec
+	}
+	if sh.BlockCols > 0 && sh.BlockCols < v {
+		v = sh.BlockCols // a run stays inside its column block
 	}
 	if m := maxI(1, 16/eb); v > m {
 		v = m

@@ -114,6 +114,18 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 	}
 	p := &tmaPlan{box: append([]int(nil), d.Block...), align: 128}
 	inner := d.Block[rank-1] * eb
+	cols := d.Block[rank-1] // columns per box: the block's, or one column block's
+	if sh.Blocked(md.Shape) {
+		if rank != 2 || sh.MaxPhase <= 1 {
+			return nil, fmt.Errorf("the shared view's column-blocked layout %s needs a 2-D swizzled block, has %v", sh, d.Block)
+		}
+		cols = sh.BlockCols
+		if d.Block[1]%cols != 0 {
+			return nil, fmt.Errorf("the shared view's column blocks of %d elements do not divide its rows of %d", cols, d.Block[1])
+		}
+		inner = cols * eb
+		p.box[1] = cols
+	}
 	if rank >= 2 && sh.MaxPhase > 1 {
 		for _, s := range []int{32, 64, 128} {
 			if inner == s && sh.Vec*eb == 16 && sh.PerPhase == 128/s && sh.MaxPhase == s/16 {
@@ -159,10 +171,20 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 	if n0 > b0 && boxBytes%p.align != 0 {
 		return nil, fmt.Errorf("the block %v splits into boxes %v of %d bytes, not a multiple of the %d-byte alignment TMA needs", d.Block, p.box, boxBytes, p.align)
 	}
+	// column blocks (the inner loop: box j of a row band lands in column
+	// block j, rows*cols elements after block j-1), then row bands
+	nb := d.Block[rank-1] / cols
+	blockBytes := n0 * cols * eb
+	if nb > 1 && blockBytes%p.align != 0 {
+		return nil, fmt.Errorf("the block %v's column blocks of %d bytes are not a multiple of the %d-byte alignment TMA needs", d.Block, blockBytes, p.align)
+	}
 	for k := 0; k < n0/b0; k++ {
-		c := make([]int, rank)
-		c[0] = k * b0
-		p.boxes = append(p.boxes, tmaBox{coord: c, smem: k * boxBytes})
+		for j := 0; j < nb; j++ {
+			c := make([]int, rank)
+			c[0] = k * b0
+			c[rank-1] += j * cols
+			p.boxes = append(p.boxes, tmaBox{coord: c, smem: j*blockBytes + k*boxBytes})
+		}
 	}
 	return p, nil
 }

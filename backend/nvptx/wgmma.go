@@ -53,6 +53,19 @@ type wgmmaOperand struct {
 	kMajor bool
 	span   int // swizzle span S in bytes
 	mnExt  int // extent along M (a) or N (b)
+	// column blocks (passes.Shared.BlockCols): blockElems elements of the
+	// contiguous dimension per block, blockBytes between blocks (rows * S);
+	// blockElems 0 when the rows are one span
+	blockElems, blockBytes int
+}
+
+// contigOff is the byte offset of element e of the contiguous dimension in
+// row 0 (its column block's start plus e inside it).
+func (o *wgmmaOperand) contigOff(e, eb int) int {
+	if o.blockElems == 0 {
+		return e * eb
+	}
+	return e/o.blockElems*o.blockBytes + e%o.blockElems*eb
 }
 
 // wgmmaView checks a shared view feeding wgmma and returns how to describe
@@ -84,7 +97,12 @@ func (g *gen) wgmmaView(name string, v *ir.Value, kDim int) *wgmmaOperand {
 	if sb := g.md.sharedBase(); int(sb.Align) < passes.WgmmaAlign {
 		sb.Align = llvm.Align(passes.WgmmaAlign)
 	}
-	return &wgmmaOperand{addr: g.smemAddr(ref.off), kMajor: sh.Order[0] == kDim, span: span, mnExt: md.Shape[1-kDim]}
+	o := &wgmmaOperand{addr: g.smemAddr(ref.off), kMajor: sh.Order[0] == kDim, span: span, mnExt: md.Shape[1-kDim]}
+	if sh.Blocked(md.Shape) {
+		o.blockElems = sh.BlockCols
+		o.blockBytes = md.Shape[sh.Order[1]] * span
+	}
+	return o
 }
 
 // desc builds the descriptor of o starting byteOff bytes into the view.
@@ -92,7 +110,13 @@ func (g *gen) wgmmaDesc(o *wgmmaOperand, byteOff value.Value) value.Value {
 	mode := map[int]int64{128: 1, 64: 2, 32: 3}[o.span]
 	lbo, sbo := int64(1), int64(8*o.span>>4)
 	if !o.kMajor {
-		lbo = int64(8 * o.span >> 4) // between atoms along M/N: unused, there is one
+		// MN-major: LBO is the stride between span-wide column blocks along
+		// M/N (CUTLASS's ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)) for SW128),
+		// SBO the stride between 8-row groups along K
+		lbo = int64(8 * o.span >> 4) // one column block: unused
+		if o.blockElems > 0 {
+			lbo = int64(o.blockBytes >> 4)
+		}
 	}
 	bitsHi := lbo<<16 | sbo<<32 | mode<<62
 	addr := g.add(o.addr, byteOff)
@@ -140,11 +164,21 @@ func (g *gen) wgmma(op *ir.Op) {
 		g.failf("fp8 wgmma needs K-major operands (K the buffers' contiguous dimension)")
 	}
 	eb := ir.ElemDType(op.Operands[0].Type).Bytes()
-	if !a.kMajor && a.mnExt*eb != a.span {
-		g.failf("wgmma operand a is M-major with M = %d: M-major a must be exactly one swizzle span (%d elements)", a.mnExt, a.span/eb)
+	if !a.kMajor && a.mnExt*eb != a.span && a.blockElems == 0 {
+		g.failf("wgmma operand a is M-major with M = %d: M-major a must be one swizzle span (%d elements) or column-blocked", a.mnExt, a.span/eb)
 	}
-	if !b.kMajor && b.mnExt*eb != b.span {
-		g.failf("wgmma operand b is N-major with N = %d: N-major b must be exactly one swizzle span (%d elements); use trans_b with b stored [N, K]", b.mnExt, b.span/eb)
+	if !b.kMajor && b.mnExt*eb != b.span && b.blockElems == 0 {
+		g.failf("wgmma operand b is N-major with N = %d: N-major b must be one swizzle span (%d elements) or column-blocked", b.mnExt, b.span/eb)
+	}
+	for _, o := range []*wgmmaOperand{a, b} {
+		if o.blockBytes>>4 >= 1<<14 {
+			g.failf("wgmma operand's column blocks are %d bytes apart: more than the descriptor's 14-bit offset field holds", o.blockBytes)
+		}
+	}
+	for _, o := range []*wgmmaOperand{a, b} {
+		if o.blockElems > 0 && o.blockElems&(o.blockElems-1) != 0 {
+			g.failf("wgmma operand's column blocks of %d elements are not a power of two", o.blockElems)
+		}
 	}
 
 	ll := g.layoutOf(res.Type)
@@ -230,12 +264,17 @@ func (g *gen) wgmma(op *ir.Op) {
 		var aBase value.Value
 		if a.kMajor {
 			aBase = g.mul(rowOff, i32c(int64(a.span)))
+		} else if a.blockElems > 0 {
+			// M-major, column-blocked: the 64-row block starts in column
+			// block rowOff / blockElems (rowOff is a multiple of 64)
+			aBase = g.add(g.mul(g.lshr(rowOff, i32c(int64(log2(a.blockElems)))), i32c(int64(a.blockBytes))),
+				g.mul(g.and(rowOff, i32c(int64(a.blockElems-1))), i32c(int64(eb))))
 		} else {
 			aBase = g.mul(rowOff, i32c(int64(eb))) // 0: M-major a is one 64-row block
 		}
 		aDesc := g.wgmmaDesc(a, aBase)
 		for k := 0; k < K; k += kStep {
-			kOffA, kOffB := k*eb, k*eb
+			kOffA, kOffB := a.contigOff(k, eb), b.contigOff(k, eb) // K-major: K is contiguous (wide K in column blocks)
 			if !a.kMajor {
 				kOffA = k * a.span
 			}

@@ -1,0 +1,80 @@
+package tutorials
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// TestMatmulTMANT multiplies A [M, K] by B [K, N] (N-major, not
+// transposed), with sizes that are not multiples of the blocks and enough K
+// blocks to wrap the stage ring, in the bindings of matmul_tma.
+func TestMatmulTMANT(t *testing.T) {
+	k := kernel(t, "matmul_tma_nt.tle", "matmul_tma_nt")
+	r := rand.New(rand.NewPCG(23, 24))
+	const m, n, kk = 200, 136, 544 // rows of B: 272 bytes, a multiple of 16 as TMA needs
+	a := round(ir.BF16, randn(r, m*kk))
+	b := round(ir.BF16, randn(r, kk*n))
+	want := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			s := 0.0
+			for l := 0; l < kk; l++ {
+				s += a[i*kk+l] * b[l*n+j]
+			}
+			want[i*n+j] = s
+		}
+	}
+	for ci, defs := range matmulTMADefs {
+		bm, bn := atoi(defs["BM"]), atoi(defs["BN"])
+		for _, dev := range devices(t, "matmul_tma_nt") {
+			if ci != 0 && strings.HasSuffix(dev.Name(), "running given PTX") {
+				continue // tools/build-ptx.sh builds the first binding only
+			}
+			c := poison(m * n)
+			err := k.Run(dev, [3]int{cdiv(m, bm), cdiv(n, bn), 1}, tle.CompileOptions{Defines: defs},
+				map[string]any{"a": &tle.Tensor{Shape: []int{m, kk}, Data: a}, "b": &tle.Tensor{Shape: []int{kk, n}, Data: b},
+					"c": c, "M": m, "N": n, "K": kk})
+			require.NoError(t, err, "%s %v", dev.Name(), defs)
+			require.Less(t, relRMS(c.Data, want), 4e-3, "%s %v", dev.Name(), defs)
+		}
+	}
+}
+
+// TestMatmulTMANTPTX checks the code with llc-19: m64n{BN}k16 wgmma with B
+// N-major (transpose immediate 1 for b), B's stage loaded as BN/64 TMA boxes
+// of [64, 64] (one per 128B column block), A as one box.
+func TestMatmulTMANTPTX(t *testing.T) {
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skip("llc-19 not installed (CI installs llvm-19)")
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	k := kernel(t, "matmul_tma_nt.tle", "matmul_tma_nt")
+	for _, defs := range matmulTMADefs {
+		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
+			b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
+			require.NoError(t, err)
+			for _, w := range []string{
+				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 1;`,
+				`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`,
+				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
+				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
+			} {
+				require.Regexp(t, line(w), b.PTX, "no %s", w)
+			}
+			boxes := 1 + atoi(defs["BN"])/64
+			require.Len(t, line(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes, "one TMA box for A, one per 64-column block of B")
+			require.Len(t, line(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage")
+			require.Equal(t, 12, b.NumWarps)
+		})
+	}
+}
