@@ -101,7 +101,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		progress(2*i+2, total, "done "+label)
 		nw := opts.Params.NumWarps
 		if nw == 0 {
-			nw = 4
+			nw = DefaultNumWarps(g)
 		}
 		r := BenchResult{Config: c.Name, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv, Variant: variantOf(opts.Params), NumWarps: nw,
 			Ms: t.MedianMs, MinMs: t.MinMs,
@@ -146,6 +146,9 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	bv := p.BlockV
 	if bv == 0 {
 		bv = DefaultBlockV(g, V)
+	}
+	if p.NumWarps == 0 {
+		p.NumWarps = DefaultNumWarps(g)
 	}
 	run = &benchRun{g: g, d: d, bv: bv}
 	defer func() {
