@@ -1,44 +1,42 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
+
+	"github.com/schollz/progressbar/v3"
 )
 
-// progressBar draws a one-line bar on a terminal stream (standard error):
-// "[=======>      ] 3/12 measure H=96 T=8192". Each update rewrites the line;
-// done ends it.
+// progressBar shows the progress of a long measurement on standard error,
+// through github.com/schollz/progressbar: "3/12 measure H=96 T=8192 [===>  ]".
 type progressBar struct {
-	w     io.Writer
-	width int
-	last  int // length of the last line drawn
+	w   io.Writer
+	bar *progressbar.ProgressBar
 }
 
-func newProgressBar(w io.Writer) *progressBar { return &progressBar{w: w, width: 30} }
+func newProgressBar(w io.Writer) *progressBar { return &progressBar{w: w} }
 
+// update moves the bar to done of total steps and names the current one.
 func (p *progressBar) update(done, total int, what string) {
 	if total <= 0 {
 		return
 	}
-	done = min(max(done, 0), total)
-	fill := p.width * done / total
-	bar := strings.Repeat("=", fill)
-	if fill < p.width {
-		bar += ">" + strings.Repeat(" ", p.width-fill-1)
+	if p.bar == nil {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(false),
+			progressbar.OptionClearOnFinish(),
+		)
 	}
-	line := fmt.Sprintf("[%s] %d/%d %s", bar, done, total, what)
-	pad := ""
-	if n := p.last - len(line); n > 0 {
-		pad = strings.Repeat(" ", n)
-	}
-	fmt.Fprintf(p.w, "\r%s%s", line, pad)
-	p.last = len(line)
+	p.bar.Describe(what)
+	p.bar.Set(min(max(done, 0), total))
 }
 
+// done finishes the bar and ends its line.
 func (p *progressBar) done() {
-	if p.last > 0 {
-		fmt.Fprintln(p.w)
-		p.last = 0
+	if p.bar != nil {
+		p.bar.Finish()
+		io.WriteString(p.w, "\n")
 	}
 }
