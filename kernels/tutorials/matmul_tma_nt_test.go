@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,35 +17,13 @@ import (
 // transposed), with sizes that are not multiples of the blocks and enough K
 // blocks to wrap the stage ring, in the bindings of matmul_tma.
 func TestMatmulTMANT(t *testing.T) {
-	k := kernel(t, "matmul_tma_nt.tle", "matmul_tma_nt")
 	r := rand.New(rand.NewPCG(23, 24))
 	const m, n, kk = 200, 136, 544 // rows of B: 272 bytes, a multiple of 16 as TMA needs
 	a := round(ir.BF16, randn(r, m*kk))
 	b := round(ir.BF16, randn(r, kk*n))
-	want := make([]float64, m*n)
-	for i := 0; i < m; i++ {
-		for j := 0; j < n; j++ {
-			s := 0.0
-			for l := 0; l < kk; l++ {
-				s += a[i*kk+l] * b[l*n+j]
-			}
-			want[i*n+j] = s
-		}
-	}
-	for ci, defs := range matmulTMADefs {
-		bm, bn := atoi(defs["BM"]), atoi(defs["BN"])
-		for _, dev := range devices(t, "matmul_tma_nt") {
-			if ci != 0 && strings.HasSuffix(dev.Name(), "running given PTX") {
-				continue // tools/build-ptx.sh builds the first binding only
-			}
-			c := poison(m * n)
-			err := k.Run(dev, [3]int{cdiv(m, bm), cdiv(n, bn), 1}, tle.CompileOptions{Defines: defs},
-				map[string]any{"a": &tle.Tensor{Shape: []int{m, kk}, Data: a}, "b": &tle.Tensor{Shape: []int{kk, n}, Data: b},
-					"c": c, "M": m, "N": n, "K": kk})
-			require.NoError(t, err, "%s %v", dev.Name(), defs)
-			require.Less(t, relRMS(c.Data, want), 4e-3, "%s %v", dev.Name(), defs)
-		}
-	}
+	want := matmulRef(m, n, kk, a, func(l, j int) float64 { return b[l*n+j] })
+	checkMatmulTMA(t, "matmul_tma_nt", m, n, kk, want, map[string]any{
+		"a": &tle.Tensor{Shape: []int{m, kk}, Data: a}, "b": &tle.Tensor{Shape: []int{kk, n}, Data: b}})
 }
 
 // TestMatmulTMANTPTX checks the code with llc-19: m64n{BN}k16 wgmma with B

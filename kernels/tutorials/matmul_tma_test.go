@@ -28,31 +28,48 @@ var matmulTMADefs = []map[string]string{
 // store of C is masked) and enough K blocks (9) to wrap the stage ring and
 // flip every barrier's parity more than once.
 func TestMatmulTMA(t *testing.T) {
-	k := kernel(t, "matmul_tma.tle", "matmul_tma")
 	r := rand.New(rand.NewPCG(21, 22))
 	const m, n, kk = 200, 136, 544 // rows of 1088 bytes: a multiple of 16, as TMA needs
 	a := round(ir.BF16, randn(r, m*kk))
 	bt := round(ir.BF16, randn(r, n*kk))
+	want := matmulRef(m, n, kk, a, func(l, j int) float64 { return bt[j*kk+l] })
+	checkMatmulTMA(t, "matmul_tma", m, n, kk, want, map[string]any{
+		"a": &tle.Tensor{Shape: []int{m, kk}, Data: a}, "bt": &tle.Tensor{Shape: []int{n, kk}, Data: bt}})
+}
+
+// matmulRef is the float64 product of A [m, kk] (row-major) and B, read as
+// b(l, j) = B[l, j].
+func matmulRef(m, n, kk int, a []float64, b func(l, j int) float64) []float64 {
 	want := make([]float64, m*n)
 	for i := 0; i < m; i++ {
 		for j := 0; j < n; j++ {
 			s := 0.0
 			for l := 0; l < kk; l++ {
-				s += a[i*kk+l] * bt[j*kk+l]
+				s += a[i*kk+l] * b(l, j)
 			}
 			want[i*n+j] = s
 		}
 	}
+	return want
+}
+
+// checkMatmulTMA runs a TMA matmul kernel (file and kernel named name) in
+// every binding of matmulTMADefs on every device with the operand tensors in
+// ops, and compares C [m, n] with want.
+func checkMatmulTMA(t *testing.T, name string, m, n, kk int, want []float64, ops map[string]any) {
+	k := kernel(t, name+".tle", name)
 	for ci, defs := range matmulTMADefs {
 		bm, bn := atoi(defs["BM"]), atoi(defs["BN"])
-		for _, dev := range devices(t, "matmul_tma") {
+		for _, dev := range devices(t, name) {
 			if ci != 0 && strings.HasSuffix(dev.Name(), "running given PTX") {
 				continue // tools/build-ptx.sh builds the first binding only
 			}
 			c := poison(m * n)
-			err := k.Run(dev, [3]int{cdiv(m, bm), cdiv(n, bn), 1}, tle.CompileOptions{Defines: defs},
-				map[string]any{"a": &tle.Tensor{Shape: []int{m, kk}, Data: a}, "bt": &tle.Tensor{Shape: []int{n, kk}, Data: bt},
-					"c": c, "M": m, "N": n, "K": kk})
+			args := map[string]any{"c": c, "M": m, "N": n, "K": kk}
+			for p, v := range ops {
+				args[p] = v
+			}
+			err := k.Run(dev, [3]int{cdiv(m, bm), cdiv(n, bn), 1}, tle.CompileOptions{Defines: defs}, args)
 			require.NoError(t, err, "%s %v", dev.Name(), defs)
 			require.Less(t, relRMS(c.Data, want), 4e-3, "%s %v", dev.Name(), defs)
 		}
