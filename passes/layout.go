@@ -413,6 +413,27 @@ func (l *LinearLayout) SameThreads(o *LinearLayout) bool {
 	return layBasesEqual(l.Lane, o.Lane) && layBasesEqual(l.Warp, o.Warp)
 }
 
+// RegistersHold reports whether every thread holds, in layout l, each
+// element it holds in layout dst: equal lane and warp bases, and every
+// register basis of dst in the span of l's. A conversion from l to dst is
+// then a register renaming (an mma.sync accumulator becoming the a operand
+// of the next product, as in FlashAttention's P V).
+func (l *LinearLayout) RegistersHold(dst *LinearLayout) bool {
+	if !l.SameThreads(dst) || !layIntsEqual(l.Shape, dst.Shape) {
+		return false
+	}
+	span := map[string]bool{}
+	for r := 0; r < l.NumRegs(); r++ {
+		span[fmt.Sprint(l.RegCoords(r))] = true
+	}
+	for _, b := range dst.Reg {
+		if !span[fmt.Sprint(b)] {
+			return false
+		}
+	}
+	return true
+}
+
 // ZeroLaneMask and ZeroWarpMask are the lane and warp id bits whose bases are
 // zero: the threads with any of them set hold copies of others' elements.
 func (l *LinearLayout) ZeroLaneMask() int { return layZeroMask(l.Lane) }

@@ -75,7 +75,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		f: f, nw: numWarps, axes: AnalyzeAxes(f),
 		weak: map[*ir.Value]bool{}, layout: map[*ir.Value]ir.Layout{}, desire: map[*ir.Value]ir.Layout{},
 		memo: map[memoKey]*ir.Value{}, users: map[*ir.Value][]*ir.Op{},
-		staged: map[*ir.Op]*ir.Op{},
+		staged: map[*ir.Op]*ir.Op{}, chained: map[*ir.Op]bool{},
 	}
 	err := func() (err error) {
 		defer func() {
@@ -120,15 +120,16 @@ type memoKey struct {
 }
 
 type assigner struct {
-	f      *ir.Func
-	nw     int
-	axes   *AxisAnalysis
-	weak   map[*ir.Value]bool
-	layout map[*ir.Value]ir.Layout // strong values, and weak block args / for results (fixed)
-	desire map[*ir.Value]ir.Layout // weak values: what their uses want
-	memo   map[memoKey]*ir.Value
-	users  map[*ir.Value][]*ir.Op
-	staged map[*ir.Op]*ir.Op // dot -> the first staging local_load before it
+	f       *ir.Func
+	nw      int
+	axes    *AxisAnalysis
+	weak    map[*ir.Value]bool
+	layout  map[*ir.Value]ir.Layout // strong values, and weak block args / for results (fixed)
+	desire  map[*ir.Value]ir.Layout // weak values: what their uses want
+	memo    map[memoKey]*ir.Value
+	users   map[*ir.Value][]*ir.Op
+	staged  map[*ir.Op]*ir.Op // dot -> the first staging local_load before it
+	chained map[*ir.Op]bool   // dot -> chainedDot
 }
 
 func layIsTile(v *ir.Value) bool { _, ok := v.Type.(*ir.Tile); return ok }
@@ -329,6 +330,109 @@ func ChooseMMA(shape []int, numWarps int) *MMA {
 	return &MMA{WarpsPerCTA: w}
 }
 
+// mmaFor is the mma.sync layout of dot op: ChooseMMA, except for a chained
+// dot (Triton's rule in warpsPerTileV2): when op's result becomes the a
+// operand of a dot, or op's a operand is the result of one (through
+// element-wise ops and loop-carried values), all warps go along M as long as
+// each gets a 16-row block, so that the accumulator of one product is the a
+// operand of the next without leaving the registers (see RegistersHold).
+func (s *assigner) mmaFor(op *ir.Op) *MMA {
+	shape := layTileOf(op.Results[0]).Shape
+	nw := s.nwAt(op)
+	if shape[0] >= 16*nw && s.chainedDot(op) {
+		return &MMA{WarpsPerCTA: []int{nw, 1}}
+	}
+	return ChooseMMA(shape, nw)
+}
+
+// chainedDot reports whether dot op feeds, or is fed by, the a operand of a
+// dot (see mmaFor); it is computed once per dot.
+func (s *assigner) chainedDot(op *ir.Op) bool {
+	if c, ok := s.chained[op]; ok {
+		return c
+	}
+	// forward from the result to an a operand
+	seen := map[*ir.Value]bool{}
+	var fwd func(v *ir.Value) bool
+	fwd = func(v *ir.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		for _, u := range s.users[v] {
+			switch {
+			case u.Kind == ir.OpDot:
+				if u.Operands[0] == v && u != op {
+					return true
+				}
+				if len(u.Operands) > 2 && u.Operands[2] == v && fwd(u.Results[0]) {
+					return true
+				}
+			case u.Kind == ir.OpYield:
+				if loop := u.Parent.Parent; loop != nil && loop.Kind == ir.OpFor {
+					for j, y := range u.Operands {
+						if y == v && (fwd(loop.Regions[0].Args[1+j]) || fwd(loop.Results[j])) {
+							return true
+						}
+					}
+				}
+			case u.Kind.IsElementwise() || u.Kind == OpConvertLayout:
+				if len(u.Results) == 1 && fwd(u.Results[0]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// backward from the a operand to a dot result
+	back := map[*ir.Value]bool{}
+	var bwd func(v *ir.Value) bool
+	bwd = func(v *ir.Value) bool {
+		if back[v] {
+			return false
+		}
+		back[v] = true
+		if d := v.Def; d != nil {
+			switch {
+			case d.Kind == ir.OpDot:
+				return d != op
+			case d.Kind.IsElementwise() || d.Kind == OpConvertLayout:
+				for _, o := range d.Operands {
+					if bwd(o) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		// a loop-carried value: its initial and yielded values
+		if b := v.Block; b != nil && v.Index > 0 {
+			if loop := b.Parent; loop != nil && loop.Kind == ir.OpFor && b == loop.Regions[0] {
+				j := v.Index - 1
+				return bwd(loop.Operands[3+j]) || bwd(b.Terminator().Operands[j])
+			}
+		}
+		return false
+	}
+	c := fwd(op.Results[0]) || bwd(op.Operands[0])
+	s.chained[op] = c
+	return c
+}
+
+// registersHold reports whether converting a tile of shape from layout a to
+// b moves no data between threads (LinearLayout.RegistersHold).
+func registersHold(a, b ir.Layout, shape []int) bool {
+	la, err := Linear(a, shape)
+	if err != nil {
+		return false
+	}
+	lb, err := Linear(b, shape)
+	if err != nil {
+		return false
+	}
+	return la.RegistersHold(lb)
+}
+
 // DotSharedLayout is the swizzled shared layout in which a 16-bit dot operand
 // of shape is staged for ldmatrix: 16-byte chunks, XOR-swizzled so that the
 // eight rows an ldmatrix reads hit all 32 banks once.
@@ -417,7 +521,7 @@ func (s *assigner) desires(b *ir.Block) {
 				}
 			}
 		case ir.OpDot:
-			mma := ChooseMMA(layTileOf(op.Results[0]).Shape, s.nwAt(op))
+			mma := s.mmaFor(op)
 			s.wish(op.Operands[0], &DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[1], &DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[2], mma)
@@ -522,7 +626,7 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 			}
 		}
 	case ir.OpDot:
-		return ChooseMMA(shape, s.nwAt(op))
+		return s.mmaFor(op)
 	case ir.OpWgmma:
 		return s.wgmmaAcc(op)
 	case ir.OpReduce:
@@ -592,7 +696,7 @@ func (s *assigner) dotUse(v *ir.Value) ir.Layout {
 		if idx < 0 {
 			return nil
 		}
-		d := &DotOperand{OpIdx: idx, Parent: ChooseMMA(layTileOf(u.Results[0]).Shape, s.nwAt(u)), KWidth: 2}
+		d := &DotOperand{OpIdx: idx, Parent: s.mmaFor(u), KWidth: 2}
 		if l != nil && l.String() != d.String() {
 			return nil
 		}
@@ -870,6 +974,14 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 	if SameLayout(cur, l, shape) {
 		return v
 	}
+	if d := v.Def; d != nil && (d.Kind == ir.OpBroadcast || d.Kind == ir.OpExpandDims) {
+		if _, isDot := l.(*DotOperand); !isDot {
+			// convert the smaller tile before it is broadcast: a row
+			// vector scaling an accumulator moves its own elements, not
+			// the whole product's
+			return s.remat(v, l)
+		}
+	}
 	if v.Def != nil && v.Def.Kind == OpConvertLayout {
 		src := v.Def.Operands[0]
 		if SameLayout(s.current(src), l, shape) {
@@ -882,7 +994,7 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 		return nv
 	}
 	var nv *ir.Value
-	if d, ok := l.(*DotOperand); ok && ir.ElemDType(v.Type).Bits() == 16 {
+	if d, ok := l.(*DotOperand); ok && ir.ElemDType(v.Type).Bits() == 16 && !registersHold(cur, d, shape) {
 		nv = s.stageDotOperand(v, d, user)
 	} else {
 		cvt := s.newOp(OpConvertLayout, []*ir.Value{v}, ir.Attrs{}, &ir.Tile{Shape: shape, Elem: layTileOf(v).Elem, Layout: l}, v)
