@@ -25,3 +25,12 @@ $tlec build $t/wgmma_tile.tle --kernel wgmma_tile --toolchain llc -o "$dir/wgmma
 $tlec build $t/matmul_tma.tle --kernel matmul_tma -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma.ptx" || echo "build-ptx: matmul_tma: no PTX (see above)"
 $tlec build $t/matmul_tma_nt.tle --kernel matmul_tma_nt -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma_nt.ptx" || echo "build-ptx: matmul_tma_nt: no PTX (see above)"
 $tlec build $t/async_load.tle --kernel async_load -D N=96 -D BM=16 -D BN=128 --toolchain llc -o "$dir/async_load.ptx"
+# KDA v3 (tools/gpu-kda3.sh): the preparation kernel and the recurrence at
+# each V block, FlashKDA's sizes, f32 state.
+k3=$(dirname "$dir")/kda3
+mkdir -p "$k3"
+$tlec build kernels/kda/kda_v3.tle --kernel kda_prep -D K=128 -D KP=128 -D SPLIT=true --toolchain llc -o "$k3/kda_prep.ptx"
+for bv in 128 64 32; do
+  $tlec build kernels/kda/kda_v3.tle --kernel kda_rec -D K=128 -D KP=128 -D V=128 -D BV=$bv -D USE_H0=true -D STORE_HT=true \
+    -D STATE_BF16=false -D SPLIT=true --num-warps $((bv / 16)) --toolchain llc -o "$k3/kda_rec_bv$bv.ptx"
+done

@@ -21,6 +21,7 @@ type benchFlags struct {
 	blockV  int
 	fast    bool
 	variant string
+	configs string
 }
 
 func init() {
@@ -41,8 +42,12 @@ and varlen 1024 x 8; lower_bound -5; f32 initial and final state) and prints
 the median ms of --reps launches after --warmup, the bytes moved per second,
 and the speed-up over FlashKDA's figure on an H200; a progress bar is drawn
 on standard error. --block-v and --fast choose the kernel's V block and
-precision variant; --variant v1|v2[:WARPS] the kernel (kda_fwd.tle or
-kda_fwd_v2.tle) and, after a colon, its warps per program (4 or 8).`,
+precision variant; --variant v1|v2|v3[:WARPS] the kernel (kda_fwd.tle,
+kda_fwd_v2.tle or the two kernels of kda_v3.tle) and, after a colon, its
+warps per program (4 or 8; for v3 those of the preparation kernel, 1 to 8,
+the recurrence running one warp per 16 V columns). v3 also prints each
+kernel's median timed alone. --configs picks configurations by their
+1-based index in the table (1,4).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -50,7 +55,8 @@ kda_fwd_v2.tle) and, after a colon, its warps per program (4 or 8).`,
 			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
 			fs.IntVar(&b.blockV, "block-v", 0, "V columns per program (kda_fwd; 0: the default)")
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
-			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v1 or v2, and optionally :WARPS (v2:8); default v1 with 4 warps")
+			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v1, v2 or v3, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
+			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
 			return b
 		},
 		run: runBench,
@@ -106,8 +112,20 @@ func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
 		}
 		variant, warps = variant[:i], n
 	}
+	configs := kda.BenchConfigs
+	if b.configs != "" {
+		configs = nil
+		for _, f := range strings.Split(b.configs, ",") {
+			i, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || i < 1 || i > len(kda.BenchConfigs) {
+				fmt.Fprintf(e.stderr, "tlec bench: --configs %q: want 1-based indices in [1, %d], comma-separated\n", b.configs, len(kda.BenchConfigs))
+				return 2
+			}
+			configs = append(configs, kda.BenchConfigs[i-1])
+		}
+	}
 	bar := newProgressBar(e.stderr)
-	res, err := kda.Bench(g, kda.BenchConfigs, kda.BenchOptions{
+	res, err := kda.Bench(g, configs, kda.BenchOptions{
 		Warmup: b.warmup, Reps: b.reps,
 		Params:   kda.Params{BlockV: b.blockV, Fast: b.fast, Variant: variant, NumWarps: warps},
 		Progress: bar.update,
@@ -124,10 +142,14 @@ func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
 		fmt.Fprintf(e.stdout, "kda_fwd variant %s, %d warps, block_v %d\n", res[0].Variant, res[0].NumWarps, res[0].BlockV)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "H\tconfig\tmedian ms\tmin ms\tTB/s\tFlashKDA ms\tspeed-up\t")
+	fmt.Fprintln(w, "H\tconfig\tmedian ms\tmin ms\tTB/s\tFlashKDA ms\tspeed-up\tkernels ms\t")
 	geo, n := 1.0, 0
 	for _, r := range res {
-		fmt.Fprintf(w, "%d\t%s\t%.4f\t%.4f\t%.3f\t%.3f\t%.2fx\t\n", r.H, r.Config, r.Ms, r.MinMs, r.TBps, r.FlashKDAMs, r.Speedup)
+		var parts []string
+		for _, p := range r.PartsMs {
+			parts = append(parts, fmt.Sprintf("%.4f", p))
+		}
+		fmt.Fprintf(w, "%d\t%s\t%.4f\t%.4f\t%.3f\t%.3f\t%.2fx\t%s\t\n", r.H, r.Config, r.Ms, r.MinMs, r.TBps, r.FlashKDAMs, r.Speedup, strings.Join(parts, " + "))
 		if r.Speedup > 0 {
 			geo *= r.Speedup
 			n++

@@ -52,6 +52,9 @@ type BenchResult struct {
 	TBps       float64 `json:"tb_per_s"`    // Bytes / median time
 	FlashKDAMs float64 `json:"flashkda_ms"` // the anchor on an H200
 	Speedup    float64 `json:"speedup"`     // FlashKDAMs / Ms
+	// PartsMs are the median ms of each kernel of a multi-kernel variant
+	// (v3: preparation, recurrence) timed on its own.
+	PartsMs []float64 `json:"parts_ms,omitempty"`
 }
 
 // BenchOptions tune Bench.
@@ -67,12 +70,15 @@ type BenchOptions struct {
 // median of opts.Reps launches after opts.Warmup), with buffers and the
 // launch prepared once per configuration: a timed launch allocates nothing.
 func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult, error) {
-	if nw := opts.Params.NumWarps; nw != 0 && nw != 4 && nw != 8 {
-		return nil, argErr("num_warps", "want 4 or 8 (0: 4), got %d", nw)
-	}
-	k, err := KernelOf(opts.Params.Variant)
-	if err != nil {
+	if err := checkNumWarps(opts.Params); err != nil {
 		return nil, err
+	}
+	var k *tle.Kernel
+	if variantOf(opts.Params) != VariantV3 {
+		var err error
+		if k, err = KernelOf(opts.Params.Variant); err != nil {
+			return nil, err
+		}
 	}
 	progress := opts.Progress
 	if progress == nil {
@@ -88,12 +94,21 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		progress(2*i, total, "warm up "+label)
-		if _, err := g.Time(opts.Warmup, 1, run.prep.Launch); err != nil {
+		if _, err := g.Time(opts.Warmup, 1, run.launch); err != nil {
 			run.free()
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		progress(2*i+1, total, "measure "+label)
-		t, err := g.Time(0, opts.Reps, run.prep.Launch)
+		t, err := g.Time(0, opts.Reps, run.launch)
+		var parts []float64
+		for _, p := range run.preps {
+			if err != nil || len(run.preps) < 2 {
+				break
+			}
+			var tp tle.Timing
+			tp, err = g.Time(1, opts.Reps, p.Launch)
+			parts = append(parts, tp.MedianMs)
+		}
 		run.free()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
@@ -103,9 +118,12 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		if nw == 0 {
 			nw = DefaultNumWarps(g)
 		}
+		if variantOf(opts.Params) == VariantV3 {
+			nw = run.bv / Chunk // the recurrence's warps
+		}
 		r := BenchResult{Config: c.Name, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv, Variant: variantOf(opts.Params), NumWarps: nw,
 			Ms: t.MedianMs, MinMs: t.MinMs,
-			Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, FlashKDAMs: c.FlashKDA}
+			Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, FlashKDAMs: c.FlashKDA, PartsMs: parts}
 		if c.FlashKDA > 0 {
 			r.Speedup = c.FlashKDA / t.MedianMs
 		}
@@ -119,13 +137,23 @@ type benchRun struct {
 	d     *Dims
 	bv    int
 	bufs  []*tle.DeviceBuffer
-	prep  *tle.Prepared
+	preps []*tle.Prepared
 	bytes int64
 }
 
+// launch runs the prepared launches in order.
+func (r *benchRun) launch() error {
+	for _, p := range r.preps {
+		if err := p.Launch(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (r *benchRun) free() {
-	if r.prep != nil {
-		r.prep.Close()
+	for _, p := range r.preps {
+		p.Close()
 	}
 	for _, b := range r.bufs {
 		r.g.Free(b)
@@ -143,11 +171,15 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: StateF32, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
 		Variant: base.Variant, NumWarps: base.NumWarps}
+	v3 := variantOf(p) == VariantV3
 	bv := p.BlockV
 	if bv == 0 {
 		bv = DefaultBlockV(g, V)
+		if v3 {
+			bv = BlockVV3(V)
+		}
 	}
-	if p.NumWarps == 0 {
+	if p.NumWarps == 0 && !v3 {
 		p.NumWarps = DefaultNumWarps(g)
 	}
 	run = &benchRun{g: g, d: d, bv: bv}
@@ -212,13 +244,17 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 		}
 		args = append(args, b)
 	}
+	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*4
+	if v3 {
+		return run, prepareV3(g, run, p, args)
+	}
 	args = append(args, float32(p.Scale), float32(p.LowerBound), int32(c.H))
 	l := Plan(d, p, bv, true)
-	run.prep, err = g.Prepare(k, l.Options(), l.Grid, args...)
+	prep, err := g.Prepare(k, l.Options(), l.Grid, args...)
 	if err != nil {
 		return nil, err
 	}
-	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*4
+	run.preps = append(run.preps, prep)
 	return run, nil
 }
 

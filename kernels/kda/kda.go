@@ -73,7 +73,7 @@ const (
 )
 
 // variantFiles are the sources of the variants.
-var variantFiles = map[string]string{VariantV1: "kda_fwd.tle", VariantV2: "kda_fwd_v2.tle"}
+var variantFiles = map[string]string{VariantV1: "kda_fwd.tle", VariantV2: "kda_fwd_v2.tle", VariantV3: "kda_v3.tle"}
 
 // variantOf is p's variant with the default filled in.
 func variantOf(p Params) string {
@@ -254,15 +254,36 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 		return nil, argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, p.StateDType)
 	}
 	if _, ok := variantFiles[variantOf(p)]; !ok {
-		return nil, argErr("variant", "want %q or %q, got %q", VariantV1, VariantV2, p.Variant)
+		return nil, argErr("variant", "want %q, %q or %q, got %q", VariantV1, VariantV2, VariantV3, p.Variant)
 	}
-	if p.NumWarps != 0 && p.NumWarps != 4 && p.NumWarps != 8 {
-		return nil, argErr("num_warps", "want 4 or 8 (0: 4), got %d", p.NumWarps)
+	if variantOf(p) == VariantV3 {
+		if err := checkBlockVV3(p.BlockV, d.V); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkNumWarps(p); err != nil {
+		return nil, err
 	}
 	if p.BlockV != 0 && (p.BlockV < 16 || p.BlockV&(p.BlockV-1) != 0 || p.BlockV > nextPow2(d.V)) {
 		return nil, argErr("block_v", "must be a power of two in [16, %d] (V = %d), got %d", nextPow2(d.V), d.V, p.BlockV)
 	}
 	return d, nil
+}
+
+// checkNumWarps validates Params.NumWarps: 4 or 8 for the fused variants,
+// 1 to 8 (a power of two) for v3's preparation kernel; 0 is the default.
+func checkNumWarps(p Params) error {
+	nw := p.NumWarps
+	if variantOf(p) == VariantV3 {
+		if nw != 0 && nw != 1 && nw != 2 && nw != 4 && nw != 8 {
+			return argErr("num_warps", "v3 wants 1, 2, 4 or 8 warps for its preparation kernel (0: 4), got %d", nw)
+		}
+		return nil
+	}
+	if nw != 0 && nw != 4 && nw != 8 {
+		return argErr("num_warps", "want 4 or 8 (0: 4), got %d", nw)
+	}
+	return nil
 }
 
 func checkHeadDim(arg, name string, n int) error {
@@ -368,6 +389,9 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	d, err := Validate(in, p)
 	if err != nil {
 		return nil, err
+	}
+	if variantOf(p) == VariantV3 {
+		return forwardV3(dev, in, d, p)
 	}
 	k, err := KernelOf(p.Variant)
 	if err != nil {

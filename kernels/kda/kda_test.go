@@ -67,6 +67,19 @@ var accCases = []accCase{
 	{name: "v2/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32, variant: VariantV2},
 	{name: "v2/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32, variant: VariantV2},
 	{name: "v2/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV2},
+
+	// Variant v3 (kda_v3.tle: preparation and recurrence kernels).
+	{name: "v3/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV3},
+	{name: "v3/fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32, variant: VariantV3},
+	{name: "v3/fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16, variant: VariantV3},
+	{name: "v3/fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32, variant: VariantV3},
+	{name: "v3/varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16, variant: VariantV3},
+	{name: "v3/varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32, variant: VariantV3},
+	{name: "v3/varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, variant: VariantV3},
+	{name: "v3/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, variant: VariantV3},
+	{name: "v3/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, variant: VariantV3},
+	{name: "v3/fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32, variant: VariantV3},
+	{name: "v3/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV3},
 }
 
 // TestAccuracy checks o and the final state against the float64 token-by-
@@ -227,7 +240,7 @@ func TestOpBadInputs(t *testing.T) {
 		{"state_dtype", func(a map[string]*npy.Array, p map[string]any) { p["state_dtype"] = 32.0 }},
 		{"fast", func(a map[string]*npy.Array, p map[string]any) { p["fast"] = 1.0 }},
 		{"block_v", func(a map[string]*npy.Array, p map[string]any) { p["block_v"] = 16.5 }},
-		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = "v3" }},
+		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = "v9" }},
 		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = 2.0 }},
 		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 6.0 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
@@ -243,7 +256,8 @@ func TestOpBadInputs(t *testing.T) {
 
 // TestGPULarge is the check of the issue at FlashKDA's size (T = 8192,
 // H = 96, K = V = 128, f32 state), on the GPU only; the reference is
-// computed for a few heads. Set TLE_KDA_LARGE=0 to skip it.
+// computed for a few heads. Set TLE_KDA_LARGE=0 to skip it, and
+// TLE_KDA_VARIANT to pick the kernel variant (default v1).
 func TestGPULarge(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -255,7 +269,7 @@ func TestGPULarge(t *testing.T) {
 	for _, cu := range [][]int64{nil, {0, 1300, 1847, 3895, 4858, 5129, 8192}} {
 		r := rand.New(rand.NewPCG(11, 12))
 		in := randomInputs(r, 1, 8192, 96, 128, 128, cu, true, StateF32)
-		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: StateF32, FinalState: true}
+		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: StateF32, FinalState: true, Variant: os.Getenv("TLE_KDA_VARIANT")}
 		out, err := Forward(g, in, p)
 		require.NoError(t, err)
 		heads := func(h int) bool { return h == 0 || h == 57 || h == 95 }

@@ -51,7 +51,7 @@ func (Op) Params() []Arg {
 		{Name: "output_final_state", Optional: true, Doc: "bool; default true when h0 is given"},
 		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
 		{Name: "block_v", Optional: true, Doc: "V columns per program, a power of two >= 16; default per device"},
-		{Name: "variant", Optional: true, Doc: `kernel variant: "v1" (default) or "v2" (explicit shared-memory phases)`},
+		{Name: "variant", Optional: true, Doc: `kernel variant: "v1" (fused, the default), "v2" (fused, explicit shared-memory phases) or "v3" (preparation and recurrence kernels)`},
 		{Name: "num_warps", Optional: true, Doc: "warps per program: 4 (default) or 8"},
 	}
 }
@@ -217,7 +217,7 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 	if v, ok := params["variant"]; ok && v != nil {
 		s, isStr := v.(string)
 		if !isStr {
-			return nil, p, argErr("variant", "want %q or %q, got %T (%v)", VariantV1, VariantV2, v, v)
+			return nil, p, argErr("variant", "want %q, %q or %q, got %T (%v)", VariantV1, VariantV2, VariantV3, v, v)
 		}
 		p.Variant = s
 	}

@@ -1,0 +1,240 @@
+package kda
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// VariantV3 is the two-kernel forward pass of kda_v3.tle: kda_prep builds
+// each chunk's state-independent operands for all chunks at once, kda_rec
+// runs the recurrence with the transposed state in registers.
+const VariantV3 = "v3"
+
+// WorkspaceBytes is the size of v3's workspace per (16-token chunk, head)
+// for head size K: 3 C KP + 2 C C bf16 values and KP f32 values, KP the
+// power of two >= K (13,824 bytes at K = 128).
+func WorkspaceBytes(k int) int {
+	kp := nextPow2(k)
+	return (3*Chunk*kp+2*Chunk*Chunk)*2 + kp*4
+}
+
+// wsElems is the bf16 workspace elements per (chunk, head).
+func wsElems(k int) int { kp := nextPow2(k); return 3*Chunk*kp + 2*Chunk*Chunk }
+
+// ChunkTables are v3's chunk indices of cu_seqlens: Chunks holds (first
+// token, end of its sequence) per 16-token chunk, sequence by sequence;
+// Off[n] is the index of sequence n's first chunk (Off[N] the chunk count).
+type ChunkTables struct {
+	Chunks []int32
+	Off    []int32
+}
+
+// NumChunks is the number of chunks.
+func (c *ChunkTables) NumChunks() int { return len(c.Chunks) / 2 }
+
+// MakeChunkTables indexes the chunks of the sequences cu (validated).
+func MakeChunkTables(cu []int64) *ChunkTables {
+	t := &ChunkTables{Off: make([]int32, len(cu))}
+	for n := 0; n+1 < len(cu); n++ {
+		t.Off[n] = int32(len(t.Chunks) / 2)
+		for s := cu[n]; s < cu[n+1]; s += Chunk {
+			t.Chunks = append(t.Chunks, int32(s), int32(cu[n+1]))
+		}
+	}
+	t.Off[len(cu)-1] = int32(len(t.Chunks) / 2)
+	return t
+}
+
+// BlockVV3 is v3's V block: the largest power of two dividing V, at most
+// 128 (the recurrence runs one warp per 16 rows of it).
+func BlockVV3(v int) int {
+	bv := 16
+	for bv < 128 && v%(2*bv) == 0 {
+		bv *= 2
+	}
+	return bv
+}
+
+// LaunchesV3 are v3's two launches for sizes d: the preparation over
+// nchunks chunks, then the recurrence with V block bv.
+func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
+	b := strconv.FormatBool
+	kp := strconv.Itoa(nextPow2(d.K))
+	prep = Launch{
+		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "SPLIT": b(!p.Fast)},
+		Grid:     [3]int{nchunks, d.H, 1},
+		NumWarps: p.NumWarps,
+	}
+	rec = Launch{
+		Defines: map[string]string{
+			"K": strconv.Itoa(d.K), "KP": kp, "V": strconv.Itoa(d.V), "BV": strconv.Itoa(bv),
+			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
+			"SPLIT": b(!p.Fast),
+		},
+		Grid:     [3]int{d.V / bv, d.H, d.N},
+		NumWarps: bv / Chunk,
+	}
+	return prep, rec
+}
+
+var v3Kernels struct {
+	once      sync.Once
+	prep, rec *tle.Kernel
+	err       error
+}
+
+// KernelsV3 are kda_prep and kda_rec (parsed and checked once per process).
+func KernelsV3() (prep, rec *tle.Kernel, err error) {
+	v3Kernels.once.Do(func() {
+		prog, err := tle.Load(FS, "kda_v3.tle")
+		if err != nil {
+			v3Kernels.err = err
+			return
+		}
+		if v3Kernels.prep, err = prog.Kernel("kda_prep"); err != nil {
+			v3Kernels.err = err
+			return
+		}
+		v3Kernels.rec, v3Kernels.err = prog.Kernel("kda_rec")
+	})
+	return v3Kernels.prep, v3Kernels.rec, v3Kernels.err
+}
+
+// checkBlockVV3 validates Params.BlockV for v3.
+func checkBlockVV3(bv, v int) error {
+	if bv != 0 && (bv < 16 || bv > 128 || bv&(bv-1) != 0 || v%bv != 0) {
+		return argErr("block_v", "v3 wants a power of two in [16, 128] dividing V = %d, got %d", v, bv)
+	}
+	return nil
+}
+
+// forwardV3 runs both kernels of v3 on dev through tensors (the workspace
+// goes through the host on a GPU: this is the path of tests and the op,
+// Bench keeps everything on the device).
+func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) {
+	prepK, recK, err := KernelsV3()
+	if err != nil {
+		return nil, err
+	}
+	bv := p.BlockV
+	if bv == 0 {
+		bv = BlockVV3(d.V)
+	}
+	ct := MakeChunkTables(d.CuSeqlens)
+	nc := ct.NumChunks()
+	prep, rec := LaunchesV3(d, p, bv, nc, in.H0 != nil)
+	ints := func(v []int32) *tle.Tensor {
+		t := tle.NewTensor(len(v))
+		for i, x := range v {
+			t.Data[i] = float64(x)
+		}
+		return t
+	}
+	cu := tle.NewTensor(len(d.CuSeqlens))
+	for i, c := range d.CuSeqlens {
+		cu.Data[i] = float64(c)
+	}
+	cp := func(t *tle.Tensor) *tle.Tensor {
+		return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
+	}
+	kp := nextPow2(d.K)
+	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
+	wd := tle.NewTensor(max(1, nc*d.H*kp))
+	if nc > 0 {
+		args := map[string]any{
+			"q": cp(in.Q), "k": cp(in.K), "g": cp(in.G), "beta": cp(in.Beta),
+			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": ints(ct.Chunks), "ws": ws, "wd": wd,
+			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
+		}
+		if err := prepK.Run(dev, prep.Grid, prep.Options(), args); err != nil {
+			return nil, fmt.Errorf("kda_prep on %s: %w", dev.Name(), err)
+		}
+	}
+	dummy := func() *tle.Tensor { return tle.NewTensor(1) }
+	h0f, h0b, htf, htb := dummy(), dummy(), dummy(), dummy()
+	var ht *tle.Tensor
+	if p.FinalState {
+		ht = tle.NewTensor(d.N, d.H, d.V, d.K)
+		if p.StateDType == StateBF16 {
+			htb = ht
+		} else {
+			htf = ht
+		}
+	}
+	if in.H0 != nil {
+		if p.StateDType == StateBF16 {
+			h0b = cp(in.H0)
+		} else {
+			h0f = cp(in.H0)
+		}
+	}
+	out := tle.NewTensor(d.B, d.T, d.H, d.V)
+	args := map[string]any{
+		"ws": ws, "wd": wd, "v": cp(in.V), "cu_seqlens": cu, "chunk_off": ints(ct.Off),
+		"h0": h0f, "h0_bf16": h0b, "ht": htf, "ht_bf16": htb, "o": out, "H": d.H,
+	}
+	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
+		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
+	}
+	return &Outputs{O: out, HT: ht}, nil
+}
+
+// prepareV3 prepares v3's two launches on the device buffers of args (the
+// v1 argument order: q k v g beta A_log dt_bias cu_seqlens h0 h0_bf16 ht
+// ht_bf16 o), with the chunk tables and the workspace allocated here.
+func prepareV3(g *tle.GPU, run *benchRun, p Params, args []any) error {
+	prepK, recK, err := KernelsV3()
+	if err != nil {
+		return err
+	}
+	d := run.d
+	ct := MakeChunkTables(d.CuSeqlens)
+	nc := ct.NumChunks()
+	up := func(v []int32) (*tle.DeviceBuffer, error) {
+		host := make([]float64, len(v))
+		for i, x := range v {
+			host[i] = float64(x)
+		}
+		b, err := g.Upload(ir.I32, host)
+		if err == nil {
+			run.bufs = append(run.bufs, b)
+		}
+		return b, err
+	}
+	chunks, err := up(ct.Chunks)
+	if err != nil {
+		return err
+	}
+	off, err := up(ct.Off)
+	if err != nil {
+		return err
+	}
+	ws, err := g.Alloc(ir.BF16, nc*d.H*wsElems(d.K))
+	if err != nil {
+		return err
+	}
+	run.bufs = append(run.bufs, ws)
+	wd, err := g.Alloc(ir.F32, nc*d.H*nextPow2(d.K))
+	if err != nil {
+		return err
+	}
+	run.bufs = append(run.bufs, wd)
+	prep, rec := LaunchesV3(d, p, run.bv, nc, true)
+	pp, err := g.Prepare(prepK, prep.Options(), prep.Grid, args[0], args[1], args[3], args[4], args[5], args[6], chunks, ws, wd,
+		float32(p.Scale), float32(p.LowerBound), int32(d.H))
+	if err != nil {
+		return err
+	}
+	run.preps = append(run.preps, pp)
+	rp, err := g.Prepare(recK, rec.Options(), rec.Grid, ws, wd, args[2], args[7], off, args[8], args[9], args[10], args[11], args[12],
+		int32(d.H))
+	if err != nil {
+		return err
+	}
+	run.preps = append(run.preps, rp)
+	return nil
+}
