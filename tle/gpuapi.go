@@ -48,6 +48,22 @@ func (g *GPU) Upload(dt ir.DType, data []float64) (*DeviceBuffer, error) {
 	return b, nil
 }
 
+// UploadTo copies data, converted to b's dtype, into the existing buffer b
+// (len(data) <= b.N); nothing is allocated on the device.
+func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
+	if b == nil || b.Ptr == 0 {
+		return fmt.Errorf("upload into a nil or freed buffer")
+	}
+	if len(data) > b.N {
+		return fmt.Errorf("upload of %d elements into a buffer of %d", len(data), b.N)
+	}
+	raw, err := npy.Encode(npy.DType(b.DType.String()), data)
+	if err != nil {
+		return err
+	}
+	return g.ctx.CopyHtoD(b.Ptr, raw)
+}
+
 // Download copies a buffer back as float64 values.
 func (g *GPU) Download(b *DeviceBuffer) ([]float64, error) {
 	raw := make([]byte, b.Bytes())

@@ -138,7 +138,9 @@ func TestMatmulPTX(t *testing.T) {
 		`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`,
 		`cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16, %r\d+;`,
 		`cp\.async\.wait_group 1;`,
-		`cvt\.rn\.bf16\.f32`,
+		// the bf16 results are packed two per conversion
+		`cvt\.rn\.bf16x2\.f32 %r\d+, %f\d+, %f\d+;`,
+		`!cvt\.rn\.bf16\.f32`,
 	)
 }
 
@@ -210,7 +212,10 @@ func TestAtomicsPTX(t *testing.T) {
 
 func TestAttentionPTX(t *testing.T) {
 	ptx := toPTX(t, "attention", compileIR(t, attentionIR(64, 64, 64, 4, 0.125), 4))
-	checkPTX(t, ptx, `mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32`, `ldmatrix`, `shfl\.sync\.bfly\.b32`)
+	// P becomes the second product's a operand in registers, packed by
+	// cvt.rn.f16x2.f32
+	checkPTX(t, ptx, `mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32`, `ldmatrix`, `shfl\.sync\.bfly\.b32`,
+		`cvt\.rn\.f16x2\.f32 %r\d+, %f\d+, %f\d+;`)
 }
 
 // TestDumpPerfVariants writes the PTX of the benchmark variants the GPU

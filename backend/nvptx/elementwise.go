@@ -56,7 +56,29 @@ func (g *gen) elementwise(op *ir.Op) {
 		}
 		out.regs[r] = g.scalarOp(op, args)
 	}
+	if op.Kind == ir.OpCast {
+		g.packedCast(op, ins[0], out)
+	}
 	g.set(res, out)
+}
+
+// packedCast gives an f32 -> bf16 / f16 cast its register pairs as well,
+// each from one cvt.rn.bf16x2.f32 (f16x2): the packed form that dot
+// operands and vector stores use, in one instruction instead of two
+// conversions and three integer ops. The same rounding (to nearest even) as
+// the per-register conversions, which stay for other users (and are
+// deleted by LLVM when nothing reads them).
+func (g *gen) packedCast(op *ir.Op, in, out *tval) {
+	from, to := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Results[0].Type)
+	if from != ir.F32 || (to != ir.BF16 && to != ir.F16) || in.s != nil || len(in.regs) < 2 || len(in.regs)%2 != 0 {
+		return
+	}
+	a := g.md.inlineAsm(types.I32, []types.Type{types.Float, types.Float}, "cvt.rn."+to.String()+"x2.f32 $0, $1, $2;", "=r,f,f", false)
+	out.pairs = map[int]value.Value{}
+	for r := 0; r < len(in.regs); r += 2 {
+		// d = {hi: a, lo: b}: register r is the low half
+		out.pairs[r] = g.cur.NewCall(a, in.regs[r+1], in.regs[r])
+	}
 }
 
 // uniform reports a tile whose registers are all one value (a splat).

@@ -67,6 +67,12 @@ func (g *gen) packWords(elems []value.Value, d ir.DType, w word, n int) []value.
 	bits := 32 / per
 	out := make([]value.Value, n)
 	for i := range out {
+		if per == 2 {
+			if p := g.packedConversion(elems[2*i], elems[2*i+1], d); p != nil {
+				out[i] = p
+				continue
+			}
+		}
 		var acc value.Value = i32c(0)
 		for j := 0; j < per; j++ {
 			e := g.toMem(elems[i*per+j], d)
@@ -79,6 +85,34 @@ func (g *gen) packWords(elems []value.Value, d ir.DType, w word, n int) []value.
 		out[i] = acc
 	}
 	return out
+}
+
+// packedConversion packs two 16-bit floats that were both just converted
+// from f32 (fromCompute's cvt.rn.bf16.f32 / f16 truncation) with one
+// cvt.rn.bf16x2.f32 (f16x2) of the two f32 values; nil when they were not.
+func (g *gen) packedConversion(lo, hi value.Value, d ir.DType) value.Value {
+	if d != ir.BF16 && d != ir.F16 {
+		return nil
+	}
+	src := func(v value.Value) value.Value {
+		switch x := v.(type) {
+		case *llvm.InstCall:
+			if a, ok := x.Callee.(*llvm.InlineAsm); ok && d == ir.BF16 && a.Asm == "cvt.rn.bf16.f32 $0, $1;" && len(x.Args) == 1 {
+				return x.Args[0]
+			}
+		case *llvm.InstBitCast:
+			if t, ok := x.From.(*llvm.InstFPTrunc); ok && d == ir.F16 && t.From.Type() == types.Float {
+				return t.From
+			}
+		}
+		return nil
+	}
+	a, b := src(lo), src(hi)
+	if a == nil || b == nil {
+		return nil
+	}
+	asm := g.md.inlineAsm(types.I32, []types.Type{types.Float, types.Float}, "cvt.rn."+d.String()+"x2.f32 $0, $1, $2;", "=r,f,f", false)
+	return g.cur.NewCall(asm, b, a)
 }
 
 // unpackWords splits words into count elements of dtype d (storage types).

@@ -42,8 +42,9 @@ and varlen 1024 x 8; lower_bound -5; f32 initial and final state) and prints
 the median ms of --reps launches after --warmup, the bytes moved per second,
 and the speed-up over FlashKDA's figure on an H200; a progress bar is drawn
 on standard error. --block-v and --fast choose the kernel's V block and
-precision variant; --variant v1|v2|v3[:WARPS] the kernel (kda_fwd.tle,
-kda_fwd_v2.tle or the two kernels of kda_v3.tle) and, after a colon, its
+precision variant; --variant v3|v1|v2[:WARPS] the kernels (the default v3:
+kda_v3.tle's preparation and recurrence; v1, v2: the fused kda_fwd.tle,
+kda_fwd_v2.tle) and, after a colon, their
 warps per program (4 or 8; for v3 those of the preparation kernel, 1 to 8,
 the recurrence running one warp per 16 V columns). v3 also prints each
 kernel's median timed alone. --configs picks configurations by their
@@ -55,7 +56,7 @@ kernel's median timed alone. --configs picks configurations by their
 			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
 			fs.IntVar(&b.blockV, "block-v", 0, "V columns per program (kda_fwd; 0: the default)")
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
-			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v1, v2 or v3, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
+			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
 			return b
 		},

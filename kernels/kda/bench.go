@@ -101,12 +101,12 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		progress(2*i+1, total, "measure "+label)
 		t, err := g.Time(0, opts.Reps, run.launch)
 		var parts []float64
-		for _, p := range run.preps {
-			if err != nil || len(run.preps) < 2 {
+		for _, p := range run.parts() {
+			if err != nil {
 				break
 			}
 			var tp tle.Timing
-			tp, err = g.Time(1, opts.Reps, p.Launch)
+			tp, err = g.Time(1, opts.Reps, p)
 			parts = append(parts, tp.MedianMs)
 		}
 		run.free()
@@ -133,16 +133,21 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 }
 
 type benchRun struct {
-	g     *tle.GPU
-	d     *Dims
-	bv    int
-	bufs  []*tle.DeviceBuffer
-	preps []*tle.Prepared
-	bytes int64
+	g      *tle.GPU
+	d      *Dims
+	bv     int
+	bufs   []*tle.DeviceBuffer
+	preps  []*tle.Prepared
+	runner *Runner // v3
+	v3     func() error
+	bytes  int64
 }
 
-// launch runs the prepared launches in order.
+// launch runs the forward pass once.
 func (r *benchRun) launch() error {
+	if r.v3 != nil {
+		return r.v3()
+	}
 	for _, p := range r.preps {
 		if err := p.Launch(); err != nil {
 			return err
@@ -151,7 +156,23 @@ func (r *benchRun) launch() error {
 	return nil
 }
 
+// parts are the kernels of a multi-kernel variant, each to be timed alone
+// (after one launch of the whole).
+func (r *benchRun) parts() []func() error {
+	if r.runner == nil || len(r.runner.preps) < 2 {
+		return nil
+	}
+	var fs []func() error
+	for _, p := range r.runner.preps {
+		fs = append(fs, p.Launch)
+	}
+	return fs
+}
+
 func (r *benchRun) free() {
+	if r.runner != nil {
+		r.runner.Close()
+	}
 	for _, p := range r.preps {
 		p.Close()
 	}
@@ -176,7 +197,7 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	if bv == 0 {
 		bv = DefaultBlockV(g, V)
 		if v3 {
-			bv = BlockVV3(V)
+			bv = DefaultBlockVV3(d)
 		}
 	}
 	if p.NumWarps == 0 && !v3 {
@@ -246,7 +267,12 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	}
 	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*4
 	if v3 {
-		return run, prepareV3(g, run, p, args)
+		b := func(i int) *tle.DeviceBuffer { return args[i].(*tle.DeviceBuffer) }
+		t := &DeviceTensors{Q: b(0), K: b(1), V: b(2), G: b(3), Beta: b(4), ALog: b(5), DtBias: b(6), H0: b(8), HT: b(10), O: b(12)}
+		p.BlockV = bv
+		run.runner = NewRunner(g)
+		run.v3 = func() error { return run.runner.Launch(d, p, t) }
+		return run, run.v3()
 	}
 	args = append(args, float32(p.Scale), float32(p.LowerBound), int32(c.H))
 	l := Plan(d, p, bv, true)

@@ -59,10 +59,14 @@ type Params struct {
 	// BlockV is the number of V columns of one program, a power of two of at
 	// least 16; 0 picks one for the device (see DefaultBlockV).
 	BlockV int
-	// Variant picks the kernel: "v1" (the default when empty, kda_fwd.tle)
-	// or "v2" (kda_fwd_v2.tle, explicit shared-memory phases).
+	// Variant picks the kernels: "v3" (the default when empty, kda_v3.tle:
+	// a preparation kernel and the recurrence), or the fused single-kernel
+	// forms "v1" (kda_fwd.tle) and "v2" (kda_fwd_v2.tle, explicit
+	// shared-memory phases).
 	Variant string
-	// NumWarps is the warps per program: 4 or 8; 0 is 4.
+	// NumWarps is the warps per program: 4 or 8 for v1 and v2; 1, 2, 4 or
+	// 8 for v3's preparation kernel (its recurrence runs one warp per 16 V
+	// columns); 0 is 4.
 	NumWarps int
 }
 
@@ -75,10 +79,10 @@ const (
 // variantFiles are the sources of the variants.
 var variantFiles = map[string]string{VariantV1: "kda_fwd.tle", VariantV2: "kda_fwd_v2.tle", VariantV3: "kda_v3.tle"}
 
-// variantOf is p's variant with the default filled in.
+// variantOf is p's variant with the default (v3) filled in.
 func variantOf(p Params) string {
 	if p.Variant == "" {
-		return VariantV1
+		return VariantV3
 	}
 	return p.Variant
 }

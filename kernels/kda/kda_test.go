@@ -35,29 +35,29 @@ type accCase struct {
 	state   string
 	bv      int
 	fast    bool
-	variant string  // "" is v1
+	variant string  // "" is the default (v3)
 	warps   int     // 0 is 4
 	tolO    float64 // 0: 0.005
 }
 
 var accCases = []accCase{
 	// Fixed length with a tail (53 = 3*16 + 5), no initial state.
-	{name: "fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32},
-	{name: "fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32},
-	{name: "fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16},
-	{name: "fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32},
+	{name: "v1/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV1},
+	{name: "v1/fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32, variant: VariantV1},
+	{name: "v1/fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16, variant: VariantV1},
+	{name: "v1/fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32, variant: VariantV1},
 	// Varlen with tails, an empty sequence and one shorter than a chunk;
 	// K != V and the V columns split over programs.
-	{name: "varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16},
-	{name: "varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32},
-	{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32},
-	{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16},
+	{name: "v1/varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16, variant: VariantV1},
+	{name: "v1/varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32, variant: VariantV1},
+	{name: "v1/varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32, variant: VariantV1},
+	{name: "v1/varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16, variant: VariantV1},
 	// Head sizes that are not powers of two: padded, masked lanes.
-	{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
+	{name: "v1/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32, variant: VariantV1},
 	// FlashKDA's head size.
-	{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
+	{name: "v1/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64, variant: VariantV1},
 	// The variant without the hi/lo split.
-	{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true},
+	{name: "v1/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV1},
 
 	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input.
 	{name: "v2/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV2},
@@ -79,6 +79,7 @@ var accCases = []accCase{
 	{name: "v3/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, variant: VariantV3},
 	{name: "v3/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, variant: VariantV3},
 	{name: "v3/fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32, variant: VariantV3},
+	{name: "v3/fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32, variant: VariantV3},
 	{name: "v3/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV3},
 }
 
@@ -348,4 +349,38 @@ func loopConverts(t *testing.T, tir string) int {
 	}
 	t.Fatal("unterminated for loop in the tile IR")
 	return n
+}
+
+// TestRunnerWarmAllocatesNothing: on a GPU, a second call of the same
+// sizes allocates no device memory, and its result is right; a device
+// buffer that is too small is an error naming it.
+func TestRunnerWarmAllocatesNothing(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	r := NewRunner(g)
+	defer r.Close()
+	p := Params{Scale: DefaultScale(64), LowerBound: -5, StateDType: StateF32, FinalState: true}
+	cu := []int64{0, 37, 37, 100, 160}
+	_, err = r.Forward(randomInputs(rand.New(rand.NewPCG(3, 1)), 1, 160, 3, 64, 64, cu, true, StateF32), p)
+	require.NoError(t, err)
+	warm := r.Allocs
+	in := randomInputs(rand.New(rand.NewPCG(3, 2)), 1, 160, 3, 64, 64, cu, true, StateF32)
+	out, err := r.Forward(in, p)
+	require.NoError(t, err)
+	require.Equal(t, warm, r.Allocs, "a warm call allocates nothing")
+	o, ht := reference(in, p)
+	require.LessOrEqual(t, relRMS(out.O.Data, o), 0.005)
+	require.LessOrEqual(t, relRMS(out.HT.Data, ht), 0.005)
+
+	d, err := Validate(in, p)
+	require.NoError(t, err)
+	small, err := g.Alloc(ir.BF16, 10)
+	require.NoError(t, err)
+	defer g.Free(small)
+	err = r.Launch(d, p, &DeviceTensors{Q: small})
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, "q", ae.Arg)
 }

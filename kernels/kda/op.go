@@ -50,9 +50,9 @@ func (Op) Params() []Arg {
 		{Name: "state_dtype", Optional: true, Doc: `"f32" (default) or "bf16": the dtype of h0 and ht`},
 		{Name: "output_final_state", Optional: true, Doc: "bool; default true when h0 is given"},
 		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
-		{Name: "block_v", Optional: true, Doc: "V columns per program, a power of two >= 16; default per device"},
-		{Name: "variant", Optional: true, Doc: `kernel variant: "v1" (fused, the default), "v2" (fused, explicit shared-memory phases) or "v3" (preparation and recurrence kernels)`},
-		{Name: "num_warps", Optional: true, Doc: "warps per program: 4 (default) or 8"},
+		{Name: "block_v", Optional: true, Doc: "V columns per program, a power of two >= 16 (v3: <= 128, dividing V); default per size and device"},
+		{Name: "variant", Optional: true, Doc: `kernel variant: "v3" (the default: preparation and recurrence kernels), "v1" (fused) or "v2" (fused, explicit shared-memory phases)`},
+		{Name: "num_warps", Optional: true, Doc: "warps per program: 4 (default) or 8; for v3 those of the preparation kernel (1, 2, 4 or 8)"},
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // VariantV3 is the two-kernel forward pass of kda_v3.tle: kda_prep builds
@@ -15,15 +14,19 @@ import (
 const VariantV3 = "v3"
 
 // WorkspaceBytes is the size of v3's workspace per (16-token chunk, head)
-// for head size K: 3 C KP + 2 C C bf16 values and KP f32 values, KP the
-// power of two >= K (13,824 bytes at K = 128).
+// for head size K: 3 C KP + 2 C C bf16 values and KP f32 values (13,824
+// bytes at K = 128).
 func WorkspaceBytes(k int) int {
-	kp := nextPow2(k)
+	kp := paddedK(k)
 	return (3*Chunk*kp+2*Chunk*Chunk)*2 + kp*4
 }
 
+// paddedK is v3's KP: the power of two >= K, at least 32 (the recurrence
+// splits it in two halves of at least 16).
+func paddedK(k int) int { return max(32, nextPow2(k)) }
+
 // wsElems is the bf16 workspace elements per (chunk, head).
-func wsElems(k int) int { kp := nextPow2(k); return 3*Chunk*kp + 2*Chunk*Chunk }
+func wsElems(k int) int { kp := paddedK(k); return 3*Chunk*kp + 2*Chunk*Chunk }
 
 // ChunkTables are v3's chunk indices of cu_seqlens: Chunks holds (first
 // token, end of its sequence) per 16-token chunk, sequence by sequence;
@@ -63,7 +66,7 @@ func BlockVV3(v int) int {
 // nchunks chunks, then the recurrence with V block bv.
 func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
 	b := strconv.FormatBool
-	kp := strconv.Itoa(nextPow2(d.K))
+	kp := strconv.Itoa(paddedK(d.K))
 	prep = Launch{
 		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "SPLIT": b(!p.Fast)},
 		Grid:     [3]int{nchunks, d.H, 1},
@@ -112,17 +115,20 @@ func checkBlockVV3(bv, v int) error {
 	return nil
 }
 
-// forwardV3 runs both kernels of v3 on dev through tensors (the workspace
-// goes through the host on a GPU: this is the path of tests and the op,
-// Bench keeps everything on the device).
+// forwardV3 runs both kernels of v3 on dev: on a GPU through the device's
+// Runner (device buffers kept between calls), on the interpreter through
+// tensors.
 func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	prepK, recK, err := KernelsV3()
 	if err != nil {
 		return nil, err
 	}
+	if g, ok := dev.(*tle.GPU); ok {
+		return runnerFor(g).forward(in, d, p)
+	}
 	bv := p.BlockV
 	if bv == 0 {
-		bv = BlockVV3(d.V)
+		bv = DefaultBlockVV3(d)
 	}
 	ct := MakeChunkTables(d.CuSeqlens)
 	nc := ct.NumChunks()
@@ -141,7 +147,7 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 	cp := func(t *tle.Tensor) *tle.Tensor {
 		return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
 	}
-	kp := nextPow2(d.K)
+	kp := paddedK(d.K)
 	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
 	wd := tle.NewTensor(max(1, nc*d.H*kp))
 	if nc > 0 {
@@ -181,60 +187,4 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
 	}
 	return &Outputs{O: out, HT: ht}, nil
-}
-
-// prepareV3 prepares v3's two launches on the device buffers of args (the
-// v1 argument order: q k v g beta A_log dt_bias cu_seqlens h0 h0_bf16 ht
-// ht_bf16 o), with the chunk tables and the workspace allocated here.
-func prepareV3(g *tle.GPU, run *benchRun, p Params, args []any) error {
-	prepK, recK, err := KernelsV3()
-	if err != nil {
-		return err
-	}
-	d := run.d
-	ct := MakeChunkTables(d.CuSeqlens)
-	nc := ct.NumChunks()
-	up := func(v []int32) (*tle.DeviceBuffer, error) {
-		host := make([]float64, len(v))
-		for i, x := range v {
-			host[i] = float64(x)
-		}
-		b, err := g.Upload(ir.I32, host)
-		if err == nil {
-			run.bufs = append(run.bufs, b)
-		}
-		return b, err
-	}
-	chunks, err := up(ct.Chunks)
-	if err != nil {
-		return err
-	}
-	off, err := up(ct.Off)
-	if err != nil {
-		return err
-	}
-	ws, err := g.Alloc(ir.BF16, nc*d.H*wsElems(d.K))
-	if err != nil {
-		return err
-	}
-	run.bufs = append(run.bufs, ws)
-	wd, err := g.Alloc(ir.F32, nc*d.H*nextPow2(d.K))
-	if err != nil {
-		return err
-	}
-	run.bufs = append(run.bufs, wd)
-	prep, rec := LaunchesV3(d, p, run.bv, nc, true)
-	pp, err := g.Prepare(prepK, prep.Options(), prep.Grid, args[0], args[1], args[3], args[4], args[5], args[6], chunks, ws, wd,
-		float32(p.Scale), float32(p.LowerBound), int32(d.H))
-	if err != nil {
-		return err
-	}
-	run.preps = append(run.preps, pp)
-	rp, err := g.Prepare(recK, rec.Options(), rec.Grid, ws, wd, args[2], args[7], off, args[8], args[9], args[10], args[11], args[12],
-		int32(d.H))
-	if err != nil {
-		return err
-	}
-	run.preps = append(run.preps, rp)
-	return nil
 }

@@ -940,191 +940,151 @@ bb3:
 	%v894 = getelementptr inbounds i16, i16 addrspace(1)* %v862, i64 %v893
 	%v895 = sext i32 %v476 to i64
 	%v896 = getelementptr inbounds i16, i16 addrspace(1)* %v864, i64 %v895
-	%v897 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v478)
-	%v898 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v479)
-	%v899 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v480)
-	%v900 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v481)
-	%v901 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v482)
-	%v902 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v483)
-	%v903 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v484)
-	%v904 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v485)
-	%v905 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v486)
-	%v906 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v487)
-	%v907 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v488)
-	%v908 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v489)
-	%v909 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v490)
-	%v910 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v491)
-	%v911 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v492)
-	%v912 = call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %v493)
 	call void @llvm.nvvm.barrier0()
-	%v913 = zext i16 %v897 to i32
-	%v914 = zext i16 %v898 to i32
-	%v915 = shl i32 %v914, 16
-	%v916 = or i32 %v913, %v915
-	%v917 = bitcast i8 addrspace(3)* %v428 to i32 addrspace(3)*
-	store i32 %v916, i32 addrspace(3)* %v917, align 4
-	%v918 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 544
-	%v919 = zext i16 %v899 to i32
-	%v920 = zext i16 %v900 to i32
-	%v921 = shl i32 %v920, 16
-	%v922 = or i32 %v919, %v921
-	%v923 = bitcast i8 addrspace(3)* %v918 to i32 addrspace(3)*
-	store i32 %v922, i32 addrspace(3)* %v923, align 4
-	%v924 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 16
-	%v925 = zext i16 %v901 to i32
-	%v926 = zext i16 %v902 to i32
-	%v927 = shl i32 %v926, 16
-	%v928 = or i32 %v925, %v927
-	%v929 = bitcast i8 addrspace(3)* %v924 to i32 addrspace(3)*
-	store i32 %v928, i32 addrspace(3)* %v929, align 4
-	%v930 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 560
-	%v931 = zext i16 %v903 to i32
-	%v932 = zext i16 %v904 to i32
-	%v933 = shl i32 %v932, 16
-	%v934 = or i32 %v931, %v933
-	%v935 = bitcast i8 addrspace(3)* %v930 to i32 addrspace(3)*
-	store i32 %v934, i32 addrspace(3)* %v935, align 4
-	%v936 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 32
-	%v937 = zext i16 %v905 to i32
-	%v938 = zext i16 %v906 to i32
-	%v939 = shl i32 %v938, 16
-	%v940 = or i32 %v937, %v939
-	%v941 = bitcast i8 addrspace(3)* %v936 to i32 addrspace(3)*
-	store i32 %v940, i32 addrspace(3)* %v941, align 4
-	%v942 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 576
-	%v943 = zext i16 %v907 to i32
-	%v944 = zext i16 %v908 to i32
-	%v945 = shl i32 %v944, 16
-	%v946 = or i32 %v943, %v945
-	%v947 = bitcast i8 addrspace(3)* %v942 to i32 addrspace(3)*
-	store i32 %v946, i32 addrspace(3)* %v947, align 4
-	%v948 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 48
-	%v949 = zext i16 %v909 to i32
-	%v950 = zext i16 %v910 to i32
-	%v951 = shl i32 %v950, 16
-	%v952 = or i32 %v949, %v951
-	%v953 = bitcast i8 addrspace(3)* %v948 to i32 addrspace(3)*
-	store i32 %v952, i32 addrspace(3)* %v953, align 4
-	%v954 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 592
-	%v955 = zext i16 %v911 to i32
-	%v956 = zext i16 %v912 to i32
-	%v957 = shl i32 %v956, 16
-	%v958 = or i32 %v955, %v957
-	%v959 = bitcast i8 addrspace(3)* %v954 to i32 addrspace(3)*
-	store i32 %v958, i32 addrspace(3)* %v959, align 4
+	%v897 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v479, float %v478)
+	%v898 = bitcast i8 addrspace(3)* %v428 to i32 addrspace(3)*
+	store i32 %v897, i32 addrspace(3)* %v898, align 4
+	%v899 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 544
+	%v900 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v481, float %v480)
+	%v901 = bitcast i8 addrspace(3)* %v899 to i32 addrspace(3)*
+	store i32 %v900, i32 addrspace(3)* %v901, align 4
+	%v902 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 16
+	%v903 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v483, float %v482)
+	%v904 = bitcast i8 addrspace(3)* %v902 to i32 addrspace(3)*
+	store i32 %v903, i32 addrspace(3)* %v904, align 4
+	%v905 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 560
+	%v906 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v485, float %v484)
+	%v907 = bitcast i8 addrspace(3)* %v905 to i32 addrspace(3)*
+	store i32 %v906, i32 addrspace(3)* %v907, align 4
+	%v908 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 32
+	%v909 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v487, float %v486)
+	%v910 = bitcast i8 addrspace(3)* %v908 to i32 addrspace(3)*
+	store i32 %v909, i32 addrspace(3)* %v910, align 4
+	%v911 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 576
+	%v912 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v489, float %v488)
+	%v913 = bitcast i8 addrspace(3)* %v911 to i32 addrspace(3)*
+	store i32 %v912, i32 addrspace(3)* %v913, align 4
+	%v914 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 48
+	%v915 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v491, float %v490)
+	%v916 = bitcast i8 addrspace(3)* %v914 to i32 addrspace(3)*
+	store i32 %v915, i32 addrspace(3)* %v916, align 4
+	%v917 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 592
+	%v918 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v493, float %v492)
+	%v919 = bitcast i8 addrspace(3)* %v917 to i32 addrspace(3)*
+	store i32 %v918, i32 addrspace(3)* %v919, align 4
 	call void @llvm.nvvm.barrier0()
-	%v960 = bitcast i8 addrspace(3)* %v433 to i16 addrspace(3)*
-	%v961 = load i16, i16 addrspace(3)* %v960, align 2
-	%v962 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 272
-	%v963 = bitcast i8 addrspace(3)* %v962 to i16 addrspace(3)*
-	%v964 = load i16, i16 addrspace(3)* %v963, align 2
-	%v965 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 544
-	%v966 = bitcast i8 addrspace(3)* %v965 to i16 addrspace(3)*
-	%v967 = load i16, i16 addrspace(3)* %v966, align 2
-	%v968 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 816
-	%v969 = bitcast i8 addrspace(3)* %v968 to i16 addrspace(3)*
-	%v970 = load i16, i16 addrspace(3)* %v969, align 2
-	%v971 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1088
-	%v972 = bitcast i8 addrspace(3)* %v971 to i16 addrspace(3)*
-	%v973 = load i16, i16 addrspace(3)* %v972, align 2
-	%v974 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1360
-	%v975 = bitcast i8 addrspace(3)* %v974 to i16 addrspace(3)*
-	%v976 = load i16, i16 addrspace(3)* %v975, align 2
-	%v977 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1632
-	%v978 = bitcast i8 addrspace(3)* %v977 to i16 addrspace(3)*
-	%v979 = load i16, i16 addrspace(3)* %v978, align 2
-	%v980 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1904
-	%v981 = bitcast i8 addrspace(3)* %v980 to i16 addrspace(3)*
-	%v982 = load i16, i16 addrspace(3)* %v981, align 2
-	%v983 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2176
-	%v984 = bitcast i8 addrspace(3)* %v983 to i16 addrspace(3)*
-	%v985 = load i16, i16 addrspace(3)* %v984, align 2
-	%v986 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2448
-	%v987 = bitcast i8 addrspace(3)* %v986 to i16 addrspace(3)*
-	%v988 = load i16, i16 addrspace(3)* %v987, align 2
-	%v989 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2720
-	%v990 = bitcast i8 addrspace(3)* %v989 to i16 addrspace(3)*
-	%v991 = load i16, i16 addrspace(3)* %v990, align 2
-	%v992 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2992
-	%v993 = bitcast i8 addrspace(3)* %v992 to i16 addrspace(3)*
-	%v994 = load i16, i16 addrspace(3)* %v993, align 2
-	%v995 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3264
-	%v996 = bitcast i8 addrspace(3)* %v995 to i16 addrspace(3)*
-	%v997 = load i16, i16 addrspace(3)* %v996, align 2
-	%v998 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3536
-	%v999 = bitcast i8 addrspace(3)* %v998 to i16 addrspace(3)*
-	%v1000 = load i16, i16 addrspace(3)* %v999, align 2
-	%v1001 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3808
-	%v1002 = bitcast i8 addrspace(3)* %v1001 to i16 addrspace(3)*
-	%v1003 = load i16, i16 addrspace(3)* %v1002, align 2
-	%v1004 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 4080
-	%v1005 = bitcast i8 addrspace(3)* %v1004 to i16 addrspace(3)*
-	%v1006 = load i16, i16 addrspace(3)* %v1005, align 2
-	%v1007 = icmp slt i32 %v452, %M
-	%v1008 = icmp slt i32 %v453, %M
-	%v1009 = icmp slt i32 %v454, %M
-	%v1010 = icmp slt i32 %v455, %M
-	%v1011 = icmp slt i32 %v456, %M
-	%v1012 = icmp slt i32 %v457, %M
-	%v1013 = icmp slt i32 %v458, %M
-	%v1014 = icmp slt i32 %v459, %M
-	%v1015 = icmp slt i32 %v460, %M
-	%v1016 = icmp slt i32 %v461, %M
-	%v1017 = icmp slt i32 %v462, %M
-	%v1018 = icmp slt i32 %v463, %M
-	%v1019 = icmp slt i32 %v464, %M
-	%v1020 = icmp slt i32 %v465, %M
-	%v1021 = icmp slt i32 %v466, %M
-	%v1022 = icmp slt i32 %v467, %M
-	%v1023 = icmp slt i32 %v476, %N
-	%v1024 = and i1 %v1007, %v1023
-	%v1025 = and i1 %v1008, %v1023
-	%v1026 = and i1 %v1009, %v1023
-	%v1027 = and i1 %v1010, %v1023
-	%v1028 = and i1 %v1011, %v1023
-	%v1029 = and i1 %v1012, %v1023
-	%v1030 = and i1 %v1013, %v1023
-	%v1031 = and i1 %v1014, %v1023
-	%v1032 = and i1 %v1015, %v1023
-	%v1033 = and i1 %v1016, %v1023
-	%v1034 = and i1 %v1017, %v1023
-	%v1035 = and i1 %v1018, %v1023
-	%v1036 = and i1 %v1019, %v1023
-	%v1037 = and i1 %v1020, %v1023
-	%v1038 = and i1 %v1021, %v1023
-	%v1039 = and i1 %v1022, %v1023
-	%v1040 = zext i1 %v1024 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v866, i32 %v1040, i16 %v961)
-	%v1041 = zext i1 %v1025 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v868, i32 %v1041, i16 %v964)
-	%v1042 = zext i1 %v1026 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v870, i32 %v1042, i16 %v967)
-	%v1043 = zext i1 %v1027 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v872, i32 %v1043, i16 %v970)
-	%v1044 = zext i1 %v1028 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v874, i32 %v1044, i16 %v973)
-	%v1045 = zext i1 %v1029 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v876, i32 %v1045, i16 %v976)
-	%v1046 = zext i1 %v1030 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v878, i32 %v1046, i16 %v979)
-	%v1047 = zext i1 %v1031 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v880, i32 %v1047, i16 %v982)
-	%v1048 = zext i1 %v1032 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v882, i32 %v1048, i16 %v985)
-	%v1049 = zext i1 %v1033 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v884, i32 %v1049, i16 %v988)
-	%v1050 = zext i1 %v1034 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v886, i32 %v1050, i16 %v991)
-	%v1051 = zext i1 %v1035 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v888, i32 %v1051, i16 %v994)
-	%v1052 = zext i1 %v1036 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v890, i32 %v1052, i16 %v997)
-	%v1053 = zext i1 %v1037 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v892, i32 %v1053, i16 %v1000)
-	%v1054 = zext i1 %v1038 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v894, i32 %v1054, i16 %v1003)
-	%v1055 = zext i1 %v1039 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v896, i32 %v1055, i16 %v1006)
+	%v920 = bitcast i8 addrspace(3)* %v433 to i16 addrspace(3)*
+	%v921 = load i16, i16 addrspace(3)* %v920, align 2
+	%v922 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 272
+	%v923 = bitcast i8 addrspace(3)* %v922 to i16 addrspace(3)*
+	%v924 = load i16, i16 addrspace(3)* %v923, align 2
+	%v925 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 544
+	%v926 = bitcast i8 addrspace(3)* %v925 to i16 addrspace(3)*
+	%v927 = load i16, i16 addrspace(3)* %v926, align 2
+	%v928 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 816
+	%v929 = bitcast i8 addrspace(3)* %v928 to i16 addrspace(3)*
+	%v930 = load i16, i16 addrspace(3)* %v929, align 2
+	%v931 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1088
+	%v932 = bitcast i8 addrspace(3)* %v931 to i16 addrspace(3)*
+	%v933 = load i16, i16 addrspace(3)* %v932, align 2
+	%v934 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1360
+	%v935 = bitcast i8 addrspace(3)* %v934 to i16 addrspace(3)*
+	%v936 = load i16, i16 addrspace(3)* %v935, align 2
+	%v937 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1632
+	%v938 = bitcast i8 addrspace(3)* %v937 to i16 addrspace(3)*
+	%v939 = load i16, i16 addrspace(3)* %v938, align 2
+	%v940 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1904
+	%v941 = bitcast i8 addrspace(3)* %v940 to i16 addrspace(3)*
+	%v942 = load i16, i16 addrspace(3)* %v941, align 2
+	%v943 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2176
+	%v944 = bitcast i8 addrspace(3)* %v943 to i16 addrspace(3)*
+	%v945 = load i16, i16 addrspace(3)* %v944, align 2
+	%v946 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2448
+	%v947 = bitcast i8 addrspace(3)* %v946 to i16 addrspace(3)*
+	%v948 = load i16, i16 addrspace(3)* %v947, align 2
+	%v949 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2720
+	%v950 = bitcast i8 addrspace(3)* %v949 to i16 addrspace(3)*
+	%v951 = load i16, i16 addrspace(3)* %v950, align 2
+	%v952 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2992
+	%v953 = bitcast i8 addrspace(3)* %v952 to i16 addrspace(3)*
+	%v954 = load i16, i16 addrspace(3)* %v953, align 2
+	%v955 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3264
+	%v956 = bitcast i8 addrspace(3)* %v955 to i16 addrspace(3)*
+	%v957 = load i16, i16 addrspace(3)* %v956, align 2
+	%v958 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3536
+	%v959 = bitcast i8 addrspace(3)* %v958 to i16 addrspace(3)*
+	%v960 = load i16, i16 addrspace(3)* %v959, align 2
+	%v961 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3808
+	%v962 = bitcast i8 addrspace(3)* %v961 to i16 addrspace(3)*
+	%v963 = load i16, i16 addrspace(3)* %v962, align 2
+	%v964 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 4080
+	%v965 = bitcast i8 addrspace(3)* %v964 to i16 addrspace(3)*
+	%v966 = load i16, i16 addrspace(3)* %v965, align 2
+	%v967 = icmp slt i32 %v452, %M
+	%v968 = icmp slt i32 %v453, %M
+	%v969 = icmp slt i32 %v454, %M
+	%v970 = icmp slt i32 %v455, %M
+	%v971 = icmp slt i32 %v456, %M
+	%v972 = icmp slt i32 %v457, %M
+	%v973 = icmp slt i32 %v458, %M
+	%v974 = icmp slt i32 %v459, %M
+	%v975 = icmp slt i32 %v460, %M
+	%v976 = icmp slt i32 %v461, %M
+	%v977 = icmp slt i32 %v462, %M
+	%v978 = icmp slt i32 %v463, %M
+	%v979 = icmp slt i32 %v464, %M
+	%v980 = icmp slt i32 %v465, %M
+	%v981 = icmp slt i32 %v466, %M
+	%v982 = icmp slt i32 %v467, %M
+	%v983 = icmp slt i32 %v476, %N
+	%v984 = and i1 %v967, %v983
+	%v985 = and i1 %v968, %v983
+	%v986 = and i1 %v969, %v983
+	%v987 = and i1 %v970, %v983
+	%v988 = and i1 %v971, %v983
+	%v989 = and i1 %v972, %v983
+	%v990 = and i1 %v973, %v983
+	%v991 = and i1 %v974, %v983
+	%v992 = and i1 %v975, %v983
+	%v993 = and i1 %v976, %v983
+	%v994 = and i1 %v977, %v983
+	%v995 = and i1 %v978, %v983
+	%v996 = and i1 %v979, %v983
+	%v997 = and i1 %v980, %v983
+	%v998 = and i1 %v981, %v983
+	%v999 = and i1 %v982, %v983
+	%v1000 = zext i1 %v984 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v866, i32 %v1000, i16 %v921)
+	%v1001 = zext i1 %v985 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v868, i32 %v1001, i16 %v924)
+	%v1002 = zext i1 %v986 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v870, i32 %v1002, i16 %v927)
+	%v1003 = zext i1 %v987 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v872, i32 %v1003, i16 %v930)
+	%v1004 = zext i1 %v988 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v874, i32 %v1004, i16 %v933)
+	%v1005 = zext i1 %v989 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v876, i32 %v1005, i16 %v936)
+	%v1006 = zext i1 %v990 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v878, i32 %v1006, i16 %v939)
+	%v1007 = zext i1 %v991 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v880, i32 %v1007, i16 %v942)
+	%v1008 = zext i1 %v992 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v882, i32 %v1008, i16 %v945)
+	%v1009 = zext i1 %v993 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v884, i32 %v1009, i16 %v948)
+	%v1010 = zext i1 %v994 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v886, i32 %v1010, i16 %v951)
+	%v1011 = zext i1 %v995 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v888, i32 %v1011, i16 %v954)
+	%v1012 = zext i1 %v996 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v890, i32 %v1012, i16 %v957)
+	%v1013 = zext i1 %v997 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v892, i32 %v1013, i16 %v960)
+	%v1014 = zext i1 %v998 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v894, i32 %v1014, i16 %v963)
+	%v1015 = zext i1 %v999 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v896, i32 %v1015, i16 %v966)
 	ret void
 }
 

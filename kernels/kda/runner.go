@@ -1,0 +1,326 @@
+package kda
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// DeviceTensors are the forward pass's tensors in device memory, in the
+// kernels' dtypes: bf16 Q, K, V, G, Beta and O; f32 ALog and DtBias; the
+// state dtype for H0 (nil: no initial state) and HT (nil: no final state).
+type DeviceTensors struct {
+	Q, K, V, G, Beta, ALog, DtBias *tle.DeviceBuffer
+	H0, O, HT                      *tle.DeviceBuffer
+}
+
+// Runner runs variant v3 on one GPU from device memory it keeps between
+// calls: the workspace, the chunk tables and the launches are made for the
+// first call of a size and reused by every later call that fits, so a warm
+// call allocates no device memory (Allocs counts the allocations it made).
+// A Runner is safe for concurrent use; calls are serialised.
+type Runner struct {
+	g      *tle.GPU
+	mu     sync.Mutex
+	bufs   map[string]*tle.DeviceBuffer
+	cu     []int64 // the cu_seqlens the chunk tables were built from
+	key    string  // the launches' key
+	preps  []*tle.Prepared
+	Allocs int
+}
+
+// NewRunner makes a Runner on g.
+func NewRunner(g *tle.GPU) *Runner {
+	return &Runner{g: g, bufs: map[string]*tle.DeviceBuffer{}}
+}
+
+var runners sync.Map // *tle.GPU -> *Runner
+
+// runnerFor is the package's Runner of g (Forward on a GPU uses it).
+func runnerFor(g *tle.GPU) *Runner {
+	r, _ := runners.LoadOrStore(g, NewRunner(g))
+	return r.(*Runner)
+}
+
+// buf is the runner's buffer name with room for n elements of dt: the one
+// it has when big enough, else a new one (the old one is freed).
+func (r *Runner) buf(name string, dt ir.DType, n int) (*tle.DeviceBuffer, error) {
+	n = max(n, 1)
+	if b, ok := r.bufs[name]; ok && b.DType == dt && b.N >= n {
+		return &tle.DeviceBuffer{Ptr: b.Ptr, DType: dt, N: n}, nil
+	}
+	if b, ok := r.bufs[name]; ok {
+		r.g.Free(b)
+		delete(r.bufs, name)
+	}
+	b, err := r.g.Alloc(dt, n)
+	if err != nil {
+		return nil, fmt.Errorf("kda: allocating %s (%d x %s): %w", name, n, dt, err)
+	}
+	r.Allocs++
+	r.bufs[name] = b
+	return &tle.DeviceBuffer{Ptr: b.Ptr, DType: dt, N: n}, nil
+}
+
+// Close frees the runner's device memory and launches.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closePreps()
+	for name, b := range r.bufs {
+		r.g.Free(b)
+		delete(r.bufs, name)
+	}
+}
+
+func (r *Runner) closePreps() {
+	for _, p := range r.preps {
+		p.Close()
+	}
+	r.preps, r.key = nil, ""
+}
+
+// Launch enqueues kda_prep and kda_rec for sizes d (from Validate) on the
+// tensors t; it does not wait. The chunk tables are uploaded when
+// d.CuSeqlens changes, the launches prepared when a size, a parameter or a
+// buffer changes.
+func (r *Runner) Launch(d *Dims, p Params, t *DeviceTensors) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.prepare(d, p, t); err != nil {
+		return err
+	}
+	for _, pr := range r.preps {
+		if err := pr.Launch(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
+	if err := checkDeviceTensors(d, p, t); err != nil {
+		return err
+	}
+	prepK, recK, err := KernelsV3()
+	if err != nil {
+		return err
+	}
+	bv := p.BlockV
+	if bv == 0 {
+		bv = DefaultBlockVV3(d)
+	}
+	ct := MakeChunkTables(d.CuSeqlens)
+	nc := ct.NumChunks()
+	chunks, err := r.buf("chunks", ir.I32, len(ct.Chunks))
+	if err != nil {
+		return err
+	}
+	off, err := r.buf("chunk_off", ir.I32, len(ct.Off))
+	if err != nil {
+		return err
+	}
+	cu, err := r.buf("cu_seqlens", ir.I64, len(d.CuSeqlens))
+	if err != nil {
+		return err
+	}
+	ws, err := r.buf("ws", ir.BF16, nc*d.H*wsElems(d.K))
+	if err != nil {
+		return err
+	}
+	wd, err := r.buf("wd", ir.F32, nc*d.H*paddedK(d.K))
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(r.cu, d.CuSeqlens) {
+		f64 := func(v []int32) []float64 {
+			out := make([]float64, len(v))
+			for i, x := range v {
+				out[i] = float64(x)
+			}
+			return out
+		}
+		cuf := make([]float64, len(d.CuSeqlens))
+		for i, x := range d.CuSeqlens {
+			cuf[i] = float64(x)
+		}
+		for _, u := range []struct {
+			b    *tle.DeviceBuffer
+			data []float64
+		}{{chunks, f64(ct.Chunks)}, {off, f64(ct.Off)}, {cu, cuf}} {
+			if len(u.data) > 0 {
+				if err := r.g.UploadTo(u.b, u.data); err != nil {
+					return err
+				}
+			}
+		}
+		r.cu = slices.Clone(d.CuSeqlens)
+	}
+	// the state pointers a specialisation does not touch get a placeholder
+	dummyF, err := r.buf("dummy_f32", ir.F32, 1)
+	if err != nil {
+		return err
+	}
+	dummyB, err := r.buf("dummy_bf16", ir.BF16, 1)
+	if err != nil {
+		return err
+	}
+	h0f, h0b, htf, htb := dummyF, dummyB, dummyF, dummyB
+	bf16 := p.StateDType == StateBF16
+	if t.H0 != nil {
+		if bf16 {
+			h0b = t.H0
+		} else {
+			h0f = t.H0
+		}
+	}
+	if p.FinalState {
+		if t.HT == nil {
+			return argErr("ht", "the final state was asked for but has no buffer")
+		}
+		if bf16 {
+			htb = t.HT
+		} else {
+			htf = t.HT
+		}
+	}
+	key := fmt.Sprint(*d, p, bv, nc, chunks.Ptr, off.Ptr, cu.Ptr, ws.Ptr, wd.Ptr, *t)
+	if key == r.key {
+		return nil
+	}
+	r.closePreps()
+	prep, rec := LaunchesV3(d, p, bv, nc, t.H0 != nil)
+	if nc > 0 {
+		pp, err := r.g.Prepare(prepK, prep.Options(), prep.Grid, t.Q, t.K, t.G, t.Beta, t.ALog, t.DtBias, chunks, ws, wd,
+			float32(p.Scale), float32(p.LowerBound), int32(d.H))
+		if err != nil {
+			return err
+		}
+		r.preps = append(r.preps, pp)
+	}
+	rp, err := r.g.Prepare(recK, rec.Options(), rec.Grid, ws, wd, t.V, cu, off, h0f, h0b, htf, htb, t.O, int32(d.H))
+	if err != nil {
+		r.closePreps()
+		return err
+	}
+	r.preps = append(r.preps, rp)
+	r.key = key
+	return nil
+}
+
+// checkDeviceTensors checks each buffer's dtype and size against d and p,
+// so that nothing reads or writes past a buffer.
+func checkDeviceTensors(d *Dims, p Params, t *DeviceTensors) error {
+	if err := checkBlockVV3(p.BlockV, d.V); err != nil {
+		return err
+	}
+	sdt := ir.F32
+	if p.StateDType == StateBF16 {
+		sdt = ir.BF16
+	}
+	tok := d.B * d.T * d.H
+	state := d.N * d.H * d.V * d.K
+	for _, c := range []struct {
+		name string
+		b    *tle.DeviceBuffer
+		dt   ir.DType
+		n    int
+		opt  bool
+	}{
+		{"q", t.Q, ir.BF16, tok * d.K, false}, {"k", t.K, ir.BF16, tok * d.K, false}, {"v", t.V, ir.BF16, tok * d.V, false},
+		{"g", t.G, ir.BF16, tok * d.K, false}, {"beta", t.Beta, ir.BF16, tok, false},
+		{"A_log", t.ALog, ir.F32, d.H, false}, {"dt_bias", t.DtBias, ir.F32, d.H * d.K, false},
+		{"o", t.O, ir.BF16, tok * d.V, false}, {"h0", t.H0, sdt, state, true}, {"ht", t.HT, sdt, state, !p.FinalState},
+	} {
+		switch {
+		case c.b == nil && c.opt:
+		case c.b == nil || c.b.Ptr == 0:
+			return argErr(c.name, "no device buffer")
+		case c.b.DType != c.dt:
+			return argErr(c.name, "device buffer of %s, want %s", c.b.DType, c.dt)
+		case c.b.N < c.n:
+			return argErr(c.name, "device buffer of %d elements, want at least %d", c.b.N, c.n)
+		}
+	}
+	return nil
+}
+
+// Forward validates in and runs v3 on the runner's GPU: the inputs go into
+// device buffers the runner keeps, o and the final state come back.
+func (r *Runner) Forward(in *Inputs, p Params) (*Outputs, error) {
+	d, err := Validate(in, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.forward(in, d, p)
+}
+
+func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
+	sdt := ir.F32
+	if p.StateDType == StateBF16 {
+		sdt = ir.BF16
+	}
+	t := &DeviceTensors{}
+	r.mu.Lock()
+	for _, u := range []struct {
+		name string
+		dst  **tle.DeviceBuffer
+		src  *tle.Tensor
+		dt   ir.DType
+	}{
+		{"q", &t.Q, in.Q, ir.BF16}, {"k", &t.K, in.K, ir.BF16}, {"v", &t.V, in.V, ir.BF16}, {"g", &t.G, in.G, ir.BF16},
+		{"beta", &t.Beta, in.Beta, ir.BF16}, {"A_log", &t.ALog, in.ALog, ir.F32}, {"dt_bias", &t.DtBias, in.DtBias, ir.F32},
+		{"h0", &t.H0, in.H0, sdt},
+	} {
+		if u.src == nil {
+			continue
+		}
+		b, err := r.buf(u.name, u.dt, len(u.src.Data))
+		if err == nil && len(u.src.Data) > 0 {
+			err = r.g.UploadTo(b, u.src.Data)
+		}
+		if err != nil {
+			r.mu.Unlock()
+			return nil, fmt.Errorf("kda: %s: %w", u.name, err)
+		}
+		*u.dst = b
+	}
+	var err error
+	if t.O, err = r.buf("o", ir.BF16, d.B*d.T*d.H*d.V); err == nil && p.FinalState {
+		t.HT, err = r.buf("ht", sdt, d.N*d.H*d.V*d.K)
+	}
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Launch(d, p, t); err != nil {
+		return nil, fmt.Errorf("kda v3 on %s: %w", r.g.Name(), err)
+	}
+	out := &Outputs{O: &tle.Tensor{Shape: []int{d.B, d.T, d.H, d.V}}}
+	if out.O.Data, err = r.g.Download(t.O); err != nil {
+		return nil, err
+	}
+	if p.FinalState {
+		out.HT = &tle.Tensor{Shape: []int{d.N, d.H, d.V, d.K}}
+		if out.HT.Data, err = r.g.Download(t.HT); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// DefaultBlockVV3 is v3's V block for sizes d: 64 (or the largest power of
+// two dividing V, if smaller), and 32 when that leaves fewer than 256
+// recurrence programs (measured on the H200, docs/perf.md run 9: with few
+// long sequences the recurrence is bound by each program's chain of chunks,
+// so more, narrower programs finish sooner).
+func DefaultBlockVV3(d *Dims) int {
+	bv := min(64, BlockVV3(d.V))
+	if bv > 32 && d.V%32 == 0 && (d.V/bv)*d.H*d.N < 256 {
+		bv = 32
+	}
+	return bv
+}
