@@ -499,365 +499,253 @@ bb2:
 
 bb3:
 	call void asm sideeffect "cp.async.wait_group 0;", "~{memory}"()
-	%v464 = fptrunc float %v320 to half
-	%v465 = bitcast half %v464 to i16
-	%v466 = fptrunc float %v321 to half
-	%v467 = bitcast half %v466 to i16
-	%v468 = fptrunc float %v322 to half
-	%v469 = bitcast half %v468 to i16
-	%v470 = fptrunc float %v323 to half
-	%v471 = bitcast half %v470 to i16
-	%v472 = fptrunc float %v324 to half
-	%v473 = bitcast half %v472 to i16
-	%v474 = fptrunc float %v325 to half
-	%v475 = bitcast half %v474 to i16
-	%v476 = fptrunc float %v326 to half
-	%v477 = bitcast half %v476 to i16
-	%v478 = fptrunc float %v327 to half
-	%v479 = bitcast half %v478 to i16
-	%v480 = fptrunc float %v328 to half
-	%v481 = bitcast half %v480 to i16
-	%v482 = fptrunc float %v329 to half
-	%v483 = bitcast half %v482 to i16
-	%v484 = fptrunc float %v330 to half
-	%v485 = bitcast half %v484 to i16
-	%v486 = fptrunc float %v331 to half
-	%v487 = bitcast half %v486 to i16
-	%v488 = fptrunc float %v332 to half
-	%v489 = bitcast half %v488 to i16
-	%v490 = fptrunc float %v333 to half
-	%v491 = bitcast half %v490 to i16
-	%v492 = fptrunc float %v334 to half
-	%v493 = bitcast half %v492 to i16
-	%v494 = fptrunc float %v335 to half
-	%v495 = bitcast half %v494 to i16
-	%v496 = fptrunc float %v336 to half
-	%v497 = bitcast half %v496 to i16
-	%v498 = fptrunc float %v337 to half
-	%v499 = bitcast half %v498 to i16
-	%v500 = fptrunc float %v338 to half
-	%v501 = bitcast half %v500 to i16
-	%v502 = fptrunc float %v339 to half
-	%v503 = bitcast half %v502 to i16
-	%v504 = fptrunc float %v340 to half
-	%v505 = bitcast half %v504 to i16
-	%v506 = fptrunc float %v341 to half
-	%v507 = bitcast half %v506 to i16
-	%v508 = fptrunc float %v342 to half
-	%v509 = bitcast half %v508 to i16
-	%v510 = fptrunc float %v343 to half
-	%v511 = bitcast half %v510 to i16
-	%v512 = fptrunc float %v344 to half
-	%v513 = bitcast half %v512 to i16
-	%v514 = fptrunc float %v345 to half
-	%v515 = bitcast half %v514 to i16
-	%v516 = fptrunc float %v346 to half
-	%v517 = bitcast half %v516 to i16
-	%v518 = fptrunc float %v347 to half
-	%v519 = bitcast half %v518 to i16
-	%v520 = fptrunc float %v348 to half
-	%v521 = bitcast half %v520 to i16
-	%v522 = fptrunc float %v349 to half
-	%v523 = bitcast half %v522 to i16
-	%v524 = fptrunc float %v350 to half
-	%v525 = bitcast half %v524 to i16
-	%v526 = fptrunc float %v351 to half
-	%v527 = bitcast half %v526 to i16
 	call void @llvm.nvvm.barrier0()
-	%v528 = zext i16 %v465 to i32
-	%v529 = zext i16 %v467 to i32
-	%v530 = shl i32 %v529, 16
-	%v531 = or i32 %v528, %v530
-	%v532 = bitcast i8 addrspace(3)* %v223 to i32 addrspace(3)*
-	store i32 %v531, i32 addrspace(3)* %v532, align 4
-	%v533 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 640
-	%v534 = zext i16 %v469 to i32
-	%v535 = zext i16 %v471 to i32
-	%v536 = shl i32 %v535, 16
-	%v537 = or i32 %v534, %v536
-	%v538 = bitcast i8 addrspace(3)* %v533 to i32 addrspace(3)*
-	store i32 %v537, i32 addrspace(3)* %v538, align 4
-	%v539 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 16
-	%v540 = zext i16 %v473 to i32
-	%v541 = zext i16 %v475 to i32
-	%v542 = shl i32 %v541, 16
-	%v543 = or i32 %v540, %v542
-	%v544 = bitcast i8 addrspace(3)* %v539 to i32 addrspace(3)*
-	store i32 %v543, i32 addrspace(3)* %v544, align 4
-	%v545 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 656
-	%v546 = zext i16 %v477 to i32
-	%v547 = zext i16 %v479 to i32
-	%v548 = shl i32 %v547, 16
-	%v549 = or i32 %v546, %v548
-	%v550 = bitcast i8 addrspace(3)* %v545 to i32 addrspace(3)*
-	store i32 %v549, i32 addrspace(3)* %v550, align 4
-	%v551 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 32
-	%v552 = zext i16 %v481 to i32
-	%v553 = zext i16 %v483 to i32
-	%v554 = shl i32 %v553, 16
-	%v555 = or i32 %v552, %v554
-	%v556 = bitcast i8 addrspace(3)* %v551 to i32 addrspace(3)*
-	store i32 %v555, i32 addrspace(3)* %v556, align 4
-	%v557 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 672
-	%v558 = zext i16 %v485 to i32
-	%v559 = zext i16 %v487 to i32
-	%v560 = shl i32 %v559, 16
-	%v561 = or i32 %v558, %v560
-	%v562 = bitcast i8 addrspace(3)* %v557 to i32 addrspace(3)*
-	store i32 %v561, i32 addrspace(3)* %v562, align 4
-	%v563 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 48
-	%v564 = zext i16 %v489 to i32
-	%v565 = zext i16 %v491 to i32
-	%v566 = shl i32 %v565, 16
-	%v567 = or i32 %v564, %v566
-	%v568 = bitcast i8 addrspace(3)* %v563 to i32 addrspace(3)*
-	store i32 %v567, i32 addrspace(3)* %v568, align 4
-	%v569 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 688
-	%v570 = zext i16 %v493 to i32
-	%v571 = zext i16 %v495 to i32
-	%v572 = shl i32 %v571, 16
-	%v573 = or i32 %v570, %v572
-	%v574 = bitcast i8 addrspace(3)* %v569 to i32 addrspace(3)*
-	store i32 %v573, i32 addrspace(3)* %v574, align 4
-	%v575 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1280
-	%v576 = zext i16 %v497 to i32
-	%v577 = zext i16 %v499 to i32
-	%v578 = shl i32 %v577, 16
-	%v579 = or i32 %v576, %v578
-	%v580 = bitcast i8 addrspace(3)* %v575 to i32 addrspace(3)*
-	store i32 %v579, i32 addrspace(3)* %v580, align 4
-	%v581 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1920
-	%v582 = zext i16 %v501 to i32
-	%v583 = zext i16 %v503 to i32
-	%v584 = shl i32 %v583, 16
-	%v585 = or i32 %v582, %v584
-	%v586 = bitcast i8 addrspace(3)* %v581 to i32 addrspace(3)*
-	store i32 %v585, i32 addrspace(3)* %v586, align 4
-	%v587 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1296
-	%v588 = zext i16 %v505 to i32
-	%v589 = zext i16 %v507 to i32
-	%v590 = shl i32 %v589, 16
-	%v591 = or i32 %v588, %v590
-	%v592 = bitcast i8 addrspace(3)* %v587 to i32 addrspace(3)*
-	store i32 %v591, i32 addrspace(3)* %v592, align 4
-	%v593 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1936
-	%v594 = zext i16 %v509 to i32
-	%v595 = zext i16 %v511 to i32
-	%v596 = shl i32 %v595, 16
-	%v597 = or i32 %v594, %v596
-	%v598 = bitcast i8 addrspace(3)* %v593 to i32 addrspace(3)*
-	store i32 %v597, i32 addrspace(3)* %v598, align 4
-	%v599 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1312
-	%v600 = zext i16 %v513 to i32
-	%v601 = zext i16 %v515 to i32
-	%v602 = shl i32 %v601, 16
-	%v603 = or i32 %v600, %v602
-	%v604 = bitcast i8 addrspace(3)* %v599 to i32 addrspace(3)*
-	store i32 %v603, i32 addrspace(3)* %v604, align 4
-	%v605 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1952
-	%v606 = zext i16 %v517 to i32
-	%v607 = zext i16 %v519 to i32
-	%v608 = shl i32 %v607, 16
-	%v609 = or i32 %v606, %v608
-	%v610 = bitcast i8 addrspace(3)* %v605 to i32 addrspace(3)*
-	store i32 %v609, i32 addrspace(3)* %v610, align 4
-	%v611 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1328
-	%v612 = zext i16 %v521 to i32
-	%v613 = zext i16 %v523 to i32
-	%v614 = shl i32 %v613, 16
-	%v615 = or i32 %v612, %v614
-	%v616 = bitcast i8 addrspace(3)* %v611 to i32 addrspace(3)*
-	store i32 %v615, i32 addrspace(3)* %v616, align 4
-	%v617 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1968
-	%v618 = zext i16 %v525 to i32
-	%v619 = zext i16 %v527 to i32
-	%v620 = shl i32 %v619, 16
-	%v621 = or i32 %v618, %v620
-	%v622 = bitcast i8 addrspace(3)* %v617 to i32 addrspace(3)*
-	store i32 %v621, i32 addrspace(3)* %v622, align 4
+	%v464 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v321, float %v320)
+	%v465 = bitcast i8 addrspace(3)* %v223 to i32 addrspace(3)*
+	store i32 %v464, i32 addrspace(3)* %v465, align 4
+	%v466 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 640
+	%v467 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v323, float %v322)
+	%v468 = bitcast i8 addrspace(3)* %v466 to i32 addrspace(3)*
+	store i32 %v467, i32 addrspace(3)* %v468, align 4
+	%v469 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 16
+	%v470 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v325, float %v324)
+	%v471 = bitcast i8 addrspace(3)* %v469 to i32 addrspace(3)*
+	store i32 %v470, i32 addrspace(3)* %v471, align 4
+	%v472 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 656
+	%v473 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v327, float %v326)
+	%v474 = bitcast i8 addrspace(3)* %v472 to i32 addrspace(3)*
+	store i32 %v473, i32 addrspace(3)* %v474, align 4
+	%v475 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 32
+	%v476 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v329, float %v328)
+	%v477 = bitcast i8 addrspace(3)* %v475 to i32 addrspace(3)*
+	store i32 %v476, i32 addrspace(3)* %v477, align 4
+	%v478 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 672
+	%v479 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v331, float %v330)
+	%v480 = bitcast i8 addrspace(3)* %v478 to i32 addrspace(3)*
+	store i32 %v479, i32 addrspace(3)* %v480, align 4
+	%v481 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 48
+	%v482 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v333, float %v332)
+	%v483 = bitcast i8 addrspace(3)* %v481 to i32 addrspace(3)*
+	store i32 %v482, i32 addrspace(3)* %v483, align 4
+	%v484 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 688
+	%v485 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v335, float %v334)
+	%v486 = bitcast i8 addrspace(3)* %v484 to i32 addrspace(3)*
+	store i32 %v485, i32 addrspace(3)* %v486, align 4
+	%v487 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1280
+	%v488 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v337, float %v336)
+	%v489 = bitcast i8 addrspace(3)* %v487 to i32 addrspace(3)*
+	store i32 %v488, i32 addrspace(3)* %v489, align 4
+	%v490 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1920
+	%v491 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v339, float %v338)
+	%v492 = bitcast i8 addrspace(3)* %v490 to i32 addrspace(3)*
+	store i32 %v491, i32 addrspace(3)* %v492, align 4
+	%v493 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1296
+	%v494 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v341, float %v340)
+	%v495 = bitcast i8 addrspace(3)* %v493 to i32 addrspace(3)*
+	store i32 %v494, i32 addrspace(3)* %v495, align 4
+	%v496 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1936
+	%v497 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v343, float %v342)
+	%v498 = bitcast i8 addrspace(3)* %v496 to i32 addrspace(3)*
+	store i32 %v497, i32 addrspace(3)* %v498, align 4
+	%v499 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1312
+	%v500 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v345, float %v344)
+	%v501 = bitcast i8 addrspace(3)* %v499 to i32 addrspace(3)*
+	store i32 %v500, i32 addrspace(3)* %v501, align 4
+	%v502 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1952
+	%v503 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v347, float %v346)
+	%v504 = bitcast i8 addrspace(3)* %v502 to i32 addrspace(3)*
+	store i32 %v503, i32 addrspace(3)* %v504, align 4
+	%v505 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1328
+	%v506 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v349, float %v348)
+	%v507 = bitcast i8 addrspace(3)* %v505 to i32 addrspace(3)*
+	store i32 %v506, i32 addrspace(3)* %v507, align 4
+	%v508 = getelementptr inbounds i8, i8 addrspace(3)* %v223, i32 1968
+	%v509 = call i32 asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f"(float %v351, float %v350)
+	%v510 = bitcast i8 addrspace(3)* %v508 to i32 addrspace(3)*
+	store i32 %v509, i32 addrspace(3)* %v510, align 4
 	call void @llvm.nvvm.barrier0()
-	%v623 = bitcast i8 addrspace(3)* %v232 to <4 x i32> addrspace(3)*
-	%v624 = load <4 x i32>, <4 x i32> addrspace(3)* %v623, align 16
-	%v625 = extractelement <4 x i32> %v624, i32 0
-	%v626 = extractelement <4 x i32> %v624, i32 1
-	%v627 = extractelement <4 x i32> %v624, i32 2
-	%v628 = extractelement <4 x i32> %v624, i32 3
-	%v629 = trunc i32 %v625 to i16
-	%v630 = lshr i32 %v625, 16
-	%v631 = trunc i32 %v630 to i16
-	%v632 = trunc i32 %v626 to i16
-	%v633 = lshr i32 %v626, 16
-	%v634 = trunc i32 %v633 to i16
-	%v635 = trunc i32 %v627 to i16
-	%v636 = lshr i32 %v627, 16
-	%v637 = trunc i32 %v636 to i16
-	%v638 = trunc i32 %v628 to i16
-	%v639 = lshr i32 %v628, 16
-	%v640 = trunc i32 %v639 to i16
-	%v641 = getelementptr inbounds i8, i8 addrspace(3)* %v232, i32 640
-	%v642 = bitcast i8 addrspace(3)* %v641 to <4 x i32> addrspace(3)*
-	%v643 = load <4 x i32>, <4 x i32> addrspace(3)* %v642, align 16
-	%v644 = extractelement <4 x i32> %v643, i32 0
-	%v645 = extractelement <4 x i32> %v643, i32 1
-	%v646 = extractelement <4 x i32> %v643, i32 2
-	%v647 = extractelement <4 x i32> %v643, i32 3
-	%v648 = trunc i32 %v644 to i16
-	%v649 = lshr i32 %v644, 16
-	%v650 = trunc i32 %v649 to i16
-	%v651 = trunc i32 %v645 to i16
-	%v652 = lshr i32 %v645, 16
-	%v653 = trunc i32 %v652 to i16
-	%v654 = trunc i32 %v646 to i16
-	%v655 = lshr i32 %v646, 16
-	%v656 = trunc i32 %v655 to i16
-	%v657 = trunc i32 %v647 to i16
-	%v658 = lshr i32 %v647, 16
-	%v659 = trunc i32 %v658 to i16
-	%v660 = getelementptr inbounds i8, i8 addrspace(3)* %v232, i32 1280
-	%v661 = bitcast i8 addrspace(3)* %v660 to <4 x i32> addrspace(3)*
-	%v662 = load <4 x i32>, <4 x i32> addrspace(3)* %v661, align 16
-	%v663 = extractelement <4 x i32> %v662, i32 0
-	%v664 = extractelement <4 x i32> %v662, i32 1
-	%v665 = extractelement <4 x i32> %v662, i32 2
-	%v666 = extractelement <4 x i32> %v662, i32 3
-	%v667 = trunc i32 %v663 to i16
-	%v668 = lshr i32 %v663, 16
-	%v669 = trunc i32 %v668 to i16
-	%v670 = trunc i32 %v664 to i16
-	%v671 = lshr i32 %v664, 16
-	%v672 = trunc i32 %v671 to i16
-	%v673 = trunc i32 %v665 to i16
-	%v674 = lshr i32 %v665, 16
-	%v675 = trunc i32 %v674 to i16
-	%v676 = trunc i32 %v666 to i16
-	%v677 = lshr i32 %v666, 16
-	%v678 = trunc i32 %v677 to i16
-	%v679 = getelementptr inbounds i8, i8 addrspace(3)* %v232, i32 1920
-	%v680 = bitcast i8 addrspace(3)* %v679 to <4 x i32> addrspace(3)*
-	%v681 = load <4 x i32>, <4 x i32> addrspace(3)* %v680, align 16
-	%v682 = extractelement <4 x i32> %v681, i32 0
-	%v683 = extractelement <4 x i32> %v681, i32 1
-	%v684 = extractelement <4 x i32> %v681, i32 2
-	%v685 = extractelement <4 x i32> %v681, i32 3
-	%v686 = trunc i32 %v682 to i16
-	%v687 = lshr i32 %v682, 16
-	%v688 = trunc i32 %v687 to i16
-	%v689 = trunc i32 %v683 to i16
-	%v690 = lshr i32 %v683, 16
-	%v691 = trunc i32 %v690 to i16
-	%v692 = trunc i32 %v684 to i16
-	%v693 = lshr i32 %v684, 16
-	%v694 = trunc i32 %v693 to i16
-	%v695 = trunc i32 %v685 to i16
-	%v696 = lshr i32 %v685, 16
-	%v697 = trunc i32 %v696 to i16
-	%v698 = mul i32 %v245, 32
-	%v699 = add i32 %v234, 8
-	%v700 = add i32 %v234, 16
-	%v701 = add i32 %v234, 24
-	%v702 = add i32 %v698, %v234
-	%v703 = add i32 %v698, %v699
-	%v704 = add i32 %v698, %v700
-	%v705 = add i32 %v698, %v701
-	%v706 = mul i32 %v247, 32
-	%v707 = add i32 %v706, %v5
-	%v708 = mul i32 %v702, %stride_cm
-	%v709 = mul i32 %v703, %stride_cm
-	%v710 = mul i32 %v704, %stride_cm
-	%v711 = mul i32 %v705, %stride_cm
-	%v712 = add i32 %v708, %v707
-	%v713 = add i32 %v709, %v707
-	%v714 = add i32 %v710, %v707
-	%v715 = add i32 %v711, %v707
-	%v716 = sext i32 %v712 to i64
-	%v717 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v716
-	%v718 = sext i32 %v713 to i64
-	%v719 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v718
-	%v720 = sext i32 %v714 to i64
-	%v721 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v720
-	%v722 = sext i32 %v715 to i64
-	%v723 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v722
-	%v724 = icmp slt i32 %v702, %M
-	%v725 = icmp slt i32 %v703, %M
-	%v726 = icmp slt i32 %v704, %M
-	%v727 = icmp slt i32 %v705, %M
-	%v728 = icmp slt i32 %v707, %N
-	%v729 = and i1 %v724, %v728
-	%v730 = and i1 %v725, %v728
-	%v731 = and i1 %v726, %v728
-	%v732 = and i1 %v727, %v728
-	%v733 = zext i16 %v629 to i32
-	%v734 = zext i16 %v631 to i32
-	%v735 = shl i32 %v734, 16
-	%v736 = or i32 %v733, %v735
-	%v737 = zext i16 %v632 to i32
-	%v738 = zext i16 %v634 to i32
-	%v739 = shl i32 %v738, 16
-	%v740 = or i32 %v737, %v739
-	%v741 = zext i16 %v635 to i32
-	%v742 = zext i16 %v637 to i32
-	%v743 = shl i32 %v742, 16
-	%v744 = or i32 %v741, %v743
-	%v745 = zext i16 %v638 to i32
-	%v746 = zext i16 %v640 to i32
-	%v747 = shl i32 %v746, 16
-	%v748 = or i32 %v745, %v747
-	%v749 = zext i1 %v729 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v717, i32 %v749, i32 %v736, i32 %v740, i32 %v744, i32 %v748)
-	%v750 = zext i16 %v648 to i32
-	%v751 = zext i16 %v650 to i32
-	%v752 = shl i32 %v751, 16
-	%v753 = or i32 %v750, %v752
-	%v754 = zext i16 %v651 to i32
-	%v755 = zext i16 %v653 to i32
-	%v756 = shl i32 %v755, 16
-	%v757 = or i32 %v754, %v756
-	%v758 = zext i16 %v654 to i32
-	%v759 = zext i16 %v656 to i32
-	%v760 = shl i32 %v759, 16
-	%v761 = or i32 %v758, %v760
-	%v762 = zext i16 %v657 to i32
-	%v763 = zext i16 %v659 to i32
-	%v764 = shl i32 %v763, 16
-	%v765 = or i32 %v762, %v764
-	%v766 = zext i1 %v730 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v719, i32 %v766, i32 %v753, i32 %v757, i32 %v761, i32 %v765)
-	%v767 = zext i16 %v667 to i32
-	%v768 = zext i16 %v669 to i32
-	%v769 = shl i32 %v768, 16
-	%v770 = or i32 %v767, %v769
-	%v771 = zext i16 %v670 to i32
-	%v772 = zext i16 %v672 to i32
-	%v773 = shl i32 %v772, 16
-	%v774 = or i32 %v771, %v773
-	%v775 = zext i16 %v673 to i32
-	%v776 = zext i16 %v675 to i32
-	%v777 = shl i32 %v776, 16
-	%v778 = or i32 %v775, %v777
-	%v779 = zext i16 %v676 to i32
-	%v780 = zext i16 %v678 to i32
-	%v781 = shl i32 %v780, 16
-	%v782 = or i32 %v779, %v781
-	%v783 = zext i1 %v731 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v721, i32 %v783, i32 %v770, i32 %v774, i32 %v778, i32 %v782)
-	%v784 = zext i16 %v686 to i32
-	%v785 = zext i16 %v688 to i32
-	%v786 = shl i32 %v785, 16
-	%v787 = or i32 %v784, %v786
-	%v788 = zext i16 %v689 to i32
-	%v789 = zext i16 %v691 to i32
-	%v790 = shl i32 %v789, 16
-	%v791 = or i32 %v788, %v790
-	%v792 = zext i16 %v692 to i32
-	%v793 = zext i16 %v694 to i32
-	%v794 = shl i32 %v793, 16
-	%v795 = or i32 %v792, %v794
-	%v796 = zext i16 %v695 to i32
-	%v797 = zext i16 %v697 to i32
-	%v798 = shl i32 %v797, 16
-	%v799 = or i32 %v796, %v798
-	%v800 = zext i1 %v732 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v723, i32 %v800, i32 %v787, i32 %v791, i32 %v795, i32 %v799)
+	%v511 = bitcast i8 addrspace(3)* %v232 to <4 x i32> addrspace(3)*
+	%v512 = load <4 x i32>, <4 x i32> addrspace(3)* %v511, align 16
+	%v513 = extractelement <4 x i32> %v512, i32 0
+	%v514 = extractelement <4 x i32> %v512, i32 1
+	%v515 = extractelement <4 x i32> %v512, i32 2
+	%v516 = extractelement <4 x i32> %v512, i32 3
+	%v517 = trunc i32 %v513 to i16
+	%v518 = lshr i32 %v513, 16
+	%v519 = trunc i32 %v518 to i16
+	%v520 = trunc i32 %v514 to i16
+	%v521 = lshr i32 %v514, 16
+	%v522 = trunc i32 %v521 to i16
+	%v523 = trunc i32 %v515 to i16
+	%v524 = lshr i32 %v515, 16
+	%v525 = trunc i32 %v524 to i16
+	%v526 = trunc i32 %v516 to i16
+	%v527 = lshr i32 %v516, 16
+	%v528 = trunc i32 %v527 to i16
+	%v529 = getelementptr inbounds i8, i8 addrspace(3)* %v232, i32 640
+	%v530 = bitcast i8 addrspace(3)* %v529 to <4 x i32> addrspace(3)*
+	%v531 = load <4 x i32>, <4 x i32> addrspace(3)* %v530, align 16
+	%v532 = extractelement <4 x i32> %v531, i32 0
+	%v533 = extractelement <4 x i32> %v531, i32 1
+	%v534 = extractelement <4 x i32> %v531, i32 2
+	%v535 = extractelement <4 x i32> %v531, i32 3
+	%v536 = trunc i32 %v532 to i16
+	%v537 = lshr i32 %v532, 16
+	%v538 = trunc i32 %v537 to i16
+	%v539 = trunc i32 %v533 to i16
+	%v540 = lshr i32 %v533, 16
+	%v541 = trunc i32 %v540 to i16
+	%v542 = trunc i32 %v534 to i16
+	%v543 = lshr i32 %v534, 16
+	%v544 = trunc i32 %v543 to i16
+	%v545 = trunc i32 %v535 to i16
+	%v546 = lshr i32 %v535, 16
+	%v547 = trunc i32 %v546 to i16
+	%v548 = getelementptr inbounds i8, i8 addrspace(3)* %v232, i32 1280
+	%v549 = bitcast i8 addrspace(3)* %v548 to <4 x i32> addrspace(3)*
+	%v550 = load <4 x i32>, <4 x i32> addrspace(3)* %v549, align 16
+	%v551 = extractelement <4 x i32> %v550, i32 0
+	%v552 = extractelement <4 x i32> %v550, i32 1
+	%v553 = extractelement <4 x i32> %v550, i32 2
+	%v554 = extractelement <4 x i32> %v550, i32 3
+	%v555 = trunc i32 %v551 to i16
+	%v556 = lshr i32 %v551, 16
+	%v557 = trunc i32 %v556 to i16
+	%v558 = trunc i32 %v552 to i16
+	%v559 = lshr i32 %v552, 16
+	%v560 = trunc i32 %v559 to i16
+	%v561 = trunc i32 %v553 to i16
+	%v562 = lshr i32 %v553, 16
+	%v563 = trunc i32 %v562 to i16
+	%v564 = trunc i32 %v554 to i16
+	%v565 = lshr i32 %v554, 16
+	%v566 = trunc i32 %v565 to i16
+	%v567 = getelementptr inbounds i8, i8 addrspace(3)* %v232, i32 1920
+	%v568 = bitcast i8 addrspace(3)* %v567 to <4 x i32> addrspace(3)*
+	%v569 = load <4 x i32>, <4 x i32> addrspace(3)* %v568, align 16
+	%v570 = extractelement <4 x i32> %v569, i32 0
+	%v571 = extractelement <4 x i32> %v569, i32 1
+	%v572 = extractelement <4 x i32> %v569, i32 2
+	%v573 = extractelement <4 x i32> %v569, i32 3
+	%v574 = trunc i32 %v570 to i16
+	%v575 = lshr i32 %v570, 16
+	%v576 = trunc i32 %v575 to i16
+	%v577 = trunc i32 %v571 to i16
+	%v578 = lshr i32 %v571, 16
+	%v579 = trunc i32 %v578 to i16
+	%v580 = trunc i32 %v572 to i16
+	%v581 = lshr i32 %v572, 16
+	%v582 = trunc i32 %v581 to i16
+	%v583 = trunc i32 %v573 to i16
+	%v584 = lshr i32 %v573, 16
+	%v585 = trunc i32 %v584 to i16
+	%v586 = mul i32 %v245, 32
+	%v587 = add i32 %v234, 8
+	%v588 = add i32 %v234, 16
+	%v589 = add i32 %v234, 24
+	%v590 = add i32 %v586, %v234
+	%v591 = add i32 %v586, %v587
+	%v592 = add i32 %v586, %v588
+	%v593 = add i32 %v586, %v589
+	%v594 = mul i32 %v247, 32
+	%v595 = add i32 %v594, %v5
+	%v596 = mul i32 %v590, %stride_cm
+	%v597 = mul i32 %v591, %stride_cm
+	%v598 = mul i32 %v592, %stride_cm
+	%v599 = mul i32 %v593, %stride_cm
+	%v600 = add i32 %v596, %v595
+	%v601 = add i32 %v597, %v595
+	%v602 = add i32 %v598, %v595
+	%v603 = add i32 %v599, %v595
+	%v604 = sext i32 %v600 to i64
+	%v605 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v604
+	%v606 = sext i32 %v601 to i64
+	%v607 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v606
+	%v608 = sext i32 %v602 to i64
+	%v609 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v608
+	%v610 = sext i32 %v603 to i64
+	%v611 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v610
+	%v612 = icmp slt i32 %v590, %M
+	%v613 = icmp slt i32 %v591, %M
+	%v614 = icmp slt i32 %v592, %M
+	%v615 = icmp slt i32 %v593, %M
+	%v616 = icmp slt i32 %v595, %N
+	%v617 = and i1 %v612, %v616
+	%v618 = and i1 %v613, %v616
+	%v619 = and i1 %v614, %v616
+	%v620 = and i1 %v615, %v616
+	%v621 = zext i16 %v517 to i32
+	%v622 = zext i16 %v519 to i32
+	%v623 = shl i32 %v622, 16
+	%v624 = or i32 %v621, %v623
+	%v625 = zext i16 %v520 to i32
+	%v626 = zext i16 %v522 to i32
+	%v627 = shl i32 %v626, 16
+	%v628 = or i32 %v625, %v627
+	%v629 = zext i16 %v523 to i32
+	%v630 = zext i16 %v525 to i32
+	%v631 = shl i32 %v630, 16
+	%v632 = or i32 %v629, %v631
+	%v633 = zext i16 %v526 to i32
+	%v634 = zext i16 %v528 to i32
+	%v635 = shl i32 %v634, 16
+	%v636 = or i32 %v633, %v635
+	%v637 = zext i1 %v617 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v605, i32 %v637, i32 %v624, i32 %v628, i32 %v632, i32 %v636)
+	%v638 = zext i16 %v536 to i32
+	%v639 = zext i16 %v538 to i32
+	%v640 = shl i32 %v639, 16
+	%v641 = or i32 %v638, %v640
+	%v642 = zext i16 %v539 to i32
+	%v643 = zext i16 %v541 to i32
+	%v644 = shl i32 %v643, 16
+	%v645 = or i32 %v642, %v644
+	%v646 = zext i16 %v542 to i32
+	%v647 = zext i16 %v544 to i32
+	%v648 = shl i32 %v647, 16
+	%v649 = or i32 %v646, %v648
+	%v650 = zext i16 %v545 to i32
+	%v651 = zext i16 %v547 to i32
+	%v652 = shl i32 %v651, 16
+	%v653 = or i32 %v650, %v652
+	%v654 = zext i1 %v618 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v607, i32 %v654, i32 %v641, i32 %v645, i32 %v649, i32 %v653)
+	%v655 = zext i16 %v555 to i32
+	%v656 = zext i16 %v557 to i32
+	%v657 = shl i32 %v656, 16
+	%v658 = or i32 %v655, %v657
+	%v659 = zext i16 %v558 to i32
+	%v660 = zext i16 %v560 to i32
+	%v661 = shl i32 %v660, 16
+	%v662 = or i32 %v659, %v661
+	%v663 = zext i16 %v561 to i32
+	%v664 = zext i16 %v563 to i32
+	%v665 = shl i32 %v664, 16
+	%v666 = or i32 %v663, %v665
+	%v667 = zext i16 %v564 to i32
+	%v668 = zext i16 %v566 to i32
+	%v669 = shl i32 %v668, 16
+	%v670 = or i32 %v667, %v669
+	%v671 = zext i1 %v619 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v609, i32 %v671, i32 %v658, i32 %v662, i32 %v666, i32 %v670)
+	%v672 = zext i16 %v574 to i32
+	%v673 = zext i16 %v576 to i32
+	%v674 = shl i32 %v673, 16
+	%v675 = or i32 %v672, %v674
+	%v676 = zext i16 %v577 to i32
+	%v677 = zext i16 %v579 to i32
+	%v678 = shl i32 %v677, 16
+	%v679 = or i32 %v676, %v678
+	%v680 = zext i16 %v580 to i32
+	%v681 = zext i16 %v582 to i32
+	%v682 = shl i32 %v681, 16
+	%v683 = or i32 %v680, %v682
+	%v684 = zext i16 %v583 to i32
+	%v685 = zext i16 %v585 to i32
+	%v686 = shl i32 %v685, 16
+	%v687 = or i32 %v684, %v686
+	%v688 = zext i1 %v620 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.v4.b32 [$0], {$2, $3, $4, $5};\0A}", "l,r,r,r,r,r"(i16 addrspace(1)* %v611, i32 %v688, i32 %v675, i32 %v679, i32 %v683, i32 %v687)
 	ret void
 }
 
