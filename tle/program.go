@@ -11,6 +11,7 @@ import (
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/lower"
 	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/passes"
 	"github.com/tlego/tle/tle/diag"
 	"github.com/tlego/tle/tle/ir"
@@ -131,6 +132,10 @@ type CompileOptions struct {
 	// files into DumpDir.
 	DumpAfter string
 	DumpDir   string
+	// MinCTAsPerSM, when > 0, asks ptxas to fit that many CTAs of the
+	// kernel on one SM (the minctasm annotation): the registers per thread
+	// are capped to make room, spilling if they must.
+	MinCTAsPerSM int
 	// Div16 names integer parameters whose values are multiples of 16 (a
 	// specialisation key, as in Triton): the compiler may then prove that
 	// addresses built from them are 16-byte aligned and vectorise. Run and
@@ -159,6 +164,9 @@ func (k *Kernel) IR(opts CompileOptions) (*ir.Module, error) {
 			}
 		}
 		fn.Attrs["div16"] = idx
+	}
+	if opts.MinCTAsPerSM > 0 {
+		m.Func(k.Name()).Attrs[nvptx.AttrMinCTAsPerSM] = int64(opts.MinCTAsPerSM)
 	}
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
 	if err != nil {

@@ -333,11 +333,12 @@ type Launch struct {
 	Defines  map[string]string
 	Grid     [3]int
 	NumWarps int // 0: the compiler's default (4)
+	MinCTAs  int // CTAs per SM ptxas makes room for (0: no constraint)
 }
 
 // Options are the compile options of the launch.
 func (l Launch) Options() tle.CompileOptions {
-	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps}
+	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps, MinCTAsPerSM: l.MinCTAs}
 }
 
 // Plan is the launch of validated sizes d with params p and block bv.
