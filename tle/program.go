@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/lower"
 	"github.com/tlego/tle/frontend/parser"
-	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/passes"
 	"github.com/tlego/tle/tle/diag"
 	"github.com/tlego/tle/tle/ir"
