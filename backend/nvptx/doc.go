@@ -44,7 +44,10 @@
 // shared-memory prefix over warps and repetitions. dot is mma.sync.m16n8k16
 // (bf16/f16; fp8 converted to f16) with f32 accumulators; operands staged
 // in swizzled shared memory are read with ldmatrix(.trans), emitted lazily at
-// the k step that needs them.
+// the k step that needs them; an a operand that is the (cast) accumulator of
+// a previous dot comes straight from its registers. f32 -> bf16/f16 casts
+// pack their register pairs with one cvt.rn.bf16x2.f32 (f16x2) each, which
+// dot operands and vector stores use.
 //
 // Control flow is structured: for becomes header/body/exit blocks with one phi
 // per loop-carried register, if a diamond with phis. f32 division is

@@ -4,14 +4,17 @@
 // an optional initial state and a final state in f32 or bf16 ([N, H, V, K]),
 // variable-length sequences through cu_seqlens, and T of any length.
 //
-// The kernel (kda_fwd.tle) is fused: one program per (V block, head,
-// sequence) keeps its f32 state block in registers across 16-token chunks
-// and prepares each chunk itself, so the op needs no workspace. A second
-// variant (kda_fwd_v2.tle, Params.Variant "v2") computes the same function
-// with its layout changes made explicit in shared memory, grouped per
-// phase of the chunk step (see that file). Forward
+// The default variant, v3 (kda_v3.tle), is two kernels: kda_prep builds
+// the state-independent operands of every 16-token chunk at once into a
+// workspace of 13,824 bytes per (chunk, head) at K = 128 (FlashKDA's size),
+// and kda_rec runs the recurrence with the transposed f32 state in
+// registers, the chained products never leaving them (see that file). On a
+// GPU, a Runner keeps the workspace, chunk tables and launches between
+// calls, so that a warm call allocates no device memory. Two fused
+// single-kernel variants remain for comparison: v1 (kda_fwd.tle) and v2
+// (kda_fwd_v2.tle, its layout changes explicit in shared memory). Forward
 // validates every argument first (errors name the argument) and then runs
-// the kernel on any tle.Device: the CPU interpreter or a GPU.
+// the kernels on any tle.Device: the CPU interpreter or a GPU.
 package kda
 
 import (
