@@ -33,6 +33,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   for tool in memcheck racecheck; do
     (cd kernels/kda && TLE_KDA_LARGE=0 compute-sanitizer --tool $tool "$root/.gpu/kda.test" -test.run 'Accuracy//v3/varlen/h0/f32' >"$OUT/sanitizer-$tool.log" 2>&1; echo "$tool rc=$?")
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|========= (Invalid|Race|Error)" "$OUT/sanitizer-$tool.log" | sort | uniq -c | head -5
+    grep -E -A4 "^========= (Warning|Error)" "$OUT/sanitizer-$tool.log" | head -40 > "$OUT/sanitizer-$tool-detail.txt"
   done
 fi
 if [ "${PEER:-0}" = 1 ]; then
