@@ -17,6 +17,13 @@ const (
 	OpAsyncWait ir.Kind = "async_wait"
 )
 
+// AttrRingCopy (bool, on an async_copy in a pipelined loop's body) says the
+// copy refills the slot the previous iteration read: a barrier in this
+// iteration, before the copy, orders it after those reads (the backend adds
+// one when none came first). Copies without it (the prologue's, async
+// loads) wait like any shared-memory write for earlier reads of the bytes.
+const AttrRingCopy = "ring_copy"
+
 // AttrPipelineStages (int64, on a kernel) overrides the number of stages.
 const AttrPipelineStages = "num_stages"
 
@@ -403,7 +410,7 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 		if c.arg < 0 {
 			src = cloneAt(src, at, te)
 		}
-		te(OpAsyncCopy, nil, nil, src, view, copyMask(c, at, te))
+		te(OpAsyncCopy, nil, ir.Attrs{AttrRingCopy: true}, src, view, copyMask(c, at, te))
 	}
 	te(OpAsyncCommit, nil, nil)
 	anchor := lastRead

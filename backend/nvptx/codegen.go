@@ -133,12 +133,15 @@ type gen struct {
 	regCoords       map[*passes.LinearLayout][][]int
 	regIndex        map[*passes.LinearLayout]map[int]int
 
-	sync       smemState
-	curOp      *ir.Op
-	nblocks    int
-	preciseDiv bool
-	smemBase32 value.Value
-	users      map[*ir.Value][]*ir.Op
+	sync smemState
+	// barrierInLoop: a CTA (or role) barrier has been emitted since the
+	// top of the innermost loop body being generated
+	barrierInLoop bool
+	curOp         *ir.Op
+	nblocks       int
+	preciseDiv    bool
+	smemBase32    value.Value
+	users         map[*ir.Value][]*ir.Op
 }
 
 // newBlock makes a named basic block: libNVVM's LLVM 7 parser does not take
@@ -763,6 +766,7 @@ func (g *gen) barrier() {
 		g.cur.NewCall(g.md.intrinsic("llvm.nvvm.barrier0", false, types.Void))
 	}
 	g.sync = smemState{}
+	g.barrierInLoop = true
 }
 
 // rng is a byte range of shared memory [lo, hi).
@@ -897,6 +901,7 @@ func (g *gen) forOp(op *ir.Op) {
 	// shared-memory state at the top of the body is the join of the state
 	// before the loop and after an iteration: assume traffic is pending
 	g.sync = unknownState()
+	g.barrierInLoop = false
 	g.cur = loop
 	g.block(body)
 	y := body.Terminator()
@@ -916,6 +921,7 @@ func (g *gen) forOp(op *ir.Op) {
 	g.cur.NewBr(header)
 	g.cur = exit
 	g.sync = unknownState()
+	g.barrierInLoop = false
 	for i, res := range op.Results {
 		if len(cs[i].phis) == 1 && g.val(inits[i]).s != nil {
 			g.set(res, &tval{s: cs[i].phis[0]})

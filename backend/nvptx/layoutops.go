@@ -608,6 +608,15 @@ func (g *gen) asyncCopy(op *ir.Op) {
 	if bytes == 16 {
 		cache = "cg"
 	}
+	// write-after-read: earlier reads of these bytes by other threads must
+	// be over (a ring refill only needs a barrier since the loop's top)
+	if op.Attrs.Bool(passes.AttrRingCopy) {
+		if !g.barrierInLoop {
+			g.barrier()
+		}
+	} else {
+		g.beforeSharedWriteR(refRange(ref))
+	}
 	asm := g.md.inlineAsm(types.Void, []types.Type{types.I32, pt.regs[0].Type(), types.I32},
 		fmt.Sprintf("cp.async.%s.shared.global [$0], [$1], %d, $2;", cache, bytes), "r,l,r,~{memory}", true)
 	for r := 0; r < len(pt.regs); r += vec {

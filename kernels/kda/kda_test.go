@@ -394,3 +394,30 @@ func TestRunnerWarmAllocatesNothing(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, "q", ae.Arg)
 }
+
+// TestRecurrenceCopiesWaitForReads: in kda_rec, the pipeliner's first
+// cp.async copies reuse shared memory that the conversion of h0 has just
+// read; a barrier must separate them (compute-sanitizer's racecheck found
+// the hazard when it was missing).
+func TestRecurrenceCopiesWaitForReads(t *testing.T) {
+	_, rec, err := KernelsV3()
+	require.NoError(t, err)
+	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
+	_, l := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
+	a, err := rec.Build(l.Options(), tle.GPUOptions{}, "ll")
+	require.NoError(t, err)
+	pendingRead, sawRead := false, false
+	for _, line := range strings.Split(a.LLVMIR, "\n") {
+		switch {
+		case strings.Contains(line, "llvm.nvvm.barrier0"):
+			pendingRead = false
+		case strings.Contains(line, "= load ") && strings.Contains(line, "addrspace(3)"), strings.Contains(line, "ldmatrix"):
+			pendingRead, sawRead = true, true
+		case strings.Contains(line, "cp.async.cg.shared.global"):
+			require.True(t, sawRead, "the test expects shared reads (h0's conversion) before the first copy")
+			require.False(t, pendingRead, "a cp.async overwrites shared memory read since the last barrier")
+			return
+		}
+	}
+	t.Fatal("no cp.async in kda_rec")
+}
