@@ -417,40 +417,54 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	for i, c := range d.CuSeqlens {
 		cu.Data[i] = float64(c)
 	}
-	// The state pointers that the specialisation does not touch get a
-	// one-element placeholder.
-	dummy := func() *tle.Tensor { return tle.NewTensor(1) }
-	h0f, h0b, htf, htb := dummy(), dummy(), dummy(), dummy()
-	var ht *tle.Tensor
-	if p.FinalState {
-		ht = tle.NewTensor(d.N, d.H, d.V, d.K)
-		if p.StateDType == StateBF16 {
-			htb = ht
-		} else {
-			htf = ht
-		}
-	}
+	st := stateArgs(in, d, p)
 	out := tle.NewTensor(d.B, d.T, d.H, d.V)
-	// The launch writes every buffer back into its tensor: give it copies so
-	// that the caller's inputs are left as they were.
-	cp := func(t *tle.Tensor) *tle.Tensor {
-		return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
-	}
-	if in.H0 != nil {
-		if p.StateDType == StateBF16 {
-			h0b = cp(in.H0)
-		} else {
-			h0f = cp(in.H0)
-		}
-	}
+	cp := copyTensor
 	args := map[string]any{
 		"q": cp(in.Q), "k": cp(in.K), "v": cp(in.V), "g": cp(in.G), "beta": cp(in.Beta),
 		"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "cu_seqlens": cu,
-		"h0": h0f, "h0_bf16": h0b, "ht": htf, "ht_bf16": htb, "o": out,
-		"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
+		"o": out, "scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
 	}
+	st.addTo(args)
 	if err := k.Run(dev, l.Grid, l.Options(), args); err != nil {
 		return nil, fmt.Errorf("kda_fwd on %s: %w", dev.Name(), err)
 	}
-	return &Outputs{O: out, HT: ht}, nil
+	return &Outputs{O: out, HT: st.ht}, nil
+}
+
+// copyTensor is a copy of t: a launch writes every buffer back into its
+// tensor, and the caller's inputs must stay as they were.
+func copyTensor(t *tle.Tensor) *tle.Tensor {
+	return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
+}
+
+// states are the four state arguments of a kernel (h0 and ht in f32 and
+// bf16): the ones the specialisation does not touch get a one-element
+// placeholder. ht is the final state's tensor (nil when not asked for).
+type states struct{ h0f, h0b, htf, htb, ht *tle.Tensor }
+
+func stateArgs(in *Inputs, d *Dims, p Params) states {
+	dummy := func() *tle.Tensor { return tle.NewTensor(1) }
+	s := states{h0f: dummy(), h0b: dummy(), htf: dummy(), htb: dummy()}
+	bf16 := p.StateDType == StateBF16
+	if p.FinalState {
+		s.ht = tle.NewTensor(d.N, d.H, d.V, d.K)
+		if bf16 {
+			s.htb = s.ht
+		} else {
+			s.htf = s.ht
+		}
+	}
+	if in.H0 != nil {
+		if bf16 {
+			s.h0b = copyTensor(in.H0)
+		} else {
+			s.h0f = copyTensor(in.H0)
+		}
+	}
+	return s
+}
+
+func (s states) addTo(args map[string]any) {
+	args["h0"], args["h0_bf16"], args["ht"], args["ht_bf16"] = s.h0f, s.h0b, s.htf, s.htb
 }

@@ -144,9 +144,7 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 	for i, c := range d.CuSeqlens {
 		cu.Data[i] = float64(c)
 	}
-	cp := func(t *tle.Tensor) *tle.Tensor {
-		return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
-	}
+	cp := copyTensor
 	kp := paddedK(d.K)
 	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
 	wd := tle.NewTensor(max(1, nc*d.H*kp))
@@ -160,31 +158,14 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 			return nil, fmt.Errorf("kda_prep on %s: %w", dev.Name(), err)
 		}
 	}
-	dummy := func() *tle.Tensor { return tle.NewTensor(1) }
-	h0f, h0b, htf, htb := dummy(), dummy(), dummy(), dummy()
-	var ht *tle.Tensor
-	if p.FinalState {
-		ht = tle.NewTensor(d.N, d.H, d.V, d.K)
-		if p.StateDType == StateBF16 {
-			htb = ht
-		} else {
-			htf = ht
-		}
-	}
-	if in.H0 != nil {
-		if p.StateDType == StateBF16 {
-			h0b = cp(in.H0)
-		} else {
-			h0f = cp(in.H0)
-		}
-	}
+	st := stateArgs(in, d, p)
 	out := tle.NewTensor(d.B, d.T, d.H, d.V)
 	args := map[string]any{
-		"ws": ws, "wd": wd, "v": cp(in.V), "cu_seqlens": cu, "chunk_off": ints(ct.Off),
-		"h0": h0f, "h0_bf16": h0b, "ht": htf, "ht_bf16": htb, "o": out, "H": d.H,
+		"ws": ws, "wd": wd, "v": copyTensor(in.V), "cu_seqlens": cu, "chunk_off": ints(ct.Off), "o": out, "H": d.H,
 	}
+	st.addTo(args)
 	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
 		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
 	}
-	return &Outputs{O: out, HT: ht}, nil
+	return &Outputs{O: out, HT: st.ht}, nil
 }
