@@ -14,11 +14,12 @@ echo "== kda v3 accuracy on the GPU"
 (cd kernels/kda && TLE_KDA_LARGE=${LARGE:-1} TLE_KDA_VARIANT=v3 "$root/.gpu/kda.test" -test.run 'Accuracy//v3|GPULarge|Runner' -test.v >"$OUT/kda3-test.log" 2>&1; echo "rc=$?")
 grep -E "^(--- |ok|FAIL|PASS)|cuda.*(PASS|FAIL)|relative RMS|Error" "$OUT/kda3-test.log" | grep -v "cpu_" | head -30
 echo "== ptxas and SASS (llc-19 PTX)"
+# (few files under $OUT: the device tool brings back a limited number)
 for f in .gpu/kda3/*.ptx; do
   b=$(basename "$f" .ptx)
   ptxas -arch=sm_90a -v "$f" -o "/tmp/$b.cubin" 2>&1 | grep -E "registers|spill" | sed "s/^/$b: /" | tee -a "$OUT/kda3-ptxas.txt"
-  cuobjdump --dump-sass "/tmp/$b.cubin" > "$OUT/$b.sass" 2>&1
-  grep -oE '^\s+/\*[0-9a-f]+\*/\s+[A-Z][A-Z0-9.]*' "$OUT/$b.sass" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -20 > "$OUT/$b-sass-hist.txt"
+  cuobjdump --dump-sass "/tmp/$b.cubin" > "/tmp/$b.sass" 2>&1
+  { echo "== $b"; grep -oE '^\s+/\*[0-9a-f]+\*/\s+[A-Z][A-Z0-9.]*' "/tmp/$b.sass" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -20; } >> "$OUT/kda3-sass-hist.txt"
 done
 echo "== tlec bench kda_fwd --variant v3"
 # RUNS: PREP_WARPS:BLOCK_V[:CONFIGS] per bench run
@@ -31,9 +32,9 @@ tail -2 "$OUT/bench-kda3.err"
 if [ "${SANITIZE:-1}" = 1 ]; then
   echo "== compute-sanitizer on a small varlen case"
   for tool in memcheck racecheck; do
-    (cd kernels/kda && TLE_KDA_LARGE=0 compute-sanitizer --tool $tool "$root/.gpu/kda.test" -test.run 'Accuracy//v3/varlen/h0/f32' >"$OUT/sanitizer-$tool.log" 2>&1; echo "$tool rc=$?")
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|========= (Invalid|Race|Error)" "$OUT/sanitizer-$tool.log" | sort | uniq -c | head -5
-    grep -E -A4 "^========= (Warning|Error)" "$OUT/sanitizer-$tool.log" | head -40 > "$OUT/sanitizer-$tool-detail.txt"
+    (cd kernels/kda && TLE_KDA_LARGE=0 compute-sanitizer --tool $tool "$root/.gpu/kda.test" -test.run 'Accuracy//v3/varlen/h0/f32' >"/tmp/sanitizer-$tool.log" 2>&1; echo "$tool rc=$?")
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|========= (Invalid|Race|Error)" "/tmp/sanitizer-$tool.log" | sort | uniq -c | head -5
+    { echo "== $tool"; grep -E "SUMMARY" "/tmp/sanitizer-$tool.log"; grep -E -A4 "^========= (Warning|Error)" "/tmp/sanitizer-$tool.log" | head -40; } >> "$OUT/sanitizer.txt"
   done
 fi
 if [ "${PEER:-0}" = 1 ]; then
