@@ -988,6 +988,7 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 			return src
 		}
 		v = src
+		cur = s.current(v)
 	}
 	key := memoKey{v, "cvt:" + l.String()}
 	if nv, ok := s.memo[key]; ok {

@@ -941,16 +941,17 @@ func (g *gen) ifOp(op *ir.Op) {
 	elseB := g.newBlock()
 	merge := g.newBlock()
 	g.cur.NewCondBr(cond, thenB, elseB)
-	before := g.sync
+	before, barrierBefore := g.sync, g.barrierInLoop
 	type arm struct {
-		vals  []*tval
-		block *llvm.Block
-		st    smemState
+		vals    []*tval
+		block   *llvm.Block
+		st      smemState
+		barrier bool
 	}
 	var arms [2]arm
 	for i, b := range []*llvm.Block{thenB, elseB} {
 		g.cur = b
-		g.sync = before
+		g.sync, g.barrierInLoop = before, barrierBefore
 		if i < len(op.Regions) {
 			g.block(op.Regions[i])
 			if y := op.Regions[i].Terminator(); y != nil && y.Kind == ir.OpYield {
@@ -959,11 +960,13 @@ func (g *gen) ifOp(op *ir.Op) {
 				}
 			}
 		}
-		arms[i].block, arms[i].st = g.cur, g.sync
+		arms[i].block, arms[i].st, arms[i].barrier = g.cur, g.sync, g.barrierInLoop
 		g.cur.NewBr(merge)
 	}
 	g.cur = merge
 	g.sync = arms[0].st.union(arms[1].st)
+	// a barrier since the loop's top only if there was one on both paths
+	g.barrierInLoop = barrierBefore || (arms[0].barrier && arms[1].barrier)
 	for i, res := range op.Results {
 		a, b := arms[0].vals[i], arms[1].vals[i]
 		if a.s != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -375,11 +376,12 @@ func TestRunnerWarmAllocatesNothing(t *testing.T) {
 	cu := []int64{0, 37, 37, 100, 160}
 	_, err = r.Forward(randomInputs(rand.New(rand.NewPCG(3, 1)), 1, 160, 3, 64, 64, cu, true, StateF32), p)
 	require.NoError(t, err)
-	warm := r.Allocs
+	warm, preps := r.Allocs, slices.Clone(r.preps)
 	in := randomInputs(rand.New(rand.NewPCG(3, 2)), 1, 160, 3, 64, 64, cu, true, StateF32)
 	out, err := r.Forward(in, p)
 	require.NoError(t, err)
 	require.Equal(t, warm, r.Allocs, "a warm call allocates nothing")
+	require.Equal(t, preps, r.preps, "a warm call reuses its prepared launches")
 	o, ht := reference(in, p)
 	require.LessOrEqual(t, relRMS(out.O.Data, o), 0.005)
 	require.LessOrEqual(t, relRMS(out.HT.Data, ht), 0.005)
@@ -393,6 +395,18 @@ func TestRunnerWarmAllocatesNothing(t *testing.T) {
 	var ae *ArgError
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, "q", ae.Arg)
+}
+
+// The launch cache tells buffers apart by address, dtype and length.
+func TestBufKey(t *testing.T) {
+	a := &tle.DeviceBuffer{Ptr: 0x1000, DType: ir.BF16, N: 64}
+	same := &tle.DeviceBuffer{Ptr: 0x1000, DType: ir.BF16, N: 64}
+	require.Equal(t, bufKey(a, nil), bufKey(same, nil), "equal buffers in other structs")
+	for _, b := range []*tle.DeviceBuffer{
+		{Ptr: 0x2000, DType: ir.BF16, N: 64}, {Ptr: 0x1000, DType: ir.F32, N: 64}, {Ptr: 0x1000, DType: ir.BF16, N: 65}, nil,
+	} {
+		require.NotEqual(t, bufKey(a, nil), bufKey(b, nil), "%v", b)
+	}
 }
 
 // TestRecurrenceCopiesWaitForReads: in kda_rec, the pipeliner's first

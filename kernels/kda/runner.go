@@ -3,6 +3,7 @@ package kda
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tlego/tle/tle"
@@ -61,6 +62,7 @@ func (r *Runner) buf(name string, dt ir.DType, n int) (*tle.DeviceBuffer, error)
 		return nil, fmt.Errorf("kda: allocating %s (%d x %s): %w", name, n, dt, err)
 	}
 	r.Allocs++
+	r.cu = nil // a new table buffer holds nothing yet
 	r.bufs[name] = b
 	return &tle.DeviceBuffer{Ptr: b.Ptr, DType: dt, N: n}, nil
 }
@@ -74,6 +76,7 @@ func (r *Runner) Close() {
 		r.g.Free(b)
 		delete(r.bufs, name)
 	}
+	r.cu = nil
 }
 
 func (r *Runner) closePreps() {
@@ -90,6 +93,11 @@ func (r *Runner) closePreps() {
 func (r *Runner) Launch(d *Dims, p Params, t *DeviceTensors) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.launch(d, p, t)
+}
+
+// launch is Launch with r.mu held.
+func (r *Runner) launch(d *Dims, p Params, t *DeviceTensors) error {
 	if err := r.prepare(d, p, t); err != nil {
 		return err
 	}
@@ -187,7 +195,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 			htf = t.HT
 		}
 	}
-	key := fmt.Sprint(*d, p, bv, nc, chunks.Ptr, off.Ptr, cu.Ptr, ws.Ptr, wd.Ptr, *t)
+	key := fmt.Sprint(*d, p, bv, nc) + bufKey(chunks, off, cu, ws, wd, t.Q, t.K, t.V, t.G, t.Beta, t.ALog, t.DtBias, t.H0, t.O, t.HT)
 	if key == r.key {
 		return nil
 	}
@@ -216,6 +224,18 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 func checkDeviceTensors(d *Dims, p Params, t *DeviceTensors) error {
 	if err := checkBlockVV3(p.BlockV, d.V); err != nil {
 		return err
+	}
+	cu := d.CuSeqlens
+	if len(cu) != d.N+1 || d.N < 1 || cu[0] != 0 || cu[d.N] != int64(d.B*d.T) {
+		return argErr("cu_seqlens", "want N+1 = %d boundaries from 0 to B*T = %d, got %v", d.N+1, d.B*d.T, cu)
+	}
+	for i := 1; i < len(cu); i++ {
+		if cu[i] < cu[i-1] {
+			return argErr("cu_seqlens", "must be non-decreasing: cu_seqlens[%d] = %d < cu_seqlens[%d] = %d", i, cu[i], i-1, cu[i-1])
+		}
+	}
+	if d.H < 1 || d.K < 16 || d.V < 16 || d.K > MaxHeadDim || d.V > MaxHeadDim || d.K%16 != 0 || d.V%16 != 0 {
+		return argErr("q", "sizes H = %d, K = %d, V = %d are not supported", d.H, d.K, d.V)
 	}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
@@ -248,6 +268,20 @@ func checkDeviceTensors(d *Dims, p Params, t *DeviceTensors) error {
 	return nil
 }
 
+// bufKey identifies buffers by address, dtype and length (nil as such), for
+// the launch cache.
+func bufKey(bs ...*tle.DeviceBuffer) string {
+	var k strings.Builder
+	for _, b := range bs {
+		if b == nil {
+			k.WriteString(";nil")
+			continue
+		}
+		fmt.Fprintf(&k, ";%#x/%s/%d", uint64(b.Ptr), b.DType, b.N)
+	}
+	return k.String()
+}
+
 // Forward validates in and runs v3 on the runner's GPU: the inputs go into
 // device buffers the runner keeps, o and the final state come back.
 func (r *Runner) Forward(in *Inputs, p Params) (*Outputs, error) {
@@ -265,6 +299,7 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	}
 	t := &DeviceTensors{}
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, u := range []struct {
 		name string
 		dst  **tle.DeviceBuffer
@@ -283,7 +318,6 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 			err = r.g.UploadTo(b, u.src.Data)
 		}
 		if err != nil {
-			r.mu.Unlock()
 			return nil, fmt.Errorf("kda: %s: %w", u.name, err)
 		}
 		*u.dst = b
@@ -292,11 +326,10 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	if t.O, err = r.buf("o", ir.BF16, d.B*d.T*d.H*d.V); err == nil && p.FinalState {
 		t.HT, err = r.buf("ht", sdt, d.N*d.H*d.V*d.K)
 	}
-	r.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Launch(d, p, t); err != nil {
+	if err := r.launch(d, p, t); err != nil {
 		return nil, fmt.Errorf("kda v3 on %s: %w", r.g.Name(), err)
 	}
 	out := &Outputs{O: &tle.Tensor{Shape: []int{d.B, d.T, d.H, d.V}}}
