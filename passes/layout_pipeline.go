@@ -32,7 +32,7 @@ const AttrPipelineStages = "num_stages"
 // shape the layout pass produces): in a loop whose body loads a tile through
 // a loop-carried pointer (advanced by a loop-invariant step, masked by a
 // condition on the induction variable only, other = 0) and stages it for a
-// dot (alloc + local_load), the load becomes an asynchronous copy issued
+// dot (alloc + local_load) or a wgmma (alloc read by it), the load becomes an asynchronous copy issued
 // stages-1 iterations ahead into a ring of buffers, and the body reads the
 // slot of the current iteration after waiting for its copy group. One
 // barrier per iteration remains. It runs after AssignLayouts and before
@@ -202,9 +202,9 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 		if !ok || md.Layout == nil {
 			continue
 		}
-		allLL := true
+		allLL := true // read by local_load (mma.sync), or by wgmma as a or b
 		for _, u := range uses[alloc.Results[0]] {
-			if u.Kind != ir.OpLocalLoad {
+			if u.Kind != ir.OpLocalLoad && (u.Kind != ir.OpWgmma || u.Operands[2] == alloc.Results[0]) {
 				allLL = false
 			}
 		}

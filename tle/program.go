@@ -132,6 +132,10 @@ type CompileOptions struct {
 	// files into DumpDir.
 	DumpAfter string
 	DumpDir   string
+	// DotWgmma lets dot run as Hopper's warpgroup MMA (wgmma, sm_90a) where
+	// its shapes allow (passes.DotToWgmma), instead of mma.sync. Off by
+	// default until it is measured on the GPU.
+	DotWgmma bool
 	// MinCTAsPerSM, when > 0, asks ptxas to fit that many CTAs of the
 	// kernel on one SM (the minctasm annotation): the registers per thread
 	// are capped to make room, spilling if they must.
@@ -167,6 +171,9 @@ func (k *Kernel) IR(opts CompileOptions) (*ir.Module, error) {
 	}
 	if opts.MinCTAsPerSM > 0 {
 		m.Func(k.Name()).Attrs[nvptx.AttrMinCTAsPerSM] = int64(opts.MinCTAsPerSM)
+	}
+	if opts.DotWgmma {
+		m.Func(k.Name()).Attrs[passes.AttrDotWgmma] = true
 	}
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
 	if err != nil {

@@ -1,6 +1,7 @@
 package tle
 
 import (
+	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,4 +39,34 @@ func TestMinCTAsPerSM(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, a.LLVMIR, `!"minctasm", i32 3}`)
 	require.NotEqual(t, bindingKey(CompileOptions{Defines: opts.Defines}), bindingKey(opts))
+}
+
+// DotWgmma runs the tutorial matmul's dot as wgmma on shared operands that
+// the cp.async pipeliner streams; without it the dot stays mma.sync.
+func TestDotWgmma(t *testing.T) {
+	prog, err := LoadFile("../kernels/tutorials/matmul.tle")
+	require.NoError(t, err)
+	k, err := prog.Kernel("matmul")
+	require.NoError(t, err)
+	opts := CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, Div16: []string{"M", "N", "K"}}
+	a, err := k.Build(opts, GPUOptions{}, "ll")
+	require.NoError(t, err)
+	require.Contains(t, a.TIR, "= dot(")
+	require.NotContains(t, a.LLVMIR, "wgmma.mma_async")
+
+	opts.DotWgmma = true
+	a, err = k.Build(opts, GPUOptions{}, "ll")
+	require.NoError(t, err)
+	require.NotContains(t, a.TIR, "= dot(")
+	require.Contains(t, a.TIR, "= wgmma(")
+	require.Contains(t, a.TIR, "async_copy(", "the wgmma operands are pipelined with cp.async")
+	require.Contains(t, a.LLVMIR, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16")
+	require.Contains(t, a.LLVMIR, "wgmma.wait_group.sync.aligned 0")
+	require.NotContains(t, a.LLVMIR, "mma.sync.aligned.m16n8k16")
+	if _, err := exec.LookPath("llc-19"); err == nil {
+		b, err := k.Build(opts, GPUOptions{Toolchain: "llc"}, "ptx")
+		require.NoError(t, err)
+		require.Regexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16`, b.Binary.PTX)
+		require.Regexp(t, `cp\.async\.cg\.shared\.global`, b.Binary.PTX)
+	}
 }

@@ -80,6 +80,11 @@ const DefaultStages = 3
 // loads into its own rings) and before AllocateShared, which places the
 // staging buffers.
 func Prepare(m *ir.Module, numWarps int) error {
+	for _, f := range m.Funcs {
+		if f.Attrs.Bool(passes.AttrDotWgmma) {
+			passes.DotToWgmma(f, numWarps)
+		}
+	}
 	if err := passes.AssignLayouts(m, numWarps); err != nil {
 		return err
 	}

@@ -135,13 +135,18 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 		g.Free(y)
 	}
 
-	// Matmul with mma.sync.
+	// Matmul with mma.sync, and with its dot as wgmma (CompileOptions.DotWgmma).
 	for _, size := range []int{1024, 2048, 4096} {
 		for _, cfg := range []struct {
 			bm, bn, bk string
 			warps      int
-		}{{"128", "128", "32", 4}, {"128", "256", "32", 8}} {
-			progress(fmt.Sprintf("matmul %d^3 %sx%sx%s/%dw", size, cfg.bm, cfg.bn, cfg.bk, cfg.warps))
+			wgmma      bool
+		}{{"128", "128", "32", 4, false}, {"128", "256", "32", 8, false}, {"128", "128", "64", 4, true}, {"128", "256", "64", 8, true}} {
+			name := "matmul"
+			if cfg.wgmma {
+				name = "matmul (dot as wgmma)"
+			}
+			progress(fmt.Sprintf("%s %d^3 %sx%sx%s/%dw", name, size, cfg.bm, cfg.bn, cfg.bk, cfg.warps))
 			k, err := load("matmul.tle", "matmul")
 			if err != nil {
 				return nil, err
@@ -159,7 +164,7 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 				return nil, err
 			}
 			bm, bn := atoi(cfg.bm), atoi(cfg.bn)
-			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps},
+			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps, DotWgmma: cfg.wgmma},
 				[3]int{(size + bm - 1) / bm, (size + bn - 1) / bn, 1}, a, b, c, size, size, size)
 			if err != nil {
 				return nil, err
@@ -169,7 +174,7 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 				return nil, err
 			}
 			flops := 2 * float64(size) * float64(size) * float64(size)
-			out = append(out, BenchResult{Name: "matmul", Config: fmt.Sprintf("%d^3 bf16, %sx%sx%s, %d warps", size, cfg.bm, cfg.bn, cfg.bk, cfg.warps), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+			out = append(out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 bf16, %sx%sx%s, %d warps", size, cfg.bm, cfg.bn, cfg.bk, cfg.warps), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
 			p.Close()
 			g.Free(a)
 			g.Free(b)

@@ -157,6 +157,36 @@ func TestMatmul(t *testing.T) {
 	}
 }
 
+// TestMatmulDotWgmma: the same matmul with CompileOptions.DotWgmma (its
+// dot as wgmma on pipelined shared operands), on a GPU only (the
+// interpreter runs dot the same way either way).
+func TestMatmulDotWgmma(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	k := kernel(t, "matmul.tle", "matmul")
+	r := rand.New(rand.NewPCG(5, 7))
+	const M, N, K = 200, 136, 272 // M and N not multiples of their blocks
+	a, b := round(ir.BF16, randn(r, M*K)), round(ir.BF16, randn(r, K*N))
+	c := poison(M * N)
+	opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, DotWgmma: true}
+	err = k.Run(g, [3]int{cdiv(M, 128), cdiv(N, 64), 1}, opts,
+		map[string]any{"a": &tle.Tensor{Shape: []int{M, K}, Data: a}, "b": &tle.Tensor{Shape: []int{K, N}, Data: b}, "c": c, "M": M, "N": N, "K": K})
+	require.NoError(t, err)
+	want := make([]float64, M*N)
+	for i := 0; i < M; i++ {
+		for j := 0; j < N; j++ {
+			s := 0.0
+			for l := 0; l < K; l++ {
+				s += a[i*K+l] * b[l*N+j]
+			}
+			want[i*N+j] = s
+		}
+	}
+	require.Less(t, relRMS(c.Data, want), 4e-3)
+}
+
 func TestLayerNorm(t *testing.T) {
 	k := kernel(t, "layer_norm.tle", "layer_norm")
 	r := rand.New(rand.NewPCG(7, 8))

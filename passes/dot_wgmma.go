@@ -1,0 +1,80 @@
+package passes
+
+import "github.com/tlego/tle/tle/ir"
+
+// AttrDotWgmma (bool, on a kernel) asks DotToWgmma to run on it before the
+// layouts are assigned.
+const AttrDotWgmma = "dot_wgmma"
+
+// DotToWgmma turns the dots of f that Hopper's warpgroup MMA can run into
+// wgmma on shared-memory operands and returns how many it turned: a and b
+// are stored into buffers (alloc, given the wgmma swizzle by the layout
+// pass), read by wgmma, and a wgmma_wait(0) follows, so that the product
+// is complete where the dot's result was. The cp.async pipeliner then
+// streams such buffers like the ones it stages for mma.sync.
+//
+// A dot qualifies when f has no warp roles, its warps are a multiple of 4
+// (whole warpgroups), a and b are bf16 or f16 tiles of one dtype, M is a
+// multiple of 64, N a multiple of 8 up to 256, K a multiple of 16, and the
+// row-major buffers fit a wgmma swizzle (rows of 32, 64 or 128 bytes, or a
+// multiple of 128). The others stay dots (mma.sync).
+func DotToWgmma(f *ir.Func, numWarps int) int {
+	if nw := f.Attrs.Int(AttrNumWarps, 0); nw > 0 {
+		numWarps = int(nw)
+	}
+	if numWarps <= 0 || numWarps%4 != 0 || SpecializedWarps(f) > 0 {
+		return 0
+	}
+	var dots []*ir.Op
+	f.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpDot && wgmmaShapesOK(op) {
+			dots = append(dots, op)
+		}
+	})
+	for _, op := range dots {
+		stage := func(v *ir.Value) *ir.Value {
+			t := layTileOf(v)
+			md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: ir.RowMajor(2), Space: ir.Shared}
+			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{}, Pos: op.Pos}
+			a.Results = []*ir.Value{f.NewValue(md, "", a, nil, 0)}
+			layInsertBefore(op, a)
+			return a.Results[0]
+		}
+		sa, sb := stage(op.Operands[0]), stage(op.Operands[1])
+		w := &ir.Op{Kind: ir.OpWgmma, Operands: []*ir.Value{sa, sb, op.Operands[2]},
+			Attrs: ir.Attrs{"trans_a": false, "trans_b": false}, Pos: op.Pos}
+		w.Results = []*ir.Value{f.NewValue(op.Results[0].Type, op.Results[0].Name, w, nil, 0)}
+		layInsertBefore(op, w)
+		wait := &ir.Op{Kind: ir.OpWgmmaWait, Attrs: ir.Attrs{"pending": int64(0)}, Pos: op.Pos}
+		layInsertBefore(op, wait)
+		f.ReplaceAllUses(op.Results[0], w.Results[0])
+		op.Remove()
+	}
+	return len(dots)
+}
+
+// wgmmaShapesOK reports whether dot op has operands and shapes wgmma runs
+// from row-major shared buffers (see DotToWgmma).
+func wgmmaShapesOK(op *ir.Op) bool {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	if !layIsTile(a) || !layIsTile(b) || !layIsTile(c) {
+		return false
+	}
+	da, db := ir.ElemDType(a.Type), ir.ElemDType(b.Type)
+	if da != db || (da != ir.BF16 && da != ir.F16) || ir.ElemDType(c.Type) != ir.F32 {
+		return false
+	}
+	as, bs := layTileOf(a).Shape, layTileOf(b).Shape
+	if len(as) != 2 || len(bs) != 2 {
+		return false
+	}
+	m, k, n := as[0], as[1], bs[1]
+	if m%64 != 0 || k%16 != 0 || n%8 != 0 || n > 256 || bs[0] != k {
+		return false
+	}
+	if _, err := WgmmaSharedLayout(as, 2, []int{1, 0}); err != nil {
+		return false
+	}
+	_, err := WgmmaSharedLayout(bs, 2, []int{1, 0})
+	return err == nil
+}
