@@ -1,0 +1,64 @@
+package tests
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
+)
+
+// Every kernel of the repository's .tle files, its compile-time parameters
+// bound to 64 (true for i1), compiles for the GPU down to LLVM IR, with dot as mma.sync and as wgmma,
+// or fails with a user-level error: never an internal compiler error.
+func TestGPUCompileCorpus(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../kernels", "../docs/examples", "../frontend/check/testdata/ok"} {
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".tle") {
+				files = append(files, p)
+			}
+			return err
+		})
+		require.NoError(t, err)
+	}
+	compiled := 0
+	for _, f := range files {
+		prog, err := tle.LoadFile(f)
+		if err != nil {
+			continue // the checker's own tests cover files that do not check
+		}
+		for _, name := range prog.Kernels() {
+			k, err := prog.Kernel(name)
+			require.NoError(t, err)
+			// compile-time parameters: 64 for integers, true for i1 (a
+			// binding a kernel refuses is a user error, logged)
+			defines := map[string]string{}
+			for _, p := range k.Params() {
+				if p.Const {
+					defines[p.Name] = "64"
+					if p.Type == "i1" {
+						defines[p.Name] = "true"
+					}
+				}
+			}
+			for _, wg := range []bool{false, true} {
+				_, err := k.Build(tle.CompileOptions{Defines: defines, DotWgmma: wg}, tle.GPUOptions{}, "ll")
+				if err != nil && strings.Contains(err.Error(), "is not bound") {
+					continue
+				}
+				if err != nil {
+					require.NotContains(t, err.Error(), "internal compiler error", "%s: %s", f, name)
+					t.Logf("%s %s (dot wgmma %v): %v", f, name, wg, err)
+					continue
+				}
+				compiled++
+			}
+		}
+	}
+	t.Logf("%d kernel builds from %d files", compiled, len(files))
+	require.Greater(t, compiled, 10)
+}
