@@ -35,7 +35,7 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 		stage := func(v *ir.Value) *ir.Value {
 			t := layTileOf(v)
 			md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: ir.RowMajor(2), Space: ir.Shared}
-			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{}, Pos: op.Pos}
+			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{AttrOrderFromInit: true}, Pos: op.Pos}
 			a.Results = []*ir.Value{f.NewValue(md, "", a, nil, 0)}
 			layInsertBefore(op, a)
 			return a.Results[0]

@@ -202,9 +202,16 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 		if !ok || md.Layout == nil {
 			continue
 		}
-		allLL := true // read by local_load (mma.sync), or by wgmma as a or b
+		// read by local_load (mma.sync), or by wgmma as a or b when a
+		// wgmma_wait(0) later in the body completes it: the refill of a
+		// slot goes right after its last reader, which for an asynchronous
+		// wgmma must have finished by the next iteration's barrier
+		allLL := true
 		for _, u := range uses[alloc.Results[0]] {
-			if u.Kind != ir.OpLocalLoad && (u.Kind != ir.OpWgmma || u.Operands[2] == alloc.Results[0]) {
+			switch {
+			case u.Kind == ir.OpLocalLoad:
+			case u.Kind == ir.OpWgmma && u.Operands[2] != alloc.Results[0] && u.Parent == body && layWaitedInBody(body, u):
+			default:
 				allLL = false
 			}
 		}
@@ -230,6 +237,11 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 		eb := pt.Elem.Bytes()
 		vec, dim := layAccessVec(ll, axes.Info(p), eb)
 		if vec*eb < 4 {
+			continue
+		}
+		// a copy moves vec elements along dim: they must be consecutive in
+		// the buffer too (its fastest dimension)
+		if sh, ok := md.Layout.(*Shared); ok && vec > 1 && len(sh.Order) > 0 && sh.Order[0] != dim {
 			continue
 		}
 		if mask != nil && axes.Info(mask).Const[dim] < vec {
@@ -434,6 +446,16 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 	// nothing may reuse the rings' bytes while copies are in flight
 	drain := &ir.Op{Kind: OpAsyncWait, Attrs: ir.Attrs{"pending": int64(0)}, Pos: loop.Pos}
 	layInsertAfter(loop, drain)
+}
+
+// layWaitedInBody reports whether a wgmma_wait(0) follows op in body.
+func layWaitedInBody(body *ir.Block, op *ir.Op) bool {
+	for _, o := range body.Ops[layIndexOf(body, op)+1:] {
+		if o.Kind == ir.OpWgmmaWait && o.Attrs.Int("pending", 0) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func layIndexOf(b *ir.Block, op *ir.Op) int {

@@ -25,6 +25,11 @@ import (
 //   - A register operand a is stored into such a buffer right before the
 //     wgmma (stageWgmmaA).
 
+// AttrOrderFromInit (bool, on an alloc with an initial tile, for wgmma)
+// lets the buffer take the order of the tile's layout when a wgmma swizzle
+// fits it (DotToWgmma's staging buffers).
+const AttrOrderFromInit = "order_from_init"
+
 // WgmmaAlign is the shared-memory alignment of buffers that wgmma reads:
 // one 128B swizzle atom (8 rows of 128 bytes).
 const WgmmaAlign = 1024
@@ -125,12 +130,22 @@ func (s *assigner) wgmmaSharedLayouts() {
 			if len(order) == 0 {
 				order = ir.RowMajor(len(md.Shape))
 			}
+			if root.Def.Attrs.Bool(AttrOrderFromInit) && len(root.Def.Operands) > 0 {
+				// a staged tile keeps the order it arrives in (a
+				// transposed load stays contiguous along its fast
+				// dimension, so cp.async can fill the buffer)
+				if b, ok := s.current(root.Def.Operands[0]).(*Blocked); ok {
+					if _, err := WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), b.Order); err == nil {
+						order = append([]int(nil), b.Order...)
+					}
+				}
+			}
 			sh, err := WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
 			if err != nil {
 				s.fail(op, "operand %c: %v", "ab"[j], err)
 			}
 			c := *md
-			c.Layout = sh
+			c.Layout, c.Order = sh, order
 			root.Type = &c
 		}
 	})
