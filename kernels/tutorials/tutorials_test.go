@@ -142,16 +142,7 @@ func TestMatmul(t *testing.T) {
 		err := k.Run(dev, [3]int{cdiv(M, 64), cdiv(N, 32), 1}, tle.CompileOptions{Defines: map[string]string{"BM": "64", "BN": "32", "BK": "32"}},
 			map[string]any{"a": &tle.Tensor{Shape: []int{M, K}, Data: a}, "b": &tle.Tensor{Shape: []int{K, N}, Data: b}, "c": c, "M": M, "N": N, "K": K})
 		require.NoError(t, err, dev.Name())
-		want := make([]float64, M*N)
-		for i := 0; i < M; i++ {
-			for j := 0; j < N; j++ {
-				s := 0.0
-				for l := 0; l < K; l++ {
-					s += a[i*K+l] * b[l*N+j]
-				}
-				want[i*N+j] = s
-			}
-		}
+		want := matmulRef(M, N, K, a, func(l, j int) float64 { return b[l*N+j] })
 		// The output is bf16: its rounding alone is up to 2^-9 relative.
 		require.Less(t, relRMS(c.Data, want), 4e-3, dev.Name())
 	}
@@ -174,16 +165,7 @@ func TestMatmulDotWgmma(t *testing.T) {
 	err = k.Run(g, [3]int{cdiv(M, 128), cdiv(N, 64), 1}, opts,
 		map[string]any{"a": &tle.Tensor{Shape: []int{M, K}, Data: a}, "b": &tle.Tensor{Shape: []int{K, N}, Data: b}, "c": c, "M": M, "N": N, "K": K})
 	require.NoError(t, err)
-	want := make([]float64, M*N)
-	for i := 0; i < M; i++ {
-		for j := 0; j < N; j++ {
-			s := 0.0
-			for l := 0; l < K; l++ {
-				s += a[i*K+l] * b[l*N+j]
-			}
-			want[i*N+j] = s
-		}
-	}
+	want := matmulRef(M, N, K, a, func(l, j int) float64 { return b[l*N+j] })
 	require.Less(t, relRMS(c.Data, want), 4e-3)
 }
 
