@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/frontend/parser/parsertest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -61,4 +62,49 @@ func TestGPUCompileCorpus(t *testing.T) {
 	}
 	t.Logf("%d kernel builds from %d files", compiled, len(files))
 	require.Greater(t, compiled, 10)
+}
+
+// FuzzGPUCompile: a program that checks compiles for the GPU down to LLVM
+// IR (compile-time parameters bound to 64 or true, dot as mma.sync and as
+// wgmma) or fails with a user-level error; no pass panics and none reports
+// an internal compiler error. Seeded with every .tle of the repository:
+// go test -run XXX -fuzz FuzzGPUCompile -fuzztime 5m ./tests
+func FuzzGPUCompile(f *testing.F) {
+	seeds, err := parsertest.Seeds()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 16<<10 {
+			return
+		}
+		prog, err := tle.Parse("fuzz.tle", src)
+		if err != nil {
+			return
+		}
+		for _, name := range prog.Kernels() {
+			k, err := prog.Kernel(name)
+			if err != nil {
+				continue
+			}
+			defines := map[string]string{}
+			for _, p := range k.Params() {
+				if p.Const {
+					defines[p.Name] = "64"
+					if p.Type == "i1" {
+						defines[p.Name] = "true"
+					}
+				}
+			}
+			for _, wg := range []bool{false, true} {
+				_, err := k.Build(tle.CompileOptions{Defines: defines, DotWgmma: wg}, tle.GPUOptions{}, "ll")
+				if err != nil && strings.Contains(err.Error(), "internal compiler error") {
+					t.Fatalf("%s (dot wgmma %v): %v", name, wg, err)
+				}
+			}
+		}
+	})
 }

@@ -49,3 +49,32 @@ func ExampleValidate() {
 	fmt.Println(err)
 	// Output: cu_seqlens: must be non-decreasing: cu_seqlens[2] = 4 < cu_seqlens[1] = 9
 }
+
+// On a GPU, a Runner keeps the workspace and launches between calls: after
+// the first call of a size, Forward (host tensors in and out) and Launch
+// (tensors already in device memory, see DeviceTensors) allocate no device
+// memory. (Compiled here, run only where there is a GPU.)
+func ExampleRunner() {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		fmt.Println("no GPU:", err)
+		return
+	}
+	r := kda.NewRunner(g)
+	defer r.Close()
+	gen := rand.New(rand.NewPCG(3, 4)).NormFloat64
+	const T, H, K, V = 4096, 8, 128, 128
+	in := &kda.Inputs{
+		Q: tensor(gen, 1, T, H, K), K: tensor(gen, 1, T, H, K), V: tensor(gen, 1, T, H, V),
+		G: tensor(gen, 1, T, H, K), Beta: tensor(gen, 1, T, H),
+		ALog: tensor(gen, H), DtBias: tensor(gen, H, K),
+	}
+	p := kda.Params{Scale: kda.DefaultScale(K), LowerBound: -5, StateDType: kda.StateF32, FinalState: true}
+	for range 3 {
+		if _, err := r.Forward(in, p); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	fmt.Println("device allocations:", r.Allocs)
+}
