@@ -106,7 +106,7 @@ func asyncLoadsFunc(f *ir.Func) error {
 		if err != nil {
 			return err
 		}
-		_, dim := layAccessVec(ll, axes.Info(ld.Operands[0]), pt.Elem.Bytes())
+		_, dim := AccessVec(ll, axes.Info(ld.Operands[0]), pt.Elem.Bytes())
 		order := []int{dim}
 		for d := len(t.Shape) - 1; d >= 0; d-- {
 			if d != dim {
@@ -194,7 +194,7 @@ func asyncFallbackReason(ld *ir.Op, axes *AxisAnalysis) string {
 		return "no linear layout: " + err.Error()
 	}
 	eb := pt.Elem.Bytes()
-	vec, dim := layAccessVec(ll, axes.Info(p), eb)
+	vec, dim := AccessVec(ll, axes.Info(p), eb)
 	if vec*eb < 4 {
 		return fmt.Sprintf("cp.async moves 4, 8 or 16 bytes; the pointers allow %d-byte accesses (contiguity %d, divisibility %d along dim %d)",
 			vec*eb, axes.Info(p).Contig[dim], axes.Info(p).Div[dim], dim)

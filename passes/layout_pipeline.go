@@ -235,7 +235,7 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 			continue
 		}
 		eb := pt.Elem.Bytes()
-		vec, dim := layAccessVec(ll, axes.Info(p), eb)
+		vec, dim := AccessVec(ll, axes.Info(p), eb)
 		if vec*eb < 4 {
 			continue
 		}
@@ -482,9 +482,11 @@ func laySliceDesc(buf *ir.Value) *ir.MemDesc {
 	return c
 }
 
-// accessVec mirrors the backend: how many consecutive registers of a pointer
-// tile move as one access.
-func layAccessVec(ll *LinearLayout, info *AxisInfo, eb int) (vec, dim int) {
+// AccessVec is the number of consecutive registers of a pointer tile that
+// one access may move: contiguous in the layout, in memory (axis info),
+// aligned, and at most 16 bytes; dim is the dimension they run along. The
+// backend's accesses and the passes' decisions (cp.async) both use it.
+func AccessVec(ll *LinearLayout, info *AxisInfo, eb int) (vec, dim int) {
 	if len(ll.Reg) == 0 {
 		return 1, 0
 	}

@@ -599,7 +599,7 @@ func (g *gen) asyncCopy(op *ir.Op) {
 	}
 	md := ref.desc
 	eb := md.Elem.Bytes()
-	vec, _ := g.accessVec(pt.ll, g.axes.Info(op.Operands[0]), eb)
+	vec, _ := passes.AccessVec(pt.ll, g.axes.Info(op.Operands[0]), eb)
 	bytes := vec * eb
 	if bytes < 4 {
 		g.failf("cp.async needs 4-byte groups, the tile allows %d bytes", bytes)

@@ -156,29 +156,6 @@ func (g *gen) fromMem(v value.Value, d ir.DType) value.Value {
 	return v
 }
 
-// accessVec is the number of consecutive registers of a pointer tile that one
-// access may move: contiguous in the layout, in memory (axis info), aligned,
-// and at most 16 bytes. dim is the dimension they run along.
-func (g *gen) accessVec(ll *passes.LinearLayout, info *passes.AxisInfo, eb int) (vec, dim int) {
-	if len(ll.Reg) == 0 {
-		return 1, 0
-	}
-	for d, x := range ll.Reg[0] {
-		if x != 0 {
-			dim = d
-		}
-	}
-	vec = ll.ContigRegs(dim)
-	vec = minI(vec, info.Contig[dim])
-	vec = minI(vec, maxI(1, info.Div[dim]/eb))
-	vec = minI(vec, maxI(1, 16/eb))
-	p := 1
-	for p*2 <= vec {
-		p *= 2
-	}
-	return p, dim
-}
-
 // firstThread is an i1 true in thread 0 of the CTA only.
 func (g *gen) firstThread() value.Value {
 	var c value.Value
@@ -394,7 +371,7 @@ func (g *gen) load(op *ir.Op) {
 	}
 	out := &tval{ll: pt.ll, regs: make([]value.Value, len(pt.regs))}
 	info := g.axes.Info(op.Operands[0])
-	vec, dim := g.accessVec(pt.ll, info, d.Bytes())
+	vec, dim := passes.AccessVec(pt.ll, info, d.Bytes())
 	maskUniform := true
 	if mask != nil && mask.s == nil && vec > 1 {
 		maskUniform = g.axes.Info(op.Operands[1]).Const[dim] >= vec
@@ -494,7 +471,7 @@ func (g *gen) store(op *ir.Op) {
 	}
 	own := g.canonical(pt.ll)
 	info := g.axes.Info(op.Operands[0])
-	vec, dim := g.accessVec(pt.ll, info, d.Bytes())
+	vec, dim := passes.AccessVec(pt.ll, info, d.Bytes())
 	uniform := true
 	if mask != nil && mask.s == nil && vec > 1 {
 		uniform = g.axes.Info(op.Operands[2]).Const[dim] >= vec
