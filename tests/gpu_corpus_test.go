@@ -35,17 +35,7 @@ func TestGPUCompileCorpus(t *testing.T) {
 		for _, name := range prog.Kernels() {
 			k, err := prog.Kernel(name)
 			require.NoError(t, err)
-			// compile-time parameters: 64 for integers, true for i1 (a
-			// binding a kernel refuses is a user error, logged)
-			defines := map[string]string{}
-			for _, p := range k.Params() {
-				if p.Const {
-					defines[p.Name] = "64"
-					if p.Type == "i1" {
-						defines[p.Name] = "true"
-					}
-				}
-			}
+			defines := bindAll(k)
 			for _, wg := range []bool{false, true} {
 				_, err := k.Build(tle.CompileOptions{Defines: defines, DotWgmma: wg}, tle.GPUOptions{}, "ll")
 				if err != nil && strings.Contains(err.Error(), "is not bound") {
@@ -62,6 +52,21 @@ func TestGPUCompileCorpus(t *testing.T) {
 	}
 	t.Logf("%d kernel builds from %d files", compiled, len(files))
 	require.Greater(t, compiled, 10)
+}
+
+// bindAll binds every compile-time parameter of k: 64 for integers, true
+// for i1 (a binding a kernel refuses is a user error).
+func bindAll(k *tle.Kernel) map[string]string {
+	defines := map[string]string{}
+	for _, p := range k.Params() {
+		if p.Const {
+			defines[p.Name] = "64"
+			if p.Type == "i1" {
+				defines[p.Name] = "true"
+			}
+		}
+	}
+	return defines
 }
 
 // FuzzGPUCompile: a program that checks compiles for the GPU down to LLVM
@@ -90,15 +95,7 @@ func FuzzGPUCompile(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			defines := map[string]string{}
-			for _, p := range k.Params() {
-				if p.Const {
-					defines[p.Name] = "64"
-					if p.Type == "i1" {
-						defines[p.Name] = "true"
-					}
-				}
-			}
+			defines := bindAll(k)
 			for _, wg := range []bool{false, true} {
 				_, err := k.Build(tle.CompileOptions{Defines: defines, DotWgmma: wg}, tle.GPUOptions{}, "ll")
 				if err != nil && strings.Contains(err.Error(), "internal compiler error") {

@@ -249,11 +249,7 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	for i, s := range specs {
 		var b *tle.DeviceBuffer
 		if i == 7 {
-			host := make([]float64, len(cu))
-			for j, x := range cu {
-				host[j] = float64(x)
-			}
-			b, err = g.Upload(ir.I64, host)
+			b, err = g.Upload(ir.I64, floats(cu))
 			if err == nil {
 				run.bufs = append(run.bufs, b)
 			}

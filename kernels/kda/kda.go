@@ -413,10 +413,7 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 		p.NumWarps = DefaultNumWarps(dev)
 	}
 	l := Plan(d, p, bv, in.H0 != nil)
-	cu := tle.NewTensor(len(d.CuSeqlens))
-	for i, c := range d.CuSeqlens {
-		cu.Data[i] = float64(c)
-	}
+	cu := vector(d.CuSeqlens)
 	st := stateArgs(in, d, p)
 	out := tle.NewTensor(d.B, d.T, d.H, d.V)
 	cp := copyTensor
@@ -430,6 +427,20 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 		return nil, fmt.Errorf("kda_fwd on %s: %w", dev.Name(), err)
 	}
 	return &Outputs{O: out, HT: st.ht}, nil
+}
+
+// floats converts integers to the float64 values tensors and uploads take.
+func floats[T int32 | int64](v []T) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// vector is a 1-D tensor of integers.
+func vector[T int32 | int64](v []T) *tle.Tensor {
+	return &tle.Tensor{Shape: []int{len(v)}, Data: floats(v)}
 }
 
 // copyTensor is a copy of t: a launch writes every buffer back into its

@@ -144,21 +144,10 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 		return err
 	}
 	if !slices.Equal(r.cu, d.CuSeqlens) {
-		f64 := func(v []int32) []float64 {
-			out := make([]float64, len(v))
-			for i, x := range v {
-				out[i] = float64(x)
-			}
-			return out
-		}
-		cuf := make([]float64, len(d.CuSeqlens))
-		for i, x := range d.CuSeqlens {
-			cuf[i] = float64(x)
-		}
 		for _, u := range []struct {
 			b    *tle.DeviceBuffer
 			data []float64
-		}{{chunks, f64(ct.Chunks)}, {off, f64(ct.Off)}, {cu, cuf}} {
+		}{{chunks, floats(ct.Chunks)}, {off, floats(ct.Off)}, {cu, floats(d.CuSeqlens)}} {
 			if len(u.data) > 0 {
 				if err := r.g.UploadTo(u.b, u.data); err != nil {
 					return err

@@ -133,17 +133,7 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 	ct := MakeChunkTables(d.CuSeqlens)
 	nc := ct.NumChunks()
 	prep, rec := LaunchesV3(d, p, bv, nc, in.H0 != nil)
-	ints := func(v []int32) *tle.Tensor {
-		t := tle.NewTensor(len(v))
-		for i, x := range v {
-			t.Data[i] = float64(x)
-		}
-		return t
-	}
-	cu := tle.NewTensor(len(d.CuSeqlens))
-	for i, c := range d.CuSeqlens {
-		cu.Data[i] = float64(c)
-	}
+	cu := vector(d.CuSeqlens)
 	cp := copyTensor
 	kp := paddedK(d.K)
 	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
@@ -151,7 +141,7 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 	if nc > 0 {
 		args := map[string]any{
 			"q": cp(in.Q), "k": cp(in.K), "g": cp(in.G), "beta": cp(in.Beta),
-			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": ints(ct.Chunks), "ws": ws, "wd": wd,
+			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": vector(ct.Chunks), "ws": ws, "wd": wd,
 			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
 		}
 		if err := prepK.Run(dev, prep.Grid, prep.Options(), args); err != nil {
@@ -161,7 +151,7 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 	st := stateArgs(in, d, p)
 	out := tle.NewTensor(d.B, d.T, d.H, d.V)
 	args := map[string]any{
-		"ws": ws, "wd": wd, "v": copyTensor(in.V), "cu_seqlens": cu, "chunk_off": ints(ct.Off), "o": out, "H": d.H,
+		"ws": ws, "wd": wd, "v": copyTensor(in.V), "cu_seqlens": cu, "chunk_off": vector(ct.Off), "o": out, "H": d.H,
 	}
 	st.addTo(args)
 	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
