@@ -27,7 +27,9 @@ type Runner struct {
 	g      *tle.GPU
 	mu     sync.Mutex
 	bufs   map[string]*tle.DeviceBuffer
-	cu     []int64 // the cu_seqlens the chunk tables were built from
+	cu     []int64 // the cu_seqlens the uploaded chunk tables were built from
+	ct     *ChunkTables
+	ctFor  []int64 // the cu_seqlens ct was built from
 	key    string  // the launches' key
 	preps  []*tle.Prepared
 	Allocs int
@@ -121,7 +123,10 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	if bv == 0 {
 		bv = DefaultBlockVV3(d)
 	}
-	ct := MakeChunkTables(d.CuSeqlens)
+	if r.ct == nil || !slices.Equal(r.ctFor, d.CuSeqlens) {
+		r.ct, r.ctFor = MakeChunkTables(d.CuSeqlens), slices.Clone(d.CuSeqlens)
+	}
+	ct := r.ct
 	nc := ct.NumChunks()
 	chunks, err := r.buf("chunks", ir.I32, len(ct.Chunks))
 	if err != nil {
