@@ -3,7 +3,8 @@ package passes
 import "github.com/tlego/tle/tle/ir"
 
 // AttrDotWgmma (bool, on a kernel) asks DotToWgmma to run on it before the
-// layouts are assigned.
+// layouts are assigned. The tle package sets it on every kernel unless
+// CompileOptions.DotMMASync asks for mma.sync.
 const AttrDotWgmma = "dot_wgmma"
 
 // DotToWgmma turns the dots of f that Hopper's warpgroup MMA can run into
@@ -14,7 +15,10 @@ const AttrDotWgmma = "dot_wgmma"
 // streams such buffers like the ones it stages for mma.sync.
 //
 // A dot qualifies when f has no warp roles, its warps are a multiple of 4
-// (whole warpgroups), a and b are bf16 or f16 tiles of one dtype, M is a
+// (whole warpgroups), a and b are bf16 or f16 tiles loaded from global
+// memory (mma.sync would stage those through shared memory too; a tile
+// computed in registers, such as a chained product's accumulator, stays
+// on mma.sync, which takes it without a round trip), of one dtype, M is a
 // multiple of 64, N a multiple of 8 up to 256, K a multiple of 16, and the
 // row-major buffers fit a wgmma swizzle (rows of 32, 64 or 128 bytes, or a
 // multiple of 128). The others stay dots (mma.sync).
@@ -60,6 +64,9 @@ func wgmmaShapesOK(op *ir.Op) bool {
 	if !layIsTile(a) || !layIsTile(b) || !layIsTile(c) {
 		return false
 	}
+	if !loadedFromGlobal(a) || !loadedFromGlobal(b) {
+		return false
+	}
 	da, db := ir.ElemDType(a.Type), ir.ElemDType(b.Type)
 	if da != db || (da != ir.BF16 && da != ir.F16) || ir.ElemDType(c.Type) != ir.F32 {
 		return false
@@ -77,4 +84,9 @@ func wgmmaShapesOK(op *ir.Op) bool {
 	}
 	_, err := WgmmaSharedLayout(bs, 2, []int{1, 0})
 	return err == nil
+}
+
+// loadedFromGlobal reports whether tile v is the result of a global load.
+func loadedFromGlobal(v *ir.Value) bool {
+	return v.Def != nil && v.Def.Kind == ir.OpLoad
 }

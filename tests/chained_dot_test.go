@@ -33,7 +33,15 @@ func TestChainedDotStaysInRegisters(t *testing.T) {
 	require.NoError(t, err)
 	k, err := prog.Kernel("chain")
 	require.NoError(t, err)
+	// by default the first product (operands loaded from memory) runs as
+	// wgmma; the second, whose a operand is computed, stays a dot
 	a, err := k.Build(tle.CompileOptions{NumWarps: 4}, tle.GPUOptions{}, "ll")
+	require.NoError(t, err)
+	require.Len(t, regexp.MustCompile(`= wgmma\(`).FindAllString(a.TIR, -1), 1, a.TIR)
+	require.Len(t, regexp.MustCompile(`= dot\(`).FindAllString(a.TIR, -1), 1, a.TIR)
+
+	// with both on mma.sync, the chain stays in registers
+	a, err = k.Build(tle.CompileOptions{NumWarps: 4, DotMMASync: true}, tle.GPUOptions{}, "ll")
 	require.NoError(t, err)
 	tir := a.TIR
 	dots := regexp.MustCompile(`= dot\(.*#(mma<[^>]*>)`).FindAllStringSubmatch(tir, -1)

@@ -12,7 +12,7 @@ import (
 )
 
 // A matmul whose B is stored transposed ([N, K]) and loaded as a [BK, BN]
-// tile: with DotWgmma its staging buffer keeps the load's order (K
+// tile: as wgmma (the default) its staging buffer keeps the load's order (K
 // contiguous), so cp.async fills it and wgmma reads it K-major.
 const mmNTSrc = `
 kernel mm_nt(a *bf16, b *bf16, c *f32, M i32, N i32, K i32, BM const i32, BN const i32, BK const i32) {
@@ -42,7 +42,7 @@ var mmNTDefines = map[string]string{"BM": "128", "BN": "128", "BK": "64"}
 
 func TestDotWgmmaTransposedOperand(t *testing.T) {
 	k := mmNT(t)
-	a, err := k.Build(tle.CompileOptions{Defines: mmNTDefines, DotWgmma: true, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{}, "ll")
+	a, err := k.Build(tle.CompileOptions{Defines: mmNTDefines, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{}, "ll")
 	require.NoError(t, err)
 	require.Contains(t, a.TIR, "= wgmma(")
 	require.Len(t, regexp.MustCompile(`async_copy\(`).FindAllString(a.TIR, -1), 6, "both operands pipelined (2 prologue stages + the body, each)")
@@ -64,7 +64,7 @@ func TestDotWgmmaTransposedOperand(t *testing.T) {
 		bv[i] = ir.BF16.Round(r.NormFloat64())
 	}
 	c := tle.NewTensor(M * N)
-	err = k.Run(g, [3]int{M / 128, (N + 127) / 128, 1}, tle.CompileOptions{Defines: mmNTDefines, DotWgmma: true},
+	err = k.Run(g, [3]int{M / 128, (N + 127) / 128, 1}, tle.CompileOptions{Defines: mmNTDefines},
 		map[string]any{"a": &tle.Tensor{Shape: []int{M * K}, Data: av}, "b": &tle.Tensor{Shape: []int{N * K}, Data: bv}, "c": c, "M": M, "N": N, "K": K})
 	require.NoError(t, err)
 	var num, den float64

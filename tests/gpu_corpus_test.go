@@ -37,7 +37,7 @@ func TestGPUCompileCorpus(t *testing.T) {
 			require.NoError(t, err)
 			defines := bindAll(k)
 			for _, wg := range []bool{false, true} {
-				_, err := k.Build(tle.CompileOptions{Defines: defines, DotWgmma: wg}, tle.GPUOptions{}, "ll")
+				_, err := k.Build(tle.CompileOptions{Defines: defines, DotMMASync: !wg}, tle.GPUOptions{}, "ll")
 				if err != nil && strings.Contains(err.Error(), "is not bound") {
 					continue
 				}
@@ -97,7 +97,7 @@ func FuzzGPUCompile(f *testing.F) {
 			}
 			defines := bindAll(k)
 			for _, wg := range []bool{false, true} {
-				_, err := k.Build(tle.CompileOptions{Defines: defines, DotWgmma: wg}, tle.GPUOptions{}, "ll")
+				_, err := k.Build(tle.CompileOptions{Defines: defines, DotMMASync: !wg}, tle.GPUOptions{}, "ll")
 				if err != nil && strings.Contains(err.Error(), "internal compiler error") {
 					t.Fatalf("%s (dot wgmma %v): %v", name, wg, err)
 				}

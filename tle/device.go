@@ -98,7 +98,7 @@ func bindingKey(opts CompileOptions) string {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s=%s;", n, opts.Defines[n])
 	}
-	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;dotwgmma=%v", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotWgmma)
+	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;mmasync=%v", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotMMASync)
 	return b.String()
 }
 

@@ -132,10 +132,12 @@ type CompileOptions struct {
 	// files into DumpDir.
 	DumpAfter string
 	DumpDir   string
-	// DotWgmma lets dot run as Hopper's warpgroup MMA (wgmma, sm_90a) where
-	// its shapes allow (passes.DotToWgmma), instead of mma.sync. Off by
-	// default until it is measured on the GPU.
-	DotWgmma bool
+	// DotMMASync keeps every dot on mma.sync. By default a dot whose
+	// operands are loaded from global memory runs as Hopper's warpgroup MMA
+	// (wgmma on shared operands, sm_90a) where its shapes allow
+	// (passes.DotToWgmma): 1.4x the mma.sync matmul at 4096^3 on an H200
+	// (docs/perf.md).
+	DotMMASync bool
 	// MinCTAsPerSM, when > 0, asks ptxas to fit that many CTAs of the
 	// kernel on one SM (the minctasm annotation): the registers per thread
 	// are capped to make room, spilling if they must.
@@ -172,7 +174,7 @@ func (k *Kernel) IR(opts CompileOptions) (*ir.Module, error) {
 	if opts.MinCTAsPerSM > 0 {
 		m.Func(k.Name()).Attrs[nvptx.AttrMinCTAsPerSM] = int64(opts.MinCTAsPerSM)
 	}
-	if opts.DotWgmma {
+	if !opts.DotMMASync {
 		m.Func(k.Name()).Attrs[passes.AttrDotWgmma] = true
 	}
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})

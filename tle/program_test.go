@@ -41,20 +41,21 @@ func TestMinCTAsPerSM(t *testing.T) {
 	require.NotEqual(t, bindingKey(CompileOptions{Defines: opts.Defines}), bindingKey(opts))
 }
 
-// DotWgmma runs the tutorial matmul's dot as wgmma on shared operands that
-// the cp.async pipeliner streams; without it the dot stays mma.sync.
+// By default the tutorial matmul's dot runs as wgmma on shared operands
+// that the cp.async pipeliner streams; with DotMMASync it stays mma.sync.
 func TestDotWgmma(t *testing.T) {
 	prog, err := LoadFile("../kernels/tutorials/matmul.tle")
 	require.NoError(t, err)
 	k, err := prog.Kernel("matmul")
 	require.NoError(t, err)
-	opts := CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, Div16: []string{"M", "N", "K"}}
+	opts := CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, Div16: []string{"M", "N", "K"}, DotMMASync: true}
 	a, err := k.Build(opts, GPUOptions{}, "ll")
 	require.NoError(t, err)
 	require.Contains(t, a.TIR, "= dot(")
 	require.NotContains(t, a.LLVMIR, "wgmma.mma_async")
+	require.Contains(t, a.LLVMIR, "mma.sync.aligned.m16n8k16")
 
-	opts.DotWgmma = true
+	opts.DotMMASync = false
 	a, err = k.Build(opts, GPUOptions{}, "ll")
 	require.NoError(t, err)
 	require.NotContains(t, a.TIR, "= dot(")

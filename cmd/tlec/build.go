@@ -46,7 +46,7 @@ fails, the error shows the command that reproduces it.`,
 			fs.StringVar(&b.toolchain, "toolchain", "auto", "auto, llc or nvvm")
 			fs.IntVar(&b.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
 			fs.IntVar(&b.minCTAs, "min-ctas", 0, "CTAs per SM that ptxas must make room for (the minctasm annotation; 0: none)")
-			fs.BoolVar(&b.dotWgmma, "dot-wgmma", false, "run dot as wgmma where its shapes allow (sm_90a; not yet measured on the GPU)")
+			fs.BoolVar(&b.dotWgmma, "dot-wgmma", true, "run dots whose operands are loaded from global memory as wgmma where their shapes allow (sm_90a); --dot-wgmma=false keeps mma.sync")
 			fs.BoolVar(&b.verifyEach, "verify-each", false, "verify the IR after every pass")
 			fs.StringVar(&b.dumpAfter, "dump-after", "", "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir")
 			fs.StringVar(&b.dumpDir, "dump-dir", ".", "where --dump-after writes")
@@ -80,7 +80,7 @@ func runBuild(e *env, cfg any, files []string) int {
 		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2
 	}
-	opts := tle.CompileOptions{Defines: defines, NumWarps: b.numWarps, MinCTAsPerSM: b.minCTAs, DotWgmma: b.dotWgmma, VerifyEach: b.verifyEach, DumpAfter: b.dumpAfter, DumpDir: b.dumpDir}
+	opts := tle.CompileOptions{Defines: defines, NumWarps: b.numWarps, MinCTAsPerSM: b.minCTAs, DotMMASync: !b.dotWgmma, VerifyEach: b.verifyEach, DumpAfter: b.dumpAfter, DumpDir: b.dumpDir}
 	art, err := k.Build(opts, tle.GPUOptions{Arch: b.arch, Toolchain: b.toolchain}, b.emit)
 	if err != nil {
 		printError(e.stderr, "build", err)

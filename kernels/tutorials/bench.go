@@ -135,14 +135,15 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 		g.Free(y)
 	}
 
-	// Matmul with mma.sync, and with its dot as wgmma (CompileOptions.DotWgmma).
+	// Matmul with its dot on mma.sync (CompileOptions.DotMMASync), and as
+	// wgmma (the default).
 	for _, size := range []int{1024, 2048, 4096} {
 		for _, cfg := range []struct {
 			bm, bn, bk string
 			warps      int
 			wgmma      bool
 		}{{"128", "128", "32", 4, false}, {"128", "256", "32", 8, false}, {"128", "128", "64", 4, true}, {"128", "256", "64", 8, true}} {
-			name := "matmul"
+			name := "matmul (mma.sync)"
 			if cfg.wgmma {
 				name = "matmul (dot as wgmma)"
 			}
@@ -164,7 +165,7 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 				return nil, err
 			}
 			bm, bn := atoi(cfg.bm), atoi(cfg.bn)
-			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps, DotWgmma: cfg.wgmma},
+			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps, DotMMASync: !cfg.wgmma},
 				[3]int{(size + bm - 1) / bm, (size + bn - 1) / bn, 1}, a, b, c, size, size, size)
 			if err != nil {
 				return nil, err

@@ -148,10 +148,10 @@ func TestMatmul(t *testing.T) {
 	}
 }
 
-// TestMatmulDotWgmma: the same matmul with CompileOptions.DotWgmma (its
-// dot as wgmma on pipelined shared operands), on a GPU only (the
-// interpreter runs dot the same way either way).
-func TestMatmulDotWgmma(t *testing.T) {
+// TestMatmulMMASync: the same matmul with CompileOptions.DotMMASync (its
+// dot on mma.sync rather than wgmma), on a GPU only (the interpreter runs
+// dot the same way either way).
+func TestMatmulMMASync(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
 		t.Skipf("no GPU: %v", err)
@@ -161,7 +161,7 @@ func TestMatmulDotWgmma(t *testing.T) {
 	const M, N, K = 200, 192, 272 // M and N not multiples of their blocks; N and K multiples of 16, so both operands are pipelined
 	a, b := round(ir.BF16, randn(r, M*K)), round(ir.BF16, randn(r, K*N))
 	c := poison(M * N)
-	opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, DotWgmma: true}
+	opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, DotMMASync: true}
 	err = k.Run(g, [3]int{cdiv(M, 128), cdiv(N, 64), 1}, opts,
 		map[string]any{"a": &tle.Tensor{Shape: []int{M, K}, Data: a}, "b": &tle.Tensor{Shape: []int{K, N}, Data: b}, "c": c, "M": M, "N": N, "K": K})
 	require.NoError(t, err)

@@ -1,7 +1,7 @@
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-@global_smem = external addrspace(3) global [0 x i8], align 16
+@global_smem = external addrspace(3) global [0 x i8], align 1024
 
 define void @matmul(i16 addrspace(1)* %a, i16 addrspace(1)* %b, i16 addrspace(1)* %c, i32 %M, i32 %N, i32 %K) {
 entry:
@@ -333,758 +333,683 @@ entry:
 	%v325 = add i32 u0x1000, %v324
 	%v326 = zext i32 %v325 to i64
 	%v327 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v326
-	%v328 = and i32 %v2, 1
-	%v329 = shl i32 %v328, 4
-	%v330 = lshr i32 %v2, 1
-	%v331 = and i32 %v330, 1
-	%v332 = shl i32 %v331, 5
-	%v333 = or i32 %v329, %v332
-	%v334 = lshr i32 %v1, 4
-	%v335 = and i32 %v1, 15
-	%v336 = shl i32 %v334, 3
-	%v337 = add i32 %v335, %v333
-	%v338 = lshr i32 %v1, 4
-	%v339 = mul i32 %v338, 8
-	%v340 = and i32 %v1, 15
-	%v341 = ptrtoint [0 x i8] addrspace(3)* @global_smem to i32
-	%v342 = lshr i32 %v337, 1
-	%v343 = and i32 %v342, 3
-	%v344 = lshr i32 %v336, 3
-	%v345 = xor i32 %v344, %v343
-	%v346 = shl i32 %v345, 3
-	%v347 = and i32 %v336, 7
-	%v348 = or i32 %v346, %v347
-	%v349 = mul i32 %v337, 32
-	%v350 = add i32 %v348, %v349
-	%v351 = mul i32 %v350, 2
-	%v352 = add i32 %v341, %v351
-	%v353 = lshr i32 %v340, 1
-	%v354 = and i32 %v353, 3
-	%v355 = lshr i32 %v339, 3
-	%v356 = xor i32 %v355, %v354
-	%v357 = shl i32 %v356, 3
-	%v358 = and i32 %v339, 7
-	%v359 = or i32 %v357, %v358
-	%v360 = mul i32 %v340, 32
-	%v361 = add i32 %v359, %v360
-	%v362 = mul i32 %v361, 2
-	%v363 = add i32 u0x1000, %v362
-	%v364 = add i32 %v341, %v363
-	%v365 = add i32 %v339, 16
-	%v366 = lshr i32 %v340, 1
-	%v367 = and i32 %v366, 3
-	%v368 = lshr i32 %v365, 3
-	%v369 = xor i32 %v368, %v367
-	%v370 = shl i32 %v369, 3
-	%v371 = and i32 %v365, 7
-	%v372 = or i32 %v370, %v371
-	%v373 = mul i32 %v340, 32
-	%v374 = add i32 %v372, %v373
-	%v375 = mul i32 %v374, 2
-	%v376 = add i32 u0x1000, %v375
-	%v377 = add i32 %v341, %v376
-	%v378 = add i32 %v336, 16
-	%v379 = lshr i32 %v337, 1
-	%v380 = and i32 %v379, 3
-	%v381 = lshr i32 %v378, 3
-	%v382 = xor i32 %v381, %v380
-	%v383 = shl i32 %v382, 3
-	%v384 = and i32 %v378, 7
-	%v385 = or i32 %v383, %v384
-	%v386 = mul i32 %v337, 32
-	%v387 = add i32 %v385, %v386
-	%v388 = mul i32 %v387, 2
-	%v389 = add i32 %v341, %v388
-	%v390 = add i32 %v340, 16
-	%v391 = lshr i32 %v390, 1
-	%v392 = and i32 %v391, 3
-	%v393 = lshr i32 %v339, 3
-	%v394 = xor i32 %v393, %v392
-	%v395 = shl i32 %v394, 3
-	%v396 = and i32 %v339, 7
-	%v397 = or i32 %v395, %v396
-	%v398 = mul i32 %v390, 32
-	%v399 = add i32 %v397, %v398
-	%v400 = mul i32 %v399, 2
-	%v401 = add i32 u0x1000, %v400
-	%v402 = add i32 %v341, %v401
-	%v403 = add i32 %v340, 16
-	%v404 = add i32 %v339, 16
-	%v405 = lshr i32 %v403, 1
-	%v406 = and i32 %v405, 3
-	%v407 = lshr i32 %v404, 3
-	%v408 = xor i32 %v407, %v406
-	%v409 = shl i32 %v408, 3
-	%v410 = and i32 %v404, 7
-	%v411 = or i32 %v409, %v410
-	%v412 = mul i32 %v403, 32
-	%v413 = add i32 %v411, %v412
-	%v414 = mul i32 %v413, 2
-	%v415 = add i32 u0x1000, %v414
-	%v416 = add i32 %v341, %v415
-	%v417 = lshr i32 %v1, 2
-	%v418 = and i32 %v417, 7
-	%v419 = and i32 %v2, 3
-	%v420 = shl i32 %v419, 4
-	%v421 = or i32 %v418, %v420
-	%v422 = and i32 %v1, 3
-	%v423 = shl i32 %v422, 1
-	%v424 = mul i32 %v421, 34
-	%v425 = add i32 %v424, %v423
-	%v426 = mul i32 %v425, 2
-	%v427 = zext i32 %v426 to i64
-	%v428 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v427
-	%v429 = mul i32 %v6, 34
-	%v430 = add i32 %v429, %v7
-	%v431 = mul i32 %v430, 2
-	%v432 = zext i32 %v431 to i64
-	%v433 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v432
+	%v328 = ptrtoint [0 x i8] addrspace(3)* @global_smem to i32
+	%v329 = lshr i32 %v1, 2
+	%v330 = and i32 %v329, 7
+	%v331 = and i32 %v2, 3
+	%v332 = shl i32 %v331, 4
+	%v333 = or i32 %v330, %v332
+	%v334 = and i32 %v1, 3
+	%v335 = shl i32 %v334, 1
+	%v336 = mul i32 %v333, 34
+	%v337 = add i32 %v336, %v335
+	%v338 = mul i32 %v337, 2
+	%v339 = zext i32 %v338 to i64
+	%v340 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v339
+	%v341 = mul i32 %v6, 34
+	%v342 = add i32 %v341, %v7
+	%v343 = mul i32 %v342, 2
+	%v344 = zext i32 %v343 to i64
+	%v345 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v344
 	br label %body
 
 body:
-	%v434 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-	%v435 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
-	%v436 = mul i32 %v434, 64
-	%v437 = add i32 %v3, 4
-	%v438 = add i32 %v3, 8
-	%v439 = add i32 %v3, 12
-	%v440 = add i32 %v3, 16
-	%v441 = add i32 %v3, 20
-	%v442 = add i32 %v3, 24
-	%v443 = add i32 %v3, 28
-	%v444 = add i32 %v3, 32
-	%v445 = add i32 %v3, 36
-	%v446 = add i32 %v3, 40
-	%v447 = add i32 %v3, 44
-	%v448 = add i32 %v3, 48
-	%v449 = add i32 %v3, 52
-	%v450 = add i32 %v3, 56
-	%v451 = add i32 %v3, 60
-	%v452 = add i32 %v436, %v3
-	%v453 = add i32 %v436, %v437
-	%v454 = add i32 %v436, %v438
-	%v455 = add i32 %v436, %v439
-	%v456 = add i32 %v436, %v440
-	%v457 = add i32 %v436, %v441
-	%v458 = add i32 %v436, %v442
-	%v459 = add i32 %v436, %v443
-	%v460 = add i32 %v436, %v444
-	%v461 = add i32 %v436, %v445
-	%v462 = add i32 %v436, %v446
-	%v463 = add i32 %v436, %v447
-	%v464 = add i32 %v436, %v448
-	%v465 = add i32 %v436, %v449
-	%v466 = add i32 %v436, %v450
-	%v467 = add i32 %v436, %v451
-	%v468 = mul i32 %v435, 32
-	%v469 = add i32 %v4, 4
-	%v470 = add i32 %v4, 8
-	%v471 = add i32 %v4, 12
-	%v472 = add i32 %v4, 16
-	%v473 = add i32 %v4, 20
-	%v474 = add i32 %v4, 24
-	%v475 = add i32 %v4, 28
-	%v476 = add i32 %v468, %v5
+	%v346 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+	%v347 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+	%v348 = mul i32 %v346, 64
+	%v349 = add i32 %v3, 4
+	%v350 = add i32 %v3, 8
+	%v351 = add i32 %v3, 12
+	%v352 = add i32 %v3, 16
+	%v353 = add i32 %v3, 20
+	%v354 = add i32 %v3, 24
+	%v355 = add i32 %v3, 28
+	%v356 = add i32 %v3, 32
+	%v357 = add i32 %v3, 36
+	%v358 = add i32 %v3, 40
+	%v359 = add i32 %v3, 44
+	%v360 = add i32 %v3, 48
+	%v361 = add i32 %v3, 52
+	%v362 = add i32 %v3, 56
+	%v363 = add i32 %v3, 60
+	%v364 = add i32 %v348, %v3
+	%v365 = add i32 %v348, %v349
+	%v366 = add i32 %v348, %v350
+	%v367 = add i32 %v348, %v351
+	%v368 = add i32 %v348, %v352
+	%v369 = add i32 %v348, %v353
+	%v370 = add i32 %v348, %v354
+	%v371 = add i32 %v348, %v355
+	%v372 = add i32 %v348, %v356
+	%v373 = add i32 %v348, %v357
+	%v374 = add i32 %v348, %v358
+	%v375 = add i32 %v348, %v359
+	%v376 = add i32 %v348, %v360
+	%v377 = add i32 %v348, %v361
+	%v378 = add i32 %v348, %v362
+	%v379 = add i32 %v348, %v363
+	%v380 = mul i32 %v347, 32
+	%v381 = add i32 %v4, 4
+	%v382 = add i32 %v4, 8
+	%v383 = add i32 %v4, 12
+	%v384 = add i32 %v4, 16
+	%v385 = add i32 %v4, 20
+	%v386 = add i32 %v4, 24
+	%v387 = add i32 %v4, 28
+	%v388 = add i32 %v380, %v5
 	br label %bb1
 
 bb1:
-	%v477 = phi i32 [ 0, %body ], [ %v816, %bb2 ]
-	%v478 = phi float [ 0.0, %body ], [ %v792, %bb2 ]
-	%v479 = phi float [ 0.0, %body ], [ %v793, %bb2 ]
-	%v480 = phi float [ 0.0, %body ], [ %v794, %bb2 ]
-	%v481 = phi float [ 0.0, %body ], [ %v795, %bb2 ]
-	%v482 = phi float [ 0.0, %body ], [ %v797, %bb2 ]
-	%v483 = phi float [ 0.0, %body ], [ %v798, %bb2 ]
-	%v484 = phi float [ 0.0, %body ], [ %v799, %bb2 ]
-	%v485 = phi float [ 0.0, %body ], [ %v800, %bb2 ]
-	%v486 = phi float [ 0.0, %body ], [ %v807, %bb2 ]
-	%v487 = phi float [ 0.0, %body ], [ %v808, %bb2 ]
-	%v488 = phi float [ 0.0, %body ], [ %v809, %bb2 ]
-	%v489 = phi float [ 0.0, %body ], [ %v810, %bb2 ]
-	%v490 = phi float [ 0.0, %body ], [ %v812, %bb2 ]
-	%v491 = phi float [ 0.0, %body ], [ %v813, %bb2 ]
-	%v492 = phi float [ 0.0, %body ], [ %v814, %bb2 ]
-	%v493 = phi float [ 0.0, %body ], [ %v815, %bb2 ]
-	%v494 = icmp slt i32 %v477, %K
-	br i1 %v494, label %bb2, label %bb3
+	%v389 = phi i32 [ 0, %body ], [ %v739, %bb2 ]
+	%v390 = phi float [ 0.0, %body ], [ %v723, %bb2 ]
+	%v391 = phi float [ 0.0, %body ], [ %v724, %bb2 ]
+	%v392 = phi float [ 0.0, %body ], [ %v725, %bb2 ]
+	%v393 = phi float [ 0.0, %body ], [ %v726, %bb2 ]
+	%v394 = phi float [ 0.0, %body ], [ %v727, %bb2 ]
+	%v395 = phi float [ 0.0, %body ], [ %v728, %bb2 ]
+	%v396 = phi float [ 0.0, %body ], [ %v729, %bb2 ]
+	%v397 = phi float [ 0.0, %body ], [ %v730, %bb2 ]
+	%v398 = phi float [ 0.0, %body ], [ %v731, %bb2 ]
+	%v399 = phi float [ 0.0, %body ], [ %v732, %bb2 ]
+	%v400 = phi float [ 0.0, %body ], [ %v733, %bb2 ]
+	%v401 = phi float [ 0.0, %body ], [ %v734, %bb2 ]
+	%v402 = phi float [ 0.0, %body ], [ %v735, %bb2 ]
+	%v403 = phi float [ 0.0, %body ], [ %v736, %bb2 ]
+	%v404 = phi float [ 0.0, %body ], [ %v737, %bb2 ]
+	%v405 = phi float [ 0.0, %body ], [ %v738, %bb2 ]
+	%v406 = icmp slt i32 %v389, %K
+	br i1 %v406, label %bb2, label %bb3
 
 bb2:
-	%v495 = add i32 %v477, %v4
-	%v496 = add i32 %v477, %v469
-	%v497 = add i32 %v477, %v470
-	%v498 = add i32 %v477, %v471
-	%v499 = add i32 %v477, %v472
-	%v500 = add i32 %v477, %v473
-	%v501 = add i32 %v477, %v474
-	%v502 = add i32 %v477, %v475
-	%v503 = add i32 %v477, %v5
-	%v504 = mul i32 %v452, %K
-	%v505 = mul i32 %v453, %K
-	%v506 = mul i32 %v454, %K
-	%v507 = mul i32 %v455, %K
-	%v508 = mul i32 %v456, %K
-	%v509 = mul i32 %v457, %K
-	%v510 = mul i32 %v458, %K
-	%v511 = mul i32 %v459, %K
-	%v512 = mul i32 %v460, %K
-	%v513 = mul i32 %v461, %K
-	%v514 = mul i32 %v462, %K
-	%v515 = mul i32 %v463, %K
-	%v516 = mul i32 %v464, %K
-	%v517 = mul i32 %v465, %K
-	%v518 = mul i32 %v466, %K
-	%v519 = mul i32 %v467, %K
-	%v520 = sext i32 %v504 to i64
-	%v521 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v520
-	%v522 = sext i32 %v505 to i64
-	%v523 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v522
-	%v524 = sext i32 %v506 to i64
-	%v525 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v524
-	%v526 = sext i32 %v507 to i64
-	%v527 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v526
-	%v528 = sext i32 %v508 to i64
-	%v529 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v528
-	%v530 = sext i32 %v509 to i64
-	%v531 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v530
-	%v532 = sext i32 %v510 to i64
-	%v533 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v532
-	%v534 = sext i32 %v511 to i64
-	%v535 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v534
-	%v536 = sext i32 %v512 to i64
-	%v537 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v536
-	%v538 = sext i32 %v513 to i64
-	%v539 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v538
-	%v540 = sext i32 %v514 to i64
-	%v541 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v540
-	%v542 = sext i32 %v515 to i64
-	%v543 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v542
-	%v544 = sext i32 %v516 to i64
-	%v545 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v544
-	%v546 = sext i32 %v517 to i64
-	%v547 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v546
-	%v548 = sext i32 %v518 to i64
-	%v549 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v548
-	%v550 = sext i32 %v519 to i64
-	%v551 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v550
-	%v552 = sext i32 %v503 to i64
-	%v553 = getelementptr inbounds i16, i16 addrspace(1)* %v521, i64 %v552
-	%v554 = sext i32 %v503 to i64
-	%v555 = getelementptr inbounds i16, i16 addrspace(1)* %v523, i64 %v554
-	%v556 = sext i32 %v503 to i64
-	%v557 = getelementptr inbounds i16, i16 addrspace(1)* %v525, i64 %v556
-	%v558 = sext i32 %v503 to i64
-	%v559 = getelementptr inbounds i16, i16 addrspace(1)* %v527, i64 %v558
-	%v560 = sext i32 %v503 to i64
-	%v561 = getelementptr inbounds i16, i16 addrspace(1)* %v529, i64 %v560
-	%v562 = sext i32 %v503 to i64
-	%v563 = getelementptr inbounds i16, i16 addrspace(1)* %v531, i64 %v562
-	%v564 = sext i32 %v503 to i64
-	%v565 = getelementptr inbounds i16, i16 addrspace(1)* %v533, i64 %v564
-	%v566 = sext i32 %v503 to i64
-	%v567 = getelementptr inbounds i16, i16 addrspace(1)* %v535, i64 %v566
-	%v568 = sext i32 %v503 to i64
-	%v569 = getelementptr inbounds i16, i16 addrspace(1)* %v537, i64 %v568
-	%v570 = sext i32 %v503 to i64
-	%v571 = getelementptr inbounds i16, i16 addrspace(1)* %v539, i64 %v570
-	%v572 = sext i32 %v503 to i64
-	%v573 = getelementptr inbounds i16, i16 addrspace(1)* %v541, i64 %v572
-	%v574 = sext i32 %v503 to i64
-	%v575 = getelementptr inbounds i16, i16 addrspace(1)* %v543, i64 %v574
-	%v576 = sext i32 %v503 to i64
-	%v577 = getelementptr inbounds i16, i16 addrspace(1)* %v545, i64 %v576
-	%v578 = sext i32 %v503 to i64
-	%v579 = getelementptr inbounds i16, i16 addrspace(1)* %v547, i64 %v578
-	%v580 = sext i32 %v503 to i64
-	%v581 = getelementptr inbounds i16, i16 addrspace(1)* %v549, i64 %v580
-	%v582 = sext i32 %v503 to i64
-	%v583 = getelementptr inbounds i16, i16 addrspace(1)* %v551, i64 %v582
-	%v584 = icmp slt i32 %v452, %M
-	%v585 = icmp slt i32 %v453, %M
-	%v586 = icmp slt i32 %v454, %M
-	%v587 = icmp slt i32 %v455, %M
-	%v588 = icmp slt i32 %v456, %M
-	%v589 = icmp slt i32 %v457, %M
-	%v590 = icmp slt i32 %v458, %M
-	%v591 = icmp slt i32 %v459, %M
-	%v592 = icmp slt i32 %v460, %M
-	%v593 = icmp slt i32 %v461, %M
-	%v594 = icmp slt i32 %v462, %M
-	%v595 = icmp slt i32 %v463, %M
-	%v596 = icmp slt i32 %v464, %M
-	%v597 = icmp slt i32 %v465, %M
-	%v598 = icmp slt i32 %v466, %M
-	%v599 = icmp slt i32 %v467, %M
-	%v600 = icmp slt i32 %v495, %K
-	%v601 = icmp slt i32 %v496, %K
-	%v602 = icmp slt i32 %v497, %K
-	%v603 = icmp slt i32 %v498, %K
-	%v604 = icmp slt i32 %v499, %K
-	%v605 = icmp slt i32 %v500, %K
-	%v606 = icmp slt i32 %v501, %K
-	%v607 = icmp slt i32 %v502, %K
-	%v608 = icmp slt i32 %v503, %K
-	%v609 = and i1 %v584, %v608
-	%v610 = and i1 %v585, %v608
-	%v611 = and i1 %v586, %v608
-	%v612 = and i1 %v587, %v608
-	%v613 = and i1 %v588, %v608
-	%v614 = and i1 %v589, %v608
-	%v615 = and i1 %v590, %v608
-	%v616 = and i1 %v591, %v608
-	%v617 = and i1 %v592, %v608
-	%v618 = and i1 %v593, %v608
-	%v619 = and i1 %v594, %v608
-	%v620 = and i1 %v595, %v608
-	%v621 = and i1 %v596, %v608
-	%v622 = and i1 %v597, %v608
-	%v623 = and i1 %v598, %v608
-	%v624 = and i1 %v599, %v608
-	%v625 = zext i1 %v609 to i32
-	%v626 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v553, i32 %v625, i16 0)
-	%v627 = zext i1 %v610 to i32
-	%v628 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v555, i32 %v627, i16 0)
-	%v629 = zext i1 %v611 to i32
-	%v630 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v557, i32 %v629, i16 0)
-	%v631 = zext i1 %v612 to i32
-	%v632 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v559, i32 %v631, i16 0)
-	%v633 = zext i1 %v613 to i32
-	%v634 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v561, i32 %v633, i16 0)
-	%v635 = zext i1 %v614 to i32
-	%v636 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v563, i32 %v635, i16 0)
-	%v637 = zext i1 %v615 to i32
-	%v638 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v565, i32 %v637, i16 0)
-	%v639 = zext i1 %v616 to i32
-	%v640 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v567, i32 %v639, i16 0)
-	%v641 = zext i1 %v617 to i32
-	%v642 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v569, i32 %v641, i16 0)
-	%v643 = zext i1 %v618 to i32
-	%v644 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v571, i32 %v643, i16 0)
-	%v645 = zext i1 %v619 to i32
-	%v646 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v573, i32 %v645, i16 0)
-	%v647 = zext i1 %v620 to i32
-	%v648 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v575, i32 %v647, i16 0)
-	%v649 = zext i1 %v621 to i32
-	%v650 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v577, i32 %v649, i16 0)
-	%v651 = zext i1 %v622 to i32
-	%v652 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v579, i32 %v651, i16 0)
-	%v653 = zext i1 %v623 to i32
-	%v654 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v581, i32 %v653, i16 0)
-	%v655 = zext i1 %v624 to i32
-	%v656 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v583, i32 %v655, i16 0)
-	%v657 = mul i32 %v495, %N
-	%v658 = mul i32 %v496, %N
-	%v659 = mul i32 %v497, %N
-	%v660 = mul i32 %v498, %N
-	%v661 = mul i32 %v499, %N
-	%v662 = mul i32 %v500, %N
-	%v663 = mul i32 %v501, %N
-	%v664 = mul i32 %v502, %N
-	%v665 = sext i32 %v657 to i64
-	%v666 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v665
-	%v667 = sext i32 %v658 to i64
-	%v668 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v667
-	%v669 = sext i32 %v659 to i64
-	%v670 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v669
-	%v671 = sext i32 %v660 to i64
-	%v672 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v671
-	%v673 = sext i32 %v661 to i64
-	%v674 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v673
-	%v675 = sext i32 %v662 to i64
-	%v676 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v675
-	%v677 = sext i32 %v663 to i64
-	%v678 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v677
-	%v679 = sext i32 %v664 to i64
-	%v680 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v679
-	%v681 = sext i32 %v476 to i64
-	%v682 = getelementptr inbounds i16, i16 addrspace(1)* %v666, i64 %v681
-	%v683 = sext i32 %v476 to i64
-	%v684 = getelementptr inbounds i16, i16 addrspace(1)* %v668, i64 %v683
-	%v685 = sext i32 %v476 to i64
-	%v686 = getelementptr inbounds i16, i16 addrspace(1)* %v670, i64 %v685
-	%v687 = sext i32 %v476 to i64
-	%v688 = getelementptr inbounds i16, i16 addrspace(1)* %v672, i64 %v687
-	%v689 = sext i32 %v476 to i64
-	%v690 = getelementptr inbounds i16, i16 addrspace(1)* %v674, i64 %v689
-	%v691 = sext i32 %v476 to i64
-	%v692 = getelementptr inbounds i16, i16 addrspace(1)* %v676, i64 %v691
-	%v693 = sext i32 %v476 to i64
-	%v694 = getelementptr inbounds i16, i16 addrspace(1)* %v678, i64 %v693
-	%v695 = sext i32 %v476 to i64
-	%v696 = getelementptr inbounds i16, i16 addrspace(1)* %v680, i64 %v695
-	%v697 = icmp slt i32 %v476, %N
-	%v698 = and i1 %v600, %v697
-	%v699 = and i1 %v601, %v697
-	%v700 = and i1 %v602, %v697
-	%v701 = and i1 %v603, %v697
-	%v702 = and i1 %v604, %v697
-	%v703 = and i1 %v605, %v697
-	%v704 = and i1 %v606, %v697
-	%v705 = and i1 %v607, %v697
-	%v706 = zext i1 %v698 to i32
-	%v707 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v682, i32 %v706, i16 0)
-	%v708 = zext i1 %v699 to i32
-	%v709 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v684, i32 %v708, i16 0)
-	%v710 = zext i1 %v700 to i32
-	%v711 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v686, i32 %v710, i16 0)
-	%v712 = zext i1 %v701 to i32
-	%v713 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v688, i32 %v712, i16 0)
-	%v714 = zext i1 %v702 to i32
-	%v715 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v690, i32 %v714, i16 0)
-	%v716 = zext i1 %v703 to i32
-	%v717 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v692, i32 %v716, i16 0)
-	%v718 = zext i1 %v704 to i32
-	%v719 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v694, i32 %v718, i16 0)
-	%v720 = zext i1 %v705 to i32
-	%v721 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v696, i32 %v720, i16 0)
+	%v407 = add i32 %v389, %v4
+	%v408 = add i32 %v389, %v381
+	%v409 = add i32 %v389, %v382
+	%v410 = add i32 %v389, %v383
+	%v411 = add i32 %v389, %v384
+	%v412 = add i32 %v389, %v385
+	%v413 = add i32 %v389, %v386
+	%v414 = add i32 %v389, %v387
+	%v415 = add i32 %v389, %v5
+	%v416 = mul i32 %v364, %K
+	%v417 = mul i32 %v365, %K
+	%v418 = mul i32 %v366, %K
+	%v419 = mul i32 %v367, %K
+	%v420 = mul i32 %v368, %K
+	%v421 = mul i32 %v369, %K
+	%v422 = mul i32 %v370, %K
+	%v423 = mul i32 %v371, %K
+	%v424 = mul i32 %v372, %K
+	%v425 = mul i32 %v373, %K
+	%v426 = mul i32 %v374, %K
+	%v427 = mul i32 %v375, %K
+	%v428 = mul i32 %v376, %K
+	%v429 = mul i32 %v377, %K
+	%v430 = mul i32 %v378, %K
+	%v431 = mul i32 %v379, %K
+	%v432 = sext i32 %v416 to i64
+	%v433 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v432
+	%v434 = sext i32 %v417 to i64
+	%v435 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v434
+	%v436 = sext i32 %v418 to i64
+	%v437 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v436
+	%v438 = sext i32 %v419 to i64
+	%v439 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v438
+	%v440 = sext i32 %v420 to i64
+	%v441 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v440
+	%v442 = sext i32 %v421 to i64
+	%v443 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v442
+	%v444 = sext i32 %v422 to i64
+	%v445 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v444
+	%v446 = sext i32 %v423 to i64
+	%v447 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v446
+	%v448 = sext i32 %v424 to i64
+	%v449 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v448
+	%v450 = sext i32 %v425 to i64
+	%v451 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v450
+	%v452 = sext i32 %v426 to i64
+	%v453 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v452
+	%v454 = sext i32 %v427 to i64
+	%v455 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v454
+	%v456 = sext i32 %v428 to i64
+	%v457 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v456
+	%v458 = sext i32 %v429 to i64
+	%v459 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v458
+	%v460 = sext i32 %v430 to i64
+	%v461 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v460
+	%v462 = sext i32 %v431 to i64
+	%v463 = getelementptr inbounds i16, i16 addrspace(1)* %a, i64 %v462
+	%v464 = sext i32 %v415 to i64
+	%v465 = getelementptr inbounds i16, i16 addrspace(1)* %v433, i64 %v464
+	%v466 = sext i32 %v415 to i64
+	%v467 = getelementptr inbounds i16, i16 addrspace(1)* %v435, i64 %v466
+	%v468 = sext i32 %v415 to i64
+	%v469 = getelementptr inbounds i16, i16 addrspace(1)* %v437, i64 %v468
+	%v470 = sext i32 %v415 to i64
+	%v471 = getelementptr inbounds i16, i16 addrspace(1)* %v439, i64 %v470
+	%v472 = sext i32 %v415 to i64
+	%v473 = getelementptr inbounds i16, i16 addrspace(1)* %v441, i64 %v472
+	%v474 = sext i32 %v415 to i64
+	%v475 = getelementptr inbounds i16, i16 addrspace(1)* %v443, i64 %v474
+	%v476 = sext i32 %v415 to i64
+	%v477 = getelementptr inbounds i16, i16 addrspace(1)* %v445, i64 %v476
+	%v478 = sext i32 %v415 to i64
+	%v479 = getelementptr inbounds i16, i16 addrspace(1)* %v447, i64 %v478
+	%v480 = sext i32 %v415 to i64
+	%v481 = getelementptr inbounds i16, i16 addrspace(1)* %v449, i64 %v480
+	%v482 = sext i32 %v415 to i64
+	%v483 = getelementptr inbounds i16, i16 addrspace(1)* %v451, i64 %v482
+	%v484 = sext i32 %v415 to i64
+	%v485 = getelementptr inbounds i16, i16 addrspace(1)* %v453, i64 %v484
+	%v486 = sext i32 %v415 to i64
+	%v487 = getelementptr inbounds i16, i16 addrspace(1)* %v455, i64 %v486
+	%v488 = sext i32 %v415 to i64
+	%v489 = getelementptr inbounds i16, i16 addrspace(1)* %v457, i64 %v488
+	%v490 = sext i32 %v415 to i64
+	%v491 = getelementptr inbounds i16, i16 addrspace(1)* %v459, i64 %v490
+	%v492 = sext i32 %v415 to i64
+	%v493 = getelementptr inbounds i16, i16 addrspace(1)* %v461, i64 %v492
+	%v494 = sext i32 %v415 to i64
+	%v495 = getelementptr inbounds i16, i16 addrspace(1)* %v463, i64 %v494
+	%v496 = icmp slt i32 %v364, %M
+	%v497 = icmp slt i32 %v365, %M
+	%v498 = icmp slt i32 %v366, %M
+	%v499 = icmp slt i32 %v367, %M
+	%v500 = icmp slt i32 %v368, %M
+	%v501 = icmp slt i32 %v369, %M
+	%v502 = icmp slt i32 %v370, %M
+	%v503 = icmp slt i32 %v371, %M
+	%v504 = icmp slt i32 %v372, %M
+	%v505 = icmp slt i32 %v373, %M
+	%v506 = icmp slt i32 %v374, %M
+	%v507 = icmp slt i32 %v375, %M
+	%v508 = icmp slt i32 %v376, %M
+	%v509 = icmp slt i32 %v377, %M
+	%v510 = icmp slt i32 %v378, %M
+	%v511 = icmp slt i32 %v379, %M
+	%v512 = icmp slt i32 %v407, %K
+	%v513 = icmp slt i32 %v408, %K
+	%v514 = icmp slt i32 %v409, %K
+	%v515 = icmp slt i32 %v410, %K
+	%v516 = icmp slt i32 %v411, %K
+	%v517 = icmp slt i32 %v412, %K
+	%v518 = icmp slt i32 %v413, %K
+	%v519 = icmp slt i32 %v414, %K
+	%v520 = icmp slt i32 %v415, %K
+	%v521 = and i1 %v496, %v520
+	%v522 = and i1 %v497, %v520
+	%v523 = and i1 %v498, %v520
+	%v524 = and i1 %v499, %v520
+	%v525 = and i1 %v500, %v520
+	%v526 = and i1 %v501, %v520
+	%v527 = and i1 %v502, %v520
+	%v528 = and i1 %v503, %v520
+	%v529 = and i1 %v504, %v520
+	%v530 = and i1 %v505, %v520
+	%v531 = and i1 %v506, %v520
+	%v532 = and i1 %v507, %v520
+	%v533 = and i1 %v508, %v520
+	%v534 = and i1 %v509, %v520
+	%v535 = and i1 %v510, %v520
+	%v536 = and i1 %v511, %v520
+	%v537 = zext i1 %v521 to i32
+	%v538 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v465, i32 %v537, i16 0)
+	%v539 = zext i1 %v522 to i32
+	%v540 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v467, i32 %v539, i16 0)
+	%v541 = zext i1 %v523 to i32
+	%v542 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v469, i32 %v541, i16 0)
+	%v543 = zext i1 %v524 to i32
+	%v544 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v471, i32 %v543, i16 0)
+	%v545 = zext i1 %v525 to i32
+	%v546 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v473, i32 %v545, i16 0)
+	%v547 = zext i1 %v526 to i32
+	%v548 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v475, i32 %v547, i16 0)
+	%v549 = zext i1 %v527 to i32
+	%v550 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v477, i32 %v549, i16 0)
+	%v551 = zext i1 %v528 to i32
+	%v552 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v479, i32 %v551, i16 0)
+	%v553 = zext i1 %v529 to i32
+	%v554 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v481, i32 %v553, i16 0)
+	%v555 = zext i1 %v530 to i32
+	%v556 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v483, i32 %v555, i16 0)
+	%v557 = zext i1 %v531 to i32
+	%v558 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v485, i32 %v557, i16 0)
+	%v559 = zext i1 %v532 to i32
+	%v560 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v487, i32 %v559, i16 0)
+	%v561 = zext i1 %v533 to i32
+	%v562 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v489, i32 %v561, i16 0)
+	%v563 = zext i1 %v534 to i32
+	%v564 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v491, i32 %v563, i16 0)
+	%v565 = zext i1 %v535 to i32
+	%v566 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v493, i32 %v565, i16 0)
+	%v567 = zext i1 %v536 to i32
+	%v568 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v495, i32 %v567, i16 0)
+	%v569 = mul i32 %v407, %N
+	%v570 = mul i32 %v408, %N
+	%v571 = mul i32 %v409, %N
+	%v572 = mul i32 %v410, %N
+	%v573 = mul i32 %v411, %N
+	%v574 = mul i32 %v412, %N
+	%v575 = mul i32 %v413, %N
+	%v576 = mul i32 %v414, %N
+	%v577 = sext i32 %v569 to i64
+	%v578 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v577
+	%v579 = sext i32 %v570 to i64
+	%v580 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v579
+	%v581 = sext i32 %v571 to i64
+	%v582 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v581
+	%v583 = sext i32 %v572 to i64
+	%v584 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v583
+	%v585 = sext i32 %v573 to i64
+	%v586 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v585
+	%v587 = sext i32 %v574 to i64
+	%v588 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v587
+	%v589 = sext i32 %v575 to i64
+	%v590 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v589
+	%v591 = sext i32 %v576 to i64
+	%v592 = getelementptr inbounds i16, i16 addrspace(1)* %b, i64 %v591
+	%v593 = sext i32 %v388 to i64
+	%v594 = getelementptr inbounds i16, i16 addrspace(1)* %v578, i64 %v593
+	%v595 = sext i32 %v388 to i64
+	%v596 = getelementptr inbounds i16, i16 addrspace(1)* %v580, i64 %v595
+	%v597 = sext i32 %v388 to i64
+	%v598 = getelementptr inbounds i16, i16 addrspace(1)* %v582, i64 %v597
+	%v599 = sext i32 %v388 to i64
+	%v600 = getelementptr inbounds i16, i16 addrspace(1)* %v584, i64 %v599
+	%v601 = sext i32 %v388 to i64
+	%v602 = getelementptr inbounds i16, i16 addrspace(1)* %v586, i64 %v601
+	%v603 = sext i32 %v388 to i64
+	%v604 = getelementptr inbounds i16, i16 addrspace(1)* %v588, i64 %v603
+	%v605 = sext i32 %v388 to i64
+	%v606 = getelementptr inbounds i16, i16 addrspace(1)* %v590, i64 %v605
+	%v607 = sext i32 %v388 to i64
+	%v608 = getelementptr inbounds i16, i16 addrspace(1)* %v592, i64 %v607
+	%v609 = icmp slt i32 %v388, %N
+	%v610 = and i1 %v512, %v609
+	%v611 = and i1 %v513, %v609
+	%v612 = and i1 %v514, %v609
+	%v613 = and i1 %v515, %v609
+	%v614 = and i1 %v516, %v609
+	%v615 = and i1 %v517, %v609
+	%v616 = and i1 %v518, %v609
+	%v617 = and i1 %v519, %v609
+	%v618 = zext i1 %v610 to i32
+	%v619 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v594, i32 %v618, i16 0)
+	%v620 = zext i1 %v611 to i32
+	%v621 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v596, i32 %v620, i16 0)
+	%v622 = zext i1 %v612 to i32
+	%v623 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v598, i32 %v622, i16 0)
+	%v624 = zext i1 %v613 to i32
+	%v625 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v600, i32 %v624, i16 0)
+	%v626 = zext i1 %v614 to i32
+	%v627 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v602, i32 %v626, i16 0)
+	%v628 = zext i1 %v615 to i32
+	%v629 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v604, i32 %v628, i16 0)
+	%v630 = zext i1 %v616 to i32
+	%v631 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v606, i32 %v630, i16 0)
+	%v632 = zext i1 %v617 to i32
+	%v633 = call i16 asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $2, 0;\0A\09mov.b16 $0, $3;\0A\09@%p ld.global.b16 $0, [$1];\0A}", "=h,l,r,h"(i16 addrspace(1)* %v608, i32 %v632, i16 0)
 	call void @llvm.nvvm.barrier0()
-	%v722 = bitcast i8 addrspace(3)* %v19 to i16 addrspace(3)*
-	store i16 %v626, i16 addrspace(3)* %v722, align 2
-	%v723 = bitcast i8 addrspace(3)* %v32 to i16 addrspace(3)*
-	store i16 %v628, i16 addrspace(3)* %v723, align 2
-	%v724 = bitcast i8 addrspace(3)* %v45 to i16 addrspace(3)*
-	store i16 %v630, i16 addrspace(3)* %v724, align 2
-	%v725 = bitcast i8 addrspace(3)* %v58 to i16 addrspace(3)*
-	store i16 %v632, i16 addrspace(3)* %v725, align 2
-	%v726 = bitcast i8 addrspace(3)* %v71 to i16 addrspace(3)*
-	store i16 %v634, i16 addrspace(3)* %v726, align 2
-	%v727 = bitcast i8 addrspace(3)* %v84 to i16 addrspace(3)*
-	store i16 %v636, i16 addrspace(3)* %v727, align 2
-	%v728 = bitcast i8 addrspace(3)* %v97 to i16 addrspace(3)*
-	store i16 %v638, i16 addrspace(3)* %v728, align 2
-	%v729 = bitcast i8 addrspace(3)* %v110 to i16 addrspace(3)*
-	store i16 %v640, i16 addrspace(3)* %v729, align 2
-	%v730 = bitcast i8 addrspace(3)* %v123 to i16 addrspace(3)*
-	store i16 %v642, i16 addrspace(3)* %v730, align 2
-	%v731 = bitcast i8 addrspace(3)* %v136 to i16 addrspace(3)*
-	store i16 %v644, i16 addrspace(3)* %v731, align 2
-	%v732 = bitcast i8 addrspace(3)* %v149 to i16 addrspace(3)*
-	store i16 %v646, i16 addrspace(3)* %v732, align 2
-	%v733 = bitcast i8 addrspace(3)* %v162 to i16 addrspace(3)*
-	store i16 %v648, i16 addrspace(3)* %v733, align 2
-	%v734 = bitcast i8 addrspace(3)* %v175 to i16 addrspace(3)*
-	store i16 %v650, i16 addrspace(3)* %v734, align 2
-	%v735 = bitcast i8 addrspace(3)* %v188 to i16 addrspace(3)*
-	store i16 %v652, i16 addrspace(3)* %v735, align 2
-	%v736 = bitcast i8 addrspace(3)* %v201 to i16 addrspace(3)*
-	store i16 %v654, i16 addrspace(3)* %v736, align 2
-	%v737 = bitcast i8 addrspace(3)* %v214 to i16 addrspace(3)*
-	store i16 %v656, i16 addrspace(3)* %v737, align 2
-	%v738 = bitcast i8 addrspace(3)* %v229 to i16 addrspace(3)*
-	store i16 %v707, i16 addrspace(3)* %v738, align 2
-	%v739 = bitcast i8 addrspace(3)* %v243 to i16 addrspace(3)*
-	store i16 %v709, i16 addrspace(3)* %v739, align 2
-	%v740 = bitcast i8 addrspace(3)* %v257 to i16 addrspace(3)*
-	store i16 %v711, i16 addrspace(3)* %v740, align 2
-	%v741 = bitcast i8 addrspace(3)* %v271 to i16 addrspace(3)*
-	store i16 %v713, i16 addrspace(3)* %v741, align 2
-	%v742 = bitcast i8 addrspace(3)* %v285 to i16 addrspace(3)*
-	store i16 %v715, i16 addrspace(3)* %v742, align 2
-	%v743 = bitcast i8 addrspace(3)* %v299 to i16 addrspace(3)*
-	store i16 %v717, i16 addrspace(3)* %v743, align 2
-	%v744 = bitcast i8 addrspace(3)* %v313 to i16 addrspace(3)*
-	store i16 %v719, i16 addrspace(3)* %v744, align 2
-	%v745 = bitcast i8 addrspace(3)* %v327 to i16 addrspace(3)*
-	store i16 %v721, i16 addrspace(3)* %v745, align 2
+	%v634 = bitcast i8 addrspace(3)* %v19 to i16 addrspace(3)*
+	store i16 %v538, i16 addrspace(3)* %v634, align 2
+	%v635 = bitcast i8 addrspace(3)* %v32 to i16 addrspace(3)*
+	store i16 %v540, i16 addrspace(3)* %v635, align 2
+	%v636 = bitcast i8 addrspace(3)* %v45 to i16 addrspace(3)*
+	store i16 %v542, i16 addrspace(3)* %v636, align 2
+	%v637 = bitcast i8 addrspace(3)* %v58 to i16 addrspace(3)*
+	store i16 %v544, i16 addrspace(3)* %v637, align 2
+	%v638 = bitcast i8 addrspace(3)* %v71 to i16 addrspace(3)*
+	store i16 %v546, i16 addrspace(3)* %v638, align 2
+	%v639 = bitcast i8 addrspace(3)* %v84 to i16 addrspace(3)*
+	store i16 %v548, i16 addrspace(3)* %v639, align 2
+	%v640 = bitcast i8 addrspace(3)* %v97 to i16 addrspace(3)*
+	store i16 %v550, i16 addrspace(3)* %v640, align 2
+	%v641 = bitcast i8 addrspace(3)* %v110 to i16 addrspace(3)*
+	store i16 %v552, i16 addrspace(3)* %v641, align 2
+	%v642 = bitcast i8 addrspace(3)* %v123 to i16 addrspace(3)*
+	store i16 %v554, i16 addrspace(3)* %v642, align 2
+	%v643 = bitcast i8 addrspace(3)* %v136 to i16 addrspace(3)*
+	store i16 %v556, i16 addrspace(3)* %v643, align 2
+	%v644 = bitcast i8 addrspace(3)* %v149 to i16 addrspace(3)*
+	store i16 %v558, i16 addrspace(3)* %v644, align 2
+	%v645 = bitcast i8 addrspace(3)* %v162 to i16 addrspace(3)*
+	store i16 %v560, i16 addrspace(3)* %v645, align 2
+	%v646 = bitcast i8 addrspace(3)* %v175 to i16 addrspace(3)*
+	store i16 %v562, i16 addrspace(3)* %v646, align 2
+	%v647 = bitcast i8 addrspace(3)* %v188 to i16 addrspace(3)*
+	store i16 %v564, i16 addrspace(3)* %v647, align 2
+	%v648 = bitcast i8 addrspace(3)* %v201 to i16 addrspace(3)*
+	store i16 %v566, i16 addrspace(3)* %v648, align 2
+	%v649 = bitcast i8 addrspace(3)* %v214 to i16 addrspace(3)*
+	store i16 %v568, i16 addrspace(3)* %v649, align 2
+	%v650 = bitcast i8 addrspace(3)* %v229 to i16 addrspace(3)*
+	store i16 %v619, i16 addrspace(3)* %v650, align 2
+	%v651 = bitcast i8 addrspace(3)* %v243 to i16 addrspace(3)*
+	store i16 %v621, i16 addrspace(3)* %v651, align 2
+	%v652 = bitcast i8 addrspace(3)* %v257 to i16 addrspace(3)*
+	store i16 %v623, i16 addrspace(3)* %v652, align 2
+	%v653 = bitcast i8 addrspace(3)* %v271 to i16 addrspace(3)*
+	store i16 %v625, i16 addrspace(3)* %v653, align 2
+	%v654 = bitcast i8 addrspace(3)* %v285 to i16 addrspace(3)*
+	store i16 %v627, i16 addrspace(3)* %v654, align 2
+	%v655 = bitcast i8 addrspace(3)* %v299 to i16 addrspace(3)*
+	store i16 %v629, i16 addrspace(3)* %v655, align 2
+	%v656 = bitcast i8 addrspace(3)* %v313 to i16 addrspace(3)*
+	store i16 %v631, i16 addrspace(3)* %v656, align 2
+	%v657 = bitcast i8 addrspace(3)* %v327 to i16 addrspace(3)*
+	store i16 %v633, i16 addrspace(3)* %v657, align 2
+	%v658 = add i32 %v328, u0x1000
+	call void asm sideeffect "fence.proxy.async.shared::cta;", "~{memory}"()
 	call void @llvm.nvvm.barrier0()
-	%v746 = call { i32, i32, i32, i32 } asm sideeffect "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}"(i32 %v352)
-	%v747 = extractvalue { i32, i32, i32, i32 } %v746, 0
-	%v748 = extractvalue { i32, i32, i32, i32 } %v746, 1
-	%v749 = extractvalue { i32, i32, i32, i32 } %v746, 2
-	%v750 = extractvalue { i32, i32, i32, i32 } %v746, 3
-	%v751 = call { i32, i32, i32, i32 } asm sideeffect "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}"(i32 %v364)
-	%v752 = extractvalue { i32, i32, i32, i32 } %v751, 0
-	%v753 = extractvalue { i32, i32, i32, i32 } %v751, 1
-	%v754 = extractvalue { i32, i32, i32, i32 } %v751, 2
-	%v755 = extractvalue { i32, i32, i32, i32 } %v751, 3
-	%v756 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v747, i32 %v748, i32 %v749, i32 %v750, i32 %v752, i32 %v753, float %v478, float %v479, float %v480, float %v481)
-	%v757 = extractvalue { float, float, float, float } %v756, 0
-	%v758 = extractvalue { float, float, float, float } %v756, 1
-	%v759 = extractvalue { float, float, float, float } %v756, 2
-	%v760 = extractvalue { float, float, float, float } %v756, 3
-	%v761 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v747, i32 %v748, i32 %v749, i32 %v750, i32 %v754, i32 %v755, float %v482, float %v483, float %v484, float %v485)
-	%v762 = extractvalue { float, float, float, float } %v761, 0
-	%v763 = extractvalue { float, float, float, float } %v761, 1
-	%v764 = extractvalue { float, float, float, float } %v761, 2
-	%v765 = extractvalue { float, float, float, float } %v761, 3
-	%v766 = call { i32, i32, i32, i32 } asm sideeffect "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}"(i32 %v377)
-	%v767 = extractvalue { i32, i32, i32, i32 } %v766, 0
-	%v768 = extractvalue { i32, i32, i32, i32 } %v766, 1
-	%v769 = extractvalue { i32, i32, i32, i32 } %v766, 2
-	%v770 = extractvalue { i32, i32, i32, i32 } %v766, 3
-	%v771 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v747, i32 %v748, i32 %v749, i32 %v750, i32 %v767, i32 %v768, float %v486, float %v487, float %v488, float %v489)
-	%v772 = extractvalue { float, float, float, float } %v771, 0
-	%v773 = extractvalue { float, float, float, float } %v771, 1
-	%v774 = extractvalue { float, float, float, float } %v771, 2
-	%v775 = extractvalue { float, float, float, float } %v771, 3
-	%v776 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v747, i32 %v748, i32 %v749, i32 %v750, i32 %v769, i32 %v770, float %v490, float %v491, float %v492, float %v493)
-	%v777 = extractvalue { float, float, float, float } %v776, 0
-	%v778 = extractvalue { float, float, float, float } %v776, 1
-	%v779 = extractvalue { float, float, float, float } %v776, 2
-	%v780 = extractvalue { float, float, float, float } %v776, 3
-	%v781 = call { i32, i32, i32, i32 } asm sideeffect "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}"(i32 %v389)
-	%v782 = extractvalue { i32, i32, i32, i32 } %v781, 0
-	%v783 = extractvalue { i32, i32, i32, i32 } %v781, 1
-	%v784 = extractvalue { i32, i32, i32, i32 } %v781, 2
-	%v785 = extractvalue { i32, i32, i32, i32 } %v781, 3
-	%v786 = call { i32, i32, i32, i32 } asm sideeffect "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}"(i32 %v402)
-	%v787 = extractvalue { i32, i32, i32, i32 } %v786, 0
-	%v788 = extractvalue { i32, i32, i32, i32 } %v786, 1
-	%v789 = extractvalue { i32, i32, i32, i32 } %v786, 2
-	%v790 = extractvalue { i32, i32, i32, i32 } %v786, 3
-	%v791 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v782, i32 %v783, i32 %v784, i32 %v785, i32 %v787, i32 %v788, float %v757, float %v758, float %v759, float %v760)
-	%v792 = extractvalue { float, float, float, float } %v791, 0
-	%v793 = extractvalue { float, float, float, float } %v791, 1
-	%v794 = extractvalue { float, float, float, float } %v791, 2
-	%v795 = extractvalue { float, float, float, float } %v791, 3
-	%v796 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v782, i32 %v783, i32 %v784, i32 %v785, i32 %v789, i32 %v790, float %v762, float %v763, float %v764, float %v765)
-	%v797 = extractvalue { float, float, float, float } %v796, 0
-	%v798 = extractvalue { float, float, float, float } %v796, 1
-	%v799 = extractvalue { float, float, float, float } %v796, 2
-	%v800 = extractvalue { float, float, float, float } %v796, 3
-	%v801 = call { i32, i32, i32, i32 } asm sideeffect "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}"(i32 %v416)
-	%v802 = extractvalue { i32, i32, i32, i32 } %v801, 0
-	%v803 = extractvalue { i32, i32, i32, i32 } %v801, 1
-	%v804 = extractvalue { i32, i32, i32, i32 } %v801, 2
-	%v805 = extractvalue { i32, i32, i32, i32 } %v801, 3
-	%v806 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v782, i32 %v783, i32 %v784, i32 %v785, i32 %v802, i32 %v803, float %v772, float %v773, float %v774, float %v775)
-	%v807 = extractvalue { float, float, float, float } %v806, 0
-	%v808 = extractvalue { float, float, float, float } %v806, 1
-	%v809 = extractvalue { float, float, float, float } %v806, 2
-	%v810 = extractvalue { float, float, float, float } %v806, 3
-	%v811 = call { float, float, float, float } asm "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3"(i32 %v782, i32 %v783, i32 %v784, i32 %v785, i32 %v804, i32 %v805, float %v777, float %v778, float %v779, float %v780)
-	%v812 = extractvalue { float, float, float, float } %v811, 0
-	%v813 = extractvalue { float, float, float, float } %v811, 1
-	%v814 = extractvalue { float, float, float, float } %v811, 2
-	%v815 = extractvalue { float, float, float, float } %v811, 3
-	%v816 = add i32 %v477, 32
+	%v659 = call { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } asm sideeffect "wgmma.fence.sync.aligned;", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,~{memory}"(float %v390, float %v391, float %v392, float %v393, float %v394, float %v395, float %v396, float %v397, float %v398, float %v399, float %v400, float %v401, float %v402, float %v403, float %v404, float %v405) #0
+	%v660 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 0
+	%v661 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 1
+	%v662 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 2
+	%v663 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 3
+	%v664 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 4
+	%v665 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 5
+	%v666 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 6
+	%v667 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 7
+	%v668 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 8
+	%v669 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 9
+	%v670 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 10
+	%v671 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 11
+	%v672 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 12
+	%v673 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 13
+	%v674 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 14
+	%v675 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v659, 15
+	%v676 = lshr i32 %v658, 4
+	%v677 = and i32 %v676, u0x3FFF
+	%v678 = zext i32 %v677 to i64
+	%v679 = or i64 %v678, -9223371899413725184
+	%v680 = lshr i32 %v328, 4
+	%v681 = and i32 %v680, u0x3FFF
+	%v682 = zext i32 %v681 to i64
+	%v683 = or i64 %v682, -9223371899415756800
+	%v684 = add i64 %v683, 0
+	%v685 = add i64 %v679, 0
+	%v686 = call { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } asm sideeffect "{\0A\09.reg .pred %wgp;\0A\09setp.ne.b32 %wgp, $34, 0;\0A\09wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, $32, $33, %wgp, 1, 1, 0, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,l,l,r,~{memory}"(float %v660, float %v661, float %v662, float %v663, float %v664, float %v665, float %v666, float %v667, float %v668, float %v669, float %v670, float %v671, float %v672, float %v673, float %v674, float %v675, i64 %v684, i64 %v685, i32 1) #0
+	%v687 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 0
+	%v688 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 1
+	%v689 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 2
+	%v690 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 3
+	%v691 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 4
+	%v692 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 5
+	%v693 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 6
+	%v694 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 7
+	%v695 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 8
+	%v696 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 9
+	%v697 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 10
+	%v698 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 11
+	%v699 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 12
+	%v700 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 13
+	%v701 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 14
+	%v702 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v686, 15
+	%v703 = add i64 %v683, 2
+	%v704 = add i64 %v679, 64
+	%v705 = call { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } asm sideeffect "{\0A\09.reg .pred %wgp;\0A\09setp.ne.b32 %wgp, $34, 0;\0A\09wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, $32, $33, %wgp, 1, 1, 0, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,l,l,r,~{memory}"(float %v687, float %v688, float %v689, float %v690, float %v691, float %v692, float %v693, float %v694, float %v695, float %v696, float %v697, float %v698, float %v699, float %v700, float %v701, float %v702, i64 %v703, i64 %v704, i32 1) #0
+	%v706 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 0
+	%v707 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 1
+	%v708 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 2
+	%v709 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 3
+	%v710 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 4
+	%v711 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 5
+	%v712 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 6
+	%v713 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 7
+	%v714 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 8
+	%v715 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 9
+	%v716 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 10
+	%v717 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 11
+	%v718 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 12
+	%v719 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 13
+	%v720 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 14
+	%v721 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v705, 15
+	call void asm sideeffect "wgmma.commit_group.sync.aligned;", "~{memory}"() #0
+	%v722 = call { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } asm sideeffect "wgmma.wait_group.sync.aligned 0;", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,~{memory}"(float %v706, float %v707, float %v708, float %v709, float %v710, float %v711, float %v712, float %v713, float %v714, float %v715, float %v716, float %v717, float %v718, float %v719, float %v720, float %v721) #0
+	%v723 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 0
+	%v724 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 1
+	%v725 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 2
+	%v726 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 3
+	%v727 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 4
+	%v728 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 5
+	%v729 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 6
+	%v730 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 7
+	%v731 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 8
+	%v732 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 9
+	%v733 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 10
+	%v734 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 11
+	%v735 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 12
+	%v736 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 13
+	%v737 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 14
+	%v738 = extractvalue { float, float, float, float, float, float, float, float, float, float, float, float, float, float, float, float } %v722, 15
+	%v739 = add i32 %v389, 32
 	br label %bb1
 
 bb3:
-	%v817 = mul i32 %v452, %N
-	%v818 = mul i32 %v453, %N
-	%v819 = mul i32 %v454, %N
-	%v820 = mul i32 %v455, %N
-	%v821 = mul i32 %v456, %N
-	%v822 = mul i32 %v457, %N
-	%v823 = mul i32 %v458, %N
-	%v824 = mul i32 %v459, %N
-	%v825 = mul i32 %v460, %N
-	%v826 = mul i32 %v461, %N
-	%v827 = mul i32 %v462, %N
-	%v828 = mul i32 %v463, %N
-	%v829 = mul i32 %v464, %N
-	%v830 = mul i32 %v465, %N
-	%v831 = mul i32 %v466, %N
-	%v832 = mul i32 %v467, %N
-	%v833 = sext i32 %v817 to i64
-	%v834 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v833
-	%v835 = sext i32 %v818 to i64
-	%v836 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v835
-	%v837 = sext i32 %v819 to i64
-	%v838 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v837
-	%v839 = sext i32 %v820 to i64
-	%v840 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v839
-	%v841 = sext i32 %v821 to i64
-	%v842 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v841
-	%v843 = sext i32 %v822 to i64
-	%v844 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v843
-	%v845 = sext i32 %v823 to i64
-	%v846 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v845
-	%v847 = sext i32 %v824 to i64
-	%v848 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v847
-	%v849 = sext i32 %v825 to i64
-	%v850 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v849
-	%v851 = sext i32 %v826 to i64
-	%v852 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v851
-	%v853 = sext i32 %v827 to i64
-	%v854 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v853
-	%v855 = sext i32 %v828 to i64
-	%v856 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v855
-	%v857 = sext i32 %v829 to i64
-	%v858 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v857
-	%v859 = sext i32 %v830 to i64
-	%v860 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v859
-	%v861 = sext i32 %v831 to i64
-	%v862 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v861
-	%v863 = sext i32 %v832 to i64
-	%v864 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v863
-	%v865 = sext i32 %v476 to i64
-	%v866 = getelementptr inbounds i16, i16 addrspace(1)* %v834, i64 %v865
-	%v867 = sext i32 %v476 to i64
-	%v868 = getelementptr inbounds i16, i16 addrspace(1)* %v836, i64 %v867
-	%v869 = sext i32 %v476 to i64
-	%v870 = getelementptr inbounds i16, i16 addrspace(1)* %v838, i64 %v869
-	%v871 = sext i32 %v476 to i64
-	%v872 = getelementptr inbounds i16, i16 addrspace(1)* %v840, i64 %v871
-	%v873 = sext i32 %v476 to i64
-	%v874 = getelementptr inbounds i16, i16 addrspace(1)* %v842, i64 %v873
-	%v875 = sext i32 %v476 to i64
-	%v876 = getelementptr inbounds i16, i16 addrspace(1)* %v844, i64 %v875
-	%v877 = sext i32 %v476 to i64
-	%v878 = getelementptr inbounds i16, i16 addrspace(1)* %v846, i64 %v877
-	%v879 = sext i32 %v476 to i64
-	%v880 = getelementptr inbounds i16, i16 addrspace(1)* %v848, i64 %v879
-	%v881 = sext i32 %v476 to i64
-	%v882 = getelementptr inbounds i16, i16 addrspace(1)* %v850, i64 %v881
-	%v883 = sext i32 %v476 to i64
-	%v884 = getelementptr inbounds i16, i16 addrspace(1)* %v852, i64 %v883
-	%v885 = sext i32 %v476 to i64
-	%v886 = getelementptr inbounds i16, i16 addrspace(1)* %v854, i64 %v885
-	%v887 = sext i32 %v476 to i64
-	%v888 = getelementptr inbounds i16, i16 addrspace(1)* %v856, i64 %v887
-	%v889 = sext i32 %v476 to i64
-	%v890 = getelementptr inbounds i16, i16 addrspace(1)* %v858, i64 %v889
-	%v891 = sext i32 %v476 to i64
-	%v892 = getelementptr inbounds i16, i16 addrspace(1)* %v860, i64 %v891
-	%v893 = sext i32 %v476 to i64
-	%v894 = getelementptr inbounds i16, i16 addrspace(1)* %v862, i64 %v893
-	%v895 = sext i32 %v476 to i64
-	%v896 = getelementptr inbounds i16, i16 addrspace(1)* %v864, i64 %v895
+	%v740 = mul i32 %v364, %N
+	%v741 = mul i32 %v365, %N
+	%v742 = mul i32 %v366, %N
+	%v743 = mul i32 %v367, %N
+	%v744 = mul i32 %v368, %N
+	%v745 = mul i32 %v369, %N
+	%v746 = mul i32 %v370, %N
+	%v747 = mul i32 %v371, %N
+	%v748 = mul i32 %v372, %N
+	%v749 = mul i32 %v373, %N
+	%v750 = mul i32 %v374, %N
+	%v751 = mul i32 %v375, %N
+	%v752 = mul i32 %v376, %N
+	%v753 = mul i32 %v377, %N
+	%v754 = mul i32 %v378, %N
+	%v755 = mul i32 %v379, %N
+	%v756 = sext i32 %v740 to i64
+	%v757 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v756
+	%v758 = sext i32 %v741 to i64
+	%v759 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v758
+	%v760 = sext i32 %v742 to i64
+	%v761 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v760
+	%v762 = sext i32 %v743 to i64
+	%v763 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v762
+	%v764 = sext i32 %v744 to i64
+	%v765 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v764
+	%v766 = sext i32 %v745 to i64
+	%v767 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v766
+	%v768 = sext i32 %v746 to i64
+	%v769 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v768
+	%v770 = sext i32 %v747 to i64
+	%v771 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v770
+	%v772 = sext i32 %v748 to i64
+	%v773 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v772
+	%v774 = sext i32 %v749 to i64
+	%v775 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v774
+	%v776 = sext i32 %v750 to i64
+	%v777 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v776
+	%v778 = sext i32 %v751 to i64
+	%v779 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v778
+	%v780 = sext i32 %v752 to i64
+	%v781 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v780
+	%v782 = sext i32 %v753 to i64
+	%v783 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v782
+	%v784 = sext i32 %v754 to i64
+	%v785 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v784
+	%v786 = sext i32 %v755 to i64
+	%v787 = getelementptr inbounds i16, i16 addrspace(1)* %c, i64 %v786
+	%v788 = sext i32 %v388 to i64
+	%v789 = getelementptr inbounds i16, i16 addrspace(1)* %v757, i64 %v788
+	%v790 = sext i32 %v388 to i64
+	%v791 = getelementptr inbounds i16, i16 addrspace(1)* %v759, i64 %v790
+	%v792 = sext i32 %v388 to i64
+	%v793 = getelementptr inbounds i16, i16 addrspace(1)* %v761, i64 %v792
+	%v794 = sext i32 %v388 to i64
+	%v795 = getelementptr inbounds i16, i16 addrspace(1)* %v763, i64 %v794
+	%v796 = sext i32 %v388 to i64
+	%v797 = getelementptr inbounds i16, i16 addrspace(1)* %v765, i64 %v796
+	%v798 = sext i32 %v388 to i64
+	%v799 = getelementptr inbounds i16, i16 addrspace(1)* %v767, i64 %v798
+	%v800 = sext i32 %v388 to i64
+	%v801 = getelementptr inbounds i16, i16 addrspace(1)* %v769, i64 %v800
+	%v802 = sext i32 %v388 to i64
+	%v803 = getelementptr inbounds i16, i16 addrspace(1)* %v771, i64 %v802
+	%v804 = sext i32 %v388 to i64
+	%v805 = getelementptr inbounds i16, i16 addrspace(1)* %v773, i64 %v804
+	%v806 = sext i32 %v388 to i64
+	%v807 = getelementptr inbounds i16, i16 addrspace(1)* %v775, i64 %v806
+	%v808 = sext i32 %v388 to i64
+	%v809 = getelementptr inbounds i16, i16 addrspace(1)* %v777, i64 %v808
+	%v810 = sext i32 %v388 to i64
+	%v811 = getelementptr inbounds i16, i16 addrspace(1)* %v779, i64 %v810
+	%v812 = sext i32 %v388 to i64
+	%v813 = getelementptr inbounds i16, i16 addrspace(1)* %v781, i64 %v812
+	%v814 = sext i32 %v388 to i64
+	%v815 = getelementptr inbounds i16, i16 addrspace(1)* %v783, i64 %v814
+	%v816 = sext i32 %v388 to i64
+	%v817 = getelementptr inbounds i16, i16 addrspace(1)* %v785, i64 %v816
+	%v818 = sext i32 %v388 to i64
+	%v819 = getelementptr inbounds i16, i16 addrspace(1)* %v787, i64 %v818
 	call void @llvm.nvvm.barrier0()
-	%v897 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v479, float %v478)
-	%v898 = bitcast i8 addrspace(3)* %v428 to i32 addrspace(3)*
-	store i32 %v897, i32 addrspace(3)* %v898, align 4
-	%v899 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 544
-	%v900 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v481, float %v480)
-	%v901 = bitcast i8 addrspace(3)* %v899 to i32 addrspace(3)*
-	store i32 %v900, i32 addrspace(3)* %v901, align 4
-	%v902 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 16
-	%v903 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v483, float %v482)
-	%v904 = bitcast i8 addrspace(3)* %v902 to i32 addrspace(3)*
-	store i32 %v903, i32 addrspace(3)* %v904, align 4
-	%v905 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 560
-	%v906 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v485, float %v484)
-	%v907 = bitcast i8 addrspace(3)* %v905 to i32 addrspace(3)*
-	store i32 %v906, i32 addrspace(3)* %v907, align 4
-	%v908 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 32
-	%v909 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v487, float %v486)
-	%v910 = bitcast i8 addrspace(3)* %v908 to i32 addrspace(3)*
-	store i32 %v909, i32 addrspace(3)* %v910, align 4
-	%v911 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 576
-	%v912 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v489, float %v488)
-	%v913 = bitcast i8 addrspace(3)* %v911 to i32 addrspace(3)*
-	store i32 %v912, i32 addrspace(3)* %v913, align 4
-	%v914 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 48
-	%v915 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v491, float %v490)
-	%v916 = bitcast i8 addrspace(3)* %v914 to i32 addrspace(3)*
-	store i32 %v915, i32 addrspace(3)* %v916, align 4
-	%v917 = getelementptr inbounds i8, i8 addrspace(3)* %v428, i32 592
-	%v918 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v493, float %v492)
-	%v919 = bitcast i8 addrspace(3)* %v917 to i32 addrspace(3)*
-	store i32 %v918, i32 addrspace(3)* %v919, align 4
+	%v820 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v391, float %v390)
+	%v821 = bitcast i8 addrspace(3)* %v340 to i32 addrspace(3)*
+	store i32 %v820, i32 addrspace(3)* %v821, align 4
+	%v822 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 544
+	%v823 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v393, float %v392)
+	%v824 = bitcast i8 addrspace(3)* %v822 to i32 addrspace(3)*
+	store i32 %v823, i32 addrspace(3)* %v824, align 4
+	%v825 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 16
+	%v826 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v395, float %v394)
+	%v827 = bitcast i8 addrspace(3)* %v825 to i32 addrspace(3)*
+	store i32 %v826, i32 addrspace(3)* %v827, align 4
+	%v828 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 560
+	%v829 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v397, float %v396)
+	%v830 = bitcast i8 addrspace(3)* %v828 to i32 addrspace(3)*
+	store i32 %v829, i32 addrspace(3)* %v830, align 4
+	%v831 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 32
+	%v832 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v399, float %v398)
+	%v833 = bitcast i8 addrspace(3)* %v831 to i32 addrspace(3)*
+	store i32 %v832, i32 addrspace(3)* %v833, align 4
+	%v834 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 576
+	%v835 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v401, float %v400)
+	%v836 = bitcast i8 addrspace(3)* %v834 to i32 addrspace(3)*
+	store i32 %v835, i32 addrspace(3)* %v836, align 4
+	%v837 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 48
+	%v838 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v403, float %v402)
+	%v839 = bitcast i8 addrspace(3)* %v837 to i32 addrspace(3)*
+	store i32 %v838, i32 addrspace(3)* %v839, align 4
+	%v840 = getelementptr inbounds i8, i8 addrspace(3)* %v340, i32 592
+	%v841 = call i32 asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"(float %v405, float %v404)
+	%v842 = bitcast i8 addrspace(3)* %v840 to i32 addrspace(3)*
+	store i32 %v841, i32 addrspace(3)* %v842, align 4
 	call void @llvm.nvvm.barrier0()
-	%v920 = bitcast i8 addrspace(3)* %v433 to i16 addrspace(3)*
-	%v921 = load i16, i16 addrspace(3)* %v920, align 2
-	%v922 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 272
-	%v923 = bitcast i8 addrspace(3)* %v922 to i16 addrspace(3)*
-	%v924 = load i16, i16 addrspace(3)* %v923, align 2
-	%v925 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 544
-	%v926 = bitcast i8 addrspace(3)* %v925 to i16 addrspace(3)*
-	%v927 = load i16, i16 addrspace(3)* %v926, align 2
-	%v928 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 816
-	%v929 = bitcast i8 addrspace(3)* %v928 to i16 addrspace(3)*
-	%v930 = load i16, i16 addrspace(3)* %v929, align 2
-	%v931 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1088
-	%v932 = bitcast i8 addrspace(3)* %v931 to i16 addrspace(3)*
-	%v933 = load i16, i16 addrspace(3)* %v932, align 2
-	%v934 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1360
-	%v935 = bitcast i8 addrspace(3)* %v934 to i16 addrspace(3)*
-	%v936 = load i16, i16 addrspace(3)* %v935, align 2
-	%v937 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1632
-	%v938 = bitcast i8 addrspace(3)* %v937 to i16 addrspace(3)*
-	%v939 = load i16, i16 addrspace(3)* %v938, align 2
-	%v940 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 1904
-	%v941 = bitcast i8 addrspace(3)* %v940 to i16 addrspace(3)*
-	%v942 = load i16, i16 addrspace(3)* %v941, align 2
-	%v943 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2176
-	%v944 = bitcast i8 addrspace(3)* %v943 to i16 addrspace(3)*
-	%v945 = load i16, i16 addrspace(3)* %v944, align 2
-	%v946 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2448
-	%v947 = bitcast i8 addrspace(3)* %v946 to i16 addrspace(3)*
-	%v948 = load i16, i16 addrspace(3)* %v947, align 2
-	%v949 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2720
-	%v950 = bitcast i8 addrspace(3)* %v949 to i16 addrspace(3)*
-	%v951 = load i16, i16 addrspace(3)* %v950, align 2
-	%v952 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 2992
-	%v953 = bitcast i8 addrspace(3)* %v952 to i16 addrspace(3)*
-	%v954 = load i16, i16 addrspace(3)* %v953, align 2
-	%v955 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3264
-	%v956 = bitcast i8 addrspace(3)* %v955 to i16 addrspace(3)*
-	%v957 = load i16, i16 addrspace(3)* %v956, align 2
-	%v958 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3536
-	%v959 = bitcast i8 addrspace(3)* %v958 to i16 addrspace(3)*
-	%v960 = load i16, i16 addrspace(3)* %v959, align 2
-	%v961 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 3808
-	%v962 = bitcast i8 addrspace(3)* %v961 to i16 addrspace(3)*
-	%v963 = load i16, i16 addrspace(3)* %v962, align 2
-	%v964 = getelementptr inbounds i8, i8 addrspace(3)* %v433, i32 4080
-	%v965 = bitcast i8 addrspace(3)* %v964 to i16 addrspace(3)*
-	%v966 = load i16, i16 addrspace(3)* %v965, align 2
-	%v967 = icmp slt i32 %v452, %M
-	%v968 = icmp slt i32 %v453, %M
-	%v969 = icmp slt i32 %v454, %M
-	%v970 = icmp slt i32 %v455, %M
-	%v971 = icmp slt i32 %v456, %M
-	%v972 = icmp slt i32 %v457, %M
-	%v973 = icmp slt i32 %v458, %M
-	%v974 = icmp slt i32 %v459, %M
-	%v975 = icmp slt i32 %v460, %M
-	%v976 = icmp slt i32 %v461, %M
-	%v977 = icmp slt i32 %v462, %M
-	%v978 = icmp slt i32 %v463, %M
-	%v979 = icmp slt i32 %v464, %M
-	%v980 = icmp slt i32 %v465, %M
-	%v981 = icmp slt i32 %v466, %M
-	%v982 = icmp slt i32 %v467, %M
-	%v983 = icmp slt i32 %v476, %N
-	%v984 = and i1 %v967, %v983
-	%v985 = and i1 %v968, %v983
-	%v986 = and i1 %v969, %v983
-	%v987 = and i1 %v970, %v983
-	%v988 = and i1 %v971, %v983
-	%v989 = and i1 %v972, %v983
-	%v990 = and i1 %v973, %v983
-	%v991 = and i1 %v974, %v983
-	%v992 = and i1 %v975, %v983
-	%v993 = and i1 %v976, %v983
-	%v994 = and i1 %v977, %v983
-	%v995 = and i1 %v978, %v983
-	%v996 = and i1 %v979, %v983
-	%v997 = and i1 %v980, %v983
-	%v998 = and i1 %v981, %v983
-	%v999 = and i1 %v982, %v983
-	%v1000 = zext i1 %v984 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v866, i32 %v1000, i16 %v921)
-	%v1001 = zext i1 %v985 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v868, i32 %v1001, i16 %v924)
-	%v1002 = zext i1 %v986 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v870, i32 %v1002, i16 %v927)
-	%v1003 = zext i1 %v987 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v872, i32 %v1003, i16 %v930)
-	%v1004 = zext i1 %v988 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v874, i32 %v1004, i16 %v933)
-	%v1005 = zext i1 %v989 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v876, i32 %v1005, i16 %v936)
-	%v1006 = zext i1 %v990 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v878, i32 %v1006, i16 %v939)
-	%v1007 = zext i1 %v991 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v880, i32 %v1007, i16 %v942)
-	%v1008 = zext i1 %v992 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v882, i32 %v1008, i16 %v945)
-	%v1009 = zext i1 %v993 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v884, i32 %v1009, i16 %v948)
-	%v1010 = zext i1 %v994 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v886, i32 %v1010, i16 %v951)
-	%v1011 = zext i1 %v995 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v888, i32 %v1011, i16 %v954)
-	%v1012 = zext i1 %v996 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v890, i32 %v1012, i16 %v957)
-	%v1013 = zext i1 %v997 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v892, i32 %v1013, i16 %v960)
-	%v1014 = zext i1 %v998 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v894, i32 %v1014, i16 %v963)
-	%v1015 = zext i1 %v999 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v896, i32 %v1015, i16 %v966)
+	%v843 = bitcast i8 addrspace(3)* %v345 to i16 addrspace(3)*
+	%v844 = load i16, i16 addrspace(3)* %v843, align 2
+	%v845 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 272
+	%v846 = bitcast i8 addrspace(3)* %v845 to i16 addrspace(3)*
+	%v847 = load i16, i16 addrspace(3)* %v846, align 2
+	%v848 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 544
+	%v849 = bitcast i8 addrspace(3)* %v848 to i16 addrspace(3)*
+	%v850 = load i16, i16 addrspace(3)* %v849, align 2
+	%v851 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 816
+	%v852 = bitcast i8 addrspace(3)* %v851 to i16 addrspace(3)*
+	%v853 = load i16, i16 addrspace(3)* %v852, align 2
+	%v854 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 1088
+	%v855 = bitcast i8 addrspace(3)* %v854 to i16 addrspace(3)*
+	%v856 = load i16, i16 addrspace(3)* %v855, align 2
+	%v857 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 1360
+	%v858 = bitcast i8 addrspace(3)* %v857 to i16 addrspace(3)*
+	%v859 = load i16, i16 addrspace(3)* %v858, align 2
+	%v860 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 1632
+	%v861 = bitcast i8 addrspace(3)* %v860 to i16 addrspace(3)*
+	%v862 = load i16, i16 addrspace(3)* %v861, align 2
+	%v863 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 1904
+	%v864 = bitcast i8 addrspace(3)* %v863 to i16 addrspace(3)*
+	%v865 = load i16, i16 addrspace(3)* %v864, align 2
+	%v866 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 2176
+	%v867 = bitcast i8 addrspace(3)* %v866 to i16 addrspace(3)*
+	%v868 = load i16, i16 addrspace(3)* %v867, align 2
+	%v869 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 2448
+	%v870 = bitcast i8 addrspace(3)* %v869 to i16 addrspace(3)*
+	%v871 = load i16, i16 addrspace(3)* %v870, align 2
+	%v872 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 2720
+	%v873 = bitcast i8 addrspace(3)* %v872 to i16 addrspace(3)*
+	%v874 = load i16, i16 addrspace(3)* %v873, align 2
+	%v875 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 2992
+	%v876 = bitcast i8 addrspace(3)* %v875 to i16 addrspace(3)*
+	%v877 = load i16, i16 addrspace(3)* %v876, align 2
+	%v878 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 3264
+	%v879 = bitcast i8 addrspace(3)* %v878 to i16 addrspace(3)*
+	%v880 = load i16, i16 addrspace(3)* %v879, align 2
+	%v881 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 3536
+	%v882 = bitcast i8 addrspace(3)* %v881 to i16 addrspace(3)*
+	%v883 = load i16, i16 addrspace(3)* %v882, align 2
+	%v884 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 3808
+	%v885 = bitcast i8 addrspace(3)* %v884 to i16 addrspace(3)*
+	%v886 = load i16, i16 addrspace(3)* %v885, align 2
+	%v887 = getelementptr inbounds i8, i8 addrspace(3)* %v345, i32 4080
+	%v888 = bitcast i8 addrspace(3)* %v887 to i16 addrspace(3)*
+	%v889 = load i16, i16 addrspace(3)* %v888, align 2
+	%v890 = icmp slt i32 %v364, %M
+	%v891 = icmp slt i32 %v365, %M
+	%v892 = icmp slt i32 %v366, %M
+	%v893 = icmp slt i32 %v367, %M
+	%v894 = icmp slt i32 %v368, %M
+	%v895 = icmp slt i32 %v369, %M
+	%v896 = icmp slt i32 %v370, %M
+	%v897 = icmp slt i32 %v371, %M
+	%v898 = icmp slt i32 %v372, %M
+	%v899 = icmp slt i32 %v373, %M
+	%v900 = icmp slt i32 %v374, %M
+	%v901 = icmp slt i32 %v375, %M
+	%v902 = icmp slt i32 %v376, %M
+	%v903 = icmp slt i32 %v377, %M
+	%v904 = icmp slt i32 %v378, %M
+	%v905 = icmp slt i32 %v379, %M
+	%v906 = icmp slt i32 %v388, %N
+	%v907 = and i1 %v890, %v906
+	%v908 = and i1 %v891, %v906
+	%v909 = and i1 %v892, %v906
+	%v910 = and i1 %v893, %v906
+	%v911 = and i1 %v894, %v906
+	%v912 = and i1 %v895, %v906
+	%v913 = and i1 %v896, %v906
+	%v914 = and i1 %v897, %v906
+	%v915 = and i1 %v898, %v906
+	%v916 = and i1 %v899, %v906
+	%v917 = and i1 %v900, %v906
+	%v918 = and i1 %v901, %v906
+	%v919 = and i1 %v902, %v906
+	%v920 = and i1 %v903, %v906
+	%v921 = and i1 %v904, %v906
+	%v922 = and i1 %v905, %v906
+	%v923 = zext i1 %v907 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v789, i32 %v923, i16 %v844)
+	%v924 = zext i1 %v908 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v791, i32 %v924, i16 %v847)
+	%v925 = zext i1 %v909 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v793, i32 %v925, i16 %v850)
+	%v926 = zext i1 %v910 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v795, i32 %v926, i16 %v853)
+	%v927 = zext i1 %v911 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v797, i32 %v927, i16 %v856)
+	%v928 = zext i1 %v912 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v799, i32 %v928, i16 %v859)
+	%v929 = zext i1 %v913 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v801, i32 %v929, i16 %v862)
+	%v930 = zext i1 %v914 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v803, i32 %v930, i16 %v865)
+	%v931 = zext i1 %v915 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v805, i32 %v931, i16 %v868)
+	%v932 = zext i1 %v916 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v807, i32 %v932, i16 %v871)
+	%v933 = zext i1 %v917 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v809, i32 %v933, i16 %v874)
+	%v934 = zext i1 %v918 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v811, i32 %v934, i16 %v877)
+	%v935 = zext i1 %v919 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v813, i32 %v935, i16 %v880)
+	%v936 = zext i1 %v920 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v815, i32 %v936, i16 %v883)
+	%v937 = zext i1 %v921 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v817, i32 %v937, i16 %v886)
+	%v938 = zext i1 %v922 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.global.b16 [$0], $2;\0A}", "l,r,h"(i16 addrspace(1)* %v819, i32 %v938, i16 %v889)
 	ret void
 }
 
@@ -1095,6 +1020,8 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 
 declare void @llvm.nvvm.barrier0()
+
+attributes #0 = { convergent }
 
 !nvvm.annotations = !{!0, !1}
 
