@@ -166,6 +166,8 @@ func ScratchBytes(op *ir.Op) (int, error) {
 		return ir.SmemBytes(op.Results[0].Type), nil
 	case ir.OpAlloc, ir.OpBarrierAlloc:
 		return ir.SmemBytes(op.Results[0].Type), nil
+	case ir.OpMakeDesc:
+		return 128, nil // the tensor map, assembled in shared memory before it is copied out
 	}
 	return 0, nil
 }

@@ -37,6 +37,11 @@ type GPU struct {
 	mu     sync.Mutex
 	loaded map[string]*gpuKernel // by binary key
 	shared *GPU                  // the GPU whose loaded map and lock a With view shares
+
+	// the scratch of Launch's make_desc maps (see scratch), on the
+	// GPU that owns the lock
+	scratchPtr cuda.DevicePtr
+	scratchLen int
 }
 
 func (g *GPU) lock() *sync.Mutex {
@@ -264,6 +269,13 @@ func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 			}
 		}
 	}
+	if n := gk.bin.ScratchBytes; n > 0 {
+		p, err := g.scratch(n * max(1, grid[0]*grid[1]*grid[2]))
+		if err != nil {
+			return fmt.Errorf("%s: the scratch of its make_desc maps: %w", gk.bin.Kernel, err)
+		}
+		args = append(args, p)
+	}
 	cfg := cuda.LaunchConfig{
 		Grid:      cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])},
 		Block:     cuda.Dim3{X: uint32(32 * gk.bin.NumWarps), Y: 1, Z: 1},
@@ -278,4 +290,37 @@ func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 		}
 	}
 	return gk.fn.Launch(cfg, args...)
+}
+
+// scratch returns a device buffer of at least n bytes for the hidden
+// scratch parameter of kernels with make_desc (Binary.ScratchBytes), for
+// Launch: one buffer per GPU, reused by every launch (they run in order
+// on the default stream), grown when a launch needs more, after the GPU
+// has finished the launches that use the old one.
+func (g *GPU) scratch(n int) (cuda.DevicePtr, error) {
+	owner := g
+	if g.shared != nil {
+		owner = g.shared
+	}
+	mu := g.lock()
+	mu.Lock()
+	defer mu.Unlock()
+	if owner.scratchLen >= n {
+		return owner.scratchPtr, nil
+	}
+	if owner.scratchPtr != 0 {
+		if err := g.ctx.Synchronize(); err != nil {
+			return 0, err
+		}
+		if err := g.ctx.Free(owner.scratchPtr); err != nil {
+			return 0, err
+		}
+		owner.scratchPtr, owner.scratchLen = 0, 0
+	}
+	p, err := g.ctx.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	owner.scratchPtr, owner.scratchLen = p, n
+	return p, nil
 }

@@ -99,10 +99,11 @@ type DeviceDesc struct {
 // again and again with no allocation: the host-side cost of one launch is
 // the driver call and little else.
 type Prepared struct {
-	g   *GPU
-	gk  *gpuKernel
-	l   *cuda.Launcher
-	cfg cuda.LaunchConfig
+	g       *GPU
+	gk      *gpuKernel
+	l       *cuda.Launcher
+	cfg     cuda.LaunchConfig
+	scratch cuda.DevicePtr // the make_desc maps of its programs (Binary.ScratchBytes), its own
 }
 
 // Prepare compiles (through the JIT cache) and loads the kernel, checks the
@@ -135,6 +136,23 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 	if err := g.encodeDescs(gk.bin, vals); err != nil {
 		return nil, err
 	}
+	var scratch cuda.DevicePtr
+	if n := gk.bin.ScratchBytes; n > 0 {
+		if scratch, err = g.ctx.Alloc(n * max(1, grid[0]*grid[1]*grid[2])); err != nil {
+			return nil, fmt.Errorf("%s: the scratch of its make_desc maps: %w", k.Name(), err)
+		}
+		vals = append(vals, scratch)
+	}
+	pr, err := g.prepare(gk, grid, vals, scratch)
+	if err != nil && scratch != 0 {
+		g.ctx.Free(scratch)
+	}
+	return pr, err
+}
+
+// prepare sets a launch's argument values (Prepare's, plus the scratch
+// when the kernel has one).
+func (g *GPU) prepare(gk *gpuKernel, grid [3]int, vals []any, scratch cuda.DevicePtr) (*Prepared, error) {
 	params := make([]cuda.Param, len(vals))
 	for i, v := range vals {
 		params[i], _ = cuda.ParamOf(v)
@@ -148,7 +166,7 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 			return nil, err
 		}
 	}
-	pr := &Prepared{g: g, gk: gk, l: l}
+	pr := &Prepared{g: g, gk: gk, l: l, scratch: scratch}
 	pr.cfg = cuda.LaunchConfig{
 		Grid:      cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])},
 		Block:     cuda.Dim3{X: uint32(32 * gk.bin.NumWarps), Y: 1, Z: 1},
@@ -166,8 +184,21 @@ func (p *Prepared) Launch() error { return p.l.Launch(&p.cfg) }
 // Binary is what the launch runs.
 func (p *Prepared) Binary() *Binary { return p.gk.bin }
 
-// Close frees the launch's argument block.
-func (p *Prepared) Close() error { return p.l.Close() }
+// Close frees the launch's argument block (and its make_desc scratch,
+// after the GPU has finished with it).
+func (p *Prepared) Close() error {
+	err := p.l.Close()
+	if p.scratch != 0 {
+		if e := p.g.ctx.Synchronize(); e != nil && err == nil {
+			err = e
+		}
+		if e := p.g.ctx.Free(p.scratch); e != nil && err == nil {
+			err = e
+		}
+		p.scratch = 0
+	}
+	return err
+}
 
 // Timing is the result of timing a GPU operation with CUDA events.
 type Timing struct {

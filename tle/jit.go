@@ -55,7 +55,11 @@ type Binary struct {
 	// Descs is the tensor map each desc parameter needs (box, swizzle), as
 	// the backend chose them; the launcher encodes matching CUtensorMaps.
 	Descs []nvptx.DescParam `json:",omitempty"`
-	Key   string            // the cache key
+	// ScratchBytes is the global scratch each program needs (its
+	// make_desc maps): the launcher passes a buffer of ScratchBytes times
+	// the grid's programs after the parameters.
+	ScratchBytes int    `json:",omitempty"`
+	Key          string // the cache key
 }
 
 // GPUOptions choose the target and toolchain.
@@ -188,25 +192,32 @@ func CompileModule(m *ir.Module, kernel string, g GPUOptions) (b *Binary, err er
 	if err := nvptx.Prepare(m, numWarps); err != nil {
 		return nil, err
 	}
-	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
+	// the toolchain first: a make_desc's LLVM IR depends on its PTX version
+	var tc nvptx.Toolchain
+	ptx, why := g.PTX, "PTX given by the caller"
+	version := nvptx.PTXVersionOf(ptx)
+	if ptx == "" {
+		if tc, why, err = nvptx.Select(g.Toolchain); err != nil {
+			return nil, err
+		}
+		version = tc.PTXVersion()
+	}
+	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, PTXVersion: version})
 	if err != nil {
 		return nil, err
 	}
-	ptx, why := g.PTX, "PTX given by the caller"
-	if ptx == "" {
-		tc, reason, err := nvptx.Select(g.Toolchain)
-		if err != nil {
-			return nil, err
-		}
+	if tc != nil {
 		if ptx, err = tc.PTX(res.LLVMIR, g.Arch); err != nil {
 			return nil, err
 		}
-		why = reason
+	}
+	if v := nvptx.PTXVersionOf(ptx); nvptx.UsesTensormaps(res.LLVMIR) && v != version {
+		return nil, fmt.Errorf("the PTX is version %d.%d, but make_desc was compiled for %d.%d (%s)", v/10, v%10, version/10, version%10, why)
 	}
 	b = &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
 	for _, kk := range res.Kernels {
 		if kk.Name == kernel {
-			b.NumWarps, b.SmemBytes, b.Params, b.Descs = kk.NumWarps, kk.SmemBytes, kk.Params, kk.Descs
+			b.NumWarps, b.SmemBytes, b.Params, b.Descs, b.ScratchBytes = kk.NumWarps, kk.SmemBytes, kk.Params, kk.Descs, kk.ScratchBytes
 		}
 	}
 	fn.Walk(func(op *ir.Op) {
@@ -234,7 +245,7 @@ type cacheEntry struct {
 
 func sum(b *Binary) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%v\x00%v\x00%s", b.Kernel, b.PTX, b.NumWarps, b.SmemBytes, b.Cluster, b.Params, b.Arch)
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%v\x00%v\x00%s\x00%d", b.Kernel, b.PTX, b.NumWarps, b.SmemBytes, b.Cluster, b.Params, b.Arch, b.ScratchBytes)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

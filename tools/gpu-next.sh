@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# The first GPU call of the next session (repository root, .gpu and .fla
-# carried): re-checks what changed after this session's last GPU run, in
-# order of importance, keeping few files under $OUT.
+# The GPU call of session 11 (repository root, .gpu and .fla carried):
+# make_desc on the GPU and dot as wgmma by default.
 #   build here: rm -rf .gpu && mkdir -p .gpu && CGO_ENABLED=0 go build -o .gpu/tlec ./cmd/tlec &&
 #     CGO_ENABLED=0 go test -c -o .gpu/ ./kernels/tutorials ./kernels/kda ./tests && bash tools/build-ptx.sh
-# 1. the tutorials through libNVVM and carried llc-19 PTX (the cp.async
-#    barrier change touches the pipelined matmul), with the dot-as-wgmma
-#    tests (TestMatmulDotWgmma, TestDotWgmmaTransposedOperand);
-# 2. KDA v3: accuracy, racecheck / memcheck after the fix, the bench;
-# 3. the tutorial bench with the 'matmul (dot as wgmma)' rows and cuBLAS.
+# 1. the tutorial tests through libNVVM (PTX 9.0) and carried llc-19 PTX
+#    (8.3 for make_desc: the two encodings of the map's stride), and the
+#    make_desc / dot-as-wgmma tests of ./tests;
+# 2. ptxas and SASS of matmul_make_desc from both toolchains;
+# 3. compute-sanitizer memcheck, racecheck and synccheck on TestMatmulMakeDesc;
+# 4. the KDA accuracy tests (the runtime's launch path changed);
+# 5. the tutorial bench with cuBLAS in the same call.
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 root=$(pwd)
-echo "== tutorials (libNVVM, then carried PTX) and dot as wgmma"
+echo "== tutorials (libNVVM, then carried PTX), make_desc and dot as wgmma"
 (cd kernels/tutorials && TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >/tmp/tut.log 2>&1; echo "tutorials rc=$?")
-(cd tests && TLE_TOOLCHAIN=nvvm "$root/.gpu/tests.test" -test.run 'DotWgmma' -test.v >>/tmp/tut.log 2>&1; echo "tests rc=$?")
-grep -E "^(--- |ok|FAIL)|Error" /tmp/tut.log | head -30 | tee "$OUT/tutorials.txt"
-echo "== KDA v3"
-SANITIZE=1 LARGE=0 RUNS="4:0" REPS=20 OUT="$OUT" bash tools/gpu-kda3.sh 2>&1 | tr '\r' '\n' | grep -v "%|" | tail -30
+(cd tests && TLE_TOOLCHAIN=nvvm "$root/.gpu/tests.test" -test.run 'DotWgmma|MakeDesc|Chained' -test.v >>/tmp/tut.log 2>&1; echo "tests rc=$?")
+grep -E "^(--- |ok|FAIL)|Error|rror:" /tmp/tut.log | head -40 | tee "$OUT/tutorials.txt"
+echo "== ptxas and SASS of matmul_make_desc"
+.gpu/tlec build kernels/tutorials/matmul_make_desc.tle --kernel matmul_make_desc -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain nvvm -o /tmp/mmd_nvvm.ptx 2>&1 | tail -2
+for f in .gpu/ptx/matmul_make_desc.ptx /tmp/mmd_nvvm.ptx; do
+  b=$(basename "$f" .ptx)
+  grep -m1 "^\.version" "$f" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
+  ptxas -arch=sm_90a -v "$f" -o "/tmp/$b.cubin" 2>&1 | grep -E "registers|spill|rror" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
+  cuobjdump --dump-sass "/tmp/$b.cubin" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+[A-Z][A-Z0-9_.]*" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | grep -E "UTMA|HGMMA|SYNCS|USETMAXREG|UBLKCP|FENCE|MEMBAR|CCTL" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
+done
+cat "$OUT/make-desc-sass.txt"
+echo "== compute-sanitizer on TestMatmulMakeDesc (libNVVM)"
+for tool in memcheck racecheck synccheck; do
+  (cd kernels/tutorials && TLE_TOOLCHAIN=nvvm compute-sanitizer --tool $tool "$root/.gpu/tutorials.test" -test.run 'TestMatmulMakeDesc$' >"/tmp/san-$tool.log" 2>&1; echo "$tool rc=$?")
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^--- |^ok|FAIL" "/tmp/san-$tool.log" | sed "s/^/$tool: /" | tee -a "$OUT/sanitizer.txt"
+done
+echo "== KDA accuracy"
+(cd kernels/kda && TLE_TOOLCHAIN=nvvm "$root/.gpu/kda.test" -test.run 'TestAccuracy|TestRunnerWarm' >/tmp/kda.log 2>&1; echo "kda rc=$?"; grep -E "^(--- |ok|FAIL)" /tmp/kda.log | head)
 echo "== tlec bench tutorials + peers"
 TLE_TOOLCHAIN=nvvm .gpu/tlec bench tutorials --reps 20 2>/dev/null | tee "$OUT/bench-tutorials.txt"
 PYTHONUNBUFFERED=1 python3 tools/peers.py 2>&1 | tail -8 | tee -a "$OUT/bench-tutorials.txt"

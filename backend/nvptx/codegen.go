@@ -25,6 +25,11 @@ type Options struct {
 	// PreciseDiv makes f32 division IEEE (div.rn.f32) instead of Triton's
 	// div.full.f32.
 	PreciseDiv bool
+	// PTXVersion is the PTX ISA version the toolchain will write, times 10
+	// (83 for llc with make_desc, 90 for CUDA 13's libNVVM; 0 is 83):
+	// make_desc encodes its global strides for it (ptxas reads them in
+	// 16-byte units below 8.6). CheckPTXVersion verifies the guess.
+	PTXVersion int
 }
 
 // Kernel describes a generated kernel for the launcher.
@@ -35,6 +40,11 @@ type Kernel struct {
 	Params     []string    // parameters in order, as "name:type"
 	ParamBytes []int       // each parameter's size in the kernel's argument buffer
 	Descs      []DescParam // the CUtensorMap each desc parameter needs (tma.go)
+	// ScratchBytes is the global scratch each program needs (the maps its
+	// make_descs write, TensormapBytes each). When it is not 0 the kernel
+	// takes one more parameter after Params: a global pointer to
+	// ScratchBytes times the number of programs of the launch.
+	ScratchBytes int
 }
 
 // Result is the LLVM IR of a module and what a launcher needs to know.
@@ -134,9 +144,16 @@ type gen struct {
 	axes       *passes.AxisAnalysis
 
 	tid, lane, warp value.Value
-	bases           map[*passes.LinearLayout][]value.Value
-	regCoords       map[*passes.LinearLayout][][]int
-	regIndex        map[*passes.LinearLayout]map[int]int
+
+	// make_desc (tma.go): the plans of the kernel's descriptors, the index
+	// of each make_desc, the hidden scratch parameter, the PTX version
+	descPlan   map[*ir.Value]*tmaPlan
+	descIndex  map[*ir.Op]int
+	scratch    *llvm.Param
+	ptxVersion int
+	bases      map[*passes.LinearLayout][]value.Value
+	regCoords  map[*passes.LinearLayout][][]int
+	regIndex   map[*passes.LinearLayout]map[int]int
 
 	sync smemState
 	// barrierInLoop: a CTA (or role) barrier has been emitted since the
@@ -203,6 +220,14 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	if k.Descs, err = descParams(f); err != nil {
 		return k, err
 	}
+	if g.descPlan, err = descPlans(f, nil); err != nil {
+		return k, err
+	}
+	g.ptxVersion = opts.PTXVersion
+	if g.ptxVersion == 0 {
+		g.ptxVersion = 83
+	}
+	g.descIndex = makeDescs(f)
 	seen := map[string]bool{}
 	for i, p := range f.Params {
 		var t types.Type
@@ -229,6 +254,11 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 		params = append(params, lp)
 		k.Params = append(k.Params, p.Name+":"+p.Type.String())
 		k.ParamBytes = append(k.ParamBytes, paramBytes(p.Type))
+	}
+	if len(g.descIndex) > 0 {
+		k.ScratchBytes = TensormapBytes * len(g.descIndex)
+		g.scratch = llvm.NewParam(scratchParamName, ptrTo(types.I8, asGlobal))
+		params = append(params, g.scratch)
 	}
 	g.fn = md.m.NewFunc(f.Name, types.Void, params...)
 	g.entry = g.fn.NewBlock("entry")

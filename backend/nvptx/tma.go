@@ -215,20 +215,12 @@ func posOf(file *diag.File, op *ir.Op) string {
 	return fmt.Sprintf("copy at %v", op.Pos)
 }
 
-// descParams plans every copy through a desc parameter and returns the map
-// each parameter needs (copies through one parameter must agree on box and
-// swizzle). Positions are file:line:col with the module's source file. A desc parameter no copy uses gets the unswizzled plan of its
-// block.
-func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
-	var file *diag.File
-	if len(files) > 0 {
-		file = files[0]
-	}
-	argIndex := map[*ir.Value]int{}
-	for i, a := range f.Body.Args {
-		argIndex[a] = i
-	}
-	plans := map[int]*tmaPlan{}
+// descPlans plans every TMA copy and returns, for each descriptor value
+// copies go through (a desc parameter or a make_desc), the map it needs:
+// copies through one descriptor must agree on box and swizzle. Positions
+// are file:line:col with the module's source file.
+func descPlans(f *ir.Func, file *diag.File) (map[*ir.Value]*tmaPlan, error) {
+	plans := map[*ir.Value]*tmaPlan{}
 	var err error
 	f.Walk(func(op *ir.Op) {
 		if err != nil || op.Kind != ir.OpCopy {
@@ -237,10 +229,6 @@ func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
 		desc, view, _, _, _ := copyOperands(op)
 		if desc == nil {
 			return
-		}
-		i, ok := argIndex[desc]
-		if !ok {
-			return // make_desc: reported when the copy is emitted
 		}
 		d, _ := desc.Type.(*ir.Desc)
 		md, _ := view.Type.(*ir.MemDesc)
@@ -253,13 +241,46 @@ func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
 			err = fmt.Errorf("%s: copy: %v", posOf(file, op), e)
 			return
 		}
-		if q, ok := plans[i]; ok && (q.swizzle != p.swizzle || !intsEq(q.box, p.box)) {
+		if q, ok := plans[desc]; ok && (q.swizzle != p.swizzle || !intsEq(q.box, p.box)) {
 			err = fmt.Errorf("%s: copy: descriptor %s is used with box %v and swizzle %dB here but box %v and swizzle %dB elsewhere; one map serves every copy",
-				posOf(file, op), f.Params[i].Name, p.box, p.swizzle, q.box, q.swizzle)
+				posOf(file, op), descName(f, desc), p.box, p.swizzle, q.box, q.swizzle)
 			return
 		}
-		plans[i] = p
+		plans[desc] = p
 	})
+	return plans, err
+}
+
+// descName names a descriptor value in messages.
+func descName(f *ir.Func, v *ir.Value) string {
+	for i, a := range f.Body.Args {
+		if a == v {
+			return f.Params[i].Name
+		}
+	}
+	if v.Name != "" {
+		return v.Name
+	}
+	return "made by make_desc"
+}
+
+// unsplitPlan is the map of a descriptor no copy uses: its block, at most
+// 256 elements along each dimension, unswizzled.
+func unsplitPlan(d *ir.Desc) *tmaPlan {
+	p := &tmaPlan{box: append([]int(nil), d.Block...)}
+	for k := range p.box {
+		p.box[k] = min(p.box[k], 256)
+	}
+	return p
+}
+
+// descParams returns the map each desc parameter needs (see descPlans).
+func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
+	var file *diag.File
+	if len(files) > 0 {
+		file = files[0]
+	}
+	plans, err := descPlans(f, file)
 	if err != nil {
 		return nil, err
 	}
@@ -269,46 +290,86 @@ func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
 		if !ok {
 			continue
 		}
-		dp := DescParam{Param: i, DType: d.Elem.String(), Block: append([]int(nil), d.Block...)}
-		if p, ok := plans[i]; ok {
-			dp.Box, dp.Swizzle = p.box, p.swizzle
-		} else {
-			dp.Box = append([]int(nil), d.Block...)
-			for k := range dp.Box {
-				dp.Box[k] = min(dp.Box[k], 256)
-			}
+		p, ok := plans[f.Body.Args[i]]
+		if !ok {
+			p = unsplitPlan(d)
 		}
-		out = append(out, dp)
+		out = append(out, DescParam{Param: i, DType: d.Elem.String(), Block: append([]int(nil), d.Block...), Box: p.box, Swizzle: p.swizzle})
 	}
 	return out, nil
 }
 
 // checkTMA reports, at their .tle positions, what the TMA lowering refuses
-// before any code is generated: make_desc in a kernel, and copies whose
-// block and shared view no TMA box and swizzle can serve.
+// before any code is generated: copies whose block and shared view no TMA
+// box and swizzle can serve, copies through a descriptor that is neither a
+// desc parameter nor a make_desc, and make_desc where the device-side map
+// cannot be built (inside a warp role; an innermost stride that is not the
+// constant 1, which TMA does not have).
 func checkTMA(m *ir.Module) error {
 	var err error
 	for _, f := range m.Funcs {
 		if !f.Kernel {
 			continue
 		}
-		f.Walk(func(op *ir.Op) {
-			if err != nil {
-				return
+		args := map[*ir.Value]bool{}
+		for _, a := range f.Body.Args {
+			args[a] = true
+		}
+		var walk func(b *ir.Block, inRole bool)
+		walk = func(b *ir.Block, inRole bool) {
+			for _, op := range b.Ops {
+				if err != nil {
+					return
+				}
+				at := m.File.Position(op.Pos).String()
+				switch op.Kind {
+				case ir.OpMakeDesc:
+					if inRole {
+						err = fmt.Errorf("%s: make_desc inside a warp role is not supported on the GPU: make the descriptor before warp_specialize (its map is written by the CTA's first warp, then the whole CTA synchronises)", at)
+						return
+					}
+					if n := (len(op.Operands) - 1) / 2; n >= 1 {
+						if c, ok := constOperand(op.Operands[2*n]); !ok || c != 1 {
+							err = fmt.Errorf("%s: make_desc on the GPU needs the innermost stride to be the constant 1 (TMA moves whole rows; only the outer strides are free)", at)
+							return
+						}
+					}
+				case ir.OpCopy:
+					desc, _, _, _, _ := copyOperands(op)
+					if _, isDesc := desc.Type.(*ir.Desc); isDesc && !args[desc] && (desc.Def == nil || desc.Def.Kind != ir.OpMakeDesc) {
+						err = fmt.Errorf("%s: copy: the descriptor must be a desc parameter of the kernel or a make_desc result", at)
+						return
+					}
+				}
+				role := inRole || op.Kind == ir.OpWarpSpecialize
+				for _, r := range op.Regions {
+					walk(r, role)
+				}
 			}
-			at := m.File.Position(op.Pos).String()
-			if op.Kind == ir.OpMakeDesc {
-				err = fmt.Errorf("%s: make_desc is not supported on the GPU yet: pass a desc parameter (the host encodes its map)", at)
-			}
-		})
+		}
+		walk(f.Body, false)
 		if err != nil {
 			return err
 		}
-		if _, e := descParams(f, m.File); e != nil {
+		if _, e := descPlans(f, m.File); e != nil {
 			return fmt.Errorf("%s: %w", f.Name, e)
 		}
 	}
 	return err
+}
+
+// constOperand is the value of an integer constant operand.
+func constOperand(v *ir.Value) (int64, bool) {
+	if v.Def == nil || v.Def.Kind != ir.OpConstant {
+		return 0, false
+	}
+	switch c := v.Def.Attrs["value"].(type) {
+	case int64:
+		return c, true
+	case float64:
+		return int64(c), c == float64(int64(c))
+	}
+	return 0, false
 }
 
 // knownAlign is a power of two dividing the i32 value v (1 when nothing is
@@ -353,12 +414,9 @@ func (g *gen) tmaCopy(op *ir.Op) {
 	if d == nil || md == nil {
 		g.failf("copies %s to %s; the GPU supports TMA copies between a desc and a shared-memory view", op.Operands[0].Type, op.Operands[1].Type)
 	}
-	if descV.Def != nil && descV.Def.Kind == ir.OpMakeDesc {
-		g.failf("make_desc is not supported on the GPU yet: pass a desc parameter")
-	}
 	dv := g.val(descV)
 	if dv.s == nil || !dv.s.Type().Equal(descParamType()) {
-		g.failf("the descriptor must be a desc parameter of the kernel")
+		g.failf("the descriptor must be a desc parameter of the kernel or a make_desc result")
 	}
 	rank := len(d.Block)
 	if len(offV) != rank {
@@ -466,7 +524,138 @@ func (g *gen) tmaIssue(instr string, smem, tmap, mbar value.Value, coords []valu
 	g.cur.NewCall(g.md.inlineAsm(types.Void, ptys, asm, strings.Join(cons, ","), true), args...)
 }
 
-// makeDesc: device-side tensor maps (tensormap.replace) are not generated.
+// Device-side tensor maps (make_desc). The kernel gets a hidden last
+// parameter, a global scratch buffer of Kernel.ScratchBytes per program
+// that the launcher allocates; make_desc number i of program p writes its
+// 128-byte map at scratch + (p * n + i) * 128. As in Triton, the map is
+// assembled in shared memory (zeroed by the first warp, then each field set
+// with tensormap.replace by thread 0), copied to global memory with
+// tensormap.cp_fenceproxy (release), acquired with
+// fence.proxy.tensormap::generic by the first warp (whose thread 0 issues
+// the copies), and the CTA synchronises. A make_desc in a loop rewrites
+// the same map: copies issued through the previous one must have completed
+// (their barrier waited on), as for a shared buffer.
+
+// scratchParamName is the hidden parameter's name.
+const scratchParamName = "tle_scratch"
+
+// TensormapBytes is the size of a tensor map (CUtensorMap).
+const TensormapBytes = 128
+
+// tensormapElemTypes are tensormap.replace's elemtype codes (PTX ISA;
+// not the driver's CUtensorMapDataType numbering). Narrow integers and fp8
+// move as unsigned bits.
+var tensormapElemTypes = map[ir.DType]int{
+	ir.U8: 0, ir.I8: 0, ir.F8E4M3: 0, ir.F8E5M2: 0,
+	ir.U16: 1, ir.I16: 1, ir.U32: 2, ir.I32: 3, ir.U64: 4, ir.I64: 5,
+	ir.F16: 6, ir.F32: 7, ir.F64: 9, ir.BF16: 10,
+}
+
+// makeDescs numbers the kernel's make_desc ops (their map's slot in the
+// program's scratch).
+func makeDescs(f *ir.Func) map[*ir.Op]int {
+	idx := map[*ir.Op]int{}
+	f.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpMakeDesc {
+			idx[op] = len(idx)
+		}
+	})
+	return idx
+}
+
+// makeDesc writes the map of a make_desc into the program's scratch (see
+// above) and gives the descriptor as a generic pointer to it.
 func (g *gen) makeDesc(op *ir.Op) {
-	g.failf("make_desc is not supported on the GPU yet: pass a desc parameter (the host encodes its map)")
+	d, _ := op.Results[0].Type.(*ir.Desc)
+	if d == nil || g.scratch == nil {
+		g.failf("make_desc must give a !desc")
+	}
+	rank := len(d.Block)
+	if len(op.Operands) != 1+2*rank {
+		g.failf("make_desc of rank %d needs a pointer, %d sizes and %d strides; got %d operands", rank, rank, rank, len(op.Operands))
+	}
+	et, ok := tensormapElemTypes[d.Elem]
+	if !ok {
+		g.failf("TMA does not move %s elements", d.Elem)
+	}
+	p := g.descPlan[op.Results[0]]
+	if p == nil {
+		p = unsplitPlan(d)
+	}
+	// the map's global address: scratch + (program * n + index) * 128
+	ctaid := func(name string, c byte) value.Value {
+		return g.cur.NewZExt(g.cur.NewCall(g.md.intrinsic("llvm.nvvm.read.ptx.sreg."+name+"."+string(c), true, types.I32)), types.I64)
+	}
+	pid := g.cur.NewAdd(ctaid("ctaid", 'x'), g.cur.NewMul(ctaid("nctaid", 'x'),
+		g.cur.NewAdd(ctaid("ctaid", 'y'), g.cur.NewMul(ctaid("nctaid", 'y'), ctaid("ctaid", 'z')))))
+	slot := g.cur.NewAdd(g.cur.NewMul(pid, i64c(int64(len(g.descIndex)))), i64c(int64(g.descIndex[op])))
+	gmap := g.cur.NewGetElementPtr(types.I8, g.scratch, g.cur.NewMul(slot, i64c(TensormapBytes)))
+	// the shared staging map (this op's scratch), 128-byte aligned
+	off := g.smemOffset()
+	g.beforeSharedWriteR(rng{off, off + TensormapBytes})
+	if sb := g.md.sharedBase(); int(sb.Align) < TensormapBytes {
+		sb.Align = TensormapBytes
+	}
+	smap := g.smemAddr(i32c(int64(off)))
+
+	// one asm block, so nothing is scheduled between its parts: $0 = tid,
+	// $1 = the shared map, $2 = the global map, $3 = the tensor's address,
+	// then the sizes (b32) and the outer strides in bytes (b64).
+	args := []value.Value{g.tid, smap, gmap, g.cur.NewPtrToInt(g.scalar(op.Operands[0]), types.I64)}
+	ptys := []types.Type{types.I32, types.I32, gmap.Type(), types.I64}
+	cons := []string{"r", "r", "l", "l"}
+	var b strings.Builder
+	b.WriteString("{\n\t.reg .pred %w, %t;\n\t.reg .b32 %a;\n")
+	b.WriteString("\tsetp.lt.u32 %w, $0, 32;\n\tsetp.eq.u32 %t, $0, 0;\n")
+	b.WriteString("\tshl.b32 %a, $0, 2;\n\tadd.u32 %a, %a, $1;\n\t@%w st.shared.b32 [%a], 0;\n\tbar.warp.sync -1;\n")
+	rep := func(field string, ord int, val string, wide bool) {
+		w := "b32"
+		if wide {
+			w = "b64"
+		}
+		if ord >= 0 {
+			fmt.Fprintf(&b, "\t@%%t tensormap.replace.tile.%s.shared::cta.b1024.%s [$1], %d, %s;\n", field, w, ord, val)
+		} else {
+			fmt.Fprintf(&b, "\t@%%t tensormap.replace.tile.%s.shared::cta.b1024.%s [$1], %s;\n", field, w, val)
+		}
+	}
+	rep("global_address", -1, "$3", true)
+	rep("rank", -1, fmt.Sprint(rank-1), false)
+	// TMA dimensions run innermost first; the language's outermost first
+	for k := 0; k < rank; k++ {
+		rep("box_dim", k, fmt.Sprint(p.box[rank-1-k]), false)
+	}
+	eb := int64(d.Elem.Bytes())
+	for k := 0; k < rank; k++ {
+		args = append(args, g.index32(op.Operands[rank-k]))
+		ptys, cons = append(ptys, types.I32), append(cons, "r")
+		rep("global_dim", k, fmt.Sprintf("$%d", len(args)-1), false)
+	}
+	for k := 1; k < rank; k++ {
+		sv := op.Operands[1+rank+rank-1-k]
+		var stride value.Value = g.cur.NewMul(g.cast(g.scalar(sv), ir.ElemDType(sv.Type), ir.I64), i64c(eb))
+		if g.ptxVersion < 86 {
+			// ptxas reads the field in 16-byte units below PTX 8.6 (as
+			// Triton's TMAToLLVM notes); TMA strides are multiples of 16
+			stride = g.cur.NewAShr(stride, i64c(4))
+		}
+		args = append(args, stride)
+		ptys, cons = append(ptys, types.I64), append(cons, "l")
+		rep("global_stride", k-1, fmt.Sprintf("$%d", len(args)-1), true)
+	}
+	for k := 0; k < rank; k++ {
+		rep("element_stride", k, "1", false)
+	}
+	rep("elemtype", -1, fmt.Sprint(et), false)
+	rep("interleave_layout", -1, "0", false)
+	rep("swizzle_mode", -1, fmt.Sprint(map[int]int{0: 0, 32: 1, 64: 2, 128: 3}[p.swizzle]), false)
+	rep("fill_mode", -1, "0", false)
+	b.WriteString("\tbar.warp.sync -1;\n")
+	b.WriteString("\t@%w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$2], [$1], 128;\n")
+	b.WriteString("\t@%w fence.proxy.tensormap::generic.acquire.gpu [$2], 128;\n}")
+	g.cur.NewCall(g.md.inlineAsm(types.Void, ptys, b.String(), strings.Join(cons, ",")+",~{memory}", true), args...)
+	g.sync.reads = append(g.sync.reads, rng{off, off + TensormapBytes}) // the first warp's copy-out
+	g.barrier()
+	generic := g.cur.NewAddrSpaceCast(gmap, ptrTo(types.I8, asGeneric))
+	g.set(op.Results[0], &tval{s: g.cur.NewBitCast(generic, descParamType())})
 }

@@ -1,15 +1,24 @@
 package nvptx_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
 )
 
 // emitTLEErr lowers the kernel k of a .tle source to LLVM IR.
 func emitTLEErr(t *testing.T, src string) (*nvptx.Result, error) {
+	t.Helper()
+	return nvptx.EmitLLVM(lowerTLE(t, src), nvptx.Options{NumWarps: 4})
+}
+
+// lowerTLE compiles the kernel k of a .tle source to the tile IR the
+// backend takes (layouts and shared memory assigned).
+func lowerTLE(t *testing.T, src string) *ir.Module {
 	t.Helper()
 	prog, err := tle.Parse("k.tle", []byte(src))
 	if err != nil {
@@ -26,7 +35,7 @@ func emitTLEErr(t *testing.T, src string) (*nvptx.Result, error) {
 	if err := nvptx.Prepare(m, 4); err != nil {
 		t.Fatal(err)
 	}
-	return nvptx.EmitLLVM(m, nvptx.Options{NumWarps: 4})
+	return m
 }
 
 func emitTLE(t *testing.T, src string) *nvptx.Result {
@@ -80,18 +89,89 @@ func TestTMANVVMDialect(t *testing.T) {
 	}
 }
 
-func TestMakeDescUnsupported(t *testing.T) {
-	src := `kernel k(x *f32, n i32) {
+// TestMakeDesc: a make_desc writes its map into the program's slot of the
+// hidden scratch parameter: assembled in shared memory by tensormap.replace
+// (fields innermost first, the outer stride in bytes), copied out with
+// tensormap.cp_fenceproxy and acquired before the copy uses it.
+func TestMakeDesc(t *testing.T) {
+	src := `kernel k(x *bf16, n i32, ld i32) {
+    buf := alloc([64, 64], bf16)
+    b := barrier(count: 1)
+    d := make_desc(x, shape: [n, 64], strides: [ld, 1], block: [64, 64])
+    expect(b, 64 * 64 * 2)
+    copy(d, buf, 0, 0, barrier: b)
+    wait(b, 0)
+    e := make_desc(x, shape: [n, 64], strides: [ld, 1], block: [64, 64])
+    copy(buf, e, 64, 0)
+}
+`
+	res := emitTLE(t, src)
+	k := res.Kernels[0]
+	if k.ScratchBytes != 256 || len(k.Params) != 3 || len(k.Descs) != 0 {
+		t.Fatalf("scratch %d bytes, params %v, descs %v; want 256 bytes (two maps) and 3 parameters", k.ScratchBytes, k.Params, k.Descs)
+	}
+	ll := res.LLVMIR
+	for _, want := range []string{
+		"i8 addrspace(1)* %tle_scratch)",
+		"tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$1], $3;",
+		"tensormap.replace.tile.rank.shared::cta.b1024.b32 [$1], 1;",
+		"tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$1], 0, 64;",
+		"tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$1], 0, $4;",
+		"tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$1], 1, $5;",
+		"tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$1], 0, $6;",
+		"tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$1], 10;",
+		"tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$1], 0;",
+		"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$2], [$1], 128;",
+		"fence.proxy.tensormap::generic.acquire.gpu [$2], 128;",
+		"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+		"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group",
+	} {
+		if !strings.Contains(ll, want) {
+			t.Errorf("LLVM IR lacks %q", want)
+		}
+	}
+	// the outer stride: ld elements of 2 bytes, in 16-byte units below PTX 8.6
+	if !regexp.MustCompile(`mul i64 %v\d+, 2\n\t%v\d+ = ashr i64 %v\d+, 4`).MatchString(ll) {
+		t.Errorf("the stride is not converted to 16-byte units for PTX 8.3")
+	}
+	m := lowerTLE(t, src)
+	r, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: 4, PTXVersion: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.LLVMIR, "ashr i64") {
+		t.Errorf("PTX 9.0 takes the stride in bytes")
+	}
+}
+
+func TestMakeDescRefused(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`kernel k(x *f32, n i32, s i32) {
     buf := alloc([16, 16], f32)
     b := barrier(count: 1)
-    d := make_desc(x, shape: [n, 16], strides: [16, 1], block: [16, 16])
+    d := make_desc(x, shape: [n, 16], strides: [16, s], block: [16, 16])
     expect(b, 16 * 16 * 4)
     copy(d, buf, 0, 0, barrier: b)
     wait(b, 0)
 }
-`
-	_, err := emitTLEErr(t, src)
-	if err == nil || !strings.Contains(err.Error(), "make_desc is not supported on the GPU yet") || !strings.Contains(err.Error(), "k.tle:4:10") {
-		t.Fatalf("error %v, want make_desc is not supported at k.tle:4:10", err)
+`, "k.tle:4:10: make_desc on the GPU needs the innermost stride to be the constant 1"},
+		{`kernel k(x *f32, n i32) {
+    buf := alloc([16, 16], f32)
+    b := barrier(count: 1)
+    warp_specialize {
+    role load(warps: 1) {
+        d := make_desc(x, shape: [n, 16], strides: [16, 1], block: [16, 16])
+        expect(b, 16 * 16 * 4)
+        copy(d, buf, 0, 0, barrier: b)
+        wait(b, 0)
+    }
+    }
+}
+`, "make_desc inside a warp role is not supported on the GPU"},
+	} {
+		_, err := emitTLEErr(t, c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
 	}
 }

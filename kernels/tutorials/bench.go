@@ -224,42 +224,56 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 		}
 	}
 
-	// The same with B given as [K, N] (N-major; matmul_tma_nt.tle): B's
-	// stage is column-blocked (BN/64 TMA boxes, wgmma LBO between blocks).
-	for _, size := range []int{4096, 8192} {
-		progress(fmt.Sprintf("matmul_tma_nt %d^3 128x256x64, 3 stages", size))
-		k, err := load("matmul_tma_nt.tle", "matmul_tma_nt")
-		if err != nil {
-			return nil, err
+	// Variants of the 128x256x64, 3-stage matmul_tma: B given as [K, N]
+	// (N-major; matmul_tma_nt.tle: B's stage is column-blocked, BN/64 TMA
+	// boxes, wgmma LBO between blocks), and the maps made on the device
+	// (matmul_make_desc.tle: A and Bt as pointers, make_desc per program).
+	variants := []struct {
+		name, config string
+		args         func(a, b, c *tle.DeviceBuffer, size int) []any
+	}{
+		{"matmul_tma_nt", "B [K, N]", func(a, b, c *tle.DeviceBuffer, size int) []any {
+			return []any{tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: b, Shape: []int{size, size}}, c, size, size, size}
+		}},
+		{"matmul_make_desc", "B^T, maps made on the device", func(a, b, c *tle.DeviceBuffer, size int) []any {
+			return []any{a, b, c, size, size, size, size, size}
+		}},
+	}
+	for _, v := range variants {
+		for _, size := range []int{4096, 8192} {
+			progress(fmt.Sprintf("%s %d^3 128x256x64, 3 stages", v.name, size))
+			k, err := load(v.name+".tle", v.name)
+			if err != nil {
+				return nil, err
+			}
+			a, err := randBuf(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			b, err := randBuf(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			c, err := g.Alloc(ir.BF16, size*size)
+			if err != nil {
+				return nil, err
+			}
+			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "256", "BK": "64", "S": "3", "LAG": "1"}, Div16: []string{"M", "N", "K"}},
+				[3]int{(size + 127) / 128, (size + 255) / 256, 1}, v.args(a, b, c, size)...)
+			if err != nil {
+				return nil, err
+			}
+			t, err := g.Time(2, reps, p.Launch)
+			if err != nil {
+				return nil, err
+			}
+			flops := 2 * float64(size) * float64(size) * float64(size)
+			out = append(out, BenchResult{Name: v.name, Config: fmt.Sprintf("%d^3 bf16, %s, 128x256x64, 3 stages, lag 1", size, v.config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+			p.Close()
+			g.Free(a)
+			g.Free(b)
+			g.Free(c)
 		}
-		a, err := randBuf(ir.BF16, size*size)
-		if err != nil {
-			return nil, err
-		}
-		b, err := randBuf(ir.BF16, size*size)
-		if err != nil {
-			return nil, err
-		}
-		c, err := g.Alloc(ir.BF16, size*size)
-		if err != nil {
-			return nil, err
-		}
-		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "256", "BK": "64", "S": "3", "LAG": "1"}, Div16: []string{"M", "N", "K"}},
-			[3]int{(size + 127) / 128, (size + 255) / 256, 1},
-			tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: b, Shape: []int{size, size}}, c, size, size, size)
-		if err != nil {
-			return nil, err
-		}
-		t, err := g.Time(2, reps, p.Launch)
-		if err != nil {
-			return nil, err
-		}
-		flops := 2 * float64(size) * float64(size) * float64(size)
-		out = append(out, BenchResult{Name: "matmul_tma_nt", Config: fmt.Sprintf("%d^3 bf16, B [K, N], 128x256x64, 3 stages, lag 1", size), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
-		p.Close()
-		g.Free(a)
-		g.Free(b)
-		g.Free(c)
 	}
 
 	// Time from source to a loaded module, the first time (an empty JIT

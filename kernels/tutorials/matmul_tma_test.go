@@ -107,3 +107,61 @@ func TestMatmulTMAPTX(t *testing.T) {
 		})
 	}
 }
+
+// TestMatmulMakeDesc runs matmul_tma with its maps made on the device
+// (make_desc) over A and Bt stored with padded rows (lda = K + 8, ldb =
+// K + 24): the padding holds random values, so a map with a wrong row
+// stride reads them into the product.
+func TestMatmulMakeDesc(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	const m, n, kk = 200, 136, 544
+	const lda, ldb = kk + 8, kk + 24
+	a := round(ir.BF16, randn(r, m*lda))
+	bt := round(ir.BF16, randn(r, n*ldb))
+	want := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			s := 0.0
+			for l := 0; l < kk; l++ {
+				s += a[i*lda+l] * bt[j*ldb+l]
+			}
+			want[i*n+j] = s
+		}
+	}
+	checkMatmulTMA(t, "matmul_make_desc", m, n, kk, want, map[string]any{
+		"a": &tle.Tensor{Shape: []int{m * lda}, Data: a}, "bt": &tle.Tensor{Shape: []int{n * ldb}, Data: bt}, "lda": lda, "ldb": ldb})
+}
+
+// TestMatmulMakeDescPTX: each program writes two maps with
+// tensormap.replace (128-byte swizzle, bf16, the outer stride in 16-byte
+// units for PTX 8.3), copies them out and acquires them; the main loop is
+// matmul_tma's.
+func TestMatmulMakeDescPTX(t *testing.T) {
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skip("llc-19 not installed (CI installs llvm-19)")
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%\w+ )?` + w) }
+	k := kernel(t, "matmul_make_desc.tle", "matmul_make_desc")
+	b, err := k.Compile(tle.CompileOptions{Defines: matmulTMADefs[0]}, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.True(t, regexp.MustCompile(`(?m)^\.version 8\.3$`).MatchString(b.PTX), "PTX 8.3")
+	require.Equal(t, 256, b.ScratchBytes)
+	require.True(t, regexp.MustCompile(`\.param \.u64 matmul_make_desc_param_8\s`).MatchString(b.PTX), "the scratch is the last parameter")
+	for w, n := range map[string]int{
+		`tensormap\.replace\.tile\.global_address\.shared::cta\.b1024\.b64 \[%r\d+\], %rd\d+;`:                                                   2,
+		`tensormap\.replace\.tile\.global_stride\.shared::cta\.b1024\.b64 \[%r\d+\], 0, %rd\d+;`:                                                 2,
+		`tensormap\.replace\.tile\.global_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, %r\d+;`:                                                     2,
+		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 0, 64;`:                                                           2,
+		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, 128;`:                                                          1,
+		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, 256;`:                                                          1,
+		`tensormap\.replace\.tile\.elemtype\.shared::cta\.b1024\.b32 \[%r\d+\], 10;`:                                                             2,
+		`tensormap\.replace\.tile\.swizzle_mode\.shared::cta\.b1024\.b32 \[%r\d+\], 3;`:                                                          2,
+		`tensormap\.cp_fenceproxy\.global\.shared::cta\.tensormap::generic\.release\.gpu\.sync\.aligned \[%rd\d+\], \[%r\d+\], 128;`:             2,
+		`fence\.proxy\.tensormap::generic\.acquire\.gpu \[%rd\d+\], 128;`:                                                                        2,
+		`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`: 2,
+		`wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16\s`:                                                                         4,
+	} {
+		require.Len(t, line(w).FindAllString(b.PTX, -1), n, "%s", w)
+	}
+}

@@ -135,11 +135,11 @@ func TestPipeClose(t *testing.T) {
 func TestMakeDescNegativeOffsets(t *testing.T) {
 	k := newKernel("md", param("x", ptr(ir.F32)), param("out", ptr(ir.F32)))
 	d := k.Value(ir.OpMakeDesc, &ir.Desc{Elem: ir.F32, Block: []int{4, 4}},
-		[]*ir.Value{k.arg(0), k.ci(6), k.ci(10), k.ci(10), k.ci(1)}, ir.Attrs{"block": []int64{4, 4}})
+		[]*ir.Value{k.arg(0), k.ci(6), k.ci(10), k.ci(12), k.ci(1)}, ir.Attrs{"block": []int64{4, 4}}) // rows of 48 bytes: TMA needs multiples of 16
 	s := k.alloc("s", []int{4, 4}, ir.F32)
 	k.Create(ir.OpCopy, nil, []*ir.Value{d, s, k.ci(-2), k.ci(-1)}, nil)
 	k.store(k.addptr(k.arg(1), k.offs2(k.arange(4), k.arange(4), k.ci(4))), k.localLoad(s), nil)
-	xs := randoms(rand.New(rand.NewSource(8)), 60)
+	xs := randoms(rand.New(rand.NewSource(8)), 72)
 	out := NewBuffer(ir.F32, 16)
 	require.NoError(t, launchT(t, k.ret(), [3]int{1, 1, 1}, FromFloat64(ir.F32, xs), out))
 	got := out.Float64()
@@ -148,7 +148,7 @@ func TestMakeDescNegativeOffsets(t *testing.T) {
 			gr, gc := r-2, c-1
 			want := 0.0
 			if gr >= 0 && gc >= 0 {
-				want = float64(float32(xs[gr*10+gc]))
+				want = float64(float32(xs[gr*12+gc]))
 			}
 			require.Equal(t, want, got[r*4+c])
 		}

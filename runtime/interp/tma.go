@@ -46,6 +46,20 @@ func (t *thread) makeDesc(in *instr) error {
 		}
 		hi += (d.shape[k] - 1) * d.strides[k]
 	}
+	// what TMA needs of a map (the GPU cannot report it): rows of
+	// contiguous elements, 16-byte aligned
+	eb := dt.Elem.Bytes()
+	if rank > 0 && d.strides[rank-1] != 1 {
+		return t.errAt(op, "make_desc: the innermost stride must be 1 (TMA moves contiguous rows), got %d", d.strides[rank-1])
+	}
+	for k := 0; k < rank-1; k++ {
+		if d.strides[k]*eb%16 != 0 {
+			return t.errAt(op, "make_desc: the stride of dimension %d is %d elements (%d bytes), not a multiple of 16 bytes as TMA needs", k, d.strides[k], d.strides[k]*eb)
+		}
+	}
+	if (int(off)-rg.lo)*eb%16 != 0 {
+		return t.errAt(op, "make_desc: the tensor starts at element %d of %s, not on a 16-byte boundary as TMA needs", int(off)-rg.lo, rg.name)
+	}
 	if ir.NumElements(d.shape) > 0 && (int(off) < rg.lo || hi >= rg.hi) {
 		return t.errAt(op, "make_desc: a tensor of shape %v and strides %v at element %d of %s reaches element %d, outside [0, %d)",
 			d.shape, d.strides, off-int64(rg.lo), rg.name, hi-rg.lo, rg.hi-rg.lo)
