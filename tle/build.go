@@ -41,11 +41,7 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 		if err := nvptx.Prepare(m, numWarps); err != nil {
 			return nil, err
 		}
-		version := 83 // llc's, when the toolchain cannot be found here
-		if tc, _, err := nvptx.Select(g.Toolchain); err == nil {
-			version = tc.PTXVersion()
-		}
-		res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, PTXVersion: version})
+		res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
 		if err != nil {
 			return nil, err
 		}

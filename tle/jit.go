@@ -192,27 +192,20 @@ func CompileModule(m *ir.Module, kernel string, g GPUOptions) (b *Binary, err er
 	if err := nvptx.Prepare(m, numWarps); err != nil {
 		return nil, err
 	}
-	// the toolchain first: a make_desc's LLVM IR depends on its PTX version
-	var tc nvptx.Toolchain
-	ptx, why := g.PTX, "PTX given by the caller"
-	version := nvptx.PTXVersionOf(ptx)
-	if ptx == "" {
-		if tc, why, err = nvptx.Select(g.Toolchain); err != nil {
-			return nil, err
-		}
-		version = tc.PTXVersion()
-	}
-	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, PTXVersion: version})
+	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
 	if err != nil {
 		return nil, err
 	}
-	if tc != nil {
+	ptx, why := g.PTX, "PTX given by the caller"
+	if ptx == "" {
+		tc, reason, err := nvptx.Select(g.Toolchain)
+		if err != nil {
+			return nil, err
+		}
 		if ptx, err = tc.PTX(res.LLVMIR, g.Arch); err != nil {
 			return nil, err
 		}
-	}
-	if v := nvptx.PTXVersionOf(ptx); nvptx.UsesTensormaps(res.LLVMIR) && v != version {
-		return nil, fmt.Errorf("the PTX is version %d.%d, but make_desc was compiled for %d.%d (%s)", v/10, v%10, version/10, version%10, why)
+		why = reason
 	}
 	b = &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
 	for _, kk := range res.Kernels {

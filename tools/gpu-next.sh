@@ -4,8 +4,7 @@
 #   build here: rm -rf .gpu && mkdir -p .gpu && CGO_ENABLED=0 go build -o .gpu/tlec ./cmd/tlec &&
 #     CGO_ENABLED=0 go test -c -o .gpu/ ./kernels/tutorials ./kernels/kda ./tests && bash tools/build-ptx.sh
 # 1. the tutorial tests through libNVVM (PTX 9.0) and carried llc-19 PTX
-#    (8.3 for make_desc: the two encodings of the map's stride), and the
-#    make_desc / dot-as-wgmma tests of ./tests;
+#    (8.3 for make_desc), and the make_desc / dot-as-wgmma tests of ./tests;
 # 2. ptxas and SASS of matmul_make_desc from both toolchains;
 # 3. compute-sanitizer memcheck, racecheck and synccheck on TestMatmulMakeDesc;
 # 4. the KDA accuracy tests (the runtime's launch path changed);
@@ -24,7 +23,7 @@ for f in .gpu/ptx/matmul_make_desc.ptx /tmp/mmd_nvvm.ptx; do
   b=$(basename "$f" .ptx)
   grep -m1 "^\.version" "$f" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
   ptxas -arch=sm_90a -v "$f" -o "/tmp/$b.cubin" 2>&1 | grep -E "registers|spill|rror" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
-  cuobjdump --dump-sass "/tmp/$b.cubin" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+[A-Z][A-Z0-9_.]*" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | grep -E "UTMA|HGMMA|SYNCS|USETMAXREG|UBLKCP|FENCE|MEMBAR|CCTL" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
+  cuobjdump --dump-sass "/tmp/$b.cubin" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+(@!?U?P[0-9T] )?[A-Z][A-Z0-9_.]*" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | grep -E "UTMA|HGMMA|SYNCS|USETMAXREG|UBLKCP|FENCE|MEMBAR|CCTL" | sed "s/^/$b: /" >> "$OUT/make-desc-sass.txt"
 done
 cat "$OUT/make-desc-sass.txt"
 echo "== compute-sanitizer on TestMatmulMakeDesc (libNVVM)"

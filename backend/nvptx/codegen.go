@@ -25,11 +25,6 @@ type Options struct {
 	// PreciseDiv makes f32 division IEEE (div.rn.f32) instead of Triton's
 	// div.full.f32.
 	PreciseDiv bool
-	// PTXVersion is the PTX ISA version the toolchain will write, times 10
-	// (83 for llc with make_desc, 90 for CUDA 13's libNVVM; 0 is 83):
-	// make_desc encodes its global strides for it (ptxas reads them in
-	// 16-byte units below 8.6). CheckPTXVersion verifies the guess.
-	PTXVersion int
 }
 
 // Kernel describes a generated kernel for the launcher.
@@ -146,14 +141,13 @@ type gen struct {
 	tid, lane, warp value.Value
 
 	// make_desc (tma.go): the plans of the kernel's descriptors, the index
-	// of each make_desc, the hidden scratch parameter, the PTX version
-	descPlan   map[*ir.Value]*tmaPlan
-	descIndex  map[*ir.Op]int
-	scratch    *llvm.Param
-	ptxVersion int
-	bases      map[*passes.LinearLayout][]value.Value
-	regCoords  map[*passes.LinearLayout][][]int
-	regIndex   map[*passes.LinearLayout]map[int]int
+	// of each make_desc, the hidden scratch parameter
+	descPlan  map[*ir.Value]*tmaPlan
+	descIndex map[*ir.Op]int
+	scratch   *llvm.Param
+	bases     map[*passes.LinearLayout][]value.Value
+	regCoords map[*passes.LinearLayout][][]int
+	regIndex  map[*passes.LinearLayout]map[int]int
 
 	sync smemState
 	// barrierInLoop: a CTA (or role) barrier has been emitted since the
@@ -222,10 +216,6 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	}
 	if g.descPlan, err = descPlans(f, nil); err != nil {
 		return k, err
-	}
-	g.ptxVersion = opts.PTXVersion
-	if g.ptxVersion == 0 {
-		g.ptxVersion = 83
 	}
 	g.descIndex = makeDescs(f)
 	seen := map[string]bool{}

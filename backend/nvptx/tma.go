@@ -633,12 +633,10 @@ func (g *gen) makeDesc(op *ir.Op) {
 	}
 	for k := 1; k < rank; k++ {
 		sv := op.Operands[1+rank+rank-1-k]
-		var stride value.Value = g.cur.NewMul(g.cast(g.scalar(sv), ir.ElemDType(sv.Type), ir.I64), i64c(eb))
-		if g.ptxVersion < 86 {
-			// ptxas reads the field in 16-byte units below PTX 8.6 (as
-			// Triton's TMAToLLVM notes); TMA strides are multiples of 16
-			stride = g.cur.NewAShr(stride, i64c(4))
-		}
+		// in bytes: what ptxas of CUDA 13 and the 580 driver read, at PTX
+		// 8.3 and 9.0 alike (measured; older ptxas read 16-byte units, the
+		// bug Triton's TMAToLLVM works around below PTX 8.6)
+		stride := g.cur.NewMul(g.cast(g.scalar(sv), ir.ElemDType(sv.Type), ir.I64), i64c(eb))
 		args = append(args, stride)
 		ptys, cons = append(ptys, types.I64), append(cons, "l")
 		rep("global_stride", k-1, fmt.Sprintf("$%d", len(args)-1), true)

@@ -17,25 +17,7 @@ import (
 type Toolchain interface {
 	Name() string
 	PTX(llvmIR string, arch string) (string, error)
-	// PTXVersion is the PTX ISA version (times 10) of the PTX it writes
-	// for a module with tensor-map instructions (make_desc): the LLVM IR
-	// of such a module depends on it (Options.PTXVersion).
-	PTXVersion() int
 }
-
-// PTXVersionOf reads the .version directive of PTX text (times 10; 0 when
-// there is none).
-func PTXVersionOf(ptx string) int {
-	m := reVersion.FindStringSubmatch(ptx)
-	if m == nil {
-		return 0
-	}
-	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[2])
-	return 10*major + minor
-}
-
-var reVersion = regexp.MustCompile(`(?m)^\s*\.version\s+(\d+)\.(\d)\b`)
 
 // UsesTensormaps reports whether LLVM IR from EmitLLVM builds tensor maps
 // on the device (make_desc), which needs PTX 8.3.
@@ -50,10 +32,6 @@ type LLC struct {
 
 // Name is "llc".
 func (*LLC) Name() string { return "llc" }
-
-// PTXVersion is 8.3: llc writes PTX 8.0 (what toolchain.md verified),
-// and 8.3 for modules with tensormap.replace, which needs it.
-func (*LLC) PTXVersion() int { return 83 }
 
 // FindLLC looks for an llc able to target sm_90a: $TLE_LLC, then llc-19 ..
 // llc-22 on PATH, then an llc reporting LLVM 19 or newer.
@@ -94,7 +72,7 @@ func (l *LLC) PTX(llvmIR, arch string) (string, error) {
 		return "", err
 	}
 	f.Close()
-	ptx := "+ptx80"
+	ptx := "+ptx80" // what toolchain.md verified; tensormap.replace needs 8.3
 	if UsesTensormaps(llvmIR) {
 		ptx = "+ptx83"
 	}
@@ -125,10 +103,6 @@ type NVVM struct {
 
 // Name is "nvvm".
 func (*NVVM) Name() string { return "nvvm" }
-
-// PTXVersion is 9.0, what CUDA 13's libNVVM writes (shared/specs/
-// toolchain.md); CompileModule checks the PTX it gets.
-func (*NVVM) PTXVersion() int { return 90 }
 
 // PTX rewrites the IR with ToNVVMDialect and compiles it for
 // compute_<arch>.

@@ -133,8 +133,8 @@ func TestMatmulMakeDesc(t *testing.T) {
 }
 
 // TestMatmulMakeDescPTX: each program writes two maps with
-// tensormap.replace (128-byte swizzle, bf16, the outer stride in 16-byte
-// units for PTX 8.3), copies them out and acquires them; the main loop is
+// tensormap.replace (128-byte swizzle, bf16, the outer stride in bytes) in
+// PTX 8.3, copies them out and acquires them; the main loop is
 // matmul_tma's.
 func TestMatmulMakeDescPTX(t *testing.T) {
 	if _, err := exec.LookPath("llc-19"); err != nil {
