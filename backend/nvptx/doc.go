@@ -158,12 +158,16 @@
 // error naming the copy. Kernel.Descs records each desc parameter's
 // dtype, block, box and swizzle; the runtime (tle.DescSpec) encodes a
 // matching map from a device buffer, shape and strides (zero fill out of
-// bounds, 128-byte L2 promotion). make_desc is refused ("not supported on
-// the GPU yet"): device-side maps would need tensormap.replace.
+// bounds, 128-byte L2 promotion). make_desc builds its map on the device
+// (tma.go): the kernel takes a hidden global scratch parameter
+// (Kernel.ScratchBytes per program), the first warp assembles the map in
+// shared memory with tensormap.replace, copies it out with
+// tensormap.cp_fenceproxy and acquires it; llc then writes PTX 8.3.
 //
 // # Toolchains
 //
-// Toolchain is implemented by LLC (llc-19 -O3 -mcpu=sm_90a -mattr=+ptx80; a
+// Toolchain is implemented by LLC (llc-19 -O3 -mcpu=sm_90a -mattr=+ptx80,
+// +ptx83 for tensor-map instructions; a
 // failure names the command line and keeps the .ll) and NVVM (libNVVM through
 // the NVVMCompiler interface, which runtime/cuda implements; the IR is first
 // rewritten into libNVVM's LLVM 7 dialect by ToNVVMDialect). Select picks
