@@ -135,6 +135,44 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 		g.Free(y)
 	}
 
+	// matmulRow times one bf16 matmul kernel (in its .tle file of the same
+	// name) on size^3 operands a and b, c = a b, with the launch arguments
+	// args gives, and adds its row.
+	matmulRow := func(name, kernel, config string, size int, opts tle.CompileOptions, grid [3]int, args func(a, b, c *tle.DeviceBuffer) []any) error {
+		progress(fmt.Sprintf("%s %d^3 %s", name, size, config))
+		k, err := load(kernel+".tle", kernel)
+		if err != nil {
+			return err
+		}
+		a, err := randBuf(ir.BF16, size*size)
+		if err != nil {
+			return err
+		}
+		defer g.Free(a)
+		b, err := randBuf(ir.BF16, size*size)
+		if err != nil {
+			return err
+		}
+		defer g.Free(b)
+		c, err := g.Alloc(ir.BF16, size*size)
+		if err != nil {
+			return err
+		}
+		defer g.Free(c)
+		p, err := g.Prepare(k, opts, grid, args(a, b, c)...)
+		if err != nil {
+			return err
+		}
+		defer p.Close()
+		t, err := g.Time(2, reps, p.Launch)
+		if err != nil {
+			return err
+		}
+		flops := 2 * float64(size) * float64(size) * float64(size)
+		out = append(out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 bf16, %s", size, config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+		return nil
+	}
+
 	// Matmul with its dot on mma.sync (CompileOptions.DotMMASync), and as
 	// wgmma (the default).
 	for _, size := range []int{1024, 2048, 4096} {
@@ -147,132 +185,48 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 			if cfg.wgmma {
 				name = "matmul (dot as wgmma)"
 			}
-			progress(fmt.Sprintf("%s %d^3 %sx%sx%s/%dw", name, size, cfg.bm, cfg.bn, cfg.bk, cfg.warps))
-			k, err := load("matmul.tle", "matmul")
-			if err != nil {
-				return nil, err
-			}
-			a, err := randBuf(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			b, err := randBuf(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			c, err := g.Alloc(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
 			bm, bn := atoi(cfg.bm), atoi(cfg.bn)
-			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps, DotMMASync: !cfg.wgmma},
-				[3]int{(size + bm - 1) / bm, (size + bn - 1) / bn, 1}, a, b, c, size, size, size)
+			err := matmulRow(name, "matmul", fmt.Sprintf("%sx%sx%s, %d warps", cfg.bm, cfg.bn, cfg.bk, cfg.warps), size,
+				tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps, DotMMASync: !cfg.wgmma},
+				[3]int{(size + bm - 1) / bm, (size + bn - 1) / bn, 1},
+				func(a, b, c *tle.DeviceBuffer) []any { return []any{a, b, c, size, size, size} })
 			if err != nil {
 				return nil, err
 			}
-			t, err := g.Time(2, reps, p.Launch)
-			if err != nil {
-				return nil, err
-			}
-			flops := 2 * float64(size) * float64(size) * float64(size)
-			out = append(out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 bf16, %sx%sx%s, %d warps", size, cfg.bm, cfg.bn, cfg.bk, cfg.warps), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
-			p.Close()
-			g.Free(a)
-			g.Free(b)
-			g.Free(c)
 		}
 	}
 
-	// Matmul with TMA, a 3-deep pipeline, a load role and two wgmma
-	// warpgroups (matmul_tma.tle), B given transposed ([N, K], K-major).
-	for _, size := range []int{1024, 2048, 4096, 8192} {
-		for _, cfg := range []struct{ bn, s, lag string }{{"256", "3", "1"}, {"128", "4", "1"}} {
-			progress(fmt.Sprintf("matmul_tma %d^3 128x%sx64, %s stages", size, cfg.bn, cfg.s))
-			k, err := load("matmul_tma.tle", "matmul_tma")
-			if err != nil {
-				return nil, err
-			}
-			a, err := randBuf(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			bt, err := randBuf(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			c, err := g.Alloc(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			bn := atoi(cfg.bn)
-			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": cfg.bn, "BK": "64", "S": cfg.s, "LAG": cfg.lag}, Div16: []string{"M", "N", "K"}},
-				[3]int{(size + 127) / 128, (size + bn - 1) / bn, 1},
-				tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: bt, Shape: []int{size, size}}, c, size, size, size)
-			if err != nil {
-				return nil, err
-			}
-			t, err := g.Time(2, reps, p.Launch)
-			if err != nil {
-				return nil, err
-			}
-			flops := 2 * float64(size) * float64(size) * float64(size)
-			out = append(out, BenchResult{Name: "matmul_tma", Config: fmt.Sprintf("%d^3 bf16, B^T, 128x%sx64, %s stages, lag %s", size, cfg.bn, cfg.s, cfg.lag), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
-			p.Close()
-			g.Free(a)
-			g.Free(bt)
-			g.Free(c)
-		}
-	}
-
-	// Variants of the 128x256x64, 3-stage matmul_tma: B given as [K, N]
-	// (N-major; matmul_tma_nt.tle: B's stage is column-blocked, BN/64 TMA
-	// boxes, wgmma LBO between blocks), and the maps made on the device
+	// Matmul with TMA, an S-deep pipeline, a load role and two wgmma
+	// warpgroups (matmul_tma.tle), B given transposed ([N, K], K-major);
+	// then, with the 128x256x64 3-stage tile, B given as [K, N] (N-major;
+	// matmul_tma_nt.tle: B's stage is column-blocked, BN/64 TMA boxes,
+	// wgmma LBO between blocks) and the maps made on the device
 	// (matmul_make_desc.tle: A and Bt as pointers, make_desc per program).
-	variants := []struct {
-		name, config string
-		args         func(a, b, c *tle.DeviceBuffer, size int) []any
-	}{
-		{"matmul_tma_nt", "B [K, N]", func(a, b, c *tle.DeviceBuffer, size int) []any {
-			return []any{tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: b, Shape: []int{size, size}}, c, size, size, size}
-		}},
-		{"matmul_make_desc", "B^T, maps made on the device", func(a, b, c *tle.DeviceBuffer, size int) []any {
+	descs := func(a, b, c *tle.DeviceBuffer, size int) []any {
+		return []any{tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: b, Shape: []int{size, size}}, c, size, size, size}
+	}
+	type tmaRun struct {
+		kernel, what, bn, s string
+		sizes               []int
+		args                func(a, b, c *tle.DeviceBuffer, size int) []any
+	}
+	for _, r := range []tmaRun{
+		{"matmul_tma", "B^T", "256", "3", []int{1024, 2048, 4096, 8192}, descs},
+		{"matmul_tma", "B^T", "128", "4", []int{1024, 2048, 4096, 8192}, descs},
+		{"matmul_tma_nt", "B [K, N]", "256", "3", []int{4096, 8192}, descs},
+		{"matmul_make_desc", "B^T, maps made on the device", "256", "3", []int{4096, 8192}, func(a, b, c *tle.DeviceBuffer, size int) []any {
 			return []any{a, b, c, size, size, size, size, size}
 		}},
-	}
-	for _, v := range variants {
-		for _, size := range []int{4096, 8192} {
-			progress(fmt.Sprintf("%s %d^3 128x256x64, 3 stages", v.name, size))
-			k, err := load(v.name+".tle", v.name)
+	} {
+		for _, size := range r.sizes {
+			bn := atoi(r.bn)
+			err := matmulRow(r.kernel, r.kernel, fmt.Sprintf("%s, 128x%sx64, %s stages, lag 1", r.what, r.bn, r.s), size,
+				tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": r.bn, "BK": "64", "S": r.s, "LAG": "1"}, Div16: []string{"M", "N", "K"}},
+				[3]int{(size + 127) / 128, (size + bn - 1) / bn, 1},
+				func(a, b, c *tle.DeviceBuffer) []any { return r.args(a, b, c, size) })
 			if err != nil {
 				return nil, err
 			}
-			a, err := randBuf(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			b, err := randBuf(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			c, err := g.Alloc(ir.BF16, size*size)
-			if err != nil {
-				return nil, err
-			}
-			p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "256", "BK": "64", "S": "3", "LAG": "1"}, Div16: []string{"M", "N", "K"}},
-				[3]int{(size + 127) / 128, (size + 255) / 256, 1}, v.args(a, b, c, size)...)
-			if err != nil {
-				return nil, err
-			}
-			t, err := g.Time(2, reps, p.Launch)
-			if err != nil {
-				return nil, err
-			}
-			flops := 2 * float64(size) * float64(size) * float64(size)
-			out = append(out, BenchResult{Name: v.name, Config: fmt.Sprintf("%d^3 bf16, %s, 128x256x64, 3 stages, lag 1", size, v.config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
-			p.Close()
-			g.Free(a)
-			g.Free(b)
-			g.Free(c)
 		}
 	}
 
