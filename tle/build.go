@@ -25,6 +25,7 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 		return nil, fmt.Errorf("--emit %q: want tir, ll or ptx", emit)
 	}
 	g = g.withDefaults()
+	opts = opts.forArch(g.Arch)
 	m, err := k.IR(opts)
 	if err != nil {
 		return nil, err

@@ -269,13 +269,6 @@ func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 			}
 		}
 	}
-	if n := gk.bin.ScratchBytes; n > 0 {
-		p, err := g.scratch(n * max(1, grid[0]*grid[1]*grid[2]))
-		if err != nil {
-			return fmt.Errorf("%s: the scratch of its make_desc maps: %w", gk.bin.Kernel, err)
-		}
-		args = append(args, p)
-	}
 	cfg := cuda.LaunchConfig{
 		Grid:      cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])},
 		Block:     cuda.Dim3{X: uint32(32 * gk.bin.NumWarps), Y: 1, Z: 1},
@@ -289,15 +282,22 @@ func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 			}
 		}
 	}
+	if n := gk.bin.ScratchBytes; n > 0 {
+		return g.withScratch(n*max(1, grid[0]*grid[1]*grid[2]), func(p cuda.DevicePtr) error {
+			return gk.fn.Launch(cfg, append(args, p)...)
+		})
+	}
 	return gk.fn.Launch(cfg, args...)
 }
 
-// scratch returns a device buffer of at least n bytes for the hidden
-// scratch parameter of kernels with make_desc (Binary.ScratchBytes), for
-// Launch: one buffer per GPU, reused by every launch (they run in order
-// on the default stream), grown when a launch needs more, after the GPU
-// has finished the launches that use the old one.
-func (g *GPU) scratch(n int) (cuda.DevicePtr, error) {
+// withScratch runs launch with a device buffer of at least n bytes for
+// the hidden scratch parameter of kernels with make_desc
+// (Binary.ScratchBytes): one buffer per GPU, reused by every Launch (they
+// run in order on the default stream) and kept for the process, grown
+// when a launch needs more once the GPU has finished the launches that
+// use the old one. The lock is held until the launch is enqueued, so no
+// growth frees a buffer a launch is about to be given.
+func (g *GPU) withScratch(n int, launch func(cuda.DevicePtr) error) error {
 	owner := g
 	if g.shared != nil {
 		owner = g.shared
@@ -305,22 +305,21 @@ func (g *GPU) scratch(n int) (cuda.DevicePtr, error) {
 	mu := g.lock()
 	mu.Lock()
 	defer mu.Unlock()
-	if owner.scratchLen >= n {
-		return owner.scratchPtr, nil
-	}
-	if owner.scratchPtr != 0 {
-		if err := g.ctx.Synchronize(); err != nil {
-			return 0, err
+	if owner.scratchLen < n {
+		if owner.scratchPtr != 0 {
+			if err := g.ctx.Synchronize(); err != nil {
+				return err
+			}
+			if err := g.ctx.Free(owner.scratchPtr); err != nil {
+				return err
+			}
+			owner.scratchPtr, owner.scratchLen = 0, 0
 		}
-		if err := g.ctx.Free(owner.scratchPtr); err != nil {
-			return 0, err
+		p, err := g.ctx.Alloc(n)
+		if err != nil {
+			return fmt.Errorf("the scratch of the make_desc maps (%d bytes): %w", n, err)
 		}
-		owner.scratchPtr, owner.scratchLen = 0, 0
+		owner.scratchPtr, owner.scratchLen = p, n
 	}
-	p, err := g.ctx.Alloc(n)
-	if err != nil {
-		return 0, err
-	}
-	owner.scratchPtr, owner.scratchLen = p, n
-	return p, nil
+	return launch(owner.scratchPtr)
 }

@@ -62,6 +62,15 @@ type Binary struct {
 	Key          string // the cache key
 }
 
+// forArch keeps dots on mma.sync for targets without wgmma (all but
+// sm_90a).
+func (o CompileOptions) forArch(arch string) CompileOptions {
+	if arch != "sm_90a" {
+		o.DotMMASync = true
+	}
+	return o
+}
+
 // GPUOptions choose the target and toolchain.
 type GPUOptions struct {
 	Arch      string // "sm_90a" when empty
@@ -135,6 +144,7 @@ func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 // why a kernel was (re)compiled.
 func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
 	g = g.withDefaults()
+	opts = opts.forArch(g.Arch)
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()
 	b, ok := jit.mem[key]

@@ -64,6 +64,12 @@ func TestDotWgmma(t *testing.T) {
 	require.Contains(t, a.LLVMIR, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16")
 	require.Contains(t, a.LLVMIR, "wgmma.wait_group.sync.aligned 0")
 	require.NotContains(t, a.LLVMIR, "mma.sync.aligned.m16n8k16")
+
+	// a target without wgmma keeps mma.sync
+	a, err = k.Build(opts, GPUOptions{Arch: "sm_90"}, "ll")
+	require.NoError(t, err)
+	require.NotContains(t, a.LLVMIR, "wgmma.mma_async")
+	require.Contains(t, a.LLVMIR, "mma.sync.aligned.m16n8k16")
 	if _, err := exec.LookPath("llc-19"); err == nil {
 		b, err := k.Build(opts, GPUOptions{Toolchain: "llc"}, "ptx")
 		require.NoError(t, err)

@@ -211,12 +211,10 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	})
 	var params []*llvm.Param
 	k = Kernel{Name: f.Name, NumWarps: nw, SmemBytes: int(f.Attrs.Int(passes.AttrSmemBytes, 0))}
-	if k.Descs, err = descParams(f); err != nil {
-		return k, err
-	}
 	if g.descPlan, err = descPlans(f, nil); err != nil {
 		return k, err
 	}
+	k.Descs = descParams(f, g.descPlan)
 	g.descIndex = makeDescs(f)
 	seen := map[string]bool{}
 	for i, p := range f.Params {

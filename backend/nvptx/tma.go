@@ -274,16 +274,9 @@ func unsplitPlan(d *ir.Desc) *tmaPlan {
 	return p
 }
 
-// descParams returns the map each desc parameter needs (see descPlans).
-func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
-	var file *diag.File
-	if len(files) > 0 {
-		file = files[0]
-	}
-	plans, err := descPlans(f, file)
-	if err != nil {
-		return nil, err
-	}
+// descParams returns the map each desc parameter needs, from the plans of
+// descPlans.
+func descParams(f *ir.Func, plans map[*ir.Value]*tmaPlan) []DescParam {
 	var out []DescParam
 	for i, prm := range f.Params {
 		d, ok := prm.Type.(*ir.Desc)
@@ -296,7 +289,7 @@ func descParams(f *ir.Func, files ...*diag.File) ([]DescParam, error) {
 		}
 		out = append(out, DescParam{Param: i, DType: d.Elem.String(), Block: append([]int(nil), d.Block...), Box: p.box, Swizzle: p.swizzle})
 	}
-	return out, nil
+	return out
 }
 
 // checkTMA reports, at their .tle positions, what the TMA lowering refuses
@@ -324,6 +317,19 @@ func checkTMA(m *ir.Module) error {
 				at := m.File.Position(op.Pos).String()
 				switch op.Kind {
 				case ir.OpMakeDesc:
+					d, _ := op.Results[0].Type.(*ir.Desc)
+					if d == nil || len(d.Block) < 1 || len(d.Block) > 5 {
+						err = fmt.Errorf("%s: make_desc: TMA maps have rank 1 to 5", at)
+						return
+					}
+					if _, ok := tensormapElemTypes[d.Elem]; !ok {
+						err = fmt.Errorf("%s: make_desc: TMA does not move %s elements", at, d.Elem)
+						return
+					}
+					if p := unsplitPlan(d); p.box[len(p.box)-1]*d.Elem.Bytes()%16 != 0 {
+						err = fmt.Errorf("%s: make_desc: the block's rows are %d bytes; TMA needs a multiple of 16", at, p.box[len(p.box)-1]*d.Elem.Bytes())
+						return
+					}
 					if inRole {
 						err = fmt.Errorf("%s: make_desc inside a warp role is not supported on the GPU: make the descriptor before warp_specialize (its map is written by the CTA's first warp, then the whole CTA synchronises)", at)
 						return
@@ -336,6 +342,9 @@ func checkTMA(m *ir.Module) error {
 					}
 				case ir.OpCopy:
 					desc, _, _, _, _ := copyOperands(op)
+					if desc == nil {
+						break
+					}
 					if _, isDesc := desc.Type.(*ir.Desc); isDesc && !args[desc] && (desc.Def == nil || desc.Def.Kind != ir.OpMakeDesc) {
 						err = fmt.Errorf("%s: copy: the descriptor must be a desc parameter of the kernel or a make_desc result", at)
 						return
@@ -363,13 +372,8 @@ func constOperand(v *ir.Value) (int64, bool) {
 	if v.Def == nil || v.Def.Kind != ir.OpConstant {
 		return 0, false
 	}
-	switch c := v.Def.Attrs["value"].(type) {
-	case int64:
-		return c, true
-	case float64:
-		return int64(c), c == float64(int64(c))
-	}
-	return 0, false
+	c, ok := v.Def.Attrs["value"].(int64)
+	return c, ok
 }
 
 // knownAlign is a power of two dividing the i32 value v (1 when nothing is
@@ -529,12 +533,14 @@ func (g *gen) tmaIssue(instr string, smem, tmap, mbar value.Value, coords []valu
 // that the launcher allocates; make_desc number i of program p writes its
 // 128-byte map at scratch + (p * n + i) * 128. As in Triton, the map is
 // assembled in shared memory (zeroed by the first warp, then each field set
-// with tensormap.replace by thread 0), copied to global memory with
-// tensormap.cp_fenceproxy (release), acquired with
-// fence.proxy.tensormap::generic by the first warp (whose thread 0 issues
-// the copies), and the CTA synchronises. A make_desc in a loop rewrites
+// with tensormap.replace by thread 0) and copied to global memory with
+// tensormap.cp_fenceproxy (release); the CTA synchronises and every thread
+// acquires the map with fence.proxy.tensormap::generic. A make_desc in a loop rewrites
 // the same map: copies issued through the previous one must have completed
-// (their barrier waited on), as for a shared buffer.
+// (their barrier waited on), as for a shared buffer. The field values are
+// what ptxas of CUDA 13 and the 580 driver read (strides in bytes, at PTX
+// 8.3 and 9.0); older ptxas read the strides in 16-byte units (Triton
+// works around it below PTX 8.6), which would make wrong maps.
 
 // scratchParamName is the hidden parameter's name.
 const scratchParamName = "tle_scratch"
@@ -567,8 +573,11 @@ func makeDescs(f *ir.Func) map[*ir.Op]int {
 // above) and gives the descriptor as a generic pointer to it.
 func (g *gen) makeDesc(op *ir.Op) {
 	d, _ := op.Results[0].Type.(*ir.Desc)
-	if d == nil || g.scratch == nil {
+	if d == nil {
 		g.failf("make_desc must give a !desc")
+	}
+	if g.scratch == nil {
+		g.failf("internal: make_desc without the scratch parameter")
 	}
 	rank := len(d.Block)
 	if len(op.Operands) != 1+2*rank {
@@ -646,14 +655,20 @@ func (g *gen) makeDesc(op *ir.Op) {
 	}
 	rep("elemtype", -1, fmt.Sprint(et), false)
 	rep("interleave_layout", -1, "0", false)
-	rep("swizzle_mode", -1, fmt.Sprint(map[int]int{0: 0, 32: 1, 64: 2, 128: 3}[p.swizzle]), false)
+	mode, ok := map[int]int{0: 0, 32: 1, 64: 2, 128: 3}[p.swizzle]
+	if !ok {
+		g.failf("internal: TMA swizzle of %d bytes", p.swizzle)
+	}
+	rep("swizzle_mode", -1, fmt.Sprint(mode), false)
 	rep("fill_mode", -1, "0", false)
 	b.WriteString("\tbar.warp.sync -1;\n")
-	b.WriteString("\t@%w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$2], [$1], 128;\n")
-	b.WriteString("\t@%w fence.proxy.tensormap::generic.acquire.gpu [$2], 128;\n}")
+	b.WriteString("\t@%w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$2], [$1], 128;\n}")
 	g.cur.NewCall(g.md.inlineAsm(types.Void, ptys, b.String(), strings.Join(cons, ",")+",~{memory}", true), args...)
-	g.sync.reads = append(g.sync.reads, rng{off, off + TensormapBytes}) // the first warp's copy-out
+	// after the barrier (the first warp has released the map, and read
+	// the staging bytes), every thread acquires it: whichever thread of
+	// whichever role issues a copy through it
 	g.barrier()
+	g.cur.NewCall(g.md.inlineAsm(types.Void, []types.Type{gmap.Type()}, "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l,~{memory}", true), gmap)
 	generic := g.cur.NewAddrSpaceCast(gmap, ptrTo(types.I8, asGeneric))
 	g.set(op.Results[0], &tval{s: g.cur.NewBitCast(generic, descParamType())})
 }

@@ -122,7 +122,7 @@ func TestMakeDesc(t *testing.T) {
 		"tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$1], 10;",
 		"tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$1], 0;",
 		"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$2], [$1], 128;",
-		"fence.proxy.tensormap::generic.acquire.gpu [$2], 128;",
+		"fence.proxy.tensormap::generic.acquire.gpu [$0], 128;",
 		"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
 		"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group",
 	} {
@@ -161,6 +161,14 @@ func TestMakeDescRefused(t *testing.T) {
     }
 }
 `, "make_desc inside a warp role is not supported on the GPU"},
+		{`kernel k(x *f32, n i32) {
+    d := make_desc(x, shape: [n, n, n, n, n, n], strides: [n, n, n, n, 16, 1], block: [1, 1, 1, 1, 1, 16])
+}
+`, "k.tle:2:10: make_desc: TMA maps have rank 1 to 5"},
+		{`kernel k(x *f32, n i32) {
+    d := make_desc(x, shape: [n, 2], strides: [16, 1], block: [16, 2])
+}
+`, "k.tle:2:10: make_desc: the block's rows are 8 bytes; TMA needs a multiple of 16"},
 	} {
 		_, err := emitTLEErr(t, c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -27,6 +27,8 @@ type runFlags struct {
 	dumpDir    string
 	ptx        string
 	toolchain  string
+	dotWgmma   bool
+	minCTAs    int
 }
 
 func init() {
@@ -65,6 +67,8 @@ which on standard error.`,
 			fs.StringVar(&r.dumpDir, "dump-dir", ".", "where --dump-after writes")
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
 			fs.StringVar(&r.toolchain, "toolchain", "auto", "PTX toolchain on the GPU: auto, llc or nvvm")
+			fs.BoolVar(&r.dotWgmma, "dot-wgmma", true, "as tlec build: --dot-wgmma=false keeps dots on mma.sync (give the same as to the build of a --ptx file)")
+			fs.IntVar(&r.minCTAs, "min-ctas", 0, "as tlec build: CTAs per SM ptxas must fit (give the same as to the build of a --ptx file)")
 			return r
 		},
 		run: runRun,
@@ -100,7 +104,8 @@ func runRun(e *env, cfg any, files []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	opts := tle.CompileOptions{Defines: defines, NumWarps: r.numWarps, VerifyEach: r.verifyEach, DumpAfter: r.dumpAfter, DumpDir: r.dumpDir}
+	opts := tle.CompileOptions{Defines: defines, NumWarps: r.numWarps, VerifyEach: r.verifyEach, DumpAfter: r.dumpAfter, DumpDir: r.dumpDir,
+		DotMMASync: !r.dotWgmma, MinCTAsPerSM: r.minCTAs}
 	gopts := tle.GPUOptions{Toolchain: r.toolchain}
 	if r.ptx != "" {
 		if r.device == "cpu" {

@@ -46,6 +46,10 @@ func (t *thread) makeDesc(in *instr) error {
 		}
 		hi += (d.shape[k] - 1) * d.strides[k]
 	}
+	if ir.NumElements(d.shape) > 0 && (int(off) < rg.lo || hi >= rg.hi) {
+		return t.errAt(op, "make_desc: a tensor of shape %v and strides %v at element %d of %s reaches element %d, outside [0, %d)",
+			d.shape, d.strides, off-int64(rg.lo), rg.name, hi-rg.lo, rg.hi-rg.lo)
+	}
 	// what TMA needs of a map (the GPU cannot report it): rows of
 	// contiguous elements, 16-byte aligned
 	eb := dt.Elem.Bytes()
@@ -59,10 +63,6 @@ func (t *thread) makeDesc(in *instr) error {
 	}
 	if (int(off)-rg.lo)*eb%16 != 0 {
 		return t.errAt(op, "make_desc: the tensor starts at element %d of %s, not on a 16-byte boundary as TMA needs", int(off)-rg.lo, rg.name)
-	}
-	if ir.NumElements(d.shape) > 0 && (int(off) < rg.lo || hi >= rg.hi) {
-		return t.errAt(op, "make_desc: a tensor of shape %v and strides %v at element %d of %s reaches element %d, outside [0, %d)",
-			d.shape, d.strides, off-int64(rg.lo), rg.name, hi-rg.lo, rg.hi-rg.lo)
 	}
 	t.setRef(in, 0, d)
 	return nil
