@@ -11,6 +11,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/tlego/tle/passes"
 	"github.com/tlego/tle/tle/diag"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -308,55 +309,48 @@ func checkTMA(m *ir.Module) error {
 		for _, a := range f.Body.Args {
 			args[a] = true
 		}
-		var walk func(b *ir.Block, inRole bool)
-		walk = func(b *ir.Block, inRole bool) {
-			for _, op := range b.Ops {
-				if err != nil {
+		var axes *passes.AxisAnalysis // for the constant innermost strides, when there is a make_desc
+		f.Walk(func(op *ir.Op) {
+			if err != nil {
+				return
+			}
+			at := m.File.Position(op.Pos).String()
+			switch op.Kind {
+			case ir.OpMakeDesc:
+				d, _ := op.Results[0].Type.(*ir.Desc)
+				if d == nil || len(d.Block) < 1 || len(d.Block) > 5 {
+					err = fmt.Errorf("%s: make_desc: TMA maps have rank 1 to 5", at)
 					return
 				}
-				at := m.File.Position(op.Pos).String()
-				switch op.Kind {
-				case ir.OpMakeDesc:
-					d, _ := op.Results[0].Type.(*ir.Desc)
-					if d == nil || len(d.Block) < 1 || len(d.Block) > 5 {
-						err = fmt.Errorf("%s: make_desc: TMA maps have rank 1 to 5", at)
-						return
-					}
-					if _, ok := tensormapElemTypes[d.Elem]; !ok {
-						err = fmt.Errorf("%s: make_desc: TMA does not move %s elements", at, d.Elem)
-						return
-					}
-					if p := unsplitPlan(d); p.box[len(p.box)-1]*d.Elem.Bytes()%16 != 0 {
-						err = fmt.Errorf("%s: make_desc: the block's rows are %d bytes; TMA needs a multiple of 16", at, p.box[len(p.box)-1]*d.Elem.Bytes())
-						return
-					}
-					if inRole {
-						err = fmt.Errorf("%s: make_desc inside a warp role is not supported on the GPU: make the descriptor before warp_specialize (its map is written by the CTA's first warp, then the whole CTA synchronises)", at)
-						return
-					}
-					if n := (len(op.Operands) - 1) / 2; n >= 1 {
-						if c, ok := constOperand(op.Operands[2*n]); !ok || c != 1 {
-							err = fmt.Errorf("%s: make_desc on the GPU needs the innermost stride to be the constant 1 (TMA moves whole rows; only the outer strides are free)", at)
-							return
-						}
-					}
-				case ir.OpCopy:
-					desc, _, _, _, _ := copyOperands(op)
-					if desc == nil {
-						break
-					}
-					if _, isDesc := desc.Type.(*ir.Desc); isDesc && !args[desc] && (desc.Def == nil || desc.Def.Kind != ir.OpMakeDesc) {
-						err = fmt.Errorf("%s: copy: the descriptor must be a desc parameter of the kernel or a make_desc result", at)
-						return
-					}
+				if _, ok := tensormapElemTypes[d.Elem]; !ok {
+					err = fmt.Errorf("%s: make_desc: TMA does not move %s elements", at, d.Elem)
+					return
 				}
-				role := inRole || op.Kind == ir.OpWarpSpecialize
-				for _, r := range op.Regions {
-					walk(r, role)
+				if p := unsplitPlan(d); p.box[len(p.box)-1]*d.Elem.Bytes()%16 != 0 {
+					err = fmt.Errorf("%s: make_desc: the block's rows are %d bytes; TMA needs a multiple of 16", at, p.box[len(p.box)-1]*d.Elem.Bytes())
+					return
+				}
+				if passes.EnclosingRole(op) != nil {
+					err = fmt.Errorf("%s: make_desc inside a warp role is not supported on the GPU: make the descriptor before warp_specialize (its map is written by the CTA's first warp, then the whole CTA synchronises)", at)
+					return
+				}
+				if axes == nil {
+					axes = passes.AnalyzeAxes(f)
+				}
+				if n := len(d.Block); len(op.Operands) != 1+2*n || !knownConst(axes.Info(op.Operands[2*n]), 1) {
+					err = fmt.Errorf("%s: make_desc on the GPU needs the innermost stride to be the constant 1 (TMA moves whole rows; only the outer strides are free)", at)
+					return
+				}
+			case ir.OpCopy:
+				desc, _, _, _, _ := copyOperands(op)
+				if desc == nil {
+					return
+				}
+				if _, isDesc := desc.Type.(*ir.Desc); isDesc && !args[desc] && (desc.Def == nil || desc.Def.Kind != ir.OpMakeDesc) {
+					err = fmt.Errorf("%s: copy: the descriptor must be a desc parameter of the kernel or a make_desc result", at)
 				}
 			}
-		}
-		walk(f.Body, false)
+		})
 		if err != nil {
 			return err
 		}
@@ -367,14 +361,8 @@ func checkTMA(m *ir.Module) error {
 	return err
 }
 
-// constOperand is the value of an integer constant operand.
-func constOperand(v *ir.Value) (int64, bool) {
-	if v.Def == nil || v.Def.Kind != ir.OpConstant {
-		return 0, false
-	}
-	c, ok := v.Def.Attrs["value"].(int64)
-	return c, ok
-}
+// knownConst reports whether the axis analysis knows a value to be c.
+func knownConst(a *passes.AxisInfo, c int64) bool { return a != nil && a.Value != nil && *a.Value == c }
 
 // knownAlign is a power of two dividing the i32 value v (1 when nothing is
 // known): constants, and sums, products and shifts of them.
