@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -22,24 +23,46 @@ import (
 const Version = "0.2.0"
 
 // buildID identifies the compiler build beyond Version: the VCS revision
-// the binary was built from (and whether the tree was modified), when Go
-// recorded it, so that a rebuilt compiler does not reuse stale PTX.
+// the binary was built from, when Go recorded it, so that a rebuilt
+// compiler does not reuse stale PTX. Two builds of one revision with
+// different local changes share it, so a build from a modified tree (or
+// without a revision) adds a hash of its own executable.
 var buildID = func() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
 	var rev, mod string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			mod = s.Value
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				mod = s.Value
+			}
 		}
 	}
-	return rev + "/" + mod
+	id := rev + "/" + mod
+	if rev == "" || mod == "true" {
+		id += "/" + executableHash()
+	}
+	return id
 }()
+
+// executableHash is a hash of the running binary ("" if it cannot be read).
+func executableHash() string {
+	path, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
 
 // Binary is a kernel compiled for the GPU: its PTX and what a launch needs.
 type Binary struct {
