@@ -16,12 +16,16 @@ const AttrDotWgmma = "dot_wgmma"
 //
 // A dot qualifies when f has no warp roles, its warps are a multiple of 4
 // (whole warpgroups), a and b are bf16 or f16 tiles loaded from global
-// memory (mma.sync would stage those through shared memory too; a tile
-// computed in registers, such as a chained product's accumulator, stays
-// on mma.sync, which takes it without a round trip), of one dtype, M is a
+// memory (mma.sync would stage those through shared memory too), of one
+// dtype, M is a
 // multiple of 64, N a multiple of 8 up to 256, K a multiple of 16, and the
 // row-major buffers fit a wgmma swizzle (rows of 32, 64 or 128 bytes, or a
-// multiple of 128). The others stay dots (mma.sync).
+// multiple of 128). The others stay dots (mma.sync). A dot whose a is
+// computed in registers (a chained product's accumulator) could run as
+// wgmma with a in registers (the RS form the backend has), but its b must
+// then be staged in shared memory each time and every product waited for:
+// on the H200 that made the KDA recurrence (BV = 64) 1.6x slower than
+// mma.sync (docs/perf.md, run 11), so such dots stay on mma.sync.
 func DotToWgmma(f *ir.Func, numWarps int) int {
 	if nw := f.Attrs.Int(AttrNumWarps, 0); nw > 0 {
 		numWarps = int(nw)

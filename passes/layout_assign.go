@@ -526,6 +526,9 @@ func (s *assigner) desires(b *ir.Block) {
 			s.wish(op.Operands[1], &DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[2], mma)
 		case ir.OpWgmma:
+			if l := s.wgmmaRegA(op); l != nil {
+				s.wish(op.Operands[0], l)
+			}
 			s.wish(op.Operands[2], s.wgmmaAcc(op))
 		}
 		for _, r := range op.Regions {
@@ -854,7 +857,7 @@ func (s *assigner) materializeOp(op *ir.Op) {
 			s.use(op, j, want[j])
 		}
 	}
-	if op.Kind == ir.OpWgmma && layIsTile(op.Operands[0]) {
+	if op.Kind == ir.OpWgmma && layIsTile(op.Operands[0]) && s.wgmmaRegA(op) == nil {
 		s.stageWgmmaA(op)
 	}
 	for _, r := range op.Results {
@@ -902,7 +905,12 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 		if j == 2 {
 			return res
 		}
-		return nil // a register operand a is staged in shared memory (stageWgmmaA)
+		if j == 0 {
+			// a 16-bit a stays in registers (the RS form); another is
+			// staged in shared memory (stageWgmmaA)
+			return s.wgmmaRegA(op)
+		}
+		return nil
 	case ir.OpReduce:
 		if sl, ok := res.(*Slice); ok {
 			return sl.Parent

@@ -86,6 +86,27 @@ func (s *assigner) wgmmaAcc(op *ir.Op) ir.Layout {
 	return &MMAv3{WarpsPerCTA: []int{nw, 1}}
 }
 
+// wgmmaRegA is the register layout of wgmma's operand a when it comes from
+// registers (the RS form: 16-bit a, not transposed), or nil when a must be
+// staged in shared memory. Per warp and k16 step wgmma reads the fragment
+// mma.sync.m16n8k16 reads, and warp w of the warpgroups holds rows 16w of
+// each 64-row block as in the accumulator's MMAv3: the dot-operand layout
+// of an mma accumulator with all warps along M.
+func (s *assigner) wgmmaRegA(op *ir.Op) ir.Layout {
+	a := op.Operands[0]
+	if !layIsTile(a) || op.Attrs.Bool("trans_a") {
+		return nil
+	}
+	if d := ir.ElemDType(a.Type); d != ir.BF16 && d != ir.F16 {
+		return nil
+	}
+	acc, ok := s.wgmmaAcc(op).(*MMAv3)
+	if !ok {
+		return nil
+	}
+	return &DotOperand{OpIdx: 0, Parent: &MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: 2}
+}
+
 // stageWgmmaA stores wgmma's register operand a into a shared buffer (laid
 // out by wgmmaSharedLayouts) right before the wgmma, which reads it from
 // there.

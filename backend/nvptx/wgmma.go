@@ -154,7 +154,14 @@ func (g *gen) wgmma(op *ir.Op) {
 	if transB {
 		kDimB = 1
 	}
-	a := g.wgmmaView("a", op.Operands[0], kDimA)
+	// a from registers (the RS form) or, like b, from a shared view
+	var a *wgmmaOperand
+	aRegs := g.val(op.Operands[0])
+	if aRegs.mem != nil {
+		a = g.wgmmaView("a", op.Operands[0], kDimA)
+	} else if transA || kStep != 16 || aRegs.ll == nil {
+		g.failf("wgmma operand a in registers must be 16-bit and not transposed (the layout passes stage other register operands)")
+	}
 	b := g.wgmmaView("b", op.Operands[1], kDimB)
 	K := ir.ShapeOf(op.Operands[0].Type)[kDimA]
 	if M%64 != 0 || N%8 != 0 || N < 8 || N > 256 || K%kStep != 0 {
@@ -164,18 +171,22 @@ func (g *gen) wgmma(op *ir.Op) {
 		g.failf("fp8 wgmma needs K-major operands (K the buffers' contiguous dimension)")
 	}
 	eb := ir.ElemDType(op.Operands[0].Type).Bytes()
-	if !a.kMajor && a.mnExt*eb != a.span && a.blockElems == 0 {
+	if a != nil && !a.kMajor && a.mnExt*eb != a.span && a.blockElems == 0 {
 		g.failf("wgmma operand a is M-major with M = %d: M-major a must be one swizzle span (%d elements) or column-blocked", a.mnExt, a.span/eb)
 	}
 	if !b.kMajor && b.mnExt*eb != b.span && b.blockElems == 0 {
 		g.failf("wgmma operand b is N-major with N = %d: N-major b must be one swizzle span (%d elements) or column-blocked", b.mnExt, b.span/eb)
 	}
-	for _, o := range []*wgmmaOperand{a, b} {
+	views := []*wgmmaOperand{b}
+	if a != nil {
+		views = append(views, a)
+	}
+	for _, o := range views {
 		if o.blockBytes>>4 >= 1<<14 {
 			g.failf("wgmma operand's column blocks are %d bytes apart: more than the descriptor's 14-bit offset field holds", o.blockBytes)
 		}
 	}
-	for _, o := range []*wgmmaOperand{a, b} {
+	for _, o := range views {
 		if o.blockElems > 0 && o.blockElems&(o.blockElems-1) != 0 {
 			g.failf("wgmma operand's column blocks of %d elements are not a power of two", o.blockElems)
 		}
@@ -191,11 +202,14 @@ func (g *gen) wgmma(op *ir.Op) {
 
 	// generic stores into shared memory become visible to the async proxy
 	// that wgmma reads through: each writing thread fences, then a barrier
-	rs := []rng{refRange(g.val(op.Operands[0]).mem), refRange(g.val(op.Operands[1]).mem)}
+	rs := []rng{refRange(g.val(op.Operands[1]).mem)}
+	if a != nil {
+		rs = append(rs, refRange(aRegs.mem))
+	}
 	if g.wgmmaNeedsProxyFence(op) {
 		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
 		g.barrier()
-	} else if anyOverlap(g.sync.writes, rs[0]) || anyOverlap(g.sync.writes, rs[1]) {
+	} else if anyOverlap(g.sync.writes, rs[0]) || (a != nil && anyOverlap(g.sync.writes, rs[1])) {
 		g.barrier()
 	}
 	g.sync.reads = append(g.sync.reads, rs...)
@@ -214,16 +228,23 @@ func (g *gen) wgmma(op *ir.Op) {
 	for i := range fty {
 		fty[i] = types.Float
 	}
-	params := append(append([]types.Type(nil), fty...), types.I64, types.I64, types.I32)
+	// operands: the n accumulators, then a (a descriptor, or 4 registers
+	// of packed pairs), b's descriptor, scale-d
+	aOps, aCons, aTypes := "$%d", []string{"l"}, []types.Type{types.I64}
+	if a == nil {
+		aOps, aCons, aTypes = "{$%d, $%d, $%d, $%d}", []string{"r", "r", "r", "r"}, []types.Type{types.I32, types.I32, types.I32, types.I32}
+	}
+	na := len(aTypes)
+	params := append(append(append([]types.Type(nil), fty...), aTypes...), types.I64, types.I32)
 	tA, tB := 0, 0
-	if !a.kMajor {
+	if a != nil && !a.kMajor {
 		tA = 1
 	}
 	if !b.kMajor {
 		tB = 1
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "{\n\t.reg .pred %%wgp;\n\tsetp.ne.b32 %%wgp, $%d, 0;\n\twgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s {", 2*n+2, N, kStep, ty)
+	fmt.Fprintf(&sb, "{\n\t.reg .pred %%wgp;\n\tsetp.ne.b32 %%wgp, $%d, 0;\n\twgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s {", 2*n+na+1, N, kStep, ty)
 	cons := make([]string, 0, 2*n+4)
 	for i := 0; i < n; i++ {
 		if i > 0 {
@@ -236,12 +257,18 @@ func (g *gen) wgmma(op *ir.Op) {
 	transArgs := fmt.Sprintf(", %d, %d", tA, tB)
 	if kStep == 32 {
 		transArgs = "" // fp8: K-major only, no transpose immediates
+	} else if a == nil {
+		transArgs = fmt.Sprintf(", %d", tB) // RS: b's transpose only
 	}
-	fmt.Fprintf(&sb, "}, $%d, $%d, %%wgp%s%s;\n}", 2*n, 2*n+1, scaleAB, transArgs)
+	aNums := make([]any, na)
+	for i := range aNums {
+		aNums[i] = 2*n + i
+	}
+	fmt.Fprintf(&sb, "}, "+aOps+", $%d, %%wgp%s%s;\n}", append(aNums, 2*n+na, scaleAB, transArgs)...)
 	for i := 0; i < n; i++ {
 		cons = append(cons, fmt.Sprint(i))
 	}
-	cons = append(cons, "l", "l", "r", "~{memory}")
+	cons = append(append(cons, aCons...), "l", "r", "~{memory}")
 	mma := g.md.inlineAsm(types.NewStruct(fty...), params, sb.String(), strings.Join(cons, ","), true)
 	g.md.convergent[mma] = true
 
@@ -257,12 +284,29 @@ func (g *gen) wgmma(op *ir.Op) {
 	// wgmma.fence orders the accumulator registers' earlier writes before
 	// the wgmma reads them: the registers go through it, so that no move
 	// into them is placed after it
-	out.regs = g.wgmmaFence(out.regs)
+	var aPairs map[[2]int]value.Value // RS: a's packed pairs by (row, k) relative to the thread
+	if a == nil {
+		var keys [][2]int
+		keys, aPairs = g.wgmmaRegA(aRegs, ll, blocks, K)
+		vals := make([]value.Value, 0, len(keys)+len(out.regs))
+		for _, key := range keys {
+			vals = append(vals, aPairs[key])
+		}
+		fenced := g.wgmmaFence(append(vals, out.regs...))
+		for i, key := range keys {
+			aPairs[key] = fenced[i]
+		}
+		out.regs = fenced[len(keys):]
+	} else {
+		out.regs = g.wgmmaFence(out.regs)
+	}
 	bDesc := g.wgmmaDesc(b, i32c(0))
 	for j, row := range blocks {
 		rowOff := g.add(warpRow, i32c(int64(row)))
 		var aBase value.Value
-		if a.kMajor {
+		if a == nil {
+			// registers: see below
+		} else if a.kMajor {
 			aBase = g.mul(rowOff, i32c(int64(a.span)))
 		} else if a.blockElems > 0 {
 			// M-major, column-blocked: the 64-row block starts in column
@@ -272,12 +316,12 @@ func (g *gen) wgmma(op *ir.Op) {
 		} else {
 			aBase = g.mul(rowOff, i32c(int64(eb))) // 0: M-major a is one 64-row block
 		}
-		aDesc := g.wgmmaDesc(a, aBase)
+		var aDesc value.Value
+		if a != nil {
+			aDesc = g.wgmmaDesc(a, aBase)
+		}
 		for k := 0; k < K; k += kStep {
-			kOffA, kOffB := a.contigOff(k, eb), b.contigOff(k, eb) // K-major: K is contiguous (wide K in column blocks)
-			if !a.kMajor {
-				kOffA = k * a.span
-			}
+			kOffB := b.contigOff(k, eb) // K-major: K is contiguous (wide K in column blocks)
 			if !b.kMajor {
 				kOffB = k * b.span
 			}
@@ -287,7 +331,18 @@ func (g *gen) wgmma(op *ir.Op) {
 			if zero && k == 0 {
 				scaleD = 0
 			}
-			args = append(args, g.cur.NewAdd(aDesc, i64c(int64(kOffA>>4))), g.cur.NewAdd(bDesc, i64c(int64(kOffB>>4))), i32c(scaleD))
+			if a == nil {
+				for _, rk := range [][2]int{{row, k}, {row + 8, k}, {row, k + 8}, {row + 8, k + 8}} {
+					args = append(args, aPairs[rk])
+				}
+			} else {
+				kOffA := a.contigOff(k, eb)
+				if !a.kMajor {
+					kOffA = k * a.span
+				}
+				args = append(args, g.cur.NewAdd(aDesc, i64c(int64(kOffA>>4))))
+			}
+			args = append(args, g.cur.NewAdd(bDesc, i64c(int64(kOffB>>4))), i32c(scaleD))
 			call := g.cur.NewCall(mma, args...)
 			for i := 0; i < n; i++ {
 				out.regs[j*n+i] = g.cur.NewExtractValue(call, uint64(i))
@@ -298,21 +353,57 @@ func (g *gen) wgmma(op *ir.Op) {
 	g.set(res, out)
 }
 
-// wgmmaFence emits wgmma.fence.sync.aligned with regs (f32) tied through it
-// and returns the registers after it.
+// wgmmaRegA returns the packed pairs of a register operand a (RS form) the
+// wgmma of each 64-row block and k16 step reads, keyed by the (row, k) of
+// their first element relative to the thread (as mma.sync's a fragment:
+// (r, k), (r+8, k), (r, k+8), (r+8, k+8)), and the keys in the order of
+// use. a's warps must own the rows the accumulator's warps own.
+func (g *gen) wgmmaRegA(a *tval, acc *passes.LinearLayout, blocks []int, K int) ([][2]int, map[[2]int]value.Value) {
+	if len(a.ll.Warp) != len(acc.Warp) {
+		g.failf("wgmma operand a's layout %v does not match the accumulator's warps", a.ll)
+	}
+	for k := range acc.Warp {
+		if a.ll.Warp[k][0] != acc.Warp[k][0] || a.ll.Warp[k][1] != 0 {
+			g.failf("wgmma operand a's layout %v does not match the accumulator's warps", a.ll)
+		}
+	}
+	var keys [][2]int
+	out := map[[2]int]value.Value{}
+	for _, row := range blocks {
+		for k := 0; k < K; k += 16 {
+			for _, rk := range [][2]int{{row, k}, {row + 8, k}, {row, k + 8}, {row + 8, k + 8}} {
+				r := g.regAt(a.ll, []int{rk[0], rk[1]})
+				if r < 0 {
+					g.failf("wgmma operand a's layout %v lacks element (%d, %d) of the fragment", a.ll, rk[0], rk[1])
+				}
+				keys = append(keys, rk)
+				out[rk] = g.pair(a, r)
+			}
+		}
+	}
+	return keys, out
+}
+
+// wgmmaFence emits wgmma.fence.sync.aligned with regs (f32 accumulators,
+// i32 packed a operands) tied through it and returns the registers after
+// it.
 func (g *gen) wgmmaFence(regs []value.Value) []value.Value {
 	n := len(regs)
 	fty := make([]types.Type, n)
 	cons := make([]string, 0, 2*n+1)
-	for i := range fty {
-		fty[i] = types.Float
-		cons = append(cons, "=f")
+	for i, r := range regs {
+		fty[i] = r.Type()
+		if r.Type() == types.I32 {
+			cons = append(cons, "=r")
+		} else {
+			cons = append(cons, "=f")
+		}
 	}
 	for i := 0; i < n; i++ {
 		cons = append(cons, fmt.Sprint(i))
 	}
 	cons = append(cons, "~{memory}")
-	var ret types.Type = types.Float
+	var ret types.Type = fty[0]
 	if n > 1 {
 		ret = types.NewStruct(fty...)
 	}

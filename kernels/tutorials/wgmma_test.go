@@ -99,7 +99,7 @@ func TestWgmmaPTX(t *testing.T) {
     acc := wgmma(load(a + r[:, None]*32 + q[None, :]), sb, zeros([64, 32], f32))
     wgmma_wait(0)
     store(c + r[:, None]*32 + q[None, :], acc)
-}`, 4, `wgmma\.mma_async\.sync\.aligned\.m64n32k16\.f32\.f16\.f16\s+\{(%f\d+, ){15}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 1;`, 2},
+}`, 4, `wgmma\.mma_async\.sync\.aligned\.m64n32k16\.f32\.f16\.f16\s+\{(%f\d+, ){15}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`, 2},
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
