@@ -18,11 +18,9 @@ import (
 // wgmma, the second on mma.sync from its accumulator) and on mma.sync only.
 
 func rsDevices(t *testing.T) []tle.Device {
-	devs := []tle.Device{tle.CPU()}
-	if g, err := tle.OpenGPU(); err == nil {
-		devs = append(devs, g)
-	} else {
-		t.Logf("GPU runs skipped: %v", err)
+	devs, noGPU := tle.Devices()
+	if noGPU != nil {
+		t.Logf("GPU runs skipped: %v", noGPU)
 	}
 	return devs
 }

@@ -212,6 +212,17 @@ func toInt64(a any) int64 {
 // parallel on all cores and checks TLE semantics as it goes.
 func CPU() Device { return cpuDevice{} }
 
+// Devices are the interpreter and, when there is one, the first GPU; noGPU
+// says why there is none (nil when there is). Tests run a kernel on each.
+func Devices() (devs []Device, noGPU error) {
+	devs = []Device{CPU()}
+	g, err := OpenGPU()
+	if err != nil {
+		return devs, err
+	}
+	return append(devs, g), nil
+}
+
 type cpuDevice struct{}
 
 func (cpuDevice) Name() string { return "cpu (interpreter)" }

@@ -18,11 +18,9 @@ import (
 
 // devices are the interpreter, and the GPU when one is present.
 func devices(t *testing.T) []tle.Device {
-	devs := []tle.Device{tle.CPU()}
-	if g, err := tle.OpenGPU(); err == nil {
-		devs = append(devs, g)
-	} else {
-		t.Logf("GPU runs skipped: %v", err)
+	devs, noGPU := tle.Devices()
+	if noGPU != nil {
+		t.Logf("GPU runs skipped: %v", noGPU)
 	}
 	return devs
 }

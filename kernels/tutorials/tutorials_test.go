@@ -19,13 +19,12 @@ import (
 // KERNEL.ptx (built elsewhere by tlec build, e.g. with llc-19 on a machine
 // without a GPU: see tools/build-ptx.sh).
 func devices(t *testing.T, kernel string) []tle.Device {
-	devs := []tle.Device{tle.CPU()}
-	g, err := tle.OpenGPU()
-	if err != nil {
-		t.Logf("GPU runs skipped: %v", err)
+	devs, noGPU := tle.Devices()
+	if noGPU != nil {
+		t.Logf("GPU runs skipped: %v", noGPU)
 		return devs
 	}
-	devs = append(devs, g)
+	g := devs[1].(*tle.GPU)
 	if dir := os.Getenv("TLE_TEST_PTX_DIR"); dir != "" {
 		ptx, err := os.ReadFile(filepath.Join(dir, kernel+".ptx"))
 		if err != nil {
