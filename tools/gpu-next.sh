@@ -15,7 +15,7 @@ mkdir -p "$OUT"
 root=$(pwd)
 echo "== tutorials (libNVVM, then carried PTX), make_desc and dot as wgmma"
 (cd kernels/tutorials && TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >/tmp/tut.log 2>&1; echo "tutorials rc=$?")
-(cd tests && TLE_TOOLCHAIN=nvvm "$root/.gpu/tests.test" -test.run 'DotWgmma|MakeDesc|Chained' -test.v >>/tmp/tut.log 2>&1; echo "tests rc=$?")
+(cd tests && TLE_TOOLCHAIN=nvvm "$root/.gpu/tests.test" -test.run 'DotWgmma|MakeDesc|Chained|RegisterA' -test.v >>/tmp/tut.log 2>&1; echo "tests rc=$?")
 grep -E "^(--- |ok|FAIL)|Error|rror:" /tmp/tut.log | head -40 | tee "$OUT/tutorials.txt"
 echo "== ptxas and SASS of matmul_make_desc"
 .gpu/tlec build kernels/tutorials/matmul_make_desc.tle --kernel matmul_make_desc -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain nvvm -o /tmp/mmd_nvvm.ptx 2>&1 | tail -2
