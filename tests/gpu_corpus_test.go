@@ -27,6 +27,7 @@ func TestGPUCompileCorpus(t *testing.T) {
 		require.NoError(t, err)
 	}
 	compiled := 0
+	dump := os.Getenv("TLE_CORPUS_DUMP")
 	for _, f := range files {
 		prog, err := tle.LoadFile(f)
 		if err != nil {
@@ -37,7 +38,7 @@ func TestGPUCompileCorpus(t *testing.T) {
 			require.NoError(t, err)
 			defines := bindAll(k)
 			for _, wg := range []bool{false, true} {
-				_, err := k.Build(tle.CompileOptions{Defines: defines, DotMMASync: !wg}, tle.GPUOptions{}, "ll")
+				art, err := k.Build(tle.CompileOptions{Defines: defines, DotMMASync: !wg}, tle.GPUOptions{}, "ll")
 				if err != nil && strings.Contains(err.Error(), "is not bound") {
 					continue
 				}
@@ -47,11 +48,30 @@ func TestGPUCompileCorpus(t *testing.T) {
 					continue
 				}
 				compiled++
+				dumpBuild(t, dump, f, name, wg, art)
 			}
 		}
 	}
 	t.Logf("%d kernel builds from %d files", compiled, len(files))
 	require.Greater(t, compiled, 10)
+}
+
+// dumpBuild writes a build's tile IR and LLVM IR under dir (when set) as
+// FILE__KERNEL__wgmma|mmasync.{tir,ll}, so that two compilers' outputs can be
+// compared byte for byte: TLE_CORPUS_DUMP=DIR go test -run TestGPUCompileCorpus ./tests,
+// then tools/corpus-ptx.sh DIR turns each .ll into PTX with llc-19.
+func dumpBuild(t *testing.T, dir, file, kernel string, wgmma bool, art *tle.Artifacts) {
+	if dir == "" {
+		return
+	}
+	form := "mmasync"
+	if wgmma {
+		form = "wgmma"
+	}
+	base := filepath.Join(dir, strings.NewReplacer("/", "_", ".", "_").Replace(strings.TrimPrefix(file, "../"))+"__"+kernel+"__"+form)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(base+".tir", []byte(art.TIR), 0o644))
+	require.NoError(t, os.WriteFile(base+".ll", []byte(art.LLVMIR), 0o644))
 }
 
 // bindAll binds every compile-time parameter of k: 64 for integers, true
