@@ -9,28 +9,40 @@
 // writing an Array back reproduces its type. Data is always C order; a file
 // in Fortran order is transposed on reading.
 //
-// Reading uses github.com/sbinet/npyio for the header and for every element
-// type it supports; it has no float16 ('<f2' is not among its dtypes, it
-// returns "no reflect.Type for dtype"), so half-precision data is read here
-// from the bytes that follow npyio's header. Writing is done here (header
-// and data) because npyio cannot write a flat slice with an N-d shape, and
-// its header padding does not follow numpy's 64-byte alignment.
+// Read accepts what numpy.load reads as an array of a supported dtype and
+// nothing else: format versions 1.0, 2.0 and 3.0 (2- and 4-byte header
+// lengths), the header dict of exactly 'descr', 'fortran_order' and 'shape'
+// as Python writes it, either byte order, C or Fortran order, and data at
+// least as long as the shape needs. Bytes after the data are ignored, as
+// numpy.load does: Read stops after the array, so arrays saved one after
+// another into one stream can be read in turn. Every other file is an error
+// that says what is wrong and what is allowed, never a panic, and the data
+// buffer grows with the data actually present, so a header announcing
+// terabytes costs nothing. A bool byte other than 0 reads as 1 (True), as in
+// numpy.
+//
+// Reading and writing are done here: this package no longer uses
+// github.com/sbinet/npyio (its tests still do, as an independent reader of
+// what Write writes, which keeps it in go.mod). npyio would have stayed the
+// reader where it is correct, but reading v0.6.0 shows it wrong in both
+// halves of reading, the header and the data, which leaves nothing to wrap.
+// Its header parser cuts the header at offsets derived from bytes.Index
+// without checking them, so malformed headers panic (slice bounds out of
+// range; a header without '\n' too); it finds keys by substring and takes
+// whatever lies between them, so a shape "(5)" or an extra key passes; it
+// knows format versions 1 and 2 but not 3; it allocates the header length
+// (up to 4 GiB) before reading it. Its data reader allocates the element
+// count of the header before reading any data, then calls Read once per
+// element, ignoring short reads and io.EOF: a truncated file reads as zeros,
+// and an element split across two reads (at a bufio boundary, say) mixes in
+// stale bytes. What it does get right, decoding '<' and '>' data, is a byte
+// swap in front of Decode here; it has no float16, nor '>u1' or '=f4'.
+// Writing was already done here, because npyio cannot write a flat slice
+// with an N-d shape and its header padding does not follow numpy's 64-byte
+// alignment.
 package npy
 
-import (
-	"bufio"
-	"bytes"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"io"
-	"math"
-	"os"
-	"strconv"
-	"strings"
-
-	npyio "github.com/sbinet/npyio/npy"
-)
+import "fmt"
 
 // Array is an n-dimensional array read from or written to a .npy file.
 type Array struct {
@@ -75,7 +87,7 @@ func numel(shape []int) int {
 }
 
 // IsFloat reports a float array (values in F64).
-func (a *Array) IsFloat() bool { return strings.HasPrefix(a.DType[1:], "f") }
+func (a *Array) IsFloat() bool { return a.Kind().IsFloat() }
 
 // Kind is the kernel dtype of the array's element type.
 func (a *Array) Kind() DType { return descrs[a.DType] }
@@ -166,237 +178,4 @@ func (a *Array) Validate() error {
 		return fmt.Errorf("npy: shape %v has %d elements, array holds %d", a.Shape, n, have)
 	}
 	return nil
-}
-
-// ReadFile reads a .npy file.
-func ReadFile(path string) (*Array, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	a, err := Read(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return a, nil
-}
-
-// Read reads one .npy array from r.
-func Read(r io.Reader) (*Array, error) {
-	rd, err := npyio.NewReader(r)
-	if err != nil {
-		return nil, err
-	}
-	h := rd.Header.Descr
-	shape := append([]int{}, h.Shape...)
-	for _, d := range shape {
-		if d < 0 {
-			return nil, fmt.Errorf("npy: negative dimension in shape %v", shape)
-		}
-	}
-	n := numel(shape)
-	descr, order, err := canonical(h.Type)
-	if err != nil {
-		return nil, err
-	}
-	a := &Array{Shape: shape, DType: descr}
-	if n == 0 {
-		if a.IsFloat() {
-			a.F64 = []float64{}
-		} else {
-			a.I64 = []int64{}
-		}
-		return a, nil
-	}
-	switch descr {
-	case "<f2": // not supported by npyio: the data follows the header npyio read
-		b := make([]byte, 2*n)
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, fmt.Errorf("npy: reading %d float16 values: %w", n, err)
-		}
-		a.F64 = make([]float64, n)
-		for i := range a.F64 {
-			a.F64[i] = F16Value(order.Uint16(b[2*i:]))
-		}
-	case "<f4":
-		v := make([]float32, n)
-		err = rd.Read(&v)
-		a.F64 = widen(v, func(x float32) float64 { return float64(x) })
-	case "<f8":
-		a.F64 = make([]float64, n)
-		err = rd.Read(&a.F64)
-	case "|i1":
-		v := make([]int8, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x int8) int64 { return int64(x) })
-	case "<i2":
-		v := make([]int16, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x int16) int64 { return int64(x) })
-	case "<i4":
-		v := make([]int32, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x int32) int64 { return int64(x) })
-	case "<i8":
-		a.I64 = make([]int64, n)
-		err = rd.Read(&a.I64)
-	case "|u1":
-		v := make([]uint8, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x uint8) int64 { return int64(x) })
-	case "<u2":
-		v := make([]uint16, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x uint16) int64 { return int64(x) })
-	case "<u4":
-		v := make([]uint32, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x uint32) int64 { return int64(x) })
-	case "<u8":
-		v := make([]uint64, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x uint64) int64 { return int64(x) })
-	case "|b1":
-		v := make([]bool, n)
-		err = rd.Read(&v)
-		a.I64 = widen(v, func(x bool) int64 {
-			if x {
-				return 1
-			}
-			return 0
-		})
-	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("npy: reading %s data: %w", h.Type, err)
-	}
-	if h.Fortran && len(shape) > 1 {
-		if a.F64 != nil {
-			a.F64 = fromFortran(a.F64, shape)
-		} else {
-			a.I64 = fromFortran(a.I64, shape)
-		}
-	}
-	return a, nil
-}
-
-// canonical maps a descr as written in a file to the little-endian form and
-// the file's byte order.
-func canonical(t string) (string, binary.ByteOrder, error) {
-	var order binary.ByteOrder = binary.LittleEndian
-	body := t
-	if len(t) > 0 && strings.ContainsRune("<>|=", rune(t[0])) {
-		if t[0] == '>' {
-			order = binary.BigEndian
-		}
-		body = t[1:]
-	}
-	var c string
-	switch body {
-	case "i1", "u1", "b1":
-		c = "|" + body
-	default:
-		c = "<" + body
-	}
-	if _, ok := descrs[c]; !ok {
-		return "", nil, fmt.Errorf("npy: unsupported dtype %q (want bool, int8..int64, uint8..uint64, float16/32/64)", t)
-	}
-	return c, order, nil
-}
-
-func widen[T, U any](v []T, f func(T) U) []U {
-	out := make([]U, len(v))
-	for i, x := range v {
-		out[i] = f(x)
-	}
-	return out
-}
-
-// fromFortran reorders column-major data into row-major.
-func fromFortran[T any](v []T, shape []int) []T {
-	out := make([]T, len(v))
-	nd := len(shape)
-	idx := make([]int, nd)
-	for f := range v { // f walks the Fortran order: index 0 fastest
-		c := 0
-		for k := 0; k < nd; k++ {
-			c = c*shape[k] + idx[k]
-		}
-		out[c] = v[f]
-		for k := 0; k < nd; k++ {
-			if idx[k]++; idx[k] < shape[k] {
-				break
-			}
-			idx[k] = 0
-		}
-	}
-	return out
-}
-
-// WriteFile writes a to path as a .npy file.
-func WriteFile(path string, a *Array) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	err = Write(w, a)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// Write writes a as .npy (format 1.0, header padded to 64 bytes as numpy
-// does, C order, little-endian), in a's DType.
-func Write(w io.Writer, a *Array) error {
-	if err := a.Validate(); err != nil {
-		return err
-	}
-	if _, err := w.Write(Header(a.DType, a.Shape)); err != nil {
-		return err
-	}
-	data, err := a.Bytes(descrs[a.DType])
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-// Header is the .npy header numpy.save writes for an array of this descr and
-// shape in C order.
-func Header(descr string, shape []int) []byte {
-	var s strings.Builder
-	s.WriteString("(")
-	for i, d := range shape {
-		if i > 0 {
-			s.WriteString(", ")
-		}
-		s.WriteString(strconv.Itoa(d))
-	}
-	if len(shape) == 1 {
-		s.WriteString(",")
-	}
-	s.WriteString(")")
-	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, s.String())
-	const prefix = 10 // magic (6), version (2), header length (2)
-	pad := 64 - (prefix+len(dict)+1)%64
-	if pad == 64 {
-		pad = 0
-	}
-	hlen := len(dict) + pad + 1
-	if hlen > math.MaxUint16 {
-		panic("npy: header too long") // shapes have at most a few dozen dimensions
-	}
-	var b bytes.Buffer
-	b.WriteString("\x93NUMPY\x01\x00")
-	binary.Write(&b, binary.LittleEndian, uint16(hlen))
-	b.WriteString(dict)
-	b.WriteString(strings.Repeat(" ", pad))
-	b.WriteString("\n")
-	return b.Bytes()
 }
