@@ -127,11 +127,14 @@ func FromBytes(d DType, shape []int, b []byte) (*Array, error) {
 	if !ok {
 		return nil, fmt.Errorf("npy: unknown dtype %q", d)
 	}
-	if n := numel(shape); n*d.Size() != len(b) {
+	n, nbytes, err := sizeOf(shape, d.Size())
+	if err != nil {
+		return nil, fmt.Errorf("npy: %w", err)
+	}
+	if nbytes != len(b) {
 		return nil, fmt.Errorf("npy: %d bytes for %d elements of %s", len(b), n, d)
 	}
 	a := &Array{Shape: append([]int(nil), shape...), DType: descr}
-	var err error
 	if d.IsFloat() {
 		a.F64, err = Decode(d, b)
 	} else {
@@ -165,12 +168,11 @@ func (a *Array) Validate() error {
 	if _, ok := descrs[a.DType]; !ok {
 		return fmt.Errorf("npy: unsupported dtype %q", a.DType)
 	}
-	for _, d := range a.Shape {
-		if d < 0 {
-			return fmt.Errorf("npy: negative dimension in shape %v", a.Shape)
-		}
+	n, _, err := sizeOf(a.Shape, descrs[a.DType].Size())
+	if err != nil {
+		return fmt.Errorf("npy: %w", err)
 	}
-	n, have := a.Len(), len(a.I64)
+	have := len(a.I64)
 	if a.IsFloat() {
 		have = len(a.F64)
 	}

@@ -116,23 +116,26 @@ func TestReadErrors(t *testing.T) {
 }
 
 func TestHeaderLikeNumpy(t *testing.T) {
-	h := Header("<f4", []int{2, 3})
+	h, err := Header("<f4", []int{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := "\x93NUMPY\x01\x00\x76\x00{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }" +
 		strings.Repeat(" ", 58) + "\n"
 	if string(h) != want {
 		t.Errorf("header\n%q\nwant\n%q", h, want)
 	}
 	for _, shape := range [][]int{nil, {7}, {1, 2, 3, 4, 5, 6, 7, 8}, {123456789, 3}} {
-		h := Header("|b1", shape)
-		if len(h)%64 != 0 || h[len(h)-1] != '\n' || int(binary.LittleEndian.Uint16(h[8:]))+10 != len(h) {
+		h, err := Header("|b1", shape)
+		if err != nil || len(h)%64 != 0 || h[len(h)-1] != '\n' || int(binary.LittleEndian.Uint16(h[8:]))+10 != len(h) {
 			t.Errorf("shape %v: header of %d bytes %q", shape, len(h), h)
 		}
 	}
-	if s := string(Header("<i8", []int{5})); !strings.Contains(s, "'shape': (5,), }") {
-		t.Errorf("1-d shape: %q", s)
+	if h, _ := Header("<i8", []int{5}); !strings.Contains(string(h), "'shape': (5,), }") {
+		t.Errorf("1-d shape: %q", h)
 	}
-	if s := string(Header("<i8", nil)); !strings.Contains(s, "'shape': (), }") {
-		t.Errorf("0-d shape: %q", s)
+	if h, _ := Header("<i8", nil); !strings.Contains(string(h), "'shape': (), }") {
+		t.Errorf("0-d shape: %q", h)
 	}
 }
 

@@ -35,7 +35,11 @@ func Write(w io.Writer, a *Array) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
-	if _, err := w.Write(Header(a.DType, a.Shape)); err != nil {
+	h, err := Header(a.DType, a.Shape)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(h); err != nil {
 		return err
 	}
 	data, err := a.Bytes(descrs[a.DType])
@@ -47,8 +51,17 @@ func Write(w io.Writer, a *Array) error {
 }
 
 // Header is the .npy header numpy.save writes for an array of this descr and
-// shape in C order.
-func Header(descr string, shape []int) []byte {
+// shape in C order (format 1.0). The descr must be one Array.DType allows
+// and the shape one Read accepts (at most 64 dimensions, none negative, a
+// size in bytes that fits in an int), else it is an error.
+func Header(descr string, shape []int) ([]byte, error) {
+	d, ok := descrs[descr]
+	if !ok {
+		return nil, fmt.Errorf("npy: unsupported dtype %q (%s)", descr, supported)
+	}
+	if _, _, err := sizeOf(shape, d.Size()); err != nil {
+		return nil, fmt.Errorf("npy: %w", err)
+	}
 	var s strings.Builder
 	s.WriteString("(")
 	for i, d := range shape {
@@ -68,14 +81,14 @@ func Header(descr string, shape []int) []byte {
 		pad = 0
 	}
 	hlen := len(dict) + pad + 1
-	if hlen > math.MaxUint16 {
-		panic("npy: header too long") // shapes have at most a few dozen dimensions
+	if hlen > math.MaxUint16 || hlen > maxHeaderLen { // cannot happen with 64 dimensions of 19 digits
+		return nil, fmt.Errorf("npy: header of shape %v is %d bytes, more than %d", shape, hlen, maxHeaderLen)
 	}
 	var b bytes.Buffer
-	b.WriteString("\x93NUMPY\x01\x00")
+	b.WriteString(magic + "\x01\x00")
 	binary.Write(&b, binary.LittleEndian, uint16(hlen))
 	b.WriteString(dict)
 	b.WriteString(strings.Repeat(" ", pad))
 	b.WriteString("\n")
-	return b.Bytes()
+	return b.Bytes(), nil
 }
