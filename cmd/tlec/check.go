@@ -51,18 +51,30 @@ output. A file with syntax errors is reported and left untouched.`,
 	})
 }
 
-// parseDefines turns -D arguments into a map, reporting the first bad one.
+// parseDefines turns -D arguments into a map, reporting the first bad one
+// (a name bound twice is an error, as a repeated --arg is).
 func parseDefines(e *env, cmd string, ds []string) (map[string]string, bool) {
+	out, err := defineMap(ds)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tlec %s: %v\n", cmd, err)
+		return nil, false
+	}
+	return out, true
+}
+
+func defineMap(ds []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, d := range ds {
 		name, value, err := check.ParseDefine(d)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "tlec %s: %v\n", cmd, err)
-			return nil, false
+			return nil, err
+		}
+		if first, dup := out[name]; dup {
+			return nil, fmt.Errorf("-D %s: %s is bound twice (first -D %s=%s); bind each compile-time parameter once", d, name, name, first)
 		}
 		out[name] = value
 	}
-	return out, true
+	return out, nil
 }
 
 func runCheck(e *env, cfg any, files []string) int {

@@ -13,6 +13,7 @@ import (
 	"github.com/tlego/tle/tle"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -42,7 +43,24 @@ var commands = map[string]*command{}
 func register(c *command) { commands[c.name] = c }
 
 func main() {
-	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+	os.Exit(runGuarded(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+}
+
+// exitInternal is the exit status of a run that hit a bug in tlec.
+const exitInternal = 3
+
+// runGuarded is run with a last line of defence: a panic is a bug in tlec,
+// never the way an error is reported, so it is printed as an internal error
+// with a request to report it (and the stack, which the report needs).
+func runGuarded(e *env, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "tlec: internal error: %v\n\n%s\n", r, debug.Stack())
+			fmt.Fprintf(e.stderr, "This is a bug in tlec, not in your input. Please report it with the command line\n(tlec %s) and the files it names.\n", strings.Join(args, " "))
+			code = exitInternal
+		}
+	}()
+	return run(e, args)
 }
 
 // run dispatches a command line and returns the exit status: 0 on success, 1
