@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/tlego/tle/tle"
 )
@@ -35,7 +36,11 @@ PTX comes from llc-19 or libNVVM (--toolchain; auto prefers llc when it is
 installed and says on standard error which it used and why). PTX written
 here runs on a GPU host through tlec run --ptx FILE, so a machine with LLVM
 and no GPU can build what a GPU host without LLVM runs. When PTX generation
-fails, the error shows the command that reproduces it.`,
+fails, the error shows the command that reproduces it.
+
+--arch names the target: ` + strings.Join(tle.Targets(), ", ") + ` (the default
+sm_90a is Hopper with wgmma; TMA, clusters and mbarrier transactions need
+sm_90 or sm_90a; earlier targets keep every dot on mma.sync).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &buildFlags{}
 			fs.StringVar(&b.kernel, "kernel", "", "the kernel to build")
@@ -68,6 +73,10 @@ func runBuild(e *env, cfg any, files []string) int {
 	}
 	defines, ok := parseDefines(e, "build", b.defines)
 	if !ok {
+		return 2
+	}
+	if err := tle.CheckArch(b.arch); err != nil {
+		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2
 	}
 	prog, err := tle.LoadFile(files[0])

@@ -1,0 +1,22 @@
+package nvptx
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Targets are the GPU architectures the backend emits code for: Ampere and
+// Ada (sm_80 to sm_89: mma.sync, cp.async, ldmatrix) and Hopper (sm_90; sm_90a
+// adds wgmma, setmaxnreg and the other arch-specific instructions the
+// TLE extensions use). Kernels that use TMA, clusters or mbarrier
+// transactions need sm_90 or sm_90a; wgmma needs sm_90a.
+var Targets = []string{"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"}
+
+// CheckArch reports an architecture the backend does not emit code for.
+func CheckArch(arch string) error {
+	if slices.Contains(Targets, arch) {
+		return nil
+	}
+	return fmt.Errorf("--arch %q: not a target of this compiler (targets: %s)", arch, strings.Join(Targets, ", "))
+}
