@@ -218,13 +218,11 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Ten
 			args[name], tensors[name] = t, t
 			continue
 		}
-		if i, err := strconv.ParseInt(value, 0, 64); err == nil {
-			args[name] = i
-		} else if f, err := strconv.ParseFloat(value, 64); err == nil {
-			args[name] = f
-		} else {
-			return nil, nil, fmt.Errorf("--arg %s: %s is a %s scalar; %q is not a number", a, name, p.Type, value)
+		v, err := parseScalar(value)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--arg %s: %s is a %s scalar; %v", a, name, p.Type, err)
 		}
+		args[name] = v // its range against the parameter's dtype is checked by Kernel.Run
 	}
 	for _, p := range k.Params() {
 		if _, ok := args[p.Name]; !ok && !p.Const {
@@ -234,16 +232,57 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Ten
 	return args, tensors, nil
 }
 
+// parseScalar reads a scalar argument's text as the Go number it spells:
+// int64 for an integer (decimal, 0x.., 0o.., 0b..), uint64 for an integer
+// above int64's range, float64 for anything else strconv reads as a float.
+// Which of these the parameter takes, and in what range, is the API's rule.
+func parseScalar(text string) (any, error) {
+	if i, err := strconv.ParseInt(text, 0, 64); err == nil {
+		return i, nil
+	}
+	if u, err := strconv.ParseUint(text, 0, 64); err == nil {
+		return u, nil
+	}
+	if f, err := strconv.ParseFloat(text, 64); err == nil {
+		return f, nil
+	} else if errors.Is(err, strconv.ErrRange) {
+		return nil, fmt.Errorf("%q is out of the range of a float64", text)
+	}
+	return nil, fmt.Errorf("%q is not a number", text)
+}
+
+// maxZerosElems bounds zeros:SHAPE: host tensors hold float64s, and a
+// kernel indexes them with 32-bit offsets unless it computes in i64.
+const maxZerosElems = 1 << 31
+
+// parseZeros reads the SHAPE of zeros:SHAPE: positive integers joined by x.
+func parseZeros(spec string) ([]int, error) {
+	bad := fmt.Errorf("zeros:%s: the shape is positive integers joined by x, e.g. zeros:64x128", spec)
+	var shape []int
+	n := 1
+	for _, d := range strings.Split(spec, "x") {
+		if d == "" || strings.TrimLeft(d, "0123456789") != "" {
+			return nil, bad
+		}
+		v, err := strconv.Atoi(d)
+		if err != nil || v < 1 {
+			return nil, bad
+		}
+		if v > maxZerosElems/n {
+			return nil, fmt.Errorf("zeros:%s: more than %d (2^31) elements", spec, maxZerosElems)
+		}
+		n *= v
+		shape = append(shape, v)
+	}
+	return shape, nil
+}
+
 // readTensor loads a .npy file or makes zeros:SHAPE.
 func readTensor(value string) (*tle.Tensor, error) {
 	if spec, ok := strings.CutPrefix(value, "zeros:"); ok {
-		var shape []int
-		for _, d := range strings.Split(spec, "x") {
-			n, err := strconv.Atoi(d)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("zeros:%s: the shape is positive integers joined by x, e.g. zeros:64x128", spec)
-			}
-			shape = append(shape, n)
+		shape, err := parseZeros(spec)
+		if err != nil {
+			return nil, err
 		}
 		return tle.NewTensor(shape...), nil
 	}
@@ -263,35 +302,56 @@ type save struct {
 	elem       ir.DType
 }
 
+// parseSaves checks every --save before the run: NAME is a pointer or
+// descriptor parameter, given once, and PATH a file that can be written (not
+// a directory, in a directory that exists, not named by another --save).
 func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
 	var out []save
+	seen := map[string]string{}
 	for _, s := range raw {
 		name, path, ok := strings.Cut(s, "=")
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("--save %s: want NAME=PATH", s)
 		}
-		var elem ir.DType
+		elem := ir.Invalid
 		for _, p := range k.Params() {
 			if p.Name != name {
 				continue
 			}
-			if t, err := ir.ParseType(strings.ReplaceAll(p.Type, " ", "")); err == nil {
-				elem = ir.ElemDType(t)
+			if strings.HasPrefix(p.Type, "*") {
+				if t, err := ir.ParseType(strings.ReplaceAll(p.Type, " ", "")); err == nil {
+					elem = ir.ElemDType(t)
+				}
 			} else if strings.HasPrefix(p.Type, "desc[") {
-				d, _ := ir.ParseDType(strings.TrimSpace(strings.Split(strings.TrimPrefix(p.Type, "desc["), ",")[0]))
-				elem = d
+				elem, _ = ir.ParseDType(strings.TrimSpace(strings.Split(strings.TrimPrefix(p.Type, "desc["), ",")[0]))
 			}
 		}
 		if elem == ir.Invalid {
-			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s", s, name, k.Name())
+			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s (only buffers can be saved)", s, name, k.Name())
+		}
+		if prev, dup := seen[name]; dup {
+			return nil, fmt.Errorf("--save %s: %s is saved twice (also to %s)", s, name, prev)
+		}
+		for n, p := range seen {
+			if filepath.Clean(p) == filepath.Clean(path) {
+				return nil, fmt.Errorf("--save %s: %s is also where %s is saved", s, path, n)
+			}
+		}
+		seen[name] = path
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("--save %s: %s is a directory; name the .npy file to write", s, path)
+		}
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("--save %s: the directory %s does not exist", s, filepath.Dir(path))
 		}
 		out = append(out, save{name: name, path: path, elem: elem})
 	}
 	return out, nil
 }
 
-// saveTensor writes t as .npy: float types as f32, integers as i64, through
-// a temporary file so that no half-written file is left behind.
+// saveTensor writes t as .npy: float types as f32, integers as i64.
+// npy.WriteFile goes through a temporary file, so a failed write leaves
+// neither a half-written file nor the temporary behind.
 func saveTensor(path string, t *tle.Tensor, elem ir.DType) error {
 	var a *npy.Array
 	if elem.IsFloat() {
@@ -307,12 +367,7 @@ func saveTensor(path string, t *tle.Tensor, elem ir.DType) error {
 		}
 		a = npy.Int(npyIntDescr(elem), t.Shape, v)
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := npy.WriteFile(tmp, a); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return npy.WriteFile(path, a)
 }
 
 func npyIntDescr(d ir.DType) string {

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// These tests run the built tlec as a user would, one per defect of bad
+// input: each must end with a clear error and the right exit status, never
+// a Go panic, and leave nothing half-written behind.
+
+// tlecBin is the tlec built for these tests (by TestMain).
+var tlecBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tlec-bin-")
+	if err != nil {
+		panic(err)
+	}
+	tlecBin = filepath.Join(dir, "tlec")
+	if out, err := exec.Command("go", "build", "-o", tlecBin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic("building tlec: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+// tlec runs the built binary in dir (the package directory when empty).
+func tlec(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tlecBin, args...)
+	cmd.Dir = dir
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: o.String(), stderr: e.String(), elapsed: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	require.NotContains(t, r.stderr, "goroutine ", "a Go panic reached the user")
+	require.NotContains(t, r.stderr, "internal error", "tlec reports its own bug")
+	return r
+}
+
+// abs is a path in the package directory, for commands run elsewhere.
+func abs(t *testing.T, rel string) string {
+	p, err := filepath.Abs(rel)
+	require.NoError(t, err)
+	return p
+}
+
+func softmaxRun(t *testing.T, extra ...string) []string {
+	return append([]string{"run", abs(t, "../../kernels/tutorials/softmax.tle"), "--kernel", "softmax", "--grid", "4",
+		"-D", "BLOCK=128", "--device", "cpu", "--arg", "out=zeros:4x100", "--arg", "stride=100"}, extra...)
+}
+
+// requireOnly says dir holds exactly the named files (no temporaries).
+func requireOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	require.ElementsMatch(t, names, got)
+}
+
+func TestBadNpyHeader(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.npy"), []byte("\x93NUMPY\x01\x00\x20\x00abc"), 0o644))
+	r := tlec(t, dir, softmaxRun(t, "--arg", "x=bad.npy", "--arg", "n_cols=100")...)
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "bad.npy")
+	requireOnly(t, dir, "bad.npy")
+}
+
+func TestTruncatedNpy(t *testing.T) {
+	dir := t.TempDir()
+	full, err := os.ReadFile("../../examples/x_4x100.npy")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "short.npy"), full[:200], 0o644))
+	r := tlec(t, dir, softmaxRun(t, "--arg", "x=short.npy", "--arg", "n_cols=100", "--save", "out=o.npy")...)
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "short.npy")
+	requireOnly(t, dir, "short.npy")
+}
+
+// A header whose shape overflows the element count is a bad file, not an
+// out-of-bounds load at index 0.
+func TestNpyShapeOverflow(t *testing.T) {
+	dir := t.TempDir()
+	dict := "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776, 1099511627776), }"
+	dict += strings.Repeat(" ", 64-(10+len(dict)+1)%64) + "\n"
+	hdr := "\x93NUMPY\x01\x00" + string([]byte{byte(len(dict)), byte(len(dict) >> 8)}) + dict
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "huge.npy"), []byte(hdr+"\x00\x00\x00\x00"), 0o644))
+	r := tlec(t, dir, softmaxRun(t, "--arg", "x=huge.npy", "--arg", "n_cols=100")...)
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "huge.npy")
+	require.NotContains(t, r.stderr, "out of bounds")
+}
+
+func TestSaveScalarParam(t *testing.T) {
+	dir := t.TempDir()
+	r := tlec(t, dir, softmaxRun(t, "--arg", "x="+abs(t, "../../examples/x_4x100.npy"), "--arg", "n_cols=100", "--save", "n_cols=s.npy")...)
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "--save n_cols=s.npy: n_cols is not a pointer or descriptor parameter")
+	requireOnly(t, dir)
+}
+
+func TestSaveToDirectory(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "outdir"), 0o755))
+	r := tlec(t, dir, softmaxRun(t, "--arg", "x="+abs(t, "../../examples/x_4x100.npy"), "--arg", "n_cols=100", "--save", "out=outdir")...)
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "outdir is a directory")
+	require.NotContains(t, r.stdout, "saved")
+	requireOnly(t, dir, "outdir")
+	requireOnly(t, filepath.Join(dir, "outdir"))
+}
+
+func TestRepeatedDefine(t *testing.T) {
+	r := tlec(t, "", "build", "../../kernels/tutorials/softmax.tle", "--kernel", "softmax", "-D", "BLOCK=128", "-D", "BLOCK=256", "--emit", "tir")
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "BLOCK is bound twice")
+	r = tlec(t, "", "check", "-D", "BLOCK=128", "-D", "BLOCK=128", "../../kernels/tutorials/softmax.tle")
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "BLOCK is bound twice")
+}
+
+func TestUnknownArch(t *testing.T) {
+	r := tlec(t, "", "build", "../../kernels/tutorials/softmax.tle", "--kernel", "softmax", "-D", "BLOCK=128", "--arch", "sm_12345", "--emit", "ptx")
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, `--arch "sm_12345"`)
+	require.Contains(t, r.stderr, "sm_90a")
+	require.Empty(t, r.stdout)
+	h := tlec(t, "", "help", "build")
+	for _, a := range []string{"sm_80", "sm_90", "sm_90a"} {
+		require.Contains(t, h.stdout, a)
+	}
+}
+
+func TestZerosLimits(t *testing.T) {
+	for _, spec := range []string{"zeros:0x4", "zeros:4x", "zeros:-1", "zeros:1099511627776x1099511627776", "zeros:65536x65536x2", "zeros:+4"} {
+		r := tlec(t, "", softmaxRun(t, "--arg", "x="+spec, "--arg", "n_cols=100")...)
+		require.Equal(t, 2, r.code, spec+": "+r.stderr)
+		require.Contains(t, r.stderr, "zeros:", spec)
+	}
+}
+
+// A truncated q.npy for tlec op kda_fwd is an error naming the input; no
+// output is written.
+func TestOpTruncatedInput(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	kdaInputs(t, in, false)
+	writeParams(t, in, `{"lower_bound": -5}`)
+	q := filepath.Join(in, "q.npy")
+	data, err := os.ReadFile(q)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(q, data[:len(data)/2], 0o644))
+	r := tlec(t, "", "op", "kda_fwd", "--in", in, "--out", out, "--device", "cpu")
+	require.Equal(t, 1, r.code, r.stderr)
+	require.Contains(t, r.stderr, "q.npy")
+	requireOnly(t, out)
+}
+
+// The top-level recover turns a panic into an "internal error" report
+// with a request to file it (the last line of defence, not error handling).
+func TestInternalErrorReport(t *testing.T) {
+	register(&command{name: "panic-for-test", run: func(*env, any, []string) int { panic("boom") }})
+	defer delete(commands, "panic-for-test")
+	var o, e bytes.Buffer
+	code := runGuarded(&env{stdin: strings.NewReader(""), stdout: &o, stderr: &e}, []string{"panic-for-test"})
+	require.Equal(t, exitInternal, code)
+	require.Contains(t, e.String(), "tlec: internal error: boom")
+	require.Contains(t, e.String(), "Please report it")
+}

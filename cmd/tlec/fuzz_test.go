@@ -1,0 +1,110 @@
+package main
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tlego/tle/tle"
+)
+
+// The command line's parsers never panic, and what they accept is what
+// they say. Seeds run in plain `go test`; the long runs are
+//
+//	go test -run XXX -fuzz FuzzScalarArg -fuzztime 5m ./cmd/tlec
+//	go test -run XXX -fuzz FuzzDefines -fuzztime 5m ./cmd/tlec
+//	go test -run XXX -fuzz FuzzZeros -fuzztime 5m ./cmd/tlec
+
+// fuzzKernel has one parameter of each kind --arg binds.
+var fuzzKernel = func() *tle.Kernel {
+	prog, err := tle.Parse("fuzz.tle", []byte(`kernel k(x *f32, n i32, u u8, f f32, h f16, B const i32) {
+    store(x + arange(0, B), zeros([B], f32))
+}
+`))
+	if err != nil {
+		panic(err)
+	}
+	k, err := prog.Kernel("k")
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
+func FuzzScalarArg(f *testing.F) {
+	for _, s := range []string{"100", "-1", "0x10", "4294967396", "2147483648", "1e30", "1.5", "NaN", "-Inf",
+		"18446744073709551615", "99999999999999999999999", "1e400", "0b101", "1_000", "", "=", "abc", "zeros:4", "n=1"} {
+		f.Add("n", s)
+		f.Add("f", s)
+	}
+	f.Add("x", "zeros:4x4")
+	f.Add("B", "4")
+	f.Add("nope", "1")
+	f.Fuzz(func(t *testing.T, name, value string) {
+		raw := []string{name + "=" + value}
+		args, _, err := buildArgs(fuzzKernel, raw)
+		if err != nil {
+			return
+		}
+		if v, ok := args[name]; ok {
+			switch v.(type) {
+			case int64, uint64, float64, *tle.Tensor:
+			default:
+				t.Fatalf("--arg %s=%s gave a %T", name, value, v)
+			}
+		}
+		// The API validates the rest; it must not panic either.
+		_ = fuzzKernel.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"B": "4"}}, args)
+	})
+}
+
+func FuzzDefines(f *testing.F) {
+	f.Add("BLOCK=128", "BLOCK=256")
+	f.Add("BLOCK=128", "N=4")
+	f.Add("=1", "A=")
+	f.Add("A = 1", "a.b=2")
+	f.Add("X=true", "X=true")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		m, err := defineMap([]string{a, b})
+		if err != nil {
+			return
+		}
+		if len(m) != 2 {
+			t.Fatalf("-D %q -D %q: %d bindings, want 2 (a name bound twice is an error)", a, b, len(m))
+		}
+		for name, value := range m {
+			if name == "" || value == "" || strings.TrimSpace(name) != name {
+				t.Fatalf("-D %q -D %q: bad binding %q=%q", a, b, name, value)
+			}
+		}
+	})
+}
+
+func FuzzZeros(f *testing.F) {
+	for _, s := range []string{"4", "4x100", "0", "4x", "x4", "-1", "+4", "1099511627776x1099511627776", "65536x65536", "2x3x4x5x6", " 4", "0x10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		shape, err := parseZeros(spec)
+		if err != nil {
+			return
+		}
+		n := 1
+		var parts []string
+		for _, d := range shape {
+			if d < 1 {
+				t.Fatalf("zeros:%s: dimension %d", spec, d)
+			}
+			n *= d
+			if n > maxZerosElems {
+				t.Fatalf("zeros:%s: %d elements, over the limit", spec, n)
+			}
+			parts = append(parts, strconv.Itoa(d))
+		}
+		again, err := parseZeros(strings.Join(parts, "x"))
+		if err != nil || !slices.Equal(again, shape) {
+			t.Fatalf("zeros:%s read as %v, which does not read back (%v, %v)", spec, shape, again, err)
+		}
+	})
+}
