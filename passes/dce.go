@@ -6,25 +6,62 @@ import (
 	"github.com/tlego/tle/tle/ir"
 )
 
+// The tile IR has one dead-code eliminator, with two rule sets: the dce row
+// of the pass table (DCE) on the target-independent IR, and the cleanup the
+// layout passes run after rewriting a function (DeadCode). Both delete the
+// ops their rules allow whose results nothing uses, repeating until nothing
+// changes; the result does not depend on the order of the deletions.
+
+// dceRules say what may be deleted.
+type dceRules struct {
+	// regions: for and if ops whose regions hold only deletable code go
+	// when their results are unused, and unused if results and dead
+	// loop-carried values are dropped.
+	regions bool
+	// layoutOps: convert_layout, and the local_load and alloc a staged
+	// operand leaves, go when unused, like pure ops; only ops with results
+	// and no regions are deleted.
+	layoutOps bool
+}
+
+var (
+	// tileDCE: the dce row, before any layout exists.
+	tileDCE = dceRules{regions: true}
+	// layoutDCE: after AssignLayouts and PipelineLoops have rewritten a
+	// function (the originals of recomputed weak chains, converts and
+	// staging made redundant).
+	layoutDCE = dceRules{layoutOps: true}
+)
+
 // DCE deletes code whose results nobody uses and that has no side effect:
 // pure ops, and for/if ops whose regions hold only such code. It also drops
 // unused results of if ops, and unused loop-carried values of for ops whose
 // body argument only feeds its own yield. It repeats until nothing changes.
 func DCE(m *ir.Module, ctx *Context) error {
 	for _, f := range m.Funcs {
-		for {
-			d := &dce{uses: f.Uses()}
-			d.block(f.Body)
-			if !d.changed {
-				break
-			}
-		}
+		deadCode(f, tileDCE)
 	}
 	return nil
 }
 
+// DeadCode deletes pure ops, layout conversions and unused shared-memory
+// staging (local_load, alloc) whose results are unused: the cleanup of the
+// layout passes. It keeps every for and if op and their results.
+func DeadCode(f *ir.Func) { deadCode(f, layoutDCE) }
+
+func deadCode(f *ir.Func, rules dceRules) {
+	for {
+		d := &dce{uses: f.Uses(), rules: rules}
+		d.block(f.Body)
+		if !d.changed {
+			return
+		}
+	}
+}
+
 type dce struct {
 	uses    map[*ir.Value]int
+	rules   dceRules
 	changed bool
 }
 
@@ -42,6 +79,18 @@ func dceSideEffectFree(op *ir.Op) bool {
 		return true
 	}
 	return op.Kind.IsPure() && len(op.Regions) == 0
+}
+
+// deletable reports whether op may go when its results are unused.
+func (d *dce) deletable(op *ir.Op) bool {
+	if d.rules.layoutOps {
+		k := op.Kind
+		return (k.IsPure() || k == OpConvertLayout || k == ir.OpLocalLoad || k == ir.OpAlloc) && len(op.Regions) == 0 && len(op.Results) > 0
+	}
+	if !d.rules.regions && len(op.Regions) > 0 {
+		return false
+	}
+	return op.Kind != ir.OpYield && op.Kind != ir.OpReturn && dceSideEffectFree(op)
 }
 
 func (d *dce) unused(op *ir.Op) bool {
@@ -68,17 +117,18 @@ func (d *dce) drop(op *ir.Op) {
 func (d *dce) block(b *ir.Block) {
 	for i := len(b.Ops) - 1; i >= 0; i-- {
 		op := b.Ops[i]
-		if op.Kind != ir.OpYield && op.Kind != ir.OpReturn && d.unused(op) && dceSideEffectFree(op) {
+		if d.unused(op) && d.deletable(op) {
 			d.drop(op)
 			b.Ops = slices.Delete(b.Ops, i, i+1)
 			op.Parent = nil
 			d.changed = true
 			continue
 		}
-		switch op.Kind {
-		case ir.OpIf:
+		switch {
+		case !d.rules.regions:
+		case op.Kind == ir.OpIf:
 			d.pruneIf(op)
-		case ir.OpFor:
+		case op.Kind == ir.OpFor:
 			d.pruneFor(op)
 		}
 		for _, rg := range op.Regions {

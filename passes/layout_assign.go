@@ -1188,39 +1188,3 @@ func dropLeading(sh *Shared) *Shared {
 	}
 	return &n
 }
-
-// ---- 4. dead code
-
-// DeadCode deletes pure ops (and layout conversions) whose results are unused.
-func DeadCode(f *ir.Func) {
-	for {
-		uses := f.Uses()
-		removed := false
-		var walk func(b *ir.Block)
-		walk = func(b *ir.Block) {
-			kept := b.Ops[:0]
-			for _, op := range b.Ops {
-				for _, r := range op.Regions {
-					walk(r)
-				}
-				dead := (op.Kind.IsPure() || op.Kind == OpConvertLayout || op.Kind == ir.OpLocalLoad || op.Kind == ir.OpAlloc) && len(op.Regions) == 0
-				for _, r := range op.Results {
-					if uses[r] > 0 {
-						dead = false
-					}
-				}
-				if dead && len(op.Results) > 0 {
-					removed = true
-					op.Parent = nil
-					continue
-				}
-				kept = append(kept, op)
-			}
-			b.Ops = kept
-		}
-		walk(f.Body)
-		if !removed {
-			return
-		}
-	}
-}

@@ -19,17 +19,46 @@ type Pass struct {
 	Run  func(*ir.Module, *Context) error
 	// Required passes cannot be disabled: later stages rely on them.
 	Required bool
-	Doc      string
+	// Phase says which targets run the pass.
+	Phase Phase
+	Doc   string
 }
 
-// Table lists the passes in the order the pipeline runs them. Adding a pass
-// is adding a row here (and rows to Constraints when its place matters).
+// Phase groups the rows of Table. The rows of a phase come after those of
+// the phases before it.
+type Phase int
+
+const (
+	// PhaseTile rows rewrite the target-independent tile IR: every target
+	// runs them, the interpreter only them.
+	PhaseTile Phase = iota
+	// PhaseGPU rows turn it into the IR backend/nvptx consumes (layouts,
+	// pipelining, shared memory); they run when Options.GPU is set.
+	PhaseGPU
+)
+
+func (p Phase) String() string {
+	if p == PhaseGPU {
+		return "GPU"
+	}
+	return "tile"
+}
+
+// Table lists the passes in the order the pipeline runs them, from the
+// lowered tile IR to the IR the backend consumes. Adding a pass is adding a
+// row here (and rows to Constraints when its place matters).
 var Table = []Pass{
 	{Name: "inline", Run: Inline, Required: true, Doc: "inline every call of a helper function; drop the helpers"},
 	{Name: "constfold", Run: ConstFold, Doc: "fold ops on constants, constant-condition ifs and zero-trip loops"},
 	{Name: "cse", Run: CSE, Doc: "merge identical pure ops, an outer one replacing an inner one"},
 	{Name: "dce", Run: DCE, Doc: "delete unused pure ops, side-effect-free loops/ifs and unused loop/if results"},
 	{Name: "elide-transpose", Run: ElideTranspose, Doc: "fold memdesc_trans views read by wgmma into its trans_a/trans_b flags; delete the dead views"},
+
+	{Name: "dot-wgmma", Phase: PhaseGPU, Run: gpuDotWgmma, Doc: "turn the dots of kernels marked dot_wgmma into wgmma on shared-memory operands where their shapes allow"},
+	{Name: "layouts", Phase: PhaseGPU, Run: gpuLayouts, Required: true, Doc: "give every tile a distributed layout and every buffer a shared layout; convert and stage operands where layouts meet"},
+	{Name: "pipeline", Phase: PhaseGPU, Run: gpuPipeline, Doc: "software-pipeline the staged dot operand loads of innermost loops with cp.async into rings of shared buffers"},
+	{Name: "async-loads", Phase: PhaseGPU, Run: gpuAsyncLoads, Doc: "make loads marked async cp.async copies into staging buffers, waited for before their first use"},
+	{Name: "smem-alloc", Phase: PhaseGPU, Run: gpuSmemAlloc, Required: true, Doc: "give every shared buffer and scratch an offset, reusing bytes between disjoint live ranges"},
 }
 
 // Constraint says that pass Before must run before pass After.
@@ -45,6 +74,15 @@ var Constraints = []Constraint{
 	{"constfold", "dce", "folding leaves the ops it folded away unused"},
 	{"cse", "dce", "CSE leaves the duplicates it replaced unused"},
 	{"inline", "elide-transpose", "a transposed view passed to a helper reaches its wgmma only once the helper is inlined"},
+
+	{"inline", "dot-wgmma", "dot-wgmma rewrites the kernels marked dot_wgmma; a helper's dots are in the kernel only once inlined"},
+	{"dot-wgmma", "layouts", "the layout pass gives the buffers dot-wgmma stages their wgmma swizzle and its result the MMAv3 layout"},
+	{"layouts", "pipeline", "the pipeliner matches the alloc + local_load staging of dot operands the layout pass inserts, and keeps its layouts"},
+	{"layouts", "async-loads", "a staging buffer is laid out after the load's distributed layout (each thread's cp.async chunks)"},
+	{"pipeline", "async-loads", "an async load of a pipelined loop's dot operand goes into the pipeliner's ring, not a staging buffer of its own"},
+	{"layouts", "smem-alloc", "the bytes of buffers and of convert/reduce/scan scratch depend on the layouts"},
+	{"pipeline", "smem-alloc", "the pipeliner's rings are buffers that need offsets"},
+	{"async-loads", "smem-alloc", "the staging buffers async-loads adds need offsets"},
 }
 
 func init() {
@@ -54,7 +92,8 @@ func init() {
 }
 
 // CheckOrder reports the first constraint that table breaks (or that names
-// a pass not in it), and duplicate pass names.
+// a pass not in it), duplicate pass names and a row before one of an
+// earlier phase.
 func CheckOrder(table []Pass, cons []Constraint) error {
 	index := map[string]int{}
 	for i, p := range table {
@@ -63,6 +102,9 @@ func CheckOrder(table []Pass, cons []Constraint) error {
 		}
 		if p.Run == nil {
 			return fmt.Errorf("passes: pass %q has no Run function", p.Name)
+		}
+		if i > 0 && table[i-1].Phase > p.Phase {
+			return fmt.Errorf("passes: %s pass %q comes after %s pass %q (a phase's rows follow those of the phases before it)", p.Phase, p.Name, table[i-1].Phase, table[i-1].Name)
 		}
 		index[p.Name] = i
 	}
@@ -99,14 +141,24 @@ type Options struct {
 	// DumpAfter is "all" or a pass name: after that pass (after every pass,
 	// and on the input as seq 00 "input", for "all") each kernel is written
 	// to DumpDir as <kernel>_<seq>__<pass>.tir, seq being the pass's 1-based
-	// position in the pipeline. The file holds the kernel and every helper
-	// function, so it parses and verifies on its own.
+	// position in the pipeline (in Table, for Run, whatever rows run). The
+	// file holds the kernel and every helper function, so it parses and
+	// verifies on its own. A pass the run does not reach (a GPU row on
+	// the interpreter) dumps nothing.
 	DumpAfter string
 	DumpDir   string // default: the current directory
 	// Disable lists passes to skip; Required passes cannot be disabled.
 	Disable []string
 	// Log, when set, gets one line per pass run.
 	Log io.Writer
+
+	// GPU selects the GPU rows of Table for Run, with their parameters;
+	// nil runs the target-independent rows only (the interpreter).
+	GPU *GPUOptions
+	// From is the first phase Run runs: PhaseGPU for a module that went
+	// through the target-independent rows already (or was built by hand
+	// for the backend), as nvptx.Prepare and tle.CompileModule do.
+	From Phase
 }
 
 // Context is given to each pass.
@@ -143,9 +195,28 @@ type Pipeline struct {
 	Options Options
 }
 
-// Run runs the default pipeline (Table) on m.
+// Run runs the rows of Table that opts selects on m, in order: from phase
+// opts.From on, the GPU rows only when opts.GPU is set. This is the driver
+// tlec, the JIT, the interpreter and the tests use.
 func Run(m *ir.Module, opts Options) error {
-	return (&Pipeline{Passes: Table, Options: opts}).Run(m)
+	if opts.From > PhaseTile && opts.GPU == nil {
+		return fmt.Errorf("passes: a run from the %s phase needs GPU options", opts.From)
+	}
+	var steps []step
+	for i := range Table {
+		p := &Table[i]
+		if p.Phase < opts.From || (p.Phase == PhaseGPU && opts.GPU == nil) {
+			continue
+		}
+		steps = append(steps, step{p, i + 1})
+	}
+	return run(m, Table, steps, &opts, opts.From == PhaseTile)
+}
+
+// step is a pass to run and its seq in dump names.
+type step struct {
+	pass *Pass
+	seq  int
 }
 
 // PassError is the failure of one pass: its own error, or the IR it left
@@ -155,23 +226,40 @@ type PassError struct {
 	// Broke is true when the pass returned but left invalid IR.
 	Broke bool
 	Err   error
+	// bare: the message is Err's alone. The GPU rows report the limits of
+	// the target (warps, shared memory) in the user's terms, as they did
+	// before they were rows.
+	bare bool
 }
 
 func (e *PassError) Error() string {
-	if e.Broke {
+	switch {
+	case e.Broke:
 		return fmt.Sprintf("pass %s broke the IR: %v", e.Pass, e.Err)
+	case e.bare:
+		return e.Err.Error()
 	}
 	return fmt.Sprintf("pass %s: %v", e.Pass, e.Err)
 }
 
 func (e *PassError) Unwrap() error { return e.Err }
 
-// Run runs the pipeline's passes on m in order.
+// Run runs the pipeline's passes on m in order (Options.GPU and From do
+// not select among them).
 func (p *Pipeline) Run(m *ir.Module) error {
-	opts := &p.Options
-	known := map[string]*Pass{}
+	steps := make([]step, len(p.Passes))
 	for i := range p.Passes {
-		known[p.Passes[i].Name] = &p.Passes[i]
+		steps[i] = step{&p.Passes[i], i + 1}
+	}
+	return run(m, p.Passes, steps, &p.Options, true)
+}
+
+// run runs steps (rows of table, the passes Disable and DumpAfter may
+// name) on m; dumpInput: --dump-after=all dumps the input first, as seq 00.
+func run(m *ir.Module, table []Pass, steps []step, opts *Options, dumpInput bool) error {
+	known := map[string]*Pass{}
+	for i := range table {
+		known[table[i].Name] = &table[i]
 	}
 	for _, d := range opts.Disable {
 		ps, ok := known[d]
@@ -190,12 +278,13 @@ func (p *Pipeline) Run(m *ir.Module) error {
 			return fmt.Errorf("passes: input IR is invalid: %w", err)
 		}
 	}
-	if opts.DumpAfter == "all" {
+	if opts.DumpAfter == "all" && dumpInput {
 		if err := dump(m, opts.DumpDir, 0, "input"); err != nil {
 			return err
 		}
 	}
-	for i, ps := range p.Passes {
+	for _, st := range steps {
+		ps := st.pass
 		if slices.Contains(opts.Disable, ps.Name) {
 			continue
 		}
@@ -204,14 +293,14 @@ func (p *Pipeline) Run(m *ir.Module) error {
 			fmt.Fprintf(opts.Log, "pass %s\n", ps.Name)
 		}
 		if err := ps.Run(m, ctx); err != nil {
-			return &PassError{Pass: ps.Name, Err: err}
+			return &PassError{Pass: ps.Name, Err: err, bare: ps.Phase == PhaseGPU}
 		}
 		if len(ctx.Diags) > 0 {
 			ctx.Diags.Sort()
 			return ctx.Diags
 		}
 		if opts.DumpAfter == "all" || opts.DumpAfter == ps.Name {
-			if err := dump(m, opts.DumpDir, i+1, ps.Name); err != nil {
+			if err := dump(m, opts.DumpDir, st.seq, ps.Name); err != nil {
 				return err
 			}
 		}

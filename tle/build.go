@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/passes"
 	"github.com/tlego/tle/tle/ir"
 )
 
 // Artifacts are the texts of one kernel's compilation, up to the stage
 // asked for.
 type Artifacts struct {
-	TIR    string  // the tile IR after the pass pipeline and the GPU passes (layouts, shared memory)
+	TIR    string  // the tile IR after the pass pipeline, its GPU rows included (layouts, shared memory)
 	LLVMIR string  // the LLVM IR for NVPTX
 	Binary *Binary // the PTX and its launch parameters
 }
@@ -33,13 +34,13 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 	fn := m.Func(k.Name())
 	numWarps := int(fn.Attrs.Int("num_warps", 4))
 	if emit == "tir" {
-		if err := nvptx.Prepare(m, numWarps); err != nil {
+		if err := gpuPasses(m, numWarps, opts, g); err != nil {
 			return nil, err
 		}
 		return &Artifacts{TIR: ir.Print(m)}, nil
 	}
 	if emit == "ll" {
-		if err := nvptx.Prepare(m, numWarps); err != nil {
+		if err := gpuPasses(m, numWarps, opts, g); err != nil {
 			return nil, err
 		}
 		res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
@@ -48,9 +49,22 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 		}
 		return &Artifacts{TIR: ir.Print(m), LLVMIR: res.LLVMIR}, nil
 	}
-	b, err := CompileModule(m, k.Name(), g)
+	b, err := compileModule(m, k.Name(), opts, g)
 	if err != nil {
 		return nil, err
 	}
 	return &Artifacts{TIR: ir.Print(m), LLVMIR: b.LLVMIR, Binary: b}, nil
+}
+
+// gpuPasses runs the GPU rows of the pass table (passes.PhaseGPU: layouts,
+// pipelining, shared memory...) on m, which k.IR took through the
+// target-independent rows, with the compile's --verify-each and
+// --dump-after. numWarps is for a kernel without a num_warps attribute.
+func gpuPasses(m *ir.Module, numWarps int, opts CompileOptions, g GPUOptions) error {
+	return passes.Run(m, passes.Options{
+		From: passes.PhaseGPU,
+		GPU: &passes.GPUOptions{Arch: g.Arch, NumWarps: numWarps, Stages: nvptx.DefaultStages,
+			DotMMASync: opts.DotMMASync},
+		VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir,
+	})
 }

@@ -210,11 +210,19 @@ func (k *Kernel) compileGPU(opts CompileOptions, g GPUOptions) (*Binary, error) 
 	if err != nil {
 		return nil, err
 	}
-	return CompileModule(m, k.Name(), g)
+	return compileModule(m, k.Name(), opts, g)
 }
 
-// CompileModule compiles an IR module (after the pass pipeline) to PTX.
+// CompileModule compiles an IR module, after the target-independent rows
+// of the pass pipeline (as Kernel.IR leaves it), to PTX: the GPU rows of
+// the pipeline, LLVM IR, PTX.
 func CompileModule(m *ir.Module, kernel string, g GPUOptions) (b *Binary, err error) {
+	return compileModule(m, kernel, CompileOptions{}, g)
+}
+
+// compileModule is CompileModule with the compile's pass options
+// (--verify-each, --dump-after, DotMMASync).
+func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (b *Binary, err error) {
 	g = g.withDefaults()
 	defer func() { err = ir.Diagnose(m.File, err) }()
 	fn := m.Func(kernel)
@@ -222,7 +230,7 @@ func CompileModule(m *ir.Module, kernel string, g GPUOptions) (b *Binary, err er
 		return nil, fmt.Errorf("no kernel %q in the module", kernel)
 	}
 	numWarps := int(fn.Attrs.Int("num_warps", 4))
-	if err := nvptx.Prepare(m, numWarps); err != nil {
+	if err := gpuPasses(m, numWarps, opts, g); err != nil {
 		return nil, err
 	}
 	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})

@@ -75,31 +75,16 @@ func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
 const AttrMinCTAsPerSM = "min_ctas_per_sm"
 
 // DefaultStages is the software pipeline depth Prepare uses.
-const DefaultStages = 3
+const DefaultStages = passes.DefaultStages
 
-// Prepare runs the passes the backend needs, in order (AssignLayouts,
-// PipelineLoops, AsyncLoads, AllocateShared), for callers without the pass
-// pipeline (tests, tools). AsyncLoads turns the `async: true` loads the
-// pipeliner left into cp.async copies into staging buffers: it needs the
-// layouts, comes after the pipeliner (which takes the K loops' dot operand
-// loads into its own rings) and before AllocateShared, which places the
-// staging buffers.
+// Prepare runs the GPU rows of the pass table (dot-wgmma, layouts,
+// pipeline, async-loads, smem-alloc: see passes.Table and its constraints)
+// through the pass driver, for numWarps warps in a kernel without a
+// num_warps attribute, on a module that went through the
+// target-independent rows or was built for the backend by hand: for
+// callers without the tle driver (tests, tools).
 func Prepare(m *ir.Module, numWarps int) error {
-	for _, f := range m.Funcs {
-		if f.Attrs.Bool(passes.AttrDotWgmma) {
-			passes.DotToWgmma(f, numWarps)
-		}
-	}
-	if err := passes.AssignLayouts(m, numWarps); err != nil {
-		return err
-	}
-	if err := passes.PipelineLoops(m, DefaultStages); err != nil {
-		return err
-	}
-	if err := passes.AsyncLoads(m); err != nil {
-		return err
-	}
-	return passes.AllocateShared(m)
+	return passes.Run(m, passes.Options{From: passes.PhaseGPU, GPU: &passes.GPUOptions{NumWarps: numWarps, Stages: DefaultStages}})
 }
 
 type memRef struct {

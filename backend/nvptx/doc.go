@@ -4,11 +4,13 @@
 //
 // # Pipeline
 //
-// The backend takes a module after passes.AssignLayouts (every tile has a
-// distributed layout, every buffer a shared layout), passes.PipelineLoops
-// (cp.async software pipelining of dot operand loads) and
-// passes.AllocateShared (shared-memory offsets); Prepare runs the three for
-// callers without the pass table. EmitLLVM then prints one LLVM module:
+// The backend takes a module after the GPU rows of the pass table
+// (passes.Table): dot-wgmma, layouts (passes.AssignLayouts: every tile has a
+// distributed layout, every buffer a shared layout), pipeline
+// (passes.PipelineLoops: cp.async software pipelining of dot operand loads),
+// async-loads and smem-alloc (passes.AllocateShared: shared-memory offsets);
+// Prepare runs them through the pass driver for callers without the tle
+// package. EmitLLVM then prints one LLVM module:
 // typed pointers (ptrTo builds every pointer type), the NVPTX triple and full
 // datalayout, one kernel per IR kernel with !nvvm.annotations kernel and
 // maxntidx = num_warps*32 (minctasm from the min_ctas_per_sm attribute), and
