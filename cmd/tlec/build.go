@@ -53,7 +53,7 @@ sm_90 or sm_90a; earlier targets keep every dot on mma.sync).`,
 			fs.IntVar(&b.minCTAs, "min-ctas", 0, "CTAs per SM that ptxas must make room for (the minctasm annotation; 0: none)")
 			fs.BoolVar(&b.dotWgmma, "dot-wgmma", true, "run dots whose operands are loaded from global memory as wgmma where their shapes allow (sm_90a); --dot-wgmma=false keeps mma.sync")
 			fs.BoolVar(&b.verifyEach, "verify-each", false, "verify the IR after every pass")
-			fs.StringVar(&b.dumpAfter, "dump-after", "", "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir; passes: inline, constfold, cse, dce, elide-transpose, dot-wgmma, layouts, pipeline, async-loads, smem-alloc")
+			fs.StringVar(&b.dumpAfter, "dump-after", "", tle.DumpAfterHelp())
 			fs.StringVar(&b.dumpDir, "dump-dir", ".", "where --dump-after writes")
 			return b
 		},

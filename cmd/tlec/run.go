@@ -63,7 +63,7 @@ which on standard error.`,
 			fs.StringVar(&r.device, "device", "auto", "auto, cpu or cuda")
 			fs.IntVar(&r.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
 			fs.BoolVar(&r.verifyEach, "verify-each", false, "verify the IR after every pass")
-			fs.StringVar(&r.dumpAfter, "dump-after", "", "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir; passes: inline, constfold, cse, dce, elide-transpose, dot-wgmma, layouts, pipeline, async-loads, smem-alloc; the last five on the GPU only")
+			fs.StringVar(&r.dumpAfter, "dump-after", "", tle.DumpAfterHelp())
 			fs.StringVar(&r.dumpDir, "dump-dir", ".", "where --dump-after writes")
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
 			fs.StringVar(&r.toolchain, "toolchain", "auto", "PTX toolchain on the GPU: auto, llc or nvvm")

@@ -1,0 +1,41 @@
+package tle
+
+import (
+	"strings"
+
+	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/passes"
+)
+
+// Targets lists the GPU architectures kernels can be built for
+// (GPUOptions.Arch), oldest first; the default is sm_90a.
+func Targets() []string { return append([]string(nil), nvptx.Targets...) }
+
+// CheckArch reports an architecture that is not among Targets, naming them.
+func CheckArch(arch string) error { return nvptx.CheckArch(arch) }
+
+// PassNames lists the compiler's passes in the order they run (the names
+// CompileOptions.DumpAfter takes); gpu says whether each runs only when
+// compiling for the GPU.
+func PassNames() (names []string, gpu []bool) {
+	for _, p := range passes.Table {
+		names = append(names, p.Name)
+		gpu = append(gpu, p.Phase == passes.PhaseGPU)
+	}
+	return names, gpu
+}
+
+// DumpAfterHelp is the help text of a --dump-after flag, from the pass table.
+func DumpAfterHelp() string {
+	names, gpu := PassNames()
+	var tile, dev []string
+	for i, n := range names {
+		if gpu[i] {
+			dev = append(dev, n)
+		} else {
+			tile = append(tile, n)
+		}
+	}
+	return "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir; passes: " + strings.Join(tile, ", ") +
+		"; on the GPU only: " + strings.Join(dev, ", ")
+}
