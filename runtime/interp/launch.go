@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,12 +27,29 @@ type Options struct {
 	File *diag.File
 	// Stdout receives `print` output; nil means os.Stdout.
 	Stdout io.Writer
-	// Timeout is the watchdog: a launch running longer fails with the list of
-	// blocked roles. 0 means DefaultTimeout; negative disables it.
+	// Context, when not nil, bounds the launch: once it ends (its deadline
+	// passes or it is cancelled) the launch stops. Workers take no more
+	// CTAs, every running goroutine of the launch returns at its next op or
+	// loop iteration (an op already running, say a large dot, finishes
+	// first), blocked ones wake up, and Launch returns an error that says
+	// the time ran out or the launch was cancelled, after how long, which
+	// programs were still running and which roles were blocked where. The
+	// error wraps the context's error (errors.Is(err,
+	// context.DeadlineExceeded) or context.Canceled) and its cause. A
+	// context that has ended before the launch stops it before anything
+	// runs. nil means context.Background().
+	Context context.Context
+	// Timeout is the watchdog: a launch running longer stops as if its
+	// context's deadline had passed (it is that mechanism: the context is
+	// given this timeout), and the error names the watchdog. 0 means
+	// DefaultTimeout when the context has no deadline, and no watchdog when
+	// it has one; negative disables it (then only the context can stop a
+	// launch that never ends).
 	Timeout time.Duration
 }
 
-// DefaultTimeout is the watchdog's limit when Options.Timeout is 0.
+// DefaultTimeout is the watchdog's limit when Options.Timeout is 0 and
+// Options.Context has no deadline.
 const DefaultTimeout = 5 * time.Minute
 
 // Arg is one kernel argument: a *Buffer for a pointer parameter; an integer
@@ -62,6 +80,9 @@ type launch struct {
 
 	activeMu sync.Mutex
 	active   map[*cluster]struct{}
+
+	nclusters int
+	done      atomic.Int64 // clusters finished
 }
 
 type launchErr struct {
@@ -72,10 +93,19 @@ type launchErr struct {
 
 // Launch runs kernel of m on a grid of CTAs (x, y, z) with args, and returns
 // the first error by source position, or nil. It returns when every CTA has
-// finished or the launch has stopped on an error.
+// finished or the launch has stopped on an error, on the end of
+// opts.Context or on the watchdog (opts.Timeout); when it returns, every
+// goroutine it started has returned or is about to.
 func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) error {
 	if m == nil {
 		return errors.New("interp: nil module")
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
+		return &stopError{msg: fmt.Sprintf("interp: launch of %s not started: %v", kernel, context.Cause(ctx)), err: ctx.Err(), cause: context.Cause(ctx)}
 	}
 	fn := m.Func(kernel)
 	if fn == nil {
@@ -121,15 +151,20 @@ func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	nclusters := l.nprog / l.csize
+	l.nclusters = nclusters
 	workers = min(workers, nclusters)
 	timeout := opts.Timeout
-	if timeout == 0 {
+	if _, ok := ctx.Deadline(); timeout == 0 && !ok {
 		timeout = DefaultTimeout
 	}
 	if timeout > 0 {
-		timer := time.AfterFunc(timeout, func() { l.watchdog(timeout) })
-		defer timer.Stop()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, watchdogCause{timeout})
+		defer cancel()
 	}
+	start := time.Now()
+	stopWatch := context.AfterFunc(ctx, func() { l.stopOn(ctx, time.Since(start)) })
+	defer stopWatch()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -477,23 +512,82 @@ func (l *launch) firstError() error {
 	return l.errs[0].err
 }
 
-func (l *launch) watchdog(d time.Duration) {
-	var lines []string
+// watchdogCause is the cause of a context ended by Options.Timeout.
+type watchdogCause struct{ d time.Duration }
+
+func (w watchdogCause) Error() string {
+	return fmt.Sprintf("the watchdog's limit of %v passed (interp.Options.Timeout; a deadline on the context replaces the default)", w.d)
+}
+
+// stopError is the error of a launch stopped by its context: it wraps the
+// context's error and its cause.
+type stopError struct {
+	msg        string
+	err, cause error
+}
+
+func (e *stopError) Error() string { return e.msg }
+
+func (e *stopError) Unwrap() []error {
+	if e.cause == nil || e.cause == e.err {
+		return []error{e.err}
+	}
+	return []error{e.err, e.cause}
+}
+
+// stopOn stops the launch because ctx ended, elapsed after its start, with
+// an error naming the programs still running and the blocked roles.
+func (l *launch) stopOn(ctx context.Context, elapsed time.Duration) {
+	if l.done.Load() == int64(l.nclusters) {
+		return // every CTA finished: nothing to stop
+	}
+	var running []*cta
+	var blocked []string
 	l.activeMu.Lock()
 	for c := range l.active {
+		running = append(running, c.ctas...)
 		c.mu.Lock()
 		for _, w := range c.waiters {
-			lines = append(lines, w.describe())
+			blocked = append(blocked, w.describe())
 		}
 		c.mu.Unlock()
 	}
 	l.activeMu.Unlock()
-	sort.Strings(lines)
-	msg := fmt.Sprintf("interp: watchdog: launch of %s still running after %v", l.kernel, d)
-	if len(lines) > 0 {
-		msg += "; blocked: " + strings.Join(lines, "; ")
+	sort.Slice(running, func(a, b int) bool { return running[a].linear < running[b].linear })
+	sort.Strings(blocked)
+	err, cause := ctx.Err(), context.Cause(ctx)
+	var what string
+	switch w, ok := cause.(watchdogCause); {
+	case ok:
+		what = fmt.Sprintf("timed out after %v: %v", elapsed.Round(time.Millisecond), w)
+	case errors.Is(err, context.DeadlineExceeded):
+		what = fmt.Sprintf("timed out after %v: %v", elapsed.Round(time.Millisecond), cause)
+	default:
+		what = fmt.Sprintf("was cancelled after %v: %v", elapsed.Round(time.Millisecond), cause)
 	}
-	l.fail(errors.New(msg), -1)
+	msg := fmt.Sprintf("interp: launch of %s %s; %d of %d programs finished", l.kernel, what, int(l.done.Load())*l.csize, l.nprog)
+	if len(running) > 0 {
+		const most = 16
+		ids := make([]string, 0, most)
+		for k, c := range running {
+			if k == most {
+				break
+			}
+			ids = append(ids, fmt.Sprintf("(%d, %d, %d)", c.pid[0], c.pid[1], c.pid[2]))
+		}
+		msg += "; still running: program"
+		if len(running) > 1 {
+			msg += "s"
+		}
+		msg += " " + strings.Join(ids, ", ")
+		if len(running) > most {
+			msg += fmt.Sprintf(" and %d more", len(running)-most)
+		}
+	}
+	if len(blocked) > 0 {
+		msg += "; blocked: " + strings.Join(blocked, "; ")
+	}
+	l.fail(&stopError{msg: msg, err: err, cause: cause}, -1)
 }
 
 // ---- clusters and CTAs
@@ -535,6 +629,7 @@ func (l *launch) runCluster(wk *worker, c int) {
 		l.activeMu.Lock()
 		delete(l.active, cl)
 		l.activeMu.Unlock()
+		l.done.Add(1)
 	}()
 	if l.csize == 1 {
 		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
