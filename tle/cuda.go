@@ -175,11 +175,17 @@ func (g *GPU) LoadBinary(bin *Binary) (*gpuKernel, error) {
 }
 
 // launch compiles and loads the kernel, uploads the host tensors,
-// launches once, waits, and copies every tensor back.
-func (g *GPU) launch(_ context.Context, k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
+// launches once, waits, and copies every tensor back. ctx (which
+// RunContext checked before the compile) is checked once the kernel is
+// loaded and again just before the launch; a running kernel is not
+// interrupted.
+func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
 	gk, err := g.load(k, opts)
 	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return notLaunched(k.Name(), ctx)
 	}
 	ptrs := make([]cuda.DevicePtr, len(args)) // the device copy of each tensor argument
 	defer func() {
@@ -216,6 +222,9 @@ func (g *GPU) launch(_ context.Context, k *Kernel, opts CompileOptions, grid [3]
 			}
 			dargs[i] = d
 		}
+	}
+	if ctx.Err() != nil {
+		return notLaunched(k.Name(), ctx)
 	}
 	if err := g.Launch(gk, grid, dargs...); err != nil {
 		return err

@@ -102,6 +102,15 @@ func checkDevice(what string, dev Device) error {
 	return nil
 }
 
+// notLaunched is the error of a launch whose context ended before it.
+func notLaunched(kernel string, ctx context.Context) error {
+	err, cause := ctx.Err(), context.Cause(ctx)
+	if cause == nil || cause == err {
+		return fmt.Errorf("%s not launched: %w", kernel, err)
+	}
+	return fmt.Errorf("%s not launched: %w (%w)", kernel, cause, err)
+}
+
 // paramKind is what a runtime parameter takes from the host.
 type paramKind int
 
@@ -180,10 +189,16 @@ type boundArg struct {
 	scalar interp.Scalar // scalar parameters
 }
 
-// Run compiles the kernel with opts (once per distinct set of bindings),
-// then runs it on dev over grid with args, keyed by parameter name: a
-// *Tensor for each pointer or descriptor parameter, a Go number for each
-// scalar. Tensors are copied back after the launch.
+// Run is RunContext with context.Background(): the interpreter's
+// watchdog (interp.DefaultTimeout) still bounds a launch on the CPU.
+func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
+	return k.RunContext(context.Background(), dev, grid, opts, args)
+}
+
+// RunContext compiles the kernel with opts (once per distinct set of
+// bindings), then runs it on dev over grid with args, keyed by parameter
+// name: a *Tensor for each pointer or descriptor parameter, a Go number
+// for each scalar. Tensors are copied back after the launch.
 //
 // Before anything is compiled or uploaded it checks, and reports as an
 // error naming what is wrong: dev is not nil; grid is within the limits
@@ -191,15 +206,28 @@ type boundArg struct {
 // runtime parameter has an argument and no argument names anything else;
 // each pointer or desc argument is a non-nil *Tensor whose Shape has no
 // negative dimension and an element count that fits an int and equals
-// len(Data), of the desc's rank; and each scalar is a Go value its dtype
-// takes (interp.CheckScalar: integers in the dtype's range, floats within
-// its finite range, bools for i1 only).
-func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
+// len(Data), of the desc's rank; each scalar is a Go value its dtype takes
+// (interp.CheckScalar: integers in the dtype's range, floats within its
+// finite range, bools for i1 only); and ctx has not ended.
+//
+// On the CPU device the interpreter stops when ctx ends (deadline or
+// cancel): every goroutine of the launch returns and the error says the
+// time ran out or the launch was cancelled, after how long, and which
+// programs were still running (it wraps ctx.Err()). Without a deadline on
+// ctx the interpreter's watchdog, interp.DefaultTimeout, applies. On a
+// GPU ctx is checked before the compile and again just before the
+// launch; a kernel already running is not interrupted: RunContext waits
+// for it and copies the tensors back. Compiling is not interrupted
+// either.
+func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
 	if k == nil {
 		return errors.New("tle: Run on a nil *tle.Kernel")
 	}
 	if err := checkDevice("running "+k.Name(), dev); err != nil {
 		return err
+	}
+	if ctx == nil {
+		return fmt.Errorf("tle: running %s: the context is nil (use context.Background())", k.Name())
 	}
 	if err := checkGrid(grid); err != nil {
 		return err
@@ -208,8 +236,11 @@ func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[stri
 	if err != nil {
 		return err
 	}
+	if ctx.Err() != nil {
+		return notLaunched(k.Name(), ctx)
+	}
 	opts.Div16 = div16Of(bound)
-	return dev.launch(context.Background(), k, opts, grid, bound)
+	return dev.launch(ctx, k, opts, grid, bound)
 }
 
 // compiled caches the IR per binding set.

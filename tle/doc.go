@@ -5,7 +5,7 @@
 //
 // # What a launch checks
 //
-// Kernel.Run and GPU.Prepare validate what they are given
+// Kernel.Run, Kernel.RunContext and GPU.Prepare validate what they are given
 // before anything is compiled, uploaded or launched, and return an error
 // (never a panic) naming what is wrong:
 //
@@ -28,7 +28,8 @@
 //     floats or bools for integer dtypes, a bool or 0/1 for i1, and for a
 //     float dtype any Go integer or float whose magnitude does not exceed
 //     the dtype's largest finite value (NaN, and ±Inf where the dtype has
-//     them, are taken).
+//     them, are taken);
+//   - the context (RunContext) has not ended.
 //
 // An error for an argument reads "argument NAME (TYPE): ...", for example
 // "argument n_cols (i32): 4294967396 is out of range [-2147483648,
@@ -37,4 +38,18 @@
 // NewTensor is the exception: like make, it panics on a negative dimension
 // ("tle.NewTensor: negative dimension -1 in shape [-1]") or on a shape
 // whose element count does not fit an int.
+//
+// # Stopping a launch
+//
+// RunContext takes a context.Context (Run passes context.Background()).
+// On the interpreter a context that ends, by its deadline or a cancel,
+// stops the launch: every goroutine of it returns at its next op or loop
+// iteration, and the error says the time ran out or the launch was
+// cancelled, after how long, which programs were still running and which
+// roles were blocked where; it wraps the context's error. Without a
+// deadline the interpreter's watchdog (interp.DefaultTimeout, 5 minutes)
+// bounds the launch the same way. On a GPU the context is checked before
+// the compile and again just before the launch: a kernel already running
+// is not interrupted, and RunContext waits for it. A compile in progress
+// is not interrupted either.
 package tle

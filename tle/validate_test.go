@@ -1,11 +1,16 @@
 package tle
 
 import (
+	"context"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -46,6 +51,7 @@ func TestNilDevice(t *testing.T) {
 	require.ErrorContains(t, g.Launch(nil, [3]int{1, 1, 1}), "nil *tle.GPU")
 	var nk *Kernel
 	require.EqualError(t, nk.Run(CPU(), [3]int{1, 1, 1}, block64, nil), "tle: Run on a nil *tle.Kernel")
+	require.ErrorContains(t, k.RunContext(nil, CPU(), [3]int{1, 1, 1}, block64, vaArgs(100)), "the context is nil") //nolint:staticcheck // a nil context is what is tested
 }
 
 func TestNewTensorPanics(t *testing.T) {
@@ -131,6 +137,76 @@ func TestScalarRanges(t *testing.T) {
 	require.True(t, math.IsInf(out.Data[0], -1))
 }
 
+// spinSrc loops 2e9 times in each program: minutes on the interpreter.
+const spinSrc = `kernel spin(out *f32) {
+    acc := 0
+    for i := range 2000000000 {
+        acc = acc + i
+    }
+    store(out + program_id(0), cast(acc, f32))
+}
+`
+
+func spinKernel(t *testing.T) *Kernel {
+	t.Helper()
+	prog, err := Parse("spin.tle", []byte(spinSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("spin")
+	require.NoError(t, err)
+	return k
+}
+
+// A limit test: a 2 s deadline stops a launch that would run for minutes.
+func TestRunContextDeadline(t *testing.T) {
+	k := spinKernel(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	err := k.RunContext(ctx, CPU(), [3]int{4, 1, 1}, CompileOptions{}, map[string]any{"out": NewTensor(4)})
+	elapsed := time.Since(start)
+	require.Less(t, elapsed, 3*time.Second)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Regexp(t, `^interp: launch of spin timed out after [12](\.\d+)?s: context deadline exceeded; 0 of 4 programs finished; still running: programs? \(0, 0, 0\)`, err.Error())
+}
+
+func TestRunContextCancelEndsTheGoroutines(t *testing.T) {
+	k := spinKernel(t)
+	base := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	err := k.RunContext(ctx, CPU(), [3]int{16, 1, 1}, CompileOptions{}, map[string]any{"out": NewTensor(16)})
+	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorContains(t, err, "interp: launch of spin was cancelled after ")
+	require.ErrorContains(t, err, "context canceled; 0 of 16 programs finished; still running: program")
+	n := 0
+	for range 100 {
+		if n = runtime.NumGoroutine(); n <= base {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.LessOrEqual(t, n, base, "goroutines after the cancelled launch")
+
+	// a context that has ended is refused before compiling
+	err = vectorAdd(t).RunContext(ctx, CPU(), [3]int{2, 1, 1}, CompileOptions{}, vaArgs(100))
+	require.EqualError(t, err, "vector_add not launched: context canceled")
+	require.True(t, errors.Is(err, context.Canceled))
+}
+
+// endsAfter is a context whose Err is nil for its first n calls and
+// context.Canceled after: it ends between RunContext's checks.
+type endsAfter struct {
+	context.Context
+	n atomic.Int32
+}
+
+func (c *endsAfter) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
 // fakeGPU is a GPU on runtime/cuda's fake driver (testdata/fakecuda): its
 // "vadd" kernel adds two f32 vectors, whatever PTX names it.
 func fakeGPU(t *testing.T) *GPU {
@@ -170,6 +246,15 @@ func TestGPUChecks(t *testing.T) {
 	a := args()
 	require.NoError(t, k.Run(g, [3]int{1, 1, 1}, CompileOptions{}, a))
 	require.Equal(t, []float64{2, 4, 6, 8}, a["out"].(*Tensor).Data)
+
+	// the context is checked again once the kernel is compiled and the
+	// tensors are uploaded: nothing is launched after it ends
+	a = args()
+	ctx := &endsAfter{Context: context.Background()}
+	ctx.n.Store(2)
+	err = k.RunContext(ctx, g, [3]int{1, 1, 1}, CompileOptions{}, a)
+	require.EqualError(t, err, "vadd not launched: context canceled")
+	require.Equal(t, []float64{0, 0, 0, 0}, a["out"].(*Tensor).Data)
 
 	require.ErrorContains(t, k.Run(g, [3]int{1 << 31, 1, 1}, CompileOptions{}, args()), "grid [2147483648 1 1]: dimension 0 (x) is 2147483648, above the limit")
 	_, err = g.Prepare(k, CompileOptions{}, [3]int{1, 65536, 1})
