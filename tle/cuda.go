@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/tlego/tle/backend/nvptx"
@@ -315,11 +316,26 @@ func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 		}
 	}
 	if n := gk.bin.ScratchBytes; n > 0 {
-		return g.withScratch(n*max(1, grid[0]*grid[1]*grid[2]), func(p cuda.DevicePtr) error {
+		total, err := scratchBytes(gk.bin, grid)
+		if err != nil {
+			return err
+		}
+		return g.withScratch(total, func(p cuda.DevicePtr) error {
 			return gk.fn.Launch(cfg, append(args, p)...)
 		})
 	}
 	return gk.fn.Launch(cfg, args...)
+}
+
+// scratchBytes is the make_desc scratch a launch of bin over grid needs
+// (Binary.ScratchBytes per program), or an error when it does not fit an
+// int.
+func scratchBytes(bin *Binary, grid [3]int) (int, error) {
+	programs := grid[0] * grid[1] * grid[2] // fits: checkGrid bounds it below 2^63
+	if programs > math.MaxInt/bin.ScratchBytes {
+		return 0, fmt.Errorf("%s: the scratch of its make_desc maps for grid %v (%d bytes per program) does not fit an int", bin.Kernel, grid, bin.ScratchBytes)
+	}
+	return bin.ScratchBytes * programs, nil
 }
 
 // withScratch runs launch with a device buffer of at least n bytes for

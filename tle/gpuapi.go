@@ -163,8 +163,12 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 		return nil, err
 	}
 	var scratch cuda.DevicePtr
-	if n := gk.bin.ScratchBytes; n > 0 {
-		if scratch, err = g.ctx.Alloc(n * max(1, grid[0]*grid[1]*grid[2])); err != nil {
+	if gk.bin.ScratchBytes > 0 {
+		n, err := scratchBytes(gk.bin, grid)
+		if err != nil {
+			return nil, err
+		}
+		if scratch, err = g.ctx.Alloc(n); err != nil {
 			return nil, fmt.Errorf("%s: the scratch of its make_desc maps: %w", k.Name(), err)
 		}
 		vals = append(vals, scratch)

@@ -273,3 +273,12 @@ func TestGPUChecks(t *testing.T) {
 	require.NoError(t, p.Close())
 	require.ErrorContains(t, g.Launch(p.gk, [3]int{1, 1, 65536}, buf.Ptr, buf.Ptr, buf.Ptr, int32(4)), "vadd: grid [1 1 65536]: dimension 2 (z) is 65536, above the limit")
 }
+
+func TestScratchBytesOverflow(t *testing.T) {
+	bin := &Binary{Kernel: "k", ScratchBytes: 128}
+	n, err := scratchBytes(bin, [3]int{4, 2, 1})
+	require.NoError(t, err)
+	require.Equal(t, 1024, n)
+	_, err = scratchBytes(bin, [3]int{MaxGridX, MaxGridYZ, MaxGridYZ})
+	require.ErrorContains(t, err, "k: the scratch of its make_desc maps for grid [2147483647 65535 65535] (128 bytes per program) does not fit an int")
+}
