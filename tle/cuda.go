@@ -1,11 +1,15 @@
 package tle
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/runtime/interp"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -96,14 +100,26 @@ func OpenGPU() (*GPU, error) {
 	return gpuDev, gpuErr
 }
 
+// check refuses a nil *GPU (a GPU comes from OpenGPU or CUDA).
+func (g *GPU) check(what string) error {
+	if g == nil || g.ctx == nil {
+		return fmt.Errorf("tle: %s on a nil *tle.GPU (use one from tle.OpenGPU())", what)
+	}
+	return nil
+}
+
 // With returns a view of the same GPU that compiles with other options
 // (toolchain, arch, or PTX built elsewhere).
 func (g *GPU) With(opts GPUOptions) *GPU {
 	return &GPU{ctx: g.ctx, name: g.name, opts: opts, loaded: g.loaded, shared: g}
 }
 
-// Name says which GPU this is.
+// Name says which GPU this is ("nil *tle.GPU" for a nil one, so that
+// messages about it do not panic).
 func (g *GPU) Name() string {
+	if g == nil {
+		return "nil *tle.GPU"
+	}
 	if g.opts.PTX != "" {
 		return g.name + " running given PTX"
 	}
@@ -125,6 +141,12 @@ func (g *GPU) load(k *Kernel, opts CompileOptions) (*gpuKernel, error) {
 // LoadBinary loads PTX compiled earlier (possibly on another machine, by
 // `tlec build`) into this GPU's context.
 func (g *GPU) LoadBinary(bin *Binary) (*gpuKernel, error) {
+	if err := g.check("LoadBinary"); err != nil {
+		return nil, err
+	}
+	if bin == nil {
+		return nil, errors.New("tle: LoadBinary of a nil *tle.Binary")
+	}
 	mu := g.lock()
 	mu.Lock()
 	defer mu.Unlock()
@@ -153,12 +175,18 @@ func (g *GPU) LoadBinary(bin *Binary) (*gpuKernel, error) {
 	return gk, nil
 }
 
-// launch uploads the host tensors, launches once, waits, and copies every
-// tensor back.
-func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
+// launch compiles and loads the kernel, uploads the host tensors,
+// launches once, waits, and copies every tensor back. ctx (which
+// RunContext checked before the compile) is checked once the kernel is
+// loaded and again just before the launch; a running kernel is not
+// interrupted.
+func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
 	gk, err := g.load(k, opts)
 	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return notLaunched(k.Name(), ctx)
 	}
 	ptrs := make([]cuda.DevicePtr, len(args)) // the device copy of each tensor argument
 	defer func() {
@@ -170,35 +198,34 @@ func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundA
 	}()
 	dargs := make([]any, len(args))
 	for i, a := range args {
-		var elem ir.DType
-		switch t := a.param.Type.(type) {
-		case *ir.Pointer:
-			elem = ir.ElemDType(t.Elem)
-		case *ir.Desc:
-			elem = t.Elem
-		case ir.DType:
-			dargs[i] = scalarArg(t, a)
+		p := a.param
+		if p.kind == scalarParam {
+			dargs[i] = scalarArg(p.dt, a.scalar)
 			continue
 		}
-		raw, err := npy.Encode(npy.DType(elem.String()), a.tensor.Data)
+		raw, err := npy.Encode(npy.DType(p.dt.String()), a.tensor.Data)
 		if err != nil {
-			return fmt.Errorf("argument %s: %w", a.param.Name, err)
+			return fmt.Errorf("argument %s: %w", p.name, err)
 		}
-		p, err := g.ctx.Alloc(max(len(raw), 16))
+		ptr, err := g.ctx.Alloc(max(len(raw), 16))
 		if err != nil {
-			return fmt.Errorf("argument %s: %w", a.param.Name, err)
+			return fmt.Errorf("argument %s: %w", p.name, err)
 		}
-		ptrs[i] = p
-		if err := g.ctx.CopyHtoD(p, raw); err != nil {
+		ptrs[i] = ptr
+		if err := g.ctx.CopyHtoD(ptr, raw); err != nil {
 			return err
 		}
-		dargs[i] = p
-		if d, ok := a.param.Type.(*ir.Desc); ok {
-			dargs[i] = DeviceDesc{Buf: &DeviceBuffer{Ptr: p, DType: elem, N: len(a.tensor.Data)}, Shape: a.tensor.Shape}
-			if err := checkDesc(a.param.Name, d, dargs[i].(DeviceDesc)); err != nil {
+		dargs[i] = ptr
+		if p.kind == descParam {
+			d := DeviceDesc{Buf: &DeviceBuffer{Ptr: ptr, DType: p.dt, N: len(a.tensor.Data)}, Shape: a.tensor.Shape}
+			if err := checkDesc(p.name, p.typ, p.dt, p.rank, d); err != nil {
 				return err
 			}
+			dargs[i] = d
 		}
+	}
+	if ctx.Err() != nil {
+		return notLaunched(k.Name(), ctx)
 	}
 	if err := g.Launch(gk, grid, dargs...); err != nil {
 		return err
@@ -210,13 +237,7 @@ func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundA
 		if ptrs[i] == 0 {
 			continue
 		}
-		var elem ir.DType
-		switch t := a.param.Type.(type) {
-		case *ir.Pointer:
-			elem = ir.ElemDType(t.Elem)
-		case *ir.Desc:
-			elem = t.Elem
-		}
+		elem := a.param.dt
 		raw := make([]byte, len(a.tensor.Data)*elem.Bytes())
 		if err := g.ctx.CopyDtoH(raw, ptrs[i]); err != nil {
 			return err
@@ -230,28 +251,40 @@ func (g *GPU) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundA
 	return nil
 }
 
-// scalarArg converts a bound scalar to the Go type of the parameter's dtype.
-func scalarArg(t ir.DType, a *boundArg) any {
+// scalarArg converts a checked scalar (interp.CheckScalar) to the Go type
+// of the parameter's dtype, as the driver passes it.
+func scalarArg(t ir.DType, s interp.Scalar) any {
 	switch t {
 	case ir.I1, ir.I8, ir.U8:
-		return int8(a.ival)
+		return int8(s.Int)
 	case ir.I16, ir.U16:
-		return int16(a.ival)
+		return int16(s.Int)
 	case ir.I32, ir.U32:
-		return int32(a.ival)
+		return int32(s.Int)
 	case ir.I64, ir.U64:
-		return a.ival
+		return s.Int
 	case ir.F64:
-		return a.scalar
+		return s.Float
 	}
-	return float32(a.scalar)
+	return float32(s.Float)
 }
 
 // Launch launches a loaded kernel on device arguments: a cuda.DevicePtr
 // for each pointer parameter (16-byte aligned), a Go number of the
 // parameter's width for each scalar, a DeviceDesc (encoded here) or a
 // cuda.TensorMap for each desc parameter. It does not wait for the kernel.
+// It checks the grid against the limits (checkGrid), the argument count,
+// and pointers for nil and alignment.
 func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
+	if err := g.check("Launch"); err != nil {
+		return err
+	}
+	if gk == nil || gk.bin == nil || gk.fn == nil {
+		return errors.New("tle: Launch of a nil kernel (LoadBinary or Prepare loads one)")
+	}
+	if err := checkGrid(grid); err != nil {
+		return fmt.Errorf("%s: %w", gk.bin.Kernel, err)
+	}
 	if len(args) != len(gk.bin.Params) {
 		return fmt.Errorf("%s takes %d arguments (%v), got %d", gk.bin.Kernel, len(gk.bin.Params), gk.bin.Params, len(args))
 	}
@@ -283,11 +316,26 @@ func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
 		}
 	}
 	if n := gk.bin.ScratchBytes; n > 0 {
-		return g.withScratch(n*max(1, grid[0]*grid[1]*grid[2]), func(p cuda.DevicePtr) error {
+		total, err := scratchBytes(gk.bin, grid)
+		if err != nil {
+			return err
+		}
+		return g.withScratch(total, func(p cuda.DevicePtr) error {
 			return gk.fn.Launch(cfg, append(args, p)...)
 		})
 	}
 	return gk.fn.Launch(cfg, args...)
+}
+
+// scratchBytes is the make_desc scratch a launch of bin over grid needs
+// (Binary.ScratchBytes per program), or an error when it does not fit an
+// int.
+func scratchBytes(bin *Binary, grid [3]int) (int, error) {
+	programs := grid[0] * grid[1] * grid[2] // fits: checkGrid bounds it below 2^63
+	if programs > math.MaxInt/bin.ScratchBytes {
+		return 0, fmt.Errorf("%s: the scratch of its make_desc maps for grid %v (%d bytes per program) does not fit an int", bin.Kernel, grid, bin.ScratchBytes)
+	}
+	return bin.ScratchBytes * programs, nil
 }
 
 // withScratch runs launch with a device buffer of at least n bytes for

@@ -1,12 +1,16 @@
 package tle
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/runtime/interp"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -15,22 +19,26 @@ import (
 type Device interface {
 	// Name says which device this is, for messages.
 	Name() string
-	launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error
+	launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error
 }
 
 // Tensor is host data for a pointer or descriptor parameter. Data is
 // converted to the parameter's element type (floats rounding to nearest
 // even) on the way in, and holds the buffer's contents after the launch.
+// A tensor given to Run must have no negative dimension, and its element
+// count (the product of Shape) must fit an int and equal len(Data).
 type Tensor struct {
 	Shape []int
 	Data  []float64
 }
 
-// NewTensor makes a tensor of the given shape filled with zeros.
+// NewTensor makes a tensor of the given shape filled with zeros. Like make,
+// it panics on a negative dimension ("tle.NewTensor: negative dimension -1
+// in shape [-1]") or on a shape whose element count does not fit an int.
 func NewTensor(shape ...int) *Tensor {
-	n := 1
-	for _, d := range shape {
-		n *= d
+	n, err := numel(shape)
+	if err != nil {
+		panic("tle.NewTensor: " + err.Error())
 	}
 	return &Tensor{Shape: append([]int(nil), shape...), Data: make([]float64, n)}
 }
@@ -38,35 +46,201 @@ func NewTensor(shape ...int) *Tensor {
 // Len is the number of elements.
 func (t *Tensor) Len() int { return len(t.Data) }
 
-// boundArg is one validated runtime argument, in parameter order.
-type boundArg struct {
-	param  *ir.Param
-	tensor *Tensor // pointer and descriptor parameters
-	scalar float64 // scalar parameters (integers are exact up to 2^53)
-	isInt  bool
-	ival   int64
+// numel is the element count of shape (1 for no dimension), or an error
+// for a negative dimension or a count that does not fit an int.
+func numel(shape []int) (int, error) {
+	zero := false
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("negative dimension %d in shape %v", d, shape)
+		}
+		zero = zero || d == 0
+	}
+	if zero {
+		return 0, nil
+	}
+	n := 1
+	for _, d := range shape {
+		if n > math.MaxInt/d {
+			return 0, fmt.Errorf("shape %v has more elements than an int can count", shape)
+		}
+		n *= d
+	}
+	return n, nil
 }
 
-// Run compiles the kernel with opts (once per distinct set of bindings),
-// then runs it on dev over grid with args, keyed by parameter name: a
-// *Tensor for each pointer or descriptor parameter, a Go number for each
-// scalar. Tensors are copied back after the launch.
-func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
-	opts.Div16 = div16Of(k, args)
-	m, err := k.compiled(opts)
-	if err != nil {
-		return err
-	}
-	bound, err := bindArgs(m.Func(k.Name()), args)
-	if err != nil {
-		return err
-	}
+// The grid limits every device keeps (CUDA's): each dimension at least 1,
+// x at most MaxGridX, y and z at most MaxGridYZ.
+const (
+	MaxGridX  = 1<<31 - 1
+	MaxGridYZ = 1<<16 - 1
+)
+
+// checkGrid checks a grid against the limits.
+func checkGrid(grid [3]int) error {
+	limit := [3]int{MaxGridX, MaxGridYZ, MaxGridYZ}
 	for i, g := range grid {
-		if g <= 0 {
-			return fmt.Errorf("grid: dimension %d is %d; every dimension must be at least 1", i, g)
+		axis := "xyz"[i : i+1]
+		if g < 1 {
+			return fmt.Errorf("grid %v: dimension %d (%s) is %d; every dimension must be at least 1", grid, i, axis, g)
+		}
+		if g > limit[i] {
+			return fmt.Errorf("grid %v: dimension %d (%s) is %d, above the limit of %d (x <= 2^31-1, y and z <= 65535, as in CUDA)", grid, i, axis, g, limit[i])
 		}
 	}
-	return dev.launch(k, opts, grid, bound)
+	return nil
+}
+
+// checkDevice refuses a nil device, untyped or typed.
+func checkDevice(what string, dev Device) error {
+	if dev == nil {
+		return fmt.Errorf("tle: %s: the device is nil (use tle.CPU() or a GPU from tle.OpenGPU())", what)
+	}
+	if g, ok := dev.(*GPU); ok && g == nil {
+		return fmt.Errorf("tle: %s: the device is a nil *tle.GPU (use one from tle.OpenGPU())", what)
+	}
+	return nil
+}
+
+// notLaunched is the error of a launch whose context ended before it.
+func notLaunched(kernel string, ctx context.Context) error {
+	err, cause := ctx.Err(), context.Cause(ctx)
+	if cause == nil || cause == err {
+		return fmt.Errorf("%s not launched: %w", kernel, err)
+	}
+	return fmt.Errorf("%s not launched: %w (%w)", kernel, cause, err)
+}
+
+// paramKind is what a runtime parameter takes from the host.
+type paramKind int
+
+const (
+	scalarParam  paramKind = iota // a scalar dtype
+	pointerParam                  // *dtype
+	descParam                     // desc[dtype, block...]
+	otherParam                    // anything else (a tile): not passable
+)
+
+// hostParam is a runtime parameter as the source declares it: what a
+// launch must be given for it, known before the kernel is compiled (the
+// lowering derives the IR parameter types from the same declarations).
+type hostParam struct {
+	name string
+	typ  string // as written: *f32, i32, desc[bf16, BM, BK]
+	kind paramKind
+	dt   ir.DType // the scalar's dtype, a pointer's or desc's element dtype
+	rank int      // a desc's block rank
+}
+
+// hostParams lists the kernel's runtime (non-const) parameters in order.
+func (k *Kernel) hostParams() []hostParam {
+	var out []hostParam
+	for _, p := range k.decl.Params {
+		if p.Const {
+			continue
+		}
+		hp := hostParam{name: p.Name.Name, typ: string(k.prog.src[p.Type.Pos():p.Type.End()]), kind: otherParam}
+		dtype := func(id *ast.Ident) (ir.DType, bool) { return ir.ParseDType(id.Name) }
+		switch t := p.Type.(type) {
+		case *ast.NamedType:
+			if d, ok := dtype(t.Name); ok {
+				hp.kind, hp.dt = scalarParam, d
+			}
+		case *ast.PointerType:
+			if n, ok := t.Elem.(*ast.NamedType); ok {
+				if d, ok := dtype(n.Name); ok {
+					hp.kind, hp.dt = pointerParam, d
+				}
+			}
+		case *ast.DescType:
+			if d, ok := dtype(t.Elem); ok {
+				hp.kind, hp.dt, hp.rank = descParam, d, len(t.Block)
+			}
+		}
+		out = append(out, hp)
+	}
+	return out
+}
+
+// signature lists the parameters for messages: "x *f32, n i32".
+func signature(ps []hostParam) string {
+	sig := make([]string, len(ps))
+	for i, p := range ps {
+		sig[i] = p.name + " " + p.typ
+	}
+	return strings.Join(sig, ", ")
+}
+
+// checkScalar checks a scalar argument with interp.CheckScalar, the one
+// definition of what a scalar parameter takes, and names the argument.
+func (p hostParam) checkScalar(v any) (interp.Scalar, error) {
+	s, err := interp.CheckScalar(p.dt, v)
+	if err != nil {
+		return s, fmt.Errorf("argument %s (%s): %w", p.name, p.typ, err)
+	}
+	return s, nil
+}
+
+// boundArg is one validated runtime argument, in parameter order.
+type boundArg struct {
+	param  hostParam
+	arg    any           // as given
+	tensor *Tensor       // pointer and descriptor parameters
+	scalar interp.Scalar // scalar parameters
+}
+
+// Run is RunContext with context.Background(): the interpreter's
+// watchdog (interp.DefaultTimeout) still bounds a launch on the CPU.
+func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
+	return k.RunContext(context.Background(), dev, grid, opts, args)
+}
+
+// RunContext compiles the kernel with opts (once per distinct set of
+// bindings), then runs it on dev over grid with args, keyed by parameter
+// name: a *Tensor for each pointer or descriptor parameter, a Go number
+// for each scalar. Tensors are copied back after the launch.
+//
+// Before anything is compiled or uploaded it checks, and reports as an
+// error naming what is wrong: dev is not nil; grid is within the limits
+// (every dimension >= 1, x <= MaxGridX, y and z <= MaxGridYZ); every
+// runtime parameter has an argument and no argument names anything else;
+// each pointer or desc argument is a non-nil *Tensor whose Shape has no
+// negative dimension and an element count that fits an int and equals
+// len(Data), of the desc's rank; each scalar is a Go value its dtype takes
+// (interp.CheckScalar: integers in the dtype's range, floats within its
+// finite range, bools for i1 only); and ctx has not ended.
+//
+// On the CPU device the interpreter stops when ctx ends (deadline or
+// cancel): every goroutine of the launch returns and the error says the
+// time ran out or the launch was cancelled, after how long, and which
+// programs were still running (it wraps ctx.Err()). Without a deadline on
+// ctx the interpreter's watchdog, interp.DefaultTimeout, applies. On a
+// GPU ctx is checked before the compile and again just before the
+// launch; a kernel already running is not interrupted: RunContext waits
+// for it and copies the tensors back. Compiling is not interrupted
+// either.
+func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
+	if k == nil {
+		return errors.New("tle: Run on a nil *tle.Kernel")
+	}
+	if err := checkDevice("running "+k.Name(), dev); err != nil {
+		return err
+	}
+	if ctx == nil {
+		return fmt.Errorf("tle: running %s: the context is nil (use context.Background())", k.Name())
+	}
+	if err := checkGrid(grid); err != nil {
+		return err
+	}
+	bound, err := k.bindArgs(args)
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return notLaunched(k.Name(), ctx)
+	}
+	opts.Div16 = div16Of(bound)
+	return dev.launch(ctx, k, opts, grid, bound)
 }
 
 // compiled caches the IR per binding set.
@@ -102,110 +276,63 @@ func bindingKey(opts CompileOptions) string {
 	return b.String()
 }
 
-// bindArgs checks args against the kernel's runtime parameters: every
-// parameter needs one argument of the right kind, and no argument may name
-// something else.
-func bindArgs(fn *ir.Func, args map[string]any) ([]*boundArg, error) {
-	known := map[string]bool{}
+// bindArgs checks args against the kernel's runtime parameters (as
+// declared: nothing is compiled): every parameter needs one argument of
+// the right kind, and no argument may name something else.
+func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
+	params := k.hostParams()
 	var out []*boundArg
-	for _, p := range fn.Params {
-		known[p.Name] = true
-		a, ok := args[p.Name]
+	for _, p := range params {
+		a, ok := args[p.name]
 		if !ok {
-			return nil, fmt.Errorf("argument %s (%s) is missing", p.Name, p.Type)
+			return nil, fmt.Errorf("argument %s (%s) is missing", p.name, p.typ)
 		}
-		b := &boundArg{param: p}
-		switch t := p.Type.(type) {
-		case *ir.Pointer, *ir.Desc:
+		b := &boundArg{param: p, arg: a}
+		switch p.kind {
+		case pointerParam, descParam:
 			ten, ok := a.(*Tensor)
 			if !ok || ten == nil {
-				return nil, fmt.Errorf("argument %s (%s) needs a tensor, got %T", p.Name, p.Type, a)
+				return nil, fmt.Errorf("argument %s (%s) needs a tensor, got %T", p.name, p.typ, a)
 			}
-			if n := numel(ten.Shape); n != len(ten.Data) {
-				return nil, fmt.Errorf("argument %s: shape %v holds %d elements but the data has %d", p.Name, ten.Shape, n, len(ten.Data))
+			n, err := numel(ten.Shape)
+			if err != nil {
+				return nil, fmt.Errorf("argument %s (%s): %v", p.name, p.typ, err)
 			}
-			if d, ok := t.(*ir.Desc); ok && len(ten.Shape) != len(d.Block) {
-				return nil, fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", p.Name, p.Type, len(d.Block), ten.Shape)
+			if n != len(ten.Data) {
+				return nil, fmt.Errorf("argument %s: shape %v holds %d elements but the data has %d", p.name, ten.Shape, n, len(ten.Data))
+			}
+			if p.kind == descParam && len(ten.Shape) != p.rank {
+				return nil, fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", p.name, p.typ, p.rank, ten.Shape)
 			}
 			b.tensor = ten
-		case ir.DType:
-			f, isInt, ok := number(a)
-			if !ok {
-				return nil, fmt.Errorf("argument %s (%s) needs a number, got %T", p.Name, p.Type, a)
+		case scalarParam:
+			s, err := p.checkScalar(a)
+			if err != nil {
+				return nil, err
 			}
-			if t.IsInt() && (!isInt && f != math.Trunc(f)) {
-				return nil, fmt.Errorf("argument %s (%s) needs an integer, got %v", p.Name, p.Type, f)
-			}
-			b.scalar, b.isInt, b.ival = f, t.IsInt(), int64(f)
-			if isInt {
-				b.ival = toInt64(a)
-			}
+			b.scalar = s
 		default:
-			return nil, fmt.Errorf("argument %s: parameters of type %s cannot be passed from the host", p.Name, p.Type)
+			return nil, fmt.Errorf("argument %s: parameters of type %s cannot be passed from the host", p.name, p.typ)
 		}
 		out = append(out, b)
 	}
-	for n := range args {
-		if !known[n] {
-			return nil, fmt.Errorf("argument %s: the kernel %s has no runtime parameter named so", n, fn.Name)
+	if len(args) > len(params) {
+		var extra []string
+		for n := range args {
+			if !slices.ContainsFunc(params, func(p hostParam) bool { return p.name == n }) {
+				extra = append(extra, n)
+			}
 		}
+		sort.Strings(extra)
+		n := extra[0]
+		for _, p := range k.Params() {
+			if p.Name == n && p.Const {
+				return nil, fmt.Errorf("argument %s: %s is a compile-time parameter of %s: bind it with CompileOptions.Defines", n, n, k.Name())
+			}
+		}
+		return nil, fmt.Errorf("argument %s: the kernel %s has no runtime parameter named so", n, k.Name())
 	}
 	return out, nil
-}
-
-func numel(shape []int) int {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	return n
-}
-
-func number(a any) (f float64, isInt, ok bool) {
-	switch v := a.(type) {
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return float64(toInt64(v)), true, true
-	case float32:
-		return float64(v), false, true
-	case float64:
-		return v, false, true
-	case bool:
-		if v {
-			return 1, true, true
-		}
-		return 0, true, true
-	}
-	return 0, false, false
-}
-
-func toInt64(a any) int64 {
-	switch v := a.(type) {
-	case int:
-		return int64(v)
-	case int8:
-		return int64(v)
-	case int16:
-		return int64(v)
-	case int32:
-		return int64(v)
-	case int64:
-		return v
-	case uint:
-		return int64(v)
-	case uint8:
-		return int64(v)
-	case uint16:
-		return int64(v)
-	case uint32:
-		return int64(v)
-	case uint64:
-		return int64(v)
-	case bool:
-		if v {
-			return 1
-		}
-	}
-	return 0
 }
 
 // CPU returns the interpreter device; it runs every CTA of a grid in
@@ -227,7 +354,7 @@ type cpuDevice struct{}
 
 func (cpuDevice) Name() string { return "cpu (interpreter)" }
 
-func (cpuDevice) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
+func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
 	m, err := k.compiled(opts)
 	if err != nil {
 		return err
@@ -235,22 +362,18 @@ func (cpuDevice) launch(k *Kernel, opts CompileOptions, grid [3]int, args []*bou
 	iargs := make([]interp.Arg, len(args))
 	bufs := make([]*interp.Buffer, len(args))
 	for i, a := range args {
-		switch t := a.param.Type.(type) {
-		case *ir.Pointer:
-			bufs[i] = interp.FromFloat64(t.Elem, a.tensor.Data)
+		switch a.param.kind {
+		case pointerParam:
+			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
 			iargs[i] = bufs[i]
-		case *ir.Desc:
-			bufs[i] = interp.FromFloat64(t.Elem, a.tensor.Data)
+		case descParam:
+			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
 			iargs[i] = &interp.Desc{Buf: bufs[i], Shape: a.tensor.Shape, Strides: rowMajorStrides(a.tensor.Shape)}
 		default:
-			if a.isInt {
-				iargs[i] = a.ival
-			} else {
-				iargs[i] = a.scalar
-			}
+			iargs[i] = a.arg // checked again by the same interp.CheckScalar
 		}
 	}
-	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{}); err != nil {
+	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{Context: ctx}); err != nil {
 		return err
 	}
 	for i, b := range bufs {
@@ -277,20 +400,14 @@ type programCache struct {
 	cache map[string]*ir.Module
 }
 
-// div16Of lists the integer scalar arguments that are multiples of 16, in
-// parameter order: the divisibility specialisation key.
-func div16Of(k *Kernel, args map[string]any) []string {
+// div16Of lists the integer scalar arguments (i1 aside) that are
+// multiples of 16, in parameter order: the divisibility specialisation
+// key.
+func div16Of(args []*boundArg) []string {
 	var out []string
-	for _, p := range k.Params() {
-		if p.Const || strings.HasPrefix(p.Type, "*") {
-			continue
-		}
-		a, ok := args[p.Name]
-		if !ok {
-			continue
-		}
-		if f, isInt, ok := number(a); ok && isInt && int64(f)%16 == 0 {
-			out = append(out, p.Name)
+	for _, a := range args {
+		if a.param.kind == scalarParam && a.param.dt.IsInt() && a.param.dt != ir.I1 && a.scalar.Int%16 == 0 {
+			out = append(out, a.param.name)
 		}
 	}
 	return out

@@ -2,4 +2,54 @@
 // an embed.FS), look up a kernel, and launch it on a device (the CPU
 // interpreter or a CUDA GPU). Subpackages hold the core shared by every layer:
 // tle/ir (the tile IR) and tle/diag (positions and diagnostics).
+//
+// # What a launch checks
+//
+// Kernel.Run, Kernel.RunContext and GPU.Prepare validate what they are given
+// before anything is compiled, uploaded or launched, and return an error
+// (never a panic) naming what is wrong:
+//
+//   - the device is not nil (nor a nil *GPU), nor the kernel;
+//   - the grid: every dimension at least 1, x at most MaxGridX (2^31-1), y
+//     and z at most MaxGridYZ (65535): CUDA's limits, kept by every device,
+//     the interpreter included;
+//   - the arguments, against the runtime parameters as the source declares
+//     them: one per parameter and none naming anything else (a compile-time
+//     parameter is bound with CompileOptions.Defines); for a pointer or
+//     desc parameter, Run takes a non-nil *Tensor whose Shape has no
+//     negative dimension, an element count that fits an int and equals
+//     len(Data), and the desc's rank, Prepare a non-nil, 16-byte aligned
+//     *DeviceBuffer of the element dtype or a DeviceDesc that TMA can use;
+//     for a scalar parameter, a Go value that its dtype takes, as
+//     interp.CheckScalar (the
+//     one definition, which the interpreter applies too) decides:
+//     integers within the dtype's range (no wrapping: 1<<40 is not an i32,
+//     -1 is not a u32, a uint64 above math.MaxInt64 is not an i64), no
+//     floats or bools for integer dtypes, a bool or 0/1 for i1, and for a
+//     float dtype any Go integer or float whose magnitude does not exceed
+//     the dtype's largest finite value (NaN, and ±Inf where the dtype has
+//     them, are taken);
+//   - the context (RunContext) has not ended.
+//
+// An error for an argument reads "argument NAME (TYPE): ...", for example
+// "argument n_cols (i32): 4294967396 is out of range [-2147483648,
+// 2147483647]"; one for the grid names the grid and the limit.
+//
+// NewTensor is the exception: like make, it panics on a negative dimension
+// ("tle.NewTensor: negative dimension -1 in shape [-1]") or on a shape
+// whose element count does not fit an int.
+//
+// # Stopping a launch
+//
+// RunContext takes a context.Context (Run passes context.Background()).
+// On the interpreter a context that ends, by its deadline or a cancel,
+// stops the launch: every goroutine of it returns at its next op or loop
+// iteration, and the error says the time ran out or the launch was
+// cancelled, after how long, which programs were still running and which
+// roles were blocked where; it wraps the context's error. Without a
+// deadline the interpreter's watchdog (interp.DefaultTimeout, 5 minutes)
+// bounds the launch the same way. On a GPU the context is checked before
+// the compile and again just before the launch: a kernel already running
+// is not interrupted, and RunContext waits for it. A compile in progress
+// is not interrupted either.
 package tle

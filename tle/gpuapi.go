@@ -1,9 +1,10 @@
 package tle
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"sort"
-	"strings"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/runtime/cuda"
@@ -24,6 +25,12 @@ func (b *DeviceBuffer) Bytes() int { return b.N * b.DType.Bytes() }
 // Alloc allocates an uninitialised buffer (the driver aligns it to at least
 // 256 bytes).
 func (g *GPU) Alloc(dt ir.DType, n int) (*DeviceBuffer, error) {
+	if err := g.check("Alloc"); err != nil {
+		return nil, err
+	}
+	if n < 0 || dt.Bytes() == 0 || n > math.MaxInt/dt.Bytes() {
+		return nil, fmt.Errorf("tle: Alloc of %d %s elements", n, dt)
+	}
 	p, err := g.ctx.Alloc(max(n*dt.Bytes(), 16))
 	if err != nil {
 		return nil, err
@@ -33,6 +40,9 @@ func (g *GPU) Alloc(dt ir.DType, n int) (*DeviceBuffer, error) {
 
 // Upload allocates a buffer holding data converted to dt.
 func (g *GPU) Upload(dt ir.DType, data []float64) (*DeviceBuffer, error) {
+	if err := g.check("Upload"); err != nil {
+		return nil, err
+	}
 	raw, err := npy.Encode(npy.DType(dt.String()), data)
 	if err != nil {
 		return nil, err
@@ -51,6 +61,9 @@ func (g *GPU) Upload(dt ir.DType, data []float64) (*DeviceBuffer, error) {
 // UploadTo copies data, converted to b's dtype, into the existing buffer b
 // (len(data) <= b.N); nothing is allocated on the device.
 func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
+	if err := g.check("UploadTo"); err != nil {
+		return err
+	}
 	if b == nil || b.Ptr == 0 {
 		return fmt.Errorf("upload into a nil or freed buffer")
 	}
@@ -66,6 +79,12 @@ func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
 
 // Download copies a buffer back as float64 values.
 func (g *GPU) Download(b *DeviceBuffer) ([]float64, error) {
+	if err := g.check("Download"); err != nil {
+		return nil, err
+	}
+	if b == nil || b.Ptr == 0 {
+		return nil, fmt.Errorf("download of a nil or freed buffer")
+	}
 	raw := make([]byte, b.Bytes())
 	if err := g.ctx.CopyDtoH(raw, b.Ptr); err != nil {
 		return nil, err
@@ -77,6 +96,9 @@ func (g *GPU) Download(b *DeviceBuffer) ([]float64, error) {
 func (g *GPU) Free(b *DeviceBuffer) error {
 	if b == nil || b.Ptr == 0 {
 		return nil
+	}
+	if err := g.check("Free"); err != nil {
+		return err
 	}
 	err := g.ctx.Free(b.Ptr)
 	b.Ptr = 0
@@ -108,27 +130,31 @@ type Prepared struct {
 
 // Prepare compiles (through the JIT cache) and loads the kernel, checks the
 // arguments against its signature (by position: a *DeviceBuffer per
-// pointer parameter, a Go number per scalar) and sets them.
+// pointer parameter, a DeviceDesc per desc parameter, a Go number per
+// scalar) and sets them. Before anything is compiled it checks, with the
+// same rules as Kernel.Run: g and k are not nil; grid is within the
+// limits (every dimension >= 1, x <= MaxGridX, y and z <= MaxGridYZ);
+// there is one argument per runtime parameter; each buffer is non-nil,
+// of the parameter's element dtype and 16-byte aligned; each DeviceDesc
+// suits TMA (checkDesc); each scalar is a Go value its dtype takes
+// (interp.CheckScalar).
 func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) (*Prepared, error) {
-	named := map[string]any{}
-	i := 0
-	for _, p := range k.Params() {
-		if !p.Const && i < len(args) {
-			named[p.Name] = args[i]
-			i++
-		}
+	if err := g.check("Prepare"); err != nil {
+		return nil, err
 	}
-	opts.Div16 = div16Of(k, named)
-	// Check every argument against the signature before anything reaches
-	// the GPU.
-	m, err := k.compiled(opts)
+	if k == nil {
+		return nil, errors.New("tle: Prepare of a nil *tle.Kernel")
+	}
+	if err := checkGrid(grid); err != nil {
+		return nil, err
+	}
+	// Check every argument against the signature before anything is
+	// compiled or reaches the GPU.
+	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), args)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := deviceArgs(m.Func(k.Name()), args)
-	if err != nil {
-		return nil, err
-	}
+	opts.Div16 = div16
 	gk, err := g.load(k, opts)
 	if err != nil {
 		return nil, err
@@ -137,8 +163,12 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 		return nil, err
 	}
 	var scratch cuda.DevicePtr
-	if n := gk.bin.ScratchBytes; n > 0 {
-		if scratch, err = g.ctx.Alloc(n * max(1, grid[0]*grid[1]*grid[2])); err != nil {
+	if gk.bin.ScratchBytes > 0 {
+		n, err := scratchBytes(gk.bin, grid)
+		if err != nil {
+			return nil, err
+		}
+		if scratch, err = g.ctx.Alloc(n); err != nil {
 			return nil, fmt.Errorf("%s: the scratch of its make_desc maps: %w", k.Name(), err)
 		}
 		vals = append(vals, scratch)
@@ -210,6 +240,12 @@ type Timing struct {
 // Time runs fn warmup times, then reps times with a CUDA event pair around
 // each run, and returns the median and minimum milliseconds.
 func (g *GPU) Time(warmup, reps int, fn func() error) (Timing, error) {
+	if err := g.check("Time"); err != nil {
+		return Timing{}, err
+	}
+	if reps < 1 {
+		return Timing{}, fmt.Errorf("tle: Time needs at least one rep, got %d", reps)
+	}
 	for range warmup {
 		if err := fn(); err != nil {
 			return Timing{}, err
@@ -256,52 +292,52 @@ func (g *GPU) Time(warmup, reps int, fn func() error) (Timing, error) {
 // CopyDtoD copies n bytes between device buffers (asynchronously on the
 // default stream); the bandwidth peer of memory-bound kernels.
 func (g *GPU) CopyDtoD(dst, src *DeviceBuffer, n int) error {
+	if err := g.check("CopyDtoD"); err != nil {
+		return err
+	}
+	if dst == nil || src == nil || dst.Ptr == 0 || src.Ptr == 0 {
+		return fmt.Errorf("tle: CopyDtoD with a nil or freed buffer")
+	}
 	return g.ctx.CopyDtoDAsync(dst.Ptr, src.Ptr, n, nil)
 }
 
 // deviceArgs checks launch arguments against a kernel's runtime parameters
-// (by position: a *DeviceBuffer per pointer parameter, a Go number per
-// scalar) and converts them to driver argument values.
-func deviceArgs(fn *ir.Func, args []any) ([]any, error) {
-	if len(args) != len(fn.Params) {
-		var sig []string
-		for _, p := range fn.Params {
-			sig = append(sig, p.Name+" "+p.Type.String())
-		}
-		return nil, fmt.Errorf("%s takes %d runtime arguments (%s), got %d", fn.Name, len(fn.Params), strings.Join(sig, ", "), len(args))
+// (by position: a *DeviceBuffer per pointer parameter, a DeviceDesc per
+// desc parameter, a Go number per scalar) and converts them to driver
+// argument values; div16 names the integer scalars that are multiples of
+// 16 (CompileOptions.Div16).
+func deviceArgs(kernel string, params []hostParam, args []any) (vals []any, div16 []string, err error) {
+	if len(args) != len(params) {
+		return nil, nil, fmt.Errorf("%s takes %d runtime arguments (%s), got %d", kernel, len(params), signature(params), len(args))
 	}
-	vals := make([]any, len(args))
-	for i, p := range fn.Params {
-		switch t := p.Type.(type) {
-		case *ir.Pointer:
+	vals = make([]any, len(args))
+	for i, p := range params {
+		switch p.kind {
+		case pointerParam:
 			b, ok := args[i].(*DeviceBuffer)
 			if !ok {
-				return nil, fmt.Errorf("argument %s (%s) needs a *tle.DeviceBuffer, got %T", p.Name, p.Type, args[i])
+				return nil, nil, fmt.Errorf("argument %s (%s) needs a *tle.DeviceBuffer, got %T", p.name, p.typ, args[i])
 			}
 			if b == nil || b.Ptr == 0 {
-				return nil, fmt.Errorf("argument %s (%s) is a nil pointer", p.Name, p.Type)
+				return nil, nil, fmt.Errorf("argument %s (%s) is a nil pointer", p.name, p.typ)
 			}
-			if b.DType != t.Elem {
-				return nil, fmt.Errorf("argument %s (%s): the buffer holds %s", p.Name, p.Type, b.DType)
+			if b.DType != p.dt {
+				return nil, nil, fmt.Errorf("argument %s (%s): the buffer holds %s", p.name, p.typ, b.DType)
 			}
 			if b.Ptr%16 != 0 {
-				return nil, fmt.Errorf("argument %s (%s) is not 16-byte aligned (%#x)", p.Name, p.Type, uint64(b.Ptr))
+				return nil, nil, fmt.Errorf("argument %s (%s) is not 16-byte aligned (%#x)", p.name, p.typ, uint64(b.Ptr))
 			}
 			vals[i] = b.Ptr
-		case ir.DType:
-			f, isInt, ok := number(args[i])
-			if !ok {
-				return nil, fmt.Errorf("argument %s (%s) needs a number, got %T", p.Name, p.Type, args[i])
+		case scalarParam:
+			s, err := p.checkScalar(args[i])
+			if err != nil {
+				return nil, nil, err
 			}
-			if t.IsInt() && !isInt && f != float64(int64(f)) {
-				return nil, fmt.Errorf("argument %s (%s) needs an integer, got %v", p.Name, p.Type, f)
+			vals[i] = scalarArg(p.dt, s)
+			if p.dt.IsInt() && p.dt != ir.I1 && s.Int%16 == 0 {
+				div16 = append(div16, p.name)
 			}
-			ba := &boundArg{scalar: f, ival: int64(f)}
-			if isInt {
-				ba.ival = toInt64(args[i])
-			}
-			vals[i] = scalarArg(t, ba)
-		case *ir.Desc:
+		case descParam:
 			var d DeviceDesc
 			switch a := args[i].(type) {
 			case DeviceDesc:
@@ -311,59 +347,62 @@ func deviceArgs(fn *ir.Func, args []any) ([]any, error) {
 					d = *a
 				}
 			default:
-				return nil, fmt.Errorf("argument %s (%s) needs a tle.DeviceDesc, got %T", p.Name, p.Type, args[i])
+				return nil, nil, fmt.Errorf("argument %s (%s) needs a tle.DeviceDesc, got %T", p.name, p.typ, args[i])
 			}
-			if err := checkDesc(p.Name, t, d); err != nil {
-				return nil, err
+			if err := checkDesc(p.name, p.typ, p.dt, p.rank, d); err != nil {
+				return nil, nil, err
 			}
 			vals[i] = d
 		default:
-			return nil, fmt.Errorf("argument %s: %s parameters are not supported on the GPU yet", p.Name, p.Type)
+			return nil, nil, fmt.Errorf("argument %s: %s parameters are not supported on the GPU yet", p.name, p.typ)
 		}
 	}
-	return vals, nil
+	return vals, div16, nil
 }
 
-// checkDesc validates a tensor bound to a desc parameter: rank, dtype,
-// extent within the buffer, and TMA's alignment rules (global address 16
-// bytes, innermost stride 1, other strides multiples of 16 bytes).
-func checkDesc(name string, t *ir.Desc, d DeviceDesc) error {
-	rank := len(t.Block)
+// checkDesc validates a tensor bound to a desc parameter (typ as written,
+// its element dtype and block rank): rank, dtype, extent within the
+// buffer, and TMA's alignment rules (global address 16 bytes, innermost
+// stride 1, other strides multiples of 16 bytes).
+func checkDesc(name, typ string, elem ir.DType, rank int, d DeviceDesc) error {
 	if d.Buf == nil || d.Buf.Ptr == 0 {
-		return fmt.Errorf("argument %s (%s) has no buffer", name, t)
+		return fmt.Errorf("argument %s (%s) has no buffer", name, typ)
 	}
-	if d.Buf.DType != t.Elem {
-		return fmt.Errorf("argument %s (%s): the buffer holds %s", name, t, d.Buf.DType)
+	if d.Buf.DType != elem {
+		return fmt.Errorf("argument %s (%s): the buffer holds %s", name, typ, d.Buf.DType)
 	}
 	if len(d.Shape) != rank {
-		return fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", name, t, rank, d.Shape)
+		return fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", name, typ, rank, d.Shape)
 	}
 	strides := d.Strides
 	if strides == nil {
 		strides = rowMajorStrides(d.Shape)
 	}
 	if len(strides) != rank {
-		return fmt.Errorf("argument %s (%s): %d strides for shape %v", name, t, len(strides), d.Shape)
+		return fmt.Errorf("argument %s (%s): %d strides for shape %v", name, typ, len(strides), d.Shape)
 	}
-	eb := t.Elem.Bytes()
+	eb := elem.Bytes()
 	if uint64(d.Buf.Ptr)%16 != 0 {
-		return fmt.Errorf("argument %s (%s): TMA needs a 16-byte aligned address, have %#x", name, t, uint64(d.Buf.Ptr))
+		return fmt.Errorf("argument %s (%s): TMA needs a 16-byte aligned address, have %#x", name, typ, uint64(d.Buf.Ptr))
 	}
 	if strides[rank-1] != 1 {
-		return fmt.Errorf("argument %s (%s): the innermost stride must be 1 for TMA, have strides %v", name, t, strides)
+		return fmt.Errorf("argument %s (%s): the innermost stride must be 1 for TMA, have strides %v", name, typ, strides)
 	}
 	last := 0
 	for k := range rank {
 		if d.Shape[k] < 1 || d.Shape[k] > 1<<32 {
-			return fmt.Errorf("argument %s (%s): shape %v (each dimension 1..2^32 for TMA)", name, t, d.Shape)
+			return fmt.Errorf("argument %s (%s): shape %v (each dimension 1..2^32 for TMA)", name, typ, d.Shape)
 		}
 		if k < rank-1 && (strides[k] < 1 || strides[k]*eb%16 != 0) {
-			return fmt.Errorf("argument %s (%s): TMA needs strides that are multiples of 16 bytes; strides %v of %d-byte elements", name, t, strides, eb)
+			return fmt.Errorf("argument %s (%s): TMA needs strides that are multiples of 16 bytes; strides %v of %d-byte elements", name, typ, strides, eb)
+		}
+		if strides[k] > 0 && d.Shape[k]-1 > (math.MaxInt-last)/strides[k] {
+			return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches past the largest int", name, typ, d.Shape, strides)
 		}
 		last += (d.Shape[k] - 1) * strides[k]
 	}
 	if last >= d.Buf.N {
-		return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches element %d of a buffer of %d", name, t, d.Shape, strides, last, d.Buf.N)
+		return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches element %d of a buffer of %d", name, typ, d.Shape, strides, last, d.Buf.N)
 	}
 	return nil
 }
@@ -404,7 +443,7 @@ func DescSpec(bin *Binary, param int, d DeviceDesc) (cuda.TiledSpec, error) {
 	if !ok {
 		return cuda.TiledSpec{}, fmt.Errorf("argument %s: TMA does not move %s elements", name, dt)
 	}
-	if err := checkDesc(name, &ir.Desc{Elem: dt, Block: dp.Block}, d); err != nil {
+	if err := checkDesc(name, (&ir.Desc{Elem: dt, Block: dp.Block}).String(), dt, len(dp.Block), d); err != nil {
 		return cuda.TiledSpec{}, err
 	}
 	rank := len(dp.Block)

@@ -125,24 +125,21 @@ func TestRunArgumentErrors(t *testing.T) {
 		{map[string]any{"x": x, "y": x, "out": x, "n": 100, "m": 1}, "argument m: the kernel vector_add has no runtime parameter named so"},
 		{map[string]any{"x": 3, "y": x, "out": x, "n": 100}, "argument x (*f32) needs a tensor, got int"},
 		{map[string]any{"x": (*Tensor)(nil), "y": x, "out": x, "n": 100}, "argument x (*f32) needs a tensor"},
-		{map[string]any{"x": x, "y": x, "out": x, "n": "100"}, "argument n (i32) needs a number, got string"},
-		{map[string]any{"x": x, "y": x, "out": x, "n": 2.5}, "argument n (i32) needs an integer, got 2.5"},
+		{map[string]any{"x": x, "y": x, "out": x, "n": "100"}, `argument n (i32): want an integer in [-2147483648, 2147483647], got string "100"`},
+		{map[string]any{"x": x, "y": x, "out": x, "n": 2.5}, "argument n (i32): want an integer in [-2147483648, 2147483647], got float64 2.5"},
 		{map[string]any{"x": &Tensor{Shape: []int{10}, Data: make([]float64, 9)}, "y": x, "out": x, "n": 100}, "argument x: shape [10] holds 10 elements but the data has 9"},
 	}
 	for _, c := range cases {
 		err := k.Run(CPU(), [3]int{2, 1, 1}, opts, c.args)
 		require.ErrorContains(t, err, c.want)
 	}
-	require.ErrorContains(t, k.Run(CPU(), [3]int{0, 1, 1}, opts, map[string]any{"x": x, "y": x, "out": x, "n": 100}), "grid: dimension 0 is 0")
+	require.ErrorContains(t, k.Run(CPU(), [3]int{0, 1, 1}, opts, map[string]any{"x": x, "y": x, "out": x, "n": 100}), "grid [0 1 1]: dimension 0 (x) is 0; every dimension must be at least 1")
 }
 
 func TestDeviceArgumentErrors(t *testing.T) {
 	prog, err := LoadFile("../kernels/tutorials/vector_add.tle")
 	require.NoError(t, err)
 	k, _ := prog.Kernel("vector_add")
-	m, err := k.IR(CompileOptions{Defines: map[string]string{"BLOCK": "64"}})
-	require.NoError(t, err)
-	fn := m.Func("vector_add")
 	good := &DeviceBuffer{Ptr: 0x1000, DType: ir.F32, N: 100}
 	cases := []struct {
 		args []any
@@ -153,15 +150,17 @@ func TestDeviceArgumentErrors(t *testing.T) {
 		{[]any{good, good, &DeviceBuffer{Ptr: 0x1004, DType: good.DType}, 100}, "argument out (*f32) is not 16-byte aligned (0x1004)"},
 		{[]any{good, &DeviceBuffer{Ptr: 0x2000, DType: ir.BF16}, good, 100}, "argument y (*f32): the buffer holds bf16"},
 		{[]any{good, good, NewTensor(3), 100}, "argument out (*f32) needs a *tle.DeviceBuffer, got *tle.Tensor"},
-		{[]any{good, good, good, 1.5}, "argument n (i32) needs an integer, got 1.5"},
+		{[]any{good, good, good, 1.5}, "argument n (i32): want an integer in [-2147483648, 2147483647], got float64 1.5"},
+		{[]any{good, good, good, int64(1) << 40}, "argument n (i32): 1099511627776 is out of range [-2147483648, 2147483647]"},
 	}
 	for _, c := range cases {
-		_, err := deviceArgs(fn, c.args)
+		_, _, err := deviceArgs(k.Name(), k.hostParams(), c.args)
 		require.ErrorContains(t, err, c.want)
 	}
-	vals, err := deviceArgs(fn, []any{good, good, good, 100})
+	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), []any{good, good, good, 96})
 	require.NoError(t, err)
-	require.Equal(t, int32(100), vals[3])
+	require.Equal(t, int32(96), vals[3])
+	require.Equal(t, []string{"n"}, div16)
 }
 
 func TestAsmOnTheGPUAndBackendErrorPositions(t *testing.T) {

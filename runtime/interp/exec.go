@@ -470,7 +470,13 @@ func (t *thread) forOp(in *instr) error {
 	}
 	ivSlot := body.args[0]
 	ivInfo := t.info(ivSlot)
+	stopped := &t.c.l.stopped
 	for iv := lb; iv < ub; iv += step {
+		// once per iteration, so that a loop whose body has no op (run
+		// checks before each one) still stops when the launch does
+		if stopped.Load() {
+			return errStopped
+		}
 		v := t.newVal(ivSlot)
 		if v.f != nil {
 			v.f[0] = float64(iv)

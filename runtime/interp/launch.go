@@ -1,9 +1,11 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -25,12 +27,29 @@ type Options struct {
 	File *diag.File
 	// Stdout receives `print` output; nil means os.Stdout.
 	Stdout io.Writer
-	// Timeout is the watchdog: a launch running longer fails with the list of
-	// blocked roles. 0 means DefaultTimeout; negative disables it.
+	// Context, when not nil, bounds the launch: once it ends (its deadline
+	// passes or it is cancelled) the launch stops. Workers take no more
+	// CTAs, every running goroutine of the launch returns at its next op or
+	// loop iteration (an op already running, say a large dot, finishes
+	// first), blocked ones wake up, and Launch returns an error that says
+	// the time ran out or the launch was cancelled, after how long, which
+	// programs were still running and which roles were blocked where. The
+	// error wraps the context's error (errors.Is(err,
+	// context.DeadlineExceeded) or context.Canceled) and its cause. A
+	// context that has ended before the launch stops it before anything
+	// runs. nil means context.Background().
+	Context context.Context
+	// Timeout is the watchdog: a launch running longer stops as if its
+	// context's deadline had passed (it is that mechanism: the context is
+	// given this timeout), and the error names the watchdog. 0 means
+	// DefaultTimeout when the context has no deadline, and no watchdog when
+	// it has one; negative disables it (then only the context can stop a
+	// launch that never ends).
 	Timeout time.Duration
 }
 
-// DefaultTimeout is the watchdog's limit when Options.Timeout is 0.
+// DefaultTimeout is the watchdog's limit when Options.Timeout is 0 and
+// Options.Context has no deadline.
 const DefaultTimeout = 5 * time.Minute
 
 // Arg is one kernel argument: a *Buffer for a pointer parameter; an integer
@@ -61,6 +80,9 @@ type launch struct {
 
 	activeMu sync.Mutex
 	active   map[*cluster]struct{}
+
+	nclusters int
+	done      atomic.Int64 // clusters finished
 }
 
 type launchErr struct {
@@ -71,10 +93,19 @@ type launchErr struct {
 
 // Launch runs kernel of m on a grid of CTAs (x, y, z) with args, and returns
 // the first error by source position, or nil. It returns when every CTA has
-// finished or the launch has stopped on an error.
+// finished or the launch has stopped on an error, on the end of
+// opts.Context or on the watchdog (opts.Timeout); when it returns, every
+// goroutine it started has returned or is about to.
 func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) error {
 	if m == nil {
 		return errors.New("interp: nil module")
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
+		return &stopError{msg: fmt.Sprintf("interp: launch of %s not started: %v", kernel, context.Cause(ctx)), err: ctx.Err(), cause: context.Cause(ctx)}
 	}
 	fn := m.Func(kernel)
 	if fn == nil {
@@ -120,15 +151,20 @@ func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	nclusters := l.nprog / l.csize
+	l.nclusters = nclusters
 	workers = min(workers, nclusters)
 	timeout := opts.Timeout
-	if timeout == 0 {
+	if _, ok := ctx.Deadline(); timeout == 0 && !ok {
 		timeout = DefaultTimeout
 	}
 	if timeout > 0 {
-		timer := time.AfterFunc(timeout, func() { l.watchdog(timeout) })
-		defer timer.Stop()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, watchdogCause{timeout})
+		defer cancel()
 	}
+	start := time.Now()
+	stopWatch := context.AfterFunc(ctx, func() { l.stopOn(ctx, time.Since(start)) })
+	defer stopWatch()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -227,51 +263,192 @@ func (l *launch) bindArg(p *ir.Param, a Arg) (val, error) {
 }
 
 func scalarArg(d ir.DType, a Arg) (val, error) {
-	var iv int64
-	var fv float64
-	isFloat := false
-	switch x := a.(type) {
-	case int:
-		iv = int64(x)
-	case int8:
-		iv = int64(x)
-	case int16:
-		iv = int64(x)
-	case int32:
-		iv = int64(x)
-	case int64:
-		iv = x
-	case uint8:
-		iv = int64(x)
-	case uint16:
-		iv = int64(x)
-	case uint32:
-		iv = int64(x)
-	case uint64:
-		iv = int64(x)
-	case uint:
-		iv = int64(x)
-	case bool:
-		if x {
-			iv = 1
-		}
-	case float32:
-		fv, isFloat = float64(x), true
-	case float64:
-		fv, isFloat = x, true
-	default:
-		return val{}, fmt.Errorf("want a %v scalar, got %T", d, a)
+	v, err := CheckScalar(d, a)
+	if err != nil {
+		return val{}, err
 	}
 	if d.IsFloat() {
-		if !isFloat {
-			fv = float64(iv)
+		return val{f: []float64{v.Float}}, nil
+	}
+	return val{i: []int64{v.Int}}, nil
+}
+
+// ---- scalars
+
+// Scalar is a Go value checked against a scalar parameter's dtype by
+// CheckScalar: the value a launch passes.
+type Scalar struct {
+	// Int is the value of an integer dtype (i1: 0 or 1); a u64 above
+	// math.MaxInt64 is held as its two's-complement bits.
+	Int int64
+	// Float is the value of a float dtype, rounded to it (nearest even;
+	// fp8 as ir.DType.Round).
+	Float float64
+}
+
+// CheckScalar checks the Go value v given for a scalar parameter of dtype
+// dt and converts it. It is the one definition of what a scalar argument
+// may be, shared by Launch and the tle API (tle.Kernel.Run, GPU.Prepare):
+//
+//   - An integer dtype (i8..i64, u8..u64) takes a Go integer (int, int8..int64,
+//     uint, uint8..uint64) whose value lies in the dtype's range: [-2^(n-1),
+//     2^(n-1)-1] for i<n>, [0, 2^n-1] for u<n>. Nothing wraps: a negative
+//     value for an unsigned dtype, or a uint64 above math.MaxInt64 for i64, is
+//     out of range. A float (even a whole one) or a bool is refused.
+//   - i1 takes a bool, or a Go integer equal to 0 or 1; not a float.
+//   - A float dtype takes a Go integer or float (float32, float64), never a
+//     bool, rounded to the dtype (nearest even). Its magnitude must not
+//     exceed the dtype's largest finite value (65504 for f16, about 3.39e38
+//     for bf16, 3.40e38 for f32, 448 for f8e4m3, 57344 for f8e5m2); NaN is
+//     taken, and so are ±Inf by the dtypes that have them (f16, bf16, f32,
+//     f64), not by the fp8 ones, which would saturate.
+//
+// Other Go types (strings, named numeric types, pointers) are refused. The
+// error says what was given and the range allowed, without the
+// parameter's name, for the caller to prefix: "4294967396 is out of range
+// [-2147483648, 2147483647]".
+func CheckScalar(dt ir.DType, v any) (Scalar, error) {
+	var (
+		s, u     = int64(0), uint64(0)
+		isInt    = true
+		unsigned = false // u holds the value
+		f        float64
+		isBool   = false
+		b        bool
+	)
+	switch x := v.(type) {
+	case int:
+		s = int64(x)
+	case int8:
+		s = int64(x)
+	case int16:
+		s = int64(x)
+	case int32:
+		s = int64(x)
+	case int64:
+		s = x
+	case uint:
+		u, unsigned = uint64(x), true
+	case uint8:
+		u, unsigned = uint64(x), true
+	case uint16:
+		u, unsigned = uint64(x), true
+	case uint32:
+		u, unsigned = uint64(x), true
+	case uint64:
+		u, unsigned = x, true
+	case float32:
+		f, isInt = float64(x), false
+	case float64:
+		f, isInt = x, false
+	case bool:
+		b, isBool, isInt = x, true, false
+	default:
+		return Scalar{}, fmt.Errorf("want %s, got %s", scalarWant(dt), goValue(v))
+	}
+	switch {
+	case dt == ir.I1:
+		switch {
+		case isBool:
+			if b {
+				return Scalar{Int: 1}, nil
+			}
+			return Scalar{}, nil
+		case !isInt:
+			return Scalar{}, fmt.Errorf("want %s, got %s", scalarWant(dt), goValue(v))
+		case !unsigned && (s == 0 || s == 1):
+			return Scalar{Int: s}, nil
+		case unsigned && u <= 1:
+			return Scalar{Int: int64(u)}, nil
 		}
-		return val{f: []float64{roundOne(d, fv)}}, nil
+		return Scalar{}, fmt.Errorf("%v is out of range [0, 1] (i1 takes a bool, 0 or 1)", v)
+	case dt.IsInt():
+		if !isInt {
+			return Scalar{}, fmt.Errorf("want %s, got %s", scalarWant(dt), goValue(v))
+		}
+		lo, hi := intRange(dt)
+		var ok bool
+		var bits int64
+		if unsigned {
+			ok, bits = u <= hi, int64(u)
+		} else {
+			ok, bits = s >= lo && (s < 0 || uint64(s) <= hi), s
+		}
+		if !ok {
+			return Scalar{}, fmt.Errorf("%v is out of range [%d, %d]", v, lo, hi)
+		}
+		return Scalar{Int: bits}, nil
+	case dt.IsFloat():
+		switch {
+		case isBool:
+			return Scalar{}, fmt.Errorf("want %s, got %s", scalarWant(dt), goValue(v))
+		case isInt && unsigned:
+			f = float64(u)
+		case isInt:
+			f = float64(s)
+		}
+		m := maxFinite(dt)
+		if math.IsInf(f, 0) && (dt == ir.F8E4M3 || dt == ir.F8E5M2) {
+			return Scalar{}, fmt.Errorf("%v is out of range [%g, %g] (%s takes no infinity)", v, -m, m, dt)
+		}
+		if !math.IsInf(f, 0) && math.Abs(f) > m {
+			return Scalar{}, fmt.Errorf("%v is out of range [%g, %g]", v, -m, m)
+		}
+		return Scalar{Float: roundOne(dt, f)}, nil
 	}
-	if isFloat {
-		return val{}, fmt.Errorf("want an integer for %v, got float %v", d, fv)
+	return Scalar{}, fmt.Errorf("parameters of type %v are not supported", dt)
+}
+
+// intRange is the value range of integer dtype d (i1 excluded).
+func intRange(d ir.DType) (lo int64, hi uint64) {
+	n := d.Bits()
+	if d.IsSigned() {
+		return -1 << (n - 1), 1<<(n-1) - 1
 	}
-	return val{i: []int64{wrap(d, iv)}}, nil
+	return 0, math.MaxUint64 >> (64 - n)
+}
+
+// maxFinite is the largest finite value of float dtype d.
+func maxFinite(d ir.DType) float64 {
+	switch d {
+	case ir.F16:
+		return 65504
+	case ir.BF16:
+		return 0x1.fep127
+	case ir.F32:
+		return math.MaxFloat32
+	case ir.F8E4M3:
+		return 448
+	case ir.F8E5M2:
+		return 57344
+	}
+	return math.MaxFloat64
+}
+
+// scalarWant says what a dtype takes, for errors.
+func scalarWant(d ir.DType) string {
+	switch {
+	case d == ir.I1:
+		return "a bool, 0 or 1"
+	case d.IsInt():
+		lo, hi := intRange(d)
+		return fmt.Sprintf("an integer in [%d, %d]", lo, hi)
+	}
+	m := maxFinite(d)
+	return fmt.Sprintf("a number in [%g, %g]", -m, m)
+}
+
+// goValue names a Go value and its type, for errors: "float64 2.5".
+func goValue(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return fmt.Sprintf("string %q", v)
+	case float32, float64, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprintf("%T %v", v, v)
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // ---- errors
@@ -335,23 +512,82 @@ func (l *launch) firstError() error {
 	return l.errs[0].err
 }
 
-func (l *launch) watchdog(d time.Duration) {
-	var lines []string
+// watchdogCause is the cause of a context ended by Options.Timeout.
+type watchdogCause struct{ d time.Duration }
+
+func (w watchdogCause) Error() string {
+	return fmt.Sprintf("the watchdog's limit of %v passed (interp.Options.Timeout; a deadline on the context replaces the default)", w.d)
+}
+
+// stopError is the error of a launch stopped by its context: it wraps the
+// context's error and its cause.
+type stopError struct {
+	msg        string
+	err, cause error
+}
+
+func (e *stopError) Error() string { return e.msg }
+
+func (e *stopError) Unwrap() []error {
+	if e.cause == nil || e.cause == e.err {
+		return []error{e.err}
+	}
+	return []error{e.err, e.cause}
+}
+
+// stopOn stops the launch because ctx ended, elapsed after its start, with
+// an error naming the programs still running and the blocked roles.
+func (l *launch) stopOn(ctx context.Context, elapsed time.Duration) {
+	if l.done.Load() == int64(l.nclusters) {
+		return // every CTA finished: nothing to stop
+	}
+	var running []*cta
+	var blocked []string
 	l.activeMu.Lock()
 	for c := range l.active {
+		running = append(running, c.ctas...)
 		c.mu.Lock()
 		for _, w := range c.waiters {
-			lines = append(lines, w.describe())
+			blocked = append(blocked, w.describe())
 		}
 		c.mu.Unlock()
 	}
 	l.activeMu.Unlock()
-	sort.Strings(lines)
-	msg := fmt.Sprintf("interp: watchdog: launch of %s still running after %v", l.kernel, d)
-	if len(lines) > 0 {
-		msg += "; blocked: " + strings.Join(lines, "; ")
+	sort.Slice(running, func(a, b int) bool { return running[a].linear < running[b].linear })
+	sort.Strings(blocked)
+	err, cause := ctx.Err(), context.Cause(ctx)
+	var what string
+	switch w, ok := cause.(watchdogCause); {
+	case ok:
+		what = fmt.Sprintf("timed out after %v: %v", elapsed.Round(time.Millisecond), w)
+	case errors.Is(err, context.DeadlineExceeded):
+		what = fmt.Sprintf("timed out after %v: %v", elapsed.Round(time.Millisecond), cause)
+	default:
+		what = fmt.Sprintf("was cancelled after %v: %v", elapsed.Round(time.Millisecond), cause)
 	}
-	l.fail(errors.New(msg), -1)
+	msg := fmt.Sprintf("interp: launch of %s %s; %d of %d programs finished", l.kernel, what, int(l.done.Load())*l.csize, l.nprog)
+	if len(running) > 0 {
+		const most = 16
+		ids := make([]string, 0, most)
+		for k, c := range running {
+			if k == most {
+				break
+			}
+			ids = append(ids, fmt.Sprintf("(%d, %d, %d)", c.pid[0], c.pid[1], c.pid[2]))
+		}
+		msg += "; still running: program"
+		if len(running) > 1 {
+			msg += "s"
+		}
+		msg += " " + strings.Join(ids, ", ")
+		if len(running) > most {
+			msg += fmt.Sprintf(" and %d more", len(running)-most)
+		}
+	}
+	if len(blocked) > 0 {
+		msg += "; blocked: " + strings.Join(blocked, "; ")
+	}
+	l.fail(&stopError{msg: msg, err: err, cause: cause}, -1)
 }
 
 // ---- clusters and CTAs
@@ -393,6 +629,7 @@ func (l *launch) runCluster(wk *worker, c int) {
 		l.activeMu.Lock()
 		delete(l.active, cl)
 		l.activeMu.Unlock()
+		l.done.Add(1)
 	}()
 	if l.csize == 1 {
 		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
