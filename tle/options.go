@@ -5,7 +5,13 @@ import (
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/passes"
+	"github.com/tlego/tle/runtime/interp"
 )
+
+// DefaultTimeout bounds an interpreter launch whose context has no
+// deadline (RunContext): past it the launch stops with the list of programs
+// still running.
+const DefaultTimeout = interp.DefaultTimeout
 
 // Targets lists the GPU architectures kernels can be built for
 // (GPUOptions.Arch), oldest first; the default is sm_90a.

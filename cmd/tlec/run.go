@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
@@ -29,6 +31,7 @@ type runFlags struct {
 	toolchain  string
 	dotWgmma   bool
 	minCTAs    int
+	timeout    time.Duration
 }
 
 func init() {
@@ -68,6 +71,7 @@ which on standard error.`,
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
 			fs.StringVar(&r.toolchain, "toolchain", "auto", "PTX toolchain on the GPU: auto, llc or nvvm")
 			fs.BoolVar(&r.dotWgmma, "dot-wgmma", true, "as tlec build: --dot-wgmma=false keeps dots on mma.sync (give the same as to the build of a --ptx file)")
+			fs.DurationVar(&r.timeout, "timeout", tle.DefaultTimeout, "stop the launch after this long (Go duration: 2s, 1m30s); the interpreter stops its programs, a GPU launch is checked before it starts")
 			fs.IntVar(&r.minCTAs, "min-ctas", 0, "as tlec build: CTAs per SM ptxas must fit (give the same as to the build of a --ptx file)")
 			return r
 		},
@@ -90,6 +94,9 @@ func runRun(e *env, cfg any, files []string) int {
 	grid, err := parseGrid(r.grid)
 	if err != nil {
 		return fail("--grid: %v", err)
+	}
+	if r.timeout <= 0 {
+		return fail("--timeout %v: want a positive duration, e.g. 2s", r.timeout)
 	}
 	defines, ok := parseDefines(e, "run", r.defines)
 	if !ok {
@@ -130,7 +137,9 @@ func runRun(e *env, cfg any, files []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := k.Run(dev, grid, opts, args); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
+	defer cancel()
+	if err := k.RunContext(ctx, dev, grid, opts, args); err != nil {
 		printError(e.stderr, "run", err)
 		return 1
 	}

@@ -79,8 +79,15 @@
 // registers a waiter (its condition and a description) and the domain
 // counts its live goroutines; when every live goroutine is a waiter and no
 // waiter's condition holds, nothing can make progress, and the launch fails
-// with every waiter's role, op position, pipe / barrier, slot and phase. A
-// watchdog (Options.Timeout) is the last resort.
+// with every waiter's role, op position, pipe / barrier, slot and phase.
+// Options.Context bounds the rest: when it ends (a deadline, a cancel) every
+// goroutine of the launch stops at its next op or loop iteration, and the
+// launch fails saying how long it ran and which programs were still running.
+// Options.Timeout (DefaultTimeout, 5 minutes, when the context has no
+// deadline) is the same mechanism: a deadline on that context.
+//
+// Scalar arguments are range-checked against their parameter's dtype
+// (CheckScalar), never wrapped.
 //
 // `asm` is rejected before the launch ("asm is GPU-only"), as is a `call`
 // that was not inlined.
