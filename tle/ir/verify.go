@@ -8,58 +8,6 @@ import (
 	"github.com/tlego/tle/tle/diag"
 )
 
-// AllKinds lists every op kind of ops.go; Verify rejects any other kind.
-var AllKinds = []Kind{
-	OpConstant, OpProgramID, OpNumPrograms, OpArange,
-	OpSplat, OpBroadcast, OpExpandDims, OpReshape, OpTrans,
-	OpAdd, OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpAnd, OpOr, OpXor, OpShl, OpShr,
-	OpNeg, OpNot, OpCmp, OpSelect, OpCast, OpAddPtr,
-	OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpAbs,
-	OpLoad, OpStore, OpAtomicRMW, OpAtomicCAS, OpDot, OpReduce, OpScan, OpPrint, OpAssert,
-	OpCall, OpFor, OpIf, OpYield, OpReturn,
-	OpAlloc, OpMemIndex, OpMemTrans, OpLocalPtr, OpLocalLoad, OpLocalStore,
-	OpBarrierAlloc, OpBarrierIndex, OpBarrierArrive, OpBarrierWait, OpBarrierExpect,
-	OpPipeAlloc, OpPipeAcquire, OpPipeCommit, OpPipeClose, OpPipeWait, OpPipeRelease,
-	OpSlotField, OpSlotClosed,
-	OpWarpSpecialize, OpRole,
-	OpCopy, OpMakeDesc, OpWgmma, OpWgmmaWait,
-	OpDeviceMesh, OpShardID, OpRemote, OpDistributedBarrier,
-	OpAsm,
-}
-
-var knownKinds = func() map[Kind]bool {
-	m := map[Kind]bool{}
-	for _, k := range AllKinds {
-		m[k] = true
-	}
-	return m
-}()
-
-// IsKnown reports whether k is one of the op kinds of ops.go, or one a
-// later layer registered with RegisterKind.
-func (k Kind) IsKnown() bool { return knownKinds[k] || extraKinds[k] != nil }
-
-// extraKinds are op kinds that passes after the target-independent
-// pipeline introduce (layout conversions, async copies), with their checks.
-var extraKinds = map[Kind]func(op *Op) error{}
-
-// RegisterKind makes Verify accept op kind k, checking each op of that
-// kind with check (nil: structure and operand dominance only). It is meant
-// for init functions of the packages that introduce such ops.
-func RegisterKind(k Kind, check func(op *Op) error) {
-	if check == nil {
-		check = func(*Op) error { return nil }
-	}
-	extraKinds[k] = check
-}
-
-// Predicates of cmp, kinds of reduce/scan and atomic_rmw.
-var (
-	CmpPreds    = []string{"lt", "le", "gt", "ge", "eq", "ne"}
-	ReduceKinds = []string{"sum", "max", "min"}
-	AtomicKinds = []string{"add", "max", "min", "xchg", "and", "or", "xor"}
-)
-
 // VerifyError is one broken invariant, at an op (Kind and Pos) or at a
 // function (Kind empty).
 type VerifyError struct {
