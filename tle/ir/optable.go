@@ -8,15 +8,15 @@ import (
 // The op table: one row per op kind, as Go's SSA backend declares its ops
 // (cmd/compile/internal/ssa/_gen: name, argument count, flags) and MLIR's
 // ODS its operations (operands, results, regions, attributes, traits such
-// as Pure and Elementwise). The kind list (AllKinds) and the predicates
-// (IsPure, IsElementwise, IsTerminator, IsKnown) read it; a new op kind is
-// a constant in ops.go and a row here.
+// as Pure and Elementwise, a verifier). The kind list (AllKinds), the
+// predicates (IsPure, IsElementwise, IsTerminator, IsKnown) and Verify all
+// read it; a new op kind is a constant in ops.go and a row here.
 
 // OpInfo describes one op kind.
 type OpInfo struct {
 	Name Kind
 	// Operands, Results and Regions are how many of each an op of the kind
-	// has.
+	// has. Verify checks them before the kind's own checks.
 	Operands, Results, Regions Arity
 	// Attrs are the attributes the kind reads.
 	Attrs []AttrSpec
@@ -28,7 +28,15 @@ type OpInfo struct {
 	Elementwise bool
 	// Terminator ops end a region (yield) or a function body (return).
 	Terminator bool
+	// verify checks what the counts and attributes above do not say.
+	verify kindCheck
 }
+
+// A kindCheck checks one op of its kind after Verify's generic checks
+// (counts, up-front attributes) passed, reporting with v.errf. It returns
+// whether the generic checks of the results (memdesc orders) follow: false
+// when it stopped early at a broken invariant, or checked them itself.
+type kindCheck func(v *verifier, op, parent *Op) bool
 
 // Arity is a number of operands, results or regions: Min to Max, Max < 0
 // meaning no limit. A result arity may instead be one result per operand
@@ -114,111 +122,117 @@ var (
 	perm  = deferred("perm", AttrInts) // checked against the operand's rank
 )
 
-// opTable has a row for every op kind, in the order of ops.go.
+// opTable has a row for every op kind, in the order of ops.go. A row whose
+// check is tableOnly says why nothing more holds.
 var opTable = []OpInfo{
 	// ---- constants, indices, program ids
-	{Name: OpConstant, Results: one, Attrs: []AttrSpec{deferred("value", AttrScalar)}, Pure: true},
-	{Name: OpProgramID, Results: one, Attrs: []AttrSpec{axis}, Pure: true},
-	{Name: OpNumPrograms, Results: one, Attrs: []AttrSpec{axis}, Pure: true},
-	{Name: OpArange, Results: one, Attrs: []AttrSpec{required("start", AttrInt), required("end", AttrInt)}, Pure: true},
+	{Name: OpConstant, Results: one, Attrs: []AttrSpec{deferred("value", AttrScalar)}, Pure: true, verify: (*verifier).checkConstant},
+	{Name: OpProgramID, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkGridIndex},
+	{Name: OpNumPrograms, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkGridIndex},
+	{Name: OpArange, Results: one, Attrs: []AttrSpec{required("start", AttrInt), required("end", AttrInt)}, Pure: true, verify: (*verifier).checkArange},
 
 	// ---- shapes
-	{Name: OpSplat, Operands: one, Results: one, Pure: true},
-	{Name: OpBroadcast, Operands: one, Results: one, Pure: true},
-	{Name: OpExpandDims, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true},
-	{Name: OpReshape, Operands: one, Results: one, Pure: true},
-	{Name: OpTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true},
+	{Name: OpSplat, Operands: one, Results: one, Pure: true, verify: (*verifier).checkSplat},
+	{Name: OpBroadcast, Operands: one, Results: one, Pure: true, verify: (*verifier).checkBroadcast},
+	{Name: OpExpandDims, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkExpandDims},
+	{Name: OpReshape, Operands: one, Results: one, Pure: true, verify: (*verifier).checkReshape},
+	{Name: OpTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkTrans},
 
 	// ---- element-wise arithmetic
-	{Name: OpAdd, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpSub, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpMul, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpDiv, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpRem, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpMin, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpMax, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpAnd, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpOr, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpXor, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpShl, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpShr, Operands: two, Results: one, Pure: true, Elementwise: true},
-	{Name: OpNeg, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpNot, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpCmp, Operands: two, Results: one, Attrs: []AttrSpec{deferred("pred", AttrString, CmpPreds...)}, Pure: true, Elementwise: true},
-	{Name: OpSelect, Operands: three, Results: one, Pure: true, Elementwise: true},
-	{Name: OpCast, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpAddPtr, Operands: two, Results: one, Pure: true, Elementwise: true},
+	{Name: OpAdd, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpSub, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpMul, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpDiv, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpRem, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpMin, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpMax, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
+	{Name: OpAnd, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitwise},
+	{Name: OpOr, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitwise},
+	{Name: OpXor, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitwise},
+	{Name: OpShl, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitwise},
+	{Name: OpShr, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitwise},
+	{Name: OpNeg, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
+	{Name: OpNot, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkIntUnary},
+	{Name: OpCmp, Operands: two, Results: one, Attrs: []AttrSpec{deferred("pred", AttrString, CmpPreds...)}, Pure: true, Elementwise: true, verify: (*verifier).checkCmp},
+	{Name: OpSelect, Operands: three, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkSelect},
+	{Name: OpCast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkCast},
+	{Name: OpAddPtr, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkAddPtr},
 
 	// ---- element-wise math on floats
-	{Name: OpExp, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpExp2, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpLog, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpLog2, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpSqrt, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpRsqrt, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpSigmoid, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpTanh, Operands: one, Results: one, Pure: true, Elementwise: true},
-	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true},
+	{Name: OpExp, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpExp2, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpLog, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpLog2, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpSqrt, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpRsqrt, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpSigmoid, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpTanh, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
 
 	// ---- memory
-	{Name: OpLoad, Operands: between(1, 3), Results: one, Attrs: []AttrSpec{optional("async", AttrBool)}},
-	{Name: OpStore, Operands: between(2, 3)},
-	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...)}},
-	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one},
-	{Name: OpDot, Operands: three, Results: one, Pure: true},
-	{Name: OpReduce, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true},
-	{Name: OpScan, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...), optional("reverse", AttrBool)}, Pure: true},
-	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}},
-	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}},
-	{Name: OpCall, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("callee", AttrString)}},
-	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one},
-	{Name: OpIf, Operands: one, Results: anyNumber, Regions: anyNumber},
+	{Name: OpLoad, Operands: between(1, 3), Results: one, Attrs: []AttrSpec{optional("async", AttrBool)}, verify: (*verifier).checkLoad},
+	{Name: OpStore, Operands: between(2, 3), verify: (*verifier).checkStore},
+	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...)}, verify: (*verifier).checkAtomicRMW},
+	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, verify: (*verifier).checkAtomicCAS},
+	{Name: OpDot, Operands: three, Results: one, Pure: true, verify: (*verifier).checkDot},
+	{Name: OpReduce, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
+	{Name: OpScan, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
+	// print takes any values: nothing holds beyond the counts
+	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}, verify: tableOnly},
+	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}, verify: (*verifier).checkAssert},
+	{Name: OpCall, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("callee", AttrString)}, verify: (*verifier).checkCall},
+	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one, verify: (*verifier).checkFor},
+	{Name: OpIf, Operands: one, Results: anyNumber, Regions: anyNumber, verify: (*verifier).checkIf},
 	// terminators: their results are not checked (no producer makes any)
-	{Name: OpYield, Operands: anyNumber, Results: anyNumber, Terminator: true},
-	{Name: OpReturn, Operands: anyNumber, Results: anyNumber, Terminator: true},
-	{Name: OpAlloc, Operands: between(0, 1), Results: one},
-	{Name: OpMemIndex, Operands: two, Results: one, Pure: true},
-	{Name: OpMemTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true},
-	{Name: OpLocalPtr, Operands: atLeast(1), Results: one, Pure: true},
-	{Name: OpLocalLoad, Operands: one, Results: one},
-	{Name: OpLocalStore, Operands: two},
+	{Name: OpYield, Operands: anyNumber, Results: anyNumber, Terminator: true, verify: (*verifier).checkYield},
+	{Name: OpReturn, Operands: anyNumber, Results: anyNumber, Terminator: true, verify: (*verifier).checkReturn},
+	{Name: OpAlloc, Operands: between(0, 1), Results: one, verify: (*verifier).checkAlloc},
+	{Name: OpMemIndex, Operands: two, Results: one, Pure: true, verify: (*verifier).checkMemIndex},
+	{Name: OpMemTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkMemTrans},
+	{Name: OpLocalPtr, Operands: atLeast(1), Results: one, Pure: true, verify: (*verifier).checkLocalPtr},
+	{Name: OpLocalLoad, Operands: one, Results: one, verify: (*verifier).checkLocalLoad},
+	{Name: OpLocalStore, Operands: two, verify: (*verifier).checkLocalStore},
 
 	// ---- mbarriers
-	{Name: OpBarrierAlloc, Results: one, Attrs: []AttrSpec{optional("count", AttrInt)}},
-	{Name: OpBarrierIndex, Operands: two, Results: one, Pure: true},
-	{Name: OpBarrierArrive, Operands: one},
-	{Name: OpBarrierWait, Operands: two},
-	{Name: OpBarrierExpect, Operands: two},
+	{Name: OpBarrierAlloc, Results: one, Attrs: []AttrSpec{optional("count", AttrInt)}, verify: (*verifier).checkBarrierAlloc},
+	{Name: OpBarrierIndex, Operands: two, Results: one, Pure: true, verify: (*verifier).checkBarrierIndex},
+	{Name: OpBarrierArrive, Operands: one, verify: (*verifier).checkBarrierArrive},
+	{Name: OpBarrierWait, Operands: two, verify: (*verifier).checkBarrierPhase},
+	{Name: OpBarrierExpect, Operands: two, verify: (*verifier).checkBarrierPhase},
 
 	// ---- pipes
-	{Name: OpPipeAlloc, Results: one},
-	{Name: OpPipeAcquire, Operands: two, Results: one},
-	{Name: OpPipeCommit, Operands: two},
-	{Name: OpPipeClose, Operands: two},
-	{Name: OpPipeWait, Operands: two, Results: one},
-	{Name: OpPipeRelease, Operands: two},
-	{Name: OpSlotField, Operands: one, Results: one, Attrs: []AttrSpec{deferred("name", AttrString)}, Pure: true},
-	{Name: OpSlotClosed, Operands: one, Results: one},
+	{Name: OpPipeAlloc, Results: one, verify: (*verifier).checkPipeAlloc},
+	{Name: OpPipeAcquire, Operands: two, Results: one, verify: (*verifier).checkPipeSlot},
+	{Name: OpPipeCommit, Operands: two, verify: (*verifier).checkPipeIndex},
+	{Name: OpPipeClose, Operands: two, verify: (*verifier).checkPipeIndex},
+	{Name: OpPipeWait, Operands: two, Results: one, verify: (*verifier).checkPipeSlot},
+	{Name: OpPipeRelease, Operands: two, verify: (*verifier).checkPipeIndex},
+	{Name: OpSlotField, Operands: one, Results: one, Attrs: []AttrSpec{deferred("name", AttrString)}, Pure: true, verify: (*verifier).checkSlotField},
+	{Name: OpSlotClosed, Operands: one, Results: one, verify: (*verifier).checkSlotClosed},
 
 	// ---- warp roles
-	{Name: OpWarpSpecialize, Regions: one},
-	{Name: OpRole, Regions: one, Attrs: []AttrSpec{deferred("name", AttrString), deferred("warps", AttrInt), optional("regs", AttrInt)}},
+	{Name: OpWarpSpecialize, Regions: one, verify: (*verifier).checkWarpSpecialize},
+	{Name: OpRole, Regions: one, Attrs: []AttrSpec{deferred("name", AttrString), deferred("warps", AttrInt), optional("regs", AttrInt)}, verify: (*verifier).checkRole},
 
 	// ---- bulk copies, descriptors, wgmma
-	{Name: OpCopy, Operands: atLeast(2), Attrs: []AttrSpec{optional("has_barrier", AttrBool)}},
-	{Name: OpMakeDesc, Operands: atLeast(1), Results: one, Attrs: []AttrSpec{deferred("block", AttrInts)}},
-	{Name: OpWgmma, Operands: three, Results: one, Attrs: []AttrSpec{optional("trans_a", AttrBool), optional("trans_b", AttrBool)}},
-	{Name: OpWgmmaWait, Operands: anyNumber, Results: perOperandFrom(0), Attrs: []AttrSpec{optional("pending", AttrInt)}},
+	{Name: OpCopy, Operands: atLeast(2), Attrs: []AttrSpec{optional("has_barrier", AttrBool)}, verify: (*verifier).checkCopy},
+	{Name: OpMakeDesc, Operands: atLeast(1), Results: one, Attrs: []AttrSpec{deferred("block", AttrInts)}, verify: (*verifier).checkMakeDesc},
+	{Name: OpWgmma, Operands: three, Results: one, Attrs: []AttrSpec{optional("trans_a", AttrBool), optional("trans_b", AttrBool)}, verify: (*verifier).checkWgmma},
+	{Name: OpWgmmaWait, Operands: anyNumber, Results: perOperandFrom(0), Attrs: []AttrSpec{optional("pending", AttrInt)}, verify: (*verifier).checkWgmmaWait},
 
 	// ---- clusters
-	{Name: OpDeviceMesh, Results: one, Attrs: []AttrSpec{deferred("dims", AttrInts)}},
-	{Name: OpShardID, Operands: one, Results: one, Attrs: []AttrSpec{deferred("axis", AttrInt)}, Pure: true},
-	{Name: OpRemote, Operands: three, Results: one, Pure: true},
-	{Name: OpDistributedBarrier, Operands: one},
+	{Name: OpDeviceMesh, Results: one, Attrs: []AttrSpec{deferred("dims", AttrInts)}, verify: (*verifier).checkDeviceMesh},
+	{Name: OpShardID, Operands: one, Results: one, Attrs: []AttrSpec{deferred("axis", AttrInt)}, Pure: true, verify: (*verifier).checkShardID},
+	{Name: OpRemote, Operands: three, Results: one, Pure: true, verify: (*verifier).checkRemote},
+	{Name: OpDistributedBarrier, Operands: one, verify: (*verifier).checkDistributedBarrier},
 
-	// ---- escape hatch
-	{Name: OpAsm, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("template", AttrString), optional("constraints", AttrString)}},
+	// ---- escape hatch: the template's constraints decide the operands and
+	// results, which only the assembler checks
+	{Name: OpAsm, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("template", AttrString), optional("constraints", AttrString)}, verify: tableOnly},
 }
+
+// tableOnly is the check of kinds for which the table says everything.
+func tableOnly(*verifier, *Op, *Op) bool { return true }
 
 // opIndex finds a kind's row.
 var opIndex = map[Kind]*OpInfo{}
@@ -243,8 +257,8 @@ func init() {
 }
 
 // checkTable reports the first malformed row of rows: a kind without a
-// name, one listed twice, arities Verify cannot check, or attributes it
-// cannot.
+// name or a check, one listed twice, arities Verify cannot check, or
+// attributes it cannot.
 func checkTable(rows []OpInfo) error {
 	seen := map[Kind]bool{}
 	for _, in := range rows {
@@ -255,6 +269,9 @@ func checkTable(rows []OpInfo) error {
 			return fmt.Errorf("op %s has two rows", in.Name)
 		}
 		seen[in.Name] = true
+		if in.verify == nil {
+			return fmt.Errorf("op %s has no check (tableOnly, when the table says everything)", in.Name)
+		}
 		if in.Operands.PerOperand || in.Regions.PerOperand || in.Operands.Max >= 0 && in.Operands.Max < in.Operands.Min {
 			return fmt.Errorf("op %s: operands %+v", in.Name, in.Operands)
 		}

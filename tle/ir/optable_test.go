@@ -83,13 +83,14 @@ func TestRegisterKind(t *testing.T) {
 
 func TestCheckTableRejects(t *testing.T) {
 	row := func(f func(*OpInfo)) []OpInfo {
-		in := OpInfo{Name: "x", Operands: one, Results: one}
+		in := OpInfo{Name: "x", Operands: one, Results: one, verify: tableOnly}
 		f(&in)
 		return []OpInfo{in}
 	}
 	for name, rows := range map[string][]OpInfo{
 		"no name":              row(func(in *OpInfo) { in.Name = "" }),
 		"two rows":             {opTable[0], opTable[0]},
+		"no check":             row(func(in *OpInfo) { in.verify = nil }),
 		"operands per operand": row(func(in *OpInfo) { in.Operands = perOperandFrom(0) }),
 		"operands max < min":   row(func(in *OpInfo) { in.Operands = between(2, 1) }),
 		"result range":         row(func(in *OpInfo) { in.Results = between(1, 2) }),
