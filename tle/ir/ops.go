@@ -114,4 +114,10 @@ const (
 	// ---- escape hatch
 	OpAsm Kind = "asm" // (args...) {template, constraints} -> result (GPU only)
 
+	// ---- made by the GPU passes (package passes) after the
+	// target-independent pipeline, on tiles that have layouts
+	OpConvertLayout Kind = "convert_layout" // (x) -> x's type with another layout
+	OpAsyncCopy     Kind = "async_copy"     // (ptrs, buf [, mask]) {ring_copy?: bool}: cp.async of a tile into a shared buffer
+	OpAsyncCommit   Kind = "async_commit"   // (): closes the group of copies issued since the last one
+	OpAsyncWait     Kind = "async_wait"     // () {pending}: waits until at most pending groups are in flight
 )

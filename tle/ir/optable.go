@@ -28,6 +28,9 @@ type OpInfo struct {
 	Elementwise bool
 	// Terminator ops end a region (yield) or a function body (return).
 	Terminator bool
+	// GPU kinds are made by the GPU passes (layouts, cp.async pipelining)
+	// after the target-independent pipeline; AllKinds leaves them out.
+	GPU bool
 	// verify checks what the counts and attributes above do not say.
 	verify kindCheck
 }
@@ -229,6 +232,16 @@ var opTable = []OpInfo{
 	// ---- escape hatch: the template's constraints decide the operands and
 	// results, which only the assembler checks
 	{Name: OpAsm, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("template", AttrString), optional("constraints", AttrString)}, verify: tableOnly},
+
+	// ---- the GPU passes' ops (see ops.go)
+	// convert_layout is free of side effects, but the layout passes place
+	// and remove it themselves: CSE and DCE leave it alone (not Pure).
+	{Name: OpConvertLayout, Operands: one, Results: one, GPU: true, verify: (*verifier).checkConvertLayout},
+	{Name: OpAsyncCopy, Operands: between(2, 3), Attrs: []AttrSpec{optional("ring_copy", AttrBool)}, GPU: true, verify: (*verifier).checkAsyncCopy},
+	// async_commit only closes the group of copies issued since the last
+	// one: nothing holds beyond the counts
+	{Name: OpAsyncCommit, GPU: true, verify: tableOnly},
+	{Name: OpAsyncWait, Attrs: []AttrSpec{optional("pending", AttrInt)}, GPU: true, verify: (*verifier).checkAsyncWait},
 }
 
 // tableOnly is the check of kinds for which the table says everything.
@@ -237,12 +250,14 @@ func tableOnly(*verifier, *Op, *Op) bool { return true }
 // opIndex finds a kind's row.
 var opIndex = map[Kind]*OpInfo{}
 
-// AllKinds lists every op kind of ops.go, in order; Verify rejects any
-// other kind unless it was registered (RegisterKind).
+// AllKinds lists every target-independent op kind (the table's rows but
+// the GPU passes' own), in the order of ops.go.
 var AllKinds = func() []Kind {
 	var ks []Kind
 	for _, in := range opTable {
-		ks = append(ks, in.Name)
+		if !in.GPU {
+			ks = append(ks, in.Name)
+		}
 	}
 	return ks
 }()
@@ -335,14 +350,22 @@ func (k Kind) IsElementwise() bool { in := opIndex[k]; return in != nil && in.El
 // delete when unused.
 func (k Kind) IsPure() bool { in := opIndex[k]; return in != nil && in.Pure }
 
-// extraKinds are op kinds that passes after the target-independent
-// pipeline introduce (layout conversions, async copies), with their checks.
+// extraKinds are op kinds without a table row that a later layer
+// registered, with their checks.
 var extraKinds = map[Kind]func(op *Op) error{}
 
 // RegisterKind makes Verify accept op kind k, checking each op of that
 // kind with check (nil: structure and operand dominance only). It is meant
-// for init functions of the packages that introduce such ops.
+// for init functions of the packages that introduce such ops. A kind with
+// a row in the op table keeps the row's checks: registering it again with
+// a nil check does nothing, with another check panics.
 func RegisterKind(k Kind, check func(op *Op) error) {
+	if opIndex[k] != nil {
+		if check != nil {
+			panic(fmt.Sprintf("ir: RegisterKind(%q): the kind has a row in the op table; its checks are the row's", k))
+		}
+		return
+	}
 	if check == nil {
 		check = func(*Op) error { return nil }
 	}
