@@ -1,6 +1,9 @@
 package ir
 
 // Kind names an operation; it is also the op's spelling in the text form.
+// Each kind has a row in the op table (optable.go) that says how many
+// operands, results and regions it has, its attributes, whether it is pure
+// or element-wise, and how Verify checks it.
 type Kind string
 
 // The operations of the tile IR. Element-wise ops take operands of one type
@@ -110,33 +113,11 @@ const (
 
 	// ---- escape hatch
 	OpAsm Kind = "asm" // (args...) {template, constraints} -> result (GPU only)
+
+	// ---- made by the GPU passes (package passes) after the
+	// target-independent pipeline, on tiles that have layouts
+	OpConvertLayout Kind = "convert_layout" // (x) -> x's type with another layout
+	OpAsyncCopy     Kind = "async_copy"     // (ptrs, buf [, mask]) {ring_copy?: bool}: cp.async of a tile into a shared buffer
+	OpAsyncCommit   Kind = "async_commit"   // (): closes the group of copies issued since the last one
+	OpAsyncWait     Kind = "async_wait"     // () {pending}: waits until at most pending groups are in flight
 )
-
-// IsTerminator reports ops that end a region.
-func (k Kind) IsTerminator() bool { return k == OpYield || k == OpReturn }
-
-// IsElementwise reports ops computed independently per element.
-func (k Kind) IsElementwise() bool {
-	switch k {
-	case OpAdd, OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpAnd, OpOr, OpXor, OpShl, OpShr,
-		OpNeg, OpNot, OpCmp, OpSelect, OpCast, OpAddPtr,
-		OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpAbs:
-		return true
-	}
-	return false
-}
-
-// IsPure reports ops without side effects, which CSE may merge and DCE may
-// delete when unused.
-func (k Kind) IsPure() bool {
-	if k.IsElementwise() {
-		return true
-	}
-	switch k {
-	case OpConstant, OpProgramID, OpNumPrograms, OpArange, OpSplat, OpBroadcast, OpExpandDims,
-		OpReshape, OpTrans, OpDot, OpReduce, OpScan, OpMemIndex, OpMemTrans, OpLocalPtr,
-		OpSlotField, OpShardID, OpRemote, OpBarrierIndex:
-		return true
-	}
-	return false
-}

@@ -1,0 +1,262 @@
+package ir
+
+import "slices"
+
+// The checks of the computing kinds: constants and indices, shapes,
+// element-wise arithmetic and math, dot and reductions. Each runs after
+// the table's counts and up-front attributes passed (checkOp).
+
+func (v *verifier) checkConstant(op, _ *Op) bool {
+	d := elemDType(op.rt())
+	if d == Invalid {
+		v.errf(op, "result type %s is not a scalar or tile of scalars", typeString(op.rt()))
+		return false
+	}
+	switch op.Attrs["value"].(type) {
+	case int64:
+	case float64:
+		if !d.IsFloat() {
+			v.errf(op, "float value for a %s constant", d)
+		}
+	case bool:
+		if d != I1 {
+			v.errf(op, "bool value for a %s constant", d)
+		}
+	default:
+		v.errf(op, "needs a value attribute (int64, float64 or bool)")
+	}
+	return true
+}
+
+// checkGridIndex checks program_id and num_programs.
+func (v *verifier) checkGridIndex(op, _ *Op) bool {
+	if ax, ok := op.Attrs["axis"].(int64); ok && (ax < 0 || ax > 2) {
+		v.errf(op, "axis %d out of range 0..2", ax)
+	}
+	v.sameType(op, "result", op.rt(), I32)
+	return true
+}
+
+func (v *verifier) checkArange(op, _ *Op) bool {
+	s, ok1 := op.Attrs["start"].(int64)
+	e, ok2 := op.Attrs["end"].(int64)
+	if ok1 && ok2 {
+		if e <= s {
+			v.errf(op, "end %d <= start %d", e, s)
+			return false
+		}
+		v.sameType(op, "result", op.rt(), &Tile{Shape: []int{int(e - s)}, Elem: I32})
+	}
+	return true
+}
+
+func (v *verifier) checkSplat(op, _ *Op) bool {
+	if _, ok := op.ot(0).(*Tile); ok {
+		v.errf(op, "operand is a tile %s, want a scalar", typeString(op.ot(0)))
+		return false
+	}
+	rtile, ok := op.rt().(*Tile)
+	if !ok {
+		v.errf(op, "result type %s is not a tile", typeString(op.rt()))
+		return false
+	}
+	v.sameType(op, "result element", rtile.Elem, op.ot(0))
+	return true
+}
+
+func (v *verifier) checkBroadcast(op, _ *Op) bool {
+	in, ok1 := op.ot(0).(*Tile)
+	out, ok2 := op.rt().(*Tile)
+	if !ok1 || !ok2 {
+		v.errf(op, "operand and result must be tiles, have %s and %s", typeString(op.ot(0)), typeString(op.rt()))
+		return false
+	}
+	v.sameType(op, "result element", out.Elem, in.Elem)
+	if len(in.Shape) != len(out.Shape) {
+		v.errf(op, "rank changes from %d to %d", len(in.Shape), len(out.Shape))
+		return false
+	}
+	for i := range in.Shape {
+		if in.Shape[i] != out.Shape[i] && in.Shape[i] != 1 {
+			v.errf(op, "cannot broadcast %s to %s (dim %d)", shapeStr(in.Shape), shapeStr(out.Shape), i)
+			return false
+		}
+	}
+	return true
+}
+
+func (v *verifier) checkExpandDims(op, _ *Op) bool {
+	in := tileShape(op.ot(0))
+	ax, ok := op.Attrs["axis"].(int64)
+	if !ok {
+		return false
+	}
+	if ax < 0 || int(ax) > len(in) {
+		v.errf(op, "axis %d out of range 0..%d", ax, len(in))
+		return false
+	}
+	want := slices.Insert(slices.Clone(in), int(ax), 1)
+	v.sameType(op, "result", op.rt(), &Tile{Shape: want, Elem: Elem(op.ot(0))})
+	return true
+}
+
+func (v *verifier) checkReshape(op, _ *Op) bool {
+	v.sameType(op, "result element", Elem(op.rt()), Elem(op.ot(0)))
+	if a, b := NumElements(tileShape(op.ot(0))), NumElements(tileShape(op.rt())); a != b {
+		v.errf(op, "reshape from %d to %d elements", a, b)
+	}
+	return true
+}
+
+func (v *verifier) checkTrans(op, _ *Op) bool {
+	in := tileShape(op.ot(0))
+	perm := v.checkPerm(op, len(in))
+	if perm == nil {
+		return false
+	}
+	want := make([]int, len(in))
+	for i, p := range perm {
+		want[i] = in[p]
+	}
+	v.sameType(op, "result", op.rt(), &Tile{Shape: want, Elem: Elem(op.ot(0))})
+	return true
+}
+
+// binary checks the operands and result of an element-wise binary op:
+// one type, of numbers, of integers when intOnly.
+func (v *verifier) binary(op *Op, intOnly bool) bool {
+	if !v.sameType(op, "operand 1", op.ot(1), op.ot(0)) || !v.sameType(op, "result", op.rt(), op.ot(0)) {
+		return false
+	}
+	d := elemDType(op.ot(0))
+	switch {
+	case d == Invalid:
+		v.errf(op, "operands of type %s are not numbers", typeString(op.ot(0)))
+	case !d.IsInt() && intOnly:
+		v.errf(op, "needs integer operands, has %s", typeString(op.ot(0)))
+	}
+	return true
+}
+
+// checkArith checks add, sub, mul, div, rem, min and max.
+func (v *verifier) checkArith(op, _ *Op) bool { return v.binary(op, false) }
+
+// checkBitwise checks and, or, xor, shl and shr.
+func (v *verifier) checkBitwise(op, _ *Op) bool { return v.binary(op, true) }
+
+// unaryTakes is what the operand of an element-wise unary op may hold.
+type unaryTakes int
+
+const (
+	numbers unaryTakes = iota
+	integers
+	floats
+)
+
+func (v *verifier) unary(op *Op, takes unaryTakes) bool {
+	if !v.sameType(op, "result", op.rt(), op.ot(0)) {
+		return false
+	}
+	d := elemDType(op.ot(0))
+	switch {
+	case d == Invalid:
+		v.errf(op, "operand of type %s is not a number", typeString(op.ot(0)))
+	case takes == integers && !d.IsInt():
+		v.errf(op, "needs an integer operand, has %s", typeString(op.ot(0)))
+	case takes == floats && !d.IsFloat():
+		v.errf(op, "needs a float operand, has %s", typeString(op.ot(0)))
+	}
+	return true
+}
+
+// checkNumberUnary checks neg and abs.
+func (v *verifier) checkNumberUnary(op, _ *Op) bool { return v.unary(op, numbers) }
+
+// checkIntUnary checks not.
+func (v *verifier) checkIntUnary(op, _ *Op) bool { return v.unary(op, integers) }
+
+// checkFloatUnary checks the math ops: exp, exp2, log, log2, sqrt, rsqrt,
+// sigmoid, tanh.
+func (v *verifier) checkFloatUnary(op, _ *Op) bool { return v.unary(op, floats) }
+
+func (v *verifier) checkCmp(op, _ *Op) bool {
+	if !v.sameType(op, "operand 1", op.ot(1), op.ot(0)) {
+		return false
+	}
+	v.deferredString(op, "pred")
+	v.sameType(op, "result", op.rt(), WithElem(StripLayout(op.ot(0)), I1))
+	return true
+}
+
+func (v *verifier) checkSelect(op, _ *Op) bool {
+	v.sameType(op, "condition", op.ot(0), WithElem(StripLayout(op.ot(1)), I1))
+	v.sameType(op, "operand 2", op.ot(2), op.ot(1))
+	v.sameType(op, "result", op.rt(), op.ot(1))
+	return true
+}
+
+func (v *verifier) checkCast(op, _ *Op) bool {
+	_, t0 := op.ot(0).(*Tile)
+	_, t1 := op.rt().(*Tile)
+	if !slices.Equal(tileShape(op.ot(0)), tileShape(op.rt())) || t0 != t1 {
+		v.errf(op, "changes the shape: %s to %s", typeString(op.ot(0)), typeString(op.rt()))
+	}
+	return true
+}
+
+func (v *verifier) checkAddPtr(op, _ *Op) bool {
+	if _, ok := Elem(op.ot(0)).(*Pointer); !ok {
+		v.errf(op, "operand 0 has type %s, want a pointer or a tile of pointers", typeString(op.ot(0)))
+		return false
+	}
+	if d := elemDType(op.ot(1)); !d.IsInt() || !slices.Equal(tileShape(op.ot(1)), tileShape(op.ot(0))) {
+		v.errf(op, "offset has type %s, want integers of shape %s", typeString(op.ot(1)), shapeStr(tileShape(op.ot(0))))
+	}
+	v.sameType(op, "result", op.rt(), op.ot(0))
+	return true
+}
+
+func (v *verifier) checkDot(op, _ *Op) bool {
+	a, b, c := tileShape(op.ot(0)), tileShape(op.ot(1)), tileShape(op.ot(2))
+	if len(a) != 2 || len(b) != 2 || len(c) != 2 || a[1] != b[0] || c[0] != a[0] || c[1] != b[1] {
+		v.errf(op, "shapes %s x %s + %s do not make [M,K] x [K,N] + [M,N]", shapeStr(a), shapeStr(b), shapeStr(c))
+	}
+	if elemDType(op.ot(0)) == Invalid || elemDType(op.ot(1)) == Invalid {
+		v.errf(op, "operands must be tiles of numbers")
+	}
+	v.sameType(op, "result", op.rt(), op.ot(2))
+	return true
+}
+
+// reductionAxis is the axis of a reduce or scan, when its attribute is
+// there and in range for the operand.
+func (v *verifier) reductionAxis(op *Op) (int, bool) {
+	in := tileShape(op.ot(0))
+	ax, ok := op.Attrs["axis"].(int64)
+	if !ok {
+		return 0, false
+	}
+	if len(in) == 0 || ax < 0 || int(ax) >= len(in) {
+		v.errf(op, "axis %d out of range for %s", ax, typeString(op.ot(0)))
+		return 0, false
+	}
+	return int(ax), true
+}
+
+func (v *verifier) checkReduce(op, _ *Op) bool {
+	ax, ok := v.reductionAxis(op)
+	if !ok {
+		return false
+	}
+	out := slices.Delete(slices.Clone(tileShape(op.ot(0))), ax, ax+1)
+	v.sameType(op, "result", op.rt(), TileOf(out, Elem(op.ot(0))))
+	return true
+}
+
+func (v *verifier) checkScan(op, _ *Op) bool {
+	if _, ok := v.reductionAxis(op); !ok {
+		return false
+	}
+	v.sameType(op, "result", op.rt(), op.ot(0))
+	return false // a scan's result has its operand's (tile) type: no memdesc to check
+}
