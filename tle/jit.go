@@ -167,6 +167,9 @@ func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 // why a kernel was (re)compiled.
 func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
 	g = g.withDefaults()
+	if err := CheckArch(g.Arch); err != nil {
+		return nil, err
+	}
 	opts = opts.forArch(g.Arch)
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()

@@ -282,3 +282,18 @@ func TestScratchBytesOverflow(t *testing.T) {
 	_, err = scratchBytes(bin, [3]int{MaxGridX, MaxGridYZ, MaxGridYZ})
 	require.ErrorContains(t, err, "k: the scratch of its make_desc maps for grid [2147483647 65535 65535] (128 bytes per program) does not fit an int")
 }
+
+// An architecture the backend has no code for is refused by Build and
+// Compile, naming the targets (it used to write `.target sm_12345`).
+func TestUnknownArchRefused(t *testing.T) {
+	prog, err := Parse("k.tle", []byte("kernel k(x *f32) {\n    store(x + arange(0, 4), zeros([4], f32))\n}\n"))
+	require.NoError(t, err)
+	k, err := prog.Kernel("k")
+	require.NoError(t, err)
+	_, err = k.Build(CompileOptions{}, GPUOptions{Arch: "sm_12345"}, "ll")
+	require.ErrorContains(t, err, `arch "sm_12345": not a target of this compiler (targets: sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)`)
+	_, err = k.Compile(CompileOptions{}, GPUOptions{Arch: "sm_12345"})
+	require.ErrorContains(t, err, `arch "sm_12345"`)
+	_, err = k.Build(CompileOptions{}, GPUOptions{Arch: "sm_90"}, "ll")
+	require.NoError(t, err)
+}

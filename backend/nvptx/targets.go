@@ -18,5 +18,5 @@ func CheckArch(arch string) error {
 	if slices.Contains(Targets, arch) {
 		return nil
 	}
-	return fmt.Errorf("--arch %q: not a target of this compiler (targets: %s)", arch, strings.Join(Targets, ", "))
+	return fmt.Errorf("arch %q: not a target of this compiler (targets: %s)", arch, strings.Join(Targets, ", "))
 }

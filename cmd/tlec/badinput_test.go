@@ -152,7 +152,7 @@ func TestRepeatedDefine(t *testing.T) {
 func TestUnknownArch(t *testing.T) {
 	r := tlec(t, "", "build", "../../kernels/tutorials/softmax.tle", "--kernel", "softmax", "-D", "BLOCK=128", "--arch", "sm_12345", "--emit", "ptx")
 	require.Equal(t, 2, r.code, r.stderr)
-	require.Contains(t, r.stderr, `--arch "sm_12345"`)
+	require.Contains(t, r.stderr, `arch "sm_12345"`)
 	require.Contains(t, r.stderr, "sm_90a")
 	require.Empty(t, r.stdout)
 	h := tlec(t, "", "help", "build")
