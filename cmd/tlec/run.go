@@ -37,7 +37,7 @@ type runFlags struct {
 func init() {
 	register(&command{
 		name:    "run",
-		usage:   "FILE --kernel NAME --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda]",
+		usage:   "FILE --kernel NAME --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda] [--timeout DURATION]",
 		summary: "compile a kernel and run it on the interpreter or a GPU",
 		help: `Run compiles one kernel of FILE, specialised with -D, and launches it once
 over --grid CTAs (a multiple of the cluster size when the kernel declares a
@@ -47,7 +47,10 @@ Every runtime parameter needs --arg NAME=VALUE:
   pointer or desc parameter   a .npy file (floats are converted to the
                               parameter's element type, rounding to nearest
                               even), or zeros:N / zeros:AxB (a shape in elements)
-  scalar parameter            a number
+  scalar parameter            a number, range-checked against the
+                              parameter's dtype (an integer parameter
+                              takes integer text only: 1000, 0x3e8)
+The grid is within CUDA's limits on every device: x < 2^31, y and z < 2^16.
 Each pointer argument gets its own buffer, even when two read the same file.
 --save NAME=PATH writes a buffer after the launch as .npy (floats widened to
 f32, integers as they are).
@@ -55,7 +58,9 @@ f32, integers as they are).
 --device cpu is the interpreter, which also reports out-of-bounds accesses,
 pipe misuse and deadlocks at their .tle position; cuda is the GPU; auto (the
 default) takes the GPU when one is present, else the interpreter, and says
-which on standard error.`,
+which on standard error. --timeout (default 5m) stops the interpreter's
+programs after that long and names those still running; a GPU launch is
+checked against it before it starts.`,
 		flags: func(fs *flag.FlagSet) any {
 			r := &runFlags{}
 			fs.StringVar(&r.kernel, "kernel", "", "the kernel to run")
