@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -19,12 +20,12 @@ func (g *gen) regGather(src *tval, dst *passes.LinearLayout, mapc func([]int) []
 		return nil, false
 	}
 	for j := range dst.Lane {
-		if !intsEq(mapc(dst.Lane[j]), src.ll.Lane[j]) {
+		if !slices.Equal(mapc(dst.Lane[j]), src.ll.Lane[j]) {
 			return nil, false
 		}
 	}
 	for j := range dst.Warp {
-		if !intsEq(mapc(dst.Warp[j]), src.ll.Warp[j]) {
+		if !slices.Equal(mapc(dst.Warp[j]), src.ll.Warp[j]) {
 			return nil, false
 		}
 	}
@@ -37,18 +38,6 @@ func (g *gen) regGather(src *tval, dst *passes.LinearLayout, mapc func([]int) []
 		out[r] = src.regs[sr]
 	}
 	return out, true
-}
-
-func intsEq(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // broadcastLike lowers broadcast and expand_dims: pure register selection,
@@ -105,7 +94,7 @@ func (g *gen) convertLayout(op *ir.Op) {
 	}
 	if regs, ok := g.regGather(src, dst, func(c []int) []int { return c }); ok {
 		out := &tval{ll: dst, regs: regs}
-		if src.pairs != nil && intsEq2(src.ll.Reg, dst.Reg) {
+		if src.pairs != nil && slices.EqualFunc(src.ll.Reg, dst.Reg, slices.Equal[[]int]) {
 			out.pairs = src.pairs
 		}
 		g.set(res, out)
@@ -162,18 +151,6 @@ func (g *gen) convertLayout(op *ir.Op) {
 		}
 	}
 	g.set(res, out)
-}
-
-func intsEq2(a, b [][]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !intsEq(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // scratchType is the dtype a tile element goes through shared memory as
@@ -361,7 +338,7 @@ func isIdentityReshape(a, b []int) bool {
 			y = append(y, d)
 		}
 	}
-	return intsEq(x, y)
+	return slices.Equal(x, y)
 }
 
 // ---- shared buffers
@@ -461,7 +438,7 @@ func sharedVec(ll *passes.LinearLayout, sh *passes.Shared, eb int) int {
 	if sh.BlockCols > 0 && sh.BlockCols < v {
 		v = sh.BlockCols // a run stays inside its column block
 	}
-	if m := maxI(1, 16/eb); v > m {
+	if m := max(1, 16/eb); v > m {
 		v = m
 	}
 	return v

@@ -163,20 +163,6 @@ func (g *gen) firstThread() value.Value {
 	return c
 }
 
-func minI(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func maxI(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
-}
-
 func spaceName(s int) string {
 	switch s {
 	case asShared:

@@ -1,6 +1,8 @@
 package nvptx
 
 import (
+	"slices"
+
 	llvm "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
@@ -135,23 +137,18 @@ func (g *gen) idBits(id value.Value, sel []int) value.Value {
 	return acc
 }
 
+// axisBits lists the bases (by bit position) that move along axis when
+// along is set, else those that move along other dimensions only (not the
+// zero bases of broadcast copies).
 func axisBits(bases [][]int, axis int, along bool) []int {
+	nonZero := func(x int) bool { return x != 0 }
 	var sel []int
 	for b, v := range bases {
-		if (v[axis] != 0) == along && (along || !isZeroVec(v)) {
+		if (v[axis] != 0) == along && (along || slices.ContainsFunc(v, nonZero)) {
 			sel = append(sel, b)
 		}
 	}
 	return sel
-}
-
-func isZeroVec(v []int) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func dropDim(c []int, axis int) []int {

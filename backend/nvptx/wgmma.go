@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -452,11 +453,11 @@ func (g *gen) wgmmaBlocks(ll *passes.LinearLayout, M, N int) []int {
 	bad := func(why string) { g.failf("wgmma accumulator layout %v is not the m64n%d fragment: %s", ll, N, why) }
 	lanes := [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
 	for i, l := range lanes {
-		if i >= len(ll.Lane) || !intsEq(ll.Lane[i], l) {
+		if i >= len(ll.Lane) || !slices.Equal(ll.Lane[i], l) {
 			bad("lanes")
 		}
 	}
-	if len(ll.Warp) < 2 || !intsEq(ll.Warp[0], []int{16, 0}) || !intsEq(ll.Warp[1], []int{32, 0}) {
+	if len(ll.Warp) < 2 || !slices.Equal(ll.Warp[0], []int{16, 0}) || !slices.Equal(ll.Warp[1], []int{32, 0}) {
 		bad("the warps of a warpgroup must own its 4 x 16 rows")
 	}
 	for k := 2; k < len(ll.Warp); k++ {
@@ -469,7 +470,7 @@ func (g *gen) wgmmaBlocks(ll *passes.LinearLayout, M, N int) []int {
 	}
 	for r := 0; r < n; r++ {
 		want := []int{8 * (r >> 1 & 1), r&1 + 8*(r>>2)}
-		if !intsEq(ll.RegCoords(r), want) {
+		if !slices.Equal(ll.RegCoords(r), want) {
 			bad(fmt.Sprintf("register %d holds %v, PTX's d%d is %v", r, ll.RegCoords(r), r, want))
 		}
 	}
