@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -222,24 +223,8 @@ func (g *gen) asmLoad(addr value.Value, space int, w word, n int, pred value.Val
 		vs = fmt.Sprintf(".v%d", n)
 	}
 	fmt.Fprintf(&sb, "\t@%%p ld.%s%s.%s %s, [$%d];\n}", spaceName(space), vs, w.ptx, dst, n)
-	ret := w.t
-	if n > 1 {
-		fs := make([]types.Type, n)
-		for i := range fs {
-			fs[i] = w.t
-		}
-		ret = types.NewStruct(fs...)
-	}
-	a := g.md.inlineAsm(ret, ptys, sb.String(), strings.Join(cons, ","), true)
-	call := g.cur.NewCall(a, args...)
-	if n == 1 {
-		return []value.Value{call}
-	}
-	out := make([]value.Value, n)
-	for i := range out {
-		out[i] = g.cur.NewExtractValue(call, uint64(i))
-	}
-	return out
+	a := g.md.inlineAsm(asmRet(slices.Repeat([]types.Type{w.t}, n)), ptys, sb.String(), strings.Join(cons, ","), true)
+	return g.asmOuts(g.cur.NewCall(a, args...), n)
 }
 
 // asmStore emits `@p st.<space>[.vN].<w> [addr], {vals}`.

@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -476,25 +477,10 @@ func (g *gen) clusterLoad(addr value.Value, w word, n int) []value.Value {
 	if n > 1 {
 		dst, vs = "{"+strings.Join(regs, ", ")+"}", fmt.Sprintf(".v%d", n)
 	}
-	ret := w.t
-	if n > 1 {
-		fs := make([]types.Type, n)
-		for i := range fs {
-			fs[i] = w.t
-		}
-		ret = types.NewStruct(fs...)
-	}
 	cons = append(cons, "r", "~{memory}")
+	ret := asmRet(slices.Repeat([]types.Type{w.t}, n))
 	a := g.md.inlineAsm(ret, []types.Type{types.I32}, fmt.Sprintf("ld.shared::cluster%s.%s %s, [$%d];", vs, w.ptx, dst, n), strings.Join(cons, ","), true)
-	call := g.cur.NewCall(a, addr)
-	if n == 1 {
-		return []value.Value{call}
-	}
-	out := make([]value.Value, n)
-	for i := range out {
-		out[i] = g.cur.NewExtractValue(call, uint64(i))
-	}
-	return out
+	return g.asmOuts(g.cur.NewCall(a, addr), n)
 }
 
 // clusterStore writes words at a shared::cluster address (i32).

@@ -389,36 +389,7 @@ func (g *gen) wgmmaRegA(a *tval, acc *passes.LinearLayout, blocks []int, K int) 
 // i32 packed a operands) tied through it and returns the registers after
 // it.
 func (g *gen) wgmmaFence(regs []value.Value) []value.Value {
-	n := len(regs)
-	fty := make([]types.Type, n)
-	cons := make([]string, 0, 2*n+1)
-	for i, r := range regs {
-		fty[i] = r.Type()
-		if r.Type() == types.I32 {
-			cons = append(cons, "=r")
-		} else {
-			cons = append(cons, "=f")
-		}
-	}
-	for i := 0; i < n; i++ {
-		cons = append(cons, fmt.Sprint(i))
-	}
-	cons = append(cons, "~{memory}")
-	var ret types.Type = fty[0]
-	if n > 1 {
-		ret = types.NewStruct(fty...)
-	}
-	asm := g.md.inlineAsm(ret, fty, "wgmma.fence.sync.aligned;", strings.Join(cons, ","), true)
-	g.md.convergent[asm] = true
-	call := g.cur.NewCall(asm, regs...)
-	if n == 1 {
-		return []value.Value{call}
-	}
-	out := make([]value.Value, n)
-	for i := range out {
-		out[i] = g.cur.NewExtractValue(call, uint64(i))
-	}
-	return out
+	return g.tiedAsm("wgmma.fence.sync.aligned;", regs)
 }
 
 // isZeroConst reports whether v is a constant zero tile.
@@ -608,33 +579,9 @@ func (g *gen) wgmmaWait(op *ir.Op) {
 	if len(regs) == 0 {
 		g.convergentAsm(text)
 	} else {
-		fty := make([]types.Type, len(regs))
-		cons := make([]string, 0, 2*len(regs)+1)
-		for i := range regs {
-			fty[i] = types.Float
-			cons = append(cons, "=f")
-		}
-		for i := range regs {
-			cons = append(cons, fmt.Sprint(i))
-		}
-		cons = append(cons, "~{memory}")
-		var ret types.Type = types.Float
-		if len(regs) > 1 {
-			ret = types.NewStruct(fty...)
-		}
-		asm := g.md.inlineAsm(ret, fty, text, strings.Join(cons, ","), true)
-		g.md.convergent[asm] = true
-		call := g.cur.NewCall(asm, regs...)
-		k := 0
+		after := g.tiedAsm(text, regs)
 		for _, t := range tvs {
-			for r := range t.regs {
-				if len(regs) == 1 {
-					t.regs[r] = call
-				} else {
-					t.regs[r] = g.cur.NewExtractValue(call, uint64(k))
-				}
-				k++
-			}
+			after = after[copy(t.regs, after):]
 			t.pairs, t.lazy = nil, nil
 		}
 	}
