@@ -647,113 +647,70 @@ func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
 	return c
 }
 
-// ---- folding builders
+// ---- folding builders: integer operations are folded at compile time when
+// both operands are constants, when one leaves the other as it is (x + 0,
+// x * 1) and when one makes the result zero (x * 0, x & 0).
 
-func (g *gen) add(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x+y)
-	case oky && y == 0:
-		return a
-	case okx && x == 0:
-		return b
-	}
-	return g.cur.NewAdd(a, b)
+// intFold is what folding knows of an integer operation.
+type intFold struct {
+	eval     func(x, y int64) (int64, bool) // the result for constants (false: not folded)
+	hasUnit  bool                           // a op unit == a
+	unit     int64
+	commutes bool // unit op b == b as well
+	zeroes   bool // a op 0 == 0 op b == 0
 }
 
-func (g *gen) sub(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x-y)
-	case oky && y == 0:
-		return a
-	}
-	return g.cur.NewSub(a, b)
+func exact(f func(x, y int64) int64) func(x, y int64) (int64, bool) {
+	return func(x, y int64) (int64, bool) { return f(x, y), true }
 }
 
-func (g *gen) mul(a, b value.Value) value.Value {
+var (
+	foldAdd  = intFold{eval: exact(func(x, y int64) int64 { return x + y }), hasUnit: true, commutes: true}
+	foldSub  = intFold{eval: exact(func(x, y int64) int64 { return x - y }), hasUnit: true}
+	foldMul  = intFold{eval: exact(func(x, y int64) int64 { return x * y }), hasUnit: true, unit: 1, commutes: true, zeroes: true}
+	foldAnd  = intFold{eval: exact(func(x, y int64) int64 { return x & y }), zeroes: true}
+	foldOr   = intFold{eval: exact(func(x, y int64) int64 { return x | y }), hasUnit: true, commutes: true}
+	foldXor  = intFold{eval: exact(func(x, y int64) int64 { return x ^ y }), hasUnit: true, commutes: true}
+	foldShl  = intFold{eval: exact(func(x, y int64) int64 { return x << uint(y) }), hasUnit: true}
+	foldLShr = intFold{eval: func(x, y int64) (int64, bool) { return x >> uint(y), x >= 0 }, hasUnit: true}
+)
+
+// fold returns the value of a op b when folding knows it.
+func (f intFold) fold(a, b value.Value) (value.Value, bool) {
 	x, okx := constInt(a)
 	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x*y)
-	case oky && y == 1:
-		return a
-	case okx && x == 1:
-		return b
-	case oky && y == 0, okx && x == 0:
-		return intConst(a.Type(), 0)
+	if okx && oky {
+		if v, ok := f.eval(x, y); ok {
+			return intConst(a.Type(), v), true
+		}
 	}
-	return g.cur.NewMul(a, b)
+	switch {
+	case f.hasUnit && oky && y == f.unit:
+		return a, true
+	case f.hasUnit && f.commutes && okx && x == f.unit:
+		return b, true
+	case f.zeroes && (oky && y == 0 || okx && x == 0):
+		return intConst(a.Type(), 0), true
+	}
+	return nil, false
 }
 
-func (g *gen) and(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x&y)
-	case oky && y == 0, okx && x == 0:
-		return intConst(a.Type(), 0)
+// foldOrEmit is f's folded a op b, else the instruction emit builds.
+func foldOrEmit[I value.Value](f intFold, a, b value.Value, emit func(x, y value.Value) I) value.Value {
+	if v, ok := f.fold(a, b); ok {
+		return v
 	}
-	return g.cur.NewAnd(a, b)
+	return emit(a, b)
 }
 
-func (g *gen) or(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x|y)
-	case oky && y == 0:
-		return a
-	case okx && x == 0:
-		return b
-	}
-	return g.cur.NewOr(a, b)
-}
-
-func (g *gen) xor(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x^y)
-	case oky && y == 0:
-		return a
-	case okx && x == 0:
-		return b
-	}
-	return g.cur.NewXor(a, b)
-}
-
-func (g *gen) shl(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x<<uint(y))
-	case oky && y == 0:
-		return a
-	}
-	return g.cur.NewShl(a, b)
-}
-
-func (g *gen) lshr(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky && x >= 0:
-		return intConst(a.Type(), x>>uint(y))
-	case oky && y == 0:
-		return a
-	}
-	return g.cur.NewLShr(a, b)
-}
+func (g *gen) add(a, b value.Value) value.Value  { return foldOrEmit(foldAdd, a, b, g.cur.NewAdd) }
+func (g *gen) sub(a, b value.Value) value.Value  { return foldOrEmit(foldSub, a, b, g.cur.NewSub) }
+func (g *gen) mul(a, b value.Value) value.Value  { return foldOrEmit(foldMul, a, b, g.cur.NewMul) }
+func (g *gen) and(a, b value.Value) value.Value  { return foldOrEmit(foldAnd, a, b, g.cur.NewAnd) }
+func (g *gen) or(a, b value.Value) value.Value   { return foldOrEmit(foldOr, a, b, g.cur.NewOr) }
+func (g *gen) xor(a, b value.Value) value.Value  { return foldOrEmit(foldXor, a, b, g.cur.NewXor) }
+func (g *gen) shl(a, b value.Value) value.Value  { return foldOrEmit(foldShl, a, b, g.cur.NewShl) }
+func (g *gen) lshr(a, b value.Value) value.Value { return foldOrEmit(foldLShr, a, b, g.cur.NewLShr) }
 
 // and1 is a logical and of i1 values, either of which may be nil (true).
 func (g *gen) and1(a, b value.Value) value.Value {
