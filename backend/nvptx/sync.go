@@ -473,10 +473,7 @@ func (g *gen) clusterLoad(addr value.Value, w word, n int) []value.Value {
 		regs = append(regs, fmt.Sprintf("$%d", i))
 		cons = append(cons, "="+w.cons)
 	}
-	dst, vs := regs[0], ""
-	if n > 1 {
-		dst, vs = "{"+strings.Join(regs, ", ")+"}", fmt.Sprintf(".v%d", n)
-	}
+	dst, vs := vecOperand(regs)
 	cons = append(cons, "r", "~{memory}")
 	ret := asmRet(slices.Repeat([]types.Type{w.t}, n))
 	a := g.md.inlineAsm(ret, []types.Type{types.I32}, fmt.Sprintf("ld.shared::cluster%s.%s %s, [$%d];", vs, w.ptx, dst, n), strings.Join(cons, ","), true)
@@ -493,10 +490,7 @@ func (g *gen) clusterStore(addr value.Value, w word, vals []value.Value) {
 		cons = append(cons, w.cons)
 		ptys = append(ptys, w.t)
 	}
-	src, vs := regs[0], ""
-	if len(vals) > 1 {
-		src, vs = "{"+strings.Join(regs, ", ")+"}", fmt.Sprintf(".v%d", len(vals))
-	}
+	src, vs := vecOperand(regs)
 	cons = append(cons, "~{memory}")
 	a := g.md.inlineAsm(types.Void, ptys, fmt.Sprintf("st.shared::cluster%s.%s [$0], %s;", vs, w.ptx, src), strings.Join(cons, ","), true)
 	g.cur.NewCall(a, append([]value.Value{addr}, vals...)...)
