@@ -454,33 +454,52 @@ func (g *gen) elemCoords(ll *passes.LinearLayout, r int) []value.Value {
 	return out
 }
 
+// sharedAccess is how the registers of a tile in layout ll move to or from
+// a buffer: vec at a time (sharedVec), as n words w.
+type sharedAccess struct {
+	ref     *memRef
+	ll      *passes.LinearLayout
+	d       ir.DType
+	eb, vec int
+	w       word
+	n       int
+}
+
+func newSharedAccess(ref *memRef, ll *passes.LinearLayout) *sharedAccess {
+	a := &sharedAccess{ref: ref, ll: ll, d: ref.desc.Elem, eb: ref.desc.Elem.Bytes()}
+	a.vec = sharedVec(ll, sharedLayoutOf(ref.desc), a.eb)
+	a.w, a.n = wordsFor(a.d, a.vec)
+	return a
+}
+
+// groupAddr is the i8 pointer to the element of register r (the first of
+// its group) in the buffer.
+func (g *gen) groupAddr(a *sharedAccess, r int) value.Value {
+	return g.sharedAddr(a.ref, func() value.Value { return g.sharedIndex(a.ref.desc, g.elemCoords(a.ll, r)) }, a.eb)
+}
+
 // storeShared writes a tile into a buffer (each thread its registers;
 // replicated copies write equal values).
 func (g *gen) storeShared(ref *memRef, t *tval) {
-	md := ref.desc
-	d := md.Elem
-	eb := d.Bytes()
-	sh := sharedLayoutOf(md)
 	if ref.cluster {
 		g.failf("writing a whole remote view is not supported: store through local_ptr")
 	}
 	g.beforeSharedWriteR(refRange(ref))
-	vec := sharedVec(t.ll, sh, eb)
-	w, n := wordsFor(d, vec)
-	for r := 0; r < len(t.regs); r += vec {
-		p := g.sharedAddr(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(t.ll, r)) }, eb)
+	a := newSharedAccess(ref, t.ll)
+	for r := 0; r < len(t.regs); r += a.vec {
+		p := g.groupAddr(a, r)
 		var words []value.Value
-		if t.pairs != nil && n*2 == vec && d.Bits() == 16 {
-			for i := 0; i < n; i++ {
+		if t.pairs != nil && a.n*2 == a.vec && a.d.Bits() == 16 {
+			for i := 0; i < a.n; i++ {
 				if p, ok := t.pairs[r+2*i]; ok {
 					words = append(words, p)
 				}
 			}
 		}
-		if len(words) != n {
-			words = g.packWords(t.regs[r:r+vec], d, w, n)
+		if len(words) != a.n {
+			words = g.packWords(t.regs[r:r+a.vec], a.d, a.w, a.n)
 		}
-		g.plainStore(p, asShared, w, words)
+		g.plainStore(p, asShared, a.w, words)
 	}
 }
 
@@ -502,26 +521,17 @@ func (g *gen) localLoad(op *ir.Op) {
 		}
 	}
 	ll := g.layoutOf(res.Type)
-	md := ref.desc
-	d := md.Elem
-	eb := d.Bytes()
-	sh := sharedLayoutOf(md)
-	if ref.cluster {
-		g.failf("reading a whole remote view is not supported: load through local_ptr")
-	}
 	g.beforeSharedReadR(refRange(ref))
-	vec := sharedVec(ll, sh, eb)
-	w, n := wordsFor(d, vec)
+	a := newSharedAccess(ref, ll)
 	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}
-	for r := 0; r < len(out.regs); r += vec {
-		p := g.sharedAddr(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(ll, r)) }, eb)
-		words := g.plainLoad(p, asShared, w, n)
-		copy(out.regs[r:], g.unpackWords(words, d, w, vec))
-		if d.Bits() == 16 && n*2 == vec {
+	for r := 0; r < len(out.regs); r += a.vec {
+		words := g.plainLoad(g.groupAddr(a, r), asShared, a.w, a.n)
+		copy(out.regs[r:], g.unpackWords(words, a.d, a.w, a.vec))
+		if a.d.Bits() == 16 && a.n*2 == a.vec {
 			if out.pairs == nil {
 				out.pairs = map[int]value.Value{}
 			}
-			for i := 0; i < n; i++ {
+			for i := 0; i < a.n; i++ {
 				out.pairs[r+2*i] = words[i]
 			}
 		}
