@@ -3,10 +3,7 @@
 # `make`-less building put in .gpu/ (see README, "GPU"): the driver tests,
 # the tutorials through libNVVM and through carried llc-19 PTX, ptxas on
 # that PTX, the benchmark suite and its peers. Logs go to $OUT.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 export TLE_LOG=jit
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 step() { echo "== $1"; }
@@ -20,7 +17,7 @@ step "tutorials via libNVVM"
 (cd kernels/tutorials && TLE_CACHE_DIR=/tmp/cache-nvvm TLE_TOOLCHAIN=nvvm "$root/.gpu/tutorials.test" -test.v >"$OUT/tutorials-nvvm.log" 2>&1; echo "rc=$?") | tee -a "$OUT/summary.txt"
 grep -E "^(--- |ok|FAIL|PASS)|Error:|error" "$OUT/tutorials-nvvm.log" | head -40
 step "tutorials via carried llc-19 PTX"
-(cd kernels/tutorials && TLE_CACHE_DIR=/tmp/cache-llc TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >"$OUT/tutorials-llc.log" 2>&1; echo "rc=$?") | tee -a "$OUT/summary.txt"
+TLE_CACHE_DIR=/tmp/cache-llc tutorials_gpu "$OUT/tutorials-llc.log" | tee -a "$OUT/summary.txt"
 grep -E "^(--- |ok|FAIL|PASS)|Error:" "$OUT/tutorials-llc.log" | head -40
 step "ptxas -arch=sm_90a -v on the carried PTX"
 for f in .gpu/ptx/*.ptx; do echo "-- $f"; ptxas -arch=sm_90a -v "$f" -o /tmp/k.cubin 2>&1 | grep -E "registers|spill|error" | head -4; done 2>&1 | tee "$OUT/ptxas.txt"

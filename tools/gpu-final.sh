@@ -3,12 +3,9 @@
 # tutorial correctness through libNVVM and carried llc-19 PTX, ptxas and
 # SASS of the tutorial PTX, racecheck of the pipe tutorial, the tutorial
 # benchmark with its peers, and the KDA benchmark per variant.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== tutorials (libNVVM, then carried llc-19 PTX)"
-(cd kernels/tutorials && TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >"$OUT/tut.log" 2>&1; echo "rc=$?")
+tutorials_gpu "$OUT/tut.log"
 grep -E "^(--- |ok|FAIL)" "$OUT/tut.log"
 echo "== ptxas / SASS of the carried tutorial PTX"
 for f in .gpu/ptx/*.ptx; do

@@ -3,12 +3,9 @@
 # every tutorial (TMA and wgmma kernels included) through libNVVM and the
 # carried llc-19 PTX, ptxas and the SASS instructions of each kernel, and
 # compute-sanitizer on the TLE test kernels. Logs under $OUT.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== tutorials (libNVVM, then carried llc-19 PTX)"
-(cd kernels/tutorials && TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >"$OUT/tut.log" 2>&1; echo "rc=$?")
+tutorials_gpu "$OUT/tut.log"
 grep -E "^(--- |ok|FAIL)|^\s+--- FAIL|Error:" "$OUT/tut.log" | head -40
 echo "== ptxas / SASS"
 for f in .gpu/ptx/*.ptx; do

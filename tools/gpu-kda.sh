@@ -3,10 +3,7 @@
 # against the float64 reference (small cases and T=8192, H=96), the six
 # benchmark configurations next to FLA's chunk_kda, ptxas resources and SASS
 # of the kernel, and compute-sanitizer on the small cases. Logs under $OUT.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== kda accuracy on the GPU (small cases + T=8192 H=96)"
 (cd kernels/kda && "$root/.gpu/kda.test" -test.run 'Accuracy|GPULarge' -test.v >"$OUT/kda-test.log" 2>&1; echo "rc=$?")
 grep -E "^(--- |ok|FAIL|PASS)|rel|Error" "$OUT/kda-test.log" | head -40

@@ -2,9 +2,7 @@
 # KDA v3 profile on the GPU host (.gpu carried): the preparation kernel's
 # warps against the total and per-kernel medians (configs 1 and 4), then
 # Nsight Compute on one launch of each kernel at H=96 T=8192. Logs in $OUT.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
+. "$(dirname "$0")/gpu-env.sh"
 for w in ${WARPS:-1 2 4 8}; do
   .gpu/tlec bench kda_fwd --variant v3:$w --block-v ${BV:-64} --configs ${CONFIGS:-1,4} --reps ${REPS:-20} --warmup 3 2>>"$OUT/bench.err" | tee -a "$OUT/bench.txt"
 done

@@ -6,10 +6,7 @@
 # PTX built by tools/build-ptx.sh into .gpu/kda3), compute-sanitizer
 # memcheck and racecheck on a small varlen case (SANITIZE=0 skips). RUNS
 # lists PREP_WARPS:BLOCK_V[:CONFIGS] (BLOCK_V 0: the default). Logs under $OUT.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== kda v3 accuracy on the GPU"
 (cd kernels/kda && TLE_KDA_LARGE=${LARGE:-1} TLE_KDA_VARIANT=v3 "$root/.gpu/kda.test" -test.run 'Accuracy//v3|GPULarge|Runner' -test.v >"$OUT/kda3-test.log" 2>&1; echo "rc=$?")
 grep -E "^(--- |ok|FAIL|PASS)|cuda.*(PASS|FAIL)|relative RMS|Error" "$OUT/kda3-test.log" | grep -v "cpu_" | head -30

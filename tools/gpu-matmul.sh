@@ -3,12 +3,9 @@
 # .gpu carried): correctness of every tutorial (both toolchains), ptxas and
 # SASS of matmul_tma, then `tlec bench tutorials` next to cuBLAS and a
 # Triton TMA matmul measured in the same call. Logs under $OUT.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== tutorials"
-(cd kernels/tutorials && TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >"$OUT/tut.log" 2>&1; echo "rc=$?")
+tutorials_gpu "$OUT/tut.log"
 grep -E "^(--- |ok|FAIL)|^\s+--- FAIL|Error:" "$OUT/tut.log" | grep -v PASS | head -20; grep -c "^--- PASS" "$OUT/tut.log"
 echo "== matmul_tma ptxas / SASS"
 ptxas -arch=sm_90a -v .gpu/ptx/matmul_tma.ptx -o /tmp/mt.cubin 2>&1 | grep -E "registers|spill|error|warn" | head -5

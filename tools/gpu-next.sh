@@ -9,12 +9,9 @@
 # 3. compute-sanitizer memcheck, racecheck and synccheck on TestMatmulMakeDesc;
 # 4. the KDA accuracy tests (the runtime's launch path changed);
 # 5. the tutorial bench with cuBLAS in the same call.
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== tutorials (libNVVM, then carried PTX), make_desc and dot as wgmma"
-(cd kernels/tutorials && TLE_TOOLCHAIN=nvvm TLE_TEST_PTX_DIR="$root/.gpu/ptx" "$root/.gpu/tutorials.test" -test.v >/tmp/tut.log 2>&1; echo "tutorials rc=$?")
+tutorials_gpu /tmp/tut.log tutorials
 (cd tests && TLE_TOOLCHAIN=nvvm "$root/.gpu/tests.test" -test.run 'DotWgmma|MakeDesc|Chained|RegisterA' -test.v >>/tmp/tut.log 2>&1; echo "tests rc=$?")
 grep -E "^(--- |ok|FAIL)|Error|rror:" /tmp/tut.log | head -40 | tee "$OUT/tutorials.txt"
 echo "== ptxas and SASS of matmul_make_desc"

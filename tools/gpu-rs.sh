@@ -6,10 +6,7 @@
 #   build here: rm -rf .gpu && mkdir -p .gpu && CGO_ENABLED=0 go build -o .gpu/tlec ./cmd/tlec &&
 #     CGO_ENABLED=0 go test -c -o .gpu/ ./kernels/tutorials ./kernels/kda ./tests && bash tools/build-ptx.sh &&
 #     .gpu/tlec build tests/testdata/wgmma_rs.tle --kernel rs --toolchain llc -o .gpu/rs.ptx
-set -u
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-root=$(pwd)
+. "$(dirname "$0")/gpu-env.sh"
 echo "== tests: RS wgmma, chained dots, dot as wgmma, make_desc (libNVVM)"
 (cd tests && TLE_TOOLCHAIN=nvvm "$root/.gpu/tests.test" -test.run 'RegisterA|ChainedDot|DotWgmma|MakeDesc' -test.v >/tmp/t.log 2>&1; echo "tests rc=$?")
 grep -E "^--- " /tmp/t.log | tee "$OUT/tests-rs.txt"

@@ -347,10 +347,69 @@ func (g *gen) newTile(t ir.Type) *tval {
 	return &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}
 }
 
+// lowerings are the ops that one method of gen each lowers (set in init:
+// they lower nested blocks through g.op, which reads the table).
+var lowerings map[ir.Kind]func(*gen, *ir.Op)
+
+func init() {
+	lowerings = map[ir.Kind]func(*gen, *ir.Op){
+		ir.OpConstant:           (*gen).constant,
+		ir.OpArange:             (*gen).arange,
+		ir.OpBroadcast:          (*gen).broadcastLike,
+		ir.OpExpandDims:         (*gen).broadcastLike,
+		ir.OpReshape:            (*gen).reshapeLike,
+		ir.OpTrans:              (*gen).reshapeLike,
+		passes.OpConvertLayout:  (*gen).convertLayout,
+		ir.OpLoad:               (*gen).load,
+		ir.OpStore:              (*gen).store,
+		ir.OpAtomicRMW:          (*gen).atomic,
+		ir.OpAtomicCAS:          (*gen).atomic,
+		ir.OpReduce:             (*gen).reduce,
+		ir.OpScan:               (*gen).scan,
+		ir.OpDot:                (*gen).dot,
+		ir.OpFor:                (*gen).forOp,
+		ir.OpIf:                 (*gen).ifOp,
+		ir.OpAlloc:              (*gen).alloc,
+		ir.OpLocalLoad:          (*gen).localLoad,
+		ir.OpLocalStore:         (*gen).localStore,
+		ir.OpLocalPtr:           (*gen).localPtr,
+		ir.OpMemIndex:           (*gen).memIndex,
+		ir.OpMemTrans:           (*gen).memTrans,
+		passes.OpAsyncCopy:      (*gen).asyncCopy,
+		ir.OpPrint:              (*gen).print,
+		ir.OpAssert:             (*gen).assert,
+		ir.OpAsm:                (*gen).asmOp,
+		ir.OpWarpSpecialize:     (*gen).warpSpecialize,
+		ir.OpPipeAlloc:          (*gen).pipeAlloc,
+		ir.OpPipeAcquire:        (*gen).pipeAcquireWait,
+		ir.OpPipeWait:           (*gen).pipeAcquireWait,
+		ir.OpPipeCommit:         (*gen).pipeCommit,
+		ir.OpPipeClose:          (*gen).pipeCommit,
+		ir.OpPipeRelease:        (*gen).pipeRelease,
+		ir.OpSlotField:          (*gen).slotField,
+		ir.OpSlotClosed:         (*gen).slotClosed,
+		ir.OpBarrierAlloc:       (*gen).barrierAlloc,
+		ir.OpBarrierIndex:       (*gen).barrierIndex,
+		ir.OpBarrierArrive:      (*gen).barrierArrive,
+		ir.OpBarrierExpect:      (*gen).barrierArrive,
+		ir.OpBarrierWait:        (*gen).barrierWait,
+		ir.OpShardID:            (*gen).shardID,
+		ir.OpRemote:             (*gen).remote,
+		ir.OpDistributedBarrier: (*gen).distributedBarrier,
+		ir.OpWgmma:              (*gen).wgmma,
+		ir.OpWgmmaWait:          (*gen).wgmmaWait,
+		ir.OpCopy:               (*gen).tmaCopy,
+		ir.OpMakeDesc:           (*gen).makeDesc,
+	}
+}
+
+// op lowers one op: through its method in lowerings, or here.
 func (g *gen) op(op *ir.Op) {
+	if lower, ok := lowerings[op.Kind]; ok {
+		lower(g, op)
+		return
+	}
 	switch op.Kind {
-	case ir.OpConstant:
-		g.constant(op)
 	case ir.OpProgramID, ir.OpNumPrograms:
 		axis := op.Attrs.Int("axis", 0)
 		name := "ctaid"
@@ -359,8 +418,6 @@ func (g *gen) op(op *ir.Op) {
 		}
 		fn := g.md.intrinsic(fmt.Sprintf("llvm.nvvm.read.ptx.sreg.%s.%c", name, "xyz"[axis]), true, types.I32)
 		g.set(op.Results[0], &tval{s: g.cur.NewCall(fn)})
-	case ir.OpArange:
-		g.arange(op)
 	case ir.OpSplat:
 		s := g.scalar(op.Operands[0])
 		t := g.newTile(op.Results[0].Type)
@@ -368,28 +425,6 @@ func (g *gen) op(op *ir.Op) {
 			t.regs[i] = s
 		}
 		g.set(op.Results[0], t)
-	case ir.OpBroadcast, ir.OpExpandDims:
-		g.broadcastLike(op)
-	case ir.OpReshape, ir.OpTrans:
-		g.reshapeLike(op)
-	case passes.OpConvertLayout:
-		g.convertLayout(op)
-	case ir.OpLoad:
-		g.load(op)
-	case ir.OpStore:
-		g.store(op)
-	case ir.OpAtomicRMW, ir.OpAtomicCAS:
-		g.atomic(op)
-	case ir.OpReduce:
-		g.reduce(op)
-	case ir.OpScan:
-		g.scan(op)
-	case ir.OpDot:
-		g.dot(op)
-	case ir.OpFor:
-		g.forOp(op)
-	case ir.OpIf:
-		g.ifOp(op)
 	case ir.OpYield, ir.OpReturn:
 		// handled by the enclosing op / function
 		if op.Kind == ir.OpReturn {
@@ -398,69 +433,13 @@ func (g *gen) op(op *ir.Op) {
 				g.cur = g.newBlock() // unreachable code after an early return
 			}
 		}
-	case ir.OpAlloc:
-		g.alloc(op)
-	case ir.OpLocalLoad:
-		g.localLoad(op)
-	case ir.OpLocalStore:
-		g.localStore(op)
-	case ir.OpLocalPtr:
-		g.localPtr(op)
-	case ir.OpMemIndex:
-		g.memIndex(op)
-	case ir.OpMemTrans:
-		g.memTrans(op)
-	case passes.OpAsyncCopy:
-		g.asyncCopy(op)
 	case passes.OpAsyncCommit:
 		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "cp.async.commit_group;", "~{memory}", true))
 	case passes.OpAsyncWait:
 		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, fmt.Sprintf("cp.async.wait_group %d;", op.Attrs.Int("pending", 0)), "~{memory}", true))
 		g.sync.writes = append(g.sync.writes, fullRange)
-	case ir.OpPrint:
-		g.print(op)
-	case ir.OpAssert:
-		g.assert(op)
-	case ir.OpAsm:
-		g.asmOp(op)
-	case ir.OpWarpSpecialize:
-		g.warpSpecialize(op)
-	case ir.OpPipeAlloc:
-		g.pipeAlloc(op)
-	case ir.OpPipeAcquire, ir.OpPipeWait:
-		g.pipeAcquireWait(op)
-	case ir.OpPipeCommit, ir.OpPipeClose:
-		g.pipeCommit(op)
-	case ir.OpPipeRelease:
-		g.pipeRelease(op)
-	case ir.OpSlotField:
-		g.slotField(op)
-	case ir.OpSlotClosed:
-		g.slotClosed(op)
-	case ir.OpBarrierAlloc:
-		g.barrierAlloc(op)
-	case ir.OpBarrierIndex:
-		g.barrierIndex(op)
-	case ir.OpBarrierArrive, ir.OpBarrierExpect:
-		g.barrierArrive(op)
-	case ir.OpBarrierWait:
-		g.barrierWait(op)
 	case ir.OpDeviceMesh:
 		g.set(op.Results[0], &tval{})
-	case ir.OpShardID:
-		g.shardID(op)
-	case ir.OpRemote:
-		g.remote(op)
-	case ir.OpDistributedBarrier:
-		g.distributedBarrier(op)
-	case ir.OpWgmma:
-		g.wgmma(op)
-	case ir.OpWgmmaWait:
-		g.wgmmaWait(op)
-	case ir.OpCopy:
-		g.tmaCopy(op)
-	case ir.OpMakeDesc:
-		g.makeDesc(op)
 	default:
 		if op.Kind.IsElementwise() {
 			g.elementwise(op)
@@ -632,113 +611,70 @@ func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
 	return c
 }
 
-// ---- folding builders
+// ---- folding builders: integer operations are folded at compile time when
+// both operands are constants, when one leaves the other as it is (x + 0,
+// x * 1) and when one makes the result zero (x * 0, x & 0).
 
-func (g *gen) add(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x+y)
-	case oky && y == 0:
-		return a
-	case okx && x == 0:
-		return b
-	}
-	return g.cur.NewAdd(a, b)
+// intFold is what folding knows of an integer operation.
+type intFold struct {
+	eval     func(x, y int64) (int64, bool) // the result for constants (false: not folded)
+	hasUnit  bool                           // a op unit == a
+	unit     int64
+	commutes bool // unit op b == b as well
+	zeroes   bool // a op 0 == 0 op b == 0
 }
 
-func (g *gen) sub(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x-y)
-	case oky && y == 0:
-		return a
-	}
-	return g.cur.NewSub(a, b)
+func exact(f func(x, y int64) int64) func(x, y int64) (int64, bool) {
+	return func(x, y int64) (int64, bool) { return f(x, y), true }
 }
 
-func (g *gen) mul(a, b value.Value) value.Value {
+var (
+	foldAdd  = intFold{eval: exact(func(x, y int64) int64 { return x + y }), hasUnit: true, commutes: true}
+	foldSub  = intFold{eval: exact(func(x, y int64) int64 { return x - y }), hasUnit: true}
+	foldMul  = intFold{eval: exact(func(x, y int64) int64 { return x * y }), hasUnit: true, unit: 1, commutes: true, zeroes: true}
+	foldAnd  = intFold{eval: exact(func(x, y int64) int64 { return x & y }), zeroes: true}
+	foldOr   = intFold{eval: exact(func(x, y int64) int64 { return x | y }), hasUnit: true, commutes: true}
+	foldXor  = intFold{eval: exact(func(x, y int64) int64 { return x ^ y }), hasUnit: true, commutes: true}
+	foldShl  = intFold{eval: exact(func(x, y int64) int64 { return x << uint(y) }), hasUnit: true}
+	foldLShr = intFold{eval: func(x, y int64) (int64, bool) { return x >> uint(y), x >= 0 }, hasUnit: true}
+)
+
+// fold returns the value of a op b when folding knows it.
+func (f intFold) fold(a, b value.Value) (value.Value, bool) {
 	x, okx := constInt(a)
 	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x*y)
-	case oky && y == 1:
-		return a
-	case okx && x == 1:
-		return b
-	case oky && y == 0, okx && x == 0:
-		return intConst(a.Type(), 0)
+	if okx && oky {
+		if v, ok := f.eval(x, y); ok {
+			return intConst(a.Type(), v), true
+		}
 	}
-	return g.cur.NewMul(a, b)
+	switch {
+	case f.hasUnit && oky && y == f.unit:
+		return a, true
+	case f.hasUnit && f.commutes && okx && x == f.unit:
+		return b, true
+	case f.zeroes && (oky && y == 0 || okx && x == 0):
+		return intConst(a.Type(), 0), true
+	}
+	return nil, false
 }
 
-func (g *gen) and(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x&y)
-	case oky && y == 0, okx && x == 0:
-		return intConst(a.Type(), 0)
+// foldOrEmit is f's folded a op b, else the instruction emit builds.
+func foldOrEmit[I value.Value](f intFold, a, b value.Value, emit func(x, y value.Value) I) value.Value {
+	if v, ok := f.fold(a, b); ok {
+		return v
 	}
-	return g.cur.NewAnd(a, b)
+	return emit(a, b)
 }
 
-func (g *gen) or(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x|y)
-	case oky && y == 0:
-		return a
-	case okx && x == 0:
-		return b
-	}
-	return g.cur.NewOr(a, b)
-}
-
-func (g *gen) xor(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x^y)
-	case oky && y == 0:
-		return a
-	case okx && x == 0:
-		return b
-	}
-	return g.cur.NewXor(a, b)
-}
-
-func (g *gen) shl(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky:
-		return intConst(a.Type(), x<<uint(y))
-	case oky && y == 0:
-		return a
-	}
-	return g.cur.NewShl(a, b)
-}
-
-func (g *gen) lshr(a, b value.Value) value.Value {
-	x, okx := constInt(a)
-	y, oky := constInt(b)
-	switch {
-	case okx && oky && x >= 0:
-		return intConst(a.Type(), x>>uint(y))
-	case oky && y == 0:
-		return a
-	}
-	return g.cur.NewLShr(a, b)
-}
+func (g *gen) add(a, b value.Value) value.Value  { return foldOrEmit(foldAdd, a, b, g.cur.NewAdd) }
+func (g *gen) sub(a, b value.Value) value.Value  { return foldOrEmit(foldSub, a, b, g.cur.NewSub) }
+func (g *gen) mul(a, b value.Value) value.Value  { return foldOrEmit(foldMul, a, b, g.cur.NewMul) }
+func (g *gen) and(a, b value.Value) value.Value  { return foldOrEmit(foldAnd, a, b, g.cur.NewAnd) }
+func (g *gen) or(a, b value.Value) value.Value   { return foldOrEmit(foldOr, a, b, g.cur.NewOr) }
+func (g *gen) xor(a, b value.Value) value.Value  { return foldOrEmit(foldXor, a, b, g.cur.NewXor) }
+func (g *gen) shl(a, b value.Value) value.Value  { return foldOrEmit(foldShl, a, b, g.cur.NewShl) }
+func (g *gen) lshr(a, b value.Value) value.Value { return foldOrEmit(foldLShr, a, b, g.cur.NewLShr) }
 
 // and1 is a logical and of i1 values, either of which may be nil (true).
 func (g *gen) and1(a, b value.Value) value.Value {

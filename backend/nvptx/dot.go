@@ -62,7 +62,7 @@ func (g *gen) dot(op *ir.Op) {
 	}
 	wm, wn := mma.WarpsPerCTA[0], mma.WarpsPerCTA[1]
 	mStep, nStep := 16*wm, 8*wn
-	mReps, nReps := maxI(1, M/mStep), maxI(1, N/nStep)
+	mReps, nReps := max(1, M/mStep), max(1, N/nStep)
 	out := &tval{ll: g.layoutOf(res.Type), regs: make([]value.Value, len(c.regs))}
 	for r, v := range c.regs {
 		out.regs[r] = g.toCompute(v, dc)
@@ -243,7 +243,7 @@ func (g *gen) ldmatrix(ref *memRef, dl *passes.DotOperand, shape []int, lazy boo
 	}
 	if dl.OpIdx == 0 {
 		M, K := shape[0], shape[1]
-		for m := 0; m < maxI(1, M/(16*wm)); m++ {
+		for m := 0; m < max(1, M/(16*wm)); m++ {
 			for k := 0; k < K; k += 16 {
 				mo := m * 16 * wm
 				group(mo, k, true, [][2]int{{mo, k}, {mo + 8, k}, {mo, k + 8}, {mo + 8, k + 8}})
@@ -251,7 +251,7 @@ func (g *gen) ldmatrix(ref *memRef, dl *passes.DotOperand, shape []int, lazy boo
 		}
 	} else {
 		K, N := shape[0], shape[1]
-		nReps := maxI(1, N/(8*wn))
+		nReps := max(1, N/(8*wn))
 		for k := 0; k < K; k += 16 {
 			for n := 0; n < nReps; n += 2 {
 				no := n * 8 * wn

@@ -273,6 +273,37 @@ func TestGPULayerNorm(t *testing.T) {
 func bf16bits(x float64) uint16 { return uint16(math.Float32bits(float32(ir.BF16.Round(x))) >> 16) }
 func bf16val(b uint16) float64  { return float64(math.Float32frombits(uint32(b) << 16)) }
 
+// randBF16Operands are the operands A [M, K] and B [K, N] of a bf16
+// matmul, uniform in [-1, 1) from seed (A drawn first).
+func randBF16Operands(M, N, K int, seed int64) (a, b []uint16) {
+	rnd := rand.New(rand.NewSource(seed))
+	a, b = make([]uint16, M*K), make([]uint16, K*N)
+	for i := range a {
+		a[i] = bf16bits(rnd.Float64()*2 - 1)
+	}
+	for i := range b {
+		b[i] = bf16bits(rnd.Float64()*2 - 1)
+	}
+	return a, b
+}
+
+// checkBF16Matmul compares C [M, N] (bf16) with the float64 product of A
+// and B.
+func checkBF16Matmul(t *testing.T, a, b, c []uint16, M, N, K int) {
+	t.Helper()
+	got, want := make([]float32, M*N), make([]float64, M*N)
+	for i := 0; i < M; i++ {
+		for j := 0; j < N; j++ {
+			s := 0.0
+			for k := 0; k < K; k++ {
+				s += bf16val(a[i*K+k]) * bf16val(b[k*N+j])
+			}
+			want[i*N+j], got[i*N+j] = s, float32(bf16val(c[i*N+j]))
+		}
+	}
+	checkF32(t, "c", got, want, 1e-2, 1e-2)
+}
+
 func TestGPUMatmul(t *testing.T) {
 	for _, mc := range matmulConfigs {
 		m := matmulIR(mc.bm, mc.bn, mc.bk, 8, mc.warps, ir.BF16)
@@ -284,31 +315,11 @@ func TestGPUMatmul(t *testing.T) {
 func testMatmul(t *testing.T, name string, m *ir.Module, nw, bm, bn int) {
 	forEachPTX(t, name, m, nw, func(t *testing.T, r *kernelRun) {
 		M, N, K := 400, 272, 208
-		rnd := rand.New(rand.NewSource(7))
-		a, b := make([]uint16, M*K), make([]uint16, K*N)
-		for i := range a {
-			a[i] = bf16bits(rnd.Float64()*2 - 1)
-		}
-		for i := range b {
-			b[i] = bf16bits(rnd.Float64()*2 - 1)
-		}
+		a, b := randBF16Operands(M, N, K, 7)
 		pa, pb, pc := up(t, a), up(t, b), zeros[uint16](t, M*N)
 		grid := ((M + bm - 1) / bm) * ((N + bn - 1) / bn)
 		r.launch(t, grid, pa, pb, pc, int32(M), int32(N), int32(K), int32(K), int32(N), int32(N))
-		got16 := down(t, make([]uint16, M*N), pc)
-		got := make([]float32, M*N)
-		want := make([]float64, M*N)
-		for i := 0; i < M; i++ {
-			for j := 0; j < N; j++ {
-				s := 0.0
-				for k := 0; k < K; k++ {
-					s += bf16val(a[i*K+k]) * bf16val(b[k*N+j])
-				}
-				want[i*N+j] = s
-				got[i*N+j] = float32(bf16val(got16[i*N+j]))
-			}
-		}
-		checkF32(t, "c", got, want, 1e-2, 1e-2)
+		checkBF16Matmul(t, a, b, down(t, make([]uint16, M*N), pc), M, N, K)
 	})
 }
 
@@ -641,28 +652,10 @@ func TestGPUMisc(t *testing.T) {
 func TestGPUMatmulTutorial(t *testing.T) {
 	forEachPTX(t, "matmul_tutorial", matmulTutorialIR(128, 128, 32, 4), 4, func(t *testing.T, r *kernelRun) {
 		M, N, K := 400, 272, 208
-		rnd := rand.New(rand.NewSource(15))
-		a, b := make([]uint16, M*K), make([]uint16, K*N)
-		for i := range a {
-			a[i] = bf16bits(rnd.Float64()*2 - 1)
-		}
-		for i := range b {
-			b[i] = bf16bits(rnd.Float64()*2 - 1)
-		}
+		a, b := randBF16Operands(M, N, K, 15)
 		pc := zeros[uint16](t, M*N)
 		r.launch2(t, (M+127)/128, (N+127)/128, up(t, a), up(t, b), pc, int32(M), int32(N), int32(K))
-		got16 := down(t, make([]uint16, M*N), pc)
-		got, want := make([]float32, M*N), make([]float64, M*N)
-		for i := 0; i < M; i++ {
-			for j := 0; j < N; j++ {
-				s := 0.0
-				for k := 0; k < K; k++ {
-					s += bf16val(a[i*K+k]) * bf16val(b[k*N+j])
-				}
-				want[i*N+j], got[i*N+j] = s, float32(bf16val(got16[i*N+j]))
-			}
-		}
-		checkF32(t, "c", got, want, 1e-2, 1e-2)
+		checkBF16Matmul(t, a, b, down(t, make([]uint16, M*N), pc), M, N, K)
 		// 4096^3 throughput
 		const S = 4096
 		pa, pb, pc2 := zeros[uint16](t, S*S), zeros[uint16](t, S*S), zeros[uint16](t, S*S)

@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -19,12 +20,12 @@ func (g *gen) regGather(src *tval, dst *passes.LinearLayout, mapc func([]int) []
 		return nil, false
 	}
 	for j := range dst.Lane {
-		if !intsEq(mapc(dst.Lane[j]), src.ll.Lane[j]) {
+		if !slices.Equal(mapc(dst.Lane[j]), src.ll.Lane[j]) {
 			return nil, false
 		}
 	}
 	for j := range dst.Warp {
-		if !intsEq(mapc(dst.Warp[j]), src.ll.Warp[j]) {
+		if !slices.Equal(mapc(dst.Warp[j]), src.ll.Warp[j]) {
 			return nil, false
 		}
 	}
@@ -37,18 +38,6 @@ func (g *gen) regGather(src *tval, dst *passes.LinearLayout, mapc func([]int) []
 		out[r] = src.regs[sr]
 	}
 	return out, true
-}
-
-func intsEq(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // broadcastLike lowers broadcast and expand_dims: pure register selection,
@@ -105,7 +94,7 @@ func (g *gen) convertLayout(op *ir.Op) {
 	}
 	if regs, ok := g.regGather(src, dst, func(c []int) []int { return c }); ok {
 		out := &tval{ll: dst, regs: regs}
-		if src.pairs != nil && intsEq2(src.ll.Reg, dst.Reg) {
+		if src.pairs != nil && slices.EqualFunc(src.ll.Reg, dst.Reg, slices.Equal[[]int]) {
 			out.pairs = src.pairs
 		}
 		g.set(res, out)
@@ -162,18 +151,6 @@ func (g *gen) convertLayout(op *ir.Op) {
 		}
 	}
 	g.set(res, out)
-}
-
-func intsEq2(a, b [][]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !intsEq(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // scratchType is the dtype a tile element goes through shared memory as
@@ -361,7 +338,7 @@ func isIdentityReshape(a, b []int) bool {
 			y = append(y, d)
 		}
 	}
-	return intsEq(x, y)
+	return slices.Equal(x, y)
 }
 
 // ---- shared buffers
@@ -461,7 +438,7 @@ func sharedVec(ll *passes.LinearLayout, sh *passes.Shared, eb int) int {
 	if sh.BlockCols > 0 && sh.BlockCols < v {
 		v = sh.BlockCols // a run stays inside its column block
 	}
-	if m := maxI(1, 16/eb); v > m {
+	if m := max(1, 16/eb); v > m {
 		v = m
 	}
 	return v
@@ -477,33 +454,52 @@ func (g *gen) elemCoords(ll *passes.LinearLayout, r int) []value.Value {
 	return out
 }
 
+// sharedAccess is how the registers of a tile in layout ll move to or from
+// a buffer: vec at a time (sharedVec), as n words w.
+type sharedAccess struct {
+	ref     *memRef
+	ll      *passes.LinearLayout
+	d       ir.DType
+	eb, vec int
+	w       word
+	n       int
+}
+
+func newSharedAccess(ref *memRef, ll *passes.LinearLayout) *sharedAccess {
+	a := &sharedAccess{ref: ref, ll: ll, d: ref.desc.Elem, eb: ref.desc.Elem.Bytes()}
+	a.vec = sharedVec(ll, sharedLayoutOf(ref.desc), a.eb)
+	a.w, a.n = wordsFor(a.d, a.vec)
+	return a
+}
+
+// groupAddr is the i8 pointer to the element of register r (the first of
+// its group) in the buffer.
+func (g *gen) groupAddr(a *sharedAccess, r int) value.Value {
+	return g.sharedAddr(a.ref, func() value.Value { return g.sharedIndex(a.ref.desc, g.elemCoords(a.ll, r)) }, a.eb)
+}
+
 // storeShared writes a tile into a buffer (each thread its registers;
 // replicated copies write equal values).
 func (g *gen) storeShared(ref *memRef, t *tval) {
-	md := ref.desc
-	d := md.Elem
-	eb := d.Bytes()
-	sh := sharedLayoutOf(md)
 	if ref.cluster {
 		g.failf("writing a whole remote view is not supported: store through local_ptr")
 	}
 	g.beforeSharedWriteR(refRange(ref))
-	vec := sharedVec(t.ll, sh, eb)
-	w, n := wordsFor(d, vec)
-	for r := 0; r < len(t.regs); r += vec {
-		p := g.sharedAddr(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(t.ll, r)) }, eb)
+	a := newSharedAccess(ref, t.ll)
+	for r := 0; r < len(t.regs); r += a.vec {
+		p := g.groupAddr(a, r)
 		var words []value.Value
-		if t.pairs != nil && n*2 == vec && d.Bits() == 16 {
-			for i := 0; i < n; i++ {
+		if t.pairs != nil && a.n*2 == a.vec && a.d.Bits() == 16 {
+			for i := 0; i < a.n; i++ {
 				if p, ok := t.pairs[r+2*i]; ok {
 					words = append(words, p)
 				}
 			}
 		}
-		if len(words) != n {
-			words = g.packWords(t.regs[r:r+vec], d, w, n)
+		if len(words) != a.n {
+			words = g.packWords(t.regs[r:r+a.vec], a.d, a.w, a.n)
 		}
-		g.plainStore(p, asShared, w, words)
+		g.plainStore(p, asShared, a.w, words)
 	}
 }
 
@@ -525,26 +521,17 @@ func (g *gen) localLoad(op *ir.Op) {
 		}
 	}
 	ll := g.layoutOf(res.Type)
-	md := ref.desc
-	d := md.Elem
-	eb := d.Bytes()
-	sh := sharedLayoutOf(md)
-	if ref.cluster {
-		g.failf("reading a whole remote view is not supported: load through local_ptr")
-	}
 	g.beforeSharedReadR(refRange(ref))
-	vec := sharedVec(ll, sh, eb)
-	w, n := wordsFor(d, vec)
+	a := newSharedAccess(ref, ll)
 	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}
-	for r := 0; r < len(out.regs); r += vec {
-		p := g.sharedAddr(ref, func() value.Value { return g.sharedIndex(md, g.elemCoords(ll, r)) }, eb)
-		words := g.plainLoad(p, asShared, w, n)
-		copy(out.regs[r:], g.unpackWords(words, d, w, vec))
-		if d.Bits() == 16 && n*2 == vec {
+	for r := 0; r < len(out.regs); r += a.vec {
+		words := g.plainLoad(g.groupAddr(a, r), asShared, a.w, a.n)
+		copy(out.regs[r:], g.unpackWords(words, a.d, a.w, a.vec))
+		if a.d.Bits() == 16 && a.n*2 == a.vec {
 			if out.pairs == nil {
 				out.pairs = map[int]value.Value{}
 			}
-			for i := 0; i < n; i++ {
+			for i := 0; i < a.n; i++ {
 				out.pairs[r+2*i] = words[i]
 			}
 		}

@@ -268,6 +268,53 @@ func (md *module) intrinsic(name string, pure bool, ret types.Type, params ...ty
 	return f
 }
 
+// asmRet is the return type of inline asm whose outputs have types outs:
+// the type itself for one output, a struct of them for several.
+func asmRet(outs []types.Type) types.Type {
+	if len(outs) == 1 {
+		return outs[0]
+	}
+	return types.NewStruct(outs...)
+}
+
+// asmOuts returns the n outputs of a call of inline asm returning asmRet:
+// the call itself for one, its fields for several.
+func (g *gen) asmOuts(call value.Value, n int) []value.Value {
+	if n == 1 {
+		return []value.Value{call}
+	}
+	out := make([]value.Value, n)
+	for i := range out {
+		out[i] = g.cur.NewExtractValue(call, uint64(i))
+	}
+	return out
+}
+
+// tiedAsm emits convergent inline asm text (with a memory clobber) through
+// which regs (f32, or i32 packed values) pass, each output tied to its
+// input, so that LLVM can move neither their definitions below it nor their
+// uses above it; it returns the registers after it.
+func (g *gen) tiedAsm(text string, regs []value.Value) []value.Value {
+	n := len(regs)
+	fty := make([]types.Type, n)
+	cons := make([]string, 0, 2*n+1)
+	for i, r := range regs {
+		fty[i] = r.Type()
+		if r.Type() == types.I32 {
+			cons = append(cons, "=r")
+		} else {
+			cons = append(cons, "=f")
+		}
+	}
+	for i := 0; i < n; i++ {
+		cons = append(cons, fmt.Sprint(i))
+	}
+	cons = append(cons, "~{memory}")
+	asm := g.md.inlineAsm(asmRet(fty), fty, text, strings.Join(cons, ","), true)
+	g.md.convergent[asm] = true
+	return g.asmOuts(g.cur.NewCall(asm, regs...), n)
+}
+
 // inlineAsm returns an inline asm callee; sideEffect asm is never deleted.
 func (md *module) inlineAsm(ret types.Type, params []types.Type, asm, constraints string, sideEffect bool) *llvm.InlineAsm {
 	var kb strings.Builder

@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -163,20 +164,6 @@ func (g *gen) firstThread() value.Value {
 	return c
 }
 
-func minI(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func maxI(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
-}
-
 func spaceName(s int) string {
 	switch s {
 	case asShared:
@@ -205,6 +192,15 @@ func (g *gen) predicate(p value.Value) value.Value {
 	return g.cur.NewZExt(p, types.I32)
 }
 
+// vecOperand is the asm operand of the registers an access moves ($i, or
+// {$i, $j, ...}) and the access's vector suffix ("", or .vN).
+func vecOperand(regs []string) (operand, suffix string) {
+	if len(regs) > 1 {
+		return "{" + strings.Join(regs, ", ") + "}", fmt.Sprintf(".v%d", len(regs))
+	}
+	return regs[0], ""
+}
+
 // asmLoad emits `@p ld.<space>[.vN].<w> {outs}, [addr]` with default values
 // for the lanes where p is false.
 func (g *gen) asmLoad(addr value.Value, space int, w word, n int, pred value.Value, defaults []value.Value) []value.Value {
@@ -229,36 +225,14 @@ func (g *gen) asmLoad(addr value.Value, space int, w word, n int, pred value.Val
 		args = append(args, defaults[i])
 		ptys = append(ptys, w.t)
 	}
-	dst := regs[0]
-	vs := ""
-	if n > 1 {
-		dst = "{" + strings.Join(regs, ", ") + "}"
-		vs = fmt.Sprintf(".v%d", n)
-	}
+	dst, vs := vecOperand(regs)
 	fmt.Fprintf(&sb, "\t@%%p ld.%s%s.%s %s, [$%d];\n}", spaceName(space), vs, w.ptx, dst, n)
-	ret := w.t
-	if n > 1 {
-		fs := make([]types.Type, n)
-		for i := range fs {
-			fs[i] = w.t
-		}
-		ret = types.NewStruct(fs...)
-	}
-	a := g.md.inlineAsm(ret, ptys, sb.String(), strings.Join(cons, ","), true)
-	call := g.cur.NewCall(a, args...)
-	if n == 1 {
-		return []value.Value{call}
-	}
-	out := make([]value.Value, n)
-	for i := range out {
-		out[i] = g.cur.NewExtractValue(call, uint64(i))
-	}
-	return out
+	a := g.md.inlineAsm(asmRet(slices.Repeat([]types.Type{w.t}, n)), ptys, sb.String(), strings.Join(cons, ","), true)
+	return g.asmOuts(g.cur.NewCall(a, args...), n)
 }
 
 // asmStore emits `@p st.<space>[.vN].<w> [addr], {vals}`.
 func (g *gen) asmStore(addr value.Value, space int, w word, vals []value.Value, pred value.Value) {
-	n := len(vals)
 	var regs []string
 	cons := []string{addrCons(addr), "r"}
 	args := []value.Value{addr, g.predicate(pred)}
@@ -269,12 +243,7 @@ func (g *gen) asmStore(addr value.Value, space int, w word, vals []value.Value, 
 		args = append(args, v)
 		ptys = append(ptys, w.t)
 	}
-	src := regs[0]
-	vs := ""
-	if n > 1 {
-		src = "{" + strings.Join(regs, ", ") + "}"
-		vs = fmt.Sprintf(".v%d", n)
-	}
+	src, vs := vecOperand(regs)
 	asm := fmt.Sprintf("{\n\t.reg .pred %%p;\n\tsetp.ne.b32 %%p, $1, 0;\n\t@%%p st.%s%s.%s [$0], %s;\n}", spaceName(space), vs, w.ptx, src)
 	a := g.md.inlineAsm(types.Void, ptys, asm, strings.Join(cons, ","), true)
 	g.cur.NewCall(a, args...)
@@ -370,12 +339,7 @@ func (g *gen) load(op *ir.Op) {
 		return
 	}
 	out := &tval{ll: pt.ll, regs: make([]value.Value, len(pt.regs))}
-	info := g.axes.Info(op.Operands[0])
-	vec, dim := passes.AccessVec(pt.ll, info, d.Bytes())
-	maskUniform := true
-	if mask != nil && mask.s == nil && vec > 1 {
-		maskUniform = g.axes.Info(op.Operands[1]).Const[dim] >= vec
-	}
+	vec, maskUniform := g.accessGroups(op, pt, mask, 1, d)
 	for r := 0; r < len(pt.regs); r += vec {
 		ms := make([]value.Value, vec)
 		os := make([]value.Value, vec)
@@ -391,6 +355,32 @@ func (g *gen) load(op *ir.Op) {
 		copy(out.regs[r:], vals)
 	}
 	g.set(res, out)
+}
+
+// accessGroups is how many consecutive registers of op's pointer tile pt
+// (operand 0) one access moves (passes.AccessVec), and whether the mask,
+// operand maskAt when mask is not nil, is the same within each group.
+func (g *gen) accessGroups(op *ir.Op, pt, mask *tval, maskAt int, d ir.DType) (vec int, uniform bool) {
+	vec, dim := passes.AccessVec(pt.ll, g.axes.Info(op.Operands[0]), d.Bytes())
+	uniform = true
+	if mask != nil && mask.s == nil && vec > 1 {
+		uniform = g.axes.Info(op.Operands[maskAt]).Const[dim] >= vec
+	}
+	return vec, uniform
+}
+
+// anyMasked reports whether an element of a group has a mask.
+func anyMasked(masks []value.Value) bool {
+	return slices.ContainsFunc(masks, func(m value.Value) bool { return m != nil })
+}
+
+// allMasks is the and of a group's masks (nil when none is set).
+func (g *gen) allMasks(masks []value.Value) value.Value {
+	var all value.Value
+	for _, m := range masks {
+		all = g.and1(all, m)
+	}
+	return all
 }
 
 func regOf(t *tval, r int) value.Value {
@@ -415,13 +405,7 @@ func (g *gen) loadGroup(ptrs []value.Value, space int, d ir.DType, vec int, mask
 		}
 		return g.packWords(es, d, w, n)
 	}
-	masked := false
-	for _, m := range masks {
-		if m != nil {
-			masked = true
-		}
-	}
-	if !masked {
+	if !anyMasked(masks) {
 		return g.unpackWords(g.plainLoad(ptrs[0], space, w, n), d, w, vec)
 	}
 	if uniform || vec == 1 {
@@ -431,10 +415,7 @@ func (g *gen) loadGroup(ptrs []value.Value, space int, d ir.DType, vec int, mask
 	// masks differ inside the group (a tail the analysis could not rule
 	// out): a vector access when the whole group is in, element accesses
 	// otherwise
-	var all value.Value
-	for _, m := range masks {
-		all = g.and1(all, m)
-	}
+	all := g.allMasks(masks)
 	vecVals := g.unpackWords(g.asmLoad(ptrs[0], space, w, n, all, defaults(others, w, n)), d, w, vec)
 	notAll := g.cur.NewXor(all, constant.NewBool(true))
 	sw, _ := wordsFor(d, 1)
@@ -470,12 +451,7 @@ func (g *gen) store(op *ir.Op) {
 		return
 	}
 	own := g.canonical(pt.ll)
-	info := g.axes.Info(op.Operands[0])
-	vec, dim := passes.AccessVec(pt.ll, info, d.Bytes())
-	uniform := true
-	if mask != nil && mask.s == nil && vec > 1 {
-		uniform = g.axes.Info(op.Operands[2]).Const[dim] >= vec
-	}
+	vec, uniform := g.accessGroups(op, pt, mask, 2, d)
 	for r := 0; r < len(pt.regs); r += vec {
 		ms := make([]value.Value, vec)
 		vs := make([]value.Value, vec)
@@ -494,14 +470,8 @@ func (g *gen) store(op *ir.Op) {
 func (g *gen) storeGroup(ptrs []value.Value, space int, d ir.DType, vals, masks []value.Value, uniform bool) {
 	vec := len(vals)
 	w, n := wordsFor(d, vec)
-	masked := false
-	for _, m := range masks {
-		if m != nil {
-			masked = true
-		}
-	}
 	words := g.packWords(vals, d, w, n)
-	if !masked {
+	if !anyMasked(masks) {
 		g.plainStore(ptrs[0], space, w, words)
 		return
 	}
@@ -509,10 +479,7 @@ func (g *gen) storeGroup(ptrs []value.Value, space int, d ir.DType, vals, masks 
 		g.asmStore(ptrs[0], space, w, words, masks[0])
 		return
 	}
-	var all value.Value
-	for _, m := range masks {
-		all = g.and1(all, m)
-	}
+	all := g.allMasks(masks)
 	g.asmStore(ptrs[0], space, w, words, all)
 	notAll := g.cur.NewXor(all, constant.NewBool(true))
 	sw, _ := wordsFor(d, 1)

@@ -171,6 +171,20 @@ func (p *printer) conv(op string, from value.Value, to types.Type) bool {
 	return true
 }
 
+// access prints a load or store (inst) of operands, volatile or not; it
+// reports false for an atomic one, which it leaves to llir.
+func (p *printer) access(inst string, atomic, volatile bool, operands ...string) bool {
+	if atomic {
+		return false
+	}
+	p.w(inst)
+	if volatile {
+		p.w("volatile ")
+	}
+	p.w(operands...)
+	return true
+}
+
 func align(a llvm.Align) string {
 	if a == 0 {
 		return ""
@@ -257,23 +271,9 @@ func (p *printer) inst(inst llvm.Instruction) bool {
 			p.w(", ", p.typed(x))
 		}
 	case *llvm.InstLoad:
-		if i.Atomic {
-			return false
-		}
-		p.w("load ")
-		if i.Volatile {
-			p.w("volatile ")
-		}
-		p.w(p.typ(i.ElemType), ", ", p.typed(i.Src), align(i.Align))
+		return p.access("load ", i.Atomic, i.Volatile, p.typ(i.ElemType), ", ", p.typed(i.Src), align(i.Align))
 	case *llvm.InstStore:
-		if i.Atomic {
-			return false
-		}
-		p.w("store ")
-		if i.Volatile {
-			p.w("volatile ")
-		}
-		p.w(p.typed(i.Src), ", ", p.typed(i.Dst), align(i.Align))
+		return p.access("store ", i.Atomic, i.Volatile, p.typed(i.Src), ", ", p.typed(i.Dst), align(i.Align))
 	case *llvm.InstBitCast:
 		return p.conv("bitcast", i.From, i.To)
 	case *llvm.InstZExt:

@@ -1,7 +1,8 @@
 package nvptx
 
 import (
-	llvm "github.com/llir/llvm/ir"
+	"slices"
+
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -87,6 +88,19 @@ func (a accum) combine(x, y value.Value) value.Value {
 	return nil
 }
 
+// store writes v (in the accumulator type) to the shared i8 pointer p.
+func (a accum) store(v, p value.Value) {
+	st := a.g.cur.NewStore(v, a.g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
+	st.Align = 4
+}
+
+// load reads a value of the accumulator type at the shared i8 pointer p.
+func (a accum) load(p value.Value) value.Value {
+	l := a.g.cur.NewLoad(a.typ(), a.g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
+	l.Align = 4
+	return l
+}
+
 // shfl exchanges a 32- or 64-bit value across lanes (mode bfly, up or idx).
 func (g *gen) shfl(mode string, v value.Value, b value.Value, c int64) value.Value {
 	t := v.Type()
@@ -135,28 +149,37 @@ func (g *gen) idBits(id value.Value, sel []int) value.Value {
 	return acc
 }
 
+// axisBits lists the bases (by bit position) that move along axis when
+// along is set, else those that move along other dimensions only (not the
+// zero bases of broadcast copies).
 func axisBits(bases [][]int, axis int, along bool) []int {
+	nonZero := func(x int) bool { return x != 0 }
 	var sel []int
 	for b, v := range bases {
-		if (v[axis] != 0) == along && (along || !isZeroVec(v)) {
+		if (v[axis] != 0) == along && (along || slices.ContainsFunc(v, nonZero)) {
 			sel = append(sel, b)
 		}
 	}
 	return sel
 }
 
-func isZeroVec(v []int) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 func dropDim(c []int, axis int) []int {
 	o := append([]int(nil), c[:axis]...)
 	return append(o, c[axis+1:]...)
+}
+
+// sliceIndex is the row-major index, in shape without its dimension axis,
+// of the element at base + c (base: the thread's coordinates, c a
+// register's).
+func (g *gen) sliceIndex(shape []int, axis int, base []value.Value, c []int) value.Value {
+	var idx value.Value = i32c(0)
+	for dd := range shape {
+		if dd == axis {
+			continue
+		}
+		idx = g.add(g.mul(idx, i32c(int64(shape[dd]))), g.add(base[dd], i32c(int64(c[dd]))))
+	}
+	return idx
 }
 
 // reduce lowers reduce(x) {axis, kind}: registers first, then butterfly
@@ -198,15 +221,7 @@ func (g *gen) reduce(op *ir.Op) {
 		base := g.threadBase(ll)
 		outIdx := make([]value.Value, nOut)
 		for o := range acc {
-			c := g.coordsOf(ll)[rep[o]]
-			var idx value.Value = i32c(0)
-			for dd := range inShape {
-				if dd == axis {
-					continue
-				}
-				idx = g.add(g.mul(idx, i32c(int64(inShape[dd]))), g.add(base[dd], i32c(int64(c[dd]))))
-			}
-			outIdx[o] = idx
+			outIdx[o] = g.sliceIndex(inShape, axis, base, g.coordsOf(ll)[rep[o]])
 		}
 		off := g.smemOffset()
 		scratch := g.scratchRange(nw * nElems * ab)
@@ -214,18 +229,14 @@ func (g *gen) reduce(op *ir.Op) {
 		g.beforeSharedWriteR(scratch)
 		for o := range acc {
 			slot := g.add(g.mul(widx, i32c(int64(nElems))), outIdx[o])
-			p := g.smemByteBase(off, slot, ab)
-			st := g.cur.NewStore(acc[o], g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
-			st.Align = 4
+			a.store(acc[o], g.smemByteBase(off, slot, ab))
 		}
 		g.beforeSharedReadR(scratch)
 		if nElems == 1 && nw <= 32 {
 			// one result: lane i reads warp i's partial, and a butterfly
 			// over the low lanes combines them (every lane gets the same
 			// bits: the combines are commutative)
-			p := g.smemByteBase(off, g.and(g.lane, i32c(int64(nw-1))), ab)
-			var r value.Value = g.cur.NewLoad(a.typ(), g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
-			r.(*llvm.InstLoad).Align = 4
+			r := a.load(g.smemByteBase(off, g.and(g.lane, i32c(int64(nw-1))), ab))
 			for b := 1; b < nw; b <<= 1 {
 				r = a.combine(r, g.shfl("bfly", r, i32c(int64(b)), 0x1f))
 			}
@@ -237,9 +248,7 @@ func (g *gen) reduce(op *ir.Op) {
 			}
 			var r value.Value
 			for w := 0; w < nw; w++ {
-				p := g.smemByteBase(off, g.add(i32c(int64(w*nElems)), outIdx[o]), ab)
-				l := g.cur.NewLoad(a.typ(), g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
-				l.Align = 4
+				l := a.load(g.smemByteBase(off, g.add(i32c(int64(w*nElems)), outIdx[o]), ab))
 				if r == nil {
 					r = l
 				} else {
@@ -273,10 +282,43 @@ func (g *gen) reduce(op *ir.Op) {
 // fastest dimension is the axis: sequential within threads, shfl.up across
 // lanes, shared memory across warps and repetitions.
 func (g *gen) scan(op *ir.Op) {
+	s := g.newScanLowering(op)
+	s.withinWarps()
+	s.acrossWarps()
+	g.set(op.Results[0], s.result(op.Results[0].Type))
+}
+
+// scanLowering is the state of one scan's lowering. The registers of a
+// thread are indexed by (col, chunk, i): col the bits not along the axis,
+// chunk those along it above the lanes and warps (repetitions), i those
+// along it within a thread's run.
+type scanLowering struct {
+	g       *gen
+	a       accum
+	ll      *passes.LinearLayout
+	shape   []int
+	axis    int
+	reverse bool
+
+	low, high, other   []int // register bits: within a run, of chunks, of columns
+	laneSel, wsel      []int // lane and warp bits along the axis
+	nLow, nHigh, nCols int
+	nLanes, nw         int
+	vals               []value.Value // the operand's registers in the accumulator type
+	zero               value.Value
+	incl               []value.Value   // per register: the inclusive scan within its thread
+	threadExcl         [][]value.Value // per (col, chunk): the lanes' before this thread
+	warpTotal          [][]value.Value // per (col, chunk): the whole warp's
+	warpPrefix         [][]value.Value // per (col, chunk): the warps' before this one
+	chunkTotal         [][]value.Value // per (col, chunk): all warps'
+}
+
+// newScanLowering checks the scan, classifies its layout's bits and brings
+// its operand to the accumulator type.
+func (g *gen) newScanLowering(op *ir.Op) *scanLowering {
 	x := g.val(op.Operands[0])
-	ll := x.ll
-	axis := int(op.Attrs.Int("axis", 0))
-	reverse := op.Attrs.Bool("reverse")
+	s := &scanLowering{g: g, ll: x.ll, shape: ir.ShapeOf(op.Operands[0].Type),
+		axis: int(op.Attrs.Int("axis", 0)), reverse: op.Attrs.Bool("reverse")}
 	kind := op.Attrs.String("kind")
 	if kind == "" {
 		kind = "sum"
@@ -284,10 +326,21 @@ func (g *gen) scan(op *ir.Op) {
 	if kind != "sum" {
 		g.failf("scan %q is not supported (only sum)", kind)
 	}
-	a := accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: "sum"}
-	shape := ir.ShapeOf(op.Operands[0].Type)
-	// classify register bits along the axis: low (within a thread's run)
-	// and high (repetitions above the lanes and warps)
+	s.a = accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: "sum"}
+	s.classifyBits()
+	s.vals = make([]value.Value, len(x.regs))
+	for r := range x.regs {
+		s.vals[r] = s.a.to(x.regs[r])
+	}
+	s.zero = s.a.to(constOf(s.a.d, int64(0)))
+	return s
+}
+
+// classifyBits sorts the register bits along the axis into low (within a
+// thread's run) and high (repetitions above the lanes and warps), the
+// others into other, and finds the lane and warp bits along the axis.
+func (s *scanLowering) classifyBits() {
+	ll, axis := s.ll, s.axis
 	top := 0
 	for _, bs := range [][][]int{ll.Lane, ll.Warp} {
 		for _, b := range bs {
@@ -296,190 +349,213 @@ func (g *gen) scan(op *ir.Op) {
 			}
 		}
 	}
-	var low, high, other []int
 	for b, v := range ll.Reg {
 		switch {
 		case v[axis] == 0:
-			other = append(other, b)
+			s.other = append(s.other, b)
 		case v[axis] > top:
-			high = append(high, b)
+			s.high = append(s.high, b)
 		default:
-			low = append(low, b)
+			s.low = append(s.low, b)
 		}
 	}
-	laneSel := axisBits(ll.Lane, axis, true)
-	for i, b := range laneSel {
+	s.laneSel = axisBits(ll.Lane, axis, true)
+	for i, b := range s.laneSel {
 		if b != i {
-			g.failf("scan layout: lanes along the axis must be the low lane bits")
+			s.g.failf("scan layout: lanes along the axis must be the low lane bits")
 		}
 	}
-	nLow, nHigh, nCols := 1<<len(low), 1<<len(high), 1<<len(other)
-	regOf3 := func(col, chunk, i int) int {
-		r := 0
-		for k, b := range other {
-			if col>>k&1 != 0 {
-				r |= 1 << b
-			}
+	s.wsel = axisBits(ll.Warp, axis, true)
+	s.nLow, s.nHigh, s.nCols = 1<<len(s.low), 1<<len(s.high), 1<<len(s.other)
+	s.nLanes, s.nw = 1<<len(s.laneSel), 1<<len(s.wsel)
+}
+
+// reg is the register of element i of chunk chunk of column col.
+func (s *scanLowering) reg(col, chunk, i int) int {
+	r := 0
+	for k, b := range s.other {
+		if col>>k&1 != 0 {
+			r |= 1 << b
 		}
-		for k, b := range high {
-			if chunk>>k&1 != 0 {
-				r |= 1 << b
-			}
-		}
-		for k, b := range low {
-			if i>>k&1 != 0 {
-				r |= 1 << b
-			}
-		}
-		return r
 	}
-	vals := make([]value.Value, len(x.regs))
-	for r := range x.regs {
-		vals[r] = a.to(x.regs[r])
+	for k, b := range s.high {
+		if chunk>>k&1 != 0 {
+			r |= 1 << b
+		}
 	}
-	zero := a.to(constOf(a.d, int64(0)))
-	laneIdx := g.idBits(g.lane, laneSel)
-	nLanes := 1 << len(laneSel)
-	wsel := axisBits(ll.Warp, axis, true)
-	nw := 1 << len(wsel)
-	// per (col, chunk): inclusive within the thread, then across lanes
-	incl := make([]value.Value, len(x.regs))
-	threadExcl := make([][]value.Value, nCols)
-	warpTotal := make([][]value.Value, nCols)
-	for col := 0; col < nCols; col++ {
-		threadExcl[col] = make([]value.Value, nHigh)
-		warpTotal[col] = make([]value.Value, nHigh)
-		for chunk := 0; chunk < nHigh; chunk++ {
-			var run value.Value
-			for i := 0; i < nLow; i++ {
-				r := regOf3(col, chunk, i)
-				if reverse {
-					r = regOf3(col, chunk, nLow-1-i)
+	for k, b := range s.low {
+		if i>>k&1 != 0 {
+			r |= 1 << b
+		}
+	}
+	return r
+}
+
+// withinWarps scans each (col, chunk) inclusively within the thread, then
+// the thread totals across the lanes, and takes the warp's total.
+func (s *scanLowering) withinWarps() {
+	g := s.g
+	laneIdx := g.idBits(g.lane, s.laneSel)
+	s.incl = make([]value.Value, len(s.vals))
+	s.threadExcl = make([][]value.Value, s.nCols)
+	s.warpTotal = make([][]value.Value, s.nCols)
+	for col := 0; col < s.nCols; col++ {
+		s.threadExcl[col] = make([]value.Value, s.nHigh)
+		s.warpTotal[col] = make([]value.Value, s.nHigh)
+		for chunk := 0; chunk < s.nHigh; chunk++ {
+			t := s.threadRun(col, chunk)
+			incl := s.acrossLanes(t, laneIdx)
+			s.threadExcl[col][chunk] = g.sub2(s.a, incl, t)
+			s.warpTotal[col][chunk] = s.warpTotalOf(incl)
+		}
+	}
+}
+
+// threadRun scans the thread's run of (col, chunk) in registers (into
+// incl) and returns its total.
+func (s *scanLowering) threadRun(col, chunk int) value.Value {
+	var run value.Value
+	for i := 0; i < s.nLow; i++ {
+		r := s.reg(col, chunk, i)
+		if s.reverse {
+			r = s.reg(col, chunk, s.nLow-1-i)
+		}
+		if run == nil {
+			run = s.vals[r]
+		} else {
+			run = s.a.combine(run, s.vals[r])
+		}
+		s.incl[r] = run
+	}
+	return run
+}
+
+// acrossLanes is the inclusive scan of the thread totals t across the lanes
+// along the axis (shfl.up, or shfl.down when reversed).
+func (s *scanLowering) acrossLanes(t, laneIdx value.Value) value.Value {
+	g := s.g
+	incl := t
+	for k := 0; k < len(s.laneSel); k++ {
+		delta := int64(1 << k)
+		mode, cmpPred, bound := "up", enum.IPredUGE, i32c(delta)
+		var y value.Value
+		if s.reverse {
+			mode = "down"
+			y = g.shfl(mode, incl, i32c(delta), 0x1f)
+			cmpPred, bound = enum.IPredULT, i32c(int64(s.nLanes)-delta)
+		} else {
+			y = g.shfl(mode, incl, i32c(delta), 0)
+		}
+		in := g.cur.NewICmp(cmpPred, laneIdx, bound)
+		incl = g.cur.NewSelect(in, s.a.combine(incl, y), incl)
+	}
+	return incl
+}
+
+// warpTotalOf is the warp's total along the axis: the inclusive scan of
+// its last lane along it (the first when reversed).
+func (s *scanLowering) warpTotalOf(incl value.Value) value.Value {
+	g := s.g
+	last := g.or(g.and(g.lane, i32c(int64(^(s.nLanes-1)&31))), i32c(int64(s.nLanes-1)))
+	if s.reverse {
+		last = g.and(g.lane, i32c(int64(^(s.nLanes-1)&31)))
+	}
+	if s.nLanes > 1 {
+		return g.shfl("idx", incl, last, 0x1f)
+	}
+	return incl
+}
+
+// acrossWarps finds, per (col, chunk), the prefix of the warps before this
+// one and the total of all, through shared memory when there are several
+// warps along the axis.
+func (s *scanLowering) acrossWarps() {
+	s.warpPrefix = make([][]value.Value, s.nCols)
+	s.chunkTotal = make([][]value.Value, s.nCols)
+	for col := range s.warpPrefix {
+		s.warpPrefix[col] = make([]value.Value, s.nHigh)
+		s.chunkTotal[col] = make([]value.Value, s.nHigh)
+		for chunk := range s.warpPrefix[col] {
+			s.warpPrefix[col][chunk] = s.zero
+			s.chunkTotal[col][chunk] = s.warpTotal[col][chunk]
+		}
+	}
+	if s.nw > 1 {
+		s.warpsThroughShared()
+	}
+}
+
+// warpsThroughShared writes each warp's totals to the op's scratch, slot
+// (warp, chunk, column), and reads back those of all warps.
+func (s *scanLowering) warpsThroughShared() {
+	g, a := s.g, s.a
+	off := g.smemOffset()
+	ab := passes.AccBytes(a.d)
+	widx := g.idBits(g.warp, s.wsel)
+	base := g.threadBase(s.ll)
+	nAllCols := ir.NumElements(s.shape) / s.shape[s.axis]
+	colIdx := func(col int) value.Value {
+		return g.sliceIndex(s.shape, s.axis, base, g.coordsOf(s.ll)[s.reg(col, 0, 0)])
+	}
+	slot := func(w value.Value, chunk int, ci value.Value) value.Value {
+		return g.add(g.mul(g.add(g.mul(w, i32c(int64(s.nHigh))), i32c(int64(chunk))), i32c(int64(nAllCols))), ci)
+	}
+	scratch := g.scratchRange(passes.ScanScratchBytes(s.ll, s.axis, a.d))
+	g.beforeSharedWriteR(scratch)
+	for col := 0; col < s.nCols; col++ {
+		ci := colIdx(col)
+		for chunk := 0; chunk < s.nHigh; chunk++ {
+			a.store(s.warpTotal[col][chunk], g.smemByteBase(off, slot(widx, chunk, ci), ab))
+		}
+	}
+	g.beforeSharedReadR(scratch)
+	for col := 0; col < s.nCols; col++ {
+		ci := colIdx(col)
+		for chunk := 0; chunk < s.nHigh; chunk++ {
+			pre, tot := s.zero, value.Value(nil)
+			for w := 0; w < s.nw; w++ {
+				l := a.load(g.smemByteBase(off, slot(i32c(int64(w)), chunk, ci), ab))
+				before := g.cur.NewICmp(enum.IPredULT, i32c(int64(w)), widx)
+				if s.reverse {
+					before = g.cur.NewICmp(enum.IPredUGT, i32c(int64(w)), widx)
 				}
-				if run == nil {
-					run = vals[r]
+				pre = g.cur.NewSelect(before, a.combine(pre, l), pre)
+				if tot == nil {
+					tot = l
 				} else {
-					run = a.combine(run, vals[r])
+					tot = a.combine(tot, l)
 				}
-				incl[r] = run
 			}
-			t := run
-			// inclusive scan of thread totals across lanes
-			s := t
-			for k := 0; k < len(laneSel); k++ {
-				delta := int64(1 << k)
-				mode, cmpPred, bound := "up", enum.IPredUGE, i32c(delta)
-				var y value.Value
-				if reverse {
-					mode = "down"
-					y = g.shfl(mode, s, i32c(delta), 0x1f)
-					cmpPred, bound = enum.IPredULT, i32c(int64(nLanes)-delta)
-				} else {
-					y = g.shfl(mode, s, i32c(delta), 0)
-				}
-				in := g.cur.NewICmp(cmpPred, laneIdx, bound)
-				s = g.cur.NewSelect(in, a.combine(s, y), s)
-			}
-			threadExcl[col][chunk] = g.sub2(a, s, t)
-			// the warp's total along the axis: the last lane's inclusive
-			last := g.or(g.and(g.lane, i32c(int64(^(nLanes-1)&31))), i32c(int64(nLanes-1)))
-			if reverse {
-				last = g.and(g.lane, i32c(int64(^(nLanes-1)&31)))
-			}
-			if nLanes > 1 {
-				warpTotal[col][chunk] = g.shfl("idx", s, last, 0x1f)
-			} else {
-				warpTotal[col][chunk] = s
-			}
+			s.warpPrefix[col][chunk] = pre
+			s.chunkTotal[col][chunk] = tot
 		}
 	}
-	// prefix of the warps before this one, and of the chunks before this one
-	warpPrefix := make([][]value.Value, nCols)
-	chunkTotal := make([][]value.Value, nCols)
-	for col := range warpPrefix {
-		warpPrefix[col] = make([]value.Value, nHigh)
-		chunkTotal[col] = make([]value.Value, nHigh)
-		for chunk := range warpPrefix[col] {
-			warpPrefix[col][chunk] = zero
-			chunkTotal[col][chunk] = warpTotal[col][chunk]
-		}
-	}
-	if nw > 1 {
-		off := g.smemOffset()
-		ab := passes.AccBytes(a.d)
-		widx := g.idBits(g.warp, wsel)
-		base := g.threadBase(ll)
-		nAllCols := ir.NumElements(shape) / shape[axis]
-		colIdx := func(col int) value.Value {
-			c := g.coordsOf(ll)[regOf3(col, 0, 0)]
-			var idx value.Value = i32c(0)
-			for dd := range shape {
-				if dd == axis {
-					continue
-				}
-				idx = g.add(g.mul(idx, i32c(int64(shape[dd]))), g.add(base[dd], i32c(int64(c[dd]))))
-			}
-			return idx
-		}
-		slot := func(w value.Value, chunk int, ci value.Value) value.Value {
-			return g.add(g.mul(g.add(g.mul(w, i32c(int64(nHigh))), i32c(int64(chunk))), i32c(int64(nAllCols))), ci)
-		}
-		scratch := g.scratchRange(passes.ScanScratchBytes(ll, axis, a.d))
-		g.beforeSharedWriteR(scratch)
-		for col := 0; col < nCols; col++ {
-			ci := colIdx(col)
-			for chunk := 0; chunk < nHigh; chunk++ {
-				p := g.smemByteBase(off, slot(widx, chunk, ci), ab)
-				st := g.cur.NewStore(warpTotal[col][chunk], g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
-				st.Align = 4
-			}
-		}
-		g.beforeSharedReadR(scratch)
-		for col := 0; col < nCols; col++ {
-			ci := colIdx(col)
-			for chunk := 0; chunk < nHigh; chunk++ {
-				pre, tot := zero, value.Value(nil)
-				for w := 0; w < nw; w++ {
-					p := g.smemByteBase(off, slot(i32c(int64(w)), chunk, ci), ab)
-					l := g.cur.NewLoad(a.typ(), g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
-					l.Align = 4
-					before := g.cur.NewICmp(enum.IPredULT, i32c(int64(w)), widx)
-					if reverse {
-						before = g.cur.NewICmp(enum.IPredUGT, i32c(int64(w)), widx)
-					}
-					pre = g.cur.NewSelect(before, a.combine(pre, l), pre)
-					if tot == nil {
-						tot = l
-					} else {
-						tot = a.combine(tot, l)
-					}
-				}
-				warpPrefix[col][chunk] = pre
-				chunkTotal[col][chunk] = tot
-			}
-		}
-	}
-	res := op.Results[0]
-	out := g.newTile(res.Type)
-	for col := 0; col < nCols; col++ {
-		var chunkPrefix value.Value = zero
-		order := make([]int, nHigh)
+}
+
+// result adds to each register's inclusive scan within its thread the
+// prefixes of the lanes, warps and chunks before it.
+func (s *scanLowering) result(t ir.Type) *tval {
+	a := s.a
+	out := s.g.newTile(t)
+	for col := 0; col < s.nCols; col++ {
+		var chunkPrefix value.Value = s.zero
+		order := make([]int, s.nHigh)
 		for i := range order {
 			order[i] = i
-			if reverse {
-				order[i] = nHigh - 1 - i
+			if s.reverse {
+				order[i] = s.nHigh - 1 - i
 			}
 		}
 		for _, chunk := range order {
-			add := a.combine(a.combine(threadExcl[col][chunk], warpPrefix[col][chunk]), chunkPrefix)
-			for i := 0; i < nLow; i++ {
-				r := regOf3(col, chunk, i)
-				out.regs[r] = a.from(a.combine(incl[r], add))
+			add := a.combine(a.combine(s.threadExcl[col][chunk], s.warpPrefix[col][chunk]), chunkPrefix)
+			for i := 0; i < s.nLow; i++ {
+				r := s.reg(col, chunk, i)
+				out.regs[r] = a.from(a.combine(s.incl[r], add))
 			}
-			chunkPrefix = a.combine(chunkPrefix, chunkTotal[col][chunk])
+			chunkPrefix = a.combine(chunkPrefix, s.chunkTotal[col][chunk])
 		}
 	}
-	g.set(res, out)
+	return out
 }
 
 // sub2 is x - y in the accumulator type.

@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -472,29 +473,11 @@ func (g *gen) clusterLoad(addr value.Value, w word, n int) []value.Value {
 		regs = append(regs, fmt.Sprintf("$%d", i))
 		cons = append(cons, "="+w.cons)
 	}
-	dst, vs := regs[0], ""
-	if n > 1 {
-		dst, vs = "{"+strings.Join(regs, ", ")+"}", fmt.Sprintf(".v%d", n)
-	}
-	ret := w.t
-	if n > 1 {
-		fs := make([]types.Type, n)
-		for i := range fs {
-			fs[i] = w.t
-		}
-		ret = types.NewStruct(fs...)
-	}
+	dst, vs := vecOperand(regs)
 	cons = append(cons, "r", "~{memory}")
+	ret := asmRet(slices.Repeat([]types.Type{w.t}, n))
 	a := g.md.inlineAsm(ret, []types.Type{types.I32}, fmt.Sprintf("ld.shared::cluster%s.%s %s, [$%d];", vs, w.ptx, dst, n), strings.Join(cons, ","), true)
-	call := g.cur.NewCall(a, addr)
-	if n == 1 {
-		return []value.Value{call}
-	}
-	out := make([]value.Value, n)
-	for i := range out {
-		out[i] = g.cur.NewExtractValue(call, uint64(i))
-	}
-	return out
+	return g.asmOuts(g.cur.NewCall(a, addr), n)
 }
 
 // clusterStore writes words at a shared::cluster address (i32).
@@ -507,10 +490,7 @@ func (g *gen) clusterStore(addr value.Value, w word, vals []value.Value) {
 		cons = append(cons, w.cons)
 		ptys = append(ptys, w.t)
 	}
-	src, vs := regs[0], ""
-	if len(vals) > 1 {
-		src, vs = "{"+strings.Join(regs, ", ")+"}", fmt.Sprintf(".v%d", len(vals))
-	}
+	src, vs := vecOperand(regs)
 	cons = append(cons, "~{memory}")
 	a := g.md.inlineAsm(types.Void, ptys, fmt.Sprintf("st.shared::cluster%s.%s [$0], %s;", vs, w.ptx, src), strings.Join(cons, ","), true)
 	g.cur.NewCall(a, append([]value.Value{addr}, vals...)...)

@@ -3,6 +3,7 @@ package nvptx
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -97,7 +98,7 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 	if rank < 1 || rank > 5 {
 		return nil, fmt.Errorf("TMA copies blocks of rank 1 to 5, not %d", rank)
 	}
-	if md.Elem != d.Elem || !intsEq(md.Shape, d.Block) {
+	if md.Elem != d.Elem || !slices.Equal(md.Shape, d.Block) {
 		return nil, fmt.Errorf("the block %v%s and the shared view %v%s differ", d.Block, d.Elem, md.Shape, md.Elem)
 	}
 	if md.Space == ir.Cluster {
@@ -242,7 +243,7 @@ func descPlans(f *ir.Func, file *diag.File) (map[*ir.Value]*tmaPlan, error) {
 			err = fmt.Errorf("%s: copy: %v", posOf(file, op), e)
 			return
 		}
-		if q, ok := plans[desc]; ok && (q.swizzle != p.swizzle || !intsEq(q.box, p.box)) {
+		if q, ok := plans[desc]; ok && (q.swizzle != p.swizzle || !slices.Equal(q.box, p.box)) {
 			err = fmt.Errorf("%s: copy: descriptor %s is used with box %v and swizzle %dB here but box %v and swizzle %dB elsewhere; one map serves every copy",
 				posOf(file, op), descName(f, desc), p.box, p.swizzle, q.box, q.swizzle)
 			return

@@ -2,6 +2,7 @@ package nvptx_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,18 +48,6 @@ func emitTLE(t *testing.T, src string) *nvptx.Result {
 	return res
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestTMANVVMDialect: the map parameter keeps byval align 64 (without the
 // type argument libNVVM's LLVM 7 parser rejects) and its annotation.
 func TestTMANVVMDialect(t *testing.T) {
@@ -75,7 +64,7 @@ func TestTMANVVMDialect(t *testing.T) {
 	if len(res.Kernels) != 1 || len(res.Kernels[0].Descs) != 1 {
 		t.Fatalf("kernels %+v", res.Kernels)
 	}
-	if d := res.Kernels[0].Descs[0]; d.Param != 0 || d.DType != "f32" || !equalInts(d.Box, []int{16, 32}) || d.Swizzle != 0 {
+	if d := res.Kernels[0].Descs[0]; d.Param != 0 || d.DType != "f32" || !slices.Equal(d.Box, []int{16, 32}) || d.Swizzle != 0 {
 		t.Errorf("desc metadata %+v", d)
 	}
 	if res.Kernels[0].ParamBytes[0] != 128 {

@@ -1,6 +1,7 @@
 package nvptx
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestPlanTMA(t *testing.T) {
 			t.Errorf("%v%s %s: %v", c.block, c.elem, c.lay, err)
 			continue
 		}
-		if !intsEq(p.box, c.box) || p.swizzle != c.swizzle || len(p.boxes) != c.boxes {
+		if !slices.Equal(p.box, c.box) || p.swizzle != c.swizzle || len(p.boxes) != c.boxes {
 			t.Errorf("%v%s %s: box %v swizzle %d boxes %d, want %v %d %d", c.block, c.elem, c.lay, p.box, p.swizzle, len(p.boxes), c.box, c.swizzle, c.boxes)
 		}
 		for i, b := range p.boxes {

@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -124,9 +125,39 @@ func (g *gen) wgmmaDesc(o *wgmmaOperand, byteOff value.Value) value.Value {
 	return g.cur.NewOr(lo, i64c(bitsHi))
 }
 
+// wgmma lowers wgmma(a, b, acc): after the checks of its operands and the
+// proxy fence its shared-memory reads need, one wgmma.mma_async per 64-row
+// block and k step, between wgmma.fence and wgmma.commit_group.
 func (g *gen) wgmma(op *ir.Op) {
-	res := op.Results[0]
-	rt := res.Type.(*ir.Tile)
+	w := g.newWgmmaLowering(op)
+	g.wgmmaProxySync(w)
+	warpRow := g.wgmmaWarpRow(w.ll)
+	mma := g.wgmmaInstr(w)
+	out, aPairs := g.wgmmaInputs(w)
+	g.wgmmaIssue(w, mma, warpRow, out, aPairs)
+	g.convergentAsm("wgmma.commit_group.sync.aligned;")
+	g.set(op.Results[0], out)
+}
+
+// wgmmaLowering is what the steps of one wgmma's lowering share.
+type wgmmaLowering struct {
+	op             *ir.Op
+	M, N, K, kStep int
+	ty             string        // the PTX operand types (bf16.bf16, e4m3.e5m2, ...)
+	eb             int           // bytes of an element of a
+	a, b           *wgmmaOperand // a nil: a in registers (aRegs, the RS form)
+	aRegs          *tval
+	ll             *passes.LinearLayout // the accumulator's layout
+	n              int                  // accumulator registers per 64-row block
+	blocks         []int                // each 64-row block's first row (wgmmaBlocks)
+	acc            *tval
+	zero           bool // acc is a zero constant, not materialised
+}
+
+// newWgmmaLowering checks a wgmma's types, operands and shape, in that
+// order, and describes them.
+func (g *gen) newWgmmaLowering(op *ir.Op) *wgmmaLowering {
+	rt := op.Results[0].Type.(*ir.Tile)
 	if _, ok := rt.Layout.(*passes.MMAv3); !ok {
 		g.failf("wgmma result has layout %v, want mmav3 (run the layout passes)", rt.Layout)
 	}
@@ -134,19 +165,8 @@ func (g *gen) wgmma(op *ir.Op) {
 		g.failf("wgmma accumulates in f32 here, not %s", rt.Elem)
 	}
 	transA, transB := op.Attrs.Bool("trans_a"), op.Attrs.Bool("trans_b")
-	da, db := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type)
-	M, N := rt.Shape[0], rt.Shape[1]
-	var ty string
-	kStep := 16
-	switch {
-	case da == db && (da == ir.BF16 || da == ir.F16):
-		ty = da.String() + "." + da.String()
-	case (da == ir.F8E4M3 || da == ir.F8E5M2) && (db == ir.F8E4M3 || db == ir.F8E5M2):
-		ty = fp8Name(da) + "." + fp8Name(db)
-		kStep = 32
-	default:
-		g.failf("wgmma of %s x %s: operands must both be bf16, both f16, or fp8 (e4m3 / e5m2)", da, db)
-	}
+	w := &wgmmaLowering{op: op, M: rt.Shape[0], N: rt.Shape[1]}
+	w.ty, w.kStep = g.wgmmaTypes(ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type))
 	kDimA, kDimB := 1, 0
 	if transA {
 		kDimA = 0
@@ -155,22 +175,50 @@ func (g *gen) wgmma(op *ir.Op) {
 		kDimB = 1
 	}
 	// a from registers (the RS form) or, like b, from a shared view
-	var a *wgmmaOperand
-	aRegs := g.val(op.Operands[0])
-	if aRegs.mem != nil {
-		a = g.wgmmaView("a", op.Operands[0], kDimA)
-	} else if transA || kStep != 16 || aRegs.ll == nil {
+	w.aRegs = g.val(op.Operands[0])
+	if w.aRegs.mem != nil {
+		w.a = g.wgmmaView("a", op.Operands[0], kDimA)
+	} else if transA || w.kStep != 16 || w.aRegs.ll == nil {
 		g.failf("wgmma operand a in registers must be 16-bit and not transposed (the layout passes stage other register operands)")
 	}
-	b := g.wgmmaView("b", op.Operands[1], kDimB)
-	K := ir.ShapeOf(op.Operands[0].Type)[kDimA]
-	if M%64 != 0 || N%8 != 0 || N < 8 || N > 256 || K%kStep != 0 {
-		g.failf("wgmma shape %dx%dx%d: M must be a multiple of 64, N a multiple of 8 up to 256, K a multiple of %d", M, N, K, kStep)
+	w.b = g.wgmmaView("b", op.Operands[1], kDimB)
+	w.K = ir.ShapeOf(op.Operands[0].Type)[kDimA]
+	w.eb = ir.ElemDType(op.Operands[0].Type).Bytes()
+	g.checkWgmmaShape(w)
+	w.ll = g.layoutOf(op.Results[0].Type)
+	w.n = w.N / 2
+	w.blocks = g.wgmmaBlocks(w.ll, w.M, w.N)
+	w.acc = g.val(op.Operands[2])
+	if len(w.acc.regs) != w.ll.NumRegs() {
+		g.failf("wgmma accumulator has %d registers, want %d", len(w.acc.regs), w.ll.NumRegs())
 	}
-	if kStep == 32 && (!a.kMajor || !b.kMajor) {
+	w.zero = isZeroConst(op.Operands[2])
+	return w
+}
+
+// wgmmaTypes is the PTX type suffix of operands of dtypes da and db, and
+// the K of one instruction (16, 32 for fp8).
+func (g *gen) wgmmaTypes(da, db ir.DType) (string, int) {
+	switch {
+	case da == db && (da == ir.BF16 || da == ir.F16):
+		return da.String() + "." + da.String(), 16
+	case (da == ir.F8E4M3 || da == ir.F8E5M2) && (db == ir.F8E4M3 || db == ir.F8E5M2):
+		return fp8Name(da) + "." + fp8Name(db), 32
+	}
+	g.failf("wgmma of %s x %s: operands must both be bf16, both f16, or fp8 (e4m3 / e5m2)", da, db)
+	return "", 16
+}
+
+// checkWgmmaShape checks the instruction shape and that the shared
+// operands' layouts are ones the descriptors can describe.
+func (g *gen) checkWgmmaShape(w *wgmmaLowering) {
+	M, N, K, a, b, eb := w.M, w.N, w.K, w.a, w.b, w.eb
+	if M%64 != 0 || N%8 != 0 || N < 8 || N > 256 || K%w.kStep != 0 {
+		g.failf("wgmma shape %dx%dx%d: M must be a multiple of 64, N a multiple of 8 up to 256, K a multiple of %d", M, N, K, w.kStep)
+	}
+	if w.kStep == 32 && (!a.kMajor || !b.kMajor) {
 		g.failf("fp8 wgmma needs K-major operands (K the buffers' contiguous dimension)")
 	}
-	eb := ir.ElemDType(op.Operands[0].Type).Bytes()
 	if a != nil && !a.kMajor && a.mnExt*eb != a.span && a.blockElems == 0 {
 		g.failf("wgmma operand a is M-major with M = %d: M-major a must be one swizzle span (%d elements) or column-blocked", a.mnExt, a.span/eb)
 	}
@@ -191,30 +239,29 @@ func (g *gen) wgmma(op *ir.Op) {
 			g.failf("wgmma operand's column blocks of %d elements are not a power of two", o.blockElems)
 		}
 	}
+}
 
-	ll := g.layoutOf(res.Type)
-	n := N / 2
-	blocks := g.wgmmaBlocks(ll, M, N)
-	acc := g.val(op.Operands[2])
-	if len(acc.regs) != ll.NumRegs() {
-		g.failf("wgmma accumulator has %d registers, want %d", len(acc.regs), ll.NumRegs())
+// wgmmaProxySync makes generic stores into the operands' shared memory
+// visible to the async proxy that wgmma reads through (each writing thread
+// fences, then a barrier), or orders other writes of their bytes with a
+// barrier, and records the reads.
+func (g *gen) wgmmaProxySync(w *wgmmaLowering) {
+	rs := []rng{refRange(g.val(w.op.Operands[1]).mem)}
+	if w.a != nil {
+		rs = append(rs, refRange(w.aRegs.mem))
 	}
-
-	// generic stores into shared memory become visible to the async proxy
-	// that wgmma reads through: each writing thread fences, then a barrier
-	rs := []rng{refRange(g.val(op.Operands[1]).mem)}
-	if a != nil {
-		rs = append(rs, refRange(aRegs.mem))
-	}
-	if g.wgmmaNeedsProxyFence(op) {
+	if g.wgmmaNeedsProxyFence(w.op) {
 		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
 		g.barrier()
-	} else if anyOverlap(g.sync.writes, rs[0]) || (a != nil && anyOverlap(g.sync.writes, rs[1])) {
+	} else if anyOverlap(g.sync.writes, rs[0]) || (w.a != nil && anyOverlap(g.sync.writes, rs[1])) {
 		g.barrier()
 	}
 	g.sync.reads = append(g.sync.reads, rs...)
+}
 
-	// the 64-row block offset of this thread's warpgroup (warp id bits 2..)
+// wgmmaWarpRow is the 64-row block offset of this thread's warpgroup in an
+// accumulator of layout ll (warp id bits 2..), computed at entry.
+func (g *gen) wgmmaWarpRow(ll *passes.LinearLayout) value.Value {
 	var warpRow value.Value = i32c(0)
 	g.atEntry(func() {
 		for k := 2; k < len(ll.Warp); k++ {
@@ -223,13 +270,19 @@ func (g *gen) wgmma(op *ir.Op) {
 			}
 		}
 	})
+	return warpRow
+}
 
+// wgmmaInstr is the inline asm of one wgmma.mma_async: operands the n
+// accumulators, then a (a descriptor, or 4 registers of packed pairs), b's
+// descriptor and scale-d (0: D = A*B); the accumulators are tied to the
+// outputs.
+func (g *gen) wgmmaInstr(w *wgmmaLowering) *llvm.InlineAsm {
+	a, b, n := w.a, w.b, w.n
 	fty := make([]types.Type, n)
 	for i := range fty {
 		fty[i] = types.Float
 	}
-	// operands: the n accumulators, then a (a descriptor, or 4 registers
-	// of packed pairs), b's descriptor, scale-d
 	aOps, aCons, aTypes := "$%d", []string{"l"}, []types.Type{types.I64}
 	if a == nil {
 		aOps, aCons, aTypes = "{$%d, $%d, $%d, $%d}", []string{"r", "r", "r", "r"}, []types.Type{types.I32, types.I32, types.I32, types.I32}
@@ -244,7 +297,7 @@ func (g *gen) wgmma(op *ir.Op) {
 		tB = 1
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "{\n\t.reg .pred %%wgp;\n\tsetp.ne.b32 %%wgp, $%d, 0;\n\twgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s {", 2*n+na+1, N, kStep, ty)
+	fmt.Fprintf(&sb, "{\n\t.reg .pred %%wgp;\n\tsetp.ne.b32 %%wgp, $%d, 0;\n\twgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s {", 2*n+na+1, w.N, w.kStep, w.ty)
 	cons := make([]string, 0, 2*n+4)
 	for i := 0; i < n; i++ {
 		if i > 0 {
@@ -255,7 +308,7 @@ func (g *gen) wgmma(op *ir.Op) {
 	}
 	scaleAB := ", 1, 1"
 	transArgs := fmt.Sprintf(", %d, %d", tA, tB)
-	if kStep == 32 {
+	if w.kStep == 32 {
 		transArgs = "" // fp8: K-major only, no transpose immediates
 	} else if a == nil {
 		transArgs = fmt.Sprintf(", %d", tB) // RS: b's transpose only
@@ -271,56 +324,51 @@ func (g *gen) wgmma(op *ir.Op) {
 	cons = append(append(cons, aCons...), "l", "r", "~{memory}")
 	mma := g.md.inlineAsm(types.NewStruct(fty...), params, sb.String(), strings.Join(cons, ","), true)
 	g.md.convergent[mma] = true
+	return mma
+}
 
-	// a zero accumulator is not materialised: the first k step of each
-	// block runs with scale-d = 0 (D = A*B) on undefined registers
-	zero := isZeroConst(op.Operands[2])
-	out := &tval{ll: ll, regs: append([]value.Value(nil), acc.regs...)}
-	if zero {
+// wgmmaInputs fences the accumulator registers (and a's packed pairs in
+// the RS form, keyed by (row, k) relative to the thread): wgmma.fence
+// orders their earlier writes before the wgmma reads them, and as they go
+// through it no move into them is placed after it. A zero accumulator is
+// not materialised: the first k step of each block runs with scale-d = 0
+// on undefined registers.
+func (g *gen) wgmmaInputs(w *wgmmaLowering) (*tval, map[[2]int]value.Value) {
+	out := &tval{ll: w.ll, regs: append([]value.Value(nil), w.acc.regs...)}
+	if w.zero {
 		for i := range out.regs {
 			out.regs[i] = constant.NewUndef(types.Float)
 		}
 	}
-	// wgmma.fence orders the accumulator registers' earlier writes before
-	// the wgmma reads them: the registers go through it, so that no move
-	// into them is placed after it
-	var aPairs map[[2]int]value.Value // RS: a's packed pairs by (row, k) relative to the thread
-	if a == nil {
-		var keys [][2]int
-		keys, aPairs = g.wgmmaRegA(aRegs, ll, blocks, K)
-		vals := make([]value.Value, 0, len(keys)+len(out.regs))
-		for _, key := range keys {
-			vals = append(vals, aPairs[key])
-		}
-		fenced := g.wgmmaFence(append(vals, out.regs...))
-		for i, key := range keys {
-			aPairs[key] = fenced[i]
-		}
-		out.regs = fenced[len(keys):]
-	} else {
+	if w.a != nil {
 		out.regs = g.wgmmaFence(out.regs)
+		return out, nil
 	}
+	keys, aPairs := g.wgmmaRegA(w.aRegs, w.ll, w.blocks, w.K)
+	vals := make([]value.Value, 0, len(keys)+len(out.regs))
+	for _, key := range keys {
+		vals = append(vals, aPairs[key])
+	}
+	fenced := g.wgmmaFence(append(vals, out.regs...))
+	for i, key := range keys {
+		aPairs[key] = fenced[i]
+	}
+	out.regs = fenced[len(keys):]
+	return out, aPairs
+}
+
+// wgmmaIssue emits the wgmma.mma_async calls, per 64-row block and k step,
+// into out's registers.
+func (g *gen) wgmmaIssue(w *wgmmaLowering, mma *llvm.InlineAsm, warpRow value.Value, out *tval, aPairs map[[2]int]value.Value) {
+	a, b, n, eb := w.a, w.b, w.n, w.eb
 	bDesc := g.wgmmaDesc(b, i32c(0))
-	for j, row := range blocks {
+	for j, row := range w.blocks {
 		rowOff := g.add(warpRow, i32c(int64(row)))
-		var aBase value.Value
-		if a == nil {
-			// registers: see below
-		} else if a.kMajor {
-			aBase = g.mul(rowOff, i32c(int64(a.span)))
-		} else if a.blockElems > 0 {
-			// M-major, column-blocked: the 64-row block starts in column
-			// block rowOff / blockElems (rowOff is a multiple of 64)
-			aBase = g.add(g.mul(g.lshr(rowOff, i32c(int64(log2(a.blockElems)))), i32c(int64(a.blockBytes))),
-				g.mul(g.and(rowOff, i32c(int64(a.blockElems-1))), i32c(int64(eb))))
-		} else {
-			aBase = g.mul(rowOff, i32c(int64(eb))) // 0: M-major a is one 64-row block
-		}
 		var aDesc value.Value
 		if a != nil {
-			aDesc = g.wgmmaDesc(a, aBase)
+			aDesc = g.wgmmaDesc(a, g.wgmmaBlockOff(a, rowOff, eb))
 		}
-		for k := 0; k < K; k += kStep {
+		for k := 0; k < w.K; k += w.kStep {
 			kOffB := b.contigOff(k, eb) // K-major: K is contiguous (wide K in column blocks)
 			if !b.kMajor {
 				kOffB = k * b.span
@@ -328,7 +376,7 @@ func (g *gen) wgmma(op *ir.Op) {
 			args := make([]value.Value, 0, n+3)
 			args = append(args, out.regs[j*n:(j+1)*n]...)
 			scaleD := int64(1)
-			if zero && k == 0 {
+			if w.zero && k == 0 {
 				scaleD = 0
 			}
 			if a == nil {
@@ -349,8 +397,21 @@ func (g *gen) wgmma(op *ir.Op) {
 			}
 		}
 	}
-	g.convergentAsm("wgmma.commit_group.sync.aligned;")
-	g.set(res, out)
+}
+
+// wgmmaBlockOff is the byte offset in a's view of the 64-row block
+// starting at row rowOff.
+func (g *gen) wgmmaBlockOff(a *wgmmaOperand, rowOff value.Value, eb int) value.Value {
+	switch {
+	case a.kMajor:
+		return g.mul(rowOff, i32c(int64(a.span)))
+	case a.blockElems > 0:
+		// M-major, column-blocked: the 64-row block starts in column
+		// block rowOff / blockElems (rowOff is a multiple of 64)
+		return g.add(g.mul(g.lshr(rowOff, i32c(int64(log2(a.blockElems)))), i32c(int64(a.blockBytes))),
+			g.mul(g.and(rowOff, i32c(int64(a.blockElems-1))), i32c(int64(eb))))
+	}
+	return g.mul(rowOff, i32c(int64(eb))) // 0: M-major a is one 64-row block
 }
 
 // wgmmaRegA returns the packed pairs of a register operand a (RS form) the
@@ -388,36 +449,7 @@ func (g *gen) wgmmaRegA(a *tval, acc *passes.LinearLayout, blocks []int, K int) 
 // i32 packed a operands) tied through it and returns the registers after
 // it.
 func (g *gen) wgmmaFence(regs []value.Value) []value.Value {
-	n := len(regs)
-	fty := make([]types.Type, n)
-	cons := make([]string, 0, 2*n+1)
-	for i, r := range regs {
-		fty[i] = r.Type()
-		if r.Type() == types.I32 {
-			cons = append(cons, "=r")
-		} else {
-			cons = append(cons, "=f")
-		}
-	}
-	for i := 0; i < n; i++ {
-		cons = append(cons, fmt.Sprint(i))
-	}
-	cons = append(cons, "~{memory}")
-	var ret types.Type = fty[0]
-	if n > 1 {
-		ret = types.NewStruct(fty...)
-	}
-	asm := g.md.inlineAsm(ret, fty, "wgmma.fence.sync.aligned;", strings.Join(cons, ","), true)
-	g.md.convergent[asm] = true
-	call := g.cur.NewCall(asm, regs...)
-	if n == 1 {
-		return []value.Value{call}
-	}
-	out := make([]value.Value, n)
-	for i := range out {
-		out[i] = g.cur.NewExtractValue(call, uint64(i))
-	}
-	return out
+	return g.tiedAsm("wgmma.fence.sync.aligned;", regs)
 }
 
 // isZeroConst reports whether v is a constant zero tile.
@@ -452,11 +484,11 @@ func (g *gen) wgmmaBlocks(ll *passes.LinearLayout, M, N int) []int {
 	bad := func(why string) { g.failf("wgmma accumulator layout %v is not the m64n%d fragment: %s", ll, N, why) }
 	lanes := [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
 	for i, l := range lanes {
-		if i >= len(ll.Lane) || !intsEq(ll.Lane[i], l) {
+		if i >= len(ll.Lane) || !slices.Equal(ll.Lane[i], l) {
 			bad("lanes")
 		}
 	}
-	if len(ll.Warp) < 2 || !intsEq(ll.Warp[0], []int{16, 0}) || !intsEq(ll.Warp[1], []int{32, 0}) {
+	if len(ll.Warp) < 2 || !slices.Equal(ll.Warp[0], []int{16, 0}) || !slices.Equal(ll.Warp[1], []int{32, 0}) {
 		bad("the warps of a warpgroup must own its 4 x 16 rows")
 	}
 	for k := 2; k < len(ll.Warp); k++ {
@@ -469,7 +501,7 @@ func (g *gen) wgmmaBlocks(ll *passes.LinearLayout, M, N int) []int {
 	}
 	for r := 0; r < n; r++ {
 		want := []int{8 * (r >> 1 & 1), r&1 + 8*(r>>2)}
-		if !intsEq(ll.RegCoords(r), want) {
+		if !slices.Equal(ll.RegCoords(r), want) {
 			bad(fmt.Sprintf("register %d holds %v, PTX's d%d is %v", r, ll.RegCoords(r), r, want))
 		}
 	}
@@ -607,33 +639,9 @@ func (g *gen) wgmmaWait(op *ir.Op) {
 	if len(regs) == 0 {
 		g.convergentAsm(text)
 	} else {
-		fty := make([]types.Type, len(regs))
-		cons := make([]string, 0, 2*len(regs)+1)
-		for i := range regs {
-			fty[i] = types.Float
-			cons = append(cons, "=f")
-		}
-		for i := range regs {
-			cons = append(cons, fmt.Sprint(i))
-		}
-		cons = append(cons, "~{memory}")
-		var ret types.Type = types.Float
-		if len(regs) > 1 {
-			ret = types.NewStruct(fty...)
-		}
-		asm := g.md.inlineAsm(ret, fty, text, strings.Join(cons, ","), true)
-		g.md.convergent[asm] = true
-		call := g.cur.NewCall(asm, regs...)
-		k := 0
+		after := g.tiedAsm(text, regs)
 		for _, t := range tvs {
-			for r := range t.regs {
-				if len(regs) == 1 {
-					t.regs[r] = call
-				} else {
-					t.regs[r] = g.cur.NewExtractValue(call, uint64(k))
-				}
-				k++
-			}
+			after = after[copy(t.regs, after):]
 			t.pairs, t.lazy = nil, nil
 		}
 	}

@@ -31,150 +31,192 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	var out []BenchResult
-	r := rand.New(rand.NewPCG(1, 1))
-	randBuf := func(dt ir.DType, n int) (*tle.DeviceBuffer, error) {
-		// Random data (never zeros): generate a 1 Mi-element block and tile it.
-		const blk = 1 << 20
-		host := make([]float64, min(n, blk))
-		for i := range host {
-			host[i] = r.NormFloat64()
-		}
-		b, err := g.Alloc(dt, n)
-		if err != nil {
+	bch := &bencher{g: g, reps: reps, progress: progress, r: rand.New(rand.NewPCG(1, 1))}
+	for _, part := range []func() error{bch.copyAndVectorAdd, bch.softmax, bch.matmuls, bch.tmaMatmuls, bch.compileTime, bch.launchCost} {
+		if err := part(); err != nil {
 			return nil, err
 		}
-		src, err := g.Upload(dt, host)
-		if err != nil {
-			return nil, err
-		}
-		defer g.Free(src)
-		for off := 0; off < n; off += len(host) {
-			cnt := min(len(host), n-off) * dt.Bytes()
-			dst := &tle.DeviceBuffer{Ptr: b.Ptr + cuda.DevicePtr(off*dt.Bytes()), DType: dt, N: cnt / dt.Bytes()}
-			if err := g.CopyDtoD(dst, src, cnt); err != nil {
-				return nil, err
-			}
-		}
-		return b, nil
 	}
+	return bch.out, nil
+}
 
-	// Device-to-device copy: the bandwidth ceiling.
-	const gib = 1 << 30
-	progress("copy 1 GiB")
-	src, err := randBuf(ir.F32, gib/4)
+// bencher is what the parts of Bench share: the device, the repetitions,
+// the random source of all inputs (in the order Bench draws them) and the
+// rows so far.
+type bencher struct {
+	g        *tle.GPU
+	reps     int
+	progress func(string)
+	r        *rand.Rand
+	out      []BenchResult
+}
+
+const gib = 1 << 30
+
+// randBuf allocates n random elements of dt (never zeros): a 1 Mi-element
+// block generated on the host, tiled on the device.
+func (bch *bencher) randBuf(dt ir.DType, n int) (*tle.DeviceBuffer, error) {
+	g := bch.g
+	const blk = 1 << 20
+	host := make([]float64, min(n, blk))
+	for i := range host {
+		host[i] = bch.r.NormFloat64()
+	}
+	b, err := g.Alloc(dt, n)
 	if err != nil {
 		return nil, err
+	}
+	src, err := g.Upload(dt, host)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Free(src)
+	for off := 0; off < n; off += len(host) {
+		cnt := min(len(host), n-off) * dt.Bytes()
+		dst := &tle.DeviceBuffer{Ptr: b.Ptr + cuda.DevicePtr(off*dt.Bytes()), DType: dt, N: cnt / dt.Bytes()}
+		if err := g.CopyDtoD(dst, src, cnt); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// copyAndVectorAdd measures a device-to-device copy of 1 GiB, the
+// bandwidth ceiling, then vector add at 1 GiB per operand on the same
+// buffers.
+func (bch *bencher) copyAndVectorAdd() error {
+	g := bch.g
+	bch.progress("copy 1 GiB")
+	src, err := bch.randBuf(ir.F32, gib/4)
+	if err != nil {
+		return err
 	}
 	dst, err := g.Alloc(ir.F32, gib/4)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	t, err := g.Time(3, reps, func() error { return g.CopyDtoD(dst, src, gib) })
+	t, err := g.Time(3, bch.reps, func() error { return g.CopyDtoD(dst, src, gib) })
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out = append(out, BenchResult{Name: "d2d copy", Config: "1 GiB", Ms: t.MedianMs, Rate: 2 * gib / t.MedianMs / 1e9, Unit: "TB/s"})
-
-	// Vector add at 1 GiB per operand.
+	bch.out = append(bch.out, BenchResult{Name: "d2d copy", Config: "1 GiB", Ms: t.MedianMs, Rate: 2 * gib / t.MedianMs / 1e9, Unit: "TB/s"})
 	for _, block := range []string{"1024", "4096"} {
-		progress("vector_add BLOCK=" + block)
-		n := gib / 4
-		k, err := load("vector_add.tle", "vector_add")
-		if err != nil {
-			return nil, err
+		if err := bch.vectorAdd(block, src, dst); err != nil {
+			return err
 		}
-		outb, err := g.Alloc(ir.F32, n)
-		if err != nil {
-			return nil, err
-		}
-		bs := atoi(block)
-		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": block}}, [3]int{(n + bs - 1) / bs, 1, 1}, src, dst, outb, n)
-		if err != nil {
-			return nil, err
-		}
-		t, err := g.Time(3, reps, p.Launch)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, BenchResult{Name: "vector_add", Config: "2^28 f32, BLOCK=" + block, Ms: t.MedianMs, Rate: 3 * gib / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
-		p.Close()
-		g.Free(outb)
 	}
 	g.Free(src)
 	g.Free(dst)
+	return nil
+}
 
-	// Row softmax, 4096 x 8192 f32: one read and one write of 128 MiB.
-	for _, warps := range []int{8, 16} { // 16 warps: 16 elements per thread in flight
-		progress(fmt.Sprintf("softmax 4096x8192, %d warps", warps))
+// vectorAdd times vector_add with BLOCK = block on x and y of 2^28 f32.
+func (bch *bencher) vectorAdd(block string, x, y *tle.DeviceBuffer) error {
+	g := bch.g
+	bch.progress("vector_add BLOCK=" + block)
+	n := gib / 4
+	k, err := load("vector_add.tle", "vector_add")
+	if err != nil {
+		return err
+	}
+	outb, err := g.Alloc(ir.F32, n)
+	if err != nil {
+		return err
+	}
+	bs := atoi(block)
+	p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": block}}, [3]int{(n + bs - 1) / bs, 1, 1}, x, y, outb, n)
+	if err != nil {
+		return err
+	}
+	t, err := g.Time(3, bch.reps, p.Launch)
+	if err != nil {
+		return err
+	}
+	bch.out = append(bch.out, BenchResult{Name: "vector_add", Config: "2^28 f32, BLOCK=" + block, Ms: t.MedianMs, Rate: 3 * gib / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
+	p.Close()
+	g.Free(outb)
+	return nil
+}
+
+// softmax times the row softmax on 4096 x 8192 f32 (one read and one
+// write of 128 MiB) with 8 and 16 warps (16 elements per thread in
+// flight).
+func (bch *bencher) softmax() error {
+	g := bch.g
+	for _, warps := range []int{8, 16} {
+		bch.progress(fmt.Sprintf("softmax 4096x8192, %d warps", warps))
 		const rows, cols = 4096, 8192
 		k, err := load("softmax.tle", "softmax")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		x, err := randBuf(ir.F32, rows*cols)
+		x, err := bch.randBuf(ir.F32, rows*cols)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		y, err := g.Alloc(ir.F32, rows*cols)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": "8192"}, NumWarps: warps}, [3]int{rows, 1, 1}, x, y, cols, cols)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		t, err := g.Time(3, reps, p.Launch)
+		t, err := g.Time(3, bch.reps, p.Launch)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		bytes := 2.0 * rows * cols * 4
-		out = append(out, BenchResult{Name: "softmax", Config: fmt.Sprintf("4096x8192 f32, %d warps", warps), Ms: t.MedianMs, Rate: bytes / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
+		bch.out = append(bch.out, BenchResult{Name: "softmax", Config: fmt.Sprintf("4096x8192 f32, %d warps", warps), Ms: t.MedianMs, Rate: bytes / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
 		p.Close()
 		g.Free(x)
 		g.Free(y)
 	}
+	return nil
+}
 
-	// matmulRow times one bf16 matmul kernel (in its .tle file of the same
-	// name) on size^3 operands a and b, c = a b, with the launch arguments
-	// args gives, and adds its row.
-	matmulRow := func(name, kernel, config string, size int, opts tle.CompileOptions, grid [3]int, args func(a, b, c *tle.DeviceBuffer) []any) error {
-		progress(fmt.Sprintf("%s %d^3 %s", name, size, config))
-		k, err := load(kernel+".tle", kernel)
-		if err != nil {
-			return err
-		}
-		a, err := randBuf(ir.BF16, size*size)
-		if err != nil {
-			return err
-		}
-		defer g.Free(a)
-		b, err := randBuf(ir.BF16, size*size)
-		if err != nil {
-			return err
-		}
-		defer g.Free(b)
-		c, err := g.Alloc(ir.BF16, size*size)
-		if err != nil {
-			return err
-		}
-		defer g.Free(c)
-		p, err := g.Prepare(k, opts, grid, args(a, b, c)...)
-		if err != nil {
-			return err
-		}
-		defer p.Close()
-		t, err := g.Time(2, reps, p.Launch)
-		if err != nil {
-			return err
-		}
-		flops := 2 * float64(size) * float64(size) * float64(size)
-		out = append(out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 bf16, %s", size, config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
-		return nil
+// matmulRow times one bf16 matmul kernel (in its .tle file of the same
+// name) on size^3 operands a and b, c = a b, with the launch arguments
+// args gives, and adds its row.
+func (bch *bencher) matmulRow(name, kernel, config string, size int, opts tle.CompileOptions, grid [3]int, args func(a, b, c *tle.DeviceBuffer) []any) error {
+	g := bch.g
+	bch.progress(fmt.Sprintf("%s %d^3 %s", name, size, config))
+	k, err := load(kernel+".tle", kernel)
+	if err != nil {
+		return err
 	}
+	a, err := bch.randBuf(ir.BF16, size*size)
+	if err != nil {
+		return err
+	}
+	defer g.Free(a)
+	b, err := bch.randBuf(ir.BF16, size*size)
+	if err != nil {
+		return err
+	}
+	defer g.Free(b)
+	c, err := g.Alloc(ir.BF16, size*size)
+	if err != nil {
+		return err
+	}
+	defer g.Free(c)
+	p, err := g.Prepare(k, opts, grid, args(a, b, c)...)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	t, err := g.Time(2, bch.reps, p.Launch)
+	if err != nil {
+		return err
+	}
+	flops := 2 * float64(size) * float64(size) * float64(size)
+	bch.out = append(bch.out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 bf16, %s", size, config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+	return nil
+}
 
-	// Matmul with its dot on mma.sync (CompileOptions.DotMMASync), and as
-	// wgmma (the default).
+// matmuls times matmul.tle with its dot on mma.sync
+// (CompileOptions.DotMMASync), and as wgmma (the default).
+func (bch *bencher) matmuls() error {
 	for _, size := range []int{1024, 2048, 4096} {
 		for _, cfg := range []struct {
 			bm, bn, bk string
@@ -186,22 +228,25 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 				name = "matmul (dot as wgmma)"
 			}
 			bm, bn := atoi(cfg.bm), atoi(cfg.bn)
-			err := matmulRow(name, "matmul", fmt.Sprintf("%sx%sx%s, %d warps", cfg.bm, cfg.bn, cfg.bk, cfg.warps), size,
+			err := bch.matmulRow(name, "matmul", fmt.Sprintf("%sx%sx%s, %d warps", cfg.bm, cfg.bn, cfg.bk, cfg.warps), size,
 				tle.CompileOptions{Defines: map[string]string{"BM": cfg.bm, "BN": cfg.bn, "BK": cfg.bk}, NumWarps: cfg.warps, DotMMASync: !cfg.wgmma},
 				[3]int{(size + bm - 1) / bm, (size + bn - 1) / bn, 1},
 				func(a, b, c *tle.DeviceBuffer) []any { return []any{a, b, c, size, size, size} })
 			if err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
+	return nil
+}
 
-	// Matmul with TMA, an S-deep pipeline, a load role and two wgmma
-	// warpgroups (matmul_tma.tle), B given transposed ([N, K], K-major);
-	// then, with the 128x256x64 3-stage tile, B given as [K, N] (N-major;
-	// matmul_tma_nt.tle: B's stage is column-blocked, BN/64 TMA boxes,
-	// wgmma LBO between blocks) and the maps made on the device
-	// (matmul_make_desc.tle: A and Bt as pointers, make_desc per program).
+// tmaMatmuls times the matmul with TMA, an S-deep pipeline, a load role and
+// two wgmma warpgroups (matmul_tma.tle), B given transposed ([N, K],
+// K-major); then, with the 128x256x64 3-stage tile, B given as [K, N]
+// (N-major; matmul_tma_nt.tle: B's stage is column-blocked, BN/64 TMA
+// boxes, wgmma LBO between blocks) and the maps made on the device
+// (matmul_make_desc.tle: A and Bt as pointers, make_desc per program).
+func (bch *bencher) tmaMatmuls() error {
 	descs := func(a, b, c *tle.DeviceBuffer, size int) []any {
 		return []any{tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: b, Shape: []int{size, size}}, c, size, size, size}
 	}
@@ -220,89 +265,93 @@ func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
 	} {
 		for _, size := range r.sizes {
 			bn := atoi(r.bn)
-			err := matmulRow(r.kernel, r.kernel, fmt.Sprintf("%s, 128x%sx64, %s stages, lag 1", r.what, r.bn, r.s), size,
+			err := bch.matmulRow(r.kernel, r.kernel, fmt.Sprintf("%s, 128x%sx64, %s stages, lag 1", r.what, r.bn, r.s), size,
 				tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": r.bn, "BK": "64", "S": r.s, "LAG": "1"}, Div16: []string{"M", "N", "K"}},
 				[3]int{(size + 127) / 128, (size + bn - 1) / bn, 1},
 				func(a, b, c *tle.DeviceBuffer) []any { return r.args(a, b, c, size) })
 			if err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
+	return nil
+}
 
-	// Time from source to a loaded module, the first time (an empty JIT
-	// cache directory, a specialisation not compiled before in this
-	// process), then again (the in-memory cache).
-	progress("compile matmul: source to loaded module")
-	{
-		dir, err := os.MkdirTemp("", "tle-bench-cache")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		old, had := os.LookupEnv("TLE_CACHE_DIR")
-		os.Setenv("TLE_CACHE_DIR", dir)
-		for _, round := range []string{"first", "cached"} {
-			start := time.Now()
-			src, err := FS.ReadFile("matmul.tle")
-			if err != nil {
-				return nil, err
-			}
-			prog, err := tle.Parse("matmul.tle", src)
-			if err != nil {
-				return nil, err
-			}
-			k, _ := prog.Kernel("matmul")
-			bin, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "128", "BK": "64"}, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{})
-			if err != nil {
-				return nil, err
-			}
-			if _, err := g.LoadBinary(bin); err != nil {
-				return nil, err
-			}
-			ms := float64(time.Since(start).Microseconds()) / 1000
-			out = append(out, BenchResult{Name: "compile matmul", Config: "source to loaded module, " + round, Ms: ms, Rate: ms, Unit: "ms", PTXFrom: bin.Toolchain})
-		}
-		if had {
-			os.Setenv("TLE_CACHE_DIR", old)
-		} else {
-			os.Unsetenv("TLE_CACHE_DIR")
-		}
+// compileTime measures the time from source to a loaded module, the first
+// time (an empty JIT cache directory, a specialisation not compiled before
+// in this process), then again (the in-memory cache).
+func (bch *bencher) compileTime() error {
+	bch.progress("compile matmul: source to loaded module")
+	dir, err := os.MkdirTemp("", "tle-bench-cache")
+	if err != nil {
+		return err
 	}
+	defer os.RemoveAll(dir)
+	old, had := os.LookupEnv("TLE_CACHE_DIR")
+	os.Setenv("TLE_CACHE_DIR", dir)
+	for _, round := range []string{"first", "cached"} {
+		start := time.Now()
+		src, err := FS.ReadFile("matmul.tle")
+		if err != nil {
+			return err
+		}
+		prog, err := tle.Parse("matmul.tle", src)
+		if err != nil {
+			return err
+		}
+		k, _ := prog.Kernel("matmul")
+		bin, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "128", "BK": "64"}, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{})
+		if err != nil {
+			return err
+		}
+		if _, err := bch.g.LoadBinary(bin); err != nil {
+			return err
+		}
+		ms := float64(time.Since(start).Microseconds()) / 1000
+		bch.out = append(bch.out, BenchResult{Name: "compile matmul", Config: "source to loaded module, " + round, Ms: ms, Rate: ms, Unit: "ms", PTXFrom: bin.Toolchain})
+	}
+	if had {
+		os.Setenv("TLE_CACHE_DIR", old)
+	} else {
+		os.Unsetenv("TLE_CACHE_DIR")
+	}
+	return nil
+}
 
-	// Host-side cost of one launch of a cached kernel: time the enqueue
-	// calls alone on the host, for a tiny vector add.
-	progress("host launch cost")
-	{
-		k, err := load("vector_add.tle", "vector_add")
-		if err != nil {
-			return nil, err
-		}
-		x, _ := g.Alloc(ir.F32, 1024)
-		p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": "1024"}}, [3]int{1, 1, 1}, x, x, x, 1024)
-		if err != nil {
-			return nil, err
-		}
-		var us []float64
-		for round := 0; round < 50; round++ {
-			const batch = 200
-			start := time.Now()
-			for i := 0; i < batch; i++ {
-				if err := p.Launch(); err != nil {
-					return nil, err
-				}
-			}
-			us = append(us, float64(time.Since(start).Microseconds())/batch)
-			if err := g.Context().Synchronize(); err != nil {
-				return nil, err
-			}
-		}
-		sort.Float64s(us)
-		out = append(out, BenchResult{Name: "host launch cost", Config: "cached vector_add, per launch", Ms: us[len(us)/2] / 1000, Rate: us[len(us)/2], Unit: "us"})
-		p.Close()
-		g.Free(x)
+// launchCost measures the host-side cost of one launch of a cached
+// kernel: the enqueue calls alone, timed on the host, for a tiny vector
+// add.
+func (bch *bencher) launchCost() error {
+	g := bch.g
+	bch.progress("host launch cost")
+	k, err := load("vector_add.tle", "vector_add")
+	if err != nil {
+		return err
 	}
-	return out, nil
+	x, _ := g.Alloc(ir.F32, 1024)
+	p, err := g.Prepare(k, tle.CompileOptions{Defines: map[string]string{"BLOCK": "1024"}}, [3]int{1, 1, 1}, x, x, x, 1024)
+	if err != nil {
+		return err
+	}
+	var us []float64
+	for round := 0; round < 50; round++ {
+		const batch = 200
+		start := time.Now()
+		for i := 0; i < batch; i++ {
+			if err := p.Launch(); err != nil {
+				return err
+			}
+		}
+		us = append(us, float64(time.Since(start).Microseconds())/batch)
+		if err := g.Context().Synchronize(); err != nil {
+			return err
+		}
+	}
+	sort.Float64s(us)
+	bch.out = append(bch.out, BenchResult{Name: "host launch cost", Config: "cached vector_add, per launch", Ms: us[len(us)/2] / 1000, Rate: us[len(us)/2], Unit: "us"})
+	p.Close()
+	g.Free(x)
+	return nil
 }
 
 func load(file, kernel string) (*tle.Kernel, error) {

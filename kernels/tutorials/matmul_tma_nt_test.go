@@ -1,13 +1,8 @@
 package tutorials
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"os/exec"
-	"regexp"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/tle"
 	"github.com/tlego/tle/tle/ir"
@@ -30,28 +25,6 @@ func TestMatmulTMANT(t *testing.T) {
 // N-major (transpose immediate 1 for b), B's stage loaded as BN/64 TMA boxes
 // of [64, 64] (one per 128B column block), A as one box.
 func TestMatmulTMANTPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
-	k := kernel(t, "matmul_tma_nt.tle", "matmul_tma_nt")
-	for _, defs := range matmulTMADefs {
-		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
-			b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
-			require.NoError(t, err)
-			for _, w := range []string{
-				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 1;`,
-				`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`,
-				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
-				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
-			} {
-				require.Regexp(t, line(w), b.PTX, "no %s", w)
-			}
-			boxes := 1 + atoi(defs["BN"])/64
-			require.Len(t, line(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes, "one TMA box for A, one per 64-column block of B")
-			require.Len(t, line(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage")
-			require.Equal(t, 12, b.NumWarps)
-		})
-	}
+	checkMatmulTMAPTX(t, "matmul_tma_nt", "1", nil, func(defs map[string]string) int { return 1 + atoi(defs["BN"])/64 },
+		"one TMA box for A, one per 64-column block of B")
 }

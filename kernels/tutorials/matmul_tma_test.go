@@ -3,7 +3,6 @@ package tutorials
 import (
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,29 +79,36 @@ func checkMatmulTMA(t *testing.T, name string, m, n, kk int, want []float64, ops
 // loads completing on mbarriers, parity waits, m64n256k16 wgmma with B
 // K-major (trans_b), one group left in flight, and setmaxnreg for the roles.
 func TestMatmulTMAPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
-	k := kernel(t, "matmul_tma.tle", "matmul_tma")
+	checkMatmulTMAPTX(t, "matmul_tma", "0", []string{
+		`mbarrier\.arrive\.expect_tx\.shared::cta\.b64\s`,
+		`setmaxnreg\.dec\.sync\.aligned\.u32 40;`,
+		`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
+	}, func(map[string]string) int { return 2 }, "one TMA box per operand")
+}
+
+// checkMatmulTMAPTX compiles the TMA matmul kernel name with llc-19 in
+// every binding of matmulTMADefs and checks the code the variants share:
+// m64n{BN}k16 wgmma with b's transpose immediate transB, TMA loads
+// completing on mbarriers, parity waits, the instruction forms in extra,
+// LAG groups left in flight; boxes(defs) TMA boxes per stage (why says
+// which), four k16 steps per stage and 12 warps.
+func checkMatmulTMAPTX(t *testing.T, name, transB string, extra []string, boxes func(defs map[string]string) int, why string) {
+	needLLC(t)
+	k := kernel(t, name+".tle", name)
 	for _, defs := range matmulTMADefs {
 		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
 			b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
 			require.NoError(t, err)
-			for _, w := range []string{
-				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 0;`,
+			want := append([]string{
+				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, ` + transB + `;`,
 				`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`,
 				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
-				`mbarrier\.arrive\.expect_tx\.shared::cta\.b64\s`,
-				`setmaxnreg\.dec\.sync\.aligned\.u32 40;`,
-				`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
-				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
-			} {
-				require.Regexp(t, line(w), b.PTX, "no %s", w)
+			}, extra...)
+			for _, w := range append(want, `wgmma\.wait_group\.sync\.aligned `+defs["LAG"]+`;`) {
+				require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
 			}
-			require.Len(t, line(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), 2, "one TMA box per operand")
-			require.Len(t, line(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
+			require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes(defs), why)
+			require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
 			require.Equal(t, 12, b.NumWarps, "a load warpgroup and two mma warpgroups")
 		})
 	}
@@ -137,10 +143,7 @@ func TestMatmulMakeDesc(t *testing.T) {
 // PTX 8.3, copies them out and acquires them; the main loop is
 // matmul_tma's.
 func TestMatmulMakeDescPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	needLLC(t)
 	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%\w+ )?` + w) }
 	k := kernel(t, "matmul_make_desc.tle", "matmul_make_desc")
 	b, err := k.Compile(tle.CompileOptions{Defines: matmulTMADefs[0]}, tle.GPUOptions{Toolchain: "llc"})

@@ -2,7 +2,6 @@ package tutorials
 
 import (
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -69,11 +68,8 @@ func itoa(x int) string { return strconv.Itoa(x) }
 // cp.async.bulk.tensor completing on an mbarrier, stores bulk groups after a
 // proxy fence, and a [512, 32] block is two boxes per copy.
 func TestTMAPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	instr := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	needLLC(t)
+	instr := ptxLine
 	load := `cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 	store := `cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 
