@@ -187,6 +187,9 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 			err = ir.ErrorAt(g.curOp, "internal compiler error in the nvptx backend: %v", r)
 		}
 	}()
+	if err := checkTileRegs(f); err != nil {
+		return k, err
+	}
 	g.axes = passes.AnalyzeAxes(f)
 	g.users = map[*ir.Value][]*ir.Op{}
 	f.Walk(func(op *ir.Op) {

@@ -111,6 +111,11 @@ type checker struct {
 	// pendingName names the variable an alloc/pipe/barrier call is assigned
 	// to, for the shared-memory report.
 	pendingName map[ast.Expr]string
+	// kernelBound lists "NAME = value" for the -D bound const params of the
+	// kernel being checked, and tooLarge the shapes of its tiles already
+	// reported as over MaxTileElements (limits.go).
+	kernelBound []string
+	tooLarge    map[string]bool
 }
 
 func newChecker(f *ast.File, conf Config) *checker {
@@ -426,7 +431,11 @@ func (c *checker) typeExpr(t ast.TypeExpr) Type {
 		if d == Invalid || !ok {
 			return Invalid
 		}
-		return &Tile{Shape: shape, Elem: d}
+		tile := &Tile{Shape: shape, Elem: d}
+		if !c.tileFits(t, tile) {
+			return Invalid
+		}
+		return tile
 	case *ast.DescType:
 		d := c.dtypeName(t.Elem)
 		shape, ok := c.dims(t.Block, "desc block dimension")
@@ -531,9 +540,14 @@ func (c *checker) kernel(k *ast.KernelDecl) {
 			}
 		}
 	}
+	c.kernelBound, c.tooLarge = nil, nil
+	defer func() { c.kernelBound, c.tooLarge = nil, nil }()
 	for _, p := range k.Params {
 		if o := objs[p]; o != nil {
 			kern.Params = append(kern.Params, o)
+			if o.Const && o.Value.IsKnown() {
+				c.kernelBound = append(c.kernelBound, o.Name+" = "+o.Value.String())
+			}
 		}
 	}
 	c.block(k.Body.Stmts)

@@ -72,6 +72,14 @@
 //     (2*BLOCK == BLOCK*2); a non-polynomial operation (BLOCK/3) is an opaque
 //     atom. Shapes broadcast NumPy-style; two different symbolic dims do not
 //     broadcast (a generic kernel is checked for all bindings).
+//   - A tile has at most MaxTileElements = 2^20 elements (Triton's
+//     TRITON_MAX_TENSOR_NUMEL). tileFits (limits.go) enforces it where every
+//     tile shape is recorded: c.expr for values (arange, zeros/full,
+//     broadcasts, reshape, loads, dot, helper results...) and c.typeExpr for
+//     written tile types. It applies when the shape is known (after -D), or
+//     when the known dims alone exceed it; the error is at the expression that
+//     makes the tile, once per shape per kernel. Shared-memory buffers and
+//     pipe fields are not tiles: the shared-memory budget bounds them.
 //   - arange sizes must be powers of two when known (Triton's rule); dot needs
 //     every dim >= 16; wgmma needs M % 64 == 0, N % 8 == 0 and N <= 256,
 //     K % 16 == 0, all only when known.

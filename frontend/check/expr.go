@@ -17,6 +17,9 @@ func (c *checker) expr(e ast.Expr) (Type, *Value) {
 	if t == nil {
 		t = Invalid
 	}
+	if tt, ok := t.(*Tile); ok && !c.tileFits(e, tt) {
+		t = Invalid
+	}
 	if isInvalid(t) {
 		v = nil
 	}
