@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -65,4 +66,14 @@ func TestRunTimeout(t *testing.T) {
 		"--arg", "out=zeros:1", "--arg", "n=1", "--timeout", "soon")
 	require.Equal(t, 2, bad.code, bad.stderr)
 	require.Contains(t, bad.stderr, "timeout")
+}
+
+// A tile beyond 2^20 elements is refused at its position before any work
+// (it used to compile for minutes with no message).
+func TestTileLimitBuild(t *testing.T) {
+	r := tlec(t, "", "build", "../../kernels/tutorials/softmax.tle", "--kernel", "softmax", "-D", "BLOCK=16777216", "--emit", "ptx", "-o", filepath.Join(t.TempDir(), "o.ptx"))
+	require.Equal(t, 1, r.code, r.stderr)
+	require.Contains(t, r.stderr, "softmax.tle:")
+	require.Contains(t, r.stderr, "is larger than the limit of 1048576 (2^20)")
+	require.Less(t, r.elapsed, 10*time.Second)
 }
