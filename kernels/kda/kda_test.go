@@ -39,74 +39,64 @@ type accCase struct {
 	tolO    float64 // 0: 0.005
 }
 
-// The inputs that more than one variant runs on, named without the
-// variant (accVariant adds it).
-var (
-	accFixedNoH0F32    = accCase{name: "fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32}
-	accFixedH0F32      = accCase{name: "fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32}
-	accFixedH0BF16     = accCase{name: "fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16}
-	accFixedNoH0BF16   = accCase{name: "fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32}
-	accVarlenH0F32     = accCase{name: "varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16}
-	accVarlenNoH0F32   = accCase{name: "varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32}
-	accFastVarlenH0F32 = accCase{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true}
-)
+// accFixedVarlen are the first inputs of v1 and v3 (v2 runs on some of
+// them), named without the variant (accVariant adds it).
+var accFixedVarlen = []accCase{
+	// Fixed length with a tail (53 = 3*16 + 5), no initial state.
+	{name: "fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32},
+	{name: "fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32},
+	{name: "fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16},
+	{name: "fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32},
+	// Varlen with tails, an empty sequence and one shorter than a chunk;
+	// K != V and the V columns split over programs.
+	{name: "varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16},
+	{name: "varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32},
+}
+
+// accFast is the last input of every variant.
+var accFast = accCase{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true}
 
 var accCases = slices.Concat(
-	accVariant(VariantV1,
-		// Fixed length with a tail (53 = 3*16 + 5), no initial state.
-		accFixedNoH0F32,
-		accFixedH0F32,
-		accFixedH0BF16,
-		accFixedNoH0BF16,
-		// Varlen with tails, an empty sequence and one shorter than a chunk;
-		// K != V and the V columns split over programs.
-		accVarlenH0F32,
-		accVarlenNoH0F32,
-		accCase{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32},
-		accCase{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16},
+	accVariant(VariantV1, accFixedVarlen, []accCase{
+		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32},
+		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16},
 		// Head sizes that are not powers of two: padded, masked lanes.
-		accCase{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
+		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
 		// FlashKDA's head size.
-		accCase{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
+		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
 		// The variant without the hi/lo split.
-		accFastVarlenH0F32,
-	),
+		accFast,
+	}),
 
-	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input.
-	accVariant(VariantV2,
-		accFixedNoH0F32,
-		accFixedH0BF16,
-		accVarlenH0F32,
-		accCase{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, warps: 8},
-		accCase{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
-		accCase{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32},
-		accFastVarlenH0F32,
-	),
+	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input: fixed
+	// no-h0/f32 and h0/bf16, varlen h0/f32.
+	accVariant(VariantV2, []accCase{
+		accFixedVarlen[0], accFixedVarlen[2], accFixedVarlen[4],
+		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, warps: 8},
+		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
+		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32},
+		accFast,
+	}),
 
 	// Variant v3 (kda_v3.tle: preparation and recurrence kernels).
-	accVariant(VariantV3,
-		accFixedNoH0F32,
-		accFixedH0F32,
-		accFixedH0BF16,
-		accFixedNoH0BF16,
-		accVarlenH0F32,
-		accVarlenNoH0F32,
-		accCase{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
-		accCase{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
-		accCase{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
-		accCase{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
-		accCase{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
-		accFastVarlenH0F32,
-	),
+	accVariant(VariantV3, accFixedVarlen, []accCase{
+		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
+		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
+		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
+		{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
+		{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
+		accFast,
+	}),
 )
 
-// accVariant gives cases the kernel variant, and their names its prefix.
-func accVariant(variant string, cases ...accCase) []accCase {
-	out := make([]accCase, len(cases))
-	for i, c := range cases {
+// accVariant gives the cases of groups, in order, the kernel variant, and
+// their names its prefix.
+func accVariant(variant string, groups ...[]accCase) []accCase {
+	var out []accCase
+	for _, c := range slices.Concat(groups...) {
 		c.variant = variant
 		c.name = variant + "/" + c.name
-		out[i] = c
+		out = append(out, c)
 	}
 	return out
 }
