@@ -58,12 +58,7 @@ const AttrAsyncFallback = "async_fallback"
 // into its own rings; an async load it takes is pipelined there instead) and
 // before AllocateShared, which places the staging buffers.
 func AsyncLoads(m *ir.Module) error {
-	for _, f := range m.Funcs {
-		if err := asyncLoadsFunc(f); err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-	}
-	return nil
+	return eachFunc(m, asyncLoadsFunc)
 }
 
 type asyncCand struct {

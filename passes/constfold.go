@@ -340,15 +340,23 @@ func cfUnary(k ir.Kind, d ir.DType, v cfCval) (cfCval, bool) {
 	return cfCval{}, false
 }
 
+// cfArith folds add, sub or mul (k), which ints and floats share; the
+// caller wraps or rounds the result to the dtype.
+func cfArith[T int64 | float64](k ir.Kind, a, b T) T {
+	switch k {
+	case ir.OpAdd:
+		return a + b
+	case ir.OpSub:
+		return a - b
+	}
+	return a * b
+}
+
 func cfBinaryFloat(k ir.Kind, d ir.DType, a, b float64) (cfCval, bool) {
 	var r float64
 	switch k {
-	case ir.OpAdd:
-		r = a + b
-	case ir.OpSub:
-		r = a - b
-	case ir.OpMul:
-		r = a * b
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		r = cfArith(k, a, b)
 	case ir.OpMin, ir.OpMax:
 		switch {
 		case math.IsNaN(a):
@@ -372,12 +380,8 @@ func cfBinaryInt(k ir.Kind, d ir.DType, a, b int64) (cfCval, bool) {
 	u64 := d == ir.U64
 	var r int64
 	switch k {
-	case ir.OpAdd:
-		r = a + b
-	case ir.OpSub:
-		r = a - b
-	case ir.OpMul:
-		r = a * b
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		r = cfArith(k, a, b)
 	case ir.OpDiv, ir.OpRem:
 		if b == 0 {
 			return cfCval{}, false

@@ -27,12 +27,7 @@ func TestGPUPassFilesNeedTheirPass(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, files, "GPU pass %s has no testdata/%s/*.tir", p.Name, p.Name)
 		for _, file := range files {
-			src, err := os.ReadFile(file)
-			require.NoError(t, err)
-			names := []string{p.Name}
-			if m := runRE.FindSubmatch(src); m != nil {
-				names = strings.Split(strings.TrimSpace(string(m[1])), ",")
-			}
+			src, names := readTIR(t, file, p.Name)
 			var list []Pass
 			for _, n := range names {
 				if n = strings.TrimSpace(n); n != p.Name {

@@ -16,6 +16,7 @@ package passes
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -227,24 +228,18 @@ func ParseLayout(s string) (ir.Layout, error) {
 			return bad()
 		}
 		return &Slice{Dim: d, Parent: p}, nil
-	case "mma":
+	case "mma", "mmav3":
 		if len(args) != 1 {
 			return bad()
 		}
 		w, err := layParseInts(args[0])
 		if err != nil || len(w) != 2 {
 			return bad()
+		}
+		if name == "mmav3" {
+			return &MMAv3{WarpsPerCTA: w}, nil
 		}
 		return &MMA{WarpsPerCTA: w}, nil
-	case "mmav3":
-		if len(args) != 1 {
-			return bad()
-		}
-		w, err := layParseInts(args[0])
-		if err != nil || len(w) != 2 {
-			return bad()
-		}
-		return &MMAv3{WarpsPerCTA: w}, nil
 	case "dotop":
 		if len(args) != 3 {
 			return bad()
@@ -461,27 +456,11 @@ func layIsZero(v []int) bool {
 }
 
 func layBasesEqual(a, b [][]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !layIntsEqual(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, layIntsEqual)
 }
 
 func layIntsEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(a, b)
 }
 
 // ContigRegs returns how many consecutive registers starting at each multiple

@@ -354,3 +354,14 @@ func safeName(s string) string {
 		return r
 	}, s)
 }
+
+// eachFunc runs fn on every function of m, stopping at the first error,
+// which it prefixes with the function's name.
+func eachFunc(m *ir.Module, fn func(*ir.Func) error) error {
+	for _, f := range m.Funcs {
+		if err := fn(f); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return nil
+}

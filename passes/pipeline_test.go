@@ -19,6 +19,18 @@ var (
 	errorRE = regexp.MustCompile(`(?m)^//\s*ERROR:\s*(.*)$`)
 )
 
+// readTIR reads a .tir test file and the pass names of its `// RUN: a,b`
+// line (untrimmed), or def where it has none.
+func readTIR(t *testing.T, file, def string) (src []byte, names []string) {
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	names = []string{def}
+	if m := runRE.FindSubmatch(src); m != nil {
+		names = strings.Split(strings.TrimSpace(string(m[1])), ",")
+	}
+	return src, names
+}
+
 // TestPassFiles runs every testdata/<dir>/*.tir: the passes of its
 // `// RUN: a,b` line (default: the pass named like the directory) run with
 // VerifyEach, then the printed module is matched against its CHECK lines, or
@@ -29,12 +41,7 @@ func TestPassFiles(t *testing.T) {
 	require.NotEmpty(t, files)
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(strings.TrimPrefix(file, "testdata/"), ".tir"), func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			require.NoError(t, err)
-			names := []string{filepath.Base(filepath.Dir(file))}
-			if m := runRE.FindSubmatch(src); m != nil {
-				names = strings.Split(strings.TrimSpace(string(m[1])), ",")
-			}
+			src, names := readTIR(t, file, filepath.Base(filepath.Dir(file)))
 			var list []Pass
 			for _, n := range names {
 				p := Lookup(strings.TrimSpace(n))

@@ -1,7 +1,6 @@
 package passes
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/tlego/tle/tle/ir"
@@ -125,26 +124,21 @@ func ScratchBytes(op *ir.Op) (int, error) {
 		}
 		_, n := ConvertScratch(src.Shape, ls, ld, StorageBytes(src.Elem))
 		return n, nil
-	case ir.OpReduce:
+	case ir.OpReduce, ir.OpScan:
 		src := layTileOf(op.Operands[0])
 		ls, err := Linear(src.Layout, src.Shape)
 		if err != nil {
 			return 0, err
 		}
 		axis := int(op.Attrs.Int("axis", 0))
+		if op.Kind == ir.OpScan {
+			return ScanScratchBytes(ls, axis, ir.ElemDType(src.Elem)), nil
+		}
 		nw := WarpsAlong(ls, axis)
 		if nw == 1 {
 			return 0, nil
 		}
 		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * AccBytes(ir.ElemDType(src.Elem)), nil
-	case ir.OpScan:
-		src := layTileOf(op.Operands[0])
-		ls, err := Linear(src.Layout, src.Shape)
-		if err != nil {
-			return 0, err
-		}
-		axis := int(op.Attrs.Int("axis", 0))
-		return ScanScratchBytes(ls, axis, ir.ElemDType(src.Elem)), nil
 	case ir.OpTrans, ir.OpReshape:
 		src := layTileOf(op.Operands[0])
 		if op.Kind == ir.OpTrans {
@@ -234,12 +228,7 @@ func ScanReps(ll *LinearLayout, axis int) int {
 // AllocateShared gives every shared buffer and scratch of every function an
 // offset (see AllocateFuncShared).
 func AllocateShared(m *ir.Module) error {
-	for _, f := range m.Funcs {
-		if err := AllocateFuncShared(f); err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-	}
-	return nil
+	return eachFunc(m, AllocateFuncShared)
 }
 
 type smemBuf struct {

@@ -13,10 +13,7 @@ import (
 // included, numbered by their place in it; the last dump is the tile IR
 // the backend gets. The interpreter's pipeline stops at the tile rows.
 func TestBuildDumpsEveryPass(t *testing.T) {
-	prog, err := LoadFile("../kernels/tutorials/matmul.tle")
-	require.NoError(t, err)
-	k, err := prog.Kernel("matmul")
-	require.NoError(t, err)
+	k := tutorialKernel(t, "matmul")
 	defines := map[string]string{"BM": "128", "BN": "128", "BK": "64"}
 	dir := t.TempDir()
 	art, err := k.Build(CompileOptions{Defines: defines, VerifyEach: true, DumpAfter: "all", DumpDir: dir}, GPUOptions{}, "tir")

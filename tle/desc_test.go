@@ -1,6 +1,7 @@
 package tle
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ func TestDescSpec(t *testing.T) {
 	}
 	want := cuda.TiledSpec{DataType: cuda.TensorBFloat16, Global: 0x10000, Dims: []uint64{200, 300}, Strides: []uint64{400},
 		Box: []uint32{128, 64}, Swizzle: cuda.SwizzleNone, L2Promotion: cuda.L2Promotion128B, OOBFill: cuda.OOBFillNone}
-	if spec.DataType != want.DataType || spec.Global != want.Global || !eqU64(spec.Dims, want.Dims) || !eqU64(spec.Strides, want.Strides) ||
+	if spec.DataType != want.DataType || spec.Global != want.Global || !slices.Equal(spec.Dims, want.Dims) || !slices.Equal(spec.Strides, want.Strides) ||
 		len(spec.Box) != 2 || spec.Box[0] != 128 || spec.Box[1] != 64 || spec.Swizzle != want.Swizzle || spec.L2Promotion != want.L2Promotion || spec.OOBFill != want.OOBFill {
 		t.Errorf("spec %+v, want %+v", spec, want)
 	}
@@ -48,16 +49,4 @@ func TestDescSpec(t *testing.T) {
 	if _, err := DescSpec(bin, 0, DeviceDesc{Buf: buf, Shape: []int{300, 200}}); err == nil {
 		t.Error("no error for a parameter without tensor-map metadata")
 	}
-}
-
-func eqU64(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -51,13 +51,12 @@ func TestJITCacheDiskAndCorruption(t *testing.T) {
 	t.Setenv("TLE_CACHE_DIR", dir)
 	t.Setenv("TLE_LOG", "jit")
 	resetJIT()
-	prog, err := LoadFile("../kernels/tutorials/vector_add.tle")
-	require.NoError(t, err)
-	k, _ := prog.Kernel("vector_add")
+	k := tutorialKernel(t, "vector_add")
 	opts := CompileOptions{Defines: map[string]string{"BLOCK": "256"}}
 	g := GPUOptions{Toolchain: "llc"}
 
 	var first *Binary
+	var err error
 	log := captureStderr(t, func() { first, err = k.Compile(opts, g) })
 	require.NoError(t, err)
 	require.Contains(t, log, "compiling (not in the cache)")
@@ -93,9 +92,7 @@ func TestJITCompilesOnceUnderConcurrency(t *testing.T) {
 	t.Setenv("TLE_CACHE_DIR", t.TempDir())
 	t.Setenv("TLE_LOG", "jit")
 	resetJIT()
-	prog, err := LoadFile("../kernels/tutorials/softmax.tle")
-	require.NoError(t, err)
-	k, _ := prog.Kernel("softmax")
+	k := tutorialKernel(t, "softmax")
 	log := captureStderr(t, func() {
 		var wg sync.WaitGroup
 		for range 8 {
@@ -112,9 +109,7 @@ func TestJITCompilesOnceUnderConcurrency(t *testing.T) {
 }
 
 func TestRunArgumentErrors(t *testing.T) {
-	prog, err := LoadFile("../kernels/tutorials/vector_add.tle")
-	require.NoError(t, err)
-	k, _ := prog.Kernel("vector_add")
+	k := tutorialKernel(t, "vector_add")
 	opts := CompileOptions{Defines: map[string]string{"BLOCK": "64"}}
 	x := NewTensor(100)
 	cases := []struct {
@@ -137,9 +132,7 @@ func TestRunArgumentErrors(t *testing.T) {
 }
 
 func TestDeviceArgumentErrors(t *testing.T) {
-	prog, err := LoadFile("../kernels/tutorials/vector_add.tle")
-	require.NoError(t, err)
-	k, _ := prog.Kernel("vector_add")
+	k := tutorialKernel(t, "vector_add")
 	good := &DeviceBuffer{Ptr: 0x1000, DType: ir.F32, N: 100}
 	cases := []struct {
 		args []any

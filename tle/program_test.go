@@ -26,10 +26,7 @@ func TestCompileTutorials(t *testing.T) {
 // MinCTAsPerSM becomes the kernel's minctasm annotation (ptxas then caps
 // the registers so that many CTAs fit on an SM), and is part of the JIT key.
 func TestMinCTAsPerSM(t *testing.T) {
-	prog, err := LoadFile("../kernels/tutorials/softmax.tle")
-	require.NoError(t, err)
-	k, err := prog.Kernel("softmax")
-	require.NoError(t, err)
+	k := tutorialKernel(t, "softmax")
 	opts := CompileOptions{Defines: map[string]string{"BLOCK": "1024"}}
 	a, err := k.Build(opts, GPUOptions{}, "ll")
 	require.NoError(t, err)
@@ -44,10 +41,7 @@ func TestMinCTAsPerSM(t *testing.T) {
 // By default the tutorial matmul's dot runs as wgmma on shared operands
 // that the cp.async pipeliner streams; with DotMMASync it stays mma.sync.
 func TestDotWgmma(t *testing.T) {
-	prog, err := LoadFile("../kernels/tutorials/matmul.tle")
-	require.NoError(t, err)
-	k, err := prog.Kernel("matmul")
-	require.NoError(t, err)
+	k := tutorialKernel(t, "matmul")
 	opts := CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "BK": "64"}, Div16: []string{"M", "N", "K"}, DotMMASync: true}
 	a, err := k.Build(opts, GPUOptions{}, "ll")
 	require.NoError(t, err)

@@ -22,9 +22,15 @@ import (
 // compiled, so an error about anything else was found before compiling.
 func vectorAdd(t *testing.T) *Kernel {
 	t.Helper()
-	prog, err := LoadFile("../kernels/tutorials/vector_add.tle")
+	return tutorialKernel(t, "vector_add")
+}
+
+// tutorialKernel loads kernel name from kernels/tutorials/name.tle.
+func tutorialKernel(t *testing.T, name string) *Kernel {
+	t.Helper()
+	prog, err := LoadFile("../kernels/tutorials/" + name + ".tle")
 	require.NoError(t, err)
-	k, err := prog.Kernel("vector_add")
+	k, err := prog.Kernel(name)
 	require.NoError(t, err)
 	return k
 }

@@ -3,15 +3,11 @@
 a device-to-device copy, torch's softmax and cuBLAS bf16 matmul (through
 PyTorch). Medians of CUDA-event timings from triton.testing.do_bench.
 Prints one JSON line per measurement, then a table."""
-import json
 import sys
 
 import torch
-from triton.testing import do_bench
 
-
-def bench(fn):
-    return do_bench(fn, warmup=25, rep=200, return_mode="median")
+from peerbench import bench, report
 
 
 def main():
@@ -37,11 +33,7 @@ def main():
         b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
         ms = bench(lambda: a @ b)
         rows.append(("cuBLAS matmul", f"{n}^3 bf16", ms, 2 * n ** 3 / ms / 1e9, "TFLOP/s"))
-    for r in rows:
-        print(json.dumps({"name": r[0], "config": r[1], "median_ms": r[2], "rate": r[3], "unit": r[4]}))
-    print(f"{'peer':<16} {'config':<16} {'median ms':>10} {'rate':>14}")
-    for r in rows:
-        print(f"{r[0]:<16} {r[1]:<16} {r[2]:>10.4f} {r[3]:>9.3f} {r[4]}")
+    report(rows, 16, 16, 14, 3)
     return 0
 
 

@@ -10,13 +10,13 @@ are triton.testing.do_bench medians at 4096^3 and 8192^3, next to cuBLAS
 (torch.matmul) measured in the same run. Prints one JSON line per
 measurement, then a table.
 """
-import json
 import sys
 
 import torch
 import triton
 import triton.language as tl
-from triton.testing import do_bench
+
+from peerbench import bench, report
 
 BM, BN, BK, STAGES, WARPS = 128, 256, 64, 4, 8
 
@@ -96,10 +96,6 @@ def make(a, b, c):
     raise RuntimeError("no Triton matmul ran")
 
 
-def bench(fn):
-    return do_bench(fn, warmup=25, rep=200, return_mode="median")
-
-
 def main():
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}", file=sys.stderr)
     rows = []
@@ -114,11 +110,7 @@ def main():
         ms = bench(fn)
         rows.append((name, f"{n}^3 bf16 {BM}x{BN}x{BK} s{stages} w{WARPS}", ms, flops / ms / 1e9, "TFLOP/s"))
         del a, b, c
-    for r in rows:
-        print(json.dumps({"name": r[0], "config": r[1], "median_ms": r[2], "rate": r[3], "unit": r[4]}))
-    print(f"{'peer':<24} {'config':<34} {'median ms':>10} {'rate':>16}")
-    for r in rows:
-        print(f"{r[0]:<24} {r[1]:<34} {r[2]:>10.4f} {r[3]:>9.1f} {r[4]}")
+    report(rows, 24, 34, 16, 1)
     return 0
 
 

@@ -39,47 +39,66 @@ type accCase struct {
 	tolO    float64 // 0: 0.005
 }
 
-var accCases = []accCase{
+// accFixedVarlen are the first inputs of v1 and v3 (v2 runs on some of
+// them), named without the variant (accVariant adds it).
+var accFixedVarlen = []accCase{
 	// Fixed length with a tail (53 = 3*16 + 5), no initial state.
-	{name: "v1/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV1},
-	{name: "v1/fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32, variant: VariantV1},
-	{name: "v1/fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16, variant: VariantV1},
-	{name: "v1/fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32, variant: VariantV1},
+	{name: "fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32},
+	{name: "fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32},
+	{name: "fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16},
+	{name: "fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32},
 	// Varlen with tails, an empty sequence and one shorter than a chunk;
 	// K != V and the V columns split over programs.
-	{name: "v1/varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16, variant: VariantV1},
-	{name: "v1/varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32, variant: VariantV1},
-	{name: "v1/varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32, variant: VariantV1},
-	{name: "v1/varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16, variant: VariantV1},
-	// Head sizes that are not powers of two: padded, masked lanes.
-	{name: "v1/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32, variant: VariantV1},
-	// FlashKDA's head size.
-	{name: "v1/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64, variant: VariantV1},
-	// The variant without the hi/lo split.
-	{name: "v1/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV1},
+	{name: "varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16},
+	{name: "varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32},
+}
 
-	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input.
-	{name: "v2/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV2},
-	{name: "v2/fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16, variant: VariantV2},
-	{name: "v2/varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16, variant: VariantV2},
-	{name: "v2/varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, variant: VariantV2, warps: 8},
-	{name: "v2/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32, variant: VariantV2},
-	{name: "v2/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32, variant: VariantV2},
-	{name: "v2/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV2},
+// accFast is the last input of every variant.
+var accFast = accCase{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true}
+
+var accCases = slices.Concat(
+	accVariant(VariantV1, accFixedVarlen, []accCase{
+		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32},
+		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16},
+		// Head sizes that are not powers of two: padded, masked lanes.
+		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
+		// FlashKDA's head size.
+		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
+		// The variant without the hi/lo split.
+		accFast,
+	}),
+
+	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input: fixed
+	// no-h0/f32 and h0/bf16, varlen h0/f32.
+	accVariant(VariantV2, []accCase{
+		accFixedVarlen[0], accFixedVarlen[2], accFixedVarlen[4],
+		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, warps: 8},
+		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
+		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32},
+		accFast,
+	}),
 
 	// Variant v3 (kda_v3.tle: preparation and recurrence kernels).
-	{name: "v3/fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32, variant: VariantV3},
-	{name: "v3/fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32, variant: VariantV3},
-	{name: "v3/fixed/h0/bf16", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateBF16, variant: VariantV3},
-	{name: "v3/fixed/no-h0/bf16", B: 1, T: 70, H: 2, K: 32, V: 64, state: StateBF16, bv: 32, variant: VariantV3},
-	{name: "v3/varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16, variant: VariantV3},
-	{name: "v3/varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32, variant: VariantV3},
-	{name: "v3/varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, variant: VariantV3},
-	{name: "v3/fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, variant: VariantV3},
-	{name: "v3/fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, variant: VariantV3},
-	{name: "v3/fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32, variant: VariantV3},
-	{name: "v3/fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32, variant: VariantV3},
-	{name: "v3/fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true, variant: VariantV3},
+	accVariant(VariantV3, accFixedVarlen, []accCase{
+		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
+		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
+		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
+		{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
+		{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
+		accFast,
+	}),
+)
+
+// accVariant gives the cases of groups, in order, the kernel variant, and
+// their names its prefix.
+func accVariant(variant string, groups ...[]accCase) []accCase {
+	var out []accCase
+	for _, c := range slices.Concat(groups...) {
+		c.variant = variant
+		c.name = variant + "/" + c.name
+		out = append(out, c)
+	}
+	return out
 }
 
 // TestAccuracy checks o and the final state against the float64 token-by-

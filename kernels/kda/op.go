@@ -85,14 +85,8 @@ func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any
 // them (every error names its argument).
 func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Params, error) {
 	var p Params
-	known := map[string]bool{}
-	for _, a := range op.Inputs() {
-		known[a.Name] = true
-	}
-	for _, name := range sortedKeys(in) {
-		if !known[name] {
-			return nil, p, argErr(name, "kda_fwd takes no input named so (inputs: %s)", names(op.Inputs()))
-		}
+	if err := unknownArg(sortedKeys(in), op.Inputs(), "takes no input named so (inputs: %s)"); err != nil {
+		return nil, p, err
 	}
 	inputs := &Inputs{}
 	tensor := func(name string, required bool) (*tle.Tensor, error) {
@@ -144,14 +138,8 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 	}
 
 	// Parameters.
-	pknown := map[string]bool{}
-	for _, a := range op.Params() {
-		pknown[a.Name] = true
-	}
-	for _, name := range sortedKeys(params) {
-		if !pknown[name] {
-			return nil, p, argErr(name, "kda_fwd has no parameter named so (parameters: %s)", names(op.Params()))
-		}
+	if err := unknownArg(sortedKeys(params), op.Params(), "has no parameter named so (parameters: %s)"); err != nil {
+		return nil, p, err
 	}
 	number := func(name string) (float64, bool, error) {
 		v, ok := params[name]
@@ -250,6 +238,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// unknownArg is the error for the first of keys that is none of args:
+// "kda_fwd " then format, which gets the names of args.
+func unknownArg(keys []string, args []Arg, format string) error {
+	known := map[string]bool{}
+	for _, a := range args {
+		known[a.Name] = true
+	}
+	for _, name := range keys {
+		if !known[name] {
+			return argErr(name, "kda_fwd "+format, names(args))
+		}
+	}
+	return nil
 }
 
 func names(args []Arg) string {

@@ -15,22 +15,14 @@ import (
 //
 //	go test -run XXX -fuzz FuzzRead -fuzztime 5m ./runtime/npy/
 func FuzzRead(f *testing.F) {
-	for _, a := range []*Array{
+	for _, a := range append(writeReadArrays(),
 		Float32([]int{2, 3}, []float32{1, -2, 3.5, float32(math.Inf(1)), float32(math.NaN()), 0}),
 		Float64([]int{2}, []float64{math.Pi, math.Copysign(0, -1)}),
-		{Shape: []int{3}, DType: "<f2", F64: []float64{1, 0.333251953125, 65504}},
 		Int("|i1", []int{2, 2}, []int64{-128, 127, 0, 5}),
-		Int("<i2", []int{2}, []int64{-32768, 32767}),
 		Int("<i4", []int{1, 2, 1}, []int64{-1, 1<<31 - 1}),
-		Int("<i8", []int{2}, []int64{-1 << 63, 1<<63 - 1}),
-		Int("|u1", []int{2}, []int64{0, 255}),
-		Int("<u2", []int{1}, []int64{65535}),
-		Int("<u4", []int{1}, []int64{1<<32 - 1}),
-		Int("<u8", []int{1}, []int64{-1}),
-		Int("|b1", []int{2, 1}, []int64{1, 0}),
 		Float32([]int{0, 4}, []float32{}),
 		Float64(nil, []float64{2.5}),
-	} {
+	) {
 		var b bytes.Buffer
 		if err := Write(&b, a); err != nil {
 			f.Fatal(err)
