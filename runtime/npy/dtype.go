@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/tlego/tle/floats"
 )
 
 // DType is a kernel element type, spelled as in the TLE language and in
@@ -60,125 +62,35 @@ func (d DType) IsFloat() bool {
 // IsSigned reports the signed integer dtypes.
 func (d DType) IsSigned() bool { return d == I8 || d == I16 || d == I32 || d == I64 }
 
-// floatFormat describes a binary floating-point format with 1 sign bit.
-type floatFormat struct {
-	exp, man int    // field widths
-	ieee     bool   // all-ones exponent is inf (mantissa 0) or NaN; otherwise only 0x7f/0xff is NaN (e4m3fn)
-	satfin   bool   // .satfinite: overflow and ±inf give ±max finite
-	nan      uint64 // the canonical NaN produced
-}
-
-var (
-	fmtF16    = floatFormat{exp: 5, man: 10, ieee: true, nan: 0x7fff}
-	fmtBF16   = floatFormat{exp: 8, man: 7, ieee: true, nan: 0x7fff}
-	fmtE4M3   = floatFormat{exp: 4, man: 3, satfin: true, nan: 0x7f}
-	fmtE5M2   = floatFormat{exp: 5, man: 2, ieee: true, satfin: true, nan: 0x7f}
-	formatsOf = map[DType]floatFormat{F16: fmtF16, BF16: fmtBF16, F8E4M3: fmtE4M3, F8E5M2: fmtE5M2}
-)
-
-func (f floatFormat) bias() int { return 1<<(f.exp-1) - 1 }
-
-// maxFinite is the bit pattern of the largest finite value (positive).
-func (f floatFormat) maxFinite() uint64 {
-	if f.ieee {
-		return uint64(1<<f.exp-2)<<f.man | (1<<f.man - 1)
-	}
-	return uint64(1<<f.exp-1)<<f.man | (1<<f.man - 2) // e4m3fn: S.1111.110 = 448
-}
-
-// encode rounds x to the format, to nearest with ties to even, directly from
-// float64 (no double rounding through float32).
-func (f floatFormat) encode(x float64) uint64 {
-	signBit := uint64(1) << (f.exp + f.man)
-	if math.IsNaN(x) {
-		return f.nan
-	}
-	var sign uint64
-	if math.Signbit(x) {
-		sign = signBit
-		x = -x
-	}
-	if math.IsInf(x, 0) {
-		if f.satfin {
-			return sign | f.maxFinite()
-		}
-		return sign | uint64(1<<f.exp-1)<<f.man
-	}
-	if x == 0 {
-		return sign
-	}
-	emin := 1 - f.bias()
-	_, e2 := math.Frexp(x) // x = frac * 2^e2, frac in [0.5, 1)
-	e := max(e2-1, emin)
-	// m = x / 2^(e-man) is exact: in [2^man, 2^(man+1)) for normals, below
-	// 2^man for subnormals; rounding it to an integer rounds x.
-	m := math.RoundToEven(math.Ldexp(x, f.man-e))
-	if m >= float64(uint64(1)<<(f.man+1)) {
-		m /= 2
-		e++
-	}
-	var bits uint64
-	if m >= float64(uint64(1)<<f.man) {
-		bits = uint64(e+f.bias())<<f.man | (uint64(m) - 1<<f.man)
-	} else {
-		bits = uint64(m) // subnormal (or rounded to zero)
-	}
-	if bits > f.maxFinite() {
-		if f.satfin {
-			return sign | f.maxFinite()
-		}
-		return sign | uint64(1<<f.exp-1)<<f.man // inf
-	}
-	return sign | bits
-}
-
-func (f floatFormat) decode(b uint64) float64 {
-	sign := 1.0
-	if b>>(f.exp+f.man)&1 != 0 {
-		sign = -1
-	}
-	ef := int(b>>f.man) & (1<<f.exp - 1)
-	mf := b & (1<<f.man - 1)
-	if f.ieee && ef == 1<<f.exp-1 {
-		if mf == 0 {
-			return math.Inf(int(sign))
-		}
-		return math.NaN()
-	}
-	if !f.ieee && ef == 1<<f.exp-1 && mf == 1<<f.man-1 {
-		return math.NaN()
-	}
-	if ef == 0 {
-		return sign * math.Ldexp(float64(mf), 1-f.bias()-f.man)
-	}
-	return sign * math.Ldexp(float64(mf|1<<f.man), ef-f.bias()-f.man)
-}
+// formatsOf maps the 16- and 8-bit float dtypes to their floats format,
+// the one codec that encodes and decodes them.
+var formatsOf = map[DType]floats.Format{F16: floats.F16, BF16: floats.BF16, F8E4M3: floats.E4M3FN, F8E5M2: floats.E5M2}
 
 // F16Bits rounds x to IEEE half precision (RNE; overflow to ±inf; NaN 0x7fff).
-func F16Bits(x float64) uint16 { return uint16(fmtF16.encode(x)) }
+func F16Bits(x float64) uint16 { return floats.Encode(floats.F16, x) }
 
 // BF16Bits rounds x to bfloat16 (RNE; overflow to ±inf; NaN 0x7fff).
-func BF16Bits(x float64) uint16 { return uint16(fmtBF16.encode(x)) }
+func BF16Bits(x float64) uint16 { return floats.Encode(floats.BF16, x) }
 
 // F8E4M3Bits rounds x to fp8 e4m3fn as PTX cvt.rn.satfinite does: RNE,
 // magnitudes beyond 448 and ±inf saturate to ±448 (0x7e/0xfe), NaN is 0x7f.
-func F8E4M3Bits(x float64) uint8 { return uint8(fmtE4M3.encode(x)) }
+func F8E4M3Bits(x float64) uint8 { return uint8(floats.Encode(floats.E4M3FN, x)) }
 
 // F8E5M2Bits rounds x to fp8 e5m2 as PTX cvt.rn.satfinite does: RNE,
 // magnitudes beyond 57344 and ±inf saturate to ±57344 (0x7b/0xfb), NaN 0x7f.
-func F8E5M2Bits(x float64) uint8 { return uint8(fmtE5M2.encode(x)) }
+func F8E5M2Bits(x float64) uint8 { return uint8(floats.Encode(floats.E5M2, x)) }
 
 // F16Value decodes half-precision bits.
-func F16Value(b uint16) float64 { return fmtF16.decode(uint64(b)) }
+func F16Value(b uint16) float64 { return floats.Decode(floats.F16, b) }
 
 // BF16Value decodes bfloat16 bits.
-func BF16Value(b uint16) float64 { return fmtBF16.decode(uint64(b)) }
+func BF16Value(b uint16) float64 { return floats.Decode(floats.BF16, b) }
 
 // F8E4M3Value decodes fp8 e4m3fn bits (0x7f and 0xff are NaN; no inf).
-func F8E4M3Value(b uint8) float64 { return fmtE4M3.decode(uint64(b)) }
+func F8E4M3Value(b uint8) float64 { return floats.Decode(floats.E4M3FN, uint16(b)) }
 
 // F8E5M2Value decodes fp8 e5m2 bits.
-func F8E5M2Value(b uint8) float64 { return fmtE5M2.decode(uint64(b)) }
+func F8E5M2Value(b uint8) float64 { return floats.Decode(floats.E5M2, uint16(b)) }
 
 // IntBits converts x to an n-bit integer as a C cast does on the usual
 // targets: truncation toward zero, then the low n bits (wrap-around, for
@@ -222,9 +134,9 @@ func Encode(d DType, src []float64) ([]byte, error) {
 		case F32:
 			le.PutUint32(o, math.Float32bits(float32(x)))
 		case F16, BF16:
-			le.PutUint16(o, uint16(formatsOf[d].encode(x)))
+			le.PutUint16(o, floats.Encode(formatsOf[d], x))
 		case F8E4M3, F8E5M2:
-			o[0] = byte(formatsOf[d].encode(x))
+			o[0] = byte(floats.Encode(formatsOf[d], x))
 		case I1:
 			if x != 0 {
 				o[0] = 1
@@ -293,9 +205,9 @@ func Decode(d DType, b []byte) ([]float64, error) {
 		case F32:
 			out[i] = float64(math.Float32frombits(le.Uint32(o)))
 		case F16, BF16:
-			out[i] = formatsOf[d].decode(uint64(le.Uint16(o)))
+			out[i] = floats.Decode(formatsOf[d], le.Uint16(o))
 		case F8E4M3, F8E5M2:
-			out[i] = formatsOf[d].decode(uint64(o[0]))
+			out[i] = floats.Decode(formatsOf[d], uint16(o[0]))
 		case U64:
 			out[i] = float64(le.Uint64(o))
 		default:

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+
+	"github.com/tlego/tle/floats"
 )
 
 type bitCase struct {
@@ -101,12 +103,42 @@ func TestDecodeSpecials(t *testing.T) {
 	}
 }
 
+// testFormat is a float format seen through this package's conversions
+// (F16Bits, F16Value, ...), with the facts the tests below need.
+type testFormat struct {
+	encode  func(float64) uint64
+	decode  func(uint64) float64
+	nan     uint64 // the NaN encode gives
+	satfin  bool   // overflow and ±inf saturate
+	man     int    // mantissa bits
+	f       floats.Format
+	maxBits uint64
+}
+
+func (f testFormat) bias() int         { return f.f.Bias() }
+func (f testFormat) maxFinite() uint64 { return f.maxBits }
+
+func newTestFormat(f floats.Format, nan uint64, satfin bool, enc func(float64) uint64, dec func(uint64) float64) testFormat {
+	return testFormat{encode: enc, decode: dec, nan: nan, satfin: satfin, man: f.MantissaBits(), f: f, maxBits: enc(floats.MaxFinite(f))}
+}
+
+var (
+	fmtF16 = newTestFormat(floats.F16, 0x7fff, false, func(x float64) uint64 { return uint64(F16Bits(x)) },
+		func(b uint64) float64 { return F16Value(uint16(b)) })
+	fmtBF16 = newTestFormat(floats.BF16, 0x7fff, false, func(x float64) uint64 { return uint64(BF16Bits(x)) },
+		func(b uint64) float64 { return BF16Value(uint16(b)) })
+	fmtE4M3 = newTestFormat(floats.E4M3FN, 0x7f, true, func(x float64) uint64 { return uint64(F8E4M3Bits(x)) },
+		func(b uint64) float64 { return F8E4M3Value(uint8(b)) })
+	fmtE5M2 = newTestFormat(floats.E5M2, 0x7f, true, func(x float64) uint64 { return uint64(F8E5M2Bits(x)) },
+		func(b uint64) float64 { return F8E5M2Value(uint8(b)) })
+)
+
 // Every non-NaN bit pattern survives decode then encode (fp8 e5m2 infinities
 // saturate, by satfinite).
 func TestRoundTripAllPatterns(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		f    floatFormat
+		f    testFormat
 		bits int
 	}{{"f16", fmtF16, 16}, {"bf16", fmtBF16, 16}, {"e4m3", fmtE4M3, 8}, {"e5m2", fmtE5M2, 8}} {
 		for b := uint64(0); b < 1<<c.bits; b++ {
@@ -134,7 +166,7 @@ func TestRoundingMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, c := range []struct {
 		name string
-		f    floatFormat
+		f    testFormat
 		bits int
 	}{{"f16", fmtF16, 16}, {"bf16", fmtBF16, 16}, {"e4m3", fmtE4M3, 8}, {"e5m2", fmtE5M2, 8}} {
 		type val struct {
