@@ -203,7 +203,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 			dargs[i] = scalarArg(p.dt, a.scalar)
 			continue
 		}
-		raw, err := npy.Encode(npy.DType(p.dt.String()), a.tensor.Data)
+		raw, err := npy.Encode(p.dt, a.tensor.Data)
 		if err != nil {
 			return fmt.Errorf("argument %s: %w", p.name, err)
 		}
@@ -242,7 +242,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		if err := g.ctx.CopyDtoH(raw, ptrs[i]); err != nil {
 			return err
 		}
-		vals, err := npy.Decode(npy.DType(elem.String()), raw)
+		vals, err := npy.Decode(elem, raw)
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,7 @@ func (g *GPU) Upload(dt ir.DType, data []float64) (*DeviceBuffer, error) {
 	if err := g.check("Upload"); err != nil {
 		return nil, err
 	}
-	raw, err := npy.Encode(npy.DType(dt.String()), data)
+	raw, err := npy.Encode(dt, data)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
 	if len(data) > b.N {
 		return fmt.Errorf("upload of %d elements into a buffer of %d", len(data), b.N)
 	}
-	raw, err := npy.Encode(npy.DType(b.DType.String()), data)
+	raw, err := npy.Encode(b.DType, data)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (g *GPU) Download(b *DeviceBuffer) ([]float64, error) {
 	if err := g.ctx.CopyDtoH(raw, b.Ptr); err != nil {
 		return nil, err
 	}
-	return npy.Decode(npy.DType(b.DType.String()), raw)
+	return npy.Decode(b.DType, raw)
 }
 
 // Free releases a buffer.
