@@ -19,6 +19,7 @@ var importRules = []struct {
 	dir       string
 	forbidden []string
 }{
+	{"floats", []string{"tle", "frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
 	{"tle/diag", []string{"tle/ir", "frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
 	{"tle/ir", []string{"frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
 	{"frontend", []string{"passes", "backend", "runtime", "kernels", "cmd"}},

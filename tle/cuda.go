@@ -127,7 +127,7 @@ func (g *GPU) Name() string {
 }
 
 // Context is the driver context, for callers that manage memory themselves.
-func (g *GPU) Context() *cuda.Context { return g.ctx }
+func (g *GPU) Context() *CUDAContext { return g.ctx }
 
 // Load compiles (through the JIT cache) and loads a kernel specialisation.
 func (g *GPU) load(k *Kernel, opts CompileOptions) (*gpuKernel, error) {
@@ -140,7 +140,7 @@ func (g *GPU) load(k *Kernel, opts CompileOptions) (*gpuKernel, error) {
 
 // LoadBinary loads PTX compiled earlier (possibly on another machine, by
 // `tlec build`) into this GPU's context.
-func (g *GPU) LoadBinary(bin *Binary) (*gpuKernel, error) {
+func (g *GPU) LoadBinary(bin *Binary) (*LoadedKernel, error) {
 	if err := g.check("LoadBinary"); err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 			dargs[i] = scalarArg(p.dt, a.scalar)
 			continue
 		}
-		raw, err := npy.Encode(npy.DType(p.dt.String()), a.tensor.Data)
+		raw, err := npy.Encode(p.dt, a.tensor.Data)
 		if err != nil {
 			return fmt.Errorf("argument %s: %w", p.name, err)
 		}
@@ -242,7 +242,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		if err := g.ctx.CopyDtoH(raw, ptrs[i]); err != nil {
 			return err
 		}
-		vals, err := npy.Decode(npy.DType(elem.String()), raw)
+		vals, err := npy.Decode(elem, raw)
 		if err != nil {
 			return err
 		}
@@ -269,13 +269,13 @@ func scalarArg(t ir.DType, s interp.Scalar) any {
 	return float32(s.Float)
 }
 
-// Launch launches a loaded kernel on device arguments: a cuda.DevicePtr
+// Launch launches a loaded kernel on device arguments: a DevicePtr
 // for each pointer parameter (16-byte aligned), a Go number of the
 // parameter's width for each scalar, a DeviceDesc (encoded here) or a
-// cuda.TensorMap for each desc parameter. It does not wait for the kernel.
+// TensorMap for each desc parameter. It does not wait for the kernel.
 // It checks the grid against the limits (checkGrid), the argument count,
 // and pointers for nil and alignment.
-func (g *GPU) Launch(gk *gpuKernel, grid [3]int, args ...any) error {
+func (g *GPU) Launch(gk *LoadedKernel, grid [3]int, args ...any) error {
 	if err := g.check("Launch"); err != nil {
 		return err
 	}

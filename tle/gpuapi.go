@@ -14,8 +14,8 @@ import (
 
 // DeviceBuffer is GPU memory holding N elements of DType.
 type DeviceBuffer struct {
-	Ptr   cuda.DevicePtr
-	DType ir.DType
+	Ptr   DevicePtr
+	DType DType
 	N     int
 }
 
@@ -24,7 +24,7 @@ func (b *DeviceBuffer) Bytes() int { return b.N * b.DType.Bytes() }
 
 // Alloc allocates an uninitialised buffer (the driver aligns it to at least
 // 256 bytes).
-func (g *GPU) Alloc(dt ir.DType, n int) (*DeviceBuffer, error) {
+func (g *GPU) Alloc(dt DType, n int) (*DeviceBuffer, error) {
 	if err := g.check("Alloc"); err != nil {
 		return nil, err
 	}
@@ -39,11 +39,11 @@ func (g *GPU) Alloc(dt ir.DType, n int) (*DeviceBuffer, error) {
 }
 
 // Upload allocates a buffer holding data converted to dt.
-func (g *GPU) Upload(dt ir.DType, data []float64) (*DeviceBuffer, error) {
+func (g *GPU) Upload(dt DType, data []float64) (*DeviceBuffer, error) {
 	if err := g.check("Upload"); err != nil {
 		return nil, err
 	}
-	raw, err := npy.Encode(npy.DType(dt.String()), data)
+	raw, err := npy.Encode(dt, data)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
 	if len(data) > b.N {
 		return fmt.Errorf("upload of %d elements into a buffer of %d", len(data), b.N)
 	}
-	raw, err := npy.Encode(npy.DType(b.DType.String()), data)
+	raw, err := npy.Encode(b.DType, data)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (g *GPU) Download(b *DeviceBuffer) ([]float64, error) {
 	if err := g.ctx.CopyDtoH(raw, b.Ptr); err != nil {
 		return nil, err
 	}
-	return npy.Decode(npy.DType(b.DType.String()), raw)
+	return npy.Decode(b.DType, raw)
 }
 
 // Free releases a buffer.
@@ -421,7 +421,7 @@ var tensorMapTypes = map[ir.DType]cuda.TensorMapDataType{
 // desc parameter number param of a binary: global dims and byte strides
 // innermost first, the box and swizzle the backend chose, element strides
 // 1, no interleave, 128-byte L2 promotion, zero fill out of bounds.
-func DescSpec(bin *Binary, param int, d DeviceDesc) (cuda.TiledSpec, error) {
+func DescSpec(bin *Binary, param int, d DeviceDesc) (TiledSpec, error) {
 	name := fmt.Sprintf("%d", param)
 	if param < len(bin.Params) {
 		name = bin.Params[param]

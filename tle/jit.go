@@ -77,7 +77,7 @@ type Binary struct {
 	Params    []string // runtime parameters, "name:type", in order
 	// Descs is the tensor map each desc parameter needs (box, swizzle), as
 	// the backend chose them; the launcher encodes matching CUtensorMaps.
-	Descs []nvptx.DescParam `json:",omitempty"`
+	Descs []DescParam `json:",omitempty"`
 	// ScratchBytes is the global scratch each program needs (its
 	// make_desc maps): the launcher passes a buffer of ScratchBytes times
 	// the grid's programs after the parameters.
@@ -219,7 +219,7 @@ func (k *Kernel) compileGPU(opts CompileOptions, g GPUOptions) (*Binary, error) 
 // CompileModule compiles an IR module, after the target-independent rows
 // of the pass pipeline (as Kernel.IR leaves it), to PTX: the GPU rows of
 // the pipeline, LLVM IR, PTX.
-func CompileModule(m *ir.Module, kernel string, g GPUOptions) (b *Binary, err error) {
+func CompileModule(m *IRModule, kernel string, g GPUOptions) (b *Binary, err error) {
 	return compileModule(m, kernel, CompileOptions{}, g)
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/passes"
 	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // Program is one parsed and checked .tle source file. Its kernels may still
@@ -151,7 +150,7 @@ type CompileOptions struct {
 
 // IR checks the kernel with its bindings, lowers it to the tile IR and runs
 // the pass pipeline. The module holds the kernel alone (helpers inlined).
-func (k *Kernel) IR(opts CompileOptions) (*ir.Module, error) {
+func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 	if errs := k.checkBound(opts.Defines); errs != nil {
 		return nil, errs
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -270,8 +271,8 @@ func TestGPULayerNorm(t *testing.T) {
 	})
 }
 
-func bf16bits(x float64) uint16 { return uint16(math.Float32bits(float32(ir.BF16.Round(x))) >> 16) }
-func bf16val(b uint16) float64  { return float64(math.Float32frombits(uint32(b) << 16)) }
+func bf16bits(x float64) uint16 { return floats.Encode(floats.BF16, x) }
+func bf16val(b uint16) float64  { return floats.Decode(floats.BF16, b) }
 
 // randBF16Operands are the operands A [M, K] and B [K, N] of a bf16
 // matmul, uniform in [-1, 1) from seed (A drawn first).
@@ -501,22 +502,8 @@ func TestGPUAtomics(t *testing.T) {
 	})
 }
 
-func f16bits(x float64) uint16 {
-	return uint16(floatBits(ir.F16.Round(x), 5, 10, true))
-}
-
-func f16val(b uint16) float64 {
-	e := int(b>>10) & 31
-	m := float64(b & 1023)
-	s := 1.0
-	if b&0x8000 != 0 {
-		s = -1
-	}
-	if e == 0 {
-		return s * math.Ldexp(m, -24)
-	}
-	return s * math.Ldexp(1+m/1024, e-15)
-}
+func f16bits(x float64) uint16 { return floats.Encode(floats.F16, x) }
+func f16val(b uint16) float64  { return floats.Decode(floats.F16, b) }
 
 func TestGPUAttention(t *testing.T) {
 	forEachPTX(t, "attention", attentionIR(64, 64, 64, 4, 0.125), 4, func(t *testing.T, r *kernelRun) {

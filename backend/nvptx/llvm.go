@@ -12,6 +12,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/tle/ir"
 )
 
@@ -147,42 +148,16 @@ func intConst(t types.Type, v int64) value.Value {
 
 // ---- constants of every dtype
 
-// floatBits encodes x (already representable) as the bits of a small float
-// format with ebits exponent bits and mbits mantissa bits.
-func floatBits(x float64, ebits, mbits int, ieeeInf bool) uint64 {
-	bias := (1 << (ebits - 1)) - 1
-	var sign uint64
-	if math.Signbit(x) {
-		sign = 1 << (ebits + mbits)
-		x = -x
+// floatBits is the bit pattern of x, already rounded to the 16- or 8-bit
+// float dtype d, as an immediate: floats.Encode, except that a NaN keeps
+// its sign and has only the quiet bit set (floats.QuietNaN, what Go's
+// float32(x) makes of a NaN), not the canonical NaN a conversion gives.
+func floatBits(d ir.DType, x float64) uint16 {
+	f, _ := d.FloatFormat()
+	if math.IsNaN(x) {
+		return floats.QuietNaN(f, math.Signbit(x))
 	}
-	maxE := (1 << ebits) - 1
-	switch {
-	case math.IsNaN(x):
-		if !ieeeInf { // e4m3: S.1111.111
-			return sign | uint64(maxE)<<mbits | (1<<mbits - 1)
-		}
-		return sign | uint64(maxE)<<mbits | 1<<(mbits-1)
-	case math.IsInf(x, 0):
-		if !ieeeInf {
-			return sign | uint64(maxE)<<mbits | (1<<mbits - 2) // saturate to max finite
-		}
-		return sign | uint64(maxE)<<mbits
-	case x == 0:
-		return sign
-	}
-	_, e := math.Frexp(x)
-	exp := e - 1
-	if exp < 1-bias { // subnormal
-		m := uint64(math.RoundToEven(x / math.Ldexp(1, 1-bias-mbits)))
-		return sign | m
-	}
-	m := uint64(math.RoundToEven((x/math.Ldexp(1, exp) - 1) * float64(uint64(1)<<mbits)))
-	if m == 1<<mbits {
-		m = 0
-		exp++
-	}
-	return sign | uint64(exp+bias)<<mbits | m
+	return floats.Encode(f, x)
 }
 
 // constOf returns the LLVM constant of dtype d for an attribute value.
@@ -219,13 +194,13 @@ func constOf(d ir.DType, v any) value.Value {
 	case ir.F64:
 		return constant.NewFloat(types.Double, r)
 	case ir.F16:
-		return intConst(types.I16, int64(floatBits(r, 5, 10, true)))
+		return intConst(types.I16, int64(floatBits(d, r)))
 	case ir.BF16:
-		return intConst(types.I16, int64(math.Float32bits(float32(r))>>16))
+		return intConst(types.I16, int64(floatBits(d, r)))
 	case ir.F8E4M3:
-		return intConst(types.I8, int64(floatBits(r, 4, 3, false)))
+		return intConst(types.I8, int64(floatBits(d, r)))
 	case ir.F8E5M2:
-		return intConst(types.I8, int64(floatBits(r, 5, 2, true)))
+		return intConst(types.I8, int64(floatBits(d, r)))
 	}
 	panic("nvptx: constant of " + d.String())
 }

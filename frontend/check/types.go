@@ -1,6 +1,11 @@
 package check
 
-import "strings"
+import (
+	"math"
+	"strings"
+
+	"github.com/tlego/tle/tle/ir"
+)
 
 // Type is the type of a .tle value. String prints it the way the language
 // writes it where the language has a spelling ([16,128]bf16, *f32,
@@ -11,67 +16,74 @@ type Type interface {
 	isType()
 }
 
-// DType is a scalar element type, or one of the untyped constant kinds.
-type DType int
+// DType is a scalar element type, or one of the untyped constant kinds. Its
+// values are tle/ir's ir.DType values (convert with ir.DType(d)), and every
+// fact about a dtype (name, width, kind) comes from there; it is a type of
+// its own only to be a Type and to hold the two untyped kinds, at the top of
+// the range, where ir has no dtype. Invalid prints "invalid type".
+type DType ir.DType
 
 // The scalar dtypes. Invalid is the type of an erroneous expression: every
 // check accepts it silently, so one mistake gives one error.
 const (
-	Invalid DType = iota
-	I1
-	I8
-	I16
-	I32
-	I64
-	U8
-	U16
-	U32
-	U64
-	F16
-	BF16
-	F32
-	F64
-	F8E4M3
-	F8E5M2
-	UntypedInt   // an integer constant that has not yet taken a type
-	UntypedFloat // a float constant that has not yet taken a type
+	Invalid = DType(ir.Invalid)
+	I1      = DType(ir.I1)
+	I8      = DType(ir.I8)
+	I16     = DType(ir.I16)
+	I32     = DType(ir.I32)
+	I64     = DType(ir.I64)
+	U8      = DType(ir.U8)
+	U16     = DType(ir.U16)
+	U32     = DType(ir.U32)
+	U64     = DType(ir.U64)
+	F16     = DType(ir.F16)
+	BF16    = DType(ir.BF16)
+	F32     = DType(ir.F32)
+	F64     = DType(ir.F64)
+	F8E4M3  = DType(ir.F8E4M3)
+	F8E5M2  = DType(ir.F8E5M2)
+
+	UntypedInt   DType = math.MaxUint8 - 1 // an integer constant that has not yet taken a type
+	UntypedFloat DType = math.MaxUint8     // a float constant that has not yet taken a type
 )
 
-var dtypeNames = [...]string{
-	Invalid: "invalid type", I1: "i1", I8: "i8", I16: "i16", I32: "i32", I64: "i64",
-	U8: "u8", U16: "u16", U32: "u32", U64: "u64", F16: "f16", BF16: "bf16", F32: "f32", F64: "f64",
-	F8E4M3: "f8e4m3", F8E5M2: "f8e5m2", UntypedInt: "untyped int", UntypedFloat: "untyped float",
-}
-
-// DTypes lists the dtypes the language spells, in declaration order.
-var DTypes = []DType{I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, F8E4M3, F8E5M2}
+// DTypes lists the dtypes the language spells, in declaration order
+// (ir.AllDTypes).
+var DTypes = func() []DType {
+	ds := make([]DType, len(ir.AllDTypes))
+	for i, d := range ir.AllDTypes {
+		ds[i] = DType(d)
+	}
+	return ds
+}()
 
 // DTypeByName maps a spelling (f32) to its dtype.
 func DTypeByName(name string) (DType, bool) {
-	for _, d := range DTypes {
-		if dtypeNames[d] == name {
-			return d, true
-		}
-	}
-	return Invalid, false
+	d, ok := ir.ParseDType(name)
+	return DType(d), ok
 }
 
 func (d DType) String() string {
-	if d >= 0 && int(d) < len(dtypeNames) {
-		return dtypeNames[d]
+	switch {
+	case d == UntypedInt:
+		return "untyped int"
+	case d == UntypedFloat:
+		return "untyped float"
+	case ir.DType(d).Bits() == 0:
+		return "invalid type"
 	}
-	return "invalid type"
+	return ir.DType(d).String()
 }
 func (DType) isType() {}
 
 // IsInteger reports i1..u64 and untyped int.
-func (d DType) IsInteger() bool { return (d >= I1 && d <= U64) || d == UntypedInt }
+func (d DType) IsInteger() bool { return ir.DType(d).IsInt() || d == UntypedInt }
 
-// IsUnsigned reports u8..u64.
-func (d DType) IsUnsigned() bool { return d >= U8 && d <= U64 }
+// IsUnsigned reports u8..u64 (not i1, which ir counts as unsigned).
+func (d DType) IsUnsigned() bool { return ir.DType(d).IsUnsigned() && d != I1 }
 
 // IsFloat reports f16..f8e5m2 and untyped float.
-func (d DType) IsFloat() bool { return (d >= F16 && d <= F8E5M2) || d == UntypedFloat }
+func (d DType) IsFloat() bool { return ir.DType(d).IsFloat() || d == UntypedFloat }
 
 // IsFP8 reports the 8-bit float formats.
 func (d DType) IsFP8() bool { return d == F8E4M3 || d == F8E5M2 }
@@ -80,29 +92,10 @@ func (d DType) IsFP8() bool { return d == F8E4M3 || d == F8E5M2 }
 func (d DType) IsUntyped() bool { return d == UntypedInt || d == UntypedFloat }
 
 // Bits is the width in bits (1 for i1); 0 for untyped and invalid.
-func (d DType) Bits() int {
-	switch d {
-	case I1:
-		return 1
-	case I8, U8, F8E4M3, F8E5M2:
-		return 8
-	case I16, U16, F16, BF16:
-		return 16
-	case I32, U32, F32:
-		return 32
-	case I64, U64, F64:
-		return 64
-	}
-	return 0
-}
+func (d DType) Bits() int { return ir.DType(d).Bits() }
 
 // Size is the storage size in bytes (i1 takes a byte).
-func (d DType) Size() int64 {
-	if d == I1 {
-		return 1
-	}
-	return int64(d.Bits() / 8)
-}
+func (d DType) Size() int64 { return int64(ir.DType(d).Bytes()) }
 
 // Default is the type an untyped constant takes when nothing else decides:
 // i32 for ints (i64 when the value does not fit), f32 for floats.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/tle/ir"
 )
 
@@ -243,16 +244,10 @@ func intToFloat(src ir.DType, v int64) float64 {
 	return float64(v)
 }
 
-// ---- raw float encodings
-
-type bitFormat struct{ ebits, mbits, bias int }
-
-var bitFormats = map[ir.DType]bitFormat{
-	ir.F16:    {5, 10, 15},
-	ir.BF16:   {8, 7, 127},
-	ir.F8E4M3: {4, 3, 7},
-	ir.F8E5M2: {5, 2, 15},
-}
+// ---- raw float encodings: floats is the codec. Two rules of the buffers'
+// storage stay here (a conversion by floats.Encode would differ): a NaN keeps
+// its sign, and an f8e5m2 infinity (which FromBytes can read; a conversion
+// saturates it) is written back as an infinity.
 
 func encodeFloat(d ir.DType, x float64) uint64 {
 	switch d {
@@ -260,37 +255,17 @@ func encodeFloat(d ir.DType, x float64) uint64 {
 		return math.Float64bits(x)
 	case ir.F32:
 		return uint64(math.Float32bits(float32(x)))
-	case ir.BF16:
-		if !math.IsNaN(x) {
-			return uint64(math.Float32bits(float32(x)) >> 16)
-		}
 	}
-	f := bitFormats[d]
-	var sign uint64
-	if math.Signbit(x) {
-		sign = 1 << (f.ebits + f.mbits)
-		x = -x
-	}
-	emax := uint64(1)<<f.ebits - 1
+	f, _ := d.FloatFormat()
+	b := floats.Encode(f, x)
 	switch {
-	case math.IsNaN(x):
-		return sign | emax<<f.mbits | (1<<f.mbits - 1)
-	case math.IsInf(x, 0):
-		if d == ir.F8E4M3 {
-			return sign | emax<<f.mbits | (1<<f.mbits - 2)
-		}
-		return sign | emax<<f.mbits
-	case x == 0:
-		return sign
+	case math.IsNaN(x) && math.Signbit(x):
+		b |= f.SignBit()
+	case math.IsInf(x, 0) && f.HasInf():
+		inf, _ := floats.Inf(f)
+		b = b&f.SignBit() | inf
 	}
-	_, e := math.Frexp(x)
-	e-- // x = 1.m * 2^e
-	if e < 1-f.bias {
-		m := uint64(math.RoundToEven(math.Ldexp(x, f.bias-1+f.mbits)))
-		return sign | m
-	}
-	m := uint64(math.RoundToEven((math.Ldexp(x, -e) - 1) * float64(uint64(1)<<f.mbits)))
-	return sign | uint64(e+f.bias)<<f.mbits | m
+	return uint64(b)
 }
 
 func decodeFloat(d ir.DType, u uint64) float64 {
@@ -299,27 +274,11 @@ func decodeFloat(d ir.DType, u uint64) float64 {
 		return math.Float64frombits(u)
 	case ir.F32:
 		return float64(math.Float32frombits(uint32(u)))
-	case ir.BF16:
-		return float64(math.Float32frombits(uint32(u) << 16))
 	}
-	f := bitFormats[d]
-	sign := 1.0
-	if u>>(f.ebits+f.mbits)&1 == 1 {
-		sign = -1
+	f, _ := d.FloatFormat()
+	v := floats.Decode(f, uint16(u))
+	if d == ir.BF16 && math.IsNaN(v) && uint16(u)&f.SignBit() != 0 {
+		v = math.Copysign(v, -1) // a bf16 NaN keeps its sign, as when bf16 was decoded through float32
 	}
-	emax := uint64(1)<<f.ebits - 1
-	e := u >> f.mbits & emax
-	m := u & (1<<f.mbits - 1)
-	switch {
-	case d == ir.F8E4M3 && e == emax && m == 1<<f.mbits-1:
-		return math.NaN()
-	case d != ir.F8E4M3 && e == emax:
-		if m != 0 {
-			return math.NaN()
-		}
-		return math.Inf(int(sign))
-	case e == 0:
-		return sign * math.Ldexp(float64(m), 1-f.bias-f.mbits)
-	}
-	return sign * math.Ldexp(1+float64(m)/float64(uint64(1)<<f.mbits), int(e)-f.bias)
+	return v
 }

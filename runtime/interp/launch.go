@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/tle/diag"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -410,17 +411,11 @@ func intRange(d ir.DType) (lo int64, hi uint64) {
 
 // maxFinite is the largest finite value of float dtype d.
 func maxFinite(d ir.DType) float64 {
-	switch d {
-	case ir.F16:
-		return 65504
-	case ir.BF16:
-		return 0x1.fep127
-	case ir.F32:
+	if f, ok := d.FloatFormat(); ok {
+		return floats.MaxFinite(f)
+	}
+	if d == ir.F32 {
 		return math.MaxFloat32
-	case ir.F8E4M3:
-		return 448
-	case ir.F8E5M2:
-		return 57344
 	}
 	return math.MaxFloat64
 }

@@ -4,181 +4,36 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/tle/ir"
 )
-
-// DType is a kernel element type, spelled as in the TLE language and in
-// tle/ir (DType.String()): i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64
-// f8e4m3 f8e5m2. Convert with npy.DType(d.String()).
-type DType string
-
-const (
-	I1     DType = "i1"
-	I8     DType = "i8"
-	I16    DType = "i16"
-	I32    DType = "i32"
-	I64    DType = "i64"
-	U8     DType = "u8"
-	U16    DType = "u16"
-	U32    DType = "u32"
-	U64    DType = "u64"
-	F16    DType = "f16"
-	BF16   DType = "bf16"
-	F32    DType = "f32"
-	F64    DType = "f64"
-	F8E4M3 DType = "f8e4m3"
-	F8E5M2 DType = "f8e5m2"
-)
-
-// DTypes lists every kernel dtype.
-var DTypes = []DType{I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, F8E4M3, F8E5M2}
-
-// Size is the storage size in bytes (i1 is stored as one byte, 0 or 1);
-// 0 for an unknown dtype.
-func (d DType) Size() int {
-	switch d {
-	case I1, I8, U8, F8E4M3, F8E5M2:
-		return 1
-	case I16, U16, F16, BF16:
-		return 2
-	case I32, U32, F32:
-		return 4
-	case I64, U64, F64:
-		return 8
-	}
-	return 0
-}
-
-// IsFloat reports the floating-point dtypes.
-func (d DType) IsFloat() bool {
-	switch d {
-	case F16, BF16, F32, F64, F8E4M3, F8E5M2:
-		return true
-	}
-	return false
-}
-
-// IsSigned reports the signed integer dtypes.
-func (d DType) IsSigned() bool { return d == I8 || d == I16 || d == I32 || d == I64 }
-
-// floatFormat describes a binary floating-point format with 1 sign bit.
-type floatFormat struct {
-	exp, man int    // field widths
-	ieee     bool   // all-ones exponent is inf (mantissa 0) or NaN; otherwise only 0x7f/0xff is NaN (e4m3fn)
-	satfin   bool   // .satfinite: overflow and ±inf give ±max finite
-	nan      uint64 // the canonical NaN produced
-}
-
-var (
-	fmtF16    = floatFormat{exp: 5, man: 10, ieee: true, nan: 0x7fff}
-	fmtBF16   = floatFormat{exp: 8, man: 7, ieee: true, nan: 0x7fff}
-	fmtE4M3   = floatFormat{exp: 4, man: 3, satfin: true, nan: 0x7f}
-	fmtE5M2   = floatFormat{exp: 5, man: 2, ieee: true, satfin: true, nan: 0x7f}
-	formatsOf = map[DType]floatFormat{F16: fmtF16, BF16: fmtBF16, F8E4M3: fmtE4M3, F8E5M2: fmtE5M2}
-)
-
-func (f floatFormat) bias() int { return 1<<(f.exp-1) - 1 }
-
-// maxFinite is the bit pattern of the largest finite value (positive).
-func (f floatFormat) maxFinite() uint64 {
-	if f.ieee {
-		return uint64(1<<f.exp-2)<<f.man | (1<<f.man - 1)
-	}
-	return uint64(1<<f.exp-1)<<f.man | (1<<f.man - 2) // e4m3fn: S.1111.110 = 448
-}
-
-// encode rounds x to the format, to nearest with ties to even, directly from
-// float64 (no double rounding through float32).
-func (f floatFormat) encode(x float64) uint64 {
-	signBit := uint64(1) << (f.exp + f.man)
-	if math.IsNaN(x) {
-		return f.nan
-	}
-	var sign uint64
-	if math.Signbit(x) {
-		sign = signBit
-		x = -x
-	}
-	if math.IsInf(x, 0) {
-		if f.satfin {
-			return sign | f.maxFinite()
-		}
-		return sign | uint64(1<<f.exp-1)<<f.man
-	}
-	if x == 0 {
-		return sign
-	}
-	emin := 1 - f.bias()
-	_, e2 := math.Frexp(x) // x = frac * 2^e2, frac in [0.5, 1)
-	e := max(e2-1, emin)
-	// m = x / 2^(e-man) is exact: in [2^man, 2^(man+1)) for normals, below
-	// 2^man for subnormals; rounding it to an integer rounds x.
-	m := math.RoundToEven(math.Ldexp(x, f.man-e))
-	if m >= float64(uint64(1)<<(f.man+1)) {
-		m /= 2
-		e++
-	}
-	var bits uint64
-	if m >= float64(uint64(1)<<f.man) {
-		bits = uint64(e+f.bias())<<f.man | (uint64(m) - 1<<f.man)
-	} else {
-		bits = uint64(m) // subnormal (or rounded to zero)
-	}
-	if bits > f.maxFinite() {
-		if f.satfin {
-			return sign | f.maxFinite()
-		}
-		return sign | uint64(1<<f.exp-1)<<f.man // inf
-	}
-	return sign | bits
-}
-
-func (f floatFormat) decode(b uint64) float64 {
-	sign := 1.0
-	if b>>(f.exp+f.man)&1 != 0 {
-		sign = -1
-	}
-	ef := int(b>>f.man) & (1<<f.exp - 1)
-	mf := b & (1<<f.man - 1)
-	if f.ieee && ef == 1<<f.exp-1 {
-		if mf == 0 {
-			return math.Inf(int(sign))
-		}
-		return math.NaN()
-	}
-	if !f.ieee && ef == 1<<f.exp-1 && mf == 1<<f.man-1 {
-		return math.NaN()
-	}
-	if ef == 0 {
-		return sign * math.Ldexp(float64(mf), 1-f.bias()-f.man)
-	}
-	return sign * math.Ldexp(float64(mf|1<<f.man), ef-f.bias()-f.man)
-}
 
 // F16Bits rounds x to IEEE half precision (RNE; overflow to ±inf; NaN 0x7fff).
-func F16Bits(x float64) uint16 { return uint16(fmtF16.encode(x)) }
+func F16Bits(x float64) uint16 { return floats.Encode(floats.F16, x) }
 
 // BF16Bits rounds x to bfloat16 (RNE; overflow to ±inf; NaN 0x7fff).
-func BF16Bits(x float64) uint16 { return uint16(fmtBF16.encode(x)) }
+func BF16Bits(x float64) uint16 { return floats.Encode(floats.BF16, x) }
 
 // F8E4M3Bits rounds x to fp8 e4m3fn as PTX cvt.rn.satfinite does: RNE,
 // magnitudes beyond 448 and ±inf saturate to ±448 (0x7e/0xfe), NaN is 0x7f.
-func F8E4M3Bits(x float64) uint8 { return uint8(fmtE4M3.encode(x)) }
+func F8E4M3Bits(x float64) uint8 { return uint8(floats.Encode(floats.E4M3FN, x)) }
 
 // F8E5M2Bits rounds x to fp8 e5m2 as PTX cvt.rn.satfinite does: RNE,
 // magnitudes beyond 57344 and ±inf saturate to ±57344 (0x7b/0xfb), NaN 0x7f.
-func F8E5M2Bits(x float64) uint8 { return uint8(fmtE5M2.encode(x)) }
+func F8E5M2Bits(x float64) uint8 { return uint8(floats.Encode(floats.E5M2, x)) }
 
 // F16Value decodes half-precision bits.
-func F16Value(b uint16) float64 { return fmtF16.decode(uint64(b)) }
+func F16Value(b uint16) float64 { return floats.Decode(floats.F16, b) }
 
 // BF16Value decodes bfloat16 bits.
-func BF16Value(b uint16) float64 { return fmtBF16.decode(uint64(b)) }
+func BF16Value(b uint16) float64 { return floats.Decode(floats.BF16, b) }
 
 // F8E4M3Value decodes fp8 e4m3fn bits (0x7f and 0xff are NaN; no inf).
-func F8E4M3Value(b uint8) float64 { return fmtE4M3.decode(uint64(b)) }
+func F8E4M3Value(b uint8) float64 { return floats.Decode(floats.E4M3FN, uint16(b)) }
 
 // F8E5M2Value decodes fp8 e5m2 bits.
-func F8E5M2Value(b uint8) float64 { return fmtE5M2.decode(uint64(b)) }
+func F8E5M2Value(b uint8) float64 { return floats.Decode(floats.E5M2, uint16(b)) }
 
 // IntBits converts x to an n-bit integer as a C cast does on the usual
 // targets: truncation toward zero, then the low n bits (wrap-around, for
@@ -207,8 +62,8 @@ func IntBits(x float64, n int) uint64 {
 // Encode converts float64 values to the little-endian bytes of dtype d:
 // floats round to nearest even (fp8 with satfinite), integers as a C cast
 // (IntBits), i1 is 1 for any nonzero value (NaN included) and 0 for zero.
-func Encode(d DType, src []float64) ([]byte, error) {
-	size := d.Size()
+func Encode(d ir.DType, src []float64) ([]byte, error) {
+	size := d.Bytes()
 	if size == 0 {
 		return nil, fmt.Errorf("npy: unknown dtype %q", d)
 	}
@@ -217,15 +72,15 @@ func Encode(d DType, src []float64) ([]byte, error) {
 	for i, x := range src {
 		o := out[i*size:]
 		switch d {
-		case F64:
+		case ir.F64:
 			le.PutUint64(o, math.Float64bits(x))
-		case F32:
+		case ir.F32:
 			le.PutUint32(o, math.Float32bits(float32(x)))
-		case F16, BF16:
-			le.PutUint16(o, uint16(formatsOf[d].encode(x)))
-		case F8E4M3, F8E5M2:
-			o[0] = byte(formatsOf[d].encode(x))
-		case I1:
+		case ir.F16, ir.BF16:
+			le.PutUint16(o, floats.Encode(floatFormat(d), x))
+		case ir.F8E4M3, ir.F8E5M2:
+			o[0] = byte(floats.Encode(floatFormat(d), x))
+		case ir.I1:
 			if x != 0 {
 				o[0] = 1
 			}
@@ -248,7 +103,7 @@ func Encode(d DType, src []float64) ([]byte, error) {
 
 // EncodeInts converts integers to the bytes of dtype d exactly (integer
 // dtypes wrap to their width; float dtypes round like Encode; i1 is v != 0).
-func EncodeInts(d DType, src []int64) ([]byte, error) {
+func EncodeInts(d ir.DType, src []int64) ([]byte, error) {
 	if d.IsFloat() {
 		f := make([]float64, len(src))
 		for i, v := range src {
@@ -256,13 +111,13 @@ func EncodeInts(d DType, src []int64) ([]byte, error) {
 		}
 		return Encode(d, f)
 	}
-	size := d.Size()
+	size := d.Bytes()
 	if size == 0 {
 		return nil, fmt.Errorf("npy: unknown dtype %q", d)
 	}
 	out := make([]byte, len(src)*size)
 	for i, v := range src {
-		if d == I1 && v != 0 {
+		if d == ir.I1 && v != 0 {
 			v = 1
 		}
 		u := uint64(v)
@@ -275,8 +130,8 @@ func EncodeInts(d DType, src []int64) ([]byte, error) {
 
 // Decode converts little-endian bytes of dtype d to float64 (exact except
 // for 64-bit integers beyond 2^53).
-func Decode(d DType, b []byte) ([]float64, error) {
-	size := d.Size()
+func Decode(d ir.DType, b []byte) ([]float64, error) {
+	size := d.Bytes()
 	if size == 0 {
 		return nil, fmt.Errorf("npy: unknown dtype %q", d)
 	}
@@ -288,15 +143,15 @@ func Decode(d DType, b []byte) ([]float64, error) {
 	for i := range out {
 		o := b[i*size:]
 		switch d {
-		case F64:
+		case ir.F64:
 			out[i] = math.Float64frombits(le.Uint64(o))
-		case F32:
+		case ir.F32:
 			out[i] = float64(math.Float32frombits(le.Uint32(o)))
-		case F16, BF16:
-			out[i] = formatsOf[d].decode(uint64(le.Uint16(o)))
-		case F8E4M3, F8E5M2:
-			out[i] = formatsOf[d].decode(uint64(o[0]))
-		case U64:
+		case ir.F16, ir.BF16:
+			out[i] = floats.Decode(floatFormat(d), le.Uint16(o))
+		case ir.F8E4M3, ir.F8E5M2:
+			out[i] = floats.Decode(floatFormat(d), uint16(o[0]))
+		case ir.U64:
 			out[i] = float64(le.Uint64(o))
 		default:
 			out[i] = float64(intAt(d, o))
@@ -307,8 +162,8 @@ func Decode(d DType, b []byte) ([]float64, error) {
 
 // DecodeInts converts little-endian bytes of an integer dtype to int64
 // (u64 values keep their bits: convert back with uint64(v)).
-func DecodeInts(d DType, b []byte) ([]int64, error) {
-	size := d.Size()
+func DecodeInts(d ir.DType, b []byte) ([]int64, error) {
+	size := d.Bytes()
 	if size == 0 || d.IsFloat() {
 		return nil, fmt.Errorf("npy: DecodeInts of %q", d)
 	}
@@ -322,23 +177,29 @@ func DecodeInts(d DType, b []byte) ([]int64, error) {
 	return out, nil
 }
 
-func intAt(d DType, o []byte) int64 {
+func intAt(d ir.DType, o []byte) int64 {
 	le := binary.LittleEndian
 	switch d {
-	case I1, U8:
+	case ir.I1, ir.U8:
 		return int64(o[0])
-	case I8:
+	case ir.I8:
 		return int64(int8(o[0]))
-	case I16:
+	case ir.I16:
 		return int64(int16(le.Uint16(o)))
-	case U16:
+	case ir.U16:
 		return int64(le.Uint16(o))
-	case I32:
+	case ir.I32:
 		return int64(int32(le.Uint32(o)))
-	case U32:
+	case ir.U32:
 		return int64(le.Uint32(o))
-	case I64, U64:
+	case ir.I64, ir.U64:
 		return int64(le.Uint64(o))
 	}
 	return 0
+}
+
+// floatFormat is the floats format of a 16- or 8-bit float dtype.
+func floatFormat(d ir.DType) floats.Format {
+	f, _ := d.FloatFormat()
+	return f
 }

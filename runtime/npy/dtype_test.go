@@ -5,6 +5,10 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+
+	"github.com/tlego/tle/tle/ir"
+
+	"github.com/tlego/tle/floats"
 )
 
 type bitCase struct {
@@ -101,12 +105,42 @@ func TestDecodeSpecials(t *testing.T) {
 	}
 }
 
+// testFormat is a float format seen through this package's conversions
+// (F16Bits, F16Value, ...), with the facts the tests below need.
+type testFormat struct {
+	encode  func(float64) uint64
+	decode  func(uint64) float64
+	nan     uint64 // the NaN encode gives
+	satfin  bool   // overflow and ±inf saturate
+	man     int    // mantissa bits
+	f       floats.Format
+	maxBits uint64
+}
+
+func (f testFormat) bias() int         { return f.f.Bias() }
+func (f testFormat) maxFinite() uint64 { return f.maxBits }
+
+func newTestFormat(f floats.Format, nan uint64, satfin bool, enc func(float64) uint64, dec func(uint64) float64) testFormat {
+	return testFormat{encode: enc, decode: dec, nan: nan, satfin: satfin, man: f.MantissaBits(), f: f, maxBits: enc(floats.MaxFinite(f))}
+}
+
+var (
+	fmtF16 = newTestFormat(floats.F16, 0x7fff, false, func(x float64) uint64 { return uint64(F16Bits(x)) },
+		func(b uint64) float64 { return F16Value(uint16(b)) })
+	fmtBF16 = newTestFormat(floats.BF16, 0x7fff, false, func(x float64) uint64 { return uint64(BF16Bits(x)) },
+		func(b uint64) float64 { return BF16Value(uint16(b)) })
+	fmtE4M3 = newTestFormat(floats.E4M3FN, 0x7f, true, func(x float64) uint64 { return uint64(F8E4M3Bits(x)) },
+		func(b uint64) float64 { return F8E4M3Value(uint8(b)) })
+	fmtE5M2 = newTestFormat(floats.E5M2, 0x7f, true, func(x float64) uint64 { return uint64(F8E5M2Bits(x)) },
+		func(b uint64) float64 { return F8E5M2Value(uint8(b)) })
+)
+
 // Every non-NaN bit pattern survives decode then encode (fp8 e5m2 infinities
 // saturate, by satfinite).
 func TestRoundTripAllPatterns(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		f    floatFormat
+		f    testFormat
 		bits int
 	}{{"f16", fmtF16, 16}, {"bf16", fmtBF16, 16}, {"e4m3", fmtE4M3, 8}, {"e5m2", fmtE5M2, 8}} {
 		for b := uint64(0); b < 1<<c.bits; b++ {
@@ -134,7 +168,7 @@ func TestRoundingMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, c := range []struct {
 		name string
-		f    floatFormat
+		f    testFormat
 		bits int
 	}{{"f16", fmtF16, 16}, {"bf16", fmtBF16, 16}, {"e4m3", fmtE4M3, 8}, {"e5m2", fmtE5M2, 8}} {
 		type val struct {
@@ -201,17 +235,17 @@ func TestIntBits(t *testing.T) {
 func TestEncodeDecode(t *testing.T) {
 	src := []float64{1, -2.5, 300, 0.1, math.Copysign(0, -1)}
 	for _, c := range []struct {
-		d    DType
+		d    ir.DType
 		want []byte
 	}{
-		{F32, []byte{0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0, 0, 0, 0x96, 0x43, 0xcd, 0xcc, 0xcc, 0x3d, 0, 0, 0, 0x80}},
-		{F16, []byte{0, 0x3c, 0x00, 0xc1, 0xb0, 0x5c, 0x66, 0x2e, 0, 0x80}},
-		{BF16, []byte{0x80, 0x3f, 0x20, 0xc0, 0x96, 0x43, 0xcd, 0x3d, 0, 0x80}},
-		{F8E4M3, []byte{0x38, 0xc2, 0x79, 0x1d, 0x80}}, // 300 -> 288 (0x79), in range,
-		{F8E5M2, []byte{0x3c, 0xc1, 0x5d, 0x2e, 0x80}},
-		{I8, []byte{1, 0xfe, 44, 0, 0}},
-		{U16, []byte{1, 0, 0xfe, 0xff, 0x2c, 0x01, 0, 0, 0, 0}},
-		{I1, []byte{1, 1, 1, 1, 0}},
+		{ir.F32, []byte{0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0, 0, 0, 0x96, 0x43, 0xcd, 0xcc, 0xcc, 0x3d, 0, 0, 0, 0x80}},
+		{ir.F16, []byte{0, 0x3c, 0x00, 0xc1, 0xb0, 0x5c, 0x66, 0x2e, 0, 0x80}},
+		{ir.BF16, []byte{0x80, 0x3f, 0x20, 0xc0, 0x96, 0x43, 0xcd, 0x3d, 0, 0x80}},
+		{ir.F8E4M3, []byte{0x38, 0xc2, 0x79, 0x1d, 0x80}}, // 300 -> 288 (0x79), in range,
+		{ir.F8E5M2, []byte{0x3c, 0xc1, 0x5d, 0x2e, 0x80}},
+		{ir.I8, []byte{1, 0xfe, 44, 0, 0}},
+		{ir.U16, []byte{1, 0, 0xfe, 0xff, 0x2c, 0x01, 0, 0, 0, 0}},
+		{ir.I1, []byte{1, 1, 1, 1, 0}},
 	} {
 		got, err := Encode(c.d, src)
 		if err != nil {
@@ -221,31 +255,31 @@ func TestEncodeDecode(t *testing.T) {
 			t.Errorf("Encode(%s) = % x, want % x", c.d, got, c.want)
 		}
 	}
-	b, _ := Encode(F64, src)
-	back, err := Decode(F64, b)
+	b, _ := Encode(ir.F64, src)
+	back, err := Decode(ir.F64, b)
 	if err != nil || back[3] != 0.1 || !math.Signbit(back[4]) {
 		t.Errorf("f64 round trip %v %v", back, err)
 	}
-	b, _ = Encode(BF16, []float64{1.5, -3})
-	if back, _ := Decode(BF16, b); back[0] != 1.5 || back[1] != -3 {
+	b, _ = Encode(ir.BF16, []float64{1.5, -3})
+	if back, _ := Decode(ir.BF16, b); back[0] != 1.5 || back[1] != -3 {
 		t.Errorf("bf16 decode %v", back)
 	}
-	b, _ = EncodeInts(I32, []int64{-5, 1 << 40})
-	if ints, _ := DecodeInts(I32, b); ints[0] != -5 || ints[1] != 0 {
+	b, _ = EncodeInts(ir.I32, []int64{-5, 1 << 40})
+	if ints, _ := DecodeInts(ir.I32, b); ints[0] != -5 || ints[1] != 0 {
 		t.Errorf("i32 ints %v", ints)
 	}
-	b, _ = EncodeInts(U64, []int64{-1})
-	if f, _ := Decode(U64, b); f[0] != 0x1p64 {
+	b, _ = EncodeInts(ir.U64, []int64{-1})
+	if f, _ := Decode(ir.U64, b); f[0] != 0x1p64 {
 		t.Errorf("u64 max decodes to %v", f[0])
 	}
-	if _, err := Encode("f128", src); err == nil {
+	if _, err := Encode(ir.Invalid, src); err == nil {
 		t.Error("unknown dtype accepted")
 	}
-	if _, err := Decode(F32, []byte{1, 2, 3}); err == nil {
+	if _, err := Decode(ir.F32, []byte{1, 2, 3}); err == nil {
 		t.Error("ragged bytes accepted")
 	}
-	for _, d := range DTypes {
-		if d.Size() == 0 {
+	for _, d := range ir.AllDTypes {
+		if d.Bytes() == 0 {
 			t.Errorf("%s has no size", d)
 		}
 	}

@@ -1,5 +1,8 @@
 // Package npy reads and writes NumPy .npy files and converts values to and
-// from the raw bytes of kernel dtypes (dtype.go).
+// from the raw bytes of kernel dtypes (dtype.go). A kernel dtype is tle/ir's
+// ir.DType; a numpy descr ('<f4', '|b1', ...) is a separate concept, a
+// string, that maps to one (Array.Kind, DescrOf). The narrow floats are
+// encoded and decoded by package floats.
 //
 // An Array holds its values widened, in the form an interpreter computes
 // with and from which any kernel dtype can be encoded for upload: F64 for
@@ -42,7 +45,11 @@
 // alignment.
 package npy
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tlego/tle/tle/ir"
+)
 
 // Array is an n-dimensional array read from or written to a .npy file.
 type Array struct {
@@ -53,18 +60,18 @@ type Array struct {
 }
 
 // descrs maps each supported numpy descr to its kernel dtype.
-var descrs = map[string]DType{
-	"<f2": F16, "<f4": F32, "<f8": F64,
-	"|i1": I8, "<i2": I16, "<i4": I32, "<i8": I64,
-	"|u1": U8, "<u2": U16, "<u4": U32, "<u8": U64,
-	"|b1": I1,
+var descrs = map[string]ir.DType{
+	"<f2": ir.F16, "<f4": ir.F32, "<f8": ir.F64,
+	"|i1": ir.I8, "<i2": ir.I16, "<i4": ir.I32, "<i8": ir.I64,
+	"|u1": ir.U8, "<u2": ir.U16, "<u4": ir.U32, "<u8": ir.U64,
+	"|b1": ir.I1,
 }
 
 // DescrOf is the numpy descr that holds a kernel dtype's values exactly:
 // bf16 and fp8 map to '<f4' (numpy has no such types).
-func DescrOf(d DType) (string, bool) {
+func DescrOf(d ir.DType) (string, bool) {
 	switch d {
-	case BF16, F8E4M3, F8E5M2:
+	case ir.BF16, ir.F8E4M3, ir.F8E5M2:
 		return "<f4", true
 	}
 	for k, v := range descrs {
@@ -90,7 +97,7 @@ func numel(shape []int) int {
 func (a *Array) IsFloat() bool { return a.Kind().IsFloat() }
 
 // Kind is the kernel dtype of the array's element type.
-func (a *Array) Kind() DType { return descrs[a.DType] }
+func (a *Array) Kind() ir.DType { return descrs[a.DType] }
 
 // Float64s returns the values as float64 (F64 itself for float arrays).
 func (a *Array) Float64s() []float64 {
@@ -110,7 +117,7 @@ func (a *Array) Float64s() []float64 {
 }
 
 // Bytes encodes the values as dtype d for upload (see Encode and EncodeInts).
-func (a *Array) Bytes(d DType) ([]byte, error) {
+func (a *Array) Bytes(d ir.DType) ([]byte, error) {
 	if a.IsFloat() {
 		return Encode(d, a.F64)
 	}
@@ -122,12 +129,12 @@ func (a *Array) Bytes(d DType) ([]byte, error) {
 
 // FromBytes builds an Array from raw little-endian values of dtype d (e.g.
 // downloaded from the GPU), typed DescrOf(d).
-func FromBytes(d DType, shape []int, b []byte) (*Array, error) {
+func FromBytes(d ir.DType, shape []int, b []byte) (*Array, error) {
 	descr, ok := DescrOf(d)
 	if !ok {
 		return nil, fmt.Errorf("npy: unknown dtype %q", d)
 	}
-	n, nbytes, err := sizeOf(shape, d.Size())
+	n, nbytes, err := sizeOf(shape, d.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("npy: %w", err)
 	}
@@ -168,7 +175,7 @@ func (a *Array) Validate() error {
 	if _, ok := descrs[a.DType]; !ok {
 		return fmt.Errorf("npy: unsupported dtype %q", a.DType)
 	}
-	n, _, err := sizeOf(a.Shape, descrs[a.DType].Size())
+	n, _, err := sizeOf(a.Shape, descrs[a.DType].Bytes())
 	if err != nil {
 		return fmt.Errorf("npy: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tlego/tle/tle/ir"
+
 	npyio "github.com/sbinet/npyio/npy"
 )
 
@@ -204,14 +206,14 @@ func TestWriteReadRoundTrip(t *testing.T) {
 
 func TestArrayConversions(t *testing.T) {
 	a := Float32([]int{3}, []float32{1.5, -2, 1000})
-	b, err := a.Bytes(BF16)
+	b, err := a.Bytes(ir.BF16)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(b, le([]uint16{0x3fc0, 0xc000, 0x447a})) {
 		t.Errorf("bf16 bytes % x", b)
 	}
-	back, err := FromBytes(BF16, []int{3}, b)
+	back, err := FromBytes(ir.BF16, []int{3}, b)
 	if err != nil || back.DType != "<f4" || !reflect.DeepEqual(back.F64, []float64{1.5, -2, 1000}) {
 		t.Errorf("FromBytes %+v %v", back, err)
 	}
@@ -219,19 +221,19 @@ func TestArrayConversions(t *testing.T) {
 	if f := ints.Float64s(); f[0] != 0x1p64 || f[1] != 3 {
 		t.Errorf("u8 as floats %v", f)
 	}
-	if b, _ := ints.Bytes(I8); !bytes.Equal(b, []byte{0xff, 3}) {
+	if b, _ := ints.Bytes(ir.I8); !bytes.Equal(b, []byte{0xff, 3}) {
 		t.Errorf("u64 -> i8 % x", b)
 	}
-	if b, _ := ints.Bytes(F32); !bytes.Equal(b, le(float32(0x1p64), float32(3))) {
+	if b, _ := ints.Bytes(ir.F32); !bytes.Equal(b, le(float32(0x1p64), float32(3))) {
 		t.Errorf("u64 -> f32 % x", b)
 	}
-	if k := Int("|b1", []int{1}, []int64{1}).Kind(); k != I1 {
+	if k := Int("|b1", []int{1}, []int64{1}).Kind(); k != ir.I1 {
 		t.Errorf("bool kind %s", k)
 	}
-	if _, err := FromBytes(F32, []int{2}, make([]byte, 4)); err == nil {
+	if _, err := FromBytes(ir.F32, []int{2}, make([]byte, 4)); err == nil {
 		t.Error("short bytes accepted")
 	}
-	for _, d := range DTypes {
+	for _, d := range ir.AllDTypes {
 		if _, ok := DescrOf(d); !ok {
 			t.Errorf("no descr for %s", d)
 		}

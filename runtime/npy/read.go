@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tlego/tle/tle/ir"
 )
 
 const (
@@ -32,7 +34,7 @@ const (
 type header struct {
 	descr   string // as written in the file
 	canon   string // the little-endian descr of Array.DType
-	kind    DType
+	kind    ir.DType
 	big     bool // data is big-endian
 	fortran bool
 	shape   []int
@@ -116,7 +118,7 @@ func read(r io.Reader, size int64) (*Array, error) {
 
 // decode turns the data of h into an Array.
 func decode(h *header, data []byte) *Array {
-	size := h.kind.Size()
+	size := h.kind.Bytes()
 	if h.big && size > 1 {
 		for i := 0; i < len(data); i += size {
 			e := data[i : i+size]
@@ -134,7 +136,7 @@ func decode(h *header, data []byte) *Array {
 		return a
 	}
 	a.I64, _ = DecodeInts(h.kind, data)
-	if h.kind == I1 { // numpy reads any nonzero byte as True
+	if h.kind == ir.I1 { // numpy reads any nonzero byte as True
 		for i, v := range a.I64 {
 			if v != 0 {
 				a.I64[i] = 1
@@ -518,7 +520,7 @@ func (p *dictParser) dim(t string) (int, error) {
 // of h, rejecting sizes that overflow as numpy does (the product of the
 // nonzero dimensions times the item size must fit in an int64).
 func checkShape(h *header) error {
-	n, nbytes, err := sizeOf(h.shape, h.kind.Size())
+	n, nbytes, err := sizeOf(h.shape, h.kind.Bytes())
 	if err != nil {
 		return fmt.Errorf("npy: %s array: %w", h.descr, err)
 	}

@@ -140,7 +140,7 @@ func Header(descr string, shape []int) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("npy: unsupported dtype %q (%s)", descr, supported)
 	}
-	if _, _, err := sizeOf(shape, d.Size()); err != nil {
+	if _, _, err := sizeOf(shape, d.Bytes()); err != nil {
 		return nil, fmt.Errorf("npy: %w", err)
 	}
 	var s strings.Builder

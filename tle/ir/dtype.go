@@ -3,6 +3,8 @@ package ir
 import (
 	"math"
 	"strings"
+
+	"github.com/tlego/tle/floats"
 )
 
 // DType is a scalar element type. The zero value is Invalid.
@@ -90,35 +92,40 @@ func (d DType) Bytes() int {
 	return d.Bits() / 8
 }
 
-// float formats: mantissa bits (without the hidden bit), the minimum normal
-// exponent, the largest finite value, and whether overflow gives infinity
-// (false: saturate, as PTX cvt.rn.satfinite does for fp8).
-type floatFormat struct {
-	mant    int
-	minExp  int
-	maxVal  float64
-	hasInf  bool
-	satfini bool
-}
-
-var formats = map[DType]floatFormat{
-	F16:    {mant: 10, minExp: -14, maxVal: 65504, hasInf: true},
-	BF16:   {mant: 7, minExp: -126, maxVal: 0x1.fep127, hasInf: true},
-	F32:    {mant: 23, minExp: -126, maxVal: math.MaxFloat32, hasInf: true},
-	F8E4M3: {mant: 3, minExp: -6, maxVal: 448, satfini: true},
-	F8E5M2: {mant: 2, minExp: -14, maxVal: 57344, hasInf: true, satfini: true},
+// FloatFormat is the floats format of a 16- or 8-bit float dtype (f16,
+// bf16, f8e4m3, f8e5m2): the one codec that encodes, decodes and rounds
+// them. ok is false for every other dtype.
+func (d DType) FloatFormat() (f floats.Format, ok bool) {
+	switch d {
+	case F16:
+		return floats.F16, true
+	case BF16:
+		return floats.BF16, true
+	case F8E4M3:
+		return floats.E4M3FN, true
+	case F8E5M2:
+		return floats.E5M2, true
+	}
+	return 0, false
 }
 
 // Round returns x converted to d and back to float64: round-to-nearest-even
 // for floats (fp8 saturates to its largest finite value, as the GPU's
-// cvt.rn.satfinite does), truncation toward zero and two's-complement wrap for
-// integers (as a C cast), and 0 or 1 for i1 (non-zero is true).
+// cvt.rn.satfinite does: floats.Round; a NaN comes back unchanged),
+// truncation toward zero and two's-complement wrap for integers (as a C
+// cast), and 0 or 1 for i1 (non-zero is true).
 func (d DType) Round(x float64) float64 {
 	switch {
 	case d == F64:
 		return x
+	case d == F32:
+		if math.IsNaN(x) {
+			return x
+		}
+		return float64(float32(x))
 	case d.IsFloat():
-		return roundFloat(x, formats[d])
+		f, _ := d.FloatFormat()
+		return floats.Round(f, x)
 	case d == I1:
 		if x != 0 && !math.IsNaN(x) {
 			return 1
@@ -163,35 +170,6 @@ func (d DType) WrapInt(v int64) int64 {
 		return int64(uint32(v))
 	}
 	return v
-}
-
-func roundFloat(x float64, f floatFormat) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) && f.hasInf && !f.satfini {
-		return x
-	}
-	if math.IsInf(x, 0) {
-		if f.satfini {
-			return math.Copysign(f.maxVal, x)
-		}
-		return x
-	}
-	if x == 0 {
-		return x
-	}
-	_, e := math.Frexp(x) // x = m * 2^e, 0.5 <= |m| < 1
-	exp := e - 1          // x = 1.xxx * 2^exp
-	if exp < f.minExp {
-		exp = f.minExp // subnormal: fixed quantum
-	}
-	quantum := math.Ldexp(1, exp-f.mant)
-	r := math.RoundToEven(x/quantum) * quantum
-	if math.Abs(r) > f.maxVal {
-		if f.satfini || !f.hasInf {
-			return math.Copysign(f.maxVal, x)
-		}
-		return math.Copysign(math.Inf(1), x)
-	}
-	return r
 }
 
 // ParseDTypeList parses "f32,bf16" style lists; used by tools.
