@@ -131,14 +131,17 @@ func (t *thread) clone(v val) val {
 }
 
 // bcastF returns x stretched to n elements (a scalar is splatted into scratch k).
-func (t *thread) bcastF(x []float64, n, k int) []float64 {
+func (t *thread) bcastF(x []float64, n, k int) []float64 { return bcast(&t.pool.scrF[k], x, n) }
+
+func (t *thread) bcastI(x []int64, n, k int) []int64 { return bcast(&t.pool.scrI[k], x, n) }
+
+// bcast returns x if it has n elements, else its first element splatted
+// into the scratch array *scr (grown to n).
+func bcast[T float64 | int64](scr *[]T, x []T, n int) []T {
 	if len(x) == n {
 		return x
 	}
-	if cap(t.pool.scrF[k]) < n {
-		t.pool.scrF[k] = make([]float64, n)
-	}
-	s := t.pool.scrF[k][:n]
+	s := scratch(scr, n)
 	v := x[0]
 	for j := range s {
 		s[j] = v
@@ -146,19 +149,13 @@ func (t *thread) bcastF(x []float64, n, k int) []float64 {
 	return s
 }
 
-func (t *thread) bcastI(x []int64, n, k int) []int64 {
-	if len(x) == n {
-		return x
+// scratch returns the first n elements of the scratch array *scr, growing
+// it first if it is shorter.
+func scratch[T float64 | int64](scr *[]T, n int) []T {
+	if cap(*scr) < n {
+		*scr = make([]T, n)
 	}
-	if cap(t.pool.scrI[k]) < n {
-		t.pool.scrI[k] = make([]int64, n)
-	}
-	s := t.pool.scrI[k][:n]
-	v := x[0]
-	for j := range s {
-		s[j] = v
-	}
-	return s
+	return (*scr)[:n]
 }
 
 // ---- dispatch

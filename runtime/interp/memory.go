@@ -588,10 +588,7 @@ func (t *thread) readViewF(op *ir.Op, v *view, k int) ([]float64, error) {
 		return nil, t.errAt(op, "%s holds %v, not floats", v.name, v.buf.dtype)
 	}
 	n := ir.NumElements(v.shape)
-	if cap(t.pool.scrF[k]) < n {
-		t.pool.scrF[k] = make([]float64, n)
-	}
-	dst := t.pool.scrF[k][:n]
+	dst := scratch(&t.pool.scrF[k], n)
 	gather(dst, v.buf.f, v.shape, v.strides, v.off)
 	return dst, nil
 }
