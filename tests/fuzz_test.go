@@ -18,13 +18,7 @@ import (
 //
 //	go test -run XXX -fuzz FuzzCheck -fuzztime 5m ./tests
 func FuzzCheck(f *testing.F) {
-	seeds, err := parsertest.Seeds()
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, s := range seeds {
-		f.Add(s)
-	}
+	parsertest.AddSeeds(f)
 	configs := []check.Config{
 		{},
 		{Defines: map[string]string{"BLOCK": "64", "BM": "128", "BN": "64", "BK": "32", "N": "3", "CAP": "2", "ROWS": "4", "ROW": "32"}},

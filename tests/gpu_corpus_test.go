@@ -95,13 +95,7 @@ func bindAll(k *tle.Kernel) map[string]string {
 // an internal compiler error. Seeded with every .tle of the repository:
 // go test -run XXX -fuzz FuzzGPUCompile -fuzztime 5m ./tests
 func FuzzGPUCompile(f *testing.F) {
-	seeds, err := parsertest.Seeds()
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, s := range seeds {
-		f.Add(s)
-	}
+	parsertest.AddSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 16<<10 {
 			return

@@ -12,13 +12,7 @@ import (
 //
 //	go test -run XXX -fuzz FuzzFormat -fuzztime 3m ./frontend/format
 func FuzzFormat(f *testing.F) {
-	seeds, err := parsertest.Seeds()
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, s := range seeds {
-		f.Add(s)
-	}
+	parsertest.AddSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 64<<10 {
 			return

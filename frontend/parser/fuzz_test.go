@@ -18,13 +18,7 @@ const maxFuzzInput = 64 << 10
 //
 //	go test -run XXX -fuzz FuzzParse -fuzztime 3m ./frontend/parser
 func FuzzParse(f *testing.F) {
-	seeds, err := parsertest.Seeds()
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, s := range seeds {
-		f.Add(s)
-	}
+	parsertest.AddSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > maxFuzzInput {
 			return

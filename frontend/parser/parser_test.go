@@ -23,19 +23,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite docs/grammar.ebnf")
 
-const sketch = `// kernels/tutorials/vector_add.tle
-kernel vector_add(x *f32, y *f32, out *f32, n i32, BLOCK const i32) {
-    pid := program_id(0)
-    offs := pid*BLOCK + arange(0, BLOCK)
-    m := offs < n
-    a := load(x + offs, mask: m, other: 0)
-    b := load(y + offs, mask: m, other: 0)
-    store(out + offs, a + b, mask: m)
-}
-
-func softplus(x f32) f32 { return log(1 + exp(x)) }   // helpers are inlined; they may take tiles
-
-const N = 4 * 2
+// sketch is the sketch's vector_add followed by a program using the rest
+// of the syntax.
+var sketch = parsertest.SketchPrograms["sketch_vector_add.tle"] + "\n" + `const N = 4 * 2
 kernel k2(d desc[bf16, 64, 128], p *bf16) {
     buf := alloc([3, 64, 128], bf16)
     pp := pipe(capacity: 4, w: [16, 128]bf16, v: [16, 128]bf16)
@@ -324,47 +314,40 @@ var errorRe = regexp.MustCompile(`// ERROR "((?:[^"\\]|\\.)*)"`)
 // must get a diagnostic containing text on that line, and every diagnostic
 // must be expected.
 func TestErrors(t *testing.T) {
-	files, err := filepath.Glob("testdata/errors/*.tle")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			require.NoError(t, err)
-			want := map[int][]string{}
-			for i, line := range strings.Split(string(src), "\n") {
-				for _, m := range errorRe.FindAllStringSubmatch(line, -1) {
-					s, err := strconv.Unquote(`"` + m[1] + `"`)
-					require.NoError(t, err)
-					want[i+1] = append(want[i+1], s)
+	parsertest.EachFile(t, "testdata/errors/*.tle", func(t *testing.T, path string, src []byte) {
+		want := map[int][]string{}
+		for i, line := range strings.Split(string(src), "\n") {
+			for _, m := range errorRe.FindAllStringSubmatch(line, -1) {
+				s, err := strconv.Unquote(`"` + m[1] + `"`)
+				require.NoError(t, err)
+				want[i+1] = append(want[i+1], s)
+			}
+		}
+		require.NotEmpty(t, want, "no // ERROR marker")
+		_, err := ParseFile(path, src)
+		require.Error(t, err)
+		list, ok := err.(diag.List)
+		require.True(t, ok, "%T: %v", err, err)
+		for _, d := range list {
+			line := d.Position().Line
+			found := false
+			for i, w := range want[line] {
+				if strings.Contains(d.Msg, w) {
+					want[line] = append(want[line][:i], want[line][i+1:]...)
+					found = true
+					break
 				}
 			}
-			require.NotEmpty(t, want, "no // ERROR marker")
-			_, err = ParseFile(path, src)
-			require.Error(t, err)
-			list, ok := err.(diag.List)
-			require.True(t, ok, "%T: %v", err, err)
-			for _, d := range list {
-				line := d.Position().Line
-				found := false
-				for i, w := range want[line] {
-					if strings.Contains(d.Msg, w) {
-						want[line] = append(want[line][:i], want[line][i+1:]...)
-						found = true
-						break
-					}
-				}
-				if !found {
-					t.Errorf("unexpected diagnostic: %v", d)
-				}
+			if !found {
+				t.Errorf("unexpected diagnostic: %v", d)
 			}
-			for line, ws := range want {
-				for _, w := range ws {
-					t.Errorf("%s:%d: no diagnostic containing %q (got %v)", path, line, w, err)
-				}
+		}
+		for line, ws := range want {
+			for _, w := range ws {
+				t.Errorf("%s:%d: no diagnostic containing %q (got %v)", path, line, w, err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // ------------------------------------------------------------------ robustness

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -243,6 +244,25 @@ func TestTensorMapDataTypeOf(t *testing.T) {
 	}
 	if TensorBFloat16.ElemSize() != 2 || TensorFloat64.ElemSize() != 8 || TensorUint8.ElemSize() != 1 {
 		t.Error("ElemSize")
+	}
+}
+
+func TestTensorMapEnumStrings(t *testing.T) {
+	for _, c := range []struct {
+		v    fmt.Stringer
+		want string
+	}{
+		{TensorUint8, "uint8"}, {TensorTFloat32FTZ, "tfloat32_ftz"}, {TensorMapDataType(13), "TensorMapDataType(13)"},
+		{InterleaveNone, "none"}, {Interleave16B, "16B"}, {Interleave32B, "32B"}, {TensorMapInterleave(3), "TensorMapInterleave(3)"},
+		{SwizzleNone, "none"}, {Swizzle32B, "32B"}, {Swizzle64B, "64B"}, {Swizzle128B, "128B"}, {TensorMapSwizzle(4), "TensorMapSwizzle(4)"},
+		{L2PromotionNone, "none"}, {L2Promotion64B, "64B"}, {L2Promotion128B, "128B"}, {L2Promotion256B, "256B"},
+		{TensorMapL2Promotion(4), "TensorMapL2Promotion(4)"},
+		{OOBFillNone, "none"}, {OOBFillNaNRequestZeroFMA, "nan_request_zero_fma"}, {TensorMapOOBFill(2), "TensorMapOOBFill(2)"},
+		{TensorMapOOBFill(4294967295), "TensorMapOOBFill(4294967295)"},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("%#v.String() = %q, want %q", c.v, got, c.want)
+		}
 	}
 }
 

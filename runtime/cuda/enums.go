@@ -175,10 +175,16 @@ var tensorDataTypeNames = [...]string{"uint8", "uint16", "uint32", "int32", "uin
 	"float16", "float32", "float64", "bfloat16", "float32_ftz", "tfloat32", "tfloat32_ftz"}
 
 func (t TensorMapDataType) String() string {
-	if int(t) < len(tensorDataTypeNames) {
-		return tensorDataTypeNames[t]
+	return enumName(uint32(t), tensorDataTypeNames[:], "TensorMapDataType")
+}
+
+// enumName is names[v], the spelling of enum value v, or typ(v) for a value
+// past the table.
+func enumName(v uint32, names []string, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
 	}
-	return "TensorMapDataType(" + itoa(int64(t)) + ")"
+	return typ + "(" + itoa(int64(v)) + ")"
 }
 
 // ElemSize is the element size in bytes (0 for an unknown type).
@@ -235,16 +241,10 @@ const (
 	Interleave32B  TensorMapInterleave = 2
 )
 
+var interleaveNames = [...]string{"none", "16B", "32B"}
+
 func (i TensorMapInterleave) String() string {
-	switch i {
-	case InterleaveNone:
-		return "none"
-	case Interleave16B:
-		return "16B"
-	case Interleave32B:
-		return "32B"
-	}
-	return "TensorMapInterleave(" + itoa(int64(i)) + ")"
+	return enumName(uint32(i), interleaveNames[:], "TensorMapInterleave")
 }
 
 // TensorMapSwizzle is a CUtensorMapSwizzle.
@@ -257,18 +257,10 @@ const (
 	Swizzle128B TensorMapSwizzle = 3
 )
 
+var swizzleNames = [...]string{"none", "32B", "64B", "128B"}
+
 func (s TensorMapSwizzle) String() string {
-	switch s {
-	case SwizzleNone:
-		return "none"
-	case Swizzle32B:
-		return "32B"
-	case Swizzle64B:
-		return "64B"
-	case Swizzle128B:
-		return "128B"
-	}
-	return "TensorMapSwizzle(" + itoa(int64(s)) + ")"
+	return enumName(uint32(s), swizzleNames[:], "TensorMapSwizzle")
 }
 
 // Span is the swizzle span in bytes (0 for none): the most bytes the inner
@@ -295,18 +287,10 @@ const (
 	L2Promotion256B TensorMapL2Promotion = 3
 )
 
+var l2PromotionNames = [...]string{"none", "64B", "128B", "256B"}
+
 func (p TensorMapL2Promotion) String() string {
-	switch p {
-	case L2PromotionNone:
-		return "none"
-	case L2Promotion64B:
-		return "64B"
-	case L2Promotion128B:
-		return "128B"
-	case L2Promotion256B:
-		return "256B"
-	}
-	return "TensorMapL2Promotion(" + itoa(int64(p)) + ")"
+	return enumName(uint32(p), l2PromotionNames[:], "TensorMapL2Promotion")
 }
 
 // TensorMapOOBFill is a CUtensorMapFloatOOBfill.
@@ -317,14 +301,10 @@ const (
 	OOBFillNaNRequestZeroFMA TensorMapOOBFill = 1
 )
 
+var oobFillNames = [...]string{"none", "nan_request_zero_fma"}
+
 func (f TensorMapOOBFill) String() string {
-	switch f {
-	case OOBFillNone:
-		return "none"
-	case OOBFillNaNRequestZeroFMA:
-		return "nan_request_zero_fma"
-	}
-	return "TensorMapOOBFill(" + itoa(int64(f)) + ")"
+	return enumName(uint32(f), oobFillNames[:], "TensorMapOOBFill")
 }
 
 func itoa(v int64) string {

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -103,19 +104,17 @@ func fakeContext(t testing.TB, defines ...string) *Context {
 }
 
 // fakeGet reads a counter of the fake (fake_get in fakecuda.c).
-func fakeGet(t testing.TB, d *Driver, key string) int64 {
-	t.Helper()
-	fn, err := dlsym(d.handle, "fake_get")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := cBytes(key)
-	return int64(callPtr(fn, uintptr(unsafe.Pointer(&k[0]))))
+func fakeGet(t testing.TB, d *Driver, key string) int64 { return fakeQuery(t, d, "fake_get", key) }
+
+// fakeLayout reads the C compiler's size or offset key (fake_layout).
+func fakeLayout(t testing.TB, d *Driver, key string) int64 {
+	return fakeQuery(t, d, "fake_layout", key)
 }
 
-func fakeLayout(t testing.TB, d *Driver, key string) int64 {
+// fakeQuery calls the fake's function sym on the C string key.
+func fakeQuery(t testing.TB, d *Driver, sym, key string) int64 {
 	t.Helper()
-	fn, err := dlsym(d.handle, "fake_layout")
+	fn, err := dlsym(d.handle, sym)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +195,7 @@ func TestFakeMemoryRoundTrip(t *testing.T) {
 	if err := Download(c, dst, q); err != nil {
 		t.Fatal(err)
 	}
-	if !equalF32(dst, src) {
+	if !slices.Equal(dst, src) {
 		t.Errorf("round trip %v, want %v", dst, src)
 	}
 	if err := c.MemsetD32(q, math.Float32bits(2.5), 2); err != nil {
@@ -208,7 +207,7 @@ func TestFakeMemoryRoundTrip(t *testing.T) {
 	if err := Download(c, dst, q); err != nil {
 		t.Fatal(err)
 	}
-	if want := []float32{2.5, 2.5, 0, 4.5, -7}; !equalF32(dst, want) {
+	if want := []float32{2.5, 2.5, 0, 4.5, -7}; !slices.Equal(dst, want) {
 		t.Errorf("after memset %v, want %v", dst, want)
 	}
 	h, err := c.AllocHost(20)
@@ -230,18 +229,6 @@ func TestFakeMemoryRoundTrip(t *testing.T) {
 	if _, err := c.Alloc(0); err == nil {
 		t.Error("Alloc(0) succeeded")
 	}
-}
-
-func equalF32(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Many goroutines, each call from whatever thread, some of whose threads
@@ -326,16 +313,7 @@ func TestFakeJITErrorLog(t *testing.T) {
 
 func fakeFunction(t testing.TB, c *Context, name string) *Function {
 	t.Helper()
-	m, err := c.LoadPTX([]byte(fakePTX))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Unload() })
-	f, err := m.Function(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return LoadFunction(t, c, []byte(fakePTX), name)
 }
 
 func vaddSetup(t testing.TB, c *Context, n int) (a, b, out DevicePtr, l *Launcher) {

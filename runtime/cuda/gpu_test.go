@@ -21,16 +21,7 @@ func loadPTX(t testing.TB, c *cuda.Context, file, kernel string) *cuda.Function 
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := c.LoadPTX(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Unload() })
-	f, err := m.Function(kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return cuda.LoadFunction(t, c, src, kernel)
 }
 
 func TestGPUDeviceProps(t *testing.T) {
@@ -390,32 +381,18 @@ func TestGPULaunchHostCost(t *testing.T) {
 // synchronising every 1000 launches so the queue never fills.
 func BenchmarkGPULaunch(b *testing.B) {
 	c := cudatest.Require(b)
-	f := loadPTX(b, c, "vadd.ptx", "vadd")
-	l, err := f.NewLauncher(cuda.ParamPtr, cuda.ParamPtr, cuda.ParamPtr, cuda.ParamI32)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	l.SetI32(3, 0)
-	cfg := cuda.LaunchConfig{Grid: cuda.Dim3{X: 1}, Block: cuda.Dim3{X: 128}}
 	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if err := l.Launch(&cfg); err != nil {
-			b.Fatal(err)
-		}
-		if i++; i%1000 == 0 {
-			b.StopTimer()
-			c.Synchronize()
-			b.StartTimer()
-		}
-	}
-	c.Synchronize()
+	benchLaunch(b, c, cuda.LaunchConfig{Grid: cuda.Dim3{X: 1}, Block: cuda.Dim3{X: 128}})
 }
 
 // BenchmarkGPULaunchCluster is BenchmarkGPULaunch with a cluster attribute.
 func BenchmarkGPULaunchCluster(b *testing.B) {
 	c := cudatest.RequireSM90(b)
+	benchLaunch(b, c, cuda.LaunchConfig{Grid: cuda.Dim3{X: 2}, Block: cuda.Dim3{X: 128}, Cluster: cuda.Dim3{X: 2}})
+}
+
+// benchLaunch times launches of vadd (n = 0) with cfg.
+func benchLaunch(b *testing.B, c *cuda.Context, cfg cuda.LaunchConfig) {
 	f := loadPTX(b, c, "vadd.ptx", "vadd")
 	l, err := f.NewLauncher(cuda.ParamPtr, cuda.ParamPtr, cuda.ParamPtr, cuda.ParamI32)
 	if err != nil {
@@ -423,7 +400,6 @@ func BenchmarkGPULaunchCluster(b *testing.B) {
 	}
 	defer l.Close()
 	l.SetI32(3, 0)
-	cfg := cuda.LaunchConfig{Grid: cuda.Dim3{X: 2}, Block: cuda.Dim3{X: 128}, Cluster: cuda.Dim3{X: 2}}
 	i := 0
 	for b.Loop() {
 		if err := l.Launch(&cfg); err != nil {

@@ -180,6 +180,24 @@ func Download[T any](c *Context, dst []T, src DevicePtr) error {
 	return c.CopyDtoH(AsBytes(dst), src)
 }
 
+// create is the cu*Create call name, fn, of a handle with flags.
+func (c *Context) create(name string, fn uintptr, flags uint32) (uintptr, error) {
+	var h uintptr
+	err := c.do(name, fn, uintptr(unsafe.Pointer(&h)), uintptr(flags))
+	return h, err
+}
+
+// destroy is the cu*Destroy call name, fn, of the handle *h, which it
+// zeroes first; a zero handle is already destroyed (or was never made).
+func (c *Context) destroy(name string, fn uintptr, h *uintptr) error {
+	if *h == 0 {
+		return nil
+	}
+	x := *h
+	*h = 0
+	return c.do(name, fn, x)
+}
+
 // Stream is a CUstream. A nil *Stream means the legacy default stream.
 type Stream struct {
 	c *Context
@@ -188,8 +206,8 @@ type Stream struct {
 
 // NewStream is cuStreamCreate with StreamDefault or StreamNonBlocking.
 func (c *Context) NewStream(flags uint32) (*Stream, error) {
-	var h uintptr
-	if err := c.do("cuStreamCreate", c.d.cuStreamCreate, uintptr(unsafe.Pointer(&h)), uintptr(flags)); err != nil {
+	h, err := c.create("cuStreamCreate", c.d.cuStreamCreate, flags)
+	if err != nil {
 		return nil, err
 	}
 	return &Stream{c: c, h: h}, nil
@@ -223,12 +241,7 @@ func (s *Stream) WaitEvent(e *Event) error {
 
 // Destroy is cuStreamDestroy.
 func (s *Stream) Destroy() error {
-	if s.h == 0 {
-		return nil
-	}
-	h := s.h
-	s.h = 0
-	return s.c.do("cuStreamDestroy_v2", s.c.d.cuStreamDestroy, h)
+	return s.c.destroy("cuStreamDestroy_v2", s.c.d.cuStreamDestroy, &s.h)
 }
 
 // Event is a CUevent.
@@ -240,8 +253,8 @@ type Event struct {
 // NewEvent is cuEventCreate (flags: EventDefault, EventBlockingSync,
 // EventDisableTiming).
 func (c *Context) NewEvent(flags uint32) (*Event, error) {
-	var h uintptr
-	if err := c.do("cuEventCreate", c.d.cuEventCreate, uintptr(unsafe.Pointer(&h)), uintptr(flags)); err != nil {
+	h, err := c.create("cuEventCreate", c.d.cuEventCreate, flags)
+	if err != nil {
 		return nil, err
 	}
 	return &Event{c: c, h: h}, nil
@@ -267,10 +280,5 @@ func (e *Event) Since(start *Event) (float32, error) {
 
 // Destroy is cuEventDestroy.
 func (e *Event) Destroy() error {
-	if e.h == 0 {
-		return nil
-	}
-	h := e.h
-	e.h = 0
-	return e.c.do("cuEventDestroy_v2", e.c.d.cuEventDestroy, h)
+	return e.c.destroy("cuEventDestroy_v2", e.c.d.cuEventDestroy, &e.h)
 }

@@ -96,12 +96,7 @@ func logText(buf []byte, used uintptr) string {
 
 // Unload is cuModuleUnload.
 func (m *Module) Unload() error {
-	if m.h == 0 {
-		return nil
-	}
-	h := m.h
-	m.h = 0
-	return m.c.do("cuModuleUnload", m.c.d.cuModuleUnload, h)
+	return m.c.destroy("cuModuleUnload", m.c.d.cuModuleUnload, &m.h)
 }
 
 // Function is a CUfunction.

@@ -70,10 +70,7 @@ func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
 	if len(a) < M*K || len(b) < K*N {
 		return t.errAt(in.op, "dot operands are too small for %dx%dx%d", M, K, N)
 	}
-	if cap(t.pool.scrF[3]) < N {
-		t.pool.scrF[3] = make([]float64, N)
-	}
-	tmp := t.pool.scrF[3][:N]
+	tmp := scratch(&t.pool.scrF[3], N)
 	for i := 0; i < M; i++ {
 		for j := range tmp {
 			tmp[j] = 0

@@ -31,18 +31,8 @@ func (t *thread) binary(in *instr) error {
 		dst, x, y := v.f, t.bcastF(a.f, n, 0), t.bcastF(b.f, n, 1)
 		x, y = x[:len(dst)], y[:len(dst)]
 		switch op.Kind {
-		case ir.OpAdd:
-			for k := range dst {
-				dst[k] = x[k] + y[k]
-			}
-		case ir.OpSub:
-			for k := range dst {
-				dst[k] = x[k] - y[k]
-			}
-		case ir.OpMul:
-			for k := range dst {
-				dst[k] = x[k] * y[k]
-			}
+		case ir.OpAdd, ir.OpSub, ir.OpMul:
+			addSubMul(op.Kind, dst, x, y)
 		case ir.OpDiv:
 			for k := range dst {
 				dst[k] = x[k] / y[k]
@@ -51,7 +41,9 @@ func (t *thread) binary(in *instr) error {
 			for k := range dst {
 				dst[k] = math.Mod(x[k], y[k])
 			}
-		case ir.OpMin:
+		case ir.OpMin, ir.OpMax:
+			// IEEE minNum and maxNum: a NaN operand yields the other one
+			isMin := op.Kind == ir.OpMin
 			for k := range dst {
 				p, q := x[k], y[k]
 				switch {
@@ -59,18 +51,8 @@ func (t *thread) binary(in *instr) error {
 					dst[k] = q
 				case q != q:
 					dst[k] = p
-				default:
+				case isMin:
 					dst[k] = math.Min(p, q)
-				}
-			}
-		case ir.OpMax:
-			for k := range dst {
-				p, q := x[k], y[k]
-				switch {
-				case p != p:
-					dst[k] = q
-				case q != q:
-					dst[k] = p
 				default:
 					dst[k] = math.Max(p, q)
 				}
@@ -88,18 +70,8 @@ func (t *thread) binary(in *instr) error {
 	x, y = x[:len(dst)], y[:len(dst)]
 	unsigned := so.dt == ir.U64
 	switch op.Kind {
-	case ir.OpAdd:
-		for k := range dst {
-			dst[k] = x[k] + y[k]
-		}
-	case ir.OpSub:
-		for k := range dst {
-			dst[k] = x[k] - y[k]
-		}
-	case ir.OpMul:
-		for k := range dst {
-			dst[k] = x[k] * y[k]
-		}
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		addSubMul(op.Kind, dst, x, y)
 	case ir.OpDiv, ir.OpRem:
 		for k := range dst {
 			if y[k] == 0 {
@@ -116,20 +88,13 @@ func (t *thread) binary(in *instr) error {
 				dst[k] = x[k] % y[k]
 			}
 		}
-	case ir.OpMin:
+	case ir.OpMin, ir.OpMax:
+		isMin := op.Kind == ir.OpMin
 		for k := range dst {
-			if less(x[k], y[k], unsigned) {
+			if less(x[k], y[k], unsigned) == isMin {
 				dst[k] = x[k]
 			} else {
 				dst[k] = y[k]
-			}
-		}
-	case ir.OpMax:
-		for k := range dst {
-			if less(x[k], y[k], unsigned) {
-				dst[k] = y[k]
-			} else {
-				dst[k] = x[k]
 			}
 		}
 	case ir.OpAnd:
@@ -159,6 +124,26 @@ func (t *thread) binary(in *instr) error {
 	}
 	wrapSlice(so.dt, dst)
 	return nil
+}
+
+// addSubMul computes dst = x k y for k add, sub or mul, which read alike
+// on floats and integers (the caller rounds or wraps dst).
+func addSubMul[T float64 | int64](k ir.Kind, dst, x, y []T) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	switch k {
+	case ir.OpAdd:
+		for k := range dst {
+			dst[k] = x[k] + y[k]
+		}
+	case ir.OpSub:
+		for k := range dst {
+			dst[k] = x[k] - y[k]
+		}
+	case ir.OpMul:
+		for k := range dst {
+			dst[k] = x[k] * y[k]
+		}
+	}
 }
 
 func less(a, b int64, unsigned bool) bool {
@@ -265,64 +250,49 @@ func (t *thread) cmp(in *instr) error {
 	dst := v.i
 	n := len(dst)
 	pred := op.Attrs.String("pred")
+	var ok bool
 	if a.f != nil {
 		if b.f == nil {
 			return t.errAt(op, "cmp of a float with a non-float")
 		}
-		x, y := t.bcastF(a.f, n, 0), t.bcastF(b.f, n, 1)
-		x, y = x[:n], y[:n]
-		switch pred {
-		case "lt":
-			for k := range dst {
-				dst[k] = b2i(x[k] < y[k])
-			}
-		case "le":
-			for k := range dst {
-				dst[k] = b2i(x[k] <= y[k])
-			}
-		case "gt":
-			for k := range dst {
-				dst[k] = b2i(x[k] > y[k])
-			}
-		case "ge":
-			for k := range dst {
-				dst[k] = b2i(x[k] >= y[k])
-			}
-		case "eq":
-			for k := range dst {
-				dst[k] = b2i(x[k] == y[k])
-			}
-		case "ne":
-			for k := range dst {
-				dst[k] = b2i(x[k] != y[k])
-			}
-		default:
-			return t.errAt(op, "cmp: unknown predicate %q", pred)
+		ok = compare(pred, dst, t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n])
+	} else {
+		if a.i == nil || b.i == nil {
+			return t.errAt(op, "cmp of an integer with a non-integer")
 		}
-		return nil
+		x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
+		if sa.dt == ir.U64 && !sa.ptr {
+			// the unsigned order is the signed order with the sign bits flipped
+			x, y = flipSign(&t.pool.scrI[0], x), flipSign(&t.pool.scrI[1], y)
+		}
+		ok = compare(pred, dst, x, y)
 	}
-	if a.i == nil || b.i == nil {
-		return t.errAt(op, "cmp of an integer with a non-integer")
+	if !ok {
+		return t.errAt(op, "cmp: unknown predicate %q", pred)
 	}
-	x, y := t.bcastI(a.i, n, 0), t.bcastI(b.i, n, 1)
-	x, y = x[:n], y[:n]
-	u := sa.dt == ir.U64 && !sa.ptr
+	return nil
+}
+
+// compare sets dst[k] to 1 where x[k] pred y[k] holds, else to 0; it
+// reports false for an unknown pred.
+func compare[T float64 | int64](pred string, dst []int64, x, y []T) bool {
+	x, y = x[:len(dst)], y[:len(dst)]
 	switch pred {
 	case "lt":
 		for k := range dst {
-			dst[k] = b2i(less(x[k], y[k], u))
+			dst[k] = b2i(x[k] < y[k])
 		}
 	case "le":
 		for k := range dst {
-			dst[k] = b2i(!less(y[k], x[k], u))
+			dst[k] = b2i(x[k] <= y[k])
 		}
 	case "gt":
 		for k := range dst {
-			dst[k] = b2i(less(y[k], x[k], u))
+			dst[k] = b2i(x[k] > y[k])
 		}
 	case "ge":
 		for k := range dst {
-			dst[k] = b2i(!less(x[k], y[k], u))
+			dst[k] = b2i(x[k] >= y[k])
 		}
 	case "eq":
 		for k := range dst {
@@ -333,9 +303,19 @@ func (t *thread) cmp(in *instr) error {
 			dst[k] = b2i(x[k] != y[k])
 		}
 	default:
-		return t.errAt(op, "cmp: unknown predicate %q", pred)
+		return false
 	}
-	return nil
+	return true
+}
+
+// flipSign returns x with every sign bit flipped, in the scratch array
+// *scr (which x may be).
+func flipSign(scr *[]int64, x []int64) []int64 {
+	s := scratch(scr, len(x))
+	for k, v := range x {
+		s[k] = v ^ math.MinInt64
+	}
+	return s
 }
 
 func b2i(b bool) int64 {
@@ -357,28 +337,25 @@ func (t *thread) sel(in *instr) error {
 		if a.f == nil || b.f == nil {
 			return t.errAt(in.op, "select: operands do not match the float result")
 		}
-		x, y := t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n]
-		for k := range v.f {
-			if cond[k] != 0 {
-				v.f[k] = x[k]
-			} else {
-				v.f[k] = y[k]
-			}
-		}
+		choose(v.f, cond, t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n])
 		return nil
 	}
 	if a.i == nil || b.i == nil {
 		return t.errAt(in.op, "select: operands do not match the integer result")
 	}
-	x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
-	for k := range v.i {
+	choose(v.i, cond, t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n])
+	return nil
+}
+
+// choose sets dst[k] to x[k] where cond[k] is nonzero, else to y[k].
+func choose[T float64 | int64](dst []T, cond []int64, x, y []T) {
+	for k := range dst {
 		if cond[k] != 0 {
-			v.i[k] = x[k]
+			dst[k] = x[k]
 		} else {
-			v.i[k] = y[k]
+			dst[k] = y[k]
 		}
 	}
-	return nil
 }
 
 func (t *thread) cast(in *instr) error {
@@ -467,25 +444,7 @@ func gather[T float64 | int64](dst, src []T, shape, strides []int, base int) {
 		}
 		return
 	}
-	idx := make([]int, len(shape))
-	inner := len(shape) - 1
-	n, s := shape[inner], strides[inner]
-	for k := 0; k < len(dst); k += n {
-		o := base
-		for d := 0; d < inner; d++ {
-			o += idx[d] * strides[d]
-		}
-		for j := 0; j < n; j++ {
-			dst[k+j] = src[o+j*s]
-		}
-		for d := inner - 1; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < shape[d] {
-				break
-			}
-			idx[d] = 0
-		}
-	}
+	stridedCopy(dst, src, shape, strides, base, true)
 }
 
 // scatter is gather's inverse: dst[base + sum(idx*strides)] = src[k].
@@ -494,16 +453,29 @@ func scatter[T float64 | int64](dst, src []T, shape, strides []int, base int) {
 		dst[base] = src[0]
 		return
 	}
+	stridedCopy(src, dst, shape, strides, base, false)
+}
+
+// stridedCopy copies between dense, row-major over shape (rank 1 or more),
+// and strided[base + sum(idx[d] * strides[d])]: into dense if gather, else
+// out of it.
+func stridedCopy[T float64 | int64](dense, strided []T, shape, strides []int, base int, gather bool) {
 	idx := make([]int, len(shape))
 	inner := len(shape) - 1
 	n, s := shape[inner], strides[inner]
-	for k := 0; k < len(src); k += n {
+	for k := 0; k < len(dense); k += n {
 		o := base
 		for d := 0; d < inner; d++ {
 			o += idx[d] * strides[d]
 		}
-		for j := 0; j < n; j++ {
-			dst[o+j*s] = src[k+j]
+		if gather {
+			for j := 0; j < n; j++ {
+				dense[k+j] = strided[o+j*s]
+			}
+		} else {
+			for j := 0; j < n; j++ {
+				strided[o+j*s] = dense[k+j]
+			}
 		}
 		for d := inner - 1; d >= 0; d-- {
 			idx[d]++

@@ -131,14 +131,17 @@ func (t *thread) clone(v val) val {
 }
 
 // bcastF returns x stretched to n elements (a scalar is splatted into scratch k).
-func (t *thread) bcastF(x []float64, n, k int) []float64 {
+func (t *thread) bcastF(x []float64, n, k int) []float64 { return bcast(&t.pool.scrF[k], x, n) }
+
+func (t *thread) bcastI(x []int64, n, k int) []int64 { return bcast(&t.pool.scrI[k], x, n) }
+
+// bcast returns x if it has n elements, else its first element splatted
+// into the scratch array *scr (grown to n).
+func bcast[T float64 | int64](scr *[]T, x []T, n int) []T {
 	if len(x) == n {
 		return x
 	}
-	if cap(t.pool.scrF[k]) < n {
-		t.pool.scrF[k] = make([]float64, n)
-	}
-	s := t.pool.scrF[k][:n]
+	s := scratch(scr, n)
 	v := x[0]
 	for j := range s {
 		s[j] = v
@@ -146,19 +149,13 @@ func (t *thread) bcastF(x []float64, n, k int) []float64 {
 	return s
 }
 
-func (t *thread) bcastI(x []int64, n, k int) []int64 {
-	if len(x) == n {
-		return x
+// scratch returns the first n elements of the scratch array *scr, growing
+// it first if it is shorter.
+func scratch[T float64 | int64](scr *[]T, n int) []T {
+	if cap(*scr) < n {
+		*scr = make([]T, n)
 	}
-	if cap(t.pool.scrI[k]) < n {
-		t.pool.scrI[k] = make([]int64, n)
-	}
-	s := t.pool.scrI[k][:n]
-	v := x[0]
-	for j := range s {
-		s[j] = v
-	}
-	return s
+	return (*scr)[:n]
 }
 
 // ---- dispatch
@@ -256,76 +253,15 @@ func (t *thread) exec(in *instr) error {
 	case ir.OpLocalStore:
 		return t.localStore(in)
 	case ir.OpBarrierAlloc:
-		count := op.Attrs.Int("count", 1)
-		if count < 1 {
-			return t.errAt(op, "barrier count must be at least 1, got %d", count)
-		}
-		name := t.valueName(in.res[0], "barrier")
-		if bt, ok := op.Results[0].Type.(*ir.Barrier); ok && bt.Slots > 0 {
-			arr := make([]*barrierState, bt.Slots)
-			for i := range arr {
-				arr[i] = &barrierState{name: fmt.Sprintf("%s[%d]", name, i), count: int(count), pending: int(count), cl: t.c.cl}
-			}
-			t.setRef(in, 0, arr)
-			return nil
-		}
-		t.setRef(in, 0, &barrierState{name: name, count: int(count), pending: int(count), cl: t.c.cl})
+		return t.barrierAlloc(in)
 	case ir.OpBarrierIndex:
-		arr, ok := t.arg(in, 0).ref.([]*barrierState)
-		if !ok {
-			return t.errAt(op, "barrier_index: operand is not a barrier array")
-		}
-		i := t.argInt(in, 1)
-		if i < 0 || int(i) >= len(arr) {
-			return t.errAt(op, "barrier index %d is outside [0, %d)", i, len(arr))
-		}
-		t.setRef(in, 0, arr[i])
-	case ir.OpBarrierArrive:
-		b, err := t.barrierArg(in, 0)
-		if err != nil {
-			return err
-		}
-		return t.barrierArrive(op, b, 0)
-	case ir.OpBarrierExpect:
-		b, err := t.barrierArg(in, 0)
-		if err != nil {
-			return err
-		}
-		return t.barrierArrive(op, b, t.argInt(in, 1))
-	case ir.OpBarrierWait:
-		b, err := t.barrierArg(in, 0)
-		if err != nil {
-			return err
-		}
-		return t.barrierWait(op, b, t.argInt(in, 1))
+		return t.barrierIndex(in)
+	case ir.OpBarrierArrive, ir.OpBarrierExpect, ir.OpBarrierWait:
+		return t.barrierOp(in)
 	case ir.OpPipeAlloc:
 		return t.pipeAlloc(in)
 	case ir.OpPipeAcquire, ir.OpPipeCommit, ir.OpPipeClose, ir.OpPipeWait, ir.OpPipeRelease:
-		p, ok := t.arg(in, 0).ref.(*pipeState)
-		if !ok {
-			return t.errAt(op, "%s: operand is not a pipe", k)
-		}
-		i := t.argInt(in, 1)
-		switch k {
-		case ir.OpPipeAcquire:
-			h, err := t.pipeAcquire(op, p, i)
-			if err != nil {
-				return err
-			}
-			t.setRef(in, 0, h)
-		case ir.OpPipeWait:
-			h, err := t.pipeWait(op, p, i)
-			if err != nil {
-				return err
-			}
-			t.setRef(in, 0, h)
-		case ir.OpPipeCommit:
-			return t.pipeCommit(op, p, i, false)
-		case ir.OpPipeClose:
-			return t.pipeCommit(op, p, i, true)
-		case ir.OpPipeRelease:
-			return t.pipeRelease(op, p, i)
-		}
+		return t.pipeOp(in)
 	case ir.OpSlotField:
 		return t.slotField(in)
 	case ir.OpSlotClosed:
@@ -372,14 +308,6 @@ func (t *thread) valueName(s int, kind string) string {
 		return n
 	}
 	return fmt.Sprintf("%s@%s", kind, t.c.l.where(t.cur))
-}
-
-func (t *thread) barrierArg(in *instr, k int) (*barrierState, error) {
-	b, ok := t.arg(in, k).ref.(*barrierState)
-	if !ok {
-		return nil, t.errAt(in.op, "%s: operand %d is not a barrier", in.op.Kind, k)
-	}
-	return b, nil
 }
 
 func (t *thread) constant(in *instr) error {

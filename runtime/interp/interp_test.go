@@ -260,6 +260,25 @@ func (k *kb) field(s *ir.Value, name string) *ir.Value {
 	return k.Value(ir.OpSlotField, memdesc([]int{4}, ir.F32), []*ir.Value{s}, ir.Attrs{"name": name})
 }
 
+// fillSlot acquires slot 0 of pp and stores ones into its field v, then
+// commits it if commit.
+func (k *kb) fillSlot(pp *ir.Value, commit bool) {
+	s := k.pipeOp(ir.OpPipeAcquire, pp, k.ci(0))
+	k.localStore(k.field(s, "v"), k.splat(k.cf(1), []int{4}))
+	if commit {
+		k.pipeOp(ir.OpPipeCommit, pp, k.ci(0))
+	}
+}
+
+// drainSlot waits (at line 12) for slot 0 of pp, stores its field v to
+// argument 0 and releases it.
+func (k *kb) drainSlot(pp *ir.Value) {
+	k.at(12)
+	s := k.pipeOp(ir.OpPipeWait, pp, k.ci(0))
+	k.store(k.addptr(k.arg(0), k.arange(4)), k.localLoad(k.field(s, "v")), nil)
+	k.pipeOp(ir.OpPipeRelease, pp, k.ci(0))
+}
+
 func TestPipeProducerConsumer(t *testing.T) {
 	const items, capacity = 10, 2
 	k := newKernel("pc", param("out", ptr(ir.F32)), param("produced", ptr(ir.I32)))
@@ -315,17 +334,8 @@ func TestDeadlockDetected(t *testing.T) {
 	k := newKernel("dead", param("out", ptr(ir.F32)))
 	pp := k.pipe("pp", 2)
 	k.warpSpecialize(
-		role{"producer", func() {
-			s := k.pipeOp(ir.OpPipeAcquire, pp, k.ci(0))
-			k.localStore(k.field(s, "v"), k.splat(k.cf(1), []int{4}))
-			// never commits
-		}},
-		role{"consumer", func() {
-			k.at(12)
-			s := k.pipeOp(ir.OpPipeWait, pp, k.ci(0))
-			k.store(k.addptr(k.arg(0), k.arange(4)), k.localLoad(k.field(s, "v")), nil)
-			k.pipeOp(ir.OpPipeRelease, pp, k.ci(0))
-		}},
+		role{"producer", func() { k.fillSlot(pp, false) }}, // never commits
+		role{"consumer", func() { k.drainSlot(pp) }},
 	)
 	m := k.ret()
 	start := time.Now()
@@ -359,11 +369,7 @@ func TestSlotReadOutsideWaitRelease(t *testing.T) {
 	k := newKernel("late", param("out", ptr(ir.F32)))
 	pp := k.pipe("pp", 2)
 	k.warpSpecialize(
-		role{"producer", func() {
-			s := k.pipeOp(ir.OpPipeAcquire, pp, k.ci(0))
-			k.localStore(k.field(s, "v"), k.splat(k.cf(1), []int{4}))
-			k.pipeOp(ir.OpPipeCommit, pp, k.ci(0))
-		}},
+		role{"producer", func() { k.fillSlot(pp, true) }},
 		role{"consumer", func() {
 			s := k.pipeOp(ir.OpPipeWait, pp, k.ci(0))
 			f := k.field(s, "v")

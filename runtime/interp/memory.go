@@ -74,47 +74,9 @@ func (t *thread) load(in *instr) error {
 		}
 	}
 	if so.float {
-		return gatherLoad(&a, in.op, so.dt, v.f, ptr, mask, otherF, func(b *Buffer) []float64 { return b.f })
+		return moveLanes(&a, so.dt, v.f, ptr, mask, otherF, floatsOf, nil)
 	}
-	return gatherLoad(&a, in.op, so.dt, v.i, ptr, mask, otherI, func(b *Buffer) []int64 { return b.i })
-}
-
-// gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
-// zero, elsewhere), resolving each pointer's region once per run of lanes
-// in the same region and checking bounds. data picks the buffer's storage
-// of dst's kind.
-func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, data func(*Buffer) []T) error {
-	var lo, hi int64
-	curID := -1
-	var src []T
-	n := len(dst)
-	for k := range dst {
-		if mask != nil && mask[k] == 0 {
-			if other != nil {
-				dst[k] = other[k]
-			} else {
-				dst[k] = 0
-			}
-			continue
-		}
-		p := ptr[k]
-		id, off := unpack(p)
-		if id != curID {
-			rg, err := a.resolve(p, k)
-			if err != nil {
-				return err
-			}
-			if src = data(rg.buf); src == nil {
-				return a.t.errAt(op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
-			}
-			curID, lo, hi = id, int64(rg.lo), int64(rg.hi)
-		}
-		if off < lo || off >= hi {
-			return a.oob(p, k, n)
-		}
-		dst[k] = src[off]
-	}
-	return nil
+	return moveLanes(&a, so.dt, v.i, ptr, mask, otherI, intsOf, nil)
 }
 
 func (t *thread) store(in *instr) error {
@@ -124,44 +86,58 @@ func (t *thread) store(in *instr) error {
 	mask := t.maskOf(in, 2, n)
 	val := t.arg(in, 1)
 	a := access{t: t, op: in.op, write: true, verb: "store to"}
-	var lo, hi int64
-	curID := -1
 	if val.f != nil {
-		src := t.bcastF(val.f, n, 1)[:n]
-		var data []float64
-		var dt ir.DType
-		for k := range src {
-			if mask != nil && mask[k] == 0 {
-				continue
+		// a float is rounded to a buffer of another float dtype
+		round := func(d ir.DType) func(ir.DType, float64) float64 {
+			if d == sv.dt {
+				return nil
 			}
-			p := ptr[k]
-			id, off := unpack(p)
-			if id != curID {
-				rg, err := a.resolve(p, k)
-				if err != nil {
-					return err
-				}
-				if rg.buf.f == nil {
-					return t.errAt(in.op, "store of %v to %s, a buffer of %v", sv.dt, rg.name, rg.buf.dtype)
-				}
-				curID, lo, hi, data, dt = id, int64(rg.lo), int64(rg.hi), rg.buf.f, rg.buf.dtype
-			}
-			if off < lo || off >= hi {
-				return a.oob(p, k, n)
-			}
-			x := src[k]
-			if dt != sv.dt {
-				x = roundOne(dt, x)
-			}
-			data[off] = x
+			return roundOne
 		}
+		return moveLanes(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, nil, floatsOf, round)
+	}
+	return moveLanes(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, nil, intsOf, wrapFor)
+}
+
+func floatsOf(b *Buffer) []float64 { return b.f }
+func intsOf(b *Buffer) []int64     { return b.i }
+
+// wrapFor is how a store converts an integer to a buffer of dtype d: it is
+// wrapped to d's value set (nothing to do for the 64-bit dtypes, as wrap).
+func wrapFor(d ir.DType) func(ir.DType, int64) int64 {
+	switch d {
+	case ir.I64, ir.U64:
 		return nil
 	}
-	src := t.bcastI(val.i, n, 1)[:n]
-	var data []int64
-	var dt ir.DType
-	for k := range src {
+	return ir.DType.WrapInt
+}
+
+// moveLanes is the lane walk of load and store (a.write), between vals, of
+// dtype dt, and the elements *ptr[k] for the lanes the mask keeps. A load
+// sets vals[k] = *ptr[k], and other[k] (or zero) where the mask is off; a
+// store sets *ptr[k] = vals[k], through convFor(d)(d, vals[k]) to a buffer
+// of dtype d where convFor gives a conversion. Each pointer's region is
+// resolved once per run of lanes in the same region, and bounds are
+// checked; data picks the buffer's storage of vals' kind.
+func moveLanes[T float64 | int64](a *access, dt ir.DType, vals []T, ptr, mask []int64, other []T,
+	data func(*Buffer) []T, convFor func(ir.DType) func(ir.DType, T) T) error {
+	var lo, hi int64
+	curID := -1
+	var mem []T
+	var md ir.DType
+	var conv func(ir.DType, T) T
+	write := a.write
+	n := len(vals)
+	for k := range vals {
 		if mask != nil && mask[k] == 0 {
+			if write {
+				continue
+			}
+			if other != nil {
+				vals[k] = other[k]
+			} else {
+				vals[k] = 0
+			}
 			continue
 		}
 		p := ptr[k]
@@ -171,15 +147,28 @@ func (t *thread) store(in *instr) error {
 			if err != nil {
 				return err
 			}
-			if rg.buf.i == nil {
-				return t.errAt(in.op, "store of %v to %s, a buffer of %v", sv.dt, rg.name, rg.buf.dtype)
+			if mem = data(rg.buf); mem == nil {
+				if write {
+					return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
+				}
+				return a.t.errAt(a.op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
-			curID, lo, hi, data, dt = id, int64(rg.lo), int64(rg.hi), rg.buf.i, rg.buf.dtype
+			curID, lo, hi, md = id, int64(rg.lo), int64(rg.hi), rg.buf.dtype
+			if write && convFor != nil {
+				conv = convFor(md)
+			}
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
 		}
-		data[off] = wrap(dt, src[k])
+		switch {
+		case !write:
+			vals[k] = mem[off]
+		case conv != nil:
+			mem[off] = conv(md, vals[k])
+		default:
+			mem[off] = vals[k]
+		}
 	}
 	return nil
 }
@@ -419,34 +408,29 @@ func (t *thread) alloc(in *instr) error {
 // writeView stores a tile (or a scalar, splatted) into v in logical row-major
 // order, rounding to the buffer's dtype.
 func (t *thread) writeView(op *ir.Op, v *view, x val, sx *slotInfo) error {
-	n := ir.NumElements(v.shape)
 	if x.f != nil {
-		if v.buf.f == nil {
-			return t.errAt(op, "storing %v into %s, a buffer of %v", sx.dt, v.name, v.buf.dtype)
-		}
-		src := t.bcastF(x.f, n, 0)
-		if len(src) != n {
-			return t.errAt(op, "storing %d elements into %s of shape %v", len(src), v.name, v.shape)
-		}
-		if sx.dt != v.buf.dtype {
-			src = append([]float64(nil), src...)
-			roundSlice(v.buf.dtype, src)
-		}
-		scatter(v.buf.f, src, v.shape, v.strides, v.off)
-		return nil
+		return writeElems(t, op, v, sx.dt, v.buf.f, x.f, &t.pool.scrF[0], roundSlice)
 	}
-	if v.buf.i == nil {
-		return t.errAt(op, "storing %v into %s, a buffer of %v", sx.dt, v.name, v.buf.dtype)
+	return writeElems(t, op, v, sx.dt, v.buf.i, x.i, &t.pool.scrI[0], wrapSlice)
+}
+
+// writeElems is writeView of the elements xs, of dtype dt, into mem, v's
+// buffer's storage of their kind; a scalar is splatted in scratch *scr, and
+// fix converts a copy of the elements for a buffer of another dtype.
+func writeElems[T float64 | int64](t *thread, op *ir.Op, v *view, dt ir.DType, mem, xs []T, scr *[]T, fix func(ir.DType, []T)) error {
+	if mem == nil {
+		return t.errAt(op, "storing %v into %s, a buffer of %v", dt, v.name, v.buf.dtype)
 	}
-	src := t.bcastI(x.i, n, 0)
+	n := ir.NumElements(v.shape)
+	src := bcast(scr, xs, n)
 	if len(src) != n {
 		return t.errAt(op, "storing %d elements into %s of shape %v", len(src), v.name, v.shape)
 	}
-	if sx.dt != v.buf.dtype {
-		src = append([]int64(nil), src...)
-		wrapSlice(v.buf.dtype, src)
+	if dt != v.buf.dtype {
+		src = append([]T(nil), src...)
+		fix(v.buf.dtype, src)
 	}
-	scatter(v.buf.i, src, v.shape, v.strides, v.off)
+	scatter(mem, src, v.shape, v.strides, v.off)
 	return nil
 }
 
@@ -555,16 +539,18 @@ func (t *thread) localLoad(in *instr) error {
 		return t.errAt(in.op, "local_load of %s with shape %v into %v", v.name, v.shape, t.info(in.res[0]).typ)
 	}
 	if out.f != nil {
-		if v.buf.f == nil {
-			return t.errAt(in.op, "local_load of floats from %s, a buffer of %v", v.name, v.buf.dtype)
-		}
-		gather(out.f, v.buf.f, v.shape, v.strides, v.off)
-	} else {
-		if v.buf.i == nil {
-			return t.errAt(in.op, "local_load of integers from %s, a buffer of %v", v.name, v.buf.dtype)
-		}
-		gather(out.i, v.buf.i, v.shape, v.strides, v.off)
+		return gatherView(t, in.op, v, out.f, v.buf.f, "floats")
 	}
+	return gatherView(t, in.op, v, out.i, v.buf.i, "integers")
+}
+
+// gatherView is local_load of v into dst from mem, v's buffer's storage of
+// dst's kind (what).
+func gatherView[T float64 | int64](t *thread, op *ir.Op, v *view, dst, mem []T, what string) error {
+	if mem == nil {
+		return t.errAt(op, "local_load of %s from %s, a buffer of %v", what, v.name, v.buf.dtype)
+	}
+	gather(dst, mem, v.shape, v.strides, v.off)
 	return nil
 }
 
@@ -588,10 +574,7 @@ func (t *thread) readViewF(op *ir.Op, v *view, k int) ([]float64, error) {
 		return nil, t.errAt(op, "%s holds %v, not floats", v.name, v.buf.dtype)
 	}
 	n := ir.NumElements(v.shape)
-	if cap(t.pool.scrF[k]) < n {
-		t.pool.scrF[k] = make([]float64, n)
-	}
-	dst := t.pool.scrF[k][:n]
+	dst := scratch(&t.pool.scrF[k], n)
 	gather(dst, v.buf.f, v.shape, v.strides, v.off)
 	return dst, nil
 }

@@ -219,6 +219,38 @@ func (g *guard) check(write bool) string {
 	return fmt.Sprintf("read of pipe %s slot %d (index %d) outside wait..release: %s", g.p.name, g.slot, g.idx, cur)
 }
 
+// pipeOp runs pipe_acquire, pipe_commit, pipe_close, pipe_wait and
+// pipe_release: operand 0 is the pipe, operand 1 the index.
+func (t *thread) pipeOp(in *instr) error {
+	op, k := in.op, in.op.Kind
+	p, ok := t.arg(in, 0).ref.(*pipeState)
+	if !ok {
+		return t.errAt(op, "%s: operand is not a pipe", k)
+	}
+	i := t.argInt(in, 1)
+	switch k {
+	case ir.OpPipeAcquire:
+		h, err := t.pipeAcquire(op, p, i)
+		if err != nil {
+			return err
+		}
+		t.setRef(in, 0, h)
+	case ir.OpPipeWait:
+		h, err := t.pipeWait(op, p, i)
+		if err != nil {
+			return err
+		}
+		t.setRef(in, 0, h)
+	case ir.OpPipeCommit:
+		return t.pipeCommit(op, p, i, false)
+	case ir.OpPipeClose:
+		return t.pipeCommit(op, p, i, true)
+	case ir.OpPipeRelease:
+		return t.pipeRelease(op, p, i)
+	}
+	return nil
+}
+
 func (t *thread) pipeAcquire(op *ir.Op, p *pipeState, i int64) (*slotHandle, error) {
 	if i < 0 {
 		return nil, t.errAt(op, "pipe_acquire(%s, %d): negative index", p.name, i)
@@ -333,6 +365,54 @@ type barrierState struct {
 	tx      int64 // transaction bytes outstanding in the current phase
 	phase   int64 // completed phases
 	cl      *cluster
+}
+
+func (t *thread) barrierAlloc(in *instr) error {
+	op := in.op
+	count := op.Attrs.Int("count", 1)
+	if count < 1 {
+		return t.errAt(op, "barrier count must be at least 1, got %d", count)
+	}
+	name := t.valueName(in.res[0], "barrier")
+	if bt, ok := op.Results[0].Type.(*ir.Barrier); ok && bt.Slots > 0 {
+		arr := make([]*barrierState, bt.Slots)
+		for i := range arr {
+			arr[i] = &barrierState{name: fmt.Sprintf("%s[%d]", name, i), count: int(count), pending: int(count), cl: t.c.cl}
+		}
+		t.setRef(in, 0, arr)
+		return nil
+	}
+	t.setRef(in, 0, &barrierState{name: name, count: int(count), pending: int(count), cl: t.c.cl})
+	return nil
+}
+
+func (t *thread) barrierIndex(in *instr) error {
+	arr, ok := t.arg(in, 0).ref.([]*barrierState)
+	if !ok {
+		return t.errAt(in.op, "barrier_index: operand is not a barrier array")
+	}
+	i := t.argInt(in, 1)
+	if i < 0 || int(i) >= len(arr) {
+		return t.errAt(in.op, "barrier index %d is outside [0, %d)", i, len(arr))
+	}
+	t.setRef(in, 0, arr[i])
+	return nil
+}
+
+// barrierOp runs arrive, expect and wait: operand 0 is the barrier; expect
+// takes its transaction bytes and wait its phase parity as operand 1.
+func (t *thread) barrierOp(in *instr) error {
+	b, ok := t.arg(in, 0).ref.(*barrierState)
+	if !ok {
+		return t.errAt(in.op, "%s: operand 0 is not a barrier", in.op.Kind)
+	}
+	switch in.op.Kind {
+	case ir.OpBarrierExpect:
+		return t.barrierArrive(in.op, b, t.argInt(in, 1))
+	case ir.OpBarrierWait:
+		return t.barrierWait(in.op, b, t.argInt(in, 1))
+	}
+	return t.barrierArrive(in.op, b, 0)
 }
 
 // arriveLocked records one arrival expecting bytes (cl.mu held).

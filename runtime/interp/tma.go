@@ -103,21 +103,12 @@ func (t *thread) copyOp(in *instr) error {
 			return err
 		}
 		if src.rg.buf.f != nil {
-			tmp := make([]float64, n)
-			tmaLoad(tmp, src.rg.buf.f, src, offs)
-			if dst.buf.f == nil {
-				return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
-			}
-			roundSlice(dst.buf.dtype, tmp)
-			scatter(dst.buf.f, tmp, dst.shape, dst.strides, dst.off)
+			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.f, dst.buf.f, roundSlice)
 		} else {
-			tmp := make([]int64, n)
-			tmaLoad(tmp, src.rg.buf.i, src, offs)
-			if dst.buf.i == nil {
-				return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
-			}
-			wrapSlice(dst.buf.dtype, tmp)
-			scatter(dst.buf.i, tmp, dst.shape, dst.strides, dst.off)
+			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.i, dst.buf.i, wrapSlice)
+		}
+		if err != nil {
+			return err
 		}
 		bytes = n * dst.buf.dtype.Bytes()
 	case *view:
@@ -131,15 +122,9 @@ func (t *thread) copyOp(in *instr) error {
 				return err
 			}
 			if src.buf.f != nil && dst.rg.buf.f != nil {
-				tmp := make([]float64, n)
-				gather(tmp, src.buf.f, src.shape, src.strides, src.off)
-				roundSlice(dst.rg.buf.dtype, tmp)
-				tmaStore(dst.rg.buf.f, tmp, dst, offs)
+				tmaStore(dst.rg.buf.f, copyOfView(src, n, src.buf.f, roundSlice, dst.rg.buf.dtype), dst, offs)
 			} else if src.buf.i != nil && dst.rg.buf.i != nil {
-				tmp := make([]int64, n)
-				gather(tmp, src.buf.i, src.shape, src.strides, src.off)
-				wrapSlice(dst.rg.buf.dtype, tmp)
-				tmaStore(dst.rg.buf.i, tmp, dst, offs)
+				tmaStore(dst.rg.buf.i, copyOfView(src, n, src.buf.i, wrapSlice, dst.rg.buf.dtype), dst, offs)
 			} else {
 				return t.errAt(op, "copy of %s (%v) to %s (%v)", src.name, src.buf.dtype, dst.name, dst.dt)
 			}
@@ -153,15 +138,9 @@ func (t *thread) copyOp(in *instr) error {
 				return t.errAt(op, "copy of %s %v into %s %v", src.name, src.shape, dst.name, dst.shape)
 			}
 			if src.buf.f != nil && dst.buf.f != nil {
-				tmp := make([]float64, n)
-				gather(tmp, src.buf.f, src.shape, src.strides, src.off)
-				roundSlice(dst.buf.dtype, tmp)
-				scatter(dst.buf.f, tmp, dst.shape, dst.strides, dst.off)
+				scatter(dst.buf.f, copyOfView(src, n, src.buf.f, roundSlice, dst.buf.dtype), dst.shape, dst.strides, dst.off)
 			} else if src.buf.i != nil && dst.buf.i != nil {
-				tmp := make([]int64, n)
-				gather(tmp, src.buf.i, src.shape, src.strides, src.off)
-				wrapSlice(dst.buf.dtype, tmp)
-				scatter(dst.buf.i, tmp, dst.shape, dst.strides, dst.off)
+				scatter(dst.buf.i, copyOfView(src, n, src.buf.i, wrapSlice, dst.buf.dtype), dst.shape, dst.strides, dst.off)
 			} else {
 				return t.errAt(op, "copy between %v and %v buffers", src.buf.dtype, dst.buf.dtype)
 			}
@@ -176,6 +155,28 @@ func (t *thread) copyOp(in *instr) error {
 		bar.completeTx(int64(bytes))
 	}
 	return nil
+}
+
+// tmaCopyIn is a TMA load of the block at offs of src into dst: from and
+// to are their storage of one element kind, fix converts to dst's dtype.
+func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from, to []T, fix func(ir.DType, []T)) error {
+	tmp := make([]T, n)
+	tmaLoad(tmp, from, src, offs)
+	if to == nil {
+		return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
+	}
+	fix(dst.buf.dtype, tmp)
+	scatter(to, tmp, dst.shape, dst.strides, dst.off)
+	return nil
+}
+
+// copyOfView returns a fresh copy of the n elements of v, row-major, from
+// mem, v's buffer's storage of their kind, converted by fix to dtype d.
+func copyOfView[T float64 | int64](v *view, n int, mem []T, fix func(ir.DType, []T), d ir.DType) []T {
+	tmp := make([]T, n)
+	gather(tmp, mem, v.shape, v.strides, v.off)
+	fix(d, tmp)
+	return tmp
 }
 
 func (t *thread) checkBlock(op *ir.Op, d *descVal, v *view, offs []int) (int, error) {

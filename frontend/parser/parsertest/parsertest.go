@@ -1,7 +1,8 @@
 // Package parsertest holds helpers shared by the tests of the parser, the
-// formatter and the fuzz targets: a position-free dump of a syntax tree, the
-// seed programs (every .tle file of the repository and the language sketch's
-// programs), and a whitespace scrambler.
+// formatter, tlec and the fuzz targets: a position-free dump of a syntax
+// tree, the seed programs (every .tle file of the repository and the
+// language sketch's programs), a whitespace scrambler, and a subtest per
+// testdata file.
 package parsertest
 
 import (
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/tle/diag"
@@ -210,6 +212,40 @@ func Seeds() ([][]byte, error) {
 		out = append(out, []byte(SketchPrograms[n]))
 	}
 	return out, nil
+}
+
+// EachFile runs test as a subtest, named by the file's base name, on each
+// file matching pattern (there must be one), with its contents.
+func EachFile(t *testing.T, pattern string, test func(t *testing.T, path string, src []byte)) {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no file matches %s", pattern)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			test(t, path, src)
+		})
+	}
+}
+
+// AddSeeds adds Seeds to the corpus of the fuzz target f.
+func AddSeeds(f *testing.F) {
+	f.Helper()
+	seeds, err := Seeds()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
 }
 
 var tokenRe = regexp.MustCompile(`^(//[^\n]*|/\*(?s:.*?)\*/|"(\\.|[^"\\\n])*"|0[xXbBoO][0-9a-fA-F_]+|[0-9][0-9_]*(\.[0-9_]*)?([eE][+-]?[0-9_]+)?|\.[0-9][0-9_]*([eE][+-]?[0-9_]+)?|[a-zA-Z_][a-zA-Z0-9_]*|<<=|>>=|:=|&\^|[-+*/%&|^<>=!]=|<<|>>|&&|\|\||\S)`)

@@ -1,0 +1,184 @@
+package interp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tlego/tle/tle/ir"
+)
+
+// TestCmpPredicates checks the six predicates on floats (NaN compares false
+// but for ne), signed and unsigned integers, tile against tile and tile
+// against a scalar operand (splatted by the interpreter).
+func TestCmpPredicates(t *testing.T) {
+	nan := math.NaN()
+	floats := [2][]float64{{1, 2, nan, -1, 3, 0}, {2, 2, 1, -2, nan, -0.0}}
+	ints := [2][]int64{{-1, 2, 5, -7, 0, math.MinInt32}, {1, 2, -5, -7, 3, math.MaxInt32}}
+	u64s := [2][]int64{{math.MinInt64, 1, -1, 0, 7, math.MaxInt64}, {1, math.MinInt64, -1, -1, 7, math.MinInt64}}
+	preds := map[string]func(c int) bool{
+		"lt": func(c int) bool { return c < 0 }, "le": func(c int) bool { return c <= 0 },
+		"gt": func(c int) bool { return c > 0 }, "ge": func(c int) bool { return c >= 0 },
+		"eq": func(c int) bool { return c == 0 }, "ne": func(c int) bool { return c != 0 },
+	}
+	// order is -1, 0 or 1, or 2 for unordered (a NaN)
+	order := func(d ir.DType, x, y []float64, xi, yi []int64, k int) int {
+		switch d {
+		case ir.F32:
+			switch {
+			case x[k] < y[k]:
+				return -1
+			case x[k] > y[k]:
+				return 1
+			case x[k] == y[k]:
+				return 0
+			}
+			return 2
+		case ir.U64:
+			a, b := uint64(xi[k]), uint64(yi[k])
+			switch {
+			case a < b:
+				return -1
+			case a > b:
+				return 1
+			}
+			return 0
+		}
+		switch a, b := xi[k], yi[k]; {
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	}
+	const n = 6
+	for _, d := range []ir.DType{ir.F32, ir.I32, ir.U64} {
+		for pred, holds := range preds {
+			for _, scalar := range []bool{false, true} {
+				k := newKernel("cmp", param("x", ptr(d)), param("y", ptr(d)), param("out", ptr(ir.I32)))
+				offs := k.arange(n)
+				a := k.load(k.addptr(k.arg(0), offs), nil, nil)
+				var b *ir.Value
+				if scalar {
+					b = k.load(k.addptr(k.arg(1), k.ci(3)), nil, nil)
+				} else {
+					b = k.load(k.addptr(k.arg(1), offs), nil, nil)
+				}
+				c := k.Value(ir.OpCmp, tile([]int{n}, ir.I1), []*ir.Value{a, b}, ir.Attrs{"pred": pred})
+				k.store(k.addptr(k.arg(2), offs), k.cast(c, ir.I32), nil)
+				m := k.ret()
+				var x, y *Buffer
+				var xf, yf []float64
+				var xi, yi []int64
+				switch d {
+				case ir.F32:
+					xf, yf = floats[0], floats[1]
+					x, y = FromFloat64(d, xf), FromFloat64(d, yf)
+				case ir.I32:
+					xi, yi = ints[0], ints[1]
+					x, y = FromInt64(d, xi), FromInt64(d, yi)
+				default:
+					xi, yi = u64s[0], u64s[1]
+					x, y = FromInt64(d, xi), FromInt64(d, yi)
+				}
+				if scalar {
+					if xf != nil {
+						yf = []float64{yf[3], yf[3], yf[3], yf[3], yf[3], yf[3]}
+					} else {
+						yi = []int64{yi[3], yi[3], yi[3], yi[3], yi[3], yi[3]}
+					}
+				}
+				out := NewBuffer(ir.I32, n)
+				require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, x, y, out))
+				want := make([]int64, n)
+				for j := range want {
+					if o := order(d, xf, yf, xi, yi, j); o != 2 && holds(o) || o == 2 && pred == "ne" {
+						want[j] = 1
+					}
+				}
+				require.Equal(t, want, out.Int64(), "%v %s scalar=%v", d, pred, scalar)
+			}
+		}
+	}
+}
+
+// TestMinMax checks min and max on floats (a NaN operand yields the other
+// one), signed and unsigned integers.
+func TestMinMax(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		d          ir.DType
+		x, y       []float64
+		xi, yi     []int64
+		wmin, wmax []float64
+		imin, imax []int64
+	}{
+		{d: ir.F32, x: []float64{1, nan, 3, nan, -0.5}, y: []float64{2, 1, nan, nan, -2},
+			wmin: []float64{1, 1, 3, nan, -2}, wmax: []float64{2, 1, 3, nan, -0.5}},
+		{d: ir.I32, xi: []int64{-1, 5, 0, 7, math.MinInt32}, yi: []int64{1, -5, 0, 3, math.MaxInt32},
+			imin: []int64{-1, -5, 0, 3, math.MinInt32}, imax: []int64{1, 5, 0, 7, math.MaxInt32}},
+		{d: ir.U64, xi: []int64{-1, 5, math.MinInt64, 7, 0}, yi: []int64{1, -5, 1, 3, 0},
+			imin: []int64{1, 5, 1, 3, 0}, imax: []int64{-1, -5, math.MinInt64, 7, 0}},
+	}
+	const n = 5
+	for _, c := range cases {
+		for _, kind := range []ir.Kind{ir.OpMin, ir.OpMax} {
+			k := newKernel("minmax", param("x", ptr(c.d)), param("y", ptr(c.d)), param("out", ptr(c.d)))
+			offs := k.arange(n)
+			a := k.load(k.addptr(k.arg(0), offs), nil, nil)
+			b := k.load(k.addptr(k.arg(1), offs), nil, nil)
+			k.store(k.addptr(k.arg(2), offs), k.bin(kind, a, b), nil)
+			m := k.ret()
+			out := NewBuffer(c.d, n)
+			if c.x != nil {
+				require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, FromFloat64(c.d, c.x), FromFloat64(c.d, c.y), out))
+				want := c.wmin
+				if kind == ir.OpMax {
+					want = c.wmax
+				}
+				for j, w := range want {
+					if g := out.Float64()[j]; !(g == w || g != g && w != w) {
+						t.Errorf("%v %s element %d: got %v, want %v", c.d, kind, j, g, w)
+					}
+				}
+				continue
+			}
+			require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, FromInt64(c.d, c.xi), FromInt64(c.d, c.yi), out))
+			want := c.imin
+			if kind == ir.OpMax {
+				want = c.imax
+			}
+			require.Equal(t, want, out.Int64(), "%v %s", c.d, kind)
+		}
+	}
+}
+
+// TestSelect checks select on float and integer tiles, with a tile and with
+// a scalar condition.
+func TestSelect(t *testing.T) {
+	const n = 4
+	for _, d := range []ir.DType{ir.F32, ir.I32} {
+		for _, scalar := range []bool{false, true} {
+			k := newKernel("sel", param("x", ptr(d)), param("y", ptr(d)), param("out", ptr(d)))
+			offs := k.arange(n)
+			a := k.load(k.addptr(k.arg(0), offs), nil, nil)
+			b := k.load(k.addptr(k.arg(1), offs), nil, nil)
+			cond := k.cmp("lt", offs, k.ci(2)) // 1 1 0 0
+			if scalar {
+				cond = k.cmp("lt", k.pid(0), k.ci(1)) // 1 in CTA 0
+			}
+			s := k.Value(ir.OpSelect, a.Type, []*ir.Value{cond, a, b}, nil)
+			k.store(k.addptr(k.arg(2), offs), s, nil)
+			m := k.ret()
+			x, y := FromInt64(d, []int64{1, 2, 3, 4}), FromInt64(d, []int64{-1, -2, -3, -4})
+			out := NewBuffer(d, n)
+			require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, x, y, out))
+			want := []float64{1, 2, -3, -4}
+			if scalar {
+				want = []float64{1, 2, 3, 4}
+			}
+			require.Equal(t, want, out.Float64(), "%v scalar=%v", d, scalar)
+		}
+	}
+}
