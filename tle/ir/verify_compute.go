@@ -148,9 +148,9 @@ func (v *verifier) checkBitwise(op, _ *Op) bool { return v.binary(op, true) }
 type unaryTakes int
 
 const (
-	numbers unaryTakes = iota
-	integers
-	floats
+	takesNumbers unaryTakes = iota
+	takesIntegers
+	takesFloats
 )
 
 func (v *verifier) unary(op *Op, takes unaryTakes) bool {
@@ -161,23 +161,23 @@ func (v *verifier) unary(op *Op, takes unaryTakes) bool {
 	switch {
 	case d == Invalid:
 		v.errf(op, "operand of type %s is not a number", typeString(op.ot(0)))
-	case takes == integers && !d.IsInt():
+	case takes == takesIntegers && !d.IsInt():
 		v.errf(op, "needs an integer operand, has %s", typeString(op.ot(0)))
-	case takes == floats && !d.IsFloat():
+	case takes == takesFloats && !d.IsFloat():
 		v.errf(op, "needs a float operand, has %s", typeString(op.ot(0)))
 	}
 	return true
 }
 
 // checkNumberUnary checks neg and abs.
-func (v *verifier) checkNumberUnary(op, _ *Op) bool { return v.unary(op, numbers) }
+func (v *verifier) checkNumberUnary(op, _ *Op) bool { return v.unary(op, takesNumbers) }
 
 // checkIntUnary checks not.
-func (v *verifier) checkIntUnary(op, _ *Op) bool { return v.unary(op, integers) }
+func (v *verifier) checkIntUnary(op, _ *Op) bool { return v.unary(op, takesIntegers) }
 
 // checkFloatUnary checks the math ops: exp, exp2, log, log2, sqrt, rsqrt,
 // sigmoid, tanh.
-func (v *verifier) checkFloatUnary(op, _ *Op) bool { return v.unary(op, floats) }
+func (v *verifier) checkFloatUnary(op, _ *Op) bool { return v.unary(op, takesFloats) }
 
 func (v *verifier) checkCmp(op, _ *Op) bool {
 	if !v.sameType(op, "operand 1", op.ot(1), op.ot(0)) {
