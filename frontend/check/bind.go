@@ -43,6 +43,17 @@ const (
 	BindDuplicate                        // a parameter or field given twice (a field is still bound)
 )
 
+var bindErrorText = [...]string{
+	BindOK:                     "no error",
+	BindPositionalAfterKeyword: "positional argument after keyword argument",
+	BindTooMany:                "too many arguments",
+	BindTooManyMore:            "too many arguments",
+	BindUnknownKeyword:         "unknown keyword argument",
+	BindDuplicate:              "duplicate argument",
+}
+
+func (e BindError) String() string { return bindErrorText[e] }
+
 // NewBinder starts binding a call to params. fields: other keywords are
 // fields. method: params[0] is the receiver, bound before the arguments.
 func NewBinder(params []*Param, fields, method bool) *Binder {
@@ -106,6 +117,15 @@ func (b *Binder) positional() (int, BindError) {
 	}
 	b.tooMany = true
 	return NoParam, BindTooMany
+}
+
+// FuncParams is the parameter list a call of the func helper fd binds to.
+func FuncParams(fd *ast.FuncDecl) []*Param {
+	params := make([]*Param, len(fd.Params))
+	for i, p := range fd.Params {
+		params[i] = &Param{Name: p.Name.Name}
+	}
+	return params
 }
 
 // Bound reports whether parameter i has an argument (a method's receiver

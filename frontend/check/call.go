@@ -215,7 +215,6 @@ func (c *checker) funcSig(fd *ast.FuncDecl) ([]*Param, []Type) {
 	savedSc, savedTab, savedB := c.sc, c.tab, c.b
 	c.sc, c.tab, c.b = newScope(c.top), c.info.Tables, nil
 	defer func() { c.sc, c.tab, c.b = savedSc, savedTab, savedB }()
-	var params []*Param
 	var types []Type
 	for _, p := range fd.Params {
 		o := c.param(p, false)
@@ -223,10 +222,9 @@ func (c *checker) funcSig(fd *ast.FuncDecl) ([]*Param, []Type) {
 		if o != nil {
 			t = o.Type
 		}
-		params = append(params, &Param{Name: p.Name.Name})
 		types = append(types, t)
 	}
-	return params, types
+	return FuncParams(fd), types
 }
 
 func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {
