@@ -17,37 +17,37 @@ var lowerings map[string]lowering
 
 func init() {
 	lowerings = map[string]lowering{
-		"program_id":   func(s *fn, a *args) *val { return s.axisOp(a, ir.OpProgramID) },
-		"num_programs": func(s *fn, a *args) *val { return s.axisOp(a, ir.OpNumPrograms) },
+		"program_id":   with((*fn).axisOp, ir.OpProgramID),
+		"num_programs": with((*fn).axisOp, ir.OpNumPrograms),
 		"arange":       (*fn).arange,
-		"zeros":        func(s *fn, a *args) *val { return s.full(a, false) },
-		"full":         func(s *fn, a *args) *val { return s.full(a, true) },
+		"zeros":        with((*fn).full, false),
+		"full":         with((*fn).full, true),
 		"load":         (*fn).load,
 		"store":        (*fn).store,
-		"atomic_add":   func(s *fn, a *args) *val { return s.atomic(a, "add") },
-		"atomic_max":   func(s *fn, a *args) *val { return s.atomic(a, "max") },
-		"atomic_min":   func(s *fn, a *args) *val { return s.atomic(a, "min") },
-		"atomic_xchg":  func(s *fn, a *args) *val { return s.atomic(a, "xchg") },
+		"atomic_add":   with((*fn).atomic, "add"),
+		"atomic_max":   with((*fn).atomic, "max"),
+		"atomic_min":   with((*fn).atomic, "min"),
+		"atomic_xchg":  with((*fn).atomic, "xchg"),
 		"atomic_cas":   (*fn).atomicCAS,
-		"dot":          func(s *fn, a *args) *val { return s.dot(a, ir.OpDot) },
-		"wgmma":        func(s *fn, a *args) *val { return s.dot(a, ir.OpWgmma) },
+		"dot":          with((*fn).dot, ir.OpDot),
+		"wgmma":        with((*fn).dot, ir.OpWgmma),
 		"where":        (*fn).where,
 		"cast":         (*fn).cast,
-		"sum":          func(s *fn, a *args) *val { return s.reduce(a, "sum") },
-		"max":          func(s *fn, a *args) *val { return s.reduce(a, "max") },
-		"min":          func(s *fn, a *args) *val { return s.reduce(a, "min") },
+		"sum":          with((*fn).reduce, "sum"),
+		"max":          with((*fn).reduce, "max"),
+		"min":          with((*fn).reduce, "min"),
 		"cumsum":       (*fn).cumsum,
-		"exp":          func(s *fn, a *args) *val { return s.math(a, ir.OpExp) },
-		"exp2":         func(s *fn, a *args) *val { return s.math(a, ir.OpExp2) },
-		"log":          func(s *fn, a *args) *val { return s.math(a, ir.OpLog) },
-		"log2":         func(s *fn, a *args) *val { return s.math(a, ir.OpLog2) },
-		"sqrt":         func(s *fn, a *args) *val { return s.math(a, ir.OpSqrt) },
-		"rsqrt":        func(s *fn, a *args) *val { return s.math(a, ir.OpRsqrt) },
-		"sigmoid":      func(s *fn, a *args) *val { return s.math(a, ir.OpSigmoid) },
-		"tanh":         func(s *fn, a *args) *val { return s.math(a, ir.OpTanh) },
-		"abs":          func(s *fn, a *args) *val { return s.math(a, ir.OpAbs) },
-		"minimum":      func(s *fn, a *args) *val { return s.minmax(a, ir.OpMin) },
-		"maximum":      func(s *fn, a *args) *val { return s.minmax(a, ir.OpMax) },
+		"exp":          with((*fn).math, ir.OpExp),
+		"exp2":         with((*fn).math, ir.OpExp2),
+		"log":          with((*fn).math, ir.OpLog),
+		"log2":         with((*fn).math, ir.OpLog2),
+		"sqrt":         with((*fn).math, ir.OpSqrt),
+		"rsqrt":        with((*fn).math, ir.OpRsqrt),
+		"sigmoid":      with((*fn).math, ir.OpSigmoid),
+		"tanh":         with((*fn).math, ir.OpTanh),
+		"abs":          with((*fn).math, ir.OpAbs),
+		"minimum":      with((*fn).minmax, ir.OpMin),
+		"maximum":      with((*fn).minmax, ir.OpMax),
 		"cdiv":         (*fn).cdiv,
 		"reshape":      (*fn).reshape,
 		"broadcast_to": (*fn).broadcastToCall,
@@ -60,15 +60,15 @@ func init() {
 		"local_ptr":    (*fn).localPtr,
 		"copy":         (*fn).copyCall,
 		"barrier":      (*fn).barrier,
-		"arrive":       func(s *fn, a *args) *val { return s.barrierOp(a, ir.OpBarrierArrive) },
-		"wait":         func(s *fn, a *args) *val { return s.barrierOp(a, ir.OpBarrierWait) },
-		"expect":       func(s *fn, a *args) *val { return s.barrierOp(a, ir.OpBarrierExpect) },
+		"arrive":       with((*fn).barrierOp, ir.OpBarrierArrive),
+		"wait":         with((*fn).barrierOp, ir.OpBarrierWait),
+		"expect":       with((*fn).barrierOp, ir.OpBarrierExpect),
 		"pipe":         (*fn).pipe,
-		"pp.acquire":   func(s *fn, a *args) *val { return s.pipeOp(a, ir.OpPipeAcquire) },
-		"pp.commit":    func(s *fn, a *args) *val { return s.pipeOp(a, ir.OpPipeCommit) },
-		"pp.close":     func(s *fn, a *args) *val { return s.pipeOp(a, ir.OpPipeClose) },
-		"pp.wait":      func(s *fn, a *args) *val { return s.pipeOp(a, ir.OpPipeWait) },
-		"pp.release":   func(s *fn, a *args) *val { return s.pipeOp(a, ir.OpPipeRelease) },
+		"pp.acquire":   with((*fn).pipeOp, ir.OpPipeAcquire),
+		"pp.commit":    with((*fn).pipeOp, ir.OpPipeCommit),
+		"pp.close":     with((*fn).pipeOp, ir.OpPipeClose),
+		"pp.wait":      with((*fn).pipeOp, ir.OpPipeWait),
+		"pp.release":   with((*fn).pipeOp, ir.OpPipeRelease),
 		"buf.slot":     (*fn).memSlot,
 		"bars.slot":    (*fn).barrierSlot,
 		"wgmma_wait":   (*fn).wgmmaWait,
@@ -79,6 +79,12 @@ func init() {
 
 		"distributed_barrier": (*fn).distributedBarrier,
 	}
+}
+
+// with gives a lowering shared by several builtins the argument that tells
+// them apart (an op kind).
+func with[K any](lower func(*fn, *args, K) *val, kind K) lowering {
+	return func(s *fn, a *args) *val { return lower(s, a, kind) }
 }
 
 // loweringKey is how lowerings knows a row: by the builtin's CallName, or,
@@ -144,14 +150,14 @@ func pointee(p *ir.Value) ir.Type {
 // shared-memory view (rather than pointers). The value is cached in the
 // args so that a later ptrArg does not evaluate it twice.
 func (s *fn) bufferArg(a *args, name string) (*ir.Value, bool) {
-	v := s.value(s.arg(a, name), s.argPos(a, name))
+	v := s.valueArg(a, name)
 	a.cache(name, v)
 	_, ok := v.Type.(*ir.MemDesc)
 	return v, ok
 }
 
 func (s *fn) ptrArg(a *args, name string) *ir.Value {
-	v := s.value(s.arg(a, name), s.argPos(a, name))
+	v := s.valueArg(a, name)
 	if _, ok := ir.Elem(v.Type).(*ir.Pointer); !ok {
 		s.errorf(s.argPos(a, name), "%s must be a pointer or a tile of pointers, not %s", name, v.Type)
 	}
@@ -159,8 +165,22 @@ func (s *fn) ptrArg(a *args, name string) *ir.Value {
 }
 
 func (s *fn) mask(a *args, shape []int) *ir.Value {
-	m := s.arg(a, "mask")
-	return s.materialize(m, ir.TileOf(shape, ir.I1), s.argPos(a, "mask"))
+	return s.argAs(a, "mask", ir.TileOf(shape, ir.I1))
+}
+
+// ptrOps lowers the operands of a store or an atomic through pointers: ptr,
+// the values names (of its pointee type) and, when given, mask.
+func (s *fn) ptrOps(a *args, names ...string) (*ir.Value, []*ir.Value) {
+	p := s.ptrArg(a, "ptr")
+	ops := []*ir.Value{p}
+	for _, name := range names {
+		ops = append(ops, s.argAs(a, name, pointee(p)))
+	}
+	if a.has("mask") {
+		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
+	}
+	s.b.Pos = a.call.Pos()
+	return p, ops
 }
 
 func (s *fn) load(a *args) *val {
@@ -168,7 +188,7 @@ func (s *fn) load(a *args) *val {
 	if buf, ok := s.bufferArg(a, "ptr"); ok {
 		// load(buf): the whole shared-memory view into registers.
 		s.b.Pos = c.Pos()
-		return &val{v: s.b.Value(ir.OpLocalLoad, ir.TileOf(buf.Type.(*ir.MemDesc).Shape, buf.Type.(*ir.MemDesc).Elem), []*ir.Value{buf}, nil)}
+		return &val{v: s.localLoad(buf)}
 	}
 	p := s.ptrArg(a, "ptr")
 	shape := ir.ShapeOf(p.Type)
@@ -178,7 +198,7 @@ func (s *fn) load(a *args) *val {
 	}
 	if a.has("other") && a.has("mask") {
 		// Without a mask no lane is masked off, so other: has no effect.
-		ops = append(ops, s.materialize(s.arg(a, "other"), pointee(p), s.argPos(a, "other")))
+		ops = append(ops, s.argAs(a, "other", pointee(p)))
 	}
 	attrs := ir.Attrs{}
 	if s.constIntArg(a, "async") != 0 {
@@ -188,49 +208,34 @@ func (s *fn) load(a *args) *val {
 	return &val{v: s.b.Value(ir.OpLoad, pointee(p), ops, attrs)}
 }
 
+// localLoad loads the whole shared-memory view buf into registers.
+func (s *fn) localLoad(buf *ir.Value) *ir.Value {
+	md := buf.Type.(*ir.MemDesc)
+	return s.b.Value(ir.OpLocalLoad, ir.TileOf(md.Shape, md.Elem), []*ir.Value{buf}, nil)
+}
+
 func (s *fn) store(a *args) *val {
 	c := a.call
 	if buf, ok := s.bufferArg(a, "ptr"); ok {
 		// store(buf, v): a whole tile into the shared-memory view.
 		md := buf.Type.(*ir.MemDesc)
-		v := s.materialize(s.arg(a, "value"), ir.TileOf(md.Shape, md.Elem), s.argPos(a, "value"))
+		v := s.argAs(a, "value", ir.TileOf(md.Shape, md.Elem))
 		s.b.Pos = c.Pos()
 		s.b.Create(ir.OpLocalStore, nil, []*ir.Value{buf, v}, nil)
 		return &val{}
 	}
-	p := s.ptrArg(a, "ptr")
-	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
-	ops := []*ir.Value{p, v}
-	if a.has("mask") {
-		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
-	}
-	s.b.Pos = c.Pos()
+	_, ops := s.ptrOps(a, "value")
 	s.b.Create(ir.OpStore, nil, ops, nil)
 	return &val{}
 }
 
 func (s *fn) atomic(a *args, kind string) *val {
-	c := a.call
-	p := s.ptrArg(a, "ptr")
-	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
-	ops := []*ir.Value{p, v}
-	if a.has("mask") {
-		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
-	}
-	s.b.Pos = c.Pos()
+	p, ops := s.ptrOps(a, "value")
 	return &val{v: s.b.Value(ir.OpAtomicRMW, pointee(p), ops, ir.Attrs{"kind": kind})}
 }
 
 func (s *fn) atomicCAS(a *args) *val {
-	c := a.call
-	p := s.ptrArg(a, "ptr")
-	cmp := s.materialize(s.arg(a, "cmp"), pointee(p), s.argPos(a, "cmp"))
-	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
-	ops := []*ir.Value{p, cmp, v}
-	if a.has("mask") {
-		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
-	}
-	s.b.Pos = c.Pos()
+	p, ops := s.ptrOps(a, "cmp", "value")
 	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), ops, nil)}
 }
 
@@ -238,8 +243,8 @@ func (s *fn) atomicCAS(a *args) *val {
 // operands may be tiles or shared-memory buffers.
 func (s *fn) dot(a *args, kind ir.Kind) *val {
 	c := a.call
-	x := s.value(s.arg(a, "a"), s.argPos(a, "a"))
-	y := s.value(s.arg(a, "b"), s.argPos(a, "b"))
+	x := s.valueArg(a, "a")
+	y := s.valueArg(a, "b")
 	xs, ys := ir.ShapeOf(x.Type), ir.ShapeOf(y.Type)
 	attrs := ir.Attrs{}
 	ta, tb := false, false
@@ -337,7 +342,7 @@ func (s *fn) axisArg(a *args, rank int) (int, bool) {
 
 func (s *fn) reduce(a *args, kind string) *val {
 	c := a.call
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	x := s.valueArg(a, "x")
 	shape := ir.ShapeOf(x.Type)
 	if len(shape) == 0 {
 		s.errorf(s.argPos(a, "x"), "%s needs a tile, not a scalar", kind)
@@ -379,7 +384,7 @@ func (s *fn) widenForSum(x *ir.Value, kind string) *ir.Value {
 
 func (s *fn) cumsum(a *args) *val {
 	c := a.call
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	x := s.valueArg(a, "x")
 	shape := ir.ShapeOf(x.Type)
 	if len(shape) == 0 {
 		s.errorf(s.argPos(a, "x"), "cumsum needs a tile, not a scalar")
@@ -435,7 +440,7 @@ func (s *fn) cdiv(a *args) *val {
 
 func (s *fn) reshape(a *args) *val {
 	c := a.call
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	x := s.valueArg(a, "x")
 	shape := s.shapeArg(a, "shape")
 	if ir.NumElements(shape) != ir.NumElements(ir.ShapeOf(x.Type)) {
 		s.errorf(c.Pos(), "cannot reshape %v to %v", ir.ShapeOf(x.Type), shape)
@@ -446,7 +451,7 @@ func (s *fn) reshape(a *args) *val {
 
 func (s *fn) broadcastToCall(a *args) *val {
 	c := a.call
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	x := s.valueArg(a, "x")
 	shape := s.shapeArg(a, "shape")
 	return &val{v: s.broadcastTo(x, shape, c.Pos())}
 }
@@ -455,7 +460,7 @@ func (s *fn) broadcastToCall(a *args) *val {
 // shared-memory views (a view needs no data movement).
 func (s *fn) transCall(a *args) *val {
 	c := a.call
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	x := s.valueArg(a, "x")
 	var perm []int64
 	for _, d := range a.rest {
 		v := s.expr(d.Value)
@@ -522,7 +527,7 @@ func (s *fn) print(a *args) *val {
 
 func (s *fn) assert(a *args) *val {
 	c := a.call
-	cond := s.value(s.arg(a, "cond"), s.argPos(a, "cond"))
+	cond := s.valueArg(a, "cond")
 	msg := "assertion failed"
 	if a.has("msg") {
 		m := s.constArg(a, "msg")
@@ -574,14 +579,14 @@ func (s *fn) alloc(a *args) *val {
 	t := &ir.MemDesc{Shape: shape, Elem: dt, Order: ir.RowMajor(len(shape)), Space: ir.Shared}
 	var ops []*ir.Value
 	if a.has("init") {
-		ops = append(ops, s.materialize(s.arg(a, "init"), ir.TileOf(shape, dt), s.argPos(a, "init")))
+		ops = append(ops, s.argAs(a, "init", ir.TileOf(shape, dt)))
 	}
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(ir.OpAlloc, t, ops, nil)}
 }
 
 func (s *fn) memArg(a *args, name string) *ir.Value {
-	v := s.value(s.arg(a, name), s.argPos(a, name))
+	v := s.valueArg(a, name)
 	if _, ok := v.Type.(*ir.MemDesc); !ok {
 		s.errorf(s.argPos(a, name), "%s must be a shared-memory buffer, not %s", name, v.Type)
 	}
@@ -617,8 +622,8 @@ func (s *fn) localPtr(a *args) *val {
 
 func (s *fn) copyCall(a *args) *val {
 	c := a.call
-	src := s.value(s.arg(a, "src"), s.argPos(a, "src"))
-	dst := s.value(s.arg(a, "dst"), s.argPos(a, "dst"))
+	src := s.valueArg(a, "src")
+	dst := s.valueArg(a, "dst")
 	ops := []*ir.Value{src, dst}
 	var desc *ir.Desc
 	if d, ok := src.Type.(*ir.Desc); ok {
@@ -629,8 +634,8 @@ func (s *fn) copyCall(a *args) *val {
 		// Between equal-shaped buffers and pointer tiles: a load and a store.
 		s.b.Pos = c.Pos()
 		var tile *ir.Value
-		if md, ok := src.Type.(*ir.MemDesc); ok {
-			tile = s.b.Value(ir.OpLocalLoad, ir.TileOf(md.Shape, md.Elem), []*ir.Value{src}, nil)
+		if _, ok := src.Type.(*ir.MemDesc); ok {
+			tile = s.localLoad(src)
 		} else {
 			tile = s.b.Value(ir.OpLoad, pointee(src), []*ir.Value{src}, nil)
 		}
@@ -649,7 +654,7 @@ func (s *fn) copyCall(a *args) *val {
 	}
 	attrs := ir.Attrs{"has_barrier": false}
 	if a.has("barrier") {
-		b := s.value(s.arg(a, "barrier"), s.argPos(a, "barrier"))
+		b := s.valueArg(a, "barrier")
 		ops = append(ops, b)
 		attrs["has_barrier"] = true
 	}
@@ -676,14 +681,14 @@ func (s *fn) barrier(a *args) *val {
 // the value after the barrier, where the row has one, is an i32.
 func (s *fn) barrierOp(a *args, kind ir.Kind) *val {
 	c := a.call
-	b := s.value(s.arg(a, "bar"), s.argPos(a, "bar"))
+	b := s.valueArg(a, "bar")
 	if _, ok := b.Type.(*ir.Barrier); !ok {
 		s.errorf(s.argPos(a, "bar"), "expected a barrier, not %s", b.Type)
 	}
 	ops := []*ir.Value{b}
 	if len(a.b.Params) > 1 {
 		second := a.b.Params[1].Name
-		ops = append(ops, s.materialize(s.arg(a, second), ir.I32, s.argPos(a, second)))
+		ops = append(ops, s.argAs(a, second, ir.I32))
 	}
 	s.b.Pos = c.Pos()
 	s.b.Create(kind, nil, ops, nil)
@@ -727,7 +732,7 @@ func (s *fn) deviceMesh(a *args) *val {
 }
 
 func (s *fn) shardID(a *args) *val {
-	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+	m := s.valueArg(a, "mesh")
 	ax := s.constArg(a, "axis")
 	if ax.str == nil {
 		s.errorf(s.argPos(a, "axis"), `the axis is a string such as "cluster_x"`)
@@ -744,8 +749,8 @@ func (s *fn) shardID(a *args) *val {
 func (s *fn) remote(a *args) *val {
 	c := a.call
 	buf := s.memArg(a, "buf")
-	rank := s.materialize(s.arg(a, "rank"), ir.I32, s.argPos(a, "rank"))
-	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+	rank := s.argAs(a, "rank", ir.I32)
+	m := s.valueArg(a, "mesh")
 	md := *buf.Type.(*ir.MemDesc)
 	md.Space = ir.Cluster
 	s.b.Pos = c.Pos()
@@ -753,7 +758,7 @@ func (s *fn) remote(a *args) *val {
 }
 
 func (s *fn) distributedBarrier(a *args) *val {
-	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+	m := s.valueArg(a, "mesh")
 	s.b.Create(ir.OpDistributedBarrier, nil, []*ir.Value{m}, nil)
 	return &val{}
 }
@@ -825,7 +830,7 @@ func recvKind(t ir.Type) string {
 // recvIndex gives a slot or pipe method's receiver and its index i, an i32.
 func (s *fn) recvIndex(a *args) (recv, i *ir.Value) {
 	recv = s.arg(a, a.b.Params[0].Name).v
-	i = s.materialize(s.arg(a, "i"), ir.I32, s.argPos(a, "i"))
+	i = s.argAs(a, "i", ir.I32)
 	s.b.Pos = a.call.Pos()
 	return recv, i
 }

@@ -88,6 +88,17 @@ func (s *fn) arg(a *args, name string) *val {
 	return nil
 }
 
+// valueArg lowers argument name to an IR value (a constant takes its
+// default type).
+func (s *fn) valueArg(a *args, name string) *ir.Value {
+	return s.value(s.arg(a, name), s.argPos(a, name))
+}
+
+// argAs lowers argument name to an IR value of type t.
+func (s *fn) argAs(a *args, name string, t ir.Type) *ir.Value {
+	return s.materialize(s.arg(a, name), t, s.argPos(a, name))
+}
+
 // defaultVal is the value of p's default (nil when it has none).
 func defaultVal(p *check.Param) *val {
 	d := p.DefaultValue()
