@@ -13,14 +13,31 @@ type Param struct {
 	Optional bool   // may be left out
 	Default  string // the default as documentation ("false", "0", "smem"); "" when absent means "none"
 	Variadic bool   // takes any number of positional values
-	defVal   *Value
-	defType  Type
+	// Const: the argument must be compile-time (a constant, a dtype or
+	// type, a shape). The builtin's rule enforces it with its own message;
+	// the lowering reads such arguments as constants.
+	Const   bool
+	defVal  *Value
+	defType Type
 }
 
-// Builtin describes one builtin function or method. The table builtinList is
-// the single source of truth: the checker binds arguments from Params, the
-// docs are generated from Sig/Doc (BuiltinDocs), and tests check every
-// builtin of the language sketch is present.
+// DefaultValue is the value an omitted argument takes; nil when there is none.
+func (p *Param) DefaultValue() constant.Value {
+	if p.defVal == nil {
+		return nil
+	}
+	return p.defVal.Known
+}
+
+// Builtin describes one builtin function or method: one row of the table
+// builtinList, the single source of truth for its signature. The checker
+// binds arguments from Params (a Binder) and checks them with the row's
+// rule; the lowering binds them from the same Params, takes omitted ones'
+// defaults from it and keeps only the IR building per builtin (keyed by
+// CallName, or by Alias); the docs are generated from Signature/Doc
+// (BuiltinDocs); tests check every builtin of the language sketch is
+// present and has a lowering. Adding a builtin is adding a row, its rule
+// and its lowering.
 type Builtin struct {
 	Name string // as written: load, acquire
 	// Recv is the receiver kind for methods ("pipe", "memdesc", "barriers",
@@ -76,9 +93,20 @@ func (b *Builtin) Signature() string {
 func Builtins() []*Builtin { return builtinList }
 
 // LookupBuiltin finds a builtin function by name.
-func LookupBuiltin(name string) *Builtin {
+func LookupBuiltin(name string) *Builtin { return lookup("", name) }
+
+// LookupMethod finds the method name of receiver kind recv ("pipe",
+// "memdesc", "barriers", "value"); nil when there is none.
+func LookupMethod(recv, name string) *Builtin {
+	if recv == "" {
+		return nil
+	}
+	return lookup(recv, name)
+}
+
+func lookup(recv, name string) *Builtin {
 	for _, b := range builtinList {
-		if b.Recv == "" && b.Name == name {
+		if b.Recv == recv && b.Name == name {
 			return b
 		}
 	}
@@ -115,29 +143,29 @@ func methodFor(t Type, name string) (*Builtin, bool) {
 			kind = "value"
 		}
 	}
-	if kind == "" {
-		return nil, false
-	}
-	for _, b := range builtinList {
-		if b.Recv == kind && b.Name == name {
-			return b, true
-		}
-	}
-	return nil, false
+	b := LookupMethod(kind, name)
+	return b, b != nil
 }
 
-// parameter constructors
+// MeshAxes are the axes of a device_mesh: its keyword parameters and the
+// axis names shard_id takes.
+var MeshAxes = []string{"cluster_x", "cluster_y", "cluster_z"}
+
+// parameter constructors; kwBool and kwInt parameters are compile-time
 func pos(name string) *Param      { return &Param{Name: name} }
 func opt(name string) *Param      { return &Param{Name: name, Optional: true} }
 func variadic(name string) *Param { return &Param{Name: name, Variadic: true} }
 func kw(name string) *Param       { return &Param{Name: name, Keyword: true} }
 func kwOpt(name string) *Param    { return &Param{Name: name, Keyword: true, Optional: true} }
 func kwBool(name string, def bool) *Param {
-	return &Param{Name: name, Keyword: true, Optional: true, Default: fmt.Sprint(def), defVal: &Value{Known: constant.MakeBool(def)}, defType: I1}
+	return &Param{Name: name, Keyword: true, Optional: true, Const: true, Default: fmt.Sprint(def), defVal: &Value{Known: constant.MakeBool(def)}, defType: I1}
 }
 func kwInt(name string, def int64) *Param {
-	return &Param{Name: name, Keyword: true, Optional: true, Default: fmt.Sprint(def), defVal: knownInt(def), defType: UntypedInt}
+	return &Param{Name: name, Keyword: true, Optional: true, Const: true, Default: fmt.Sprint(def), defVal: knownInt(def), defType: UntypedInt}
 }
+
+// cst marks a parameter compile-time (Param.Const).
+func cst(p *Param) *Param { p.Const = true; return p }
 
 func fn(name, doc string, check func(*checker, *callCtx) Type, params ...*Param) *Builtin {
 	return &Builtin{Name: name, Doc: doc, Params: params, check: check}
@@ -155,19 +183,23 @@ func init() {
 		return fn(name, doc, (*checker).atomicRMW, pos("ptr"), pos("value"), kwOpt("mask"))
 	}
 	reduce := func(name, doc string) *Builtin {
-		return fn(name, doc, (*checker).reduce, pos("x"), kwOpt("axis"))
+		return fn(name, doc, (*checker).reduce, pos("x"), cst(kwOpt("axis")))
 	}
 	alloc := fn("alloc", "a shared-memory buffer of shape and dtype (scope: smem is the only scope); init: fills it", (*checker).alloc,
-		pos("shape"), pos("dtype"), &Param{Name: "scope", Keyword: true, Optional: true, Default: "smem", defVal: &Value{Known: constant.MakeString("smem")}, defType: ScopeType}, kwOpt("init"))
-	pipe := fn("pipe", "a ring of capacity shared-memory slots, one buffer per named field, with full/empty mbarriers", (*checker).pipe, kw("capacity"))
+		cst(pos("shape")), cst(pos("dtype")), &Param{Name: "scope", Keyword: true, Optional: true, Const: true, Default: "smem", defVal: &Value{Known: constant.MakeString("smem")}, defType: ScopeType}, kwOpt("init"))
+	pipe := fn("pipe", "a ring of capacity shared-memory slots, one buffer per named field, with full/empty mbarriers", (*checker).pipe, cst(kw("capacity")))
 	pipe.Fields = true
+	var mesh []*Param
+	for _, ax := range MeshAxes {
+		mesh = append(mesh, kwInt(ax, 1))
+	}
 	builtinList = []*Builtin{
 		// core (Triton parity)
-		fn("program_id", "this program's (CTA's) index along grid axis 0, 1 or 2", (*checker).gridAxis, pos("axis")),
-		fn("num_programs", "the number of programs along grid axis 0, 1 or 2", (*checker).gridAxis, pos("axis")),
-		fn("arange", "the i32 tile [start, start+1, ..., end-1]; bounds are compile-time, the size a power of two", (*checker).arange, pos("start"), pos("end")),
-		fn("zeros", "a tile of shape filled with 0 of dtype", (*checker).zeros, pos("shape"), pos("dtype")),
-		fn("full", "a tile of shape filled with value, of dtype", (*checker).full, pos("shape"), pos("value"), pos("dtype")),
+		fn("program_id", "this program's (CTA's) index along grid axis 0, 1 or 2", (*checker).gridAxis, cst(pos("axis"))),
+		fn("num_programs", "the number of programs along grid axis 0, 1 or 2", (*checker).gridAxis, cst(pos("axis"))),
+		fn("arange", "the i32 tile [start, start+1, ..., end-1]; bounds are compile-time, the size a power of two", (*checker).arange, cst(pos("start")), cst(pos("end"))),
+		fn("zeros", "a tile of shape filled with 0 of dtype", (*checker).zeros, cst(pos("shape")), cst(pos("dtype"))),
+		fn("full", "a tile of shape filled with value, of dtype", (*checker).full, cst(pos("shape")), pos("value"), cst(pos("dtype"))),
 		fn("load", "load through a pointer (tile), or a whole shared-memory buffer; masked-off lanes read other; async: uses cp.async", (*checker).load,
 			pos("ptr"), kwOpt("mask"), kwOpt("other"), kwBool("async", false)),
 		fn("store", "store value (broadcast, converted to the pointee type) through a pointer (tile) or into a shared-memory buffer", (*checker).store,
@@ -181,7 +213,7 @@ func init() {
 		fn("dot", "matrix product a[M,K] x b[K,N] (+ acc[M,N]) on tensor cores, accumulating in f32 (i32 for i8)", (*checker).dot,
 			pos("a"), pos("b"), opt("acc")),
 		fn("where", "elementwise select: x where cond, else y (broadcast)", (*checker).where, pos("cond"), pos("x"), pos("y")),
-		fn("cast", "convert x to dtype elementwise", (*checker).cast, pos("x"), pos("dtype")),
+		fn("cast", "convert x to dtype elementwise", (*checker).cast, pos("x"), cst(pos("dtype"))),
 		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32"),
 		reduce("max", "maximum over axis (all axes when omitted); for two tiles use maximum"),
 		reduce("min", "minimum over axis (all axes when omitted); for two tiles use minimum"),
@@ -198,20 +230,20 @@ func init() {
 		fn("minimum", "elementwise minimum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
 		fn("maximum", "elementwise maximum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
 		fn("cdiv", "ceiling division (a + b - 1) / b of integers; folded at compile time", (*checker).cdiv, pos("a"), pos("b")),
-		fn("reshape", "the same elements in a new shape (element counts must match)", (*checker).reshape, pos("x"), pos("shape")),
-		fn("broadcast_to", "broadcast x to shape (NumPy rules)", (*checker).broadcastTo, pos("x"), pos("shape")),
+		fn("reshape", "the same elements in a new shape (element counts must match)", (*checker).reshape, pos("x"), cst(pos("shape"))),
+		fn("broadcast_to", "broadcast x to shape (NumPy rules)", (*checker).broadcastTo, pos("x"), cst(pos("shape"))),
 		fn("trans", "transpose (reverse the dims) of a tile or shared-memory buffer, like x.T", (*checker).trans, pos("x")),
-		fn("permute", "permute the dims of a tile or shared-memory buffer (a view, no copy, for buffers)", (*checker).permute, pos("x"), variadic("dims")),
+		fn("permute", "permute the dims of a tile or shared-memory buffer (a view, no copy, for buffers)", (*checker).permute, pos("x"), cst(variadic("dims"))),
 		fn("print", "device print of strings, scalars and tiles", (*checker).print, variadic("args")),
-		fn("assert", "device assertion that cond holds (everywhere for a tile), with an optional message", (*checker).assert, pos("cond"), opt("msg")),
+		fn("assert", "device assertion that cond holds (everywhere for a tile), with an optional message", (*checker).assert, pos("cond"), cst(opt("msg"))),
 		fn("make_desc", "a TMA tensor descriptor over ptr, with runtime shape and strides and a compile-time block", (*checker).makeDesc,
-			pos("ptr"), kw("shape"), kw("strides"), kw("block")),
+			pos("ptr"), kw("shape"), kw("strides"), cst(kw("block"))),
 		// TLE extensions
 		alloc,
 		fn("local_ptr", "a tile of shared-memory pointers into buf, one index (tile) per dim, broadcast together", (*checker).localPtr, pos("buf"), variadic("indices")),
 		fn("copy", "bulk copy; from a desc (TMA load, completes on barrier:) or to a desc (TMA store), or between equal-shaped buffers/pointer tiles", (*checker).copyOp,
 			pos("src"), pos("dst"), variadic("offsets"), kwOpt("barrier")),
-		fn("barrier", "an mbarrier completing a phase after count arrivals; slots: n makes an array of n (bars.slot(i))", (*checker).barrier, kwInt("count", 1), kwOpt("slots")),
+		fn("barrier", "an mbarrier completing a phase after count arrivals; slots: n makes an array of n (bars.slot(i))", (*checker).barrier, kwInt("count", 1), cst(kwOpt("slots"))),
 		fn("arrive", "one arrival on the mbarrier", (*checker).arrive, pos("bar")),
 		fn("wait", "wait until the mbarrier completes the phase (0 or 1) given", (*checker).waitBar, pos("bar"), pos("phase")),
 		fn("expect", "one arrival that also expects bytes of copy traffic (mbarrier.arrive.expect_tx)", (*checker).expect, pos("bar"), pos("bytes")),
@@ -223,15 +255,14 @@ func init() {
 		method("pipe", "release", "reader side: hand slot i back to writers", (*checker).pipeIndex, pos("i")),
 		method("memdesc", "slot", "view of one leading index of a shared-memory buffer (no copy)", (*checker).memSlot, pos("i")),
 		method("barriers", "slot", "one mbarrier of a barrier array", (*checker).barrierSlot, pos("i")),
-		{Name: "to", Recv: "value", Alias: "cast", Doc: "convert x to dtype elementwise", Params: []*Param{pos("x"), pos("dtype")}, check: (*checker).cast},
+		{Name: "to", Recv: "value", Alias: "cast", Doc: "convert x to dtype elementwise", Params: []*Param{pos("x"), cst(pos("dtype"))}, check: (*checker).cast},
 		fn("wgmma", "asynchronous warpgroup MMA a[M,K] x b[K,N] + acc (a in registers or shared memory, b in shared memory); trans_a/trans_b: operand stored [K,M]/[N,K]", (*checker).wgmma,
 			pos("a"), pos("b"), pos("acc"), kwBool("trans_a", false), kwBool("trans_b", false)),
-		fn("wgmma_wait", "wait until at most n wgmma groups are pending", (*checker).wgmmaWait, pos("n")),
-		fn("device_mesh", "the CTA cluster as a mesh (cluster sizes are compile-time; at most 16 CTAs)", (*checker).deviceMesh,
-			kwInt("cluster_x", 1), kwInt("cluster_y", 1), kwInt("cluster_z", 1)),
-		fn("shard_id", "this CTA's coordinate along a mesh axis (\"cluster_x\", \"cluster_y\" or \"cluster_z\")", (*checker).shardID, pos("mesh"), pos("axis")),
+		fn("wgmma_wait", "wait until at most n wgmma groups are pending", (*checker).wgmmaWait, cst(pos("n"))),
+		fn("device_mesh", "the CTA cluster as a mesh (cluster sizes are compile-time; at most 16 CTAs)", (*checker).deviceMesh, mesh...),
+		fn("shard_id", "this CTA's coordinate along a mesh axis (\"cluster_x\", \"cluster_y\" or \"cluster_z\")", (*checker).shardID, pos("mesh"), cst(pos("axis"))),
 		fn("remote", "the same buffer in CTA rank of the cluster (distributed shared memory)", (*checker).remote, pos("buf"), pos("rank"), pos("mesh")),
 		fn("distributed_barrier", "barrier across the mesh's CTAs, making remote writes visible", (*checker).distributedBarrier, pos("mesh")),
-		fn("asm", "inline PTX (GPU only); out: gives the result type", (*checker).asm, pos("template"), variadic("args"), kwOpt("out")),
+		fn("asm", "inline PTX (GPU only); out: gives the result type", (*checker).asm, cst(pos("template")), variadic("args"), cst(kwOpt("out"))),
 	}
 }

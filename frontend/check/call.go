@@ -107,7 +107,8 @@ func (c *checker) skipArgs(e *ast.CallExpr) {
 	}
 }
 
-// bind matches a call's arguments to a parameter list.
+// bind matches a call's arguments to a parameter list (through a Binder),
+// checking each argument as it goes.
 func (c *checker) bind(e *ast.CallExpr, name, sig string, params []*Param, fields bool, recv *argv) (*callCtx, bool) {
 	cc := &callCtx{call: e}
 	ok := true
@@ -119,71 +120,37 @@ func (c *checker) bind(e *ast.CallExpr, name, sig string, params []*Param, field
 			vIdx = i
 		}
 	}
-	pi := 0
 	if recv != nil {
 		slots[0] = recv
-		pi = 1
 	}
-	sawKw, tooMany := false, false
+	m := NewBinder(params, fields, recv != nil)
 	for _, a := range e.Args {
 		t, v := c.expr(a.Value)
 		av := &argv{expr: a.Value, typ: t, val: v}
-		if a.Name == nil {
-			if sawKw {
-				c.errorf(a.Value, "positional argument after keyword argument in call to %s", name)
-				ok = false
-				continue
-			}
-			for pi < len(params) && slots[pi] != nil && !params[pi].Variadic {
-				pi++
-			}
-			switch {
-			case pi < len(params) && params[pi].Variadic:
-				av.name, av.param = params[pi].Name, params[pi]
+		i, err := m.Next(a)
+		switch err {
+		case BindPositionalAfterKeyword:
+			c.errorf(a.Value, "positional argument after keyword argument in call to %s", name)
+		case BindTooMany:
+			c.errorf(a.Value, "too many arguments in call to %s (want %s)", name, sig)
+		case BindUnknownKeyword:
+			c.errorf(a.Name, "unknown keyword argument %s in call to %s (want %s)", a.Name.Name, name, sig)
+		case BindDuplicate:
+			c.errorf(a.Name, "duplicate argument %s in call to %s", a.Name.Name, name)
+		}
+		ok = ok && err == BindOK
+		switch {
+		case i == FieldArg:
+			av.name = a.Name.Name
+			cc.fields = append(cc.fields, av)
+		case i >= 0:
+			av.name, av.param = params[i].Name, params[i]
+			if params[i].Variadic {
 				variadic = append(variadic, av)
-			case pi < len(params) && !params[pi].Keyword:
-				av.name, av.param = params[pi].Name, params[pi]
-				slots[pi] = av
-				pi++
-			default:
-				if !tooMany {
-					c.errorf(a.Value, "too many arguments in call to %s (want %s)", name, sig)
-				}
-				tooMany, ok = true, false
-			}
-			continue
-		}
-		sawKw = true
-		kw := a.Name.Name
-		idx := -1
-		for i, p := range params {
-			if p.Name == kw && !p.Variadic && !(recv != nil && i == 0) {
-				idx = i
+			} else {
+				slots[i] = av
 			}
 		}
-		if idx < 0 {
-			if fields {
-				for _, f := range cc.fields {
-					if f.name == kw {
-						c.errorf(a.Name, "duplicate argument %s in call to %s", kw, name)
-						ok = false
-					}
-				}
-				av.name = kw
-				cc.fields = append(cc.fields, av)
-				continue
-			}
-			c.errorf(a.Name, "unknown keyword argument %s in call to %s (want %s)", kw, name, sig)
-			ok = false
-			continue
-		}
-		if slots[idx] != nil {
-			c.errorf(a.Name, "duplicate argument %s in call to %s", kw, name)
-			ok = false
-			continue
-		}
-		av.name, av.param = kw, params[idx]
-		slots[idx] = av
 	}
 	for i, p := range params {
 		if p.Variadic {
@@ -248,7 +215,6 @@ func (c *checker) funcSig(fd *ast.FuncDecl) ([]*Param, []Type) {
 	savedSc, savedTab, savedB := c.sc, c.tab, c.b
 	c.sc, c.tab, c.b = newScope(c.top), c.info.Tables, nil
 	defer func() { c.sc, c.tab, c.b = savedSc, savedTab, savedB }()
-	var params []*Param
 	var types []Type
 	for _, p := range fd.Params {
 		o := c.param(p, false)
@@ -256,10 +222,9 @@ func (c *checker) funcSig(fd *ast.FuncDecl) ([]*Param, []Type) {
 		if o != nil {
 			t = o.Type
 		}
-		params = append(params, &Param{Name: p.Name.Name})
 		types = append(types, t)
 	}
-	return params, types
+	return FuncParams(fd), types
 }
 
 func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1179,7 +1180,7 @@ func (c *checker) wgmmaWait(cc *callCtx) Type {
 
 func (c *checker) deviceMesh(cc *callCtx) Type {
 	var dims [3]Dim
-	for i, name := range []string{"cluster_x", "cluster_y", "cluster_z"} {
+	for i, name := range MeshAxes {
 		d, ok := c.constDim(cc, cc.get(name), true)
 		if !ok {
 			return Invalid
@@ -1211,9 +1212,7 @@ func (c *checker) shardID(cc *callCtx) Type {
 	if a.typ != String || !a.val.IsKnown() {
 		return c.argErr(cc, a, `an axis name like "cluster_x"`)
 	}
-	switch s := constant.StringVal(a.val.Known); s {
-	case "cluster_x", "cluster_y", "cluster_z":
-	default:
+	if s := constant.StringVal(a.val.Known); !slices.Contains(MeshAxes, s) {
 		c.errorf(cc.at(a), "unknown mesh axis %q (want cluster_x, cluster_y or cluster_z)", s)
 		return Invalid
 	}

@@ -2,47 +2,52 @@ package lower
 
 import (
 	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/tle/diag"
 	"github.com/tlego/tle/tle/ir"
 )
 
-type builtinFunc func(s *fn, call *ast.CallExpr) *val
+// lowering builds the IR of one builtin from its bound arguments.
+type lowering func(s *fn, a *args) *val
 
-var builtins map[string]builtinFunc
+// lowerings holds the IR building of every row of the builtin table
+// (check.Builtins), keyed by loweringKey: the arguments come bound from the
+// row (bindArgs), so only the IR building is per builtin here.
+var lowerings map[string]lowering
 
 func init() {
-	builtins = map[string]builtinFunc{
-		"program_id":   func(s *fn, c *ast.CallExpr) *val { return s.axisOp(c, ir.OpProgramID) },
-		"num_programs": func(s *fn, c *ast.CallExpr) *val { return s.axisOp(c, ir.OpNumPrograms) },
+	lowerings = map[string]lowering{
+		"program_id":   with((*fn).axisOp, ir.OpProgramID),
+		"num_programs": with((*fn).axisOp, ir.OpNumPrograms),
 		"arange":       (*fn).arange,
-		"zeros":        func(s *fn, c *ast.CallExpr) *val { return s.full(c, false) },
-		"full":         func(s *fn, c *ast.CallExpr) *val { return s.full(c, true) },
+		"zeros":        with((*fn).full, false),
+		"full":         with((*fn).full, true),
 		"load":         (*fn).load,
 		"store":        (*fn).store,
-		"atomic_add":   func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "add") },
-		"atomic_max":   func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "max") },
-		"atomic_min":   func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "min") },
-		"atomic_xchg":  func(s *fn, c *ast.CallExpr) *val { return s.atomic(c, "xchg") },
+		"atomic_add":   with((*fn).atomic, "add"),
+		"atomic_max":   with((*fn).atomic, "max"),
+		"atomic_min":   with((*fn).atomic, "min"),
+		"atomic_xchg":  with((*fn).atomic, "xchg"),
 		"atomic_cas":   (*fn).atomicCAS,
-		"dot":          func(s *fn, c *ast.CallExpr) *val { return s.dot(c, ir.OpDot) },
-		"wgmma":        func(s *fn, c *ast.CallExpr) *val { return s.dot(c, ir.OpWgmma) },
+		"dot":          with((*fn).dot, ir.OpDot),
+		"wgmma":        with((*fn).dot, ir.OpWgmma),
 		"where":        (*fn).where,
 		"cast":         (*fn).cast,
-		"sum":          func(s *fn, c *ast.CallExpr) *val { return s.reduce(c, "sum") },
-		"max":          func(s *fn, c *ast.CallExpr) *val { return s.reduce(c, "max") },
-		"min":          func(s *fn, c *ast.CallExpr) *val { return s.reduce(c, "min") },
+		"sum":          with((*fn).reduce, "sum"),
+		"max":          with((*fn).reduce, "max"),
+		"min":          with((*fn).reduce, "min"),
 		"cumsum":       (*fn).cumsum,
-		"exp":          func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpExp) },
-		"exp2":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpExp2) },
-		"log":          func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpLog) },
-		"log2":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpLog2) },
-		"sqrt":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpSqrt) },
-		"rsqrt":        func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpRsqrt) },
-		"sigmoid":      func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpSigmoid) },
-		"tanh":         func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpTanh) },
-		"abs":          func(s *fn, c *ast.CallExpr) *val { return s.math(c, ir.OpAbs) },
-		"minimum":      func(s *fn, c *ast.CallExpr) *val { return s.minmax(c, ir.OpMin) },
-		"maximum":      func(s *fn, c *ast.CallExpr) *val { return s.minmax(c, ir.OpMax) },
+		"exp":          with((*fn).math, ir.OpExp),
+		"exp2":         with((*fn).math, ir.OpExp2),
+		"log":          with((*fn).math, ir.OpLog),
+		"log2":         with((*fn).math, ir.OpLog2),
+		"sqrt":         with((*fn).math, ir.OpSqrt),
+		"rsqrt":        with((*fn).math, ir.OpRsqrt),
+		"sigmoid":      with((*fn).math, ir.OpSigmoid),
+		"tanh":         with((*fn).math, ir.OpTanh),
+		"abs":          with((*fn).math, ir.OpAbs),
+		"minimum":      with((*fn).minmax, ir.OpMin),
+		"maximum":      with((*fn).minmax, ir.OpMax),
 		"cdiv":         (*fn).cdiv,
 		"reshape":      (*fn).reshape,
 		"broadcast_to": (*fn).broadcastToCall,
@@ -55,57 +60,79 @@ func init() {
 		"local_ptr":    (*fn).localPtr,
 		"copy":         (*fn).copyCall,
 		"barrier":      (*fn).barrier,
-		"arrive":       func(s *fn, c *ast.CallExpr) *val { return s.barrierOp(c, ir.OpBarrierArrive, false) },
-		"wait":         func(s *fn, c *ast.CallExpr) *val { return s.barrierOp(c, ir.OpBarrierWait, true) },
-		"expect":       func(s *fn, c *ast.CallExpr) *val { return s.barrierOp(c, ir.OpBarrierExpect, true) },
+		"arrive":       with((*fn).barrierOp, ir.OpBarrierArrive),
+		"wait":         with((*fn).barrierOp, ir.OpBarrierWait),
+		"expect":       with((*fn).barrierOp, ir.OpBarrierExpect),
 		"pipe":         (*fn).pipe,
+		"pp.acquire":   with((*fn).pipeOp, ir.OpPipeAcquire),
+		"pp.commit":    with((*fn).pipeOp, ir.OpPipeCommit),
+		"pp.close":     with((*fn).pipeOp, ir.OpPipeClose),
+		"pp.wait":      with((*fn).pipeOp, ir.OpPipeWait),
+		"pp.release":   with((*fn).pipeOp, ir.OpPipeRelease),
+		"buf.slot":     (*fn).memSlot,
+		"bars.slot":    (*fn).barrierSlot,
 		"wgmma_wait":   (*fn).wgmmaWait,
 		"device_mesh":  (*fn).deviceMesh,
 		"shard_id":     (*fn).shardID,
 		"remote":       (*fn).remote,
-		"distributed_barrier": func(s *fn, c *ast.CallExpr) *val {
-			a := s.bind(c, "distributed_barrier", "mesh")
-			m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
-			s.b.Create(ir.OpDistributedBarrier, nil, []*ir.Value{m}, nil)
-			return &val{}
-		},
-		"asm": (*fn).asm,
+		"asm":          (*fn).asm,
+
+		"distributed_barrier": (*fn).distributedBarrier,
 	}
 }
 
-// IsBuiltin reports whether name is a builtin function the lowering knows.
-func IsBuiltin(name string) bool { _, ok := builtins[name]; return ok }
+// with gives a lowering shared by several builtins the argument that tells
+// them apart (an op kind).
+func with[K any](lower func(*fn, *args, K) *val, kind K) lowering {
+	return func(s *fn, a *args) *val { return lower(s, a, kind) }
+}
 
-func (s *fn) axisOp(c *ast.CallExpr, kind ir.Kind) *val {
-	a := s.bind(c, string(kind), "axis")
-	axis := s.constIntArg(a, "axis", 0)
+// loweringKey is how lowerings knows a row: by the builtin's CallName, or,
+// for an alias (x.to), by the builtin it is the same as (cast).
+func loweringKey(b *check.Builtin) string {
+	if b.Alias != "" {
+		return b.Alias
+	}
+	return b.CallName()
+}
+
+// IsBuiltin reports whether name is a builtin function the lowering knows.
+func IsBuiltin(name string) bool {
+	b := check.LookupBuiltin(name)
+	return b != nil && lowerings[loweringKey(b)] != nil
+}
+
+// builtinCall binds call's arguments from b's row (recv: a method's
+// receiver, lowered) and builds its IR.
+func (s *fn) builtinCall(b *check.Builtin, call *ast.CallExpr, recv *val) *val {
+	lower := lowerings[loweringKey(b)]
+	if lower == nil {
+		s.errorf(call.Pos(), "the lowering does not know the builtin %s", b.CallName())
+	}
+	return lower(s, s.bindArgs(call, b, recv))
+}
+
+func (s *fn) axisOp(a *args, kind ir.Kind) *val {
+	axis := s.constIntArg(a, "axis")
 	if axis < 0 || axis > 2 {
 		s.errorf(s.argPos(a, "axis"), "axis must be 0, 1 or 2")
 	}
 	return &val{v: s.b.Value(kind, ir.I32, nil, ir.Attrs{"axis": axis})}
 }
 
-func (s *fn) arange(c *ast.CallExpr) *val {
-	a := s.bind(c, "arange", "start", "end")
-	lo, hi := s.constIntArg(a, "start", 0), s.constIntArg(a, "end", 0)
+func (s *fn) arange(a *args) *val {
+	c := a.call
+	lo, hi := s.constIntArg(a, "start"), s.constIntArg(a, "end")
 	if hi <= lo {
 		s.errorf(c.Pos(), "arange(%d, %d) is empty", lo, hi)
 	}
 	return &val{v: s.b.Value(ir.OpArange, ir.TileOf([]int{int(hi - lo)}, ir.I32), nil, ir.Attrs{"start": lo, "end": hi})}
 }
 
-func (s *fn) full(c *ast.CallExpr, withValue bool) *val {
-	var a *args
-	if withValue {
-		a = s.bind(c, "full", "shape", "value", "dtype")
-	} else {
-		a = s.bind(c, "zeros", "shape", "dtype")
-	}
-	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
-	dt := ir.DType(ir.F32)
-	if a.has("dtype") {
-		dt = s.dtypeArg(a, "dtype")
-	}
+func (s *fn) full(a *args, withValue bool) *val {
+	c := a.call
+	shape := s.shapeArg(a, "shape")
+	dt := s.dtypeArg(a, "dtype")
 	v := &val{c: &constant{kind: 'i'}}
 	if withValue {
 		v = s.arg(a, "value")
@@ -123,14 +150,14 @@ func pointee(p *ir.Value) ir.Type {
 // shared-memory view (rather than pointers). The value is cached in the
 // args so that a later ptrArg does not evaluate it twice.
 func (s *fn) bufferArg(a *args, name string) (*ir.Value, bool) {
-	v := s.value(s.arg(a, name), s.argPos(a, name))
+	v := s.valueArg(a, name)
 	a.cache(name, v)
 	_, ok := v.Type.(*ir.MemDesc)
 	return v, ok
 }
 
 func (s *fn) ptrArg(a *args, name string) *ir.Value {
-	v := s.value(s.arg(a, name), s.argPos(a, name))
+	v := s.valueArg(a, name)
 	if _, ok := ir.Elem(v.Type).(*ir.Pointer); !ok {
 		s.errorf(s.argPos(a, name), "%s must be a pointer or a tile of pointers, not %s", name, v.Type)
 	}
@@ -138,16 +165,30 @@ func (s *fn) ptrArg(a *args, name string) *ir.Value {
 }
 
 func (s *fn) mask(a *args, shape []int) *ir.Value {
-	m := s.arg(a, "mask")
-	return s.materialize(m, ir.TileOf(shape, ir.I1), s.argPos(a, "mask"))
+	return s.argAs(a, "mask", ir.TileOf(shape, ir.I1))
 }
 
-func (s *fn) load(c *ast.CallExpr) *val {
-	a := s.bind(c, "load", "ptr", "mask", "other")
+// ptrOps lowers the operands of a store or an atomic through pointers: ptr,
+// the values names (of its pointee type) and, when given, mask.
+func (s *fn) ptrOps(a *args, names ...string) (*ir.Value, []*ir.Value) {
+	p := s.ptrArg(a, "ptr")
+	ops := []*ir.Value{p}
+	for _, name := range names {
+		ops = append(ops, s.argAs(a, name, pointee(p)))
+	}
+	if a.has("mask") {
+		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
+	}
+	s.b.Pos = a.call.Pos()
+	return p, ops
+}
+
+func (s *fn) load(a *args) *val {
+	c := a.call
 	if buf, ok := s.bufferArg(a, "ptr"); ok {
 		// load(buf): the whole shared-memory view into registers.
 		s.b.Pos = c.Pos()
-		return &val{v: s.b.Value(ir.OpLocalLoad, ir.TileOf(buf.Type.(*ir.MemDesc).Shape, buf.Type.(*ir.MemDesc).Elem), []*ir.Value{buf}, nil)}
+		return &val{v: s.localLoad(buf)}
 	}
 	p := s.ptrArg(a, "ptr")
 	shape := ir.ShapeOf(p.Type)
@@ -157,74 +198,59 @@ func (s *fn) load(c *ast.CallExpr) *val {
 	}
 	if a.has("other") && a.has("mask") {
 		// Without a mask no lane is masked off, so other: has no effect.
-		ops = append(ops, s.materialize(s.arg(a, "other"), pointee(p), s.argPos(a, "other")))
+		ops = append(ops, s.argAs(a, "other", pointee(p)))
 	}
 	attrs := ir.Attrs{}
-	if a.has("async") && s.constIntArg(a, "async", 0) != 0 {
+	if s.constIntArg(a, "async") != 0 {
 		attrs["async"] = true
 	}
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(ir.OpLoad, pointee(p), ops, attrs)}
 }
 
-func (s *fn) store(c *ast.CallExpr) *val {
-	a := s.bind(c, "store", "ptr", "value", "mask")
+// localLoad loads the whole shared-memory view buf into registers.
+func (s *fn) localLoad(buf *ir.Value) *ir.Value {
+	md := buf.Type.(*ir.MemDesc)
+	return s.b.Value(ir.OpLocalLoad, ir.TileOf(md.Shape, md.Elem), []*ir.Value{buf}, nil)
+}
+
+func (s *fn) store(a *args) *val {
+	c := a.call
 	if buf, ok := s.bufferArg(a, "ptr"); ok {
 		// store(buf, v): a whole tile into the shared-memory view.
 		md := buf.Type.(*ir.MemDesc)
-		v := s.materialize(s.arg(a, "value"), ir.TileOf(md.Shape, md.Elem), s.argPos(a, "value"))
+		v := s.argAs(a, "value", ir.TileOf(md.Shape, md.Elem))
 		s.b.Pos = c.Pos()
 		s.b.Create(ir.OpLocalStore, nil, []*ir.Value{buf, v}, nil)
 		return &val{}
 	}
-	p := s.ptrArg(a, "ptr")
-	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
-	ops := []*ir.Value{p, v}
-	if a.has("mask") {
-		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
-	}
-	s.b.Pos = c.Pos()
+	_, ops := s.ptrOps(a, "value")
 	s.b.Create(ir.OpStore, nil, ops, nil)
 	return &val{}
 }
 
-func (s *fn) atomic(c *ast.CallExpr, kind string) *val {
-	a := s.bind(c, "atomic_"+kind, "ptr", "value", "mask")
-	p := s.ptrArg(a, "ptr")
-	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
-	ops := []*ir.Value{p, v}
-	if a.has("mask") {
-		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
-	}
-	s.b.Pos = c.Pos()
+func (s *fn) atomic(a *args, kind string) *val {
+	p, ops := s.ptrOps(a, "value")
 	return &val{v: s.b.Value(ir.OpAtomicRMW, pointee(p), ops, ir.Attrs{"kind": kind})}
 }
 
-func (s *fn) atomicCAS(c *ast.CallExpr) *val {
-	a := s.bind(c, "atomic_cas", "ptr", "cmp", "value", "mask")
-	p := s.ptrArg(a, "ptr")
-	cmp := s.materialize(s.arg(a, "cmp"), pointee(p), s.argPos(a, "cmp"))
-	v := s.materialize(s.arg(a, "value"), pointee(p), s.argPos(a, "value"))
-	ops := []*ir.Value{p, cmp, v}
-	if a.has("mask") {
-		ops = append(ops, s.mask(a, ir.ShapeOf(p.Type)))
-	}
-	s.b.Pos = c.Pos()
+func (s *fn) atomicCAS(a *args) *val {
+	p, ops := s.ptrOps(a, "cmp", "value")
 	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), ops, nil)}
 }
 
 // dot lowers dot(a, b, acc) and wgmma(a, b, acc, trans_a:, trans_b:). The
 // operands may be tiles or shared-memory buffers.
-func (s *fn) dot(c *ast.CallExpr, kind ir.Kind) *val {
-	a := s.bind(c, string(kind), "a", "b", "acc")
-	x := s.value(s.arg(a, "a"), s.argPos(a, "a"))
-	y := s.value(s.arg(a, "b"), s.argPos(a, "b"))
+func (s *fn) dot(a *args, kind ir.Kind) *val {
+	c := a.call
+	x := s.valueArg(a, "a")
+	y := s.valueArg(a, "b")
 	xs, ys := ir.ShapeOf(x.Type), ir.ShapeOf(y.Type)
 	attrs := ir.Attrs{}
 	ta, tb := false, false
 	if kind == ir.OpWgmma {
-		ta = s.constIntArg(a, "trans_a", 0) != 0
-		tb = s.constIntArg(a, "trans_b", 0) != 0
+		ta = s.constIntArg(a, "trans_a") != 0
+		tb = s.constIntArg(a, "trans_b") != 0
 		attrs["trans_a"], attrs["trans_b"] = ta, tb
 	}
 	if len(xs) != 2 || len(ys) != 2 {
@@ -261,8 +287,8 @@ func (s *fn) dot(c *ast.CallExpr, kind ir.Kind) *val {
 	return &val{v: s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)}
 }
 
-func (s *fn) where(c *ast.CallExpr) *val {
-	a := s.bind(c, "where", "cond", "x", "y")
+func (s *fn) where(a *args) *val {
+	c := a.call
 	cond, x, y := s.arg(a, "cond"), s.arg(a, "x"), s.arg(a, "y")
 	if x.c != nil && y.c != nil {
 		y = &val{v: s.value(y, s.argPos(a, "y"))}
@@ -283,8 +309,8 @@ func (s *fn) where(c *ast.CallExpr) *val {
 	return &val{v: s.b.Value(ir.OpSelect, t, []*ir.Value{cv, xv, yv}, nil)}
 }
 
-func (s *fn) cast(c *ast.CallExpr) *val {
-	a := s.bind(c, "cast", "x", "dtype")
+func (s *fn) cast(a *args) *val {
+	c := a.call
 	return s.castTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
 }
 
@@ -304,7 +330,7 @@ func (s *fn) axisArg(a *args, rank int) (int, bool) {
 	if !a.has("axis") {
 		return 0, false
 	}
-	axis := int(s.constIntArg(a, "axis", 0))
+	axis := int(s.constIntArg(a, "axis"))
 	if axis < 0 {
 		axis += rank
 	}
@@ -314,9 +340,9 @@ func (s *fn) axisArg(a *args, rank int) (int, bool) {
 	return axis, true
 }
 
-func (s *fn) reduce(c *ast.CallExpr, kind string) *val {
-	a := s.bind(c, kind, "x", "axis")
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+func (s *fn) reduce(a *args, kind string) *val {
+	c := a.call
+	x := s.valueArg(a, "x")
 	shape := ir.ShapeOf(x.Type)
 	if len(shape) == 0 {
 		s.errorf(s.argPos(a, "x"), "%s needs a tile, not a scalar", kind)
@@ -356,22 +382,22 @@ func (s *fn) widenForSum(x *ir.Value, kind string) *ir.Value {
 	return s.convert(x, ir.WithElem(x.Type, to), s.b.Pos)
 }
 
-func (s *fn) cumsum(c *ast.CallExpr) *val {
-	a := s.bind(c, "cumsum", "x", "axis", "reverse")
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+func (s *fn) cumsum(a *args) *val {
+	c := a.call
+	x := s.valueArg(a, "x")
 	shape := ir.ShapeOf(x.Type)
 	if len(shape) == 0 {
 		s.errorf(s.argPos(a, "x"), "cumsum needs a tile, not a scalar")
 	}
 	axis, _ := s.axisArg(a, len(shape))
-	rev := s.constIntArg(a, "reverse", 0) != 0
+	rev := s.constIntArg(a, "reverse") != 0
 	s.b.Pos = c.Pos()
 	x = s.widenForSum(x, "sum")
 	return &val{v: s.b.Value(ir.OpScan, x.Type, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": "sum", "reverse": rev})}
 }
 
-func (s *fn) math(c *ast.CallExpr, kind ir.Kind) *val {
-	a := s.bind(c, string(kind), "x")
+func (s *fn) math(a *args, kind ir.Kind) *val {
+	c := a.call
 	x := s.arg(a, "x")
 	v := s.value(x, s.argPos(a, "x"))
 	if x.c != nil && kind != ir.OpAbs {
@@ -385,8 +411,8 @@ func (s *fn) math(c *ast.CallExpr, kind ir.Kind) *val {
 	return &val{v: s.b.Value(kind, v.Type, []*ir.Value{v}, nil)}
 }
 
-func (s *fn) minmax(c *ast.CallExpr, kind ir.Kind) *val {
-	a := s.bind(c, string(kind), "x", "y")
+func (s *fn) minmax(a *args, kind ir.Kind) *val {
+	c := a.call
 	x, y := s.arg(a, "x"), s.arg(a, "y")
 	if x.c != nil && y.c != nil {
 		if (x.c.float() < y.c.float()) == (kind == ir.OpMin) {
@@ -405,17 +431,17 @@ func (s *fn) minmax(c *ast.CallExpr, kind ir.Kind) *val {
 	return &val{v: s.b.Value(kind, t, []*ir.Value{xv, yv}, nil)}
 }
 
-func (s *fn) cdiv(c *ast.CallExpr) *val {
-	a := s.bind(c, "cdiv", "a", "b")
+func (s *fn) cdiv(a *args) *val {
+	c := a.call
 	x, y := s.arg(a, "a"), s.arg(a, "b")
 	one := &val{c: &constant{kind: 'i', i: 1}}
 	return s.binary("/", s.binary("-", s.binary("+", x, y, c.Pos()), one, c.Pos()), y, c.Pos())
 }
 
-func (s *fn) reshape(c *ast.CallExpr) *val {
-	a := s.bind(c, "reshape", "x", "shape")
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
-	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+func (s *fn) reshape(a *args) *val {
+	c := a.call
+	x := s.valueArg(a, "x")
+	shape := s.shapeArg(a, "shape")
 	if ir.NumElements(shape) != ir.NumElements(ir.ShapeOf(x.Type)) {
 		s.errorf(c.Pos(), "cannot reshape %v to %v", ir.ShapeOf(x.Type), shape)
 	}
@@ -423,18 +449,18 @@ func (s *fn) reshape(c *ast.CallExpr) *val {
 	return &val{v: s.b.Value(ir.OpReshape, ir.TileOf(shape, ir.Elem(x.Type)), []*ir.Value{x}, nil)}
 }
 
-func (s *fn) broadcastToCall(c *ast.CallExpr) *val {
-	a := s.bind(c, "broadcast_to", "x", "shape")
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
-	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+func (s *fn) broadcastToCall(a *args) *val {
+	c := a.call
+	x := s.valueArg(a, "x")
+	shape := s.shapeArg(a, "shape")
 	return &val{v: s.broadcastTo(x, shape, c.Pos())}
 }
 
 // transCall lowers trans(x) and permute(x, d0, d1, ...), on tiles and on
 // shared-memory views (a view needs no data movement).
-func (s *fn) transCall(c *ast.CallExpr) *val {
-	a := s.bind(c, "permute", "x", "dims...")
-	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+func (s *fn) transCall(a *args) *val {
+	c := a.call
+	x := s.valueArg(a, "x")
 	var perm []int64
 	for _, d := range a.rest {
 		v := s.expr(d.Value)
@@ -481,8 +507,8 @@ func (s *fn) permute(x *ir.Value, perm []int64, pos diag.Pos) *ir.Value {
 	return s.b.Value(ir.OpTrans, ir.TileOf(out, ir.Elem(x.Type)), []*ir.Value{x}, ir.Attrs{"perm": perm})
 }
 
-func (s *fn) print(c *ast.CallExpr) *val {
-	a := s.bind(c, "print", "values...")
+func (s *fn) print(a *args) *val {
+	c := a.call
 	var ops []*ir.Value
 	prefix := ""
 	for _, arg := range a.rest {
@@ -499,12 +525,12 @@ func (s *fn) print(c *ast.CallExpr) *val {
 	return &val{}
 }
 
-func (s *fn) assert(c *ast.CallExpr) *val {
-	a := s.bind(c, "assert", "cond", "msg")
-	cond := s.value(s.arg(a, "cond"), s.argPos(a, "cond"))
+func (s *fn) assert(a *args) *val {
+	c := a.call
+	cond := s.valueArg(a, "cond")
 	msg := "assertion failed"
 	if a.has("msg") {
-		m := s.arg(a, "msg")
+		m := s.constArg(a, "msg")
 		if m.str == nil {
 			s.errorf(s.argPos(a, "msg"), "the assert message must be a string")
 		}
@@ -516,14 +542,14 @@ func (s *fn) assert(c *ast.CallExpr) *val {
 	return &val{}
 }
 
-func (s *fn) makeDesc(c *ast.CallExpr) *val {
-	a := s.bind(c, "make_desc", "ptr", "shape", "strides", "block")
+func (s *fn) makeDesc(a *args) *val {
+	c := a.call
 	p := s.ptrArg(a, "ptr")
 	ptr, _ := p.Type.(*ir.Pointer)
 	if ptr == nil {
 		s.errorf(s.argPos(a, "ptr"), "make_desc needs a scalar pointer")
 	}
-	block := s.shapeOf(s.arg(a, "block"), s.argPos(a, "block"))
+	block := s.shapeArg(a, "block")
 	shape := s.arg(a, "shape")
 	strides := s.arg(a, "strides")
 	if len(shape.list) != len(block) || len(strides.list) != len(block) {
@@ -541,34 +567,34 @@ func (s *fn) makeDesc(c *ast.CallExpr) *val {
 	return &val{v: s.b.Value(ir.OpMakeDesc, &ir.Desc{Elem: ptr.Elem, Block: block}, ops, ir.Attrs{"block": blk})}
 }
 
-func (s *fn) alloc(c *ast.CallExpr) *val {
-	a := s.bind(c, "alloc", "shape", "dtype")
-	shape := s.shapeOf(s.arg(a, "shape"), s.argPos(a, "shape"))
+func (s *fn) alloc(a *args) *val {
+	c := a.call
+	shape := s.shapeArg(a, "shape")
 	dt := s.dtypeArg(a, "dtype")
-	if a.has("scope") {
-		if id, ok := a.named["scope"].Value.(*ast.Ident); !ok || id.Name != "smem" {
+	if scope := a.named["scope"]; scope != nil {
+		if id, ok := scope.Value.(*ast.Ident); !ok || id.Name != "smem" {
 			s.errorf(s.argPos(a, "scope"), "scope: must be smem")
 		}
 	}
 	t := &ir.MemDesc{Shape: shape, Elem: dt, Order: ir.RowMajor(len(shape)), Space: ir.Shared}
 	var ops []*ir.Value
 	if a.has("init") {
-		ops = append(ops, s.materialize(s.arg(a, "init"), ir.TileOf(shape, dt), s.argPos(a, "init")))
+		ops = append(ops, s.argAs(a, "init", ir.TileOf(shape, dt)))
 	}
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(ir.OpAlloc, t, ops, nil)}
 }
 
 func (s *fn) memArg(a *args, name string) *ir.Value {
-	v := s.value(s.arg(a, name), s.argPos(a, name))
+	v := s.valueArg(a, name)
 	if _, ok := v.Type.(*ir.MemDesc); !ok {
 		s.errorf(s.argPos(a, name), "%s must be a shared-memory buffer, not %s", name, v.Type)
 	}
 	return v
 }
 
-func (s *fn) localPtr(c *ast.CallExpr) *val {
-	a := s.bind(c, "local_ptr", "buf", "indices...")
+func (s *fn) localPtr(a *args) *val {
+	c := a.call
 	buf := s.memArg(a, "buf")
 	md := buf.Type.(*ir.MemDesc)
 	if len(a.rest) != len(md.Shape) {
@@ -594,10 +620,10 @@ func (s *fn) localPtr(c *ast.CallExpr) *val {
 	return &val{v: s.b.Value(ir.OpLocalPtr, ir.TileOf(shape, ptr), ops, nil)}
 }
 
-func (s *fn) copyCall(c *ast.CallExpr) *val {
-	a := s.bind(c, "copy", "src", "dst", "offsets...")
-	src := s.value(s.arg(a, "src"), s.argPos(a, "src"))
-	dst := s.value(s.arg(a, "dst"), s.argPos(a, "dst"))
+func (s *fn) copyCall(a *args) *val {
+	c := a.call
+	src := s.valueArg(a, "src")
+	dst := s.valueArg(a, "dst")
 	ops := []*ir.Value{src, dst}
 	var desc *ir.Desc
 	if d, ok := src.Type.(*ir.Desc); ok {
@@ -608,8 +634,8 @@ func (s *fn) copyCall(c *ast.CallExpr) *val {
 		// Between equal-shaped buffers and pointer tiles: a load and a store.
 		s.b.Pos = c.Pos()
 		var tile *ir.Value
-		if md, ok := src.Type.(*ir.MemDesc); ok {
-			tile = s.b.Value(ir.OpLocalLoad, ir.TileOf(md.Shape, md.Elem), []*ir.Value{src}, nil)
+		if _, ok := src.Type.(*ir.MemDesc); ok {
+			tile = s.localLoad(src)
 		} else {
 			tile = s.b.Value(ir.OpLoad, pointee(src), []*ir.Value{src}, nil)
 		}
@@ -628,7 +654,7 @@ func (s *fn) copyCall(c *ast.CallExpr) *val {
 	}
 	attrs := ir.Attrs{"has_barrier": false}
 	if a.has("barrier") {
-		b := s.value(s.arg(a, "barrier"), s.argPos(a, "barrier"))
+		b := s.valueArg(a, "barrier")
 		ops = append(ops, b)
 		attrs["has_barrier"] = true
 	}
@@ -637,10 +663,13 @@ func (s *fn) copyCall(c *ast.CallExpr) *val {
 	return &val{}
 }
 
-func (s *fn) barrier(c *ast.CallExpr) *val {
-	a := s.bind(c, "barrier", "count", "slots")
-	n := s.constIntArg(a, "count", 1)
-	slots := s.constIntArg(a, "slots", 0)
+func (s *fn) barrier(a *args) *val {
+	c := a.call
+	n := s.constIntArg(a, "count")
+	slots := int64(0)
+	if a.has("slots") {
+		slots = s.constIntArg(a, "slots")
+	}
 	if slots < 0 {
 		s.errorf(s.argPos(a, "slots"), "slots must be positive")
 	}
@@ -648,63 +677,52 @@ func (s *fn) barrier(c *ast.CallExpr) *val {
 	return &val{v: s.b.Value(ir.OpBarrierAlloc, &ir.Barrier{Slots: int(slots)}, nil, ir.Attrs{"count": n})}
 }
 
-func (s *fn) barrierOp(c *ast.CallExpr, kind ir.Kind, withValue bool) *val {
-	second := "phase"
-	if kind == ir.OpBarrierExpect {
-		second = "bytes"
-	}
-	a := s.bind(c, string(kind), "bar", second)
-	b := s.value(s.arg(a, "bar"), s.argPos(a, "bar"))
+// barrierOp lowers arrive(bar), wait(bar, phase) and expect(bar, bytes):
+// the value after the barrier, where the row has one, is an i32.
+func (s *fn) barrierOp(a *args, kind ir.Kind) *val {
+	c := a.call
+	b := s.valueArg(a, "bar")
 	if _, ok := b.Type.(*ir.Barrier); !ok {
 		s.errorf(s.argPos(a, "bar"), "expected a barrier, not %s", b.Type)
 	}
 	ops := []*ir.Value{b}
-	if withValue {
-		ops = append(ops, s.materialize(s.arg(a, second), ir.I32, s.argPos(a, second)))
+	if len(a.b.Params) > 1 {
+		second := a.b.Params[1].Name
+		ops = append(ops, s.argAs(a, second, ir.I32))
 	}
 	s.b.Pos = c.Pos()
 	s.b.Create(kind, nil, ops, nil)
 	return &val{}
 }
 
-func (s *fn) pipe(c *ast.CallExpr) *val {
-	p := &ir.Pipe{}
-	for _, arg := range c.Args {
-		if arg.Name == nil {
-			s.errorf(arg.Pos(), "pipe takes keyword arguments: capacity: and one per field")
-		}
-		v := s.expr(arg.Value)
-		if arg.Name.Name == "capacity" {
-			if v.c == nil || !v.c.isInt() || v.c.i <= 0 {
-				s.errorf(arg.Value.Pos(), "capacity must be a positive compile-time integer")
-			}
-			p.Capacity = int(v.c.i)
-			continue
-		}
-		if v.tile == nil {
-			s.errorf(arg.Value.Pos(), "pipe field %s needs a tile type such as [16, 128]bf16", arg.Name.Name)
-		}
-		p.Fields = append(p.Fields, ir.PipeField{Name: arg.Name.Name, Shape: v.tile.Shape, Elem: v.tile.Elem.(ir.DType)})
+func (s *fn) pipe(a *args) *val {
+	if !a.has("capacity") {
+		s.errorf(a.call.Pos(), "pipe needs capacity:")
 	}
-	if p.Capacity == 0 {
-		s.errorf(c.Pos(), "pipe needs capacity:")
+	v := s.constArg(a, "capacity")
+	if v.c == nil || !v.c.isInt() || v.c.i <= 0 {
+		s.errorf(s.argPos(a, "capacity"), "capacity must be a positive compile-time integer")
+	}
+	p := &ir.Pipe{Capacity: int(v.c.i)}
+	for _, f := range a.fields {
+		fv := s.expr(f.Value)
+		if fv.tile == nil {
+			s.errorf(f.Value.Pos(), "pipe field %s needs a tile type such as [16, 128]bf16", f.Name.Name)
+		}
+		p.Fields = append(p.Fields, ir.PipeField{Name: f.Name.Name, Shape: fv.tile.Shape, Elem: fv.tile.Elem.(ir.DType)})
 	}
 	return &val{v: s.b.Value(ir.OpPipeAlloc, p, nil, nil)}
 }
 
-func (s *fn) wgmmaWait(c *ast.CallExpr) *val {
-	a := s.bind(c, "wgmma_wait", "n")
-	s.b.Create(ir.OpWgmmaWait, nil, nil, ir.Attrs{"pending": s.constIntArg(a, "n", 0)})
+func (s *fn) wgmmaWait(a *args) *val {
+	s.b.Create(ir.OpWgmmaWait, nil, nil, ir.Attrs{"pending": s.constIntArg(a, "n")})
 	return &val{}
 }
 
-var meshAxes = []string{"cluster_x", "cluster_y", "cluster_z"}
-
-func (s *fn) deviceMesh(c *ast.CallExpr) *val {
-	a := s.bind(c, "device_mesh")
+func (s *fn) deviceMesh(a *args) *val {
 	dims := []int64{1, 1, 1}
-	for i, ax := range meshAxes {
-		dims[i] = s.constIntArg(a, ax, 1)
+	for i, ax := range check.MeshAxes {
+		dims[i] = s.constIntArg(a, ax)
 		if dims[i] <= 0 {
 			s.errorf(s.argPos(a, ax), "%s must be positive", ax)
 		}
@@ -713,14 +731,13 @@ func (s *fn) deviceMesh(c *ast.CallExpr) *val {
 	return &val{v: s.b.Value(ir.OpDeviceMesh, t, nil, ir.Attrs{"dims": dims})}
 }
 
-func (s *fn) shardID(c *ast.CallExpr) *val {
-	a := s.bind(c, "shard_id", "mesh", "axis")
-	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
-	ax := s.arg(a, "axis")
+func (s *fn) shardID(a *args) *val {
+	m := s.valueArg(a, "mesh")
+	ax := s.constArg(a, "axis")
 	if ax.str == nil {
 		s.errorf(s.argPos(a, "axis"), `the axis is a string such as "cluster_x"`)
 	}
-	for i, name := range meshAxes {
+	for i, name := range check.MeshAxes {
 		if *ax.str == name {
 			return &val{v: s.b.Value(ir.OpShardID, ir.I32, []*ir.Value{m}, ir.Attrs{"axis": int64(i)})}
 		}
@@ -729,20 +746,26 @@ func (s *fn) shardID(c *ast.CallExpr) *val {
 	return nil
 }
 
-func (s *fn) remote(c *ast.CallExpr) *val {
-	a := s.bind(c, "remote", "buf", "rank", "mesh")
+func (s *fn) remote(a *args) *val {
+	c := a.call
 	buf := s.memArg(a, "buf")
-	rank := s.materialize(s.arg(a, "rank"), ir.I32, s.argPos(a, "rank"))
-	m := s.value(s.arg(a, "mesh"), s.argPos(a, "mesh"))
+	rank := s.argAs(a, "rank", ir.I32)
+	m := s.valueArg(a, "mesh")
 	md := *buf.Type.(*ir.MemDesc)
 	md.Space = ir.Cluster
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(ir.OpRemote, &md, []*ir.Value{buf, rank, m}, nil)}
 }
 
-func (s *fn) asm(c *ast.CallExpr) *val {
-	a := s.bind(c, "asm", "template", "args...")
-	t := s.arg(a, "template")
+func (s *fn) distributedBarrier(a *args) *val {
+	m := s.valueArg(a, "mesh")
+	s.b.Create(ir.OpDistributedBarrier, nil, []*ir.Value{m}, nil)
+	return &val{}
+}
+
+func (s *fn) asm(a *args) *val {
+	c := a.call
+	t := s.constArg(a, "template")
 	if t.str == nil {
 		s.errorf(s.argPos(a, "template"), "asm takes its PTX template as a string")
 	}
@@ -753,7 +776,7 @@ func (s *fn) asm(c *ast.CallExpr) *val {
 	attrs := ir.Attrs{"template": *t.str}
 	var results []ir.Type
 	if a.has("out") {
-		v := s.arg(a, "out")
+		v := s.constArg(a, "out")
 		switch {
 		case v.dtype != ir.Invalid:
 			results = []ir.Type{v.dtype}
@@ -772,48 +795,71 @@ func (s *fn) asm(c *ast.CallExpr) *val {
 }
 
 // method lowers x.name(args): conversions, buffer views and pipe operations.
+// A method of values (x.to) takes its receiver as it is, so that a constant
+// stays one; the others take it lowered, and are found by its type.
 func (s *fn) method(sel *ast.SelectorExpr, c *ast.CallExpr) *val {
 	x := s.expr(sel.X)
 	name := sel.Sel.Name
 	s.b.Pos = c.Pos()
-	if name == "to" {
-		a := s.bind(c, "to", "dtype")
-		return s.castTo(x, s.dtypeArg(a, "dtype"), c.Pos())
+	b := check.LookupMethod("value", name)
+	if b == nil {
+		v := s.value(x, sel.X.Pos())
+		if b = check.LookupMethod(recvKind(v.Type), name); b == nil {
+			s.errorf(sel.Sel.Pos(), "%s has no method %s", v.Type, name)
+		}
+		x = &val{v: v}
 	}
-	v := s.value(x, sel.X.Pos())
-	switch t := v.Type.(type) {
-	case *ir.MemDesc:
-		if name == "slot" {
-			a := s.bind(c, "slot", "index")
-			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
-			md := &ir.MemDesc{Shape: t.Shape[1:], Elem: t.Elem, Order: dropLeading(t.Order), Space: t.Space}
-			return &val{v: s.b.Value(ir.OpMemIndex, md, []*ir.Value{v, i}, nil)}
-		}
-	case *ir.Barrier:
-		if name == "slot" && t.Slots > 0 {
-			a := s.bind(c, "slot", "index")
-			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
-			s.b.Pos = c.Pos()
-			return &val{v: s.b.Value(ir.OpBarrierIndex, &ir.Barrier{}, []*ir.Value{v, i}, nil)}
-		}
+	return s.builtinCall(b, c, x)
+}
+
+// recvKind is the receiver kind (check.Builtin.Recv) of methods on t.
+func recvKind(t ir.Type) string {
+	switch t := t.(type) {
 	case *ir.Pipe:
-		kinds := map[string]ir.Kind{"acquire": ir.OpPipeAcquire, "commit": ir.OpPipeCommit, "close": ir.OpPipeClose, "wait": ir.OpPipeWait, "release": ir.OpPipeRelease}
-		if k, ok := kinds[name]; ok {
-			a := s.bind(c, name, "index")
-			i := s.materialize(s.arg(a, "index"), ir.I32, s.argPos(a, "index"))
-			s.b.Pos = c.Pos()
-			switch k {
-			case ir.OpPipeAcquire:
-				return &val{v: s.b.Value(k, &ir.Slot{Pipe: t, Writer: true}, []*ir.Value{v, i}, nil)}
-			case ir.OpPipeWait:
-				return &val{v: s.b.Value(k, &ir.Slot{Pipe: t}, []*ir.Value{v, i}, nil)}
-			}
-			s.b.Create(k, nil, []*ir.Value{v, i}, nil)
-			return &val{}
+		return "pipe"
+	case *ir.MemDesc:
+		return "memdesc"
+	case *ir.Barrier:
+		if t.Slots > 0 {
+			return "barriers"
 		}
 	}
-	s.errorf(sel.Sel.Pos(), "%s has no method %s", v.Type, name)
-	return nil
+	return ""
+}
+
+// recvIndex gives a slot or pipe method's receiver and its index i, an i32.
+func (s *fn) recvIndex(a *args) (recv, i *ir.Value) {
+	recv = s.arg(a, a.b.Params[0].Name).v
+	i = s.argAs(a, "i", ir.I32)
+	s.b.Pos = a.call.Pos()
+	return recv, i
+}
+
+func (s *fn) memSlot(a *args) *val {
+	v, i := s.recvIndex(a)
+	t := v.Type.(*ir.MemDesc)
+	md := &ir.MemDesc{Shape: t.Shape[1:], Elem: t.Elem, Order: dropLeading(t.Order), Space: t.Space}
+	return &val{v: s.b.Value(ir.OpMemIndex, md, []*ir.Value{v, i}, nil)}
+}
+
+func (s *fn) barrierSlot(a *args) *val {
+	v, i := s.recvIndex(a)
+	return &val{v: s.b.Value(ir.OpBarrierIndex, &ir.Barrier{}, []*ir.Value{v, i}, nil)}
+}
+
+// pipeOp lowers pp.acquire(i), pp.wait(i) (which give a slot) and pp.commit,
+// pp.close, pp.release.
+func (s *fn) pipeOp(a *args, k ir.Kind) *val {
+	v, i := s.recvIndex(a)
+	t := v.Type.(*ir.Pipe)
+	switch k {
+	case ir.OpPipeAcquire:
+		return &val{v: s.b.Value(k, &ir.Slot{Pipe: t, Writer: true}, []*ir.Value{v, i}, nil)}
+	case ir.OpPipeWait:
+		return &val{v: s.b.Value(k, &ir.Slot{Pipe: t}, []*ir.Value{v, i}, nil)}
+	}
+	s.b.Create(k, nil, []*ir.Value{v, i}, nil)
+	return &val{}
 }
 
 // dropLeading removes dimension 0 from an order and renumbers the rest.

@@ -2,62 +2,129 @@ package lower
 
 import (
 	"fmt"
+	goconstant "go/constant"
 	"strings"
 
 	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/tle/diag"
 	"github.com/tlego/tle/tle/ir"
 )
 
-// args maps a call's arguments onto parameter names: positional arguments
-// fill names in order, keyword arguments by name. A name ending in "..."
-// collects the remaining positional arguments.
+// args are a builtin call's arguments, bound to the parameters of its row
+// of the builtin table (check.Builtins) by the checker's Binder: written ones
+// by parameter name, the variadic parameter's in rest, pipe fields in
+// fields; an omitted one takes the row's default. They are lowered when the
+// lowering asks for them (arg), in the order it asks.
 type args struct {
 	call   *ast.CallExpr
+	b      *check.Builtin
 	named  map[string]*ast.Arg
 	rest   []*ast.Arg
-	values map[string]*val // arguments already evaluated
+	fields []*ast.Arg
+	values map[string]*val // arguments already lowered: a method's receiver, a buffer
 }
 
-func (a *args) cache(name string, v *ir.Value) {
-	if a.values == nil {
-		a.values = map[string]*val{}
+func (a *args) cache(name string, v *ir.Value) { a.values[name] = &val{v: v} }
+
+// bindArgs binds call's arguments to b's parameters; recv is a method's
+// receiver, already lowered.
+func (s *fn) bindArgs(call *ast.CallExpr, b *check.Builtin, recv *val) *args {
+	a := &args{call: call, b: b, named: map[string]*ast.Arg{}, values: map[string]*val{}}
+	if recv != nil {
+		a.values[b.Params[0].Name] = recv
 	}
-	a.values[name] = &val{v: v}
-}
-
-func (s *fn) bind(call *ast.CallExpr, name string, params ...string) *args {
-	a := &args{call: call, named: map[string]*ast.Arg{}}
-	pi := 0
+	m := check.NewBinder(b.Params, b.Fields, recv != nil)
 	for _, arg := range call.Args {
-		if arg.Name != nil {
-			a.named[arg.Name.Name] = arg
-			continue
+		i, err := m.Next(arg)
+		if err != check.BindOK {
+			s.bindError(arg, err, b.CallName())
 		}
-		if pi < len(params) && strings.HasSuffix(params[pi], "...") {
+		switch {
+		case i == check.FieldArg:
+			a.fields = append(a.fields, arg)
+		case b.Params[i].Variadic:
 			a.rest = append(a.rest, arg)
-			continue
+		default:
+			a.named[b.Params[i].Name] = arg
 		}
-		if pi >= len(params) {
-			s.errorf(arg.Pos(), "too many arguments to %s", name)
-		}
-		a.named[params[pi]] = arg
-		pi++
 	}
 	return a
 }
 
-func (a *args) has(name string) bool { return a.named[name] != nil }
+// bindError reports an argument the checker's Binder could not bind (the
+// checker reports it first, with more to say).
+func (s *fn) bindError(arg *ast.Arg, err check.BindError, name string) {
+	s.errorf(arg.Pos(), "%s in call to %s", err, name)
+}
+
+// param is the row's parameter name; a lowering asking for another is a bug.
+func (a *args) param(name string) *check.Param {
+	for _, p := range a.b.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("the lowering of %s asks for argument %s, which %s does not have", a.b.CallName(), name, a.b.Signature()))
+}
+
+// has reports whether the call gives parameter name a value: written, or
+// the row's default.
+func (a *args) has(name string) bool {
+	return a.named[name] != nil || a.values[name] != nil || a.param(name).DefaultValue() != nil
+}
 
 func (s *fn) arg(a *args, name string) *val {
 	if v, ok := a.values[name]; ok {
 		return v
 	}
-	arg := a.named[name]
-	if arg == nil {
-		s.errorf(a.call.Rparen, "missing argument %s", name)
+	if arg := a.named[name]; arg != nil {
+		return s.expr(arg.Value)
 	}
-	return s.expr(arg.Value)
+	if d := defaultVal(a.param(name)); d != nil {
+		return d
+	}
+	s.errorf(a.call.Rparen, "missing argument %s", name)
+	return nil
+}
+
+// valueArg lowers argument name to an IR value (a constant takes its
+// default type).
+func (s *fn) valueArg(a *args, name string) *ir.Value {
+	return s.value(s.arg(a, name), s.argPos(a, name))
+}
+
+// argAs lowers argument name to an IR value of type t.
+func (s *fn) argAs(a *args, name string, t ir.Type) *ir.Value {
+	return s.materialize(s.arg(a, name), t, s.argPos(a, name))
+}
+
+// defaultVal is the value of p's default (nil when it has none).
+func defaultVal(p *check.Param) *val {
+	d := p.DefaultValue()
+	if d == nil {
+		return nil
+	}
+	switch d.Kind() {
+	case goconstant.Bool:
+		return &val{c: &constant{kind: 'b', b: goconstant.BoolVal(d)}}
+	case goconstant.Int:
+		i, _ := goconstant.Int64Val(d)
+		return &val{c: &constant{kind: 'i', i: i}}
+	case goconstant.String:
+		str := goconstant.StringVal(d)
+		return &val{str: &str}
+	}
+	panic(fmt.Sprintf("parameter %s has a default of kind %s", p.Name, d.Kind()))
+}
+
+// constArg lowers the argument of a compile-time parameter (Param.Const:
+// the checker made sure it is one).
+func (s *fn) constArg(a *args, name string) *val {
+	if !a.param(name).Const {
+		panic(fmt.Sprintf("the lowering of %s reads argument %s as a constant, but %s does not mark it Const", a.b.CallName(), name, a.b.CallName()))
+	}
+	return s.arg(a, name)
 }
 
 func (s *fn) argPos(a *args, name string) diag.Pos {
@@ -67,11 +134,8 @@ func (s *fn) argPos(a *args, name string) diag.Pos {
 	return a.call.Pos()
 }
 
-func (s *fn) constIntArg(a *args, name string, def int64) int64 {
-	if !a.has(name) {
-		return def
-	}
-	v := s.arg(a, name)
+func (s *fn) constIntArg(a *args, name string) int64 {
+	v := s.constArg(a, name)
 	if v.c == nil || !v.c.isInt() && v.c.kind != 'b' {
 		s.errorf(s.argPos(a, name), "%s must be a compile-time integer", name)
 	}
@@ -85,11 +149,16 @@ func (s *fn) constIntArg(a *args, name string, def int64) int64 {
 }
 
 func (s *fn) dtypeArg(a *args, name string) ir.DType {
-	v := s.arg(a, name)
+	v := s.constArg(a, name)
 	if v.dtype == ir.Invalid {
 		s.errorf(s.argPos(a, name), "%s must be a type such as f32", name)
 	}
 	return v.dtype
+}
+
+// shapeArg lowers a compile-time shape argument.
+func (s *fn) shapeArg(a *args, name string) []int {
+	return s.shapeOf(s.constArg(a, name), s.argPos(a, name))
 }
 
 // callMulti lowers a call to a helper returning several values.
@@ -125,9 +194,9 @@ func (s *fn) call(call *ast.CallExpr, stmt bool) *val {
 		}
 		return vals[0]
 	}
-	if bf, ok := builtins[id.Name]; ok {
+	if b := check.LookupBuiltin(id.Name); b != nil {
 		s.b.Pos = call.Pos()
-		return bf(s, call)
+		return s.builtinCall(b, call, nil)
 	}
 	s.errorf(id.Pos(), "undefined function %s", id.Name)
 	return nil
@@ -139,27 +208,11 @@ func (s *fn) call(call *ast.CallExpr, stmt bool) *val {
 func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 	d := s.l.funcs[name]
 	byParam := make([]*ast.Arg, len(d.Params))
-	next := 0
+	m := check.NewBinder(check.FuncParams(d), false, false)
 	for _, a := range call.Args {
-		i := next
-		if a.Name != nil {
-			i = -1
-			for j, p := range d.Params {
-				if p.Name.Name == a.Name.Name {
-					i = j
-				}
-			}
-			if i < 0 {
-				s.errorf(a.Pos(), "%s has no parameter %s", name, a.Name.Name)
-			}
-		} else {
-			next++
-		}
-		if i >= len(d.Params) {
-			s.errorf(a.Pos(), "too many arguments to %s", name)
-		}
-		if byParam[i] != nil {
-			s.errorf(a.Pos(), "argument %s of %s is given twice", d.Params[i].Name.Name, name)
+		i, err := m.Next(a)
+		if err != check.BindOK {
+			s.bindError(a, err, name)
 		}
 		byParam[i] = a
 	}

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -211,7 +212,7 @@ func (s *fn) broadcastTo(v *ir.Value, shape []int, pos diag.Pos) *ir.Value {
 		return v
 	}
 	have := ir.ShapeOf(v.Type)
-	if equalShape(have, shape) {
+	if slices.Equal(have, shape) {
 		return v
 	}
 	if _, ok := v.Type.(*ir.Tile); !ok {
@@ -225,7 +226,7 @@ func (s *fn) broadcastTo(v *ir.Value, shape []int, pos diag.Pos) *ir.Value {
 		have = append([]int{1}, have...)
 		v = s.b.Value(ir.OpExpandDims, ir.TileOf(have, elem), []*ir.Value{v}, ir.Attrs{"axis": int64(0)})
 	}
-	if !equalShape(have, shape) {
+	if !slices.Equal(have, shape) {
 		for i := range have {
 			if have[i] != shape[i] && have[i] != 1 {
 				s.errorf(pos, "cannot broadcast shape %v to %v", have, shape)
@@ -234,18 +235,6 @@ func (s *fn) broadcastTo(v *ir.Value, shape []int, pos diag.Pos) *ir.Value {
 		v = s.b.Value(ir.OpBroadcast, ir.TileOf(shape, elem), []*ir.Value{v}, nil)
 	}
 	return v
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func (x *val) describe() string {
@@ -267,6 +256,12 @@ func (x *val) describe() string {
 }
 
 var cmpPred = map[string]string{"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+
+// binaryOps are the ops of the other binary operators but &^ (an and of a not).
+var binaryOps = map[string]ir.Kind{
+	"+": ir.OpAdd, "-": ir.OpSub, "*": ir.OpMul, "/": ir.OpDiv, "%": ir.OpRem,
+	"&": ir.OpAnd, "&&": ir.OpAnd, "|": ir.OpOr, "||": ir.OpOr, "^": ir.OpXor, "<<": ir.OpShl, ">>": ir.OpShr,
+}
 
 // binary lowers x op y with Triton's promotion and NumPy broadcasting;
 // two constants fold.
@@ -326,32 +321,12 @@ func (s *fn) binary(op string, x, y *val, pos diag.Pos) *val {
 	if pred, ok := cmpPred[op]; ok {
 		return &val{v: s.b.Value(ir.OpCmp, ir.TileOf(shape, ir.I1), []*ir.Value{a, b}, ir.Attrs{"pred": pred})}
 	}
-	var kind ir.Kind
-	switch op {
-	case "+":
-		kind = ir.OpAdd
-	case "-":
-		kind = ir.OpSub
-	case "*":
-		kind = ir.OpMul
-	case "/":
-		kind = ir.OpDiv
-	case "%":
-		kind = ir.OpRem
-	case "&", "&&":
-		kind = ir.OpAnd
-	case "|", "||":
-		kind = ir.OpOr
-	case "^":
-		kind = ir.OpXor
-	case "<<":
-		kind = ir.OpShl
-	case ">>":
-		kind = ir.OpShr
-	case "&^":
+	if op == "&^" {
 		nb := s.b.Value(ir.OpNot, t, []*ir.Value{b}, nil)
 		return &val{v: s.b.Value(ir.OpAnd, t, []*ir.Value{a, nb}, nil)}
-	default:
+	}
+	kind, known := binaryOps[op]
+	if !known {
 		s.errorf(pos, "unsupported operator %s", op)
 	}
 	if dt.IsFloat() && (kind == ir.OpAnd || kind == ir.OpOr || kind == ir.OpXor || kind == ir.OpShl || kind == ir.OpShr || kind == ir.OpRem) {
@@ -417,15 +392,10 @@ func (s *fn) fold(op string, a, b *constant, pos diag.Pos) *constant {
 		return c
 	}
 	if pred, ok := cmpPred[op]; ok {
-		x, y := a.float(), b.float()
-		var r bool
 		if a.kind == 'i' && b.kind == 'i' {
-			xi, yi := a.i, b.i
-			r = map[string]bool{"lt": xi < yi, "le": xi <= yi, "gt": xi > yi, "ge": xi >= yi, "eq": xi == yi, "ne": xi != yi}[pred]
-		} else {
-			r = map[string]bool{"lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y, "eq": x == y, "ne": x != y}[pred]
+			return &constant{kind: 'b', b: compare(pred, a.i, b.i)}
 		}
-		return &constant{kind: 'b', b: r}
+		return &constant{kind: 'b', b: compare(pred, a.float(), b.float())}
 	}
 	if a.kind == 'b' && b.kind == 'b' {
 		switch op {
@@ -439,56 +409,67 @@ func (s *fn) fold(op string, a, b *constant, pos diag.Pos) *constant {
 		s.errorf(pos, "operator %s is not defined on booleans", op)
 	}
 	if a.kind == 'i' && b.kind == 'i' && !(dt.IsFloat()) {
-		x, y := a.i, b.i
-		var r int64
-		switch op {
-		case "+":
-			r = x + y
-		case "-":
-			r = x - y
-		case "*":
-			r = x * y
-		case "/", "%":
-			if y == 0 {
-				s.errorf(pos, "division by zero")
-			}
-			if op == "/" {
-				r = x / y
-			} else {
-				r = x % y
-			}
-		case "&":
-			r = x & y
-		case "|":
-			r = x | y
-		case "^":
-			r = x ^ y
-		case "&^":
-			r = x &^ y
-		case "<<":
-			r = x << uint(y)
-		case ">>":
-			r = x >> uint(y)
-		default:
-			s.errorf(pos, "operator %s is not defined on integers", op)
-		}
-		return out(&constant{kind: 'i', i: r})
+		return out(&constant{kind: 'i', i: s.foldInt(op, a.i, b.i, pos)})
 	}
 	x, y := a.float(), b.float()
-	var r float64
-	switch op {
-	case "+":
-		r = x + y
-	case "-":
-		r = x - y
-	case "*":
-		r = x * y
-	case "/":
+	r, ok := arith(op, x, y)
+	switch {
+	case ok:
+	case op == "/":
 		r = x / y
 	default:
 		s.errorf(pos, "operator %s is not defined on floats", op)
 	}
 	return out(&constant{kind: 'f', f: r})
+}
+
+// foldInt folds op on two integers; integer division truncates.
+func (s *fn) foldInt(op string, x, y int64, pos diag.Pos) int64 {
+	if r, ok := arith(op, x, y); ok {
+		return r
+	}
+	switch op {
+	case "/", "%":
+		if y == 0 {
+			s.errorf(pos, "division by zero")
+		}
+		if op == "/" {
+			return x / y
+		}
+		return x % y
+	case "&":
+		return x & y
+	case "|":
+		return x | y
+	case "^":
+		return x ^ y
+	case "&^":
+		return x &^ y
+	case "<<":
+		return x << uint(y)
+	case ">>":
+		return x >> uint(y)
+	}
+	s.errorf(pos, "operator %s is not defined on integers", op)
+	return 0
+}
+
+// arith folds + - * (ok false for another operator).
+func arith[T int64 | float64](op string, x, y T) (r T, ok bool) {
+	switch op {
+	case "+":
+		return x + y, true
+	case "-":
+		return x - y, true
+	case "*":
+		return x * y, true
+	}
+	return 0, false
+}
+
+// compare folds a comparison (pred as cmpPred names it).
+func compare[T int64 | float64](pred string, x, y T) bool {
+	return map[string]bool{"lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y, "eq": x == y, "ne": x != y}[pred]
 }
 
 // index lowers x[...] on a tile: `None` inserts an axis, `:` keeps one.

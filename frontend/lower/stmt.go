@@ -303,18 +303,29 @@ func (s *fn) ifStmt(st *ast.IfStmt) {
 			}
 		})
 		s.b.Block = outer
-		if retry := s.unify(names, tv, ev, want, st.Pos(), attempt); retry {
-			op.Remove()
-			s.restore(snapshot)
+		if s.settle(op, names, tv, ev, want, st.Pos(), attempt, snapshot) {
 			continue
-		}
-		for i, n := range names {
-			r := s.f.NewValue(tv[i].Type, n, op, nil, i)
-			op.Results = append(op.Results, r)
-			s.rebind(n, &val{v: r})
 		}
 		return
 	}
+}
+
+// settle ends one attempt at lowering a structured op whose regions carry
+// names (a gives their types, b the other side's). When unify asks for a
+// retry it removes op, restores the snapshot and reports true; otherwise op
+// gets one result per name and the names are rebound to them.
+func (s *fn) settle(op *ir.Op, names []string, a, b []*ir.Value, want map[string]ir.Type, pos diag.Pos, attempt int, snapshot map[string]binding) bool {
+	if s.unify(names, a, b, want, pos, attempt) {
+		op.Remove()
+		s.restore(snapshot)
+		return true
+	}
+	for i, n := range names {
+		r := s.f.NewValue(a[i].Type, n, op, nil, i)
+		op.Results = append(op.Results, r)
+		s.rebind(n, &val{v: r})
+	}
+	return false
 }
 
 // unify checks that the two sides give each carried variable one type. When
@@ -446,15 +457,8 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		s.b.Pos = st.Body.Rbrace
 		s.b.Create(ir.OpYield, nil, next, nil)
 		s.b.Block = outer
-		if retry := s.unify(names, inits, next, want, st.Pos(), attempt); retry {
-			op.Remove()
-			s.restore(snapshot)
+		if s.settle(op, names, inits, next, want, st.Pos(), attempt, snapshot) {
 			continue
-		}
-		for i, n := range names {
-			r := s.f.NewValue(inits[i].Type, n, op, nil, i)
-			op.Results = append(op.Results, r)
-			s.rebind(n, &val{v: r})
 		}
 		return
 	}
