@@ -3,12 +3,9 @@ package passes
 import (
 	"fmt"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
-
-// AttrAsyncFallback (string, on a load) is why AsyncLoads left a load marked
-// async synchronous; it shows in IR dumps.
-const AttrAsyncFallback = "async_fallback"
 
 // AsyncLoads makes `load(p, async: true)` asynchronous: it rewrites
 //
@@ -78,11 +75,11 @@ func asyncLoadsFunc(f *ir.Func) error {
 	if len(loads) == 0 {
 		return nil
 	}
-	axes := AnalyzeAxes(f)
+	axes := gpu.AnalyzeAxes(f)
 	var cands []*asyncCand
 	for _, ld := range loads {
 		if why := asyncFallbackReason(ld, axes); why != "" {
-			ld.Attrs[AttrAsyncFallback] = why
+			ld.Attrs[gpu.AttrAsyncFallback] = why
 			continue
 		}
 		use := asyncFirstUse(ld)
@@ -97,11 +94,11 @@ func asyncLoadsFunc(f *ir.Func) error {
 		ld := c.load
 		t := layTileOf(ld.Results[0])
 		pt := layTileOf(ld.Operands[0]).Elem.(*ir.Pointer)
-		ll, err := Linear(layTileOf(ld.Operands[0]).Layout, t.Shape)
+		ll, err := gpu.Linear(layTileOf(ld.Operands[0]).Layout, t.Shape)
 		if err != nil {
 			return err
 		}
-		_, dim := AccessVec(ll, axes.Info(ld.Operands[0]), pt.Elem.Bytes())
+		_, dim := gpu.AccessVec(ll, axes.Info(ld.Operands[0]), pt.Elem.Bytes())
 		order := []int{dim}
 		for d := len(t.Shape) - 1; d >= 0; d-- {
 			if d != dim {
@@ -109,7 +106,7 @@ func asyncLoadsFunc(f *ir.Func) error {
 			}
 		}
 		md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: pt.Elem, Order: order, Space: ir.Shared,
-			Layout: &Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: append([]int(nil), order...)}}
+			Layout: &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: append([]int(nil), order...)}}
 		alloc := &ir.Op{Kind: ir.OpAlloc, Attrs: ir.Attrs{}, Pos: ld.Pos}
 		alloc.Results = []*ir.Value{f.NewValue(md, "", alloc, nil, 0)}
 		f.Body.InsertAt(0, alloc)
@@ -118,10 +115,10 @@ func asyncLoadsFunc(f *ir.Func) error {
 		if len(ld.Operands) > 1 {
 			ops = append(ops, ld.Operands[1])
 		}
-		cp := &ir.Op{Kind: OpAsyncCopy, Operands: ops, Attrs: ir.Attrs{}, Pos: ld.Pos}
+		cp := &ir.Op{Kind: gpu.OpAsyncCopy, Operands: ops, Attrs: ir.Attrs{}, Pos: ld.Pos}
 		layInsertBefore(ld, cp)
 		copies[ld] = cp
-		c.commit = &ir.Op{Kind: OpAsyncCommit, Attrs: ir.Attrs{}, Pos: ld.Pos}
+		c.commit = &ir.Op{Kind: gpu.OpAsyncCommit, Attrs: ir.Attrs{}, Pos: ld.Pos}
 		layInsertBefore(ld, c.commit)
 	}
 	// phase 2: the waits and reads before the first uses (a use by another
@@ -135,7 +132,7 @@ func asyncLoadsFunc(f *ir.Func) error {
 		ld := c.load
 		b := ld.Parent
 		pending := asyncPending(b, c.commit, c.use)
-		wait := &ir.Op{Kind: OpAsyncWait, Attrs: ir.Attrs{"pending": int64(pending)}, Pos: ld.Pos}
+		wait := &ir.Op{Kind: gpu.OpAsyncWait, Attrs: ir.Attrs{"pending": int64(pending)}, Pos: ld.Pos}
 		layInsertBefore(c.use, wait)
 		t := layTileOf(ld.Results[0])
 		rd := &ir.Op{Kind: ir.OpLocalLoad, Operands: []*ir.Value{c.buf}, Attrs: ir.Attrs{}, Pos: ld.Pos}
@@ -162,7 +159,7 @@ func asyncLoadsFunc(f *ir.Func) error {
 }
 
 // asyncFallbackReason is why ld cannot become a cp.async copy ("" if it can).
-func asyncFallbackReason(ld *ir.Op, axes *AxisAnalysis) string {
+func asyncFallbackReason(ld *ir.Op, axes *gpu.AxisAnalysis) string {
 	p := ld.Operands[0]
 	if !layIsTile(p) || !layIsTile(ld.Results[0]) {
 		return "scalar load"
@@ -184,12 +181,12 @@ func asyncFallbackReason(ld *ir.Op, axes *AxisAnalysis) string {
 	if t.Layout == nil || !SameLayout(t.Layout, rt.Layout, t.Shape) {
 		return "pointer and result layouts differ"
 	}
-	ll, err := Linear(t.Layout, t.Shape)
+	ll, err := gpu.Linear(t.Layout, t.Shape)
 	if err != nil {
 		return "no linear layout: " + err.Error()
 	}
 	eb := pt.Elem.Bytes()
-	vec, dim := AccessVec(ll, axes.Info(p), eb)
+	vec, dim := gpu.AccessVec(ll, axes.Info(p), eb)
 	if vec*eb < 4 {
 		return fmt.Sprintf("cp.async moves 4, 8 or 16 bytes; the pointers allow %d-byte accesses (contiguity %d, divisibility %d along dim %d)",
 			vec*eb, axes.Info(p).Contig[dim], axes.Info(p).Div[dim], dim)
@@ -250,13 +247,13 @@ func asyncFirstUse(ld *ir.Op) *ir.Op {
 func asyncPending(b *ir.Block, commit, use *ir.Op) int {
 	n := 0
 	for _, op := range b.Ops[b.IndexOf(commit)+1 : b.IndexOf(use)] {
-		if op.Kind == OpAsyncCommit {
+		if op.Kind == gpu.OpAsyncCommit {
 			n++
 		}
 		nested := false
 		for _, r := range op.Regions {
 			r.Walk(func(o *ir.Op) {
-				if o.Kind == OpAsyncCommit || o.Kind == OpAsyncWait || o.Kind == OpAsyncCopy {
+				if o.Kind == gpu.OpAsyncCommit || o.Kind == gpu.OpAsyncWait || o.Kind == gpu.OpAsyncCopy {
 					nested = true
 				}
 			})

@@ -3,7 +3,7 @@ package passes
 import (
 	"math"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // ConstFold evaluates ops whose operands are constants (scalars or splat

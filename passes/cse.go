@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // CSE merges pure ops (ir.Kind.IsPure, no regions) with the same kind,

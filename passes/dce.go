@@ -3,7 +3,8 @@ package passes
 import (
 	"slices"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // The tile IR has one dead-code eliminator, with two rule sets: the dce row
@@ -85,7 +86,7 @@ func dceSideEffectFree(op *ir.Op) bool {
 func (d *dce) deletable(op *ir.Op) bool {
 	if d.rules.layoutOps {
 		k := op.Kind
-		return (k.IsPure() || k == OpConvertLayout || k == ir.OpLocalLoad || k == ir.OpAlloc) && len(op.Regions) == 0 && len(op.Results) > 0
+		return (k.IsPure() || k == gpu.OpConvertLayout || k == ir.OpLocalLoad || k == ir.OpAlloc) && len(op.Regions) == 0 && len(op.Results) > 0
 	}
 	if !d.rules.regions && len(op.Regions) > 0 {
 		return false

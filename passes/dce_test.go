@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes/internal/filecheck"
-	"github.com/tlego/tle/tle/ir"
 )
 
 const dceRulesSrc = `module "r.tir"

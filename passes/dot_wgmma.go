@@ -1,11 +1,9 @@
 package passes
 
-import "github.com/tlego/tle/tle/ir"
-
-// AttrDotWgmma (bool, on a kernel) asks DotToWgmma to run on it before the
-// layouts are assigned. The tle package sets it on every kernel unless
-// CompileOptions.DotMMASync asks for mma.sync.
-const AttrDotWgmma = "dot_wgmma"
+import (
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
+)
 
 // DotToWgmma turns the dots of f that Hopper's warpgroup MMA can run into
 // wgmma on shared-memory operands and returns how many it turned: a and b
@@ -27,10 +25,10 @@ const AttrDotWgmma = "dot_wgmma"
 // on the H200 that made the KDA recurrence (BV = 64) 1.6x slower than
 // mma.sync (docs/perf.md, run 11), so such dots stay on mma.sync.
 func DotToWgmma(f *ir.Func, numWarps int) int {
-	if nw := f.Attrs.Int(AttrNumWarps, 0); nw > 0 {
+	if nw := f.Attrs.Int(gpu.AttrNumWarps, 0); nw > 0 {
 		numWarps = int(nw)
 	}
-	if numWarps <= 0 || numWarps%4 != 0 || SpecializedWarps(f) > 0 {
+	if numWarps <= 0 || numWarps%4 != 0 || gpu.SpecializedWarps(f) > 0 {
 		return 0
 	}
 	var dots []*ir.Op
@@ -43,7 +41,7 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 		stage := func(v *ir.Value) *ir.Value {
 			t := layTileOf(v)
 			md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: ir.RowMajor(2), Space: ir.Shared}
-			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{AttrOrderFromInit: true}, Pos: op.Pos}
+			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{gpu.AttrOrderFromInit: true}, Pos: op.Pos}
 			a.Results = []*ir.Value{f.NewValue(md, "", a, nil, 0)}
 			layInsertBefore(op, a)
 			return a.Results[0]
@@ -83,10 +81,10 @@ func wgmmaShapesOK(op *ir.Op) bool {
 	if m%64 != 0 || k%16 != 0 || n%8 != 0 || n > 256 || bs[0] != k {
 		return false
 	}
-	if _, err := WgmmaSharedLayout(as, 2, []int{1, 0}); err != nil {
+	if _, err := gpu.WgmmaSharedLayout(as, 2, []int{1, 0}); err != nil {
 		return false
 	}
-	_, err := WgmmaSharedLayout(bs, 2, []int{1, 0})
+	_, err := gpu.WgmmaSharedLayout(bs, 2, []int{1, 0})
 	return err == nil
 }
 

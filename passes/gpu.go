@@ -1,6 +1,9 @@
 package passes
 
-import "github.com/tlego/tle/tle/ir"
+import (
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
+)
 
 // The GPU rows of the pass table (Phase PhaseGPU): they turn the
 // target-independent tile IR into the IR backend/nvptx consumes. Each row
@@ -55,7 +58,7 @@ func gpuDotWgmma(m *ir.Module, ctx *Context) error {
 		return nil
 	}
 	for _, f := range m.Funcs {
-		if f.Attrs.Bool(AttrDotWgmma) {
+		if f.Attrs.Bool(gpu.AttrDotWgmma) {
 			if n := DotToWgmma(f, g.NumWarps); n > 0 {
 				ctx.Logf("%s: %d dots to wgmma", f.Name, n)
 			}

@@ -11,8 +11,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes/internal/filecheck"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // TestGPUPassFilesNeedTheirPass: every GPU row has .tir tests, and their
@@ -169,16 +170,16 @@ func TestGPUOptions(t *testing.T) {
 
 	// NumWarps is for a kernel without a num_warps attribute
 	m = gpuSample(t)
-	delete(m.Funcs[0].Attrs, AttrNumWarps)
+	delete(m.Funcs[0].Attrs, gpu.AttrNumWarps)
 	require.NoError(t, Run(m, Options{From: PhaseGPU, GPU: &GPUOptions{NumWarps: 8}}))
-	require.Equal(t, int64(8), m.Funcs[0].Attrs.Int(AttrNumWarps, 0))
+	require.Equal(t, int64(8), m.Funcs[0].Attrs.Int(gpu.AttrNumWarps, 0))
 }
 
 // A GPU row's error reads as the pass wrote it (it names the function), and
 // the pass is known to errors.As.
 func TestGPUPassErrors(t *testing.T) {
 	m := gpuSample(t)
-	m.Funcs[0].Attrs[AttrNumWarps] = int64(3)
+	m.Funcs[0].Attrs[gpu.AttrNumWarps] = int64(3)
 	err := Run(m, Options{From: PhaseGPU, GPU: &GPUOptions{}})
 	require.EqualError(t, err, "marked: num_warps 3 is not a power of two")
 	var pe *PassError

@@ -3,7 +3,7 @@ package passes
 import (
 	"fmt"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Inline replaces every call op by a copy of its callee's body (the callee

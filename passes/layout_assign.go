@@ -4,14 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
-
-// OpConvertLayout changes the layout of a tile: (x) -> x's type with another
-// layout. The layout passes insert it where two layouts meet; the backend
-// lowers it to register moves when every thread already holds its elements,
-// and through shared memory otherwise.
-const OpConvertLayout ir.Kind = "convert_layout"
 
 // AssignLayouts gives every tile of every function a distributed layout and
 // every shared-memory buffer a shared layout (see AssignFuncLayouts).
@@ -45,7 +40,7 @@ func AssignLayouts(m *ir.Module, numWarps int) error {
 //     shared buffer (alloc + local_load, read with ldmatrix).
 //  4. Dead ops (the original weak chains, redundant converts) are deleted.
 func AssignFuncLayouts(f *ir.Func, numWarps int) error {
-	if nw := f.Attrs.Int(AttrNumWarps, 0); nw > 0 {
+	if nw := f.Attrs.Int(gpu.AttrNumWarps, 0); nw > 0 {
 		numWarps = int(nw)
 	}
 	if numWarps <= 0 {
@@ -55,24 +50,24 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		return err
 	}
 	ctaWarps := 0
-	if total := SpecializedWarps(f); total > 0 {
+	if total := gpu.SpecializedWarps(f); total > 0 {
 		// the CTA is made of the roles' warps (see layout_roles.go); code
 		// outside the roles is laid out over OutsideWarps of them
 		if total > 32 {
 			return fmt.Errorf("the warp roles occupy %d warps (each padded to a warpgroup), more than 32", total)
 		}
 		ctaWarps = total
-		numWarps = OutsideWarps(total)
+		numWarps = gpu.OutsideWarps(total)
 	}
 	if !layIsPow2(numWarps) {
 		return fmt.Errorf("num_warps %d is not a power of two", numWarps)
 	}
-	f.Attrs[AttrNumWarps] = int64(numWarps)
+	f.Attrs[gpu.AttrNumWarps] = int64(numWarps)
 	if ctaWarps > 0 {
-		f.Attrs[AttrNumWarps] = int64(ctaWarps)
+		f.Attrs[gpu.AttrNumWarps] = int64(ctaWarps)
 	}
 	s := &assigner{
-		f: f, nw: numWarps, axes: AnalyzeAxes(f),
+		f: f, nw: numWarps, axes: gpu.AnalyzeAxes(f),
 		weak: map[*ir.Value]bool{}, layout: map[*ir.Value]ir.Layout{}, desire: map[*ir.Value]ir.Layout{},
 		memo: map[memoKey]*ir.Value{}, users: map[*ir.Value][]*ir.Op{},
 		staged: map[*ir.Op]*ir.Op{}, chained: map[*ir.Op]bool{},
@@ -122,7 +117,7 @@ type memoKey struct {
 type assigner struct {
 	f       *ir.Func
 	nw      int
-	axes    *AxisAnalysis
+	axes    *gpu.AxisAnalysis
 	weak    map[*ir.Value]bool
 	layout  map[*ir.Value]ir.Layout // strong values, and weak block args / for results (fixed)
 	desire  map[*ir.Value]ir.Layout // weak values: what their uses want
@@ -212,7 +207,7 @@ func (s *assigner) clonable(v *ir.Value) bool {
 // BlockedFor builds a blocked layout for shape with the given sizePerThread
 // and order, spreading lanes and then warps fastest dimension first (Triton's
 // BlockedEncodingAttr::get).
-func BlockedFor(shape, spt, order []int, numWarps int) *Blocked {
+func BlockedFor(shape, spt, order []int, numWarps int) *gpu.Blocked {
 	rank := len(shape)
 	tpw := make([]int, rank)
 	wpc := make([]int, rank)
@@ -240,13 +235,13 @@ func BlockedFor(shape, spt, order []int, numWarps int) *Blocked {
 	}
 	tpw[order[rank-1]] = 32 / prevLanes
 	wpc[order[rank-1]] = numWarps / prevWarps
-	return &Blocked{SizePerThread: append([]int(nil), spt...), ThreadsPerWarp: tpw, WarpsPerCTA: wpc,
+	return &gpu.Blocked{SizePerThread: append([]int(nil), spt...), ThreadsPerWarp: tpw, WarpsPerCTA: wpc,
 		Order: append([]int(nil), order...)}
 }
 
 // DefaultBlocked is the layout of tiles nothing constrains: one element per
 // thread per repetition, row-major.
-func DefaultBlocked(shape []int, numWarps int) *Blocked {
+func DefaultBlocked(shape []int, numWarps int) *gpu.Blocked {
 	spt := make([]int, len(shape))
 	for i := range spt {
 		spt[i] = 1
@@ -264,11 +259,11 @@ func (s *assigner) nwAt(op *ir.Op) int {
 	if op == nil {
 		return s.nw
 	}
-	if r := EnclosingRole(op); r != nil {
-		return RoleActiveWarps(r)
+	if r := gpu.EnclosingRole(op); r != nil {
+		return gpu.RoleActiveWarps(r)
 	}
 	if op.Kind == ir.OpRole {
-		return RoleActiveWarps(op)
+		return gpu.RoleActiveWarps(op)
 	}
 	return s.nw
 }
@@ -287,7 +282,7 @@ func (s *assigner) nwOf(v *ir.Value) int {
 // Coalesced picks the blocked layout for a global access through the pointer
 // tile ptr: dimensions ordered by contiguity, and up to 16 bytes per thread
 // along the most contiguous one as far as contiguity and alignment allow.
-func Coalesced(shape []int, info *AxisInfo, elemBytes, numWarps int) *Blocked {
+func Coalesced(shape []int, info *gpu.AxisInfo, elemBytes, numWarps int) *gpu.Blocked {
 	rank := len(shape)
 	order := make([]int, rank)
 	for i := range order {
@@ -314,7 +309,7 @@ func (s *assigner) coalesced(ptr *ir.Value) ir.Layout {
 
 // ChooseMMA spreads numWarps warps over an [M, N] accumulator (Triton's
 // warpsPerTileV2).
-func ChooseMMA(shape []int, numWarps int) *MMA {
+func ChooseMMA(shape []int, numWarps int) *gpu.MMA {
 	w := []int{1, 1}
 	for w[0]*w[1] < numWarps {
 		if shape[0]/16/w[0] >= shape[1]/16/w[1] {
@@ -327,7 +322,7 @@ func ChooseMMA(shape []int, numWarps int) *MMA {
 			w[1] *= 2
 		}
 	}
-	return &MMA{WarpsPerCTA: w}
+	return &gpu.MMA{WarpsPerCTA: w}
 }
 
 // mmaFor is the mma.sync layout of dot op: ChooseMMA, except for a chained
@@ -336,11 +331,11 @@ func ChooseMMA(shape []int, numWarps int) *MMA {
 // element-wise ops and loop-carried values), all warps go along M as long as
 // each gets a 16-row block, so that the accumulator of one product is the a
 // operand of the next without leaving the registers (see RegistersHold).
-func (s *assigner) mmaFor(op *ir.Op) *MMA {
+func (s *assigner) mmaFor(op *ir.Op) *gpu.MMA {
 	shape := layTileOf(op.Results[0]).Shape
 	nw := s.nwAt(op)
 	if shape[0] >= 16*nw && s.chainedDot(op) {
-		return &MMA{WarpsPerCTA: []int{nw, 1}}
+		return &gpu.MMA{WarpsPerCTA: []int{nw, 1}}
 	}
 	return ChooseMMA(shape, nw)
 }
@@ -376,7 +371,7 @@ func (s *assigner) chainedDot(op *ir.Op) bool {
 						}
 					}
 				}
-			case u.Kind.IsElementwise() || u.Kind == OpConvertLayout:
+			case u.Kind.IsElementwise() || u.Kind == gpu.OpConvertLayout:
 				if len(u.Results) == 1 && fwd(u.Results[0]) {
 					return true
 				}
@@ -396,7 +391,7 @@ func (s *assigner) chainedDot(op *ir.Op) bool {
 			switch {
 			case d.Kind == ir.OpDot:
 				return d != op
-			case d.Kind.IsElementwise() || d.Kind == OpConvertLayout:
+			case d.Kind.IsElementwise() || d.Kind == gpu.OpConvertLayout:
 				for _, o := range d.Operands {
 					if bwd(o) {
 						return true
@@ -422,11 +417,11 @@ func (s *assigner) chainedDot(op *ir.Op) bool {
 // registersHold reports whether converting a tile of shape from layout a to
 // b moves no data between threads (LinearLayout.RegistersHold).
 func registersHold(a, b ir.Layout, shape []int) bool {
-	la, err := Linear(a, shape)
+	la, err := gpu.Linear(a, shape)
 	if err != nil {
 		return false
 	}
-	lb, err := Linear(b, shape)
+	lb, err := gpu.Linear(b, shape)
 	if err != nil {
 		return false
 	}
@@ -436,18 +431,18 @@ func registersHold(a, b ir.Layout, shape []int) bool {
 // DotSharedLayout is the swizzled shared layout in which a 16-bit dot operand
 // of shape is staged for ldmatrix: 16-byte chunks, XOR-swizzled so that the
 // eight rows an ldmatrix reads hit all 32 banks once.
-func DotSharedLayout(shape []int, elemBytes int, order []int) *Shared {
+func DotSharedLayout(shape []int, elemBytes int, order []int) *gpu.Shared {
 	vec := layMaxInt(1, 16/elemBytes)
 	rowBytes := shape[order[0]] * elemBytes
 	perPhase := layMaxInt(1, 128/rowBytes)
 	maxPhase := layMaxInt(1, layMinInt(8/perPhase, rowBytes/16))
 	if rowBytes < 16 {
-		return &Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
+		return &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
 	}
-	return &Shared{Vec: vec, PerPhase: perPhase, MaxPhase: maxPhase, Order: append([]int(nil), order...)}
+	return &gpu.Shared{Vec: vec, PerPhase: perPhase, MaxPhase: maxPhase, Order: append([]int(nil), order...)}
 }
 
-func scanLayout(shape []int, axis, numWarps int) *Blocked {
+func scanLayout(shape []int, axis, numWarps int) *gpu.Blocked {
 	order := []int{axis}
 	for d := len(shape) - 1; d >= 0; d-- {
 		if d != axis {
@@ -466,7 +461,7 @@ func scanLayout(shape []int, axis, numWarps int) *Blocked {
 // bits, then warp bits, then register bits again, with every lane and warp
 // basis of other dimensions zero-free below.
 func ScanLayoutOK(l ir.Layout, shape []int, axis int) bool {
-	b, ok := l.(*Blocked)
+	b, ok := l.(*gpu.Blocked)
 	return ok && b.Order[0] == axis
 }
 
@@ -478,8 +473,8 @@ func SameLayout(a, b ir.Layout, shape []int) bool {
 	if a.String() == b.String() {
 		return true
 	}
-	la, err1 := Linear(a, shape)
-	lb, err2 := Linear(b, shape)
+	la, err1 := gpu.Linear(a, shape)
+	lb, err2 := gpu.Linear(b, shape)
 	return err1 == nil && err2 == nil && la.Equal(lb)
 }
 
@@ -522,8 +517,8 @@ func (s *assigner) desires(b *ir.Block) {
 			}
 		case ir.OpDot:
 			mma := s.mmaFor(op)
-			s.wish(op.Operands[0], &DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
-			s.wish(op.Operands[1], &DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
+			s.wish(op.Operands[0], &gpu.DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
+			s.wish(op.Operands[1], &gpu.DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
 			s.wish(op.Operands[2], mma)
 		case ir.OpWgmma:
 			if l := s.wgmmaRegA(op); l != nil {
@@ -548,7 +543,7 @@ func (s *assigner) desires(b *ir.Block) {
 // to have layout l.
 func (s *assigner) weakOperandLayout(op *ir.Op, j int, l ir.Layout) ir.Layout {
 	if op.Kind == ir.OpExpandDims {
-		return &Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: l}
+		return &gpu.Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: l}
 	}
 	return l
 }
@@ -638,7 +633,7 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if l == nil {
 			l = s.defaultFor(op.Operands[0])
 		}
-		return &Slice{Dim: axis, Parent: l}
+		return &gpu.Slice{Dim: axis, Parent: l}
 	case ir.OpScan:
 		axis := int(op.Attrs.Int("axis", 0))
 		if l := s.lay(op.Operands[0]); l != nil && ScanLayoutOK(l, shape, axis) {
@@ -651,18 +646,18 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		}
 	case ir.OpExpandDims:
 		axis := int(op.Attrs.Int("axis", 0))
-		if sl, ok := s.lay(op.Operands[0]).(*Slice); ok && sl.Dim == axis {
+		if sl, ok := s.lay(op.Operands[0]).(*gpu.Slice); ok && sl.Dim == axis {
 			return sl.Parent
 		}
 	case ir.OpTrans:
-		if b, ok := s.lay(op.Operands[0]).(*Blocked); ok {
+		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
 			return permuteBlocked(b, op.Attrs.Ints("perm"))
 		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
 		}
-	case OpConvertLayout:
+	case gpu.OpConvertLayout:
 		if l := layTileOf(res).Layout; l != nil {
 			return l
 		}
@@ -699,7 +694,7 @@ func (s *assigner) dotUse(v *ir.Value) ir.Layout {
 		if idx < 0 {
 			return nil
 		}
-		d := &DotOperand{OpIdx: idx, Parent: s.mmaFor(u), KWidth: 2}
+		d := &gpu.DotOperand{OpIdx: idx, Parent: s.mmaFor(u), KWidth: 2}
 		if l != nil && l.String() != d.String() {
 			return nil
 		}
@@ -709,13 +704,13 @@ func (s *assigner) dotUse(v *ir.Value) ir.Layout {
 }
 
 // permuteBlocked is the layout of trans(x, perm) for x in b.
-func permuteBlocked(b *Blocked, perm []int) *Blocked {
+func permuteBlocked(b *gpu.Blocked, perm []int) *gpu.Blocked {
 	r := len(perm)
 	inv := make([]int, r)
 	for i, p := range perm {
 		inv[p] = i
 	}
-	nb := &Blocked{SizePerThread: make([]int, r), ThreadsPerWarp: make([]int, r), WarpsPerCTA: make([]int, r), Order: make([]int, r)}
+	nb := &gpu.Blocked{SizePerThread: make([]int, r), ThreadsPerWarp: make([]int, r), WarpsPerCTA: make([]int, r), Order: make([]int, r)}
 	for i, p := range perm {
 		nb.SizePerThread[i] = b.SizePerThread[p]
 		nb.ThreadsPerWarp[i] = b.ThreadsPerWarp[p]
@@ -896,9 +891,9 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 			return s.lay(op.Operands[1])
 		}
 	case ir.OpDot:
-		mma := res.(*MMA)
+		mma := res.(*gpu.MMA)
 		if j < 2 {
-			return &DotOperand{OpIdx: j, Parent: mma, KWidth: 2}
+			return &gpu.DotOperand{OpIdx: j, Parent: mma, KWidth: 2}
 		}
 		return mma
 	case ir.OpWgmma:
@@ -912,16 +907,16 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 		}
 		return nil
 	case ir.OpReduce:
-		if sl, ok := res.(*Slice); ok {
+		if sl, ok := res.(*gpu.Slice); ok {
 			return sl.Parent
 		}
 		return nil
 	case ir.OpScan, ir.OpBroadcast:
 		return res
 	case ir.OpExpandDims:
-		return &Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: res}
+		return &gpu.Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: res}
 	case ir.OpTrans:
-		if b, ok := res.(*Blocked); ok {
+		if b, ok := res.(*gpu.Blocked); ok {
 			perm := op.Attrs.Ints("perm")
 			inv := make([]int, len(perm))
 			for i, p := range perm {
@@ -983,14 +978,14 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 		return v
 	}
 	if d := v.Def; d != nil && (d.Kind == ir.OpBroadcast || d.Kind == ir.OpExpandDims) {
-		if _, isDot := l.(*DotOperand); !isDot {
+		if _, isDot := l.(*gpu.DotOperand); !isDot {
 			// convert the smaller tile before it is broadcast: a row
 			// vector scaling an accumulator moves its own elements, not
 			// the whole product's
 			return s.remat(v, l)
 		}
 	}
-	if v.Def != nil && v.Def.Kind == OpConvertLayout {
+	if v.Def != nil && v.Def.Kind == gpu.OpConvertLayout {
 		src := v.Def.Operands[0]
 		if SameLayout(s.current(src), l, shape) {
 			return src
@@ -1003,10 +998,10 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 		return nv
 	}
 	var nv *ir.Value
-	if d, ok := l.(*DotOperand); ok && ir.ElemDType(v.Type).Bits() == 16 && !registersHold(cur, d, shape) {
+	if d, ok := l.(*gpu.DotOperand); ok && ir.ElemDType(v.Type).Bits() == 16 && !registersHold(cur, d, shape) {
 		nv = s.stageDotOperand(v, d, user)
 	} else {
-		cvt := s.newOp(OpConvertLayout, []*ir.Value{v}, ir.Attrs{}, &ir.Tile{Shape: shape, Elem: layTileOf(v).Elem, Layout: l}, v)
+		cvt := s.newOp(gpu.OpConvertLayout, []*ir.Value{v}, ir.Attrs{}, &ir.Tile{Shape: shape, Elem: layTileOf(v).Elem, Layout: l}, v)
 		if !s.insertAfterWgmmaWait(v, cvt) {
 			s.insertAfterDef(v, cvt)
 		}
@@ -1022,11 +1017,11 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 // operands first and then the reads, so that one barrier separates them and
 // the global loads stay ahead of both; a value from outside (loop-invariant)
 // is staged once, right after its definition.
-func (s *assigner) stageDotOperand(v *ir.Value, d *DotOperand, user *ir.Op) *ir.Value {
+func (s *assigner) stageDotOperand(v *ir.Value, d *gpu.DotOperand, user *ir.Op) *ir.Value {
 	t := layTileOf(v)
 	dt := ir.ElemDType(t.Elem)
 	order := ir.RowMajor(2)
-	if b, ok := s.current(v).(*Blocked); ok {
+	if b, ok := s.current(v).(*gpu.Blocked); ok {
 		order = b.Order
 	}
 	md := &ir.MemDesc{Shape: t.Shape, Elem: dt, Order: order, Space: ir.Shared,
@@ -1145,13 +1140,13 @@ func (s *assigner) sharedLayouts() {
 			switch op.Kind {
 			case ir.OpMemIndex:
 				if src, ok := op.Operands[0].Type.(*ir.MemDesc); ok && src.Layout != nil {
-					if sh, ok := src.Layout.(*Shared); ok && len(sh.Order) == len(c.Shape)+1 {
+					if sh, ok := src.Layout.(*gpu.Shared); ok && len(sh.Order) == len(c.Shape)+1 {
 						c.Layout = dropLeading(sh)
 					}
 				}
 			case ir.OpMemTrans:
 				if src, ok := op.Operands[0].Type.(*ir.MemDesc); ok && src.Layout != nil {
-					if sh, ok := src.Layout.(*Shared); ok {
+					if sh, ok := src.Layout.(*gpu.Shared); ok {
 						perm := op.Attrs.Ints("perm")
 						inv := make([]int, len(perm))
 						for i, p := range perm {
@@ -1171,14 +1166,14 @@ func (s *assigner) sharedLayouts() {
 				if len(order) == 0 {
 					order = ir.RowMajor(len(c.Shape))
 				}
-				c.Layout = &Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: append([]int(nil), order...)}
+				c.Layout = &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: append([]int(nil), order...)}
 			}
 			r.Type = &c
 		}
 	})
 }
 
-func dropLeading(sh *Shared) *Shared {
+func dropLeading(sh *gpu.Shared) *gpu.Shared {
 	n := *sh
 	n.Order = nil
 	for _, d := range sh.Order {

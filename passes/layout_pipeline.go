@@ -1,32 +1,10 @@
 package passes
 
 import (
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/diag"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
-
-// Ops of the software pipeline (cp.async), created by PipelineLoops.
-const (
-	// OpAsyncCopy (ptrs, buf [, mask]) copies a tile of global memory into a
-	// shared buffer view asynchronously (cp.async); masked-off elements are
-	// zero-filled. It completes at an OpAsyncWait.
-	OpAsyncCopy ir.Kind = "async_copy"
-	// OpAsyncCommit () closes the group of copies issued since the last one.
-	OpAsyncCommit ir.Kind = "async_commit"
-	// OpAsyncWait () {pending} waits until at most pending groups of this
-	// thread are in flight; the next shared read is preceded by a barrier.
-	OpAsyncWait ir.Kind = "async_wait"
-)
-
-// AttrRingCopy (bool, on an async_copy in a pipelined loop's body) says the
-// copy refills the slot the previous iteration read: a barrier in this
-// iteration, before the copy, orders it after those reads (the backend adds
-// one when none came first). Copies without it (the prologue's, async
-// loads) wait like any shared-memory write for earlier reads of the bytes.
-const AttrRingCopy = "ring_copy"
-
-// AttrPipelineStages (int64, on a kernel) overrides the number of stages.
-const AttrPipelineStages = "num_stages"
 
 // PipelineLoops software-pipelines the dot operand loads of f's loops with
 // cp.async over stages shared-memory slots (Triton's pipeliner, for the
@@ -42,7 +20,7 @@ const AttrPipelineStages = "num_stages"
 func PipelineLoops(m *ir.Module, stages int) error {
 	for _, f := range m.Funcs {
 		s := stages
-		if v := f.Attrs.Int(AttrPipelineStages, 0); v > 0 {
+		if v := f.Attrs.Int(gpu.AttrPipelineStages, 0); v > 0 {
 			s = int(v)
 		}
 		if s < 2 {
@@ -111,7 +89,7 @@ func layOnlyFrom(v, iv *ir.Value, body *ir.Block) bool {
 	if v == iv || !layDefinedIn(v, body) {
 		return true
 	}
-	if v.Def == nil || len(v.Def.Regions) > 0 || !(v.Def.Kind.IsPure() || v.Def.Kind == OpConvertLayout) {
+	if v.Def == nil || len(v.Def.Regions) > 0 || !(v.Def.Kind.IsPure() || v.Def.Kind == gpu.OpConvertLayout) {
 		return false
 	}
 	for _, o := range v.Def.Operands {
@@ -158,7 +136,7 @@ func pipelineLoop(f *ir.Func, loop *ir.Op, stages int) {
 	}
 	p.advanceSlotCounter(cnt)
 	// nothing may reuse the rings' bytes while copies are in flight
-	drain := &ir.Op{Kind: OpAsyncWait, Attrs: ir.Attrs{"pending": int64(0)}, Pos: loop.Pos}
+	drain := &ir.Op{Kind: gpu.OpAsyncWait, Attrs: ir.Attrs{"pending": int64(0)}, Pos: loop.Pos}
 	layInsertAfter(loop, drain)
 }
 
@@ -189,7 +167,7 @@ func newPipeliner(f *ir.Func, loop *ir.Op, stages int) *pipeliner {
 // findCandidates collects the body's loads that can become asynchronous
 // copies into a ring.
 func (p *pipeliner) findCandidates() {
-	axes := AnalyzeAxes(p.f)
+	axes := gpu.AnalyzeAxes(p.f)
 	for _, op := range p.body.Ops {
 		if c := p.candidate(op, axes); c != nil {
 			p.cands = append(p.cands, c)
@@ -202,7 +180,7 @@ func (p *pipeliner) findCandidates() {
 // or iv-computed pointer, staged into a buffer only local_load or a waited
 // wgmma reads, masked by a condition on iv only, other = 0, in cp.async
 // sized groups consecutive in the buffer.
-func (p *pipeliner) candidate(op *ir.Op, axes *AxisAnalysis) *pipeCand {
+func (p *pipeliner) candidate(op *ir.Op, axes *gpu.AxisAnalysis) *pipeCand {
 	if op.Kind != ir.OpLoad || !layIsTile(op.Operands[0]) {
 		return nil
 	}
@@ -231,18 +209,18 @@ func (p *pipeliner) candidate(op *ir.Op, axes *AxisAnalysis) *pipeCand {
 	}
 	// cp.async moves 4, 8 or 16 bytes with one mask bit
 	t := layTileOf(ptr)
-	ll, err := Linear(t.Layout, t.Shape)
+	ll, err := gpu.Linear(t.Layout, t.Shape)
 	if err != nil {
 		return nil
 	}
 	eb := pt.Elem.Bytes()
-	vec, dim := AccessVec(ll, axes.Info(ptr), eb)
+	vec, dim := gpu.AccessVec(ll, axes.Info(ptr), eb)
 	if vec*eb < 4 {
 		return nil
 	}
 	// a copy moves vec elements along dim: they must be consecutive in
 	// the buffer too (its fastest dimension)
-	if sh, ok := md.Layout.(*Shared); ok && vec > 1 && len(sh.Order) > 0 && sh.Order[0] != dim {
+	if sh, ok := md.Layout.(*gpu.Shared); ok && vec > 1 && len(sh.Order) > 0 && sh.Order[0] != dim {
 		return nil
 	}
 	if mask != nil && axes.Info(mask).Const[dim] < vec {
@@ -377,7 +355,7 @@ func (p *pipeliner) copyMask(c *pipeCand, at *ir.Value, l *opList) *ir.Value {
 	}
 	m := p.cloneAt(c.mask, at, l)
 	if !SameLayout(layTileOf(m).Layout, mt.Layout, mt.Shape) {
-		m = l.emit(OpConvertLayout, mt, nil, m)
+		m = l.emit(gpu.OpConvertLayout, mt, nil, m)
 	}
 	return l.emit(ir.OpAnd, mt, nil, m, vs)
 }
@@ -390,14 +368,14 @@ func (p *pipeliner) prologue() {
 	pre := p.newOpList()
 	for _, c := range p.cands {
 		md := c.alloc.Results[0].Type.(*ir.MemDesc)
-		sh := md.Layout.(*Shared)
+		sh := md.Layout.(*gpu.Shared)
 		order := []int{}
 		for _, d := range sh.Order {
 			order = append(order, d+1)
 		}
 		order = append(order, 0)
 		ring := &ir.MemDesc{Shape: append([]int{stages}, md.Shape...), Elem: md.Elem, Order: order, Space: ir.Shared,
-			Layout: &Shared{Vec: sh.Vec, PerPhase: sh.PerPhase, MaxPhase: sh.MaxPhase, Order: order, BlockCols: sh.BlockCols}}
+			Layout: &gpu.Shared{Vec: sh.Vec, PerPhase: sh.PerPhase, MaxPhase: sh.MaxPhase, Order: order, BlockCols: sh.BlockCols}}
 		c.buf = pre.emit(ir.OpAlloc, ring, nil)
 	}
 	lb, step, ivT := loop.Operands[0], loop.Operands[2], p.iv.Type
@@ -412,14 +390,14 @@ func (p *pipeliner) prologue() {
 		for i, c := range p.cands {
 			view := pre.emit(ir.OpMemIndex, laySliceDesc(c.buf), nil, c.buf, pre.i32(int64(s)))
 			if c.arg < 0 {
-				pre.emit(OpAsyncCopy, nil, nil, p.cloneAt(c.load.Operands[0], at, pre), view, p.copyMask(c, at, pre))
+				pre.emit(gpu.OpAsyncCopy, nil, nil, p.cloneAt(c.load.Operands[0], at, pre), view, p.copyMask(c, at, pre))
 				continue
 			}
-			pre.emit(OpAsyncCopy, nil, nil, ptrs[i], view, p.copyMask(c, at, pre))
+			pre.emit(gpu.OpAsyncCopy, nil, nil, ptrs[i], view, p.copyMask(c, at, pre))
 			inc := p.cloneAt(c.inc, at, pre)
 			ptrs[i] = pre.emit(ir.OpAddPtr, ptrs[i].Type, nil, ptrs[i], inc)
 		}
-		pre.emit(OpAsyncCommit, nil, nil)
+		pre.emit(gpu.OpAsyncCommit, nil, nil)
 	}
 	for _, op := range pre.ops {
 		layInsertBefore(loop, op)
@@ -451,7 +429,7 @@ func (p *pipeliner) addSlotCounter() *ir.Value {
 func (p *pipeliner) readSlots(cnt *ir.Value) *ir.Op {
 	body := p.body
 	head := p.newOpList()
-	head.emit(OpAsyncWait, nil, ir.Attrs{"pending": int64(p.stages - 2)})
+	head.emit(gpu.OpAsyncWait, nil, ir.Attrs{"pending": int64(p.stages - 2)})
 	rslot := cnt // the slot of this iteration, i % stages, carried
 	for _, c := range p.cands {
 		view := head.emit(ir.OpMemIndex, laySliceDesc(c.buf), nil, c.buf, rslot)
@@ -493,9 +471,9 @@ func (p *pipeliner) refillSlots(cnt *ir.Value, lastRead *ir.Op) {
 		if c.arg < 0 {
 			src = p.cloneAt(src, at, tail)
 		}
-		te(OpAsyncCopy, nil, ir.Attrs{AttrRingCopy: true}, src, view, p.copyMask(c, at, tail))
+		te(gpu.OpAsyncCopy, nil, ir.Attrs{gpu.AttrRingCopy: true}, src, view, p.copyMask(c, at, tail))
 	}
-	te(OpAsyncCommit, nil, nil)
+	te(gpu.OpAsyncCommit, nil, nil)
 	anchor := lastRead
 	for _, op := range tail.ops {
 		layInsertAfter(anchor, op)
@@ -543,40 +521,16 @@ func laySliceDesc(buf *ir.Value) *ir.MemDesc {
 			c.Order = append(c.Order, d-1)
 		}
 	}
-	if sh, ok := md.Layout.(*Shared); ok {
+	if sh, ok := md.Layout.(*gpu.Shared); ok {
 		c.Layout = dropLeading(sh)
 	}
 	return c
 }
 
-// AccessVec is the number of consecutive registers of a pointer tile that
-// one access may move: contiguous in the layout, in memory (axis info),
-// aligned, and at most 16 bytes; dim is the dimension they run along. The
-// backend's accesses and the passes' decisions (cp.async) both use it.
-func AccessVec(ll *LinearLayout, info *AxisInfo, eb int) (vec, dim int) {
-	if len(ll.Reg) == 0 {
-		return 1, 0
-	}
-	for d, x := range ll.Reg[0] {
-		if x != 0 {
-			dim = d
-		}
-	}
-	vec = ll.ContigRegs(dim)
-	vec = layMinInt(vec, info.Contig[dim])
-	vec = layMinInt(vec, layMaxInt(1, info.Div[dim]/eb))
-	vec = layMinInt(vec, layMaxInt(1, 16/eb))
-	p := 1
-	for p*2 <= vec {
-		p *= 2
-	}
-	return p, dim
-}
-
 func init() {
 	// The GPU passes' own ops: Verify checks their structure and operand
 	// dominance, the backend their meaning.
-	for _, k := range []ir.Kind{OpConvertLayout, OpAsyncCopy, OpAsyncCommit, OpAsyncWait} {
+	for _, k := range []ir.Kind{gpu.OpConvertLayout, gpu.OpAsyncCopy, gpu.OpAsyncCommit, gpu.OpAsyncWait} {
 		ir.RegisterKind(k, nil)
 	}
 }

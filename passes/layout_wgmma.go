@@ -1,9 +1,8 @@
 package passes
 
 import (
-	"fmt"
-
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // Layouts for wgmma (warpgroup MMA, sm_90a).
@@ -25,65 +24,13 @@ import (
 //   - A register operand a is stored into such a buffer right before the
 //     wgmma (stageWgmmaA).
 
-// AttrOrderFromInit (bool, on an alloc with an initial tile, for wgmma)
-// lets the buffer take the order of the tile's layout when a wgmma swizzle
-// fits it (DotToWgmma's staging buffers).
-const AttrOrderFromInit = "order_from_init"
-
-// WgmmaAlign is the shared-memory alignment of buffers that wgmma reads:
-// one 128B swizzle atom (8 rows of 128 bytes).
-const WgmmaAlign = 1024
-
-// WgmmaSharedLayout is the shared layout of a buffer of shape (fastest
-// dimension order[0]) that wgmma reads through a matrix descriptor: the
-// swizzle of the span its contiguous dimension covers (128, 64 or 32
-// bytes): in row r, the 16-byte chunk c lives at chunk c ^ ((r / PerPhase)
-// % MaxPhase), which is Swizzle<3,4,3>, <2,4,3> and <1,4,3> on a
-// WgmmaAlign-aligned buffer. Wider rows (a multiple of 128 bytes, with a
-// multiple of 8 rows) are column-blocked (Shared.BlockCols): blocks of one
-// 128B span, each [rows, 128 bytes] and a whole number of swizzle atoms.
-func WgmmaSharedLayout(shape []int, elemBytes int, order []int) (*Shared, error) {
-	if len(order) < 2 || len(order) != len(shape) {
-		return nil, fmt.Errorf("a wgmma operand buffer needs rank 2 or more, has shape %v", shape)
-	}
-	rowBytes := shape[order[0]] * elemBytes
-	switch {
-	case rowBytes == 32 || rowBytes == 64 || rowBytes == 128:
-	case rowBytes > 128 && rowBytes%128 == 0 && elemBytes > 0 && elemBytes <= 16 && shape[order[1]]%8 == 0:
-		// column blocks of one 128B span each (CUTLASS's MN-major / wide-K
-		// SW128 tiling): descriptors step between them with LBO or the
-		// start address, TMA fills one per box
-		return &Shared{Vec: 16 / elemBytes, PerPhase: 1, MaxPhase: 8, Order: append([]int(nil), order...), BlockCols: 128 / elemBytes}, nil
-	default:
-		return nil, fmt.Errorf("a wgmma operand buffer's contiguous dimension must span 32, 64 or 128 bytes "+
-			"(one swizzle span; e.g. 64 bf16 elements) or a multiple of 128 bytes (column blocks of 128), "+
-			"shape %v (order %v) has %d-byte rows", shape, order, rowBytes)
-	}
-	return &Shared{Vec: 16 / elemBytes, PerPhase: 128 / rowBytes, MaxPhase: rowBytes / 16, Order: append([]int(nil), order...)}, nil
-}
-
-// WgmmaSwizzleBytes returns the swizzle span (128, 64 or 32) of a 2-D view
-// whose shared layout sh is a wgmma layout, or 0 when it is not one. A
-// column-blocked layout's span is its block's (128).
-func WgmmaSwizzleBytes(sh *Shared, shape []int, elemBytes int) int {
-	if sh == nil || len(sh.Order) != 2 || len(shape) != 2 {
-		return 0
-	}
-	want, err := WgmmaSharedLayout(shape, elemBytes, sh.Order)
-	if err != nil || want.Vec != sh.Vec || want.PerPhase != sh.PerPhase || want.MaxPhase != sh.MaxPhase ||
-		want.Blocked(shape) != sh.Blocked(shape) || (want.Blocked(shape) && want.BlockCols != sh.BlockCols) {
-		return 0
-	}
-	return sh.RowElems(shape) * elemBytes
-}
-
 // wgmmaAcc is the accumulator layout of a wgmma at op.
 func (s *assigner) wgmmaAcc(op *ir.Op) ir.Layout {
 	nw := s.nwAt(op)
 	if nw < 4 || nw%4 != 0 {
 		s.fail(op, "wgmma runs on whole warpgroups: it needs a multiple of 4 warps, the code here has %d", nw)
 	}
-	return &MMAv3{WarpsPerCTA: []int{nw, 1}}
+	return &gpu.MMAv3{WarpsPerCTA: []int{nw, 1}}
 }
 
 // wgmmaRegA is the register layout of wgmma's operand a when it comes from
@@ -100,11 +47,11 @@ func (s *assigner) wgmmaRegA(op *ir.Op) ir.Layout {
 	if d := ir.ElemDType(a.Type); d != ir.BF16 && d != ir.F16 {
 		return nil
 	}
-	acc, ok := s.wgmmaAcc(op).(*MMAv3)
+	acc, ok := s.wgmmaAcc(op).(*gpu.MMAv3)
 	if !ok {
 		return nil
 	}
-	return &DotOperand{OpIdx: 0, Parent: &MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: 2}
+	return &gpu.DotOperand{OpIdx: 0, Parent: &gpu.MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: 2}
 }
 
 // stageWgmmaA stores wgmma's register operand a into a shared buffer (laid
@@ -151,17 +98,17 @@ func (s *assigner) wgmmaSharedLayouts() {
 			if len(order) == 0 {
 				order = ir.RowMajor(len(md.Shape))
 			}
-			if root.Def.Attrs.Bool(AttrOrderFromInit) && len(root.Def.Operands) > 0 {
+			if root.Def.Attrs.Bool(gpu.AttrOrderFromInit) && len(root.Def.Operands) > 0 {
 				// a staged tile keeps the order it arrives in (a
 				// transposed load stays contiguous along its fast
 				// dimension, so cp.async can fill the buffer)
-				if b, ok := s.current(root.Def.Operands[0]).(*Blocked); ok {
-					if _, err := WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), b.Order); err == nil {
+				if b, ok := s.current(root.Def.Operands[0]).(*gpu.Blocked); ok {
+					if _, err := gpu.WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), b.Order); err == nil {
 						order = append([]int(nil), b.Order...)
 					}
 				}
 			}
-			sh, err := WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
+			sh, err := gpu.WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
 			if err != nil {
 				s.fail(op, "operand %c: %v", "ab"[j], err)
 			}

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/diag"
+	"github.com/tlego/tle/ir"
 )
 
 // Pass is one IR-to-IR transformation.

@@ -3,49 +3,16 @@ package passes
 import (
 	"sort"
 
-	"github.com/tlego/tle/tle/ir"
-)
-
-// Attributes the shared-memory allocator writes.
-const (
-	// AttrSmemOffset (int64, on an op) is the byte offset of the op's buffer
-	// or scratch in the CTA's dynamic shared memory.
-	AttrSmemOffset = "smem_offset"
-	// AttrSmemBytes (int64, on a function) is the dynamic shared memory a
-	// launch must provide.
-	AttrSmemBytes = "smem_bytes"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // smallScratch is the largest reduction scratch kept apart from others.
 const smallScratch = 2048
 
-// SmemAlign is the alignment of every shared buffer: 128 bytes, so that the
-// swizzle patterns map onto the 32 banks as designed.
-const SmemAlign = 128
-
-// StorageBytes is the size of one element of t's dtype in memory (i1 takes a
-// byte, pointers 8).
-func StorageBytes(elem ir.Type) int {
-	switch e := elem.(type) {
-	case *ir.Pointer:
-		return 8
-	case ir.DType:
-		return e.Bytes()
-	}
-	return 0
-}
-
-// AccBytes is the size of the value a reduction or scan of dt accumulates in.
-func AccBytes(dt ir.DType) int {
-	if dt.Bits() > 32 {
-		return 8
-	}
-	return 4
-}
-
 // ConvertInRegisters reports whether converting a tile of shape from src to
 // dst only moves registers within each thread.
-func ConvertInRegisters(src, dst *LinearLayout) bool {
+func ConvertInRegisters(src, dst *gpu.LinearLayout) bool {
 	if !src.SameThreads(dst) {
 		return false
 	}
@@ -61,101 +28,56 @@ func ConvertInRegisters(src, dst *LinearLayout) bool {
 	return true
 }
 
-// VecWidth is how many elements of a layout's registers move as one vector
-// along the last dimension of a shared scratch: the run of contiguous
-// registers, at most 16 bytes.
-func VecWidth(ll *LinearLayout, elemBytes int) int {
-	v := ll.ContigRegs(len(ll.Shape) - 1)
-	if m := layMaxInt(1, 16/elemBytes); v > m {
-		v = m
-	}
-	return v
-}
-
-// ConvertScratch gives the padded row-major scratch a shared-memory layout
-// conversion uses: elements of the last dimension are contiguous, and each
-// row (of the last dimension) is followed by pad elements. It returns the
-// strides in elements and the size in bytes.
-func ConvertScratch(shape []int, src, dst *LinearLayout, elemBytes int) (strides []int, bytes int) {
-	r := len(shape)
-	pad := 0
-	if r >= 2 {
-		pad = layMaxInt(VecWidth(src, elemBytes), VecWidth(dst, elemBytes))
-	}
-	strides = make([]int, r)
-	stride := 1
-	for d := r - 1; d >= 0; d-- {
-		strides[d] = stride
-		n := shape[d]
-		if d == r-1 {
-			n += pad
-		}
-		stride *= n
-	}
-	return strides, stride * elemBytes
-}
-
-// WarpsAlong is the number of distinct warp groups along dim in ll.
-func WarpsAlong(ll *LinearLayout, dim int) int {
-	n := 1
-	for _, b := range ll.Warp {
-		if b[dim] != 0 {
-			n *= 2
-		}
-	}
-	return n
-}
-
 // ScratchBytes is the shared scratch op needs while it runs (0 for none).
 func ScratchBytes(op *ir.Op) (int, error) {
 	switch op.Kind {
-	case OpConvertLayout:
+	case gpu.OpConvertLayout:
 		src, dst := layTileOf(op.Operands[0]), layTileOf(op.Results[0])
-		ls, err := Linear(src.Layout, src.Shape)
+		ls, err := gpu.Linear(src.Layout, src.Shape)
 		if err != nil {
 			return 0, err
 		}
-		ld, err := Linear(dst.Layout, dst.Shape)
+		ld, err := gpu.Linear(dst.Layout, dst.Shape)
 		if err != nil {
 			return 0, err
 		}
 		if ConvertInRegisters(ls, ld) {
 			return 0, nil
 		}
-		_, n := ConvertScratch(src.Shape, ls, ld, StorageBytes(src.Elem))
+		_, n := gpu.ConvertScratch(src.Shape, ls, ld, gpu.StorageBytes(src.Elem))
 		return n, nil
 	case ir.OpReduce, ir.OpScan:
 		src := layTileOf(op.Operands[0])
-		ls, err := Linear(src.Layout, src.Shape)
+		ls, err := gpu.Linear(src.Layout, src.Shape)
 		if err != nil {
 			return 0, err
 		}
 		axis := int(op.Attrs.Int("axis", 0))
 		if op.Kind == ir.OpScan {
-			return ScanScratchBytes(ls, axis, ir.ElemDType(src.Elem)), nil
+			return gpu.ScanScratchBytes(ls, axis, ir.ElemDType(src.Elem)), nil
 		}
-		nw := WarpsAlong(ls, axis)
+		nw := gpu.WarpsAlong(ls, axis)
 		if nw == 1 {
 			return 0, nil
 		}
-		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * AccBytes(ir.ElemDType(src.Elem)), nil
+		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * gpu.AccBytes(ir.ElemDType(src.Elem)), nil
 	case ir.OpTrans, ir.OpReshape:
 		src := layTileOf(op.Operands[0])
 		if op.Kind == ir.OpTrans {
-			if _, ok := src.Layout.(*Blocked); ok {
-				if _, ok := layTileOf(op.Results[0]).Layout.(*Blocked); ok {
+			if _, ok := src.Layout.(*gpu.Blocked); ok {
+				if _, ok := layTileOf(op.Results[0]).Layout.(*gpu.Blocked); ok {
 					return 0, nil
 				}
 			}
 		}
-		return ir.NumElements(src.Shape) * StorageBytes(src.Elem), nil
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
 	case ir.OpAtomicRMW, ir.OpAtomicCAS:
 		if _, ok := op.Operands[0].Type.(*ir.Pointer); ok {
 			return 8, nil // the old value of a scalar atomic, broadcast from thread 0
 		}
 	case ir.OpPipeAlloc:
 		if p, ok := op.Results[0].Type.(*ir.Pipe); ok {
-			return LayoutPipe(p).Bytes, nil
+			return gpu.LayoutPipe(p).Bytes, nil
 		}
 		return ir.SmemBytes(op.Results[0].Type), nil
 	case ir.OpAlloc, ir.OpBarrierAlloc:
@@ -164,65 +86,6 @@ func ScratchBytes(op *ir.Op) (int, error) {
 		return 128, nil // the tensor map, assembled in shared memory before it is copied out
 	}
 	return 0, nil
-}
-
-// PipeLayout places a pipe's parts inside its shared-memory allocation (byte
-// offsets from its start): the full mbarriers (8 bytes per slot), the empty
-// mbarriers, a 4-byte closed flag per slot, then each field's ring of
-// Capacity slots, every slot of a field SlotStride[f] bytes apart (the
-// field's bytes rounded up to SmemAlign, so every slot is aligned).
-type PipeLayout struct {
-	Full, Empty, Closed int
-	Field               []int
-	SlotStride          []int
-	Bytes               int
-}
-
-// LayoutPipe lays out p (see PipeLayout).
-func LayoutPipe(p *ir.Pipe) PipeLayout {
-	c := p.Capacity
-	l := PipeLayout{Full: 0, Empty: 8 * c, Closed: 16 * c}
-	off := layAlignUp(20*c, SmemAlign)
-	for _, f := range p.Fields {
-		stride := layAlignUp(ir.NumElements(f.Shape)*f.Elem.Bytes(), SmemAlign)
-		l.Field = append(l.Field, off)
-		l.SlotStride = append(l.SlotStride, stride)
-		off += stride * c
-	}
-	l.Bytes = off
-	return l
-}
-
-// ScanScratchBytes is the scratch a scan along axis of a tile in ll needs:
-// one partial per (warp along the axis, repetition along the axis, position
-// in the other dimensions).
-func ScanScratchBytes(ll *LinearLayout, axis int, dt ir.DType) int {
-	nw := WarpsAlong(ll, axis)
-	if nw == 1 {
-		return 0
-	}
-	reps := ScanReps(ll, axis)
-	return nw * reps * ir.NumElements(ll.Shape) / ll.Shape[axis] * AccBytes(dt)
-}
-
-// ScanReps is the number of times the CTA's threads cover the scan axis
-// (register bases along axis above the lane and warp bases).
-func ScanReps(ll *LinearLayout, axis int) int {
-	top := 0
-	for _, bs := range [][][]int{ll.Lane, ll.Warp} {
-		for _, b := range bs {
-			if b[axis] > top {
-				top = b[axis]
-			}
-		}
-	}
-	n := 1
-	for _, b := range ll.Reg {
-		if b[axis] > top {
-			n *= 2
-		}
-	}
-	return n
 }
 
 // AllocateShared gives every shared buffer and scratch of every function an
@@ -284,7 +147,7 @@ func AllocateFuncShared(f *ir.Func) error {
 			err = e
 			return
 		}
-		delete(op.Attrs, AttrSmemOffset)
+		delete(op.Attrs, gpu.AttrSmemOffset)
 		if size == 0 {
 			return
 		}
@@ -300,10 +163,10 @@ func AllocateFuncShared(f *ir.Func) error {
 			b.start, b.end = 0, n
 		}
 		if op.Kind == ir.OpAlloc && wgmmaReads(op, users) {
-			b.align = WgmmaAlign
+			b.align = gpu.WgmmaAlign
 		}
 		if (op.Kind == ir.OpAlloc || op.Kind == ir.OpPipeAlloc) && tmaSwizzledTarget(op, users) {
-			b.align = max(b.align, TMASwizzleAlign)
+			b.align = max(b.align, gpu.TMASwizzleAlign)
 		}
 		if op.Kind == ir.OpAlloc || op.Kind == ir.OpPipeAlloc || op.Kind == ir.OpBarrierAlloc {
 			// follow the buffer through its views
@@ -369,7 +232,7 @@ func AllocateFuncShared(f *ir.Func) error {
 			moved := false
 			for _, p := range placed {
 				if p.start <= b.end && b.start <= p.end && off < p.offset+p.size && p.offset < off+b.size {
-					off = layAlignUp(p.offset+p.size, layMaxInt(SmemAlign, b.align))
+					off = layAlignUp(p.offset+p.size, layMaxInt(gpu.SmemAlign, b.align))
 					moved = true
 				}
 			}
@@ -379,12 +242,12 @@ func AllocateFuncShared(f *ir.Func) error {
 		}
 		b.offset = off
 		placed = append(placed, b)
-		b.op.Attrs[AttrSmemOffset] = int64(off)
+		b.op.Attrs[gpu.AttrSmemOffset] = int64(off)
 		if e := off + b.size; e > total {
 			total = e
 		}
 	}
-	f.Attrs[AttrSmemBytes] = int64(layAlignUp(total, 16))
+	f.Attrs[gpu.AttrSmemBytes] = int64(layAlignUp(total, 16))
 	return nil
 }
 
@@ -409,13 +272,6 @@ func layContains(loop, op *ir.Op, parentOf map[*ir.Op]*ir.Op) bool {
 
 func layAlignUp(x, a int) int { return (x + a - 1) / a * a }
 
-// TMASwizzleAlign is the alignment of a swizzled buffer that a TMA copy
-// reads or writes: the hardware swizzles on shared address bits, so the
-// pattern the buffer's layout describes (relative to its start) must begin
-// on a 1024-byte boundary, the repeat of the 128B swizzle. Unswizzled TMA
-// targets need 128 bytes, which every buffer has (SmemAlign).
-const TMASwizzleAlign = 1024
-
 // tmaSwizzledTarget reports a buffer some view of which, with a swizzled
 // shared layout, is copied by TMA (a copy through a descriptor).
 func tmaSwizzledTarget(op *ir.Op, users map[*ir.Value][]*ir.Op) bool {
@@ -429,7 +285,7 @@ func tmaSwizzledTarget(op *ir.Op, users map[*ir.Value][]*ir.Op) bool {
 		for _, u := range users[v] {
 			if u.Kind == ir.OpCopy {
 				if md, ok := v.Type.(*ir.MemDesc); ok {
-					if sh, ok := md.Layout.(*Shared); ok && sh.MaxPhase > 1 {
+					if sh, ok := md.Layout.(*gpu.Shared); ok && sh.MaxPhase > 1 {
 						return true
 					}
 				}

@@ -11,10 +11,10 @@ import (
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/lower"
 	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes"
 	"github.com/tlego/tle/runtime/interp"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // The elide-transpose pass turns a transposed shared view feeding wgmma into

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/frontend/parser/parsertest"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // FuzzCheck runs the front end, parser then checker, on any byte string:

@@ -19,15 +19,20 @@ var importRules = []struct {
 	dir       string
 	forbidden []string
 }{
-	{"floats", []string{"tle", "frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
-	{"tle/diag", []string{"tle/ir", "frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
-	{"tle/ir", []string{"frontend", "passes", "backend", "runtime", "kernels", "cmd"}},
-	{"frontend", []string{"passes", "backend", "runtime", "kernels", "cmd"}},
-	{"passes", []string{"frontend", "backend", "runtime", "kernels", "cmd"}},
-	{"backend", []string{"frontend", "runtime", "kernels", "cmd"}},
-	{"runtime/cuda", []string{"frontend", "passes", "backend", "kernels", "cmd", "runtime/interp"}},
-	{"runtime/interp", []string{"frontend", "passes", "backend", "kernels", "cmd", "runtime/cuda"}},
-	{"runtime/npy", []string{"frontend", "passes", "backend", "kernels", "cmd"}},
+	// the ground: nothing above it
+	{"floats", []string{"diag", "ir", "gpu", "frontend", "passes", "backend", "runtime", "tle", "kernels", "cmd"}},
+	{"diag", []string{"floats", "ir", "gpu", "frontend", "passes", "backend", "runtime", "tle", "kernels", "cmd"}},
+	{"ir", []string{"gpu", "frontend", "passes", "backend", "runtime", "tle", "kernels", "cmd"}},
+	// the GPU dialect, shared by the passes and the backend
+	{"gpu", []string{"frontend", "passes", "backend", "runtime", "tle", "kernels", "cmd"}},
+	{"frontend", []string{"gpu", "passes", "backend", "runtime", "tle", "kernels", "cmd"}},
+	{"passes", []string{"frontend", "backend", "runtime", "tle", "kernels", "cmd"}},
+	{"backend", []string{"frontend", "runtime", "tle", "kernels", "cmd"}},
+	{"runtime/cuda", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd", "runtime/interp"}},
+	{"runtime/interp", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd", "runtime/cuda"}},
+	{"runtime/npy", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd"}},
+	// the facade imports every layer below it, and only kernels and the command import it
+	{"tle", []string{"kernels", "cmd"}},
 	{"kernels", []string{"cmd"}},
 }
 

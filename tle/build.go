@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // Artifacts are the texts of one kernel's compilation, up to the stage

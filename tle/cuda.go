@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/interp"
 	"github.com/tlego/tle/runtime/npy"
-	"github.com/tlego/tle/tle/ir"
 )
 
 func init() {

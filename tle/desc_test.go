@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
-	"github.com/tlego/tle/tle/ir"
 )
 
 func TestDescSpec(t *testing.T) {

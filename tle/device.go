@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/interp"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // Device runs compiled kernels: the CPU interpreter (CPU) or a CUDA GPU.

@@ -1,7 +1,7 @@
 // Package tle is the public Go API of TLE-Go: load .tle sources (from files or
 // an embed.FS), look up a kernel, and launch it on a device (the CPU
 // interpreter or a CUDA GPU). Subpackages hold the core shared by every layer:
-// tle/ir (the tile IR) and tle/diag (positions and diagnostics). A program
+// ir (the tile IR) and diag (positions and diagnostics). A program
 // using the API imports nothing but tle: the dtypes (tle.F32, tle.BF16, ...)
 // and the types its signatures take and return (DType, DevicePtr, IRModule,
 // ...) are named here, as aliases.

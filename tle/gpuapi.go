@@ -7,9 +7,9 @@ import (
 	"sort"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/npy"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // DeviceBuffer is GPU memory holding N elements of DType.

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/tlego/tle/backend/nvptx"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Version is the compiler's version; it is part of every JIT cache key, so

@@ -2,8 +2,8 @@ package tle
 
 import (
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // The types of the layers below that tle's own signatures take or return,
@@ -11,7 +11,7 @@ import (
 // Each is an alias: a value is the same type as in its own package.
 
 // DType is an element type: of a buffer, a pointer or desc parameter's
-// elements, or a scalar parameter (tle/ir's DType). It prints as the
+// elements, or a scalar parameter (ir's DType). It prints as the
 // language spells it (f32, bf16, ...).
 type DType = ir.DType
 
@@ -35,7 +35,7 @@ const (
 )
 
 // IRModule is a program in the tile IR: what Kernel.IR returns and
-// CompileModule takes (tle/ir's Module).
+// CompileModule takes (ir's Module).
 type IRModule = ir.Module
 
 // DevicePtr is a GPU address: DeviceBuffer.Ptr, and the argument GPU.Launch

@@ -8,12 +8,13 @@ import (
 	"sort"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/lower"
 	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // Program is one parsed and checked .tle source file. Its kernels may still
@@ -174,7 +175,7 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 		m.Func(k.Name()).Attrs[nvptx.AttrMinCTAsPerSM] = int64(opts.MinCTAsPerSM)
 	}
 	if !opts.DotMMASync {
-		m.Func(k.Name()).Attrs[passes.AttrDotWgmma] = true
+		m.Func(k.Name()).Attrs[gpu.AttrDotWgmma] = true
 	}
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
 	if err != nil {

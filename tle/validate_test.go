@@ -14,8 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // vectorAdd is the tutorial's kernel; without BLOCK bound it cannot be

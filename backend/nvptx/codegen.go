@@ -11,9 +11,9 @@ import (
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // Options control code generation.
@@ -101,7 +101,7 @@ type memRef struct {
 type tval struct {
 	s     value.Value
 	regs  []value.Value
-	ll    *passes.LinearLayout
+	ll    *gpu.LinearLayout
 	pairs map[int]value.Value // 16-bit tiles: i32 packing registers r (even) and r+1
 	lazy  map[int]func()      // registers produced on first use (see ldmatrix)
 	mem   *memRef
@@ -121,7 +121,7 @@ type gen struct {
 	role       *roleCtx    // the warp role being emitted, nil outside warp_specialize
 	vals       map[*ir.Value]*tval
 	nw         int
-	axes       *passes.AxisAnalysis
+	axes       *gpu.AxisAnalysis
 
 	tid, lane, warp value.Value
 
@@ -130,9 +130,9 @@ type gen struct {
 	descPlan  map[*ir.Value]*tmaPlan
 	descIndex map[*ir.Op]int
 	scratch   *llvm.Param
-	bases     map[*passes.LinearLayout][]value.Value
-	regCoords map[*passes.LinearLayout][][]int
-	regIndex  map[*passes.LinearLayout]map[int]int
+	bases     map[*gpu.LinearLayout][]value.Value
+	regCoords map[*gpu.LinearLayout][][]int
+	regIndex  map[*gpu.LinearLayout]map[int]int
 
 	sync smemState
 	// barrierInLoop: a CTA (or role) barrier has been emitted since the
@@ -169,13 +169,13 @@ func paramBytes(t ir.Type) int {
 }
 
 func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
-	nw := int(f.Attrs.Int(passes.AttrNumWarps, int64(opts.NumWarps)))
+	nw := int(f.Attrs.Int(gpu.AttrNumWarps, int64(opts.NumWarps)))
 	if nw <= 0 {
 		nw = 4
 	}
 	g := &gen{md: md, f: f, vals: map[*ir.Value]*tval{}, nw: nw,
-		bases: map[*passes.LinearLayout][]value.Value{}, regCoords: map[*passes.LinearLayout][][]int{},
-		regIndex: map[*passes.LinearLayout]map[int]int{}, preciseDiv: opts.PreciseDiv}
+		bases: map[*gpu.LinearLayout][]value.Value{}, regCoords: map[*gpu.LinearLayout][][]int{},
+		regIndex: map[*gpu.LinearLayout]map[int]int{}, preciseDiv: opts.PreciseDiv}
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(genError); ok {
@@ -190,7 +190,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	if err := checkTileRegs(f); err != nil {
 		return k, err
 	}
-	g.axes = passes.AnalyzeAxes(f)
+	g.axes = gpu.AnalyzeAxes(f)
 	g.users = map[*ir.Value][]*ir.Op{}
 	f.Walk(func(op *ir.Op) {
 		for _, v := range op.Operands {
@@ -198,7 +198,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 		}
 	})
 	var params []*llvm.Param
-	k = Kernel{Name: f.Name, NumWarps: nw, SmemBytes: int(f.Attrs.Int(passes.AttrSmemBytes, 0))}
+	k = Kernel{Name: f.Name, NumWarps: nw, SmemBytes: int(f.Attrs.Int(gpu.AttrSmemBytes, 0))}
 	if g.descPlan, err = descPlans(f, nil); err != nil {
 		return k, err
 	}
@@ -330,7 +330,7 @@ func (g *gen) scalar(v *ir.Value) value.Value {
 func (g *gen) set(v *ir.Value, t *tval) { g.vals[v] = t }
 
 // layoutOf returns the linear layout of a tile value's type.
-func (g *gen) layoutOf(t ir.Type) *passes.LinearLayout {
+func (g *gen) layoutOf(t ir.Type) *gpu.LinearLayout {
 	tt, ok := t.(*ir.Tile)
 	if !ok {
 		return nil
@@ -338,7 +338,7 @@ func (g *gen) layoutOf(t ir.Type) *passes.LinearLayout {
 	if tt.Layout == nil {
 		g.failf("tile %s has no layout (run the layout passes first)", tt)
 	}
-	ll, err := passes.Linear(tt.Layout, tt.Shape)
+	ll, err := gpu.Linear(tt.Layout, tt.Shape)
 	if err != nil {
 		g.failf("%v", err)
 	}
@@ -362,7 +362,7 @@ func init() {
 		ir.OpExpandDims:         (*gen).broadcastLike,
 		ir.OpReshape:            (*gen).reshapeLike,
 		ir.OpTrans:              (*gen).reshapeLike,
-		passes.OpConvertLayout:  (*gen).convertLayout,
+		gpu.OpConvertLayout:     (*gen).convertLayout,
 		ir.OpLoad:               (*gen).load,
 		ir.OpStore:              (*gen).store,
 		ir.OpAtomicRMW:          (*gen).atomic,
@@ -378,7 +378,7 @@ func init() {
 		ir.OpLocalPtr:           (*gen).localPtr,
 		ir.OpMemIndex:           (*gen).memIndex,
 		ir.OpMemTrans:           (*gen).memTrans,
-		passes.OpAsyncCopy:      (*gen).asyncCopy,
+		gpu.OpAsyncCopy:         (*gen).asyncCopy,
 		ir.OpPrint:              (*gen).print,
 		ir.OpAssert:             (*gen).assert,
 		ir.OpAsm:                (*gen).asmOp,
@@ -436,9 +436,9 @@ func (g *gen) op(op *ir.Op) {
 				g.cur = g.newBlock() // unreachable code after an early return
 			}
 		}
-	case passes.OpAsyncCommit:
+	case gpu.OpAsyncCommit:
 		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "cp.async.commit_group;", "~{memory}", true))
-	case passes.OpAsyncWait:
+	case gpu.OpAsyncWait:
 		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, fmt.Sprintf("cp.async.wait_group %d;", op.Attrs.Int("pending", 0)), "~{memory}", true))
 		g.sync.writes = append(g.sync.writes, fullRange)
 	case ir.OpDeviceMesh:
@@ -498,7 +498,7 @@ func (g *gen) atEntry(fn func()) {
 
 // threadBase returns, per dimension, the coordinate the thread's lane and
 // warp contribute to every element it holds in ll.
-func (g *gen) threadBase(ll *passes.LinearLayout) []value.Value {
+func (g *gen) threadBase(ll *gpu.LinearLayout) []value.Value {
 	if b, ok := g.bases[ll]; ok {
 		return b
 	}
@@ -545,7 +545,7 @@ func log2(x int) int {
 	return n
 }
 
-func (g *gen) coordsOf(ll *passes.LinearLayout) [][]int {
+func (g *gen) coordsOf(ll *gpu.LinearLayout) [][]int {
 	if c, ok := g.regCoords[ll]; ok {
 		return c
 	}
@@ -559,7 +559,7 @@ func (g *gen) coordsOf(ll *passes.LinearLayout) [][]int {
 
 // regAt returns the register of ll holding the element at register
 // coordinates c (the thread-independent part), or -1.
-func (g *gen) regAt(ll *passes.LinearLayout, c []int) int {
+func (g *gen) regAt(ll *gpu.LinearLayout, c []int) int {
 	idx, ok := g.regIndex[ll]
 	if !ok {
 		idx = map[int]int{}
@@ -589,11 +589,11 @@ func linearIn(c, shape []int) int {
 
 // canonical returns an i1 that is true in the threads that own (rather than
 // replicate) their elements of ll, or nil when no thread replicates.
-func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
+func (g *gen) canonical(ll *gpu.LinearLayout) value.Value {
 	lm, wm := ll.ZeroLaneMask(), ll.ZeroWarpMask()
 	// warps beyond the layout's (a CTA of warp roles whose warp count is
 	// not a power of two) hold copies
-	extra := g.role == nil && passes.OutsideWarps(g.nw) < g.nw
+	extra := g.role == nil && gpu.OutsideWarps(g.nw) < g.nw
 	if lm == 0 && wm == 0 && !extra {
 		return nil
 	}
@@ -607,7 +607,7 @@ func (g *gen) canonical(ll *passes.LinearLayout) value.Value {
 			bits = g.or(bits, g.and(g.warp, i32c(int64(wm))))
 		}
 		if extra {
-			bits = g.or(bits, g.and(g.warp, i32c(int64(^(passes.OutsideWarps(g.nw)-1)))))
+			bits = g.or(bits, g.and(g.warp, i32c(int64(^(gpu.OutsideWarps(g.nw)-1)))))
 		}
 		c = g.cur.NewICmp(enum.IPredEQ, bits, i32c(0))
 	})

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -146,7 +146,7 @@ func TestMatmulPTX(t *testing.T) {
 
 func TestMatmulUnpipelinedPTX(t *testing.T) {
 	m := matmulIR(128, 128, 32, 8, 8, ir.BF16)
-	m.Funcs[0].Attrs[passes.AttrPipelineStages] = int64(1)
+	m.Funcs[0].Attrs[gpu.AttrPipelineStages] = int64(1)
 	ptx := toPTX(t, "matmul_nopipe", compileIR(t, m, 8))
 	checkPTX(t, ptx, `mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32`,
 		`ld\.global\.v4\.b32`, `st\.shared\.v4\.[bu]32`, `ldmatrix`, `!cp\.async`)
@@ -236,7 +236,7 @@ func TestDumpPerfVariants(t *testing.T) {
 	}
 	for _, c := range matmulConfigs {
 		m := matmulIR(c.bm, c.bn, c.bk, 8, c.warps, ir.BF16)
-		m.Funcs[0].Attrs[passes.AttrPipelineStages] = int64(c.stages)
+		m.Funcs[0].Attrs[gpu.AttrPipelineStages] = int64(c.stages)
 		toPTX(t, c.name(), compileIR(t, m, c.warps))
 	}
 }

@@ -21,14 +21,14 @@
 //
 // Every thread holds the elements of a tile its layout gives it, in
 // registers, one LLVM value per element in the order of the layout's linear
-// form (passes.LinearLayout): element coordinates are a per-thread base
+// form (gpu.LinearLayout): element coordinates are a per-thread base
 // (computed once, in the entry block, from the lane and warp ids) plus a
 // compile-time constant per register. Element-wise ops are unrolled per
 // register; 16-bit floats and fp8 live as i16 / i8 and compute in f32
 // (bf16 has no LLVM 7 type), rounding back with cvt.rn(.satfinite).
 //
 // Global accesses move up to 16 bytes per instruction where the layout's
-// registers, the pointers' contiguity and alignment (passes.AnalyzeAxes)
+// registers, the pointers' contiguity and alignment (gpu.AnalyzeAxes)
 // allow it: plain LLVM vector loads/stores when unmasked, predicated inline
 // asm `@p ld.global.v4.f32` with the `other` values as defaults when masked;
 // when the mask may vary inside a group, a vector access guarded by "all in"
@@ -63,10 +63,10 @@
 // to a warpgroup (4 warps), and runs its body on the first n-rounded-to-a-
 // power-of-two of them; the padding warps skip to the join (the role is one
 // logical thread of control, as in the interpreter, whatever warps run it).
-// The CTA has as many warps as the roles occupy (passes.SpecializedWarps;
+// The CTA has as many warps as the roles occupy (gpu.SpecializedWarps;
 // the num_warps attribute and Kernel.NumWarps, hence maxntid and the launch,
 // say so), and code outside warp_specialize runs on all of them, laid out
-// over the largest power of two of them (passes.OutsideWarps; further warps
+// over the largest power of two of them (gpu.OutsideWarps; further warps
 // hold copies and own nothing). Each role is a branch on the warp index;
 // inside it the thread and warp ids are relative to the role's first warp,
 // its tiles are laid out over its own warps (passes.AssignLayouts does so,
@@ -91,7 +91,7 @@
 // with its default release.cta semantics. A wait is every thread spinning
 // on mbarrier.try_wait.parity (acquire.cta) in an LLVM loop. Ordinary
 // shared-memory stores read by another role after such a handshake need no
-// proxy fence. A pipe occupies passes.LayoutPipe: the full and empty
+// proxy fence. A pipe occupies gpu.LayoutPipe: the full and empty
 // barriers of each slot (count 1), a closed flag per slot, and each field's
 // ring of slots, every slot 128-byte aligned. acquire(i) waits on
 // empty[i%cap] with parity ((i/cap)&1)^1 (the first round passes at once),
@@ -111,15 +111,15 @@
 // .release.aligned + barrier.cluster.wait.acquire.aligned, executed by every
 // thread of the CTA (so not inside a role).
 //
-// wgmma (wgmma.go). The accumulator has layout passes.MMAv3 (one warpgroup
+// wgmma (wgmma.go). The accumulator has layout gpu.MMAv3 (one warpgroup
 // per 64 rows; a warpgroup loops over its 64-row blocks when M is larger
 // than its warps cover). A register operand a is staged in shared memory by
 // the layout pass; shared operands are read through matrix descriptors of
-// buffers in passes.WgmmaSharedLayout (rows of exactly one 128B / 64B / 32B
+// buffers in gpu.WgmmaSharedLayout (rows of exactly one 128B / 64B / 32B
 // swizzle span, or column blocks of one 128B span each (Shared.BlockCols),
 // K-major or M/N-major; an M/N-major descriptor's LBO is the column-block
 // stride, rows*128 bytes, and SBO 1024, as CUTLASS's MN-major SW128; wide K
-// steps the start address into the next block), aligned to passes.WgmmaAlign, with
+// steps the start address into the next block), aligned to gpu.WgmmaAlign, with
 // global_smem aligned to 1024). Before the first wgmma after ordinary
 // shared-memory stores, every thread runs fence.proxy.async.shared::cta and
 // the CTA (role) synchronises; then wgmma.fence, one
@@ -151,7 +151,7 @@
 // buffer wait for it with a barrier. The shared view's layout decides the
 // map: unswizzled, or the 32/64/128B swizzle when its rows are exactly that
 // wide and its XOR pattern is the hardware's (the allocator then aligns the
-// buffer to 1024 bytes, passes.TMASwizzleAlign; the backend checks the
+// buffer to 1024 bytes, gpu.TMASwizzleAlign; the backend checks the
 // view's offset). Box dimensions are at most 256 elements: a longer
 // outermost dimension is split into equal boxes (several instructions, one
 // map); a 2-D view with a column-blocked 128B-swizzled layout is copied as

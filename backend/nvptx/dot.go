@@ -5,9 +5,8 @@ import (
 
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // pair returns the i32 holding registers r and r+1 of a 16-bit tile.
@@ -39,7 +38,7 @@ func (g *gen) dot(op *ir.Op) {
 	a, b, c := g.val(op.Operands[0]), g.val(op.Operands[1]), g.val(op.Operands[2])
 	res := op.Results[0]
 	rt := res.Type.(*ir.Tile)
-	mma, ok := rt.Layout.(*passes.MMA)
+	mma, ok := rt.Layout.(*gpu.MMA)
 	if !ok {
 		g.failf("dot result has layout %v, want mma", rt.Layout)
 	}
@@ -105,7 +104,7 @@ func (g *gen) dot(op *ir.Op) {
 
 // warpBase returns, per dimension, the coordinate a warp's id contributes in
 // ll (lanes excluded).
-func (g *gen) warpBase(ll *passes.LinearLayout) []value.Value {
+func (g *gen) warpBase(ll *gpu.LinearLayout) []value.Value {
 	out := make([]value.Value, len(ll.Shape))
 	g.atEntry(func() {
 		for d := range ll.Shape {
@@ -128,13 +127,13 @@ func (g *gen) warpBase(ll *passes.LinearLayout) []value.Value {
 // With lazy set, the ldmatrix are emitted where the dot first needs their
 // registers (interleaved with the mma of each k step); the caller
 // guarantees nothing writes the buffer in between.
-func (g *gen) ldmatrix(ref *memRef, dl *passes.DotOperand, shape []int, lazy bool) *tval {
+func (g *gen) ldmatrix(ref *memRef, dl *gpu.DotOperand, shape []int, lazy bool) *tval {
 	md := ref.desc
 	sh := sharedLayoutOf(md)
 	if len(md.Shape) != 2 || !(sh.Vec >= 8 || sh.MaxPhase == 1) || md.Shape[sh.Order[0]]*2%16 != 0 {
 		return nil
 	}
-	ll := passes.MustLinear(dl, shape)
+	ll := gpu.MustLinear(dl, shape)
 	wm, wn := dl.Parent.WarpsPerCTA[0], dl.Parent.WarpsPerCTA[1]
 	contig := sh.Order[0]
 	wb := g.warpBase(ll)

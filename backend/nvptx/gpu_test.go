@@ -18,8 +18,8 @@ import (
 	"unsafe"
 
 	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
-	"github.com/tlego/tle/tle/ir"
 )
 
 type nvvmAdapter struct{ n *cuda.NVVM }
@@ -31,7 +31,7 @@ func (a nvvmAdapter) Compile(src string, opts []string) (string, string, error) 
 
 var gpuCtx *cuda.Context
 
-func gpu(t testing.TB) *cuda.Context {
+func testGPU(t testing.TB) *cuda.Context {
 	t.Helper()
 	if gpuCtx == nil {
 		c, err := cuda.Open(0)
@@ -75,7 +75,7 @@ type kernelRun struct {
 
 func load(t testing.TB, ptx string, k Kernel) *kernelRun {
 	t.Helper()
-	ctx := gpu(t)
+	ctx := testGPU(t)
 	mod, err := ctx.LoadPTX([]byte(ptx))
 	if err != nil {
 		t.Fatalf("load %s: %v", k.Name, err)
@@ -186,7 +186,7 @@ func build(t testing.TB, m *ir.Module, nw int) *Result {
 }
 
 func forEachPTX(t *testing.T, name string, m *ir.Module, nw int, fn func(t *testing.T, r *kernelRun)) {
-	gpu(t)
+	testGPU(t)
 	res := build(t, m, nw)
 	for tc, ptx := range toolchains(t, name, res) {
 		t.Run(tc, func(t *testing.T) { fn(t, load(t, ptx, res.Kernels[0])) })
@@ -550,7 +550,7 @@ func TestGPUAttention(t *testing.T) {
 // ---- benchmarks against a device-to-device copy (run with -test.run GPUPerf)
 
 func TestGPUPerf(t *testing.T) {
-	ctx := gpu(t)
+	ctx := testGPU(t)
 	const n = 1 << 28 // 1 GiB of f32 per operand
 	bytes := n * 4
 	a, _ := ctx.Alloc(bytes)

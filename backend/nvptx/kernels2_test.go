@@ -1,8 +1,8 @@
 package nvptx
 
 import (
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // 2-D pointer tile base + rows*stride + cols for a row-major [R, C] block.
@@ -25,7 +25,7 @@ func reduce2dIR(r, c, numWarps int) *ir.Module {
 	x := k.load(k.ptrs2(k.arg(0), k.i32(int64(c)), r, c), nil, nil)
 	k.store(k.ptrs1(k.arg(1), r), k.reduce(x, 1, "sum"), nil)
 	k.store(k.ptrs1(k.arg(2), c), k.reduce(x, 0, "max"), nil)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(numWarps)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(numWarps)})
 }
 
 // cumsumIR: y = cumsum(x) and z = reverse cumsum(x) over n elements (i32
@@ -41,7 +41,7 @@ func cumsumIR(n, numWarps int) *ir.Module {
 	k.store(k.ptrs1(k.arg(2), n), scan(xi, true), nil)
 	xf := k.load(k.ptrs1(k.arg(3), n), nil, nil)
 	k.store(k.ptrs1(k.arg(4), n), scan(xf, false), nil)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(numWarps)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(numWarps)})
 }
 
 // castsIR: from f32 x, outputs bf16(x), f16(x), f8e4m3(x), f8e5m2(x) (each
@@ -59,7 +59,7 @@ func castsIR(n int) *ir.Module {
 	k.store(k.ptrs1(k.arg(5), n), xi, nil)
 	k.store(k.ptrs1(k.arg(6), n), k.bin(ir.OpAdd, k.cast(xi, ir.F32), k.constTile(0.5, []int{n}, ir.F32)), nil)
 	k.store(k.ptrs1(k.arg(7), n), k.cast(xi, ir.I8), nil)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(4)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(4)})
 }
 
 // mathIR: out[j*n + i] = f_j(x[i]) for exp, exp2, log, log2, sqrt, rsqrt,
@@ -79,7 +79,7 @@ func mathIR(n int) (*ir.Module, []string) {
 		base := k.addptr(k.arg(1), k.i32(int64(j*n)))
 		k.store(k.ptrs1(base, n), o, nil)
 	}
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(4)}), names
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(4)}), names
 }
 
 // transIR: y [C, R] = trans(x [R, C]), and z = x reshaped to [R*C/64, 64].
@@ -91,7 +91,7 @@ func transIR(r, c int) *ir.Module {
 	k.store(k.ptrs2(k.arg(1), k.i32(int64(r)), c, r), t, nil)
 	rs := k.v(ir.OpReshape, tile([]int{r * c / 64, 64}, ir.F32), nil, x)
 	k.store(k.ptrs2(k.arg(2), k.i32(64), r*c/64, 64), rs, nil)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(4)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(4)})
 }
 
 // atomicIR: atomic_add(hist[idx[i]], 1.0), atomic max into mx[0] of x[i]
@@ -111,7 +111,7 @@ func atomicIR() *ir.Module {
 	k.v(ir.OpAtomicRMW, tile(sh, ir.F32), ir.Attrs{"kind": "add"}, hp, k.constTile(1.0, sh, ir.F32), m)
 	x := k.load(k.addptr(k.splat(k.arg(2), sh), offs), m, k.constTile(int64(0), sh, ir.I32))
 	k.v(ir.OpAtomicRMW, tile(sh, ir.I32), ir.Attrs{"kind": "max"}, k.splat(k.arg(3), sh), x, m)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(4)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(4)})
 }
 
 // attentionIR: one [M, D] block of softmax(q k^T * scale) v (f16 in, f32
@@ -133,7 +133,7 @@ func attentionIR(m, n, d, numWarps int, scale float64) *ir.Module {
 	o := k.v(ir.OpDot, tile([]int{m, d}, ir.F32), nil, k.cast(p, ir.F16), v, k.constTile(0.0, []int{m, d}, ir.F32))
 	o = k.bin(ir.OpDiv, o, k.bcast(k.expand(l, 1), []int{m, d}))
 	k.store(k.ptrs2(k.arg(3), dd, m, d), o, nil)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(numWarps)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(numWarps)})
 }
 
 // miscIR: an if with tile results, an explicit shared buffer written with
@@ -162,7 +162,7 @@ func miscIR() *ir.Module {
 	k.store(k.arg(2), k.reduce(r, 0, "sum"), nil)
 	k.b.Create(ir.OpPrint, nil, []*ir.Value{k.arg(3)}, ir.Attrs{"prefix": "flag"})
 	k.b.Create(ir.OpAssert, nil, []*ir.Value{k.cmp("ge", k.arg(3), k.i32(-100))}, ir.Attrs{"msg": "flag too small"})
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(4)})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(4)})
 }
 
 // matmulTutorialIR is kernels/tutorials/matmul.tle as the frontend lowers
@@ -192,5 +192,5 @@ func matmulTutorialIR(bm, bn, bk, numWarps int) *ir.Module {
 	cOff := k.bin(ir.OpAdd, k.bcast(k.bin(ir.OpMul, k.expand(rm, 1), k.splat(N, []int{bm, 1})), cS), k.bcast(k.expand(rn, 0), cS))
 	mc := and2(k.expand(k.cmp("lt", rm, k.splat(M, []int{bm})), 1), k.expand(k.cmp("lt", rn, k.splat(N, []int{bn})), 0), cS)
 	k.store(k.addptr(k.splat(k.arg(2), cS), cOff), k.cast(res[0], ir.BF16), mc)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(numWarps), passes.AttrDiv16: []int64{3, 4, 5}})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(numWarps), gpu.AttrDiv16: []int64{3, 4, 5}})
 }

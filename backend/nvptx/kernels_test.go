@@ -3,8 +3,8 @@ package nvptx
 import (
 	"math"
 
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // kb is a small helper over ir.Builder for writing the tutorial kernels the
@@ -150,7 +150,7 @@ func vectorAddIR(block int, div16 bool) *ir.Module {
 	k.store(k.addptr(k.splat(k.arg(2), sh), offs), k.bin(ir.OpAdd, a, b), m)
 	attrs := ir.Attrs{}
 	if div16 {
-		attrs[passes.AttrDiv16] = []int64{3}
+		attrs[gpu.AttrDiv16] = []int64{3}
 	}
 	return k.done(attrs)
 }
@@ -173,7 +173,7 @@ func softmaxIR(block, numWarps int) *ir.Module {
 	y := k.bin(ir.OpDiv, num, k.splat(den, sh))
 	outRow := k.addptr(k.arg(0), k.bin(ir.OpMul, row, k.arg(3)))
 	k.store(k.addptr(k.splat(outRow, sh), cols), y, m)
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(numWarps), passes.AttrDiv16: []int64{2, 3, 4}})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(numWarps), gpu.AttrDiv16: []int64{2, 3, 4}})
 }
 
 // layerNormIR: the Triton tutorial's fused forward layer norm, one row per
@@ -222,7 +222,7 @@ func layerNormIR(block int) *ir.Module {
 		k.store(k.addptr(k.splat(Y, sh), cols), y, m)
 		return nil
 	})
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(8), passes.AttrDiv16: []int64{6, 7}})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(8), gpu.AttrDiv16: []int64{6, 7}})
 }
 
 // matmulIR: C = A @ B (bf16, f32 accumulation, bf16 out), the Triton
@@ -285,5 +285,5 @@ func matmulIR(bm, bn, bk, groupM, numWarps int, dt ir.DType) *ir.Module {
 		k.bcast(k.cmp("lt", k.expand(offsCN, 0), k.splat(N, []int{1, bn})), cShape))
 	k.store(cPtrs, c, cm)
 	_ = shK
-	return k.done(ir.Attrs{passes.AttrNumWarps: int64(numWarps), passes.AttrDiv16: []int64{3, 4, 5, 6, 7, 8}})
+	return k.done(ir.Attrs{gpu.AttrNumWarps: int64(numWarps), gpu.AttrDiv16: []int64{3, 4, 5, 6, 7, 8}})
 }

@@ -6,16 +6,15 @@ import (
 
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // regGather builds the registers of a tile in layout dst from src when every
 // thread already holds what it needs: mapc maps a coordinate vector of the
 // result to the source's (a linear map: dropping, zeroing or permuting
 // dimensions). It reports false when threads would need others' data.
-func (g *gen) regGather(src *tval, dst *passes.LinearLayout, mapc func([]int) []int) ([]value.Value, bool) {
+func (g *gen) regGather(src *tval, dst *gpu.LinearLayout, mapc func([]int) []int) ([]value.Value, bool) {
 	if len(src.ll.Lane) != len(dst.Lane) || len(src.ll.Warp) != len(dst.Warp) {
 		return nil, false
 	}
@@ -104,10 +103,10 @@ func (g *gen) convertLayout(op *ir.Op) {
 	elem := ir.Elem(res.Type)
 	d, toD, fromD := g.scratchType(elem)
 	eb := d.Bytes()
-	strides, size := passes.ConvertScratch(shape, src.ll, dst, eb)
+	strides, size := gpu.ConvertScratch(shape, src.ll, dst, eb)
 	off := g.smemOffset()
 	scratch := g.scratchRange(size)
-	addr := func(ll *passes.LinearLayout) (value.Value, [][]int) {
+	addr := func(ll *gpu.LinearLayout) (value.Value, [][]int) {
 		base := g.threadBase(ll)
 		var acc value.Value = i32c(0)
 		g.atEntry(func() {
@@ -128,7 +127,7 @@ func (g *gen) convertLayout(op *ir.Op) {
 	}
 	// write
 	g.beforeSharedWriteR(scratch)
-	vs := passes.VecWidth(src.ll, eb)
+	vs := gpu.VecWidth(src.ll, eb)
 	wp, wc := addr(src.ll)
 	w, n := wordsFor(d, vs)
 	for r := 0; r < len(src.regs); r += vs {
@@ -140,7 +139,7 @@ func (g *gen) convertLayout(op *ir.Op) {
 	}
 	// read
 	g.beforeSharedReadR(scratch)
-	vd := passes.VecWidth(dst, eb)
+	vd := gpu.VecWidth(dst, eb)
 	rp, rc := addr(dst)
 	w, n = wordsFor(d, vd)
 	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
@@ -174,7 +173,7 @@ func (g *gen) scratchType(elem ir.Type) (ir.DType, func(value.Value) value.Value
 
 // smemOffset is the op's shared-memory offset chosen by the allocator.
 func (g *gen) smemOffset() int {
-	v, ok := g.curOp.Attrs[passes.AttrSmemOffset].(int64)
+	v, ok := g.curOp.Attrs[gpu.AttrSmemOffset].(int64)
 	if !ok {
 		g.failf("no shared memory was allocated for it (run passes.AllocateShared)")
 	}
@@ -360,10 +359,10 @@ func (g *gen) memIndex(op *ir.Op) {
 	md := op.Results[0].Type.(*ir.MemDesc)
 	i := g.scalar(op.Operands[1])
 	if sh, ok := op.Operands[0].Type.(*ir.MemDesc); ok {
-		if l, ok := sh.Layout.(*passes.Shared); ok && l.Blocked(sh.Shape) && len(l.Order) > 2 && (l.Order[0] == 0 || l.Order[1] == 0) {
+		if l, ok := sh.Layout.(*gpu.Shared); ok && l.Blocked(sh.Shape) && len(l.Order) > 2 && (l.Order[0] == 0 || l.Order[1] == 0) {
 			g.failf("slot of a column-blocked buffer (%s) along one of its two fastest dimensions is not supported", l)
 		}
-		if l, ok := sh.Layout.(*passes.Shared); ok && l.Blocked(sh.Shape) && len(l.Order) <= 2 {
+		if l, ok := sh.Layout.(*gpu.Shared); ok && l.Blocked(sh.Shape) && len(l.Order) <= 2 {
 			g.failf("slot of a 2-D column-blocked buffer (%s) is not supported", l)
 		}
 	}
@@ -377,19 +376,19 @@ func (g *gen) memTrans(op *ir.Op) {
 	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc)}})
 }
 
-func sharedLayoutOf(md *ir.MemDesc) *passes.Shared {
-	if sh, ok := md.Layout.(*passes.Shared); ok {
+func sharedLayoutOf(md *ir.MemDesc) *gpu.Shared {
+	if sh, ok := md.Layout.(*gpu.Shared); ok {
 		return sh
 	}
 	order := md.Order
 	if len(order) == 0 {
 		order = ir.RowMajor(len(md.Shape))
 	}
-	return &passes.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
+	return &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
 }
 
 // sharedIndex computes the element offset of coords in a buffer (the
-// swizzle of passes.SharedOffset, on values).
+// swizzle of gpu.SharedOffset, on values).
 func (g *gen) sharedIndex(md *ir.MemDesc, coords []value.Value) value.Value {
 	sh := sharedLayoutOf(md)
 	var off value.Value = i32c(0)
@@ -430,7 +429,7 @@ func (g *gen) sharedIndex(md *ir.MemDesc, coords []value.Value) value.Value {
 // sharedVec is how many consecutive registers of ll move as one access to a
 // buffer: contiguous in registers along its fastest dimension, within a
 // swizzle chunk, at most 16 bytes.
-func sharedVec(ll *passes.LinearLayout, sh *passes.Shared, eb int) int {
+func sharedVec(ll *gpu.LinearLayout, sh *gpu.Shared, eb int) int {
 	v := ll.ContigRegs(sh.Order[0])
 	if len(sh.Order) > 1 && sh.MaxPhase > 1 && sh.Vec < v {
 		v = sh.Vec
@@ -444,7 +443,7 @@ func sharedVec(ll *passes.LinearLayout, sh *passes.Shared, eb int) int {
 	return v
 }
 
-func (g *gen) elemCoords(ll *passes.LinearLayout, r int) []value.Value {
+func (g *gen) elemCoords(ll *gpu.LinearLayout, r int) []value.Value {
 	base := g.threadBase(ll)
 	c := g.coordsOf(ll)[r]
 	out := make([]value.Value, len(c))
@@ -458,14 +457,14 @@ func (g *gen) elemCoords(ll *passes.LinearLayout, r int) []value.Value {
 // a buffer: vec at a time (sharedVec), as n words w.
 type sharedAccess struct {
 	ref     *memRef
-	ll      *passes.LinearLayout
+	ll      *gpu.LinearLayout
 	d       ir.DType
 	eb, vec int
 	w       word
 	n       int
 }
 
-func newSharedAccess(ref *memRef, ll *passes.LinearLayout) *sharedAccess {
+func newSharedAccess(ref *memRef, ll *gpu.LinearLayout) *sharedAccess {
 	a := &sharedAccess{ref: ref, ll: ll, d: ref.desc.Elem, eb: ref.desc.Elem.Bytes()}
 	a.vec = sharedVec(ll, sharedLayoutOf(ref.desc), a.eb)
 	a.w, a.n = wordsFor(a.d, a.vec)
@@ -514,7 +513,7 @@ func (g *gen) localLoad(op *ir.Op) {
 	if ref.cluster {
 		g.failf("reading a whole remote view is not supported: load through local_ptr")
 	}
-	if dl, ok := tt.Layout.(*passes.DotOperand); ok && ref.desc.Elem.Bits() == 16 {
+	if dl, ok := tt.Layout.(*gpu.DotOperand); ok && ref.desc.Elem.Bits() == 16 {
 		if t := g.ldmatrix(ref, dl, tt.Shape, g.lazyOK(op)); t != nil {
 			g.set(res, t)
 			return
@@ -586,7 +585,7 @@ func (g *gen) asyncCopy(op *ir.Op) {
 	}
 	md := ref.desc
 	eb := md.Elem.Bytes()
-	vec, _ := passes.AccessVec(pt.ll, g.axes.Info(op.Operands[0]), eb)
+	vec, _ := gpu.AccessVec(pt.ll, g.axes.Info(op.Operands[0]), eb)
 	bytes := vec * eb
 	if bytes < 4 {
 		g.failf("cp.async needs 4-byte groups, the tile allows %d bytes", bytes)
@@ -597,7 +596,7 @@ func (g *gen) asyncCopy(op *ir.Op) {
 	}
 	// write-after-read: earlier reads of these bytes by other threads must
 	// be over (a ring refill only needs a barrier since the loop's top)
-	if op.Attrs.Bool(passes.AttrRingCopy) {
+	if op.Attrs.Bool(gpu.AttrRingCopy) {
 		if !g.barrierInLoop {
 			g.barrier()
 		}
@@ -632,7 +631,7 @@ func (g *gen) lazyOK(op *ir.Op) bool {
 	}
 	for i++; i < len(b.Ops) && b.Ops[i] != us[0]; i++ {
 		switch o := b.Ops[i]; o.Kind {
-		case ir.OpLocalLoad, passes.OpAsyncCopy, passes.OpAsyncCommit, ir.OpMemIndex, ir.OpConstant:
+		case ir.OpLocalLoad, gpu.OpAsyncCopy, gpu.OpAsyncCommit, ir.OpMemIndex, ir.OpConstant:
 		default:
 			if len(o.Regions) > 0 || !o.Kind.IsPure() || o.Kind == ir.OpTrans || o.Kind == ir.OpReshape ||
 				o.Kind == ir.OpReduce || o.Kind == ir.OpScan {

@@ -3,8 +3,8 @@ package nvptx
 import (
 	"fmt"
 
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // MaxTileRegs is the most 32-bit registers one tile may take per thread
@@ -70,7 +70,7 @@ func walkTiles(b *ir.Block, role *ir.Op, fn func(*tileShare)) {
 			if !ok || tt.Layout == nil {
 				continue
 			}
-			ll, err := passes.Linear(tt.Layout, tt.Shape)
+			ll, err := gpu.Linear(tt.Layout, tt.Shape)
 			if err != nil {
 				continue // codegen reports it
 			}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/diag"
 )
 
 const limitVectorAdd = `kernel k(x *f32, y *f32, out *f32, n i32, BLOCK const i32) {

@@ -13,7 +13,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/tlego/tle/floats"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Target facts (see shared/specs/toolchain.md).

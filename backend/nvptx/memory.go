@@ -10,9 +10,8 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // word is how a group of elements moves between registers and memory: as
@@ -358,10 +357,10 @@ func (g *gen) load(op *ir.Op) {
 }
 
 // accessGroups is how many consecutive registers of op's pointer tile pt
-// (operand 0) one access moves (passes.AccessVec), and whether the mask,
+// (operand 0) one access moves (gpu.AccessVec), and whether the mask,
 // operand maskAt when mask is not nil, is the same within each group.
 func (g *gen) accessGroups(op *ir.Op, pt, mask *tval, maskAt int, d ir.DType) (vec int, uniform bool) {
-	vec, dim := passes.AccessVec(pt.ll, g.axes.Info(op.Operands[0]), d.Bytes())
+	vec, dim := gpu.AccessVec(pt.ll, g.axes.Info(op.Operands[0]), d.Bytes())
 	uniform = true
 	if mask != nil && mask.s == nil && vec > 1 {
 		uniform = g.axes.Info(op.Operands[maskAt]).Const[dim] >= vec

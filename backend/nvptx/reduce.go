@@ -6,9 +6,8 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // accumulator arithmetic of reductions and scans: floats in f32 (f64 for
@@ -217,7 +216,7 @@ func (g *gen) reduce(op *ir.Op) {
 	if wsel := axisBits(ll.Warp, axis, true); len(wsel) > 0 {
 		nw := 1 << len(wsel)
 		nElems := ir.NumElements(outShape)
-		ab := passes.AccBytes(a.d)
+		ab := gpu.AccBytes(a.d)
 		base := g.threadBase(ll)
 		outIdx := make([]value.Value, nOut)
 		for o := range acc {
@@ -295,7 +294,7 @@ func (g *gen) scan(op *ir.Op) {
 type scanLowering struct {
 	g       *gen
 	a       accum
-	ll      *passes.LinearLayout
+	ll      *gpu.LinearLayout
 	shape   []int
 	axis    int
 	reverse bool
@@ -490,7 +489,7 @@ func (s *scanLowering) acrossWarps() {
 func (s *scanLowering) warpsThroughShared() {
 	g, a := s.g, s.a
 	off := g.smemOffset()
-	ab := passes.AccBytes(a.d)
+	ab := gpu.AccBytes(a.d)
 	widx := g.idBits(g.warp, s.wsel)
 	base := g.threadBase(s.ll)
 	nAllCols := ir.NumElements(s.shape) / s.shape[s.axis]
@@ -500,7 +499,7 @@ func (s *scanLowering) warpsThroughShared() {
 	slot := func(w value.Value, chunk int, ci value.Value) value.Value {
 		return g.add(g.mul(g.add(g.mul(w, i32c(int64(s.nHigh))), i32c(int64(chunk))), i32c(int64(nAllCols))), ci)
 	}
-	scratch := g.scratchRange(passes.ScanScratchBytes(s.ll, s.axis, a.d))
+	scratch := g.scratchRange(gpu.ScanScratchBytes(s.ll, s.axis, a.d))
 	g.beforeSharedWriteR(scratch)
 	for col := 0; col < s.nCols; col++ {
 		ci := colIdx(col)

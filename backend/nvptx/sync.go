@@ -9,9 +9,8 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // Warp roles, mbarriers, pipes and clusters (see doc.go, "TLE extensions").
@@ -27,7 +26,7 @@ type roleCtx struct {
 type pipeRef struct {
 	off    int // byte offset of the pipe in global_smem
 	p      *ir.Pipe
-	lay    passes.PipeLayout
+	lay    gpu.PipeLayout
 	closes bool // some pipe_close uses it: commits write the slot's closed flag
 }
 
@@ -192,7 +191,7 @@ func (g *gen) barrierWait(op *ir.Op) {
 
 func (g *gen) pipeAlloc(op *ir.Op) {
 	p := op.Results[0].Type.(*ir.Pipe)
-	ref := &pipeRef{off: g.smemOffset(), p: p, lay: passes.LayoutPipe(p)}
+	ref := &pipeRef{off: g.smemOffset(), p: p, lay: gpu.LayoutPipe(p)}
 	for _, u := range g.users[op.Results[0]] {
 		if u.Kind == ir.OpPipeClose {
 			ref.closes = true
@@ -339,8 +338,8 @@ func usesSetmaxnreg(f *ir.Func) bool {
 }
 
 // warpSpecialize runs each role on its own warps: role k occupies
-// passes.RolePaddedWarps warps from the sum of the previous roles' and runs
-// its body on the first passes.RoleActiveWarps of them, with thread and
+// gpu.RolePaddedWarps warps from the sum of the previous roles' and runs
+// its body on the first gpu.RoleActiveWarps of them, with thread and
 // warp ids relative to its first warp (its tiles are laid out over its own
 // warps), its own named barrier (id k+1) wherever the CTA would use bar.sync
 // 0, and the address computations the CTA hoists into the function's entry
@@ -350,7 +349,7 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 	if g.role != nil {
 		g.failf("warp_specialize inside a warp role")
 	}
-	roles := passes.Roles(op)
+	roles := gpu.Roles(op)
 	if len(roles) > 15 {
 		g.failf("%d roles: at most 15 (named barriers 1..15)", len(roles))
 	}
@@ -361,7 +360,7 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 	first := 0
 	tid, warp := g.tid, g.warp
 	for k, r := range roles {
-		active, padded := passes.RoleActiveWarps(r), passes.RolePaddedWarps(r)
+		active, padded := gpu.RoleActiveWarps(r), gpu.RolePaddedWarps(r)
 		var in value.Value = g.cur.NewICmp(enum.IPredULT, warp, i32c(int64(first+padded)))
 		if first > 0 {
 			in = g.and1(g.cur.NewICmp(enum.IPredUGE, warp, i32c(int64(first))), in)
@@ -381,13 +380,13 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 		saved := struct {
 			entry           *llvm.Block
 			tid, warp, lane value.Value
-			bases           map[*passes.LinearLayout][]value.Value
+			bases           map[*gpu.LinearLayout][]value.Value
 		}{g.entry, g.tid, g.warp, g.lane, g.bases}
 		roleEntry := g.cur
 		g.entry = roleEntry
 		g.tid = g.sub(tid, i32c(int64(32*first)))
 		g.warp = g.sub(warp, i32c(int64(first)))
-		g.bases = map[*passes.LinearLayout][]value.Value{}
+		g.bases = map[*gpu.LinearLayout][]value.Value{}
 		g.role = &roleCtx{name: r.Attrs.String("name"), barID: k + 1, threads: 32 * active}
 		g.sync = smemState{}
 		bodyB := g.newBlock()

@@ -11,10 +11,9 @@ import (
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/diag"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // Tensor descriptors and TMA (see doc.go, "TMA").
@@ -310,7 +309,7 @@ func checkTMA(m *ir.Module) error {
 		for _, a := range f.Body.Args {
 			args[a] = true
 		}
-		var axes *passes.AxisAnalysis // for the constant innermost strides, when there is a make_desc
+		var axes *gpu.AxisAnalysis // for the constant innermost strides, when there is a make_desc
 		f.Walk(func(op *ir.Op) {
 			if err != nil {
 				return
@@ -331,12 +330,12 @@ func checkTMA(m *ir.Module) error {
 					err = fmt.Errorf("%s: make_desc: the block's rows are %d bytes; TMA needs a multiple of 16", at, p.box[len(p.box)-1]*d.Elem.Bytes())
 					return
 				}
-				if passes.EnclosingRole(op) != nil {
+				if gpu.EnclosingRole(op) != nil {
 					err = fmt.Errorf("%s: make_desc inside a warp role is not supported on the GPU: make the descriptor before warp_specialize (its map is written by the CTA's first warp, then the whole CTA synchronises)", at)
 					return
 				}
 				if axes == nil {
-					axes = passes.AnalyzeAxes(f)
+					axes = gpu.AnalyzeAxes(f)
 				}
 				if n := len(d.Block); len(op.Operands) != 1+2*n || !knownConst(axes.Info(op.Operands[2*n]), 1) {
 					err = fmt.Errorf("%s: make_desc on the GPU needs the innermost stride to be the constant 1 (TMA moves whole rows; only the outer strides are free)", at)
@@ -363,7 +362,7 @@ func checkTMA(m *ir.Module) error {
 }
 
 // knownConst reports whether the axis analysis knows a value to be c.
-func knownConst(a *passes.AxisInfo, c int64) bool { return a != nil && a.Value != nil && *a.Value == c }
+func knownConst(a *gpu.AxisInfo, c int64) bool { return a != nil && a.Value != nil && *a.Value == c }
 
 // knownAlign is a power of two dividing the i32 value v (1 when nothing is
 // known): constants, and sums, products and shifts of them.

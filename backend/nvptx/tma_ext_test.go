@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // emitTLEErr lowers the kernel k of a .tle source to LLVM IR.

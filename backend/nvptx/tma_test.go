@@ -5,18 +5,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 func TestPlanTMA(t *testing.T) {
-	shared := func(vec, per, maxp int) *passes.Shared {
-		return &passes.Shared{Vec: vec, PerPhase: per, MaxPhase: maxp, Order: []int{1, 0}}
+	shared := func(vec, per, maxp int) *gpu.Shared {
+		return &gpu.Shared{Vec: vec, PerPhase: per, MaxPhase: maxp, Order: []int{1, 0}}
 	}
 	cases := []struct {
 		elem    ir.DType
 		block   []int
-		lay     *passes.Shared
+		lay     *gpu.Shared
 		box     []int
 		swizzle int
 		boxes   int
@@ -31,7 +31,7 @@ func TestPlanTMA(t *testing.T) {
 		{ir.BF16, []int{64, 128}, shared(8, 1, 8), nil, 0, 0, "matches no TMA swizzle"},
 		{ir.F32, []int{8, 3}, shared(1, 1, 1), nil, 0, 0, "not a multiple of 16"},
 		{ir.F32, []int{8, 512}, shared(1, 1, 1), nil, 0, 0, "at most 256 elements wide"},
-		{ir.F32, []int{1024}, &passes.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: []int{0}}, []int{256}, 0, 4, ""},
+		{ir.F32, []int{1024}, &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: []int{0}}, []int{256}, 0, 4, ""},
 	}
 	for _, c := range cases {
 		md := &ir.MemDesc{Shape: c.block, Elem: c.elem, Space: ir.Shared, Layout: c.lay}

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // backendKinds are the op kinds the layout and pipelining passes add; the
-// verifier of tle/ir does not know them yet (they need registering there).
-var backendKinds = []ir.Kind{passes.OpConvertLayout, passes.OpAsyncCopy, passes.OpAsyncCommit, passes.OpAsyncWait}
+// verifier of ir does not know them yet (they need registering there).
+var backendKinds = []ir.Kind{gpu.OpConvertLayout, gpu.OpAsyncCopy, gpu.OpAsyncCommit, gpu.OpAsyncWait}
 
 // TestVerifyAfterPasses checks that the passes leave valid IR (apart from
 // the backend op kinds the verifier does not know) that prints and parses

@@ -9,9 +9,8 @@ import (
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
-
-	"github.com/tlego/tle/passes"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
 )
 
 // wgmma (sm_90a warpgroup MMA), as inline asm (no LLVM 19 intrinsics).
@@ -28,14 +27,14 @@ import (
 // results of its block since the last wgmma_wait(0)), so that LLVM cannot
 // move their uses above the wait.
 //
-// The accumulator has layout passes.MMAv3{[numWarps, 1]}: warpgroup g issues
-// the instructions of its 64-row blocks (see passes.MMAv3; several blocks
+// The accumulator has layout gpu.MMAv3{[numWarps, 1]}: warpgroup g issues
+// the instructions of its 64-row blocks (see gpu.MMAv3; several blocks
 // per warpgroup when M > 16*numWarps). a and b are read through 64-bit
 // matrix descriptors: start address >> 4 (bits 0-13), leading byte offset
 // >> 4 (16-29), stride byte offset >> 4 (32-45), base offset 0 (49-51: the
 // buffers are aligned to whole swizzle atoms), swizzle mode (62-63: 1 =
 // 128B, 2 = 64B, 3 = 32B). The buffers have the layouts of
-// passes.WgmmaSharedLayout: rows of exactly one swizzle span S bytes, the
+// gpu.WgmmaSharedLayout: rows of exactly one swizzle span S bytes, the
 // 16-byte chunks of row r XOR-swizzled by r's phase, i.e. CUTLASS's
 // canonical layouts:
 //
@@ -54,7 +53,7 @@ type wgmmaOperand struct {
 	kMajor bool
 	span   int // swizzle span S in bytes
 	mnExt  int // extent along M (a) or N (b)
-	// column blocks (passes.Shared.BlockCols): blockElems elements of the
+	// column blocks (gpu.Shared.BlockCols): blockElems elements of the
 	// contiguous dimension per block, blockBytes between blocks (rows * S);
 	// blockElems 0 when the rows are one span
 	blockElems, blockBytes int
@@ -86,17 +85,17 @@ func (g *gen) wgmmaView(name string, v *ir.Value, kDim int) *wgmmaOperand {
 	}
 	eb := md.Elem.Bytes()
 	sh := sharedLayoutOf(md)
-	span := passes.WgmmaSwizzleBytes(sh, md.Shape, eb)
+	span := gpu.WgmmaSwizzleBytes(sh, md.Shape, eb)
 	if span == 0 {
 		g.failf("wgmma operand %s: the buffer's shared layout %s (shape %v) is not a wgmma layout "+
-			"(rows of exactly 32, 64 or 128 bytes, swizzled as passes.WgmmaSharedLayout)", name, sh, md.Shape)
+			"(rows of exactly 32, 64 or 128 bytes, swizzled as gpu.WgmmaSharedLayout)", name, sh, md.Shape)
 	}
 	if a := knownAlign(ref.off); a < 8*span {
 		g.failf("wgmma operand %s: the view is only known to be %d-byte aligned; its %dB swizzle needs %d "+
 			"(a slot of a buffer whose slots are not whole swizzle atoms?)", name, a, span, 8*span)
 	}
-	if sb := g.md.sharedBase(); int(sb.Align) < passes.WgmmaAlign {
-		sb.Align = llvm.Align(passes.WgmmaAlign)
+	if sb := g.md.sharedBase(); int(sb.Align) < gpu.WgmmaAlign {
+		sb.Align = llvm.Align(gpu.WgmmaAlign)
 	}
 	o := &wgmmaOperand{addr: g.smemAddr(ref.off), kMajor: sh.Order[0] == kDim, span: span, mnExt: md.Shape[1-kDim]}
 	if sh.Blocked(md.Shape) {
@@ -147,9 +146,9 @@ type wgmmaLowering struct {
 	eb             int           // bytes of an element of a
 	a, b           *wgmmaOperand // a nil: a in registers (aRegs, the RS form)
 	aRegs          *tval
-	ll             *passes.LinearLayout // the accumulator's layout
-	n              int                  // accumulator registers per 64-row block
-	blocks         []int                // each 64-row block's first row (wgmmaBlocks)
+	ll             *gpu.LinearLayout // the accumulator's layout
+	n              int               // accumulator registers per 64-row block
+	blocks         []int             // each 64-row block's first row (wgmmaBlocks)
 	acc            *tval
 	zero           bool // acc is a zero constant, not materialised
 }
@@ -158,7 +157,7 @@ type wgmmaLowering struct {
 // order, and describes them.
 func (g *gen) newWgmmaLowering(op *ir.Op) *wgmmaLowering {
 	rt := op.Results[0].Type.(*ir.Tile)
-	if _, ok := rt.Layout.(*passes.MMAv3); !ok {
+	if _, ok := rt.Layout.(*gpu.MMAv3); !ok {
 		g.failf("wgmma result has layout %v, want mmav3 (run the layout passes)", rt.Layout)
 	}
 	if ir.ElemDType(rt.Elem) != ir.F32 {
@@ -261,7 +260,7 @@ func (g *gen) wgmmaProxySync(w *wgmmaLowering) {
 
 // wgmmaWarpRow is the 64-row block offset of this thread's warpgroup in an
 // accumulator of layout ll (warp id bits 2..), computed at entry.
-func (g *gen) wgmmaWarpRow(ll *passes.LinearLayout) value.Value {
+func (g *gen) wgmmaWarpRow(ll *gpu.LinearLayout) value.Value {
 	var warpRow value.Value = i32c(0)
 	g.atEntry(func() {
 		for k := 2; k < len(ll.Warp); k++ {
@@ -419,7 +418,7 @@ func (g *gen) wgmmaBlockOff(a *wgmmaOperand, rowOff value.Value, eb int) value.V
 // their first element relative to the thread (as mma.sync's a fragment:
 // (r, k), (r+8, k), (r, k+8), (r+8, k+8)), and the keys in the order of
 // use. a's warps must own the rows the accumulator's warps own.
-func (g *gen) wgmmaRegA(a *tval, acc *passes.LinearLayout, blocks []int, K int) ([][2]int, map[[2]int]value.Value) {
+func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, K int) ([][2]int, map[[2]int]value.Value) {
 	if len(a.ll.Warp) != len(acc.Warp) {
 		g.failf("wgmma operand a's layout %v does not match the accumulator's warps", a.ll)
 	}
@@ -476,10 +475,10 @@ func fp8Name(d ir.DType) string {
 }
 
 // wgmmaBlocks checks that ll is the wgmma accumulator fragment of an [M, N]
-// tile (passes.MMAv3) and returns the first row, relative to the thread's
+// tile (gpu.MMAv3) and returns the first row, relative to the thread's
 // warpgroup, of each 64-row block its registers hold (block j in registers
 // j*N/2 ... (j+1)*N/2 - 1, in PTX's d0.. order).
-func (g *gen) wgmmaBlocks(ll *passes.LinearLayout, M, N int) []int {
+func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) []int {
 	n := N / 2
 	bad := func(why string) { g.failf("wgmma accumulator layout %v is not the m64n%d fragment: %s", ll, N, why) }
 	lanes := [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
@@ -573,7 +572,7 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 
 func genericSmemWrite(o *ir.Op) bool {
 	switch o.Kind {
-	case ir.OpLocalStore, passes.OpAsyncCopy, ir.OpAsm:
+	case ir.OpLocalStore, gpu.OpAsyncCopy, ir.OpAsm:
 		return true
 	case ir.OpAlloc:
 		return len(o.Operands) > 0

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/format"
 	"github.com/tlego/tle/frontend/parser"
-	"github.com/tlego/tle/tle/diag"
 )
 
 type checkFlags struct {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 type runFlags struct {

@@ -3,7 +3,7 @@
 // never mutated afterwards: the checker records what it learns in side tables.
 package ast
 
-import "github.com/tlego/tle/tle/diag"
+import "github.com/tlego/tle/diag"
 
 // Node is any syntax tree node: it spans [Pos, End) in its file.
 type Node interface {

@@ -3,7 +3,7 @@ package check
 import (
 	"testing"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // The checker's dtypes are ir's values, with the checker's spellings of the

@@ -3,8 +3,8 @@ package check
 import (
 	"go/constant"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // Value is a compile-time value. Known holds it when it is known (literals,

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // MaxTileElements is the most elements one tile may have: 2^20, Triton's

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Type is the type of a .tle value. String prints it the way the language
@@ -17,7 +17,7 @@ type Type interface {
 }
 
 // DType is a scalar element type, or one of the untyped constant kinds. Its
-// values are tle/ir's ir.DType values (convert with ir.DType(d)), and every
+// values are ir's ir.DType values (convert with ir.DType(d)), and every
 // fact about a dtype (name, width, kind) comes from there; it is a type of
 // its own only to be a Type and to hold the two untyped kinds, at the top of
 // the range, where ir has no dtype. Invalid prints "invalid type".

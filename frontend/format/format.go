@@ -51,9 +51,9 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/parser"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // Source parses src as the file name and returns it formatted. On a syntax

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // ---------------------------------------------------------------- declarations

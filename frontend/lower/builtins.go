@@ -1,10 +1,10 @@
 package lower
 
 import (
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // lowering builds the IR of one builtin from its bound arguments.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/parser"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // TestEveryBuiltinLowers checks the lowerings against the builtin table:

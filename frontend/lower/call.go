@@ -5,10 +5,10 @@ import (
 	goconstant "go/constant"
 	"strings"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // args are a builtin call's arguments, bound to the parameters of its row

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 func (s *fn) expr(e ast.Expr) *val {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/parser"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 func lowerFile(t *testing.T, path, kernel string, defines map[string]string) *ir.Module {

@@ -1,9 +1,9 @@
 package lower
 
 import (
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 func (s *fn) errorf(pos diag.Pos, format string, args ...any) { s.l.errorf(pos, format, args...) }

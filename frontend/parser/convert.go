@@ -3,8 +3,8 @@ package parser
 import (
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // converter builds the ast from participle's concrete tree.

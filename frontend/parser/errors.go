@@ -10,7 +10,7 @@ import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/diag"
 )
 
 // errContext turns participle's errors into the compiler's wording:

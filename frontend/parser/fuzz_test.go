@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/parser/parsertest"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // maxFuzzInput bounds the inputs the fuzz targets try; larger ones are

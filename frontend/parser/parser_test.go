@@ -16,9 +16,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/parser/parsertest"
-	"github.com/tlego/tle/tle/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/grammar.ebnf")

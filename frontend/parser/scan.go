@@ -8,8 +8,8 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // The scanner is hand-written, in the manner of go/scanner, so that lexical

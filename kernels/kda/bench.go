@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // BenchConfig is one of FlashKDA's benchmark configurations: B = 1 (varlen

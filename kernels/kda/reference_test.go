@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // reference is KDA forward in float64, token by token (kda.md's math), on

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // DeviceTensors are the forward pass's tensors in device memory, in the

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // BenchResult is one measured configuration.

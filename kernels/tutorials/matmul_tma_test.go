@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // matmulTMADefs are the bindings of matmul_tma: the benchmark's 128x256x64

@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // TestTMACopy loads tiles through a tensor descriptor into shared memory

@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
-	"github.com/tlego/tle/tle/ir"
 )
 
 // devices are the devices every tutorial runs on: the interpreter always,

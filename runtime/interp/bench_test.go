@@ -4,7 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // BenchmarkVectorAdd: 2^22 f32 elements in blocks of 1024 (4096 CTAs).

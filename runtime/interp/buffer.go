@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/floats"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Buffer is device memory of the interpreter: a typed array of Len elements

@@ -3,8 +3,8 @@ package interp
 import (
 	"fmt"
 
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/diag"
+	"github.com/tlego/tle/ir"
 )
 
 // slotInfo is the static description of one SSA value: where its runtime

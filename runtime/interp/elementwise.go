@@ -3,7 +3,7 @@ package interp
 import (
 	"math"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // asF returns v's elements as floats (converting integers).

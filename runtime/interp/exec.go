@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // thread is one goroutine of a CTA: its main thread, or one warp role.

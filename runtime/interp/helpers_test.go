@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tlego/tle/tle/diag"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/diag"
+	"github.com/tlego/tle/ir"
 )
 
 // kb builds one kernel with ir.Builder. Ops get the position of a fake

@@ -3,7 +3,7 @@ package interp
 import (
 	"fmt"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // access resolves packed pointers of one tile op to regions, caching the

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 func smemPtr(d ir.DType) *ir.Pointer { return &ir.Pointer{Elem: d, Space: ir.Shared} }

@@ -2,7 +2,7 @@ package interp
 
 import (
 	"github.com/tlego/tle/floats"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // roundSlice rounds every element of xs to float dtype d in place, exactly as

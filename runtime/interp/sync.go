@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // cluster is the synchronisation domain of one CTA cluster: every goroutine

@@ -1,7 +1,7 @@
 package interp
 
 import (
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // descVal is a tensor descriptor: a global tensor (shape and strides in

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/tlego/tle/floats"
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // F16Bits rounds x to IEEE half precision (RNE; overflow to ±inf; NaN 0x7fff).

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 
 	"github.com/tlego/tle/floats"
 )

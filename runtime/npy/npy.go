@@ -1,5 +1,5 @@
 // Package npy reads and writes NumPy .npy files and converts values to and
-// from the raw bytes of kernel dtypes (dtype.go). A kernel dtype is tle/ir's
+// from the raw bytes of kernel dtypes (dtype.go). A kernel dtype is ir's
 // ir.DType; a numpy descr ('<f4', '|b1', ...) is a separate concept, a
 // string, that maps to one (Array.Kind, DescrOf). The narrow floats are
 // encoded and decoded by package floats.
@@ -48,7 +48,7 @@ package npy
 import (
 	"fmt"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Array is an n-dimensional array read from or written to a .npy file.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 
 	npyio "github.com/sbinet/npyio/npy"
 )

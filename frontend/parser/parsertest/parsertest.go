@@ -16,8 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
-	"github.com/tlego/tle/tle/diag"
 )
 
 // Shape prints a tree without positions: node types, names, operators and

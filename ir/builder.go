@@ -1,6 +1,6 @@
 package ir
 
-import "github.com/tlego/tle/tle/diag"
+import "github.com/tlego/tle/diag"
 
 // Builder appends ops to a block of a function.
 type Builder struct {

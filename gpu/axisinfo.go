@@ -1,7 +1,7 @@
-package passes
+package gpu
 
 import (
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Function attributes that specialisation keys put on a kernel; the axis

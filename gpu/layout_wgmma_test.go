@@ -1,4 +1,4 @@
-package passes
+package gpu
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package passes
+package gpu
 
 // Concrete layouts for ir.Tile.Layout and ir.MemDesc.Layout, following
 // Triton's TritonGPU encodings, and their linear form (LinearLayout) that the
@@ -21,7 +21,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tlego/tle/tle/ir"
+	"github.com/tlego/tle/ir"
 )
 
 // Blocked distributes a tile in blocks: each thread holds SizePerThread

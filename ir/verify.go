@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/diag"
 )
 
 // VerifyError is one broken invariant, at an op (Kind and Pos) or at a

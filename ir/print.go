@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/diag"
 )
 
 // The text form (.tir) of the IR. Print and Parse round-trip exactly:

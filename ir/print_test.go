@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/diag"
 )
 
 // testLayout stands in for the backend's layouts.

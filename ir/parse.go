@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tlego/tle/tle/diag"
+	"github.com/tlego/tle/diag"
 )
 
 // ---- layout parsers

@@ -1,0 +1,35 @@
+package gpu
+
+// AttrAsyncFallback (string, on a load) is why AsyncLoads left a load marked
+// async synchronous; it shows in IR dumps.
+const AttrAsyncFallback = "async_fallback"
+
+// AttrDotWgmma (bool, on a kernel) asks DotToWgmma to run on it before the
+// layouts are assigned. The tle package sets it on every kernel unless
+// CompileOptions.DotMMASync asks for mma.sync.
+const AttrDotWgmma = "dot_wgmma"
+
+// AttrRingCopy (bool, on an async_copy in a pipelined loop's body) says the
+// copy refills the slot the previous iteration read: a barrier in this
+// iteration, before the copy, orders it after those reads (the backend adds
+// one when none came first). Copies without it (the prologue's, async
+// loads) wait like any shared-memory write for earlier reads of the bytes.
+const AttrRingCopy = "ring_copy"
+
+// AttrPipelineStages (int64, on a kernel) overrides the number of stages.
+const AttrPipelineStages = "num_stages"
+
+// AttrOrderFromInit (bool, on an alloc with an initial tile, for wgmma)
+// lets the buffer take the order of the tile's layout when a wgmma swizzle
+// fits it (DotToWgmma's staging buffers).
+const AttrOrderFromInit = "order_from_init"
+
+// Attributes the shared-memory allocator writes.
+const (
+	// AttrSmemOffset (int64, on an op) is the byte offset of the op's buffer
+	// or scratch in the CTA's dynamic shared memory.
+	AttrSmemOffset = "smem_offset"
+	// AttrSmemBytes (int64, on a function) is the dynamic shared memory a
+	// launch must provide.
+	AttrSmemBytes = "smem_bytes"
+)
