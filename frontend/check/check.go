@@ -480,15 +480,7 @@ func (c *checker) dims(es []ast.Expr, what string) (Shape, bool) {
 // dimExpr evaluates one compile-time dimension (must be > 0 when known).
 func (c *checker) dimExpr(e ast.Expr, what string) (Dim, bool) {
 	t, v := c.expr(e)
-	d, ok := c.intConst(e, t, v, what)
-	if !ok {
-		return Dim{}, false
-	}
-	if n, known := d.Const(); known && n <= 0 {
-		c.errorf(e, "%s must be positive, got %d", what, n)
-		return Dim{}, false
-	}
-	return d, true
+	return c.posDim(e, t, v, what)
 }
 
 // intConst requires a compile-time integer (known or symbolic).

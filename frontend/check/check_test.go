@@ -68,75 +68,76 @@ func testFiles(t *testing.T, dir string) []string {
 	return files
 }
 
-func TestOK(t *testing.T) {
-	for _, path := range testFiles(t, "ok") {
+// eachFile runs test on every testdata/dir file, a subtest per file.
+func eachFile(t *testing.T, dir string, test func(t *testing.T, path string, src []byte, f *ast.File)) {
+	for _, path := range testFiles(t, dir) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src, err := os.ReadFile(path)
 			require.NoError(t, err)
-			f := parse(t, path, src)
-			conf := fileConfig(t, src)
-			_, errs := Check(f, Config{})
-			assert.Empty(t, errs, "without -D:\n%s", format(errs))
-			if len(conf.Defines) > 0 {
-				_, errs = Check(f, conf)
-				assert.Empty(t, errs, "with -D %v:\n%s", conf.Defines, format(errs))
-			}
+			test(t, path, src, parse(t, path, src))
 		})
 	}
 }
 
+func TestOK(t *testing.T) {
+	eachFile(t, "ok", func(t *testing.T, path string, src []byte, f *ast.File) {
+		conf := fileConfig(t, src)
+		_, errs := Check(f, Config{})
+		assert.Empty(t, errs, "without -D:\n%s", format(errs))
+		if len(conf.Defines) > 0 {
+			_, errs = Check(f, conf)
+			assert.Empty(t, errs, "with -D %v:\n%s", conf.Defines, format(errs))
+		}
+	})
+}
+
 func TestErrors(t *testing.T) {
-	for _, path := range testFiles(t, "errors") {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			require.NoError(t, err)
-			f := parse(t, path, src)
-			want := map[int][]string{}
-			for i, line := range strings.Split(string(src), "\n") {
-				m := errorRE.FindStringSubmatch(line)
-				if m == nil {
-					continue
-				}
-				for _, q := range quotedRE.FindAllString(m[1], -1) {
-					s, err := strconv.Unquote(q)
-					require.NoError(t, err)
-					want[i+1] = append(want[i+1], s)
-				}
+	eachFile(t, "errors", func(t *testing.T, path string, src []byte, f *ast.File) {
+		want := map[int][]string{}
+		for i, line := range strings.Split(string(src), "\n") {
+			m := errorRE.FindStringSubmatch(line)
+			if m == nil {
+				continue
 			}
-			require.NotEmpty(t, want, "no // ERROR lines")
-			_, errs := Check(f, fileConfig(t, src))
-			got := map[int][]string{}
-			for _, d := range errs {
-				line := d.Position().Line
-				if line == 0 {
-					line = 1
-				}
-				got[line] = append(got[line], d.Msg)
+			for _, q := range quotedRE.FindAllString(m[1], -1) {
+				s, err := strconv.Unquote(q)
+				require.NoError(t, err)
+				want[i+1] = append(want[i+1], s)
 			}
-			var lines []int
-			for l := range want {
+		}
+		require.NotEmpty(t, want, "no // ERROR lines")
+		_, errs := Check(f, fileConfig(t, src))
+		got := map[int][]string{}
+		for _, d := range errs {
+			line := d.Position().Line
+			if line == 0 {
+				line = 1
+			}
+			got[line] = append(got[line], d.Msg)
+		}
+		var lines []int
+		for l := range want {
+			lines = append(lines, l)
+		}
+		for l := range got {
+			if _, ok := want[l]; !ok {
 				lines = append(lines, l)
 			}
-			for l := range got {
-				if _, ok := want[l]; !ok {
-					lines = append(lines, l)
-				}
-			}
-			sort.Ints(lines)
-			for _, l := range lines {
-				for _, w := range want[l] {
-					found := false
-					for _, g := range got[l] {
-						if strings.Contains(g, w) {
-							found = true
-						}
+		}
+		sort.Ints(lines)
+		for _, l := range lines {
+			for _, w := range want[l] {
+				found := false
+				for _, g := range got[l] {
+					if strings.Contains(g, w) {
+						found = true
 					}
-					assert.True(t, found, "%s:%d: want error containing %q, got %q", path, l, w, got[l])
 				}
-				if len(want[l]) == 0 {
-					assert.Fail(t, "unexpected error", "%s:%d: %q", path, l, got[l])
-				}
+				assert.True(t, found, "%s:%d: want error containing %q, got %q", path, l, w, got[l])
 			}
-		})
-	}
+			if len(want[l]) == 0 {
+				assert.Fail(t, "unexpected error", "%s:%d: %q", path, l, got[l])
+			}
+		}
+	})
 }

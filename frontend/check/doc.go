@@ -19,6 +19,16 @@
 // expressions have type Invalid, which every later check accepts silently so
 // that one mistake gives one error.
 //
+// # The builtin table
+//
+// Builtins() lists one row per builtin function and method (Builtin): its
+// parameters (positional, keyword, optional, variadic; defaults; which must
+// be compile-time: Param.Const), its type rule, and docs. The lowering
+// binds calls from the same rows through the same Binder (FuncParams gives
+// a helper's parameters), reads defaults with Param.DefaultValue and finds
+// methods with LookupMethod. Adding a builtin is adding a row, its rule
+// and its lowering.
+//
 // # Info, for the lowering
 //
 // The AST is never mutated; Info is the side table (go/types style):

@@ -261,33 +261,31 @@ func (c *checker) binary(e ast.Node, op string, x, y ast.Expr, xt Type, xv *Valu
 	}
 	xd, yd := xe.(DType), ye.(DType)
 	res := promote(xd, yd)
+	// failing is the first operand whose dtype the operator does not take.
+	failing := func(takes func(DType) bool) Type {
+		if !takes(xd) {
+			return xt
+		}
+		if !takes(yd) {
+			return yt
+		}
+		return nil
+	}
 	switch {
 	case op == "+" || op == "-" || op == "*" || op == "/" || op == "%":
-		for _, d := range []DType{xd, yd} {
-			if d == I1 {
-				c.errorf(e, "operator %s not defined on i1 (cast it first)", op)
-				return Invalid, nil
-			}
+		if failing(func(d DType) bool { return d != I1 }) != nil {
+			c.errorf(e, "operator %s not defined on i1 (cast it first)", op)
+			return Invalid, nil
 		}
 	case op == "&" || op == "|" || op == "^":
-		for _, o := range []struct {
-			t Type
-			d DType
-		}{{xt, xd}, {yt, yd}} {
-			if !o.d.IsInteger() {
-				c.errorf(e, "operator %s not defined on %s (it needs integers or i1 masks)", op, o.t)
-				return Invalid, nil
-			}
+		if t := failing(DType.IsInteger); t != nil {
+			c.errorf(e, "operator %s not defined on %s (it needs integers or i1 masks)", op, t)
+			return Invalid, nil
 		}
 	case op == "<<" || op == ">>" || op == "&^":
-		for _, o := range []struct {
-			t Type
-			d DType
-		}{{xt, xd}, {yt, yd}} {
-			if !o.d.IsInteger() || o.d == I1 {
-				c.errorf(e, "operator %s not defined on %s (it needs integers)", op, o.t)
-				return Invalid, nil
-			}
+		if t := failing(func(d DType) bool { return d.IsInteger() && d != I1 }); t != nil {
+			c.errorf(e, "operator %s not defined on %s (it needs integers)", op, t)
+			return Invalid, nil
 		}
 	case isComparison(op):
 	default:
@@ -455,33 +453,19 @@ func (c *checker) fold(e ast.Node, op string, res, rt DType, xv, yv *Value) *Val
 		return nil
 	}
 	var r constant.Value
-	switch op {
-	case "+":
-		r = constant.BinaryOp(x, token.ADD, y)
-	case "-":
-		r = constant.BinaryOp(x, token.SUB, y)
-	case "*":
-		r = constant.BinaryOp(x, token.MUL, y)
-	case "/":
-		if res.IsFloat() {
-			r = constant.BinaryOp(x, token.QUO, y)
-		} else {
-			r = constant.BinaryOp(x, token.QUO_ASSIGN, y)
-		}
-	case "%":
-		if res.IsFloat() {
-			return nil // fmod is not folded
-		}
+	tok, plain := foldTokens[op]
+	switch {
+	case plain:
+		r = constant.BinaryOp(x, tok, y)
+	case op == "/" && res.IsFloat():
+		r = constant.BinaryOp(x, token.QUO, y)
+	case op == "/":
+		r = constant.BinaryOp(x, token.QUO_ASSIGN, y)
+	case op == "%" && res.IsFloat():
+		return nil // fmod is not folded
+	case op == "%":
 		r = constant.BinaryOp(x, token.REM, y)
-	case "&":
-		r = constant.BinaryOp(x, token.AND, y)
-	case "|":
-		r = constant.BinaryOp(x, token.OR, y)
-	case "^":
-		r = constant.BinaryOp(x, token.XOR, y)
-	case "&^":
-		r = constant.BinaryOp(x, token.AND_NOT, y)
-	case "<<", ">>":
+	case op == "<<" || op == ">>":
 		s, ok := constant.Uint64Val(y)
 		if !ok || s > 1023 {
 			c.errorf(e, "invalid shift count %s", y)
@@ -496,6 +480,12 @@ func (c *checker) fold(e ast.Node, op string, res, rt DType, xv, yv *Value) *Val
 		return nil
 	}
 	return c.checkOverflow(e, res, &Value{Known: r})
+}
+
+// foldTokens are the go/constant operators of the binary operators that fold
+// alike for every operand kind they take.
+var foldTokens = map[string]token.Token{
+	"+": token.ADD, "-": token.SUB, "*": token.MUL, "&": token.AND, "|": token.OR, "^": token.XOR, "&^": token.AND_NOT,
 }
 
 func boolToInt(v constant.Value) constant.Value {

@@ -96,7 +96,13 @@ func (c *checker) knownInt(cc *callCtx, a *argv) (int64, bool) {
 	return n, true
 }
 
-func (c *checker) inRange(cc *callCtx, a *argv, n, lo, hi int64) bool {
+// knownIntIn requires argument name to be a known integer in [lo, hi].
+func (c *checker) knownIntIn(cc *callCtx, name string, lo, hi int64) bool {
+	a := cc.get(name)
+	n, ok := c.knownInt(cc, a)
+	if !ok {
+		return false
+	}
 	if n < lo || n > hi {
 		c.errorf(cc.at(a), "%s must be in [%d, %d], got %d", c.what(cc, a), lo, hi, n)
 		return false
@@ -203,12 +209,34 @@ func (c *checker) pointerArg(cc *callCtx, a *argv) (*Pointer, Shape, bool) {
 	return nil, nil, false
 }
 
+// writablePtr requires a pointer or tile of pointers that may be stored
+// through (not into a pipe reader slot).
+func (c *checker) writablePtr(cc *callCtx, p *argv) (*Pointer, Shape, bool) {
+	ptr, shape, ok := c.pointerArg(cc, p)
+	if !ok {
+		return nil, nil, false
+	}
+	if ptr.ReadOnly {
+		c.readOnlyErr(cc, p)
+		return nil, nil, false
+	}
+	return ptr, shape, true
+}
+
+// valueInto requires a value stored as elem into shape: a number or a tile
+// of numbers, converted to elem, broadcasting to exactly shape.
+func (c *checker) valueInto(cc *callCtx, v *argv, elem DType, shape Shape) bool {
+	if _, _, ok := c.numeric(cc, v); !ok {
+		return false
+	}
+	c.convert(v, elem)
+	return c.broadcastInto(cc, v, shape)
+}
+
 // ------------------------------------------------------------ core
 
 func (c *checker) gridAxis(cc *callCtx) Type {
-	a := cc.get("axis")
-	n, ok := c.knownInt(cc, a)
-	if !ok || !c.inRange(cc, a, n, 0, 2) {
+	if !c.knownIntIn(cc, "axis", 0, 2) {
 		return Invalid
 	}
 	return I32
@@ -277,11 +305,7 @@ func (c *checker) load(cc *callCtx) Type {
 		return Invalid
 	}
 	if o := cc.get("other"); o != nil {
-		if _, _, ok := c.numeric(cc, o); !ok {
-			return Invalid
-		}
-		c.convert(o, ptr.Elem)
-		if !c.broadcastInto(cc, o, shape) {
+		if !c.valueInto(cc, o, ptr.Elem, shape) {
 			return Invalid
 		}
 	}
@@ -302,53 +326,25 @@ func (c *checker) store(cc *callCtx) Type {
 			c.errorf(cc.at(a), "mask: is not allowed when storing a whole shared-memory buffer")
 			return Invalid
 		}
-		if _, _, ok := c.numeric(cc, v); !ok {
-			return Invalid
-		}
-		c.convert(v, m.Elem)
-		if !c.broadcastInto(cc, v, m.Shape) {
+		if !c.valueInto(cc, v, m.Elem, m.Shape) {
 			return Invalid
 		}
 		return NoValue
 	}
-	ptr, shape, ok := c.pointerArg(cc, p)
-	if !ok {
-		return Invalid
-	}
-	if ptr.ReadOnly {
-		c.readOnlyErr(cc, p)
-		return Invalid
-	}
-	if _, _, ok := c.numeric(cc, v); !ok {
-		return Invalid
-	}
-	c.convert(v, ptr.Elem)
-	if !c.broadcastInto(cc, v, shape) || !c.maskArg(cc, shape) {
+	ptr, shape, ok := c.writablePtr(cc, p)
+	if !ok || !c.valueInto(cc, v, ptr.Elem, shape) || !c.maskArg(cc, shape) {
 		return Invalid
 	}
 	return NoValue
 }
 
 func (c *checker) atomicRMW(cc *callCtx) Type {
-	p := cc.get("ptr")
-	ptr, shape, ok := c.pointerArg(cc, p)
+	ptr, shape, ok := c.writablePtr(cc, cc.get("ptr"))
 	if !ok {
 		return Invalid
 	}
-	if ptr.ReadOnly {
-		c.readOnlyErr(cc, p)
-		return Invalid
-	}
 	for _, name := range []string{"cmp", "value"} {
-		v := cc.get(name)
-		if v == nil {
-			continue
-		}
-		if _, _, ok := c.numeric(cc, v); !ok {
-			return Invalid
-		}
-		c.convert(v, ptr.Elem)
-		if !c.broadcastInto(cc, v, shape) {
+		if v := cc.get(name); v != nil && !c.valueInto(cc, v, ptr.Elem, shape) {
 			return Invalid
 		}
 	}
@@ -445,9 +441,8 @@ func (c *checker) where(cc *callCtx) Type {
 	if d, ok := ElemOf(cond.typ).(DType); !ok || d != I1 {
 		return c.argErr(cc, cond, "an i1 mask")
 	}
-	xd, xs, ok1 := c.numeric(cc, x)
-	yd, ys, ok2 := c.numeric(cc, y)
-	if !ok1 || !ok2 {
+	xd, yd, xs, ys, ok := c.numerics(cc, x, y)
+	if !ok {
 		return Invalid
 	}
 	s1, ok := Broadcast(ShapeOf(cond.typ), xs)
@@ -456,13 +451,26 @@ func (c *checker) where(cc *callCtx) Type {
 		c.errorf(cc.call, "where: cannot broadcast shapes %s, %s and %s", ShapeOf(cond.typ), xs, ys)
 		return Invalid
 	}
+	return TileOf(c.promoteArgs(x, y, xd, yd), shape)
+}
+
+// numerics requires two numbers or tiles of numbers (both are checked).
+func (c *checker) numerics(cc *callCtx, x, y *argv) (xd, yd DType, xs, ys Shape, ok bool) {
+	xd, xs, ok1 := c.numeric(cc, x)
+	yd, ys, ok2 := c.numeric(cc, y)
+	return xd, yd, xs, ys, ok1 && ok2
+}
+
+// promoteArgs converts x and y to their promoted dtype (two untyped
+// constants take its default) and returns it.
+func (c *checker) promoteArgs(x, y *argv, xd, yd DType) DType {
 	d := promote(xd, yd)
 	if d.IsUntyped() {
 		d = d.Default()
 	}
 	c.convert(x, d)
 	c.convert(y, d)
-	return TileOf(d, shape)
+	return d
 }
 
 func (c *checker) cast(cc *callCtx) Type {
@@ -611,9 +619,8 @@ func (c *checker) abs(cc *callCtx) Type {
 
 func (c *checker) minmax(cc *callCtx) Type {
 	x, y := cc.get("x"), cc.get("y")
-	xd, xs, ok1 := c.numeric(cc, x)
-	yd, ys, ok2 := c.numeric(cc, y)
-	if !ok1 || !ok2 {
+	xd, yd, xs, ys, ok := c.numerics(cc, x, y)
+	if !ok {
 		return Invalid
 	}
 	shape, ok := Broadcast(xs, ys)
@@ -621,20 +628,13 @@ func (c *checker) minmax(cc *callCtx) Type {
 		c.errorf(cc.call, "%s: cannot broadcast shapes %s and %s", cc.b.Name, xs, ys)
 		return Invalid
 	}
-	d := promote(xd, yd)
-	if d.IsUntyped() {
-		d = d.Default()
-	}
-	c.convert(x, d)
-	c.convert(y, d)
-	return TileOf(d, shape)
+	return TileOf(c.promoteArgs(x, y, xd, yd), shape)
 }
 
 func (c *checker) cdiv(cc *callCtx) Type {
 	a, b := cc.get("a"), cc.get("b")
-	ad, as, ok1 := c.numeric(cc, a)
-	bd, bs, ok2 := c.numeric(cc, b)
-	if !ok1 || !ok2 {
+	ad, bd, as, bs, ok := c.numerics(cc, a, b)
+	if !ok {
 		return Invalid
 	}
 	for _, x := range []struct {
@@ -831,11 +831,7 @@ func (c *checker) alloc(cc *callCtx) Type {
 		}
 	}
 	if in := cc.get("init"); in != nil {
-		if _, _, ok := c.numeric(cc, in); !ok {
-			return Invalid
-		}
-		c.convert(in, d)
-		if !c.broadcastInto(cc, in, shape) {
+		if !c.valueInto(cc, in, d, shape) {
 			return Invalid
 		}
 	}
@@ -982,11 +978,9 @@ func (c *checker) copyOp(cc *callCtx) Type {
 }
 
 func (c *checker) barrier(cc *callCtx) Type {
-	count, ok := c.constDim(cc, cc.get("count"), true)
-	if !ok {
+	if _, ok := c.constDim(cc, cc.get("count"), true); !ok {
 		return Invalid
 	}
-	_ = count
 	shape := Shape{ConstDim(1)}
 	b := &Barrier{}
 	if s := cc.get("slots"); s != nil {
@@ -1001,31 +995,14 @@ func (c *checker) barrier(cc *callCtx) Type {
 	return b
 }
 
-func (c *checker) singleBarrier(cc *callCtx) bool {
+// barrierOp checks arrive(bar), wait(bar, phase) and expect(bar, bytes): one
+// mbarrier and, where the row has a value after it, a scalar integer.
+func (c *checker) barrierOp(cc *callCtx) Type {
 	b := cc.get("bar")
 	if bt, ok := b.typ.(*Barrier); !ok || bt.Slots != nil {
-		c.argErr(cc, b, "a barrier (use bars.slot(i) for an array)")
-		return false
+		return c.argErr(cc, b, "a barrier (use bars.slot(i) for an array)")
 	}
-	return true
-}
-
-func (c *checker) arrive(cc *callCtx) Type {
-	if !c.singleBarrier(cc) {
-		return Invalid
-	}
-	return NoValue
-}
-
-func (c *checker) waitBar(cc *callCtx) Type {
-	if !c.singleBarrier(cc) || !c.scalarInt(cc, cc.get("phase")) {
-		return Invalid
-	}
-	return NoValue
-}
-
-func (c *checker) expect(cc *callCtx) Type {
-	if !c.singleBarrier(cc) || !c.scalarInt(cc, cc.get("bytes")) {
+	if len(cc.b.Params) > 1 && !c.scalarInt(cc, cc.get(cc.b.Params[1].Name)) {
 		return Invalid
 	}
 	return NoValue
@@ -1170,9 +1147,7 @@ func (c *checker) wgmma(cc *callCtx) Type {
 }
 
 func (c *checker) wgmmaWait(cc *callCtx) Type {
-	a := cc.get("n")
-	n, ok := c.knownInt(cc, a)
-	if !ok || !c.inRange(cc, a, n, 0, 7) {
+	if !c.knownIntIn(cc, "n", 0, 7) {
 		return Invalid
 	}
 	return NoValue

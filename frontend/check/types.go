@@ -291,26 +291,23 @@ func (Basic) isType()          {}
 // List is a bracketed list of values, [a, b, c]: a shape, strides, offsets.
 type List struct{ Elems []Type }
 
-func (l *List) String() string {
-	parts := make([]string, len(l.Elems))
-	for i, x := range l.Elems {
-		parts[i] = x.String()
-	}
-	return "list[" + strings.Join(parts, ", ") + "]"
-}
-func (*List) isType() {}
+func (l *List) String() string { return "list[" + joinTypes(l.Elems) + "]" }
+func (*List) isType()          {}
 
 // Tuple is the result of a func returning several values.
 type Tuple struct{ Types []Type }
 
-func (t *Tuple) String() string {
-	parts := make([]string, len(t.Types))
-	for i, x := range t.Types {
+func (t *Tuple) String() string { return "(" + joinTypes(t.Types) + ")" }
+func (*Tuple) isType()          {}
+
+// joinTypes prints types separated by ", ".
+func joinTypes(ts []Type) string {
+	parts := make([]string, len(ts))
+	for i, x := range ts {
 		parts[i] = x.String()
 	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return strings.Join(parts, ", ")
 }
-func (*Tuple) isType() {}
 
 // Identical reports whether two types are the same (shapes compared
 // symbolically; a pointer's ReadOnly flag does not count).

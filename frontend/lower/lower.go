@@ -9,6 +9,11 @@
 // operands of one type, and emits `call` ops to helper functions instantiated
 // per argument types (the inline pass removes them). Every op carries the
 // position of the syntax it came from.
+//
+// Builtin calls are bound from the checker's builtin table (check.Builtins):
+// the same parameter names, order, keywords and defaults, through the same
+// check.Binder, so a call the checker accepts binds the same way here; only
+// the IR building is per builtin (lowerings).
 package lower
 
 import (
