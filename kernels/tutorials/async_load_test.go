@@ -3,7 +3,6 @@ package tutorials
 import (
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"testing"
 
@@ -44,15 +43,12 @@ func TestAsyncLoad(t *testing.T) {
 // TestAsyncLoadPTX checks that the async load is a cp.async copy with its
 // commit and wait groups (llc-19, as CI does).
 func TestAsyncLoadPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	needLLC(t)
 	k := kernel(t, "async_load.tle", "async_load")
 	b, err := k.Compile(tle.CompileOptions{Defines: asyncLoadDefs}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	for _, w := range []string{`cp\.async\.(cg|ca)\.shared\.global\s+\[`, `cp\.async\.commit_group;`, `cp\.async\.wait_group 0;`, `ld\.shared\.v4\.(f32|b32)\s+\{`} {
-		require.Regexp(t, regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?`+w), b.PTX, "no %s", w)
+		require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
 	}
 	// the copy is issued before the independent load of y, the wait after it
 	cp := regexp.MustCompile(`cp\.async\.commit_group`).FindStringIndex(b.PTX)

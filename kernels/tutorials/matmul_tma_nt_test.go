@@ -3,8 +3,6 @@ package tutorials
 import (
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,11 +28,7 @@ func TestMatmulTMANT(t *testing.T) {
 // N-major (transpose immediate 1 for b), B's stage loaded as BN/64 TMA boxes
 // of [64, 64] (one per 128B column block), A as one box.
 func TestMatmulTMANTPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	needLLC(t)
 	k := kernel(t, "matmul_tma_nt.tle", "matmul_tma_nt")
 	for _, defs := range matmulTMADefs {
 		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
@@ -46,11 +40,11 @@ func TestMatmulTMANTPTX(t *testing.T) {
 				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
 				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
 			} {
-				require.Regexp(t, line(w), b.PTX, "no %s", w)
+				require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
 			}
 			boxes := 1 + atoi(defs["BN"])/64
-			require.Len(t, line(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes, "one TMA box for A, one per 64-column block of B")
-			require.Len(t, line(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage")
+			require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes, "one TMA box for A, one per 64-column block of B")
+			require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage")
 			require.Equal(t, 12, b.NumWarps)
 		})
 	}

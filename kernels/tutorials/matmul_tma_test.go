@@ -3,7 +3,6 @@ package tutorials
 import (
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,11 +79,7 @@ func checkMatmulTMA(t *testing.T, name string, m, n, kk int, want []float64, ops
 // loads completing on mbarriers, parity waits, m64n256k16 wgmma with B
 // K-major (trans_b), one group left in flight, and setmaxnreg for the roles.
 func TestMatmulTMAPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	needLLC(t)
 	k := kernel(t, "matmul_tma.tle", "matmul_tma")
 	for _, defs := range matmulTMADefs {
 		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
@@ -99,10 +94,10 @@ func TestMatmulTMAPTX(t *testing.T) {
 				`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
 				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
 			} {
-				require.Regexp(t, line(w), b.PTX, "no %s", w)
+				require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
 			}
-			require.Len(t, line(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), 2, "one TMA box per operand")
-			require.Len(t, line(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
+			require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), 2, "one TMA box per operand")
+			require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
 			require.Equal(t, 12, b.NumWarps, "a load warpgroup and two mma warpgroups")
 		})
 	}
@@ -137,10 +132,7 @@ func TestMatmulMakeDesc(t *testing.T) {
 // PTX 8.3, copies them out and acquires them; the main loop is
 // matmul_tma's.
 func TestMatmulMakeDescPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	needLLC(t)
 	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%\w+ )?` + w) }
 	k := kernel(t, "matmul_make_desc.tle", "matmul_make_desc")
 	b, err := k.Compile(tle.CompileOptions{Defines: matmulTMADefs[0]}, tle.GPUOptions{Toolchain: "llc"})

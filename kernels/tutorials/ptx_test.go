@@ -1,8 +1,6 @@
 package tutorials
 
 import (
-	"os/exec"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,10 +12,7 @@ import (
 // checks that the instructions the kernel is meant to use are there: whole
 // instruction forms, not names that could appear in a comment.
 func TestPTXPatterns(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	needLLC(t)
 	cases := []struct {
 		file, kernel string
 		mmaSync      bool
@@ -50,7 +45,7 @@ func TestPTXPatterns(t *testing.T) {
 			b, err := k.Compile(tle.CompileOptions{Defines: c.defs, Div16: c.div16, DotMMASync: c.mmaSync}, tle.GPUOptions{Toolchain: "llc"})
 			require.NoError(t, err)
 			for _, w := range c.want {
-				require.Regexp(t, regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?`+w), b.PTX, "%s: no %s", c.kernel, w)
+				require.Regexp(t, ptxLine(w), b.PTX, "%s: no %s", c.kernel, w)
 			}
 		})
 	}

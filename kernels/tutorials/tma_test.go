@@ -2,7 +2,6 @@ package tutorials
 
 import (
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -69,11 +68,7 @@ func itoa(x int) string { return strconv.Itoa(x) }
 // cp.async.bulk.tensor completing on an mbarrier, stores bulk groups after a
 // proxy fence, and a [512, 32] block is two boxes per copy.
 func TestTMAPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	instr := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	needLLC(t)
 	load := `cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 	store := `cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 
@@ -81,9 +76,9 @@ func TestTMAPTX(t *testing.T) {
 	require.NoError(t, err)
 	require.Regexp(t, `\.param \.align 64 \.b8 tma_copy_param_0\[128\]`, b.PTX)
 	require.Regexp(t, `cvta\.param\.u64\s`, b.PTX)
-	require.Len(t, instr(load).FindAllString(b.PTX, -1), 1)
-	require.Regexp(t, instr(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
-	require.Regexp(t, instr(`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`), b.PTX)
+	require.Len(t, ptxLine(load).FindAllString(b.PTX, -1), 1)
+	require.Regexp(t, ptxLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
+	require.Regexp(t, ptxLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`), b.PTX)
 	require.Regexp(t, `define void @tma_copy\(\[128 x i8\]\* byval\(\[128 x i8\]\) align 64 %x,`, b.LLVMIR)
 	gc := regexp.MustCompile(`(?m)^!\d+ = !\{void \(.*\)\* @tma_copy, !"grid_constant", (!\d+)\}$`).FindStringSubmatch(b.LLVMIR)
 	require.NotNil(t, gc, "no grid_constant annotation")
@@ -97,11 +92,11 @@ func TestTMAPTX(t *testing.T) {
 	}{{64, 128, 1}, {512, 32, 2}} {
 		b, err := kernel(t, "tma_roundtrip.tle", "tma_roundtrip").Compile(tle.CompileOptions{Defines: map[string]string{"BM": itoa(c.bm), "BN": itoa(c.bn)}}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err)
-		require.Len(t, instr(load).FindAllString(b.PTX, -1), c.boxes)
-		require.Len(t, instr(store).FindAllString(b.PTX, -1), c.boxes)
-		require.Regexp(t, instr(`fence\.proxy\.async\.shared::cta;`), b.PTX)
-		require.Regexp(t, instr(`cp\.async\.bulk\.commit_group;`), b.PTX)
-		require.Regexp(t, instr(`cp\.async\.bulk\.wait_group\.read 0;`), b.PTX)
+		require.Len(t, ptxLine(load).FindAllString(b.PTX, -1), c.boxes)
+		require.Len(t, ptxLine(store).FindAllString(b.PTX, -1), c.boxes)
+		require.Regexp(t, ptxLine(`fence\.proxy\.async\.shared::cta;`), b.PTX)
+		require.Regexp(t, ptxLine(`cp\.async\.bulk\.commit_group;`), b.PTX)
+		require.Regexp(t, ptxLine(`cp\.async\.bulk\.wait_group\.read 0;`), b.PTX)
 		require.Len(t, b.Descs, 2)
 		require.Equal(t, []int{min(c.bm, 256), c.bn}, b.Descs[1].Box)
 	}

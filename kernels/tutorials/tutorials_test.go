@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -83,6 +85,20 @@ func poison(n int) *tle.Tensor {
 }
 
 func cdiv(a, b int) int { return (a + b - 1) / b }
+
+// needLLC skips t where llc-19 is not installed (CI installs llvm-19) and
+// gives it a compile cache of its own.
+func needLLC(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skip("llc-19 not installed (CI installs llvm-19)")
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+}
+
+// ptxLine matches the PTX instruction w at the start of a line, after an
+// optional predicate guard.
+func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
 
 func TestVectorAdd(t *testing.T) {
 	k := kernel(t, "vector_add.tle", "vector_add")

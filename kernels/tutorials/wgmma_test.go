@@ -2,7 +2,6 @@ package tutorials
 
 import (
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"testing"
 
@@ -44,11 +43,7 @@ func TestWgmmaTile(t *testing.T) {
 // variants of it: M = 128 on one warpgroup (two 64-row blocks per thread)
 // and on two, a from registers, 64B-swizzled operands, N = 128 and f16.
 func TestWgmmaPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+	needLLC(t)
 	k := kernel(t, "wgmma_tile.tle", "wgmma_tile")
 	b, err := k.Compile(tle.CompileOptions{}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
@@ -58,39 +53,31 @@ func TestWgmmaPTX(t *testing.T) {
 		`wgmma\.fence\.sync\.aligned;`, `wgmma\.commit_group\.sync\.aligned;`, `wgmma\.wait_group\.sync\.aligned 0;`,
 		`fence\.proxy\.async\.shared::cta;`,
 	} {
-		require.Regexp(t, line(w), b.PTX, "wgmma_tile: no %s", w)
+		require.Regexp(t, ptxLine(w), b.PTX, "wgmma_tile: no %s", w)
 	}
 	require.Regexp(t, `(?m)^\.extern \.shared \.align 1024 \.b8 global_smem\[\];`, b.PTX, "1024-aligned shared memory")
 	require.Len(t, regexp.MustCompile(`(?m)^\s+wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 8, "4 k16 steps per wgmma")
 
+	// M = 128, compiled for one warpgroup and for two
+	const m128 = `kernel v(a *bf16, b *bf16, c *f32) {
+    r := arange(0, 128)
+    q := arange(0, 64)
+    sa := alloc([128, 64], bf16)
+    sb := alloc([128, 64], bf16)
+    store(sa, load(a + r[:, None]*64 + q[None, :]))
+    store(sb, load(b + r[:, None]*64 + q[None, :]))
+    acc := wgmma(sa, sb, zeros([128, 128], f32), trans_b: true)
+    wgmma_wait(0)
+    store(c + r[:, None]*128 + r[None, :], acc)
+}`
 	variants := []struct {
 		name, src string
 		warps     int
 		want      string
 		count     int
 	}{
-		{"m128_one_warpgroup", `kernel v(a *bf16, b *bf16, c *f32) {
-    r := arange(0, 128)
-    q := arange(0, 64)
-    sa := alloc([128, 64], bf16)
-    sb := alloc([128, 64], bf16)
-    store(sa, load(a + r[:, None]*64 + q[None, :]))
-    store(sb, load(b + r[:, None]*64 + q[None, :]))
-    acc := wgmma(sa, sb, zeros([128, 128], f32), trans_b: true)
-    wgmma_wait(0)
-    store(c + r[:, None]*128 + r[None, :], acc)
-}`, 4, `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 0;`, 8},
-		{"m128_two_warpgroups", `kernel v(a *bf16, b *bf16, c *f32) {
-    r := arange(0, 128)
-    q := arange(0, 64)
-    sa := alloc([128, 64], bf16)
-    sb := alloc([128, 64], bf16)
-    store(sa, load(a + r[:, None]*64 + q[None, :]))
-    store(sb, load(b + r[:, None]*64 + q[None, :]))
-    acc := wgmma(sa, sb, zeros([128, 128], f32), trans_b: true)
-    wgmma_wait(0)
-    store(c + r[:, None]*128 + r[None, :], acc)
-}`, 8, `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s`, 4},
+		{"m128_one_warpgroup", m128, 4, `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 0;`, 8},
+		{"m128_two_warpgroups", m128, 8, `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s`, 4},
 		{"a_in_registers_f16_64B", `kernel v(a *f16, b *f16, c *f32) {
     r := arange(0, 64)
     q := arange(0, 32)
@@ -109,9 +96,9 @@ func TestWgmmaPTX(t *testing.T) {
 			require.NoError(t, err)
 			b, err := k.Compile(tle.CompileOptions{NumWarps: v.warps}, tle.GPUOptions{Toolchain: "llc"})
 			require.NoError(t, err)
-			require.Regexp(t, line(v.want), b.PTX)
+			require.Regexp(t, ptxLine(v.want), b.PTX)
 			require.Len(t, regexp.MustCompile(`(?m)^\s+wgmma\.mma_async\.`).FindAllString(b.PTX, -1), v.count)
-			require.Regexp(t, line(`wgmma\.wait_group\.sync\.aligned 0;`), b.PTX)
+			require.Regexp(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 0;`), b.PTX)
 		})
 	}
 }
