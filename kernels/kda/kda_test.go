@@ -12,18 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 	"github.com/tlego/tle/tle/ir"
 )
 
 // devices are the interpreter, and the GPU when one is present.
-func devices(t *testing.T) []tle.Device {
-	devs, noGPU := tle.Devices()
-	if noGPU != nil {
-		t.Logf("GPU runs skipped: %v", noGPU)
-	}
-	return devs
-}
+var devices = tletest.Devices
 
 type accCase struct {
 	name    string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 	"github.com/tlego/tle/tle/ir"
 )
@@ -64,15 +65,7 @@ func round(d ir.DType, xs []float64) []float64 {
 }
 
 // relRMS is ||got - want|| / ||want||.
-func relRMS(got, want []float64) float64 {
-	var num, den float64
-	for i := range want {
-		d := got[i] - want[i]
-		num += d * d
-		den += want[i] * want[i]
-	}
-	return math.Sqrt(num / den)
-}
+var relRMS = tletest.RelRMS
 
 // poison fills an output with NaN so that an element the kernel fails to
 // write shows up in the comparison.
