@@ -1,7 +1,6 @@
 package tutorials
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -29,23 +28,13 @@ func TestMatmulTMANT(t *testing.T) {
 // of [64, 64] (one per 128B column block), A as one box.
 func TestMatmulTMANTPTX(t *testing.T) {
 	needLLC(t)
-	k := kernel(t, "matmul_tma_nt.tle", "matmul_tma_nt")
-	for _, defs := range matmulTMADefs {
-		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
-			b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
-			require.NoError(t, err)
-			for _, w := range []string{
-				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 1;`,
-				`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`,
-				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
-				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
-			} {
-				require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
-			}
-			boxes := 1 + atoi(defs["BN"])/64
-			require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes, "one TMA box for A, one per 64-column block of B")
-			require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage")
-			require.Equal(t, 12, b.NumWarps)
-		})
-	}
+	compileMatmulTMA(t, "matmul_tma_nt", func(t *testing.T, defs map[string]string, b *tle.Binary) {
+		for _, w := range matmulTMAPTX(defs, 1) {
+			require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
+		}
+		boxes := 1 + atoi(defs["BN"])/64
+		require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes, "one TMA box for A, one per 64-column block of B")
+		require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage")
+		require.Equal(t, 12, b.NumWarps)
+	})
 }

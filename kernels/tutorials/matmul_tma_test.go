@@ -80,25 +80,46 @@ func checkMatmulTMA(t *testing.T, name string, m, n, kk int, want []float64, ops
 // K-major (trans_b), one group left in flight, and setmaxnreg for the roles.
 func TestMatmulTMAPTX(t *testing.T) {
 	needLLC(t)
-	k := kernel(t, "matmul_tma.tle", "matmul_tma")
+	compileMatmulTMA(t, "matmul_tma", func(t *testing.T, defs map[string]string, b *tle.Binary) {
+		for _, w := range append(matmulTMAPTX(defs, 0),
+			`mbarrier\.arrive\.expect_tx\.shared::cta\.b64\s`,
+			`setmaxnreg\.dec\.sync\.aligned\.u32 40;`,
+			`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
+		) {
+			require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
+		}
+		require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), 2, "one TMA box per operand")
+		require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
+		require.Equal(t, 12, b.NumWarps, "a load warpgroup and two mma warpgroups")
+	})
+}
+
+// tmaLoad2D is a 2-D TMA load completing on an mbarrier.
+const tmaLoad2D = `cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
+
+// matmulTMAPTX is what the code of both TMA matmuls holds for binding defs:
+// m64n{BN}k16 wgmma with transpose immediate transB for b, TMA loads, parity
+// waits on mbarriers and LAG wgmma groups left in flight.
+func matmulTMAPTX(defs map[string]string, transB int) []string {
+	return []string{
+		`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, ` + itoa(transB) + `;`,
+		tmaLoad2D,
+		`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
+		`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
+	}
+}
+
+// compileMatmulTMA compiles kernel name (of name.tle) with llc-19 for each
+// binding of matmulTMADefs, M, N and K multiples of 16, and checks each
+// binary in a subtest named by the binding.
+func compileMatmulTMA(t *testing.T, name string, check func(t *testing.T, defs map[string]string, b *tle.Binary)) {
+	t.Helper()
+	k := kernel(t, name+".tle", name)
 	for _, defs := range matmulTMADefs {
 		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
 			b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
 			require.NoError(t, err)
-			for _, w := range []string{
-				`wgmma\.mma_async\.sync\.aligned\.m64n` + defs["BN"] + `k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){` + itoa(atoi(defs["BN"])/2-1) + `}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 0;`,
-				`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`,
-				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
-				`mbarrier\.arrive\.expect_tx\.shared::cta\.b64\s`,
-				`setmaxnreg\.dec\.sync\.aligned\.u32 40;`,
-				`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
-				`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
-			} {
-				require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
-			}
-			require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), 2, "one TMA box per operand")
-			require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
-			require.Equal(t, 12, b.NumWarps, "a load warpgroup and two mma warpgroups")
+			check(t, defs, b)
 		})
 	}
 }
@@ -141,18 +162,18 @@ func TestMatmulMakeDescPTX(t *testing.T) {
 	require.Equal(t, 256, b.ScratchBytes)
 	require.True(t, regexp.MustCompile(`\.param \.u64 matmul_make_desc_param_8\s`).MatchString(b.PTX), "the scratch is the last parameter")
 	for w, n := range map[string]int{
-		`tensormap\.replace\.tile\.global_address\.shared::cta\.b1024\.b64 \[%r\d+\], %rd\d+;`:                                                   2,
-		`tensormap\.replace\.tile\.global_stride\.shared::cta\.b1024\.b64 \[%r\d+\], 0, %rd\d+;`:                                                 2,
-		`tensormap\.replace\.tile\.global_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, %r\d+;`:                                                     2,
-		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 0, 64;`:                                                           2,
-		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, 128;`:                                                          1,
-		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, 256;`:                                                          1,
-		`tensormap\.replace\.tile\.elemtype\.shared::cta\.b1024\.b32 \[%r\d+\], 10;`:                                                             2,
-		`tensormap\.replace\.tile\.swizzle_mode\.shared::cta\.b1024\.b32 \[%r\d+\], 3;`:                                                          2,
-		`tensormap\.cp_fenceproxy\.global\.shared::cta\.tensormap::generic\.release\.gpu\.sync\.aligned \[%rd\d+\], \[%r\d+\], 128;`:             2,
-		`fence\.proxy\.tensormap::generic\.acquire\.gpu \[%rd\d+\], 128;`:                                                                        2,
-		`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`: 2,
-		`wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16\s`:                                                                         4,
+		`tensormap\.replace\.tile\.global_address\.shared::cta\.b1024\.b64 \[%r\d+\], %rd\d+;`:                                       2,
+		`tensormap\.replace\.tile\.global_stride\.shared::cta\.b1024\.b64 \[%r\d+\], 0, %rd\d+;`:                                     2,
+		`tensormap\.replace\.tile\.global_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, %r\d+;`:                                         2,
+		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 0, 64;`:                                               2,
+		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, 128;`:                                              1,
+		`tensormap\.replace\.tile\.box_dim\.shared::cta\.b1024\.b32 \[%r\d+\], 1, 256;`:                                              1,
+		`tensormap\.replace\.tile\.elemtype\.shared::cta\.b1024\.b32 \[%r\d+\], 10;`:                                                 2,
+		`tensormap\.replace\.tile\.swizzle_mode\.shared::cta\.b1024\.b32 \[%r\d+\], 3;`:                                              2,
+		`tensormap\.cp_fenceproxy\.global\.shared::cta\.tensormap::generic\.release\.gpu\.sync\.aligned \[%rd\d+\], \[%r\d+\], 128;`: 2,
+		`fence\.proxy\.tensormap::generic\.acquire\.gpu \[%rd\d+\], 128;`:                                                            2,
+		tmaLoad2D: 2,
+		`wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16\s`: 4,
 	} {
 		require.Len(t, line(w).FindAllString(b.PTX, -1), n, "%s", w)
 	}

@@ -69,7 +69,7 @@ func itoa(x int) string { return strconv.Itoa(x) }
 // proxy fence, and a [512, 32] block is two boxes per copy.
 func TestTMAPTX(t *testing.T) {
 	needLLC(t)
-	load := `cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
+	load := tmaLoad2D
 	store := `cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 
 	b, err := kernel(t, "tma_copy.tle", "tma_copy").Compile(tle.CompileOptions{Defines: map[string]string{"BM": "32", "BN": "64"}}, tle.GPUOptions{Toolchain: "llc"})
