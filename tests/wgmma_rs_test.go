@@ -17,13 +17,8 @@ import (
 // chained product of chained_dot_test.go by default (the first product as
 // wgmma, the second on mma.sync from its accumulator) and on mma.sync only.
 
-func bf16Randn(r *rand.Rand, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = ir.BF16.Round(r.NormFloat64())
-	}
-	return out
-}
+// bf16Randn is n draws of r's standard normal distribution rounded to bf16.
+func bf16Randn(r *rand.Rand, n int) []float64 { return tletest.Round(ir.BF16, tletest.Randn(r, n)) }
 
 func TestWgmmaRegisterA(t *testing.T) {
 	prog, err := tle.LoadFile("testdata/wgmma_rs.tle")

@@ -48,21 +48,10 @@ func kernel(t *testing.T, file, name string) *tle.Kernel {
 	return k
 }
 
-func randn(r *rand.Rand, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = r.NormFloat64()
-	}
-	return out
-}
-
-func round(d ir.DType, xs []float64) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = d.Round(x)
-	}
-	return out
-}
+var (
+	randn = tletest.Randn
+	round = tletest.Round
+)
 
 // relRMS is ||got - want|| / ||want||.
 var relRMS = tletest.RelRMS

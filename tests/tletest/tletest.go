@@ -1,12 +1,15 @@
 // Package tletest holds helpers shared by the tests that run kernels through
-// package tle: the devices to run on and the error measure of a result.
+// package tle: the devices to run on, random inputs and the error measure
+// of a result.
 package tletest
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tlego/tle/tle"
+	"github.com/tlego/tle/tle/ir"
 )
 
 // Devices are the interpreter, and the GPU when one is present (else t logs
@@ -28,4 +31,22 @@ func RelRMS(got, want []float64) float64 {
 		den += want[i] * want[i]
 	}
 	return math.Sqrt(num / den)
+}
+
+// Randn is n draws of r's standard normal distribution.
+func Randn(r *rand.Rand, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = r.NormFloat64()
+	}
+	return out
+}
+
+// Round is xs rounded to dtype d.
+func Round(d ir.DType, xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = d.Round(x)
+	}
+	return out
 }
