@@ -74,9 +74,47 @@ func (t *thread) load(in *instr) error {
 		}
 	}
 	if so.float {
-		return moveLanes(&a, so.dt, v.f, ptr, mask, otherF, floatsOf, nil)
+		return gatherLoad(&a, in.op, so.dt, v.f, ptr, mask, otherF, floatsOf)
 	}
-	return moveLanes(&a, so.dt, v.i, ptr, mask, otherI, intsOf, nil)
+	return gatherLoad(&a, in.op, so.dt, v.i, ptr, mask, otherI, intsOf)
+}
+
+// gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
+// zero, elsewhere), resolving each pointer's region once per run of lanes
+// in the same region and checking bounds. data picks the buffer's storage
+// of dst's kind.
+func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, data func(*Buffer) []T) error {
+	var lo, hi int64
+	curID := -1
+	var src []T
+	n := len(dst)
+	for k := range dst {
+		if mask != nil && mask[k] == 0 {
+			if other != nil {
+				dst[k] = other[k]
+			} else {
+				dst[k] = 0
+			}
+			continue
+		}
+		p := ptr[k]
+		id, off := unpack(p)
+		if id != curID {
+			rg, err := a.resolve(p, k)
+			if err != nil {
+				return err
+			}
+			if src = data(rg.buf); src == nil {
+				return a.t.errAt(op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
+			}
+			curID, lo, hi = id, int64(rg.lo), int64(rg.hi)
+		}
+		if off < lo || off >= hi {
+			return a.oob(p, k, n)
+		}
+		dst[k] = src[off]
+	}
+	return nil
 }
 
 func (t *thread) store(in *instr) error {
@@ -94,9 +132,9 @@ func (t *thread) store(in *instr) error {
 			}
 			return roundOne
 		}
-		return moveLanes(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, nil, floatsOf, round)
+		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, floatsOf, round)
 	}
-	return moveLanes(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, nil, intsOf, wrapFor)
+	return scatterStore(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, intsOf, wrapFor)
 }
 
 func floatsOf(b *Buffer) []float64 { return b.f }
@@ -112,32 +150,20 @@ func wrapFor(d ir.DType) func(ir.DType, int64) int64 {
 	return ir.DType.WrapInt
 }
 
-// moveLanes is the lane walk of load and store (a.write), between vals, of
-// dtype dt, and the elements *ptr[k] for the lanes the mask keeps. A load
-// sets vals[k] = *ptr[k], and other[k] (or zero) where the mask is off; a
-// store sets *ptr[k] = vals[k], through convFor(d)(d, vals[k]) to a buffer
-// of dtype d where convFor gives a conversion. Each pointer's region is
-// resolved once per run of lanes in the same region, and bounds are
-// checked; data picks the buffer's storage of vals' kind.
-func moveLanes[T float64 | int64](a *access, dt ir.DType, vals []T, ptr, mask []int64, other []T,
+// scatterStore writes *ptr[k] = src[k], of dtype dt, for the lanes the mask
+// keeps, through convFor(d)(d, src[k]) into a buffer of dtype d where
+// convFor gives a conversion. Regions and bounds are checked as gatherLoad
+// does; data picks the buffer's storage of src's kind.
+func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64,
 	data func(*Buffer) []T, convFor func(ir.DType) func(ir.DType, T) T) error {
 	var lo, hi int64
 	curID := -1
 	var mem []T
 	var md ir.DType
 	var conv func(ir.DType, T) T
-	write := a.write
-	n := len(vals)
-	for k := range vals {
+	n := len(src)
+	for k := range src {
 		if mask != nil && mask[k] == 0 {
-			if write {
-				continue
-			}
-			if other != nil {
-				vals[k] = other[k]
-			} else {
-				vals[k] = 0
-			}
 			continue
 		}
 		p := ptr[k]
@@ -148,27 +174,19 @@ func moveLanes[T float64 | int64](a *access, dt ir.DType, vals []T, ptr, mask []
 				return err
 			}
 			if mem = data(rg.buf); mem == nil {
-				if write {
-					return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
-				}
-				return a.t.errAt(a.op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
+				return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
 			curID, lo, hi, md = id, int64(rg.lo), int64(rg.hi), rg.buf.dtype
-			if write && convFor != nil {
-				conv = convFor(md)
-			}
+			conv = convFor(md)
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
 		}
-		switch {
-		case !write:
-			vals[k] = mem[off]
-		case conv != nil:
-			mem[off] = conv(md, vals[k])
-		default:
-			mem[off] = vals[k]
+		x := src[k]
+		if conv != nil {
+			x = conv(md, x)
 		}
+		mem[off] = x
 	}
 	return nil
 }
