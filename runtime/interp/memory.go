@@ -125,42 +125,27 @@ func (t *thread) store(in *instr) error {
 	val := t.arg(in, 1)
 	a := access{t: t, op: in.op, write: true, verb: "store to"}
 	if val.f != nil {
-		// a float is rounded to a buffer of another float dtype
-		round := func(d ir.DType) func(ir.DType, float64) float64 {
-			if d == sv.dt {
-				return nil
-			}
-			return roundOne
-		}
-		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, floatsOf, round)
+		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, floatsOf, true)
 	}
-	return scatterStore(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, intsOf, wrapFor)
+	return scatterStore(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, intsOf, false)
 }
 
 func floatsOf(b *Buffer) []float64 { return b.f }
 func intsOf(b *Buffer) []int64     { return b.i }
 
-// wrapFor is how a store converts an integer to a buffer of dtype d: it is
-// wrapped to d's value set (nothing to do for the 64-bit dtypes, as wrap).
-func wrapFor(d ir.DType) func(ir.DType, int64) int64 {
-	switch d {
-	case ir.I64, ir.U64:
-		return nil
-	}
-	return ir.DType.WrapInt
-}
-
 // scatterStore writes *ptr[k] = src[k], of dtype dt, for the lanes the mask
-// keeps, through convFor(d)(d, src[k]) into a buffer of dtype d where
-// convFor gives a conversion. Regions and bounds are checked as gatherLoad
-// does; data picks the buffer's storage of src's kind.
-func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64,
-	data func(*Buffer) []T, convFor func(ir.DType) func(ir.DType, T) T) error {
+// keeps: floats (isFloat, T float64) rounded to a buffer of another float
+// dtype, integers wrapped to the value set of the buffer's dtype (as wrap).
+// Regions and bounds are checked as gatherLoad does; data picks the
+// buffer's storage of src's kind. The conversion is chosen once per region
+// and called directly, which keeps the loop of a store that needs none
+// tight.
+func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, data func(*Buffer) []T, isFloat bool) error {
 	var lo, hi int64
 	curID := -1
 	var mem []T
 	var md ir.DType
-	var conv func(ir.DType, T) T
+	convert := false
 	n := len(src)
 	for k := range src {
 		if mask != nil && mask[k] == 0 {
@@ -177,16 +162,22 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 				return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
 			curID, lo, hi, md = id, int64(rg.lo), int64(rg.hi), rg.buf.dtype
-			conv = convFor(md)
+			if isFloat {
+				convert = md != dt
+			} else {
+				convert = md != ir.I64 && md != ir.U64
+			}
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
 		}
-		x := src[k]
-		if conv != nil {
-			x = conv(md, x)
+		if !convert {
+			mem[off] = src[k]
+		} else if isFloat {
+			mem[off] = T(roundOne(md, float64(src[k])))
+		} else {
+			mem[off] = T(md.WrapInt(int64(src[k])))
 		}
-		mem[off] = x
 	}
 	return nil
 }
