@@ -22,43 +22,27 @@ import (
 // wgmma(sa, sb, acc, trans_b: true) must compile to the same wgmma
 // instructions and compute the same product (c = a @ b^T, b stored [N, K]).
 // The third kernel double-transposes a (sa.T.T), which cancels.
-const elideTransposeSrc = `
-kernel viewT(a *bf16, b *bf16, c *f32) {
-    r := arange(0, 64)
-    tile := r[:, None]*64 + r[None, :]
-    sa := alloc([64, 64], bf16)
-    sb := alloc([64, 64], bf16)
-    store(sa, load(a + tile))
-    store(sb, load(b + tile))
-    acc := wgmma(sa, sb.T, zeros([64, 64], f32))
-    wgmma_wait(0)
-    store(c + tile, acc)
-}
+var elideTransposeSrc = elideTransposeKernelSrc("viewT", "wgmma(sa, sb.T, zeros([64, 64], f32))") +
+	elideTransposeKernelSrc("flag", "wgmma(sa, sb, zeros([64, 64], f32), trans_b: true)") +
+	elideTransposeKernelSrc("doubleT", "wgmma(sa.T.T, sb.T, zeros([64, 64], f32))")
 
-kernel flag(a *bf16, b *bf16, c *f32) {
+// elideTransposeKernelSrc is a kernel name of elideTransposeSrc: a and b
+// loaded into shared buffers sa and sb, c = the product mma.
+func elideTransposeKernelSrc(name, mma string) string {
+	return `
+kernel ` + name + `(a *bf16, b *bf16, c *f32) {
     r := arange(0, 64)
     tile := r[:, None]*64 + r[None, :]
     sa := alloc([64, 64], bf16)
     sb := alloc([64, 64], bf16)
     store(sa, load(a + tile))
     store(sb, load(b + tile))
-    acc := wgmma(sa, sb, zeros([64, 64], f32), trans_b: true)
-    wgmma_wait(0)
-    store(c + tile, acc)
-}
-
-kernel doubleT(a *bf16, b *bf16, c *f32) {
-    r := arange(0, 64)
-    tile := r[:, None]*64 + r[None, :]
-    sa := alloc([64, 64], bf16)
-    sb := alloc([64, 64], bf16)
-    store(sa, load(a + tile))
-    store(sb, load(b + tile))
-    acc := wgmma(sa.T.T, sb.T, zeros([64, 64], f32))
+    acc := ` + mma + `
     wgmma_wait(0)
     store(c + tile, acc)
 }
 `
+}
 
 func elideTransposeKernel(t *testing.T, name string) *tle.Kernel {
 	t.Helper()

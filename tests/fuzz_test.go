@@ -18,15 +18,11 @@ import (
 //
 //	go test -run XXX -fuzz FuzzCheck -fuzztime 5m ./tests
 func FuzzCheck(f *testing.F) {
-	parsertest.AddSeeds(f)
 	configs := []check.Config{
 		{},
 		{Defines: map[string]string{"BLOCK": "64", "BM": "128", "BN": "64", "BK": "32", "N": "3", "CAP": "2", "ROWS": "4", "ROW": "32"}},
 	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		if len(src) > 64<<10 {
-			return
-		}
+	parsertest.Fuzz(f, 64<<10, func(t *testing.T, src []byte) {
 		start := time.Now()
 		file, err := parser.ParseFile("fuzz.tle", src)
 		if err != nil {

@@ -95,11 +95,7 @@ func bindAll(k *tle.Kernel) map[string]string {
 // an internal compiler error. Seeded with every .tle of the repository:
 // go test -run XXX -fuzz FuzzGPUCompile -fuzztime 5m ./tests
 func FuzzGPUCompile(f *testing.F) {
-	parsertest.AddSeeds(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
-		if len(src) > 16<<10 {
-			return
-		}
+	parsertest.Fuzz(f, 16<<10, func(t *testing.T, src []byte) {
 		prog, err := tle.Parse("fuzz.tle", src)
 		if err != nil {
 			return

@@ -1,13 +1,13 @@
 package tests
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -17,30 +17,8 @@ import (
 // chained product of chained_dot_test.go by default (the first product as
 // wgmma, the second on mma.sync from its accumulator) and on mma.sync only.
 
-func rsDevices(t *testing.T) []tle.Device {
-	devs, noGPU := tle.Devices()
-	if noGPU != nil {
-		t.Logf("GPU runs skipped: %v", noGPU)
-	}
-	return devs
-}
-
-func bf16Randn(r *rand.Rand, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = ir.BF16.Round(r.NormFloat64())
-	}
-	return out
-}
-
-func relErr(got, want []float64) float64 {
-	var num, den float64
-	for i := range want {
-		d := got[i] - want[i]
-		num, den = num+d*d, den+want[i]*want[i]
-	}
-	return math.Sqrt(num / den)
-}
+// bf16Randn is n draws of r's standard normal distribution rounded to bf16.
+func bf16Randn(r *rand.Rand, n int) []float64 { return tletest.Round(ir.BF16, tletest.Randn(r, n)) }
 
 func TestWgmmaRegisterA(t *testing.T) {
 	prog, err := tle.LoadFile("testdata/wgmma_rs.tle")
@@ -58,13 +36,13 @@ func TestWgmmaRegisterA(t *testing.T) {
 		}
 	}
 	for _, warps := range []int{4, 8} {
-		for _, dev := range rsDevices(t) {
+		for _, dev := range tletest.Devices(t) {
 			c := tle.NewTensor(128 * 64)
 			err := k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: warps},
 				map[string]any{"a": &tle.Tensor{Shape: []int{128 * 32}, Data: a}, "b": &tle.Tensor{Shape: []int{32 * 64}, Data: b}, "c": c})
 			require.NoError(t, err, "%s, %d warps", dev.Name(), warps)
 			// f32 accumulation of exact bf16 products
-			require.Less(t, relErr(c.Data, want), 1e-6, "%s, %d warps", dev.Name(), warps)
+			require.Less(t, tletest.RelRMS(c.Data, want), 1e-6, "%s, %d warps", dev.Name(), warps)
 		}
 	}
 }
@@ -98,14 +76,14 @@ func TestChainedDotRuns(t *testing.T) {
 	}
 	ten := func(d []float64) *tle.Tensor { return &tle.Tensor{Shape: []int{len(d)}, Data: d} }
 	for _, mmaSync := range []bool{false, true} {
-		for _, dev := range rsDevices(t) {
+		for _, dev := range tletest.Devices(t) {
 			out := tle.NewTensor(64 * 64)
 			err := k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4, DotMMASync: mmaSync},
 				map[string]any{"a": ten(A), "b": ten(B), "c": ten(C), "s": ten(s), "out": out})
 			require.NoError(t, err, "%s, mma.sync %v", dev.Name(), mmaSync)
 			// P is rounded to bf16 in both; a sum that lands on a rounding
 			// boundary may round the other way
-			require.Less(t, relErr(out.Data, want), 2e-3, "%s, mma.sync %v", dev.Name(), mmaSync)
+			require.Less(t, tletest.RelRMS(out.Data, want), 2e-3, "%s, mma.sync %v", dev.Name(), mmaSync)
 		}
 	}
 }

@@ -172,9 +172,7 @@ func TestZerosLimits(t *testing.T) {
 // A truncated q.npy for tlec op kda_fwd is an error naming the input; no
 // output is written.
 func TestOpTruncatedInput(t *testing.T) {
-	in, out := t.TempDir(), t.TempDir()
-	kdaInputs(t, in, false)
-	writeParams(t, in, `{"lower_bound": -5}`)
+	in, out := kdaDir(t, false, `{"lower_bound": -5}`), t.TempDir()
 	q := filepath.Join(in, "q.npy")
 	data, err := os.ReadFile(q)
 	require.NoError(t, err)

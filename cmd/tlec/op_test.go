@@ -21,6 +21,15 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
+// kdaDir is a fresh --in directory holding kdaInputs (h0 if withH0) and
+// params.json with params.
+func kdaDir(t *testing.T, withH0 bool, params string) string {
+	in := t.TempDir()
+	kdaInputs(t, in, withH0)
+	writeParams(t, in, params)
+	return in
+}
+
 // kdaInputs writes a small KDA problem into dir as .npy files (float64 and
 // float32 files; cu_seqlens as int64) and returns it.
 func kdaInputs(t *testing.T, dir string, withH0 bool) *kda.Inputs {
@@ -99,9 +108,7 @@ func TestOpKDA(t *testing.T) {
 	}
 
 	// Without h0: no ht.npy; flags after the op name or before it.
-	in := t.TempDir()
-	kdaInputs(t, in, false)
-	writeParams(t, in, `{"lower_bound": -5}`)
+	in := kdaDir(t, false, `{"lower_bound": -5}`)
 	out := t.TempDir()
 	code, _, errs := runCLI("op", "--device", "cpu", "kda_fwd", "--in", in, "--out", out)
 	require.Equal(t, 0, code, errs)
@@ -159,9 +166,7 @@ func TestOpErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in := t.TempDir()
-			kdaInputs(t, in, true)
-			writeParams(t, in, `{"lower_bound": -5}`)
+			in := kdaDir(t, true, `{"lower_bound": -5}`)
 			if c.setup != nil {
 				c.setup(t, in)
 			}
@@ -187,9 +192,7 @@ func TestOpErrors(t *testing.T) {
 	}
 
 	// A missing --out is not created on error.
-	in := t.TempDir()
-	kdaInputs(t, in, false)
-	writeParams(t, in, `{"lower_bound": -6}`)
+	in := kdaDir(t, false, `{"lower_bound": -6}`)
 	out := filepath.Join(t.TempDir(), "out")
 	code, _, errs := runCLI("op", "kda_fwd", "--in", in, "--out", out, "--device", "cpu")
 	require.Equal(t, 1, code)

@@ -12,11 +12,7 @@ import (
 //
 //	go test -run XXX -fuzz FuzzFormat -fuzztime 3m ./frontend/format
 func FuzzFormat(f *testing.F) {
-	parsertest.AddSeeds(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
-		if len(src) > 64<<10 {
-			return
-		}
+	parsertest.Fuzz(f, 64<<10, func(t *testing.T, src []byte) {
 		f1, err := parser.ParseFile("fuzz.tle", src)
 		out, ferr := Source("fuzz.tle", src)
 		if err != nil {

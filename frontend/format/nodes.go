@@ -274,23 +274,30 @@ func (p *printer) block(b *ast.BlockStmt, isBody bool) {
 		p.token(b.Rbrace, "}")
 		return
 	}
+	p.lines(len(b.Stmts), func(i int) { p.stmt(b.Stmts[i]) }, b.Rbrace)
+}
+
+// lines prints the n items of a block or a warp_specialize after its `{`:
+// item(i) prints one, each on a line of its own one level in, and the
+// closing `}` at rbrace follows on a line of its own.
+func (p *printer) lines(n int, item func(i int), rbrace diag.Pos) {
 	p.indent++
 	p.setBreak(1, 1)
-	for i, s := range b.Stmts {
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			p.setBreak(1, 2)
 		}
-		p.stmt(s)
+		item(i)
 	}
-	if len(b.Stmts) > 0 {
+	if n > 0 {
 		p.setBreak(1, 2)
 	}
-	if p.validPos(b.Rbrace) {
-		p.flush(b.Rbrace)
+	if p.validPos(rbrace) {
+		p.flush(rbrace)
 	}
 	p.indent--
 	p.setBreak(1, 1)
-	p.token(b.Rbrace, "}")
+	p.token(rbrace, "}")
 }
 
 func (p *printer) stmt(s ast.Stmt) {
@@ -347,23 +354,7 @@ func (p *printer) stmt(s ast.Stmt) {
 			p.token(s.Rbrace, "}")
 			return
 		}
-		p.indent++
-		p.setBreak(1, 1)
-		for i, r := range s.Roles {
-			if i > 0 {
-				p.setBreak(1, 2)
-			}
-			p.role(r)
-		}
-		if len(s.Roles) > 0 {
-			p.setBreak(1, 2)
-		}
-		if p.validPos(s.Rbrace) {
-			p.flush(s.Rbrace)
-		}
-		p.indent--
-		p.setBreak(1, 1)
-		p.token(s.Rbrace, "}")
+		p.lines(len(s.Roles), func(i int) { p.role(s.Roles[i]) }, s.Rbrace)
 	case *ast.ConstDecl:
 		p.constDecl(s)
 	case *ast.BlockStmt:

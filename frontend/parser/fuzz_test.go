@@ -18,11 +18,7 @@ const maxFuzzInput = 64 << 10
 //
 //	go test -run XXX -fuzz FuzzParse -fuzztime 3m ./frontend/parser
 func FuzzParse(f *testing.F) {
-	parsertest.AddSeeds(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
-		if len(src) > maxFuzzInput {
-			return
-		}
+	parsertest.Fuzz(f, maxFuzzInput, func(t *testing.T, src []byte) {
 		start := time.Now()
 		file, err := ParseFile("fuzz.tle", src)
 		if d := time.Since(start); d > 2*time.Second {

@@ -13,17 +13,12 @@ import (
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
 // devices are the interpreter, and the GPU when one is present.
-func devices(t *testing.T) []tle.Device {
-	devs, noGPU := tle.Devices()
-	if noGPU != nil {
-		t.Logf("GPU runs skipped: %v", noGPU)
-	}
-	return devs
-}
+var devices = tletest.Devices
 
 type accCase struct {
 	name    string

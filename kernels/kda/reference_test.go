@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -152,12 +153,4 @@ func randomInputs(r *rand.Rand, B, T, H, K, V int, cu []int64, withH0 bool, stat
 }
 
 // relRMS is ||got - want|| / ||want||.
-func relRMS(got, want []float64) float64 {
-	var num, den float64
-	for i := range want {
-		d := got[i] - want[i]
-		num += d * d
-		den += want[i] * want[i]
-	}
-	return math.Sqrt(num / den)
-}
+var relRMS = tletest.RelRMS

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -45,32 +46,13 @@ func kernel(t *testing.T, file, name string) *tle.Kernel {
 	return k
 }
 
-func randn(r *rand.Rand, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = r.NormFloat64()
-	}
-	return out
-}
-
-func round(d ir.DType, xs []float64) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = d.Round(x)
-	}
-	return out
-}
+var (
+	randn = tletest.Randn
+	round = tletest.Round
+)
 
 // relRMS is ||got - want|| / ||want||.
-func relRMS(got, want []float64) float64 {
-	var num, den float64
-	for i := range want {
-		d := got[i] - want[i]
-		num += d * d
-		den += want[i] * want[i]
-	}
-	return math.Sqrt(num / den)
-}
+var relRMS = tletest.RelRMS
 
 // poison fills an output with NaN so that an element the kernel fails to
 // write shows up in the comparison.

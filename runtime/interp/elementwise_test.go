@@ -182,3 +182,29 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreConverts stores values through pointers to buffers of another
+// dtype: floats are rounded to it, integers wrapped to its value set, and
+// masked-off lanes keep what the buffer held.
+func TestStoreConverts(t *testing.T) {
+	const n = 4
+	cases := []struct {
+		val, buf ir.DType
+		xs, want []float64
+	}{
+		{ir.F32, ir.BF16, []float64{1 + 1.0/256, 1 + 3.0/256, -2.5, 7}, []float64{1, 1 + 4.0/256, -2.5, -1}},
+		{ir.F32, ir.F32, []float64{0.1, 2, 3, 4}, []float64{float64(float32(0.1)), 2, 3, -1}},
+		{ir.I32, ir.I8, []float64{127, 128, -129, 5}, []float64{127, -128, 127, -1}},
+		{ir.I32, ir.I64, []float64{-3, 1 << 30, 7, 5}, []float64{-3, 1 << 30, 7, -1}},
+	}
+	for _, c := range cases {
+		k := newKernel("st", param("x", ptr(c.val)), param("out", ptr(c.buf)))
+		offs := k.arange(n)
+		x := k.load(k.addptr(k.arg(0), offs), nil, nil)
+		k.store(k.addptr(k.arg(1), offs), x, k.cmp("lt", offs, k.ci(3)))
+		m := k.ret()
+		out := FromFloat64(c.buf, []float64{-1, -1, -1, -1})
+		require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, FromFloat64(c.val, c.xs), out))
+		require.Equal(t, c.want, out.Float64(), "%v into %v", c.val, c.buf)
+	}
+}

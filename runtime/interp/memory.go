@@ -74,69 +74,26 @@ func (t *thread) load(in *instr) error {
 		}
 	}
 	if so.float {
-		return moveLanes(&a, so.dt, v.f, ptr, mask, otherF, floatsOf, nil)
+		return gatherLoad(&a, in.op, so.dt, v.f, ptr, mask, otherF, floatsOf)
 	}
-	return moveLanes(&a, so.dt, v.i, ptr, mask, otherI, intsOf, nil)
+	return gatherLoad(&a, in.op, so.dt, v.i, ptr, mask, otherI, intsOf)
 }
 
-func (t *thread) store(in *instr) error {
-	sp, sv := t.info(in.args[0]), t.info(in.args[1])
-	n := max(sp.n, sv.n)
-	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
-	mask := t.maskOf(in, 2, n)
-	val := t.arg(in, 1)
-	a := access{t: t, op: in.op, write: true, verb: "store to"}
-	if val.f != nil {
-		// a float is rounded to a buffer of another float dtype
-		round := func(d ir.DType) func(ir.DType, float64) float64 {
-			if d == sv.dt {
-				return nil
-			}
-			return roundOne
-		}
-		return moveLanes(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, nil, floatsOf, round)
-	}
-	return moveLanes(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, nil, intsOf, wrapFor)
-}
-
-func floatsOf(b *Buffer) []float64 { return b.f }
-func intsOf(b *Buffer) []int64     { return b.i }
-
-// wrapFor is how a store converts an integer to a buffer of dtype d: it is
-// wrapped to d's value set (nothing to do for the 64-bit dtypes, as wrap).
-func wrapFor(d ir.DType) func(ir.DType, int64) int64 {
-	switch d {
-	case ir.I64, ir.U64:
-		return nil
-	}
-	return ir.DType.WrapInt
-}
-
-// moveLanes is the lane walk of load and store (a.write), between vals, of
-// dtype dt, and the elements *ptr[k] for the lanes the mask keeps. A load
-// sets vals[k] = *ptr[k], and other[k] (or zero) where the mask is off; a
-// store sets *ptr[k] = vals[k], through convFor(d)(d, vals[k]) to a buffer
-// of dtype d where convFor gives a conversion. Each pointer's region is
-// resolved once per run of lanes in the same region, and bounds are
-// checked; data picks the buffer's storage of vals' kind.
-func moveLanes[T float64 | int64](a *access, dt ir.DType, vals []T, ptr, mask []int64, other []T,
-	data func(*Buffer) []T, convFor func(ir.DType) func(ir.DType, T) T) error {
+// gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
+// zero, elsewhere), resolving each pointer's region once per run of lanes
+// in the same region and checking bounds. data picks the buffer's storage
+// of dst's kind.
+func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, data func(*Buffer) []T) error {
 	var lo, hi int64
 	curID := -1
-	var mem []T
-	var md ir.DType
-	var conv func(ir.DType, T) T
-	write := a.write
-	n := len(vals)
-	for k := range vals {
+	var src []T
+	n := len(dst)
+	for k := range dst {
 		if mask != nil && mask[k] == 0 {
-			if write {
-				continue
-			}
 			if other != nil {
-				vals[k] = other[k]
+				dst[k] = other[k]
 			} else {
-				vals[k] = 0
+				dst[k] = 0
 			}
 			continue
 		}
@@ -147,27 +104,79 @@ func moveLanes[T float64 | int64](a *access, dt ir.DType, vals []T, ptr, mask []
 			if err != nil {
 				return err
 			}
+			if src = data(rg.buf); src == nil {
+				return a.t.errAt(op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
+			}
+			curID, lo, hi = id, int64(rg.lo), int64(rg.hi)
+		}
+		if off < lo || off >= hi {
+			return a.oob(p, k, n)
+		}
+		dst[k] = src[off]
+	}
+	return nil
+}
+
+func (t *thread) store(in *instr) error {
+	sp, sv := t.info(in.args[0]), t.info(in.args[1])
+	n := max(sp.n, sv.n)
+	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	mask := t.maskOf(in, 2, n)
+	val := t.arg(in, 1)
+	a := access{t: t, op: in.op, write: true, verb: "store to"}
+	if val.f != nil {
+		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, floatsOf, true)
+	}
+	return scatterStore(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, intsOf, false)
+}
+
+func floatsOf(b *Buffer) []float64 { return b.f }
+func intsOf(b *Buffer) []int64     { return b.i }
+
+// scatterStore writes *ptr[k] = src[k], of dtype dt, for the lanes the mask
+// keeps: floats (isFloat, T float64) rounded to a buffer of another float
+// dtype, integers wrapped to the value set of the buffer's dtype (as wrap).
+// Regions and bounds are checked as gatherLoad does; data picks the
+// buffer's storage of src's kind. The conversion is chosen once per region
+// and called directly, which keeps the loop of a store that needs none
+// tight.
+func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, data func(*Buffer) []T, isFloat bool) error {
+	var lo, hi int64
+	curID := -1
+	var mem []T
+	var md ir.DType
+	convert := false
+	n := len(src)
+	for k := range src {
+		if mask != nil && mask[k] == 0 {
+			continue
+		}
+		p := ptr[k]
+		id, off := unpack(p)
+		if id != curID {
+			rg, err := a.resolve(p, k)
+			if err != nil {
+				return err
+			}
 			if mem = data(rg.buf); mem == nil {
-				if write {
-					return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
-				}
-				return a.t.errAt(a.op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
+				return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
 			curID, lo, hi, md = id, int64(rg.lo), int64(rg.hi), rg.buf.dtype
-			if write && convFor != nil {
-				conv = convFor(md)
+			if isFloat {
+				convert = md != dt
+			} else {
+				convert = md != ir.I64 && md != ir.U64
 			}
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
 		}
-		switch {
-		case !write:
-			vals[k] = mem[off]
-		case conv != nil:
-			mem[off] = conv(md, vals[k])
-		default:
-			mem[off] = vals[k]
+		if !convert {
+			mem[off] = src[k]
+		} else if isFloat {
+			mem[off] = T(roundOne(md, float64(src[k])))
+		} else {
+			mem[off] = T(md.WrapInt(int64(src[k])))
 		}
 	}
 	return nil

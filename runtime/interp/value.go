@@ -29,34 +29,34 @@ const poolDepth = 32
 
 func newPool() *pool { return &pool{f: map[int][][]float64{}, i: map[int][][]int64{}} }
 
-func (p *pool) getF(n int) []float64 {
-	if l := p.f[n]; len(l) > 0 {
-		s := l[len(l)-1]
-		p.f[n] = l[:len(l)-1]
-		return s
-	}
-	return make([]float64, n)
-}
+func (p *pool) getF(n int) []float64 { return take(p.f, n) }
 
-func (p *pool) getI(n int) []int64 {
-	if l := p.i[n]; len(l) > 0 {
-		s := l[len(l)-1]
-		p.i[n] = l[:len(l)-1]
-		return s
-	}
-	return make([]int64, n)
-}
+func (p *pool) getI(n int) []int64 { return take(p.i, n) }
 
 func (p *pool) put(v val) {
 	if v.f != nil {
-		if l := p.f[len(v.f)]; len(l) < poolDepth {
-			p.f[len(v.f)] = append(l, v.f)
-		}
+		give(p.f, v.f)
 	}
 	if v.i != nil {
-		if l := p.i[len(v.i)]; len(l) < poolDepth {
-			p.i[len(v.i)] = append(l, v.i)
-		}
+		give(p.i, v.i)
+	}
+}
+
+// take is an array of n elements from the free lists, else a new one.
+func take[T float64 | int64](free map[int][][]T, n int) []T {
+	if l := free[n]; len(l) > 0 {
+		s := l[len(l)-1]
+		free[n] = l[:len(l)-1]
+		return s
+	}
+	return make([]T, n)
+}
+
+// give returns s to the free lists, unless poolDepth arrays of its length
+// are there.
+func give[T float64 | int64](free map[int][][]T, s []T) {
+	if l := free[len(s)]; len(l) < poolDepth {
+		free[len(s)] = append(l, s)
 	}
 }
 

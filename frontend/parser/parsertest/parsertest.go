@@ -236,6 +236,19 @@ func EachFile(t *testing.T, pattern string, test func(t *testing.T, path string,
 	}
 }
 
+// Fuzz is a fuzz target: f seeded by AddSeeds, fuzzing test on the inputs
+// of at most limit bytes (a longer one only makes each call slow).
+func Fuzz(f *testing.F, limit int, test func(t *testing.T, src []byte)) {
+	f.Helper()
+	AddSeeds(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > limit {
+			return
+		}
+		test(t, src)
+	})
+}
+
 // AddSeeds adds Seeds to the corpus of the fuzz target f.
 func AddSeeds(f *testing.F) {
 	f.Helper()
