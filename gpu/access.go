@@ -14,9 +14,9 @@ func AccessVec(ll *LinearLayout, info *AxisInfo, eb int) (vec, dim int) {
 		}
 	}
 	vec = ll.ContigRegs(dim)
-	vec = layMinInt(vec, info.Contig[dim])
-	vec = layMinInt(vec, layMaxInt(1, info.Div[dim]/eb))
-	vec = layMinInt(vec, layMaxInt(1, 16/eb))
+	vec = min(vec, info.Contig[dim])
+	vec = min(vec, max(1, info.Div[dim]/eb))
+	vec = min(vec, max(1, 16/eb))
 	p := 1
 	for p*2 <= vec {
 		p *= 2

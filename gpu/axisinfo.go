@@ -53,20 +53,6 @@ func layGcd(a, b int) int {
 	return a
 }
 
-func layMinInt(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func layMaxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
-}
-
 func unknownInfo(rank int) *AxisInfo {
 	if rank == 0 {
 		rank = 1
@@ -244,7 +230,7 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 			if s.Contig[d] > 1 {
 				newDiv = 1
 			}
-			newDiv = layMinInt(newDiv, s.Div[d])
+			newDiv = min(newDiv, s.Div[d])
 		}
 		if len(ir.ShapeOf(op.Operands[0].Type)) == 0 {
 			newDiv = s.Div[0]
@@ -268,10 +254,10 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 		for d := range out.Div {
 			c := layGcd(x.Contig[d], y.Const[d])
 			if op.Kind != ir.OpSub {
-				c = layMaxInt(c, layGcd(x.Const[d], y.Contig[d]))
+				c = max(c, layGcd(x.Const[d], y.Contig[d]))
 			}
 			out.Contig[d] = c
-			out.Div[d] = layGcd(x.Div[d], layMinInt(maxDiv, y.Div[d]*scale))
+			out.Div[d] = layGcd(x.Div[d], min(maxDiv, y.Div[d]*scale))
 			out.Const[d] = layGcd(x.Const[d], y.Const[d])
 		}
 		if x.Value != nil && y.Value != nil && op.Kind != ir.OpAddPtr {
@@ -290,7 +276,7 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 			out = y.clone()
 		default:
 			for d := range out.Div {
-				out.Div[d] = layMinInt(maxDiv, x.Div[d]*y.Div[d])
+				out.Div[d] = min(maxDiv, x.Div[d]*y.Div[d])
 				out.Const[d] = layGcd(x.Const[d], y.Const[d])
 			}
 			if x.Value != nil && y.Value != nil {
@@ -303,7 +289,7 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 		for d := range out.Div {
 			out.Const[d] = layGcd(x.Const[d], y.Const[d])
 			if y.Value != nil && *y.Value >= 0 && *y.Value < 30 {
-				out.Div[d] = layMinInt(maxDiv, x.Div[d]<<uint(*y.Value))
+				out.Div[d] = min(maxDiv, x.Div[d]<<uint(*y.Value))
 			}
 		}
 	case ir.OpCmp:
@@ -313,13 +299,13 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 			c := layGcd(x.Const[d], y.Const[d])
 			if pred != "eq" && pred != "ne" {
 				if y.Const[d] > 1 || layDimOf(shape, d) == 1 {
-					c = layMaxInt(c, layGcd(layGcd(x.Contig[d], x.Div[d]), layMinInt(y.Div[d], y.Const[d])))
+					c = max(c, layGcd(layGcd(x.Contig[d], x.Div[d]), min(y.Div[d], y.Const[d])))
 				}
 				if x.Const[d] > 1 || layDimOf(shape, d) == 1 {
-					c = layMaxInt(c, layGcd(layGcd(y.Contig[d], y.Div[d]), layMinInt(x.Div[d], x.Const[d])))
+					c = max(c, layGcd(layGcd(y.Contig[d], y.Div[d]), min(x.Div[d], x.Const[d])))
 				}
 			}
-			out.Const[d] = layMinInt(c, layMaxInt(1, layDimOf(shape, d)))
+			out.Const[d] = min(c, max(1, layDimOf(shape, d)))
 		}
 	case ir.OpRem:
 		// x % y with y constant in runs: runs of x aligned to y's divisor stay

@@ -33,7 +33,7 @@ func AccBytes(dt ir.DType) int {
 // registers, at most 16 bytes.
 func VecWidth(ll *LinearLayout, elemBytes int) int {
 	v := ll.ContigRegs(len(ll.Shape) - 1)
-	if m := layMaxInt(1, 16/elemBytes); v > m {
+	if m := max(1, 16/elemBytes); v > m {
 		v = m
 	}
 	return v
@@ -47,7 +47,7 @@ func ConvertScratch(shape []int, src, dst *LinearLayout, elemBytes int) (strides
 	r := len(shape)
 	pad := 0
 	if r >= 2 {
-		pad = layMaxInt(VecWidth(src, elemBytes), VecWidth(dst, elemBytes))
+		pad = max(VecWidth(src, elemBytes), VecWidth(dst, elemBytes))
 	}
 	strides = make([]int, r)
 	stride := 1

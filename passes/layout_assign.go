@@ -290,10 +290,10 @@ func Coalesced(shape []int, info *gpu.AxisInfo, elemBytes, numWarps int) *gpu.Bl
 	}
 	sort.SliceStable(order, func(i, j int) bool { return info.Contig[order[i]] > info.Contig[order[j]] })
 	f := order[0]
-	perThread := layMaxInt(1, ir.NumElements(shape)/(32*numWarps))
-	align := layMinInt(info.Contig[f], layMaxInt(1, info.Div[f]/elemBytes))
-	vec := layMinInt(layMinInt(align, layMaxInt(1, 16/elemBytes)), layMinInt(perThread, shape[f]))
-	vec = 1 << layLog2(layMaxInt(vec, 1))
+	perThread := max(1, ir.NumElements(shape)/(32*numWarps))
+	align := min(info.Contig[f], max(1, info.Div[f]/elemBytes))
+	vec := min(min(align, max(1, 16/elemBytes)), min(perThread, shape[f]))
+	vec = 1 << layLog2(max(vec, 1))
 	spt := make([]int, rank)
 	for i := range spt {
 		spt[i] = 1
@@ -432,10 +432,10 @@ func registersHold(a, b ir.Layout, shape []int) bool {
 // of shape is staged for ldmatrix: 16-byte chunks, XOR-swizzled so that the
 // eight rows an ldmatrix reads hit all 32 banks once.
 func DotSharedLayout(shape []int, elemBytes int, order []int) *gpu.Shared {
-	vec := layMaxInt(1, 16/elemBytes)
+	vec := max(1, 16/elemBytes)
 	rowBytes := shape[order[0]] * elemBytes
-	perPhase := layMaxInt(1, 128/rowBytes)
-	maxPhase := layMaxInt(1, layMinInt(8/perPhase, rowBytes/16))
+	perPhase := max(1, 128/rowBytes)
+	maxPhase := max(1, min(8/perPhase, rowBytes/16))
 	if rowBytes < 16 {
 		return &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
 	}

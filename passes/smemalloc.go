@@ -1,6 +1,8 @@
 package passes
 
 import (
+	"fmt"
+
 	"sort"
 
 	"github.com/tlego/tle/gpu"
@@ -18,10 +20,10 @@ func ConvertInRegisters(src, dst *gpu.LinearLayout) bool {
 	}
 	have := map[string]bool{}
 	for r := 0; r < src.NumRegs(); r++ {
-		have[layIntsString(src.RegCoords(r))] = true
+		have[fmt.Sprint(src.RegCoords(r))] = true
 	}
 	for r := 0; r < dst.NumRegs(); r++ {
-		if !have[layIntsString(dst.RegCoords(r))] {
+		if !have[fmt.Sprint(dst.RegCoords(r))] {
 			return false
 		}
 	}
@@ -232,7 +234,7 @@ func AllocateFuncShared(f *ir.Func) error {
 			moved := false
 			for _, p := range placed {
 				if p.start <= b.end && b.start <= p.end && off < p.offset+p.size && p.offset < off+b.size {
-					off = layAlignUp(p.offset+p.size, layMaxInt(gpu.SmemAlign, b.align))
+					off = layAlignUp(p.offset+p.size, max(gpu.SmemAlign, b.align))
 					moved = true
 				}
 			}
