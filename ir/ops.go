@@ -111,6 +111,10 @@ const (
 	OpRemote             Kind = "remote"              // (buf, rank, mesh) -> memdesc in the cluster space
 	OpDistributedBarrier Kind = "distributed_barrier" // (mesh)
 
+	// ---- programmatic dependent launch (sm_90+): per-thread, no values
+	OpGridDepWait      Kind = "grid_dependency_wait" // (): wait for the prerequisite grids and their memory
+	OpLaunchDependents Kind = "launch_dependents"    // (): this CTA lets the dependent grid be scheduled early
+
 	// ---- escape hatch
 	OpAsm Kind = "asm" // (args...) {template, constraints} -> result (GPU only)
 

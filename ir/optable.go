@@ -229,6 +229,11 @@ var opTable = []OpInfo{
 	{Name: OpRemote, Operands: three, Results: one, Pure: true, verify: (*verifier).checkRemote},
 	{Name: OpDistributedBarrier, Operands: one, verify: (*verifier).checkDistributedBarrier},
 
+	// ---- programmatic dependent launch: no operands, results or
+	// attributes; not Pure, so that CSE and DCE keep every one
+	{Name: OpGridDepWait, verify: (*verifier).checkNoValues},
+	{Name: OpLaunchDependents, verify: (*verifier).checkNoValues},
+
 	// ---- escape hatch: the template's constraints decide the operands and
 	// results, which only the assembler checks
 	{Name: OpAsm, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("template", AttrString), optional("constraints", AttrString)}, verify: tableOnly},

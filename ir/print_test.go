@@ -166,6 +166,8 @@ func buildAll() *Module {
 	v(OpShardID, I32, []*Value{mesh}, Attrs{"axis": int64(0)})
 	v(OpRemote, &MemDesc{Shape: []int{64, 64}, Elem: F16, Order: RowMajor(2), Space: Cluster}, []*Value{buf2, c1, mesh}, nil)
 	b.Create(OpDistributedBarrier, nil, []*Value{mesh}, nil)
+	b.Create(OpGridDepWait, nil, nil, nil)
+	b.Create(OpLaunchDependents, nil, nil, nil)
 	v(OpAsm, I32, []*Value{n}, Attrs{"template": "mov.u32 $0, $1;", "constraints": "=r,r"})
 	b.Pos = diag.NoPos
 	b.Create(OpReturn, nil, nil, nil)
