@@ -264,5 +264,8 @@ func init() {
 		fn("remote", "the same buffer in CTA rank of the cluster (distributed shared memory)", (*checker).remote, pos("buf"), pos("rank"), pos("mesh")),
 		fn("distributed_barrier", "barrier across the mesh's CTAs, making remote writes visible", (*checker).distributedBarrier, pos("mesh")),
 		fn("asm", "inline PTX (GPU only); out: gives the result type", (*checker).asm, cst(pos("template")), variadic("args"), cst(kwOpt("out"))),
+		// programmatic dependent launch (sm_90+; rules_pdl.go)
+		fn("grid_dependency_wait", "wait until the prerequisite grids (a PDL launch's previous kernel) completed and their memory is visible (griddepcontrol.wait)", (*checker).noArgs),
+		fn("launch_dependents", "let the dependent grid (a PDL launch) be scheduled before this grid finishes (griddepcontrol.launch_dependents)", (*checker).noArgs),
 	}
 }

@@ -78,6 +78,10 @@ func init() {
 		"asm":          (*fn).asm,
 
 		"distributed_barrier": (*fn).distributedBarrier,
+
+		// programmatic dependent launch (pdl.go)
+		"grid_dependency_wait": with((*fn).noValues, ir.OpGridDepWait),
+		"launch_dependents":    with((*fn).noValues, ir.OpLaunchDependents),
 	}
 }
 
