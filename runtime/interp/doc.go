@@ -73,6 +73,11 @@
 // `distributed_barrier` synchronises the cluster (writes before it are
 // visible after it: the interpreter's memory is coherent).
 //
+// grid_dependency_wait and launch_dependents (programmatic dependent launch)
+// do nothing: launches are sequential, each returning when all its programs
+// finished, so the kernel a dependent launch waits for has always completed
+// and its writes are visible before the dependent's first program starts.
+//
 // Deadlocks are errors, never hangs. All goroutines of a cluster share one
 // synchronisation domain (a mutex and a condition variable guarding its
 // pipes, barriers and distributed barrier). A goroutine that must block

@@ -289,6 +289,11 @@ func (t *thread) exec(in *instr) error {
 		return t.remote(in)
 	case ir.OpDistributedBarrier:
 		return t.distributedBarrier(op)
+	case ir.OpGridDepWait, ir.OpLaunchDependents:
+		// programmatic dependent launch: the interpreter's launches are
+		// sequential (a launch returns when every program finished, its
+		// writes visible), so the previous kernel has always completed
+		// before a wait, and there is no dependent to let start early
 	case ir.OpAsm:
 		return t.errAt(op, "asm is GPU-only; the interpreter cannot run it")
 	case ir.OpCall:
