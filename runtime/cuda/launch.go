@@ -41,6 +41,16 @@ func (a *CULaunchAttribute) SetClusterDim(x, y, z uint32) {
 	a.Value = [8]uint64{uint64(x) | uint64(y)<<32, uint64(z)}
 }
 
+// SetProgrammaticStreamSerialization stores the
+// programmaticStreamSerializationAllowed member (an unsigned char, the
+// value's first byte) as 1: the launch may start before the previous kernel
+// of the stream completes, which its griddepcontrol.wait then waits for
+// (programmatic dependent launch).
+func (a *CULaunchAttribute) SetProgrammaticStreamSerialization() {
+	a.ID = LaunchAttrProgrammaticStreamSerialization
+	a.Value = [8]uint64{1}
+}
+
 // Dim3 is a grid, block or cluster shape; Y and Z of 0 mean 1.
 type Dim3 struct{ X, Y, Z uint32 }
 
@@ -62,6 +72,13 @@ type LaunchConfig struct {
 	SharedMem   int     // dynamic shared memory in bytes
 	Stream      *Stream // nil: the legacy default stream
 	Cluster     Dim3    // zero: no cluster; else thread-block cluster shape (cuLaunchKernelEx)
+	// ProgrammaticStreamSerialization makes the launch a programmatic
+	// dependent launch (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+	// = 1, cuLaunchKernelEx): the kernel may be scheduled once the previous
+	// kernel of the stream triggered it (griddepcontrol.launch_dependents in
+	// every CTA, or their exit), and must griddepcontrol.wait before it reads
+	// what that kernel wrote.
+	ProgrammaticStreamSerialization bool
 }
 
 // Param is the size and alignment of one kernel parameter.
@@ -79,7 +96,7 @@ var (
 	ParamTensorMap = Param{128, 64} // a CUtensorMap passed by value (grid constant)
 )
 
-const maxLaunchAttrs = 2
+const maxLaunchAttrs = 2 // cluster dimension, programmatic stream serialization
 
 // Launcher launches one function again and again with no allocation: the
 // kernelParams array, the argument values, the CUlaunchConfig and its
@@ -208,7 +225,10 @@ func (l *Launcher) Arg(i int) []byte {
 	return append([]byte(nil), l.slot(i, l.params[i].Size)...)
 }
 
-var errClusterNeedsEx = errors.New("cuda: cluster launch needs cuLaunchKernelEx (CUDA 12 driver)")
+var (
+	errClusterNeedsEx = errors.New("cuda: cluster launch needs cuLaunchKernelEx (CUDA 12 driver)")
+	errPDLNeedsEx     = errors.New("cuda: programmatic dependent launch needs cuLaunchKernelEx (CUDA 12 driver)")
+)
 
 func (l *Launcher) fill(cfg *LaunchConfig) error {
 	if l.block == nil {
@@ -229,14 +249,20 @@ func (l *Launcher) fill(cfg *LaunchConfig) error {
 	c.NumAttrs = 0
 	if !cfg.Cluster.isZero() {
 		cl := cfg.Cluster.norm()
-		l.attrs[0].SetClusterDim(cl.X, cl.Y, cl.Z)
-		c.NumAttrs = 1
+		l.attrs[c.NumAttrs].SetClusterDim(cl.X, cl.Y, cl.Z)
+		c.NumAttrs++
+	}
+	if cfg.ProgrammaticStreamSerialization {
+		l.attrs[c.NumAttrs].SetProgrammaticStreamSerialization()
+		c.NumAttrs++
 	}
 	return nil
 }
 
 // Launch launches the function with cuLaunchKernelEx (cluster dimensions
-// become a CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute). It only queues
+// become a CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute,
+// ProgrammaticStreamSerialization a
+// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION one). It only queues
 // the kernel: errors inside the kernel surface at the next synchronisation.
 func (l *Launcher) Launch(cfg *LaunchConfig) error {
 	if err := l.fill(cfg); err != nil {
@@ -245,6 +271,9 @@ func (l *Launcher) Launch(cfg *LaunchConfig) error {
 	f := l.f
 	d := f.c.d
 	if d.cuLaunchKernelEx == 0 {
+		if cfg.ProgrammaticStreamSerialization {
+			return errPDLNeedsEx
+		}
 		if l.cfg.NumAttrs != 0 {
 			return errClusterNeedsEx
 		}
@@ -261,10 +290,14 @@ func (l *Launcher) Launch(cfg *LaunchConfig) error {
 	return nil
 }
 
-// LaunchKernel launches with the classic cuLaunchKernel (no cluster).
+// LaunchKernel launches with the classic cuLaunchKernel (no cluster, no
+// programmatic dependent launch).
 func (l *Launcher) LaunchKernel(cfg *LaunchConfig) error {
 	if !cfg.Cluster.isZero() {
 		return errors.New("cuda: cuLaunchKernel cannot launch clusters; use Launch")
+	}
+	if cfg.ProgrammaticStreamSerialization {
+		return errors.New("cuda: cuLaunchKernel cannot make a programmatic dependent launch; use Launch")
 	}
 	if err := l.fill(cfg); err != nil {
 		return err

@@ -28,6 +28,7 @@ typedef struct {
         char pad[64];
         struct { unsigned int x, y, z; } clusterDim;
         int cooperative;
+        unsigned char programmaticStreamSerializationAllowed;
         void *event_like;
     } value;
 } CUlaunchAttribute;
@@ -65,11 +66,11 @@ static long long setcurrent_calls;
 
 /* last launch, for fake_get */
 static long long last[32];
-enum { L_GX, L_GY, L_GZ, L_BX, L_BY, L_BZ, L_SMEM, L_STREAM, L_NATTR, L_CX, L_CY, L_CZ, L_EX, L_LAUNCHES };
+enum { L_GX, L_GY, L_GZ, L_BX, L_BY, L_BZ, L_SMEM, L_STREAM, L_NATTR, L_CX, L_CY, L_CZ, L_EX, L_LAUNCHES, L_PDL, L_PDL_SLOT };
 
 long long fake_get(const char *k) {
     static const char *names[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "smem",
-                                  "stream", "num_attrs", "cluster_x", "cluster_y", "cluster_z", "used_ex", "launches"};
+                                  "stream", "num_attrs", "cluster_x", "cluster_y", "cluster_z", "used_ex", "launches", "pdl", "pdl_slot"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(k, names[i])) return last[i];
     if (!strcmp(k, "retained")) return retained;
@@ -278,6 +279,7 @@ static void record(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned 
     last[L_BX] = bx; last[L_BY] = by; last[L_BZ] = bz;
     last[L_SMEM] = smem; last[L_STREAM] = (long long)(uintptr_t)st;
     last[L_NATTR] = 0; last[L_CX] = last[L_CY] = last[L_CZ] = 0;
+    last[L_PDL] = 0; last[L_PDL_SLOT] = -1;
     last[L_LAUNCHES]++;
 }
 
@@ -303,6 +305,10 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **params, void 
             last[L_CY] = c->attrs[i].value.clusterDim.y;
             last[L_CZ] = c->attrs[i].value.clusterDim.z;
             if (c->gridDimX % c->attrs[i].value.clusterDim.x) return 912;
+        }
+        if (c->attrs[i].id == 6) { /* CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
+            last[L_PDL] = c->attrs[i].value.programmaticStreamSerializationAllowed;
+            last[L_PDL_SLOT] = i;
         }
     }
     return run(f, params, c->gridDimX, c->blockDimX);
