@@ -46,7 +46,7 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 		if err := gpuPasses(m, numWarps, opts, g); err != nil {
 			return nil, err
 		}
-		res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
+		res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch})
 		if err != nil {
 			return nil, err
 		}

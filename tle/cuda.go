@@ -276,11 +276,20 @@ func scalarArg(t ir.DType, s interp.Scalar) any {
 // It checks the grid against the limits (checkGrid), the argument count,
 // and pointers for nil and alignment.
 func (g *GPU) Launch(gk *LoadedKernel, grid [3]int, args ...any) error {
+	return g.LaunchWith(gk, LaunchOptions{}, grid, args...)
+}
+
+// LaunchWith is Launch with the launch's options (PDL: a programmatic
+// dependent launch).
+func (g *GPU) LaunchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args ...any) error {
 	if err := g.check("Launch"); err != nil {
 		return err
 	}
 	if gk == nil || gk.bin == nil || gk.fn == nil {
 		return errors.New("tle: Launch of a nil kernel (LoadBinary or Prepare loads one)")
+	}
+	if err := o.check(gk.bin); err != nil {
+		return err
 	}
 	if err := checkGrid(grid); err != nil {
 		return fmt.Errorf("%s: %w", gk.bin.Kernel, err)
@@ -306,6 +315,8 @@ func (g *GPU) Launch(gk *LoadedKernel, grid [3]int, args ...any) error {
 		Grid:      cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])},
 		Block:     cuda.Dim3{X: uint32(32 * gk.bin.NumWarps), Y: 1, Z: 1},
 		SharedMem: gk.bin.SmemBytes,
+
+		ProgrammaticStreamSerialization: o.PDL,
 	}
 	if c := gk.bin.Cluster; c != [3]int{} && c != [3]int{1, 1, 1} {
 		cfg.Cluster = cuda.Dim3{X: uint32(c[0]), Y: uint32(c[1]), Z: uint32(c[2])}

@@ -209,7 +209,17 @@ func (g *GPU) prepare(gk *gpuKernel, grid [3]int, vals []any, scratch cuda.Devic
 }
 
 // Launch enqueues the kernel once; it does not wait.
-func (p *Prepared) Launch() error { return p.l.Launch(&p.cfg) }
+func (p *Prepared) Launch() error { return p.LaunchWith(LaunchOptions{}) }
+
+// LaunchWith enqueues the kernel once with the launch's options (PDL); it
+// does not wait, and allocates nothing.
+func (p *Prepared) LaunchWith(o LaunchOptions) error {
+	if err := o.check(p.gk.bin); err != nil {
+		return err
+	}
+	p.cfg.ProgrammaticStreamSerialization = o.PDL
+	return p.l.Launch(&p.cfg)
+}
 
 // Binary is what the launch runs.
 func (p *Prepared) Binary() *Binary { return p.gk.bin }

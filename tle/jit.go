@@ -81,8 +81,11 @@ type Binary struct {
 	// ScratchBytes is the global scratch each program needs (its
 	// make_desc maps): the launcher passes a buffer of ScratchBytes times
 	// the grid's programs after the parameters.
-	ScratchBytes int    `json:",omitempty"`
-	Key          string // the cache key
+	ScratchBytes int `json:",omitempty"`
+	// GridDependencyWait: the kernel calls grid_dependency_wait, so it may
+	// be launched as a programmatic dependent launch (LaunchOptions.PDL).
+	GridDependencyWait bool   `json:",omitempty"`
+	Key                string // the cache key
 }
 
 // forArch keeps dots on mma.sync for targets without wgmma (all but
@@ -236,7 +239,7 @@ func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOption
 	if err := gpuPasses(m, numWarps, opts, g); err != nil {
 		return nil, err
 	}
-	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps})
+	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch})
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +261,9 @@ func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOption
 		}
 	}
 	fn.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpGridDepWait {
+			b.GridDependencyWait = true
+		}
 		if op.Kind == ir.OpDeviceMesh {
 			d := op.Attrs.Ints("dims")
 			if len(d) == 3 {
@@ -283,6 +289,9 @@ type cacheEntry struct {
 func sum(b *Binary) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%v\x00%v\x00%s\x00%d", b.Kernel, b.PTX, b.NumWarps, b.SmemBytes, b.Cluster, b.Params, b.Arch, b.ScratchBytes)
+	if b.GridDependencyWait { // only then, so that the sums of other entries stay as they were
+		h.Write([]byte("\x00grid_dependency_wait"))
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -25,6 +25,9 @@ type Options struct {
 	// PreciseDiv makes f32 division IEEE (div.rn.f32) instead of Triton's
 	// div.full.f32.
 	PreciseDiv bool
+	// Arch is the target (one of Targets; empty: sm_90a). Ops the target
+	// lacks are user errors at their position (pdl.go).
+	Arch string
 }
 
 // Kernel describes a generated kernel for the launcher.
@@ -141,6 +144,7 @@ type gen struct {
 	curOp         *ir.Op
 	nblocks       int
 	preciseDiv    bool
+	arch          string // Options.Arch
 	smemBase32    value.Value
 	users         map[*ir.Value][]*ir.Op
 }
@@ -175,7 +179,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	}
 	g := &gen{md: md, f: f, vals: map[*ir.Value]*tval{}, nw: nw,
 		bases: map[*gpu.LinearLayout][]value.Value{}, regCoords: map[*gpu.LinearLayout][][]int{},
-		regIndex: map[*gpu.LinearLayout]map[int]int{}, preciseDiv: opts.PreciseDiv}
+		regIndex: map[*gpu.LinearLayout]map[int]int{}, preciseDiv: opts.PreciseDiv, arch: opts.Arch}
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(genError); ok {
@@ -403,6 +407,10 @@ func init() {
 		ir.OpWgmmaWait:          (*gen).wgmmaWait,
 		ir.OpCopy:               (*gen).tmaCopy,
 		ir.OpMakeDesc:           (*gen).makeDesc,
+
+		// programmatic dependent launch (pdl.go)
+		ir.OpGridDepWait:      (*gen).gridDepWait,
+		ir.OpLaunchDependents: (*gen).launchDependents,
 	}
 }
 
