@@ -54,6 +54,7 @@ const (
 	OpRsqrt   Kind = "rsqrt"
 	OpSigmoid Kind = "sigmoid"
 	OpTanh    Kind = "tanh"
+	OpErf     Kind = "erf" // the GPU computes it with FMA polynomials and ex2.approx (backend/nvptx/erf.go)
 	OpAbs     Kind = "abs" // ints too
 
 	// ---- memory

@@ -170,6 +170,7 @@ var opTable = []OpInfo{
 	{Name: OpRsqrt, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpSigmoid, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpTanh, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpErf, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
 
 	// ---- memory

@@ -73,7 +73,7 @@ func buildAll() *Module {
 	for _, k := range []Kind{OpAnd, OpOr, OpXor, OpShl, OpShr} {
 		iv = v(k, tile(I32, 64), []*Value{iv, idx}, nil)
 	}
-	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpAbs} {
+	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpErf, OpAbs} {
 		f = v(k, tile(F32, 64), []*Value{f}, nil)
 	}
 	nm := v(OpNot, tile(I1, 64), []*Value{mask}, nil)

@@ -176,7 +176,7 @@ func (v *verifier) checkNumberUnary(op, _ *Op) bool { return v.unary(op, takesNu
 func (v *verifier) checkIntUnary(op, _ *Op) bool { return v.unary(op, takesIntegers) }
 
 // checkFloatUnary checks the math ops: exp, exp2, log, log2, sqrt, rsqrt,
-// sigmoid, tanh.
+// sigmoid, tanh, erf.
 func (v *verifier) checkFloatUnary(op, _ *Op) bool { return v.unary(op, takesFloats) }
 
 func (v *verifier) checkCmp(op, _ *Op) bool {

@@ -359,6 +359,8 @@ func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
 			a := g.md.inlineAsm(types.Float, []types.Type{types.Float}, "tanh.approx.f32 $0, $1;", "=f,f", false)
 			return g.cur.NewCall(a, v)
 		})
+	case ir.OpErf:
+		return viaF32(g.erf)
 	}
 	g.failf("%s is not defined on floats", k)
 	return nil

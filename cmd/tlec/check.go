@@ -8,30 +8,42 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/format"
 	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/tle"
 )
 
 type checkFlags struct {
 	defines multiFlag
+	arch    string
 }
 
 func init() {
 	register(&command{
 		name:    "check",
-		usage:   "[-D NAME=VALUE]... FILE...",
+		usage:   "[-D NAME=VALUE]... [--arch sm_90a] FILE...",
 		summary: "check .tle files and report every error",
 		help: `Check parses and type-checks each file and prints every error found,
 sorted by position, as FILE:LINE:COL: error: message, followed by the source
 line and a caret. Unbound compile-time (const) parameters are checked
 symbolically; -D NAME=VALUE binds one, specialising the kernels that take it.
+
+--arch TARGET (the flag of tlec build: ` + strings.Join(tle.Targets(), ", ") + `)
+also reports what would not build for that GPU target: each kernel whose
+compile-time parameters are all bound is compiled through the GPU passes
+and the backend down to LLVM IR (as tlec build --emit ll, without a PTX
+toolchain), and what fails is reported at its position like a check error.
+A kernel with unbound compile-time parameters is only checked, and a note
+says which to bind.
 The exit status is 1 when any file has errors.`,
 		flags: func(fs *flag.FlagSet) any {
 			c := &checkFlags{}
 			fs.Var(&c.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
+			fs.StringVar(&c.arch, "arch", "", "also compile the kernels for this GPU `target` (as tlec build --arch) and report what would not build")
 			return c
 		},
 		run: runCheck,
@@ -80,12 +92,18 @@ func defineMap(ds []string) (map[string]string, error) {
 func runCheck(e *env, cfg any, files []string) int {
 	c := cfg.(*checkFlags)
 	if len(files) == 0 {
-		fmt.Fprintln(e.stderr, "tlec check: no files named\nusage: tlec check [-D NAME=VALUE]... FILE...")
+		fmt.Fprintln(e.stderr, "tlec check: no files named\nusage: tlec check [-D NAME=VALUE]... [--arch sm_90a] FILE...")
 		return 2
 	}
 	defines, ok := parseDefines(e, "check", c.defines)
 	if !ok {
 		return 2
+	}
+	if c.arch != "" {
+		if err := tle.CheckArch(c.arch); err != nil {
+			fmt.Fprintf(e.stderr, "tlec check: %v\n", err)
+			return 2
+		}
 	}
 	status := 0
 	for _, path := range files {
@@ -95,14 +113,34 @@ func runCheck(e *env, cfg any, files []string) int {
 			status = 1
 			continue
 		}
-		if errs := checkSource(path, src, defines); len(errs) > 0 {
+		errs := checkSource(path, src, defines)
+		if len(errs) > 0 {
 			errs.Format(e.stderr)
 			if errs.HasErrors() {
 				status = 1
+				continue
 			}
+		}
+		if c.arch != "" && checkTarget(e, path, src, defines, c.arch) {
+			status = 1
 		}
 	}
 	return status
+}
+
+// checkTarget compiles the kernels of a file that checks for arch and prints
+// what would not build; it reports whether anything was an error.
+func checkTarget(e *env, path string, src []byte, defines map[string]string, arch string) bool {
+	prog, err := tle.Parse(path, src)
+	if err == nil {
+		err = prog.CheckTarget(tle.CompileOptions{Defines: defines}, tle.GPUOptions{Arch: arch})
+	}
+	if err == nil {
+		return false
+	}
+	printError(e.stderr, "check", err)
+	var l diag.List
+	return !errors.As(err, &l) || l.HasErrors()
 }
 
 // checkSource parses and checks one file and returns its diagnostics.

@@ -226,6 +226,7 @@ func init() {
 		unary("rsqrt", "1/sqrt(x)"),
 		unary("sigmoid", "1/(1+exp(-x))"),
 		unary("tanh", "hyperbolic tangent"),
+		unary("erf", "the error function 2/sqrt(pi) * integral of exp(-t*t) from 0 to x"),
 		fn("abs", "absolute value", (*checker).abs, pos("x")),
 		fn("minimum", "elementwise minimum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
 		fn("maximum", "elementwise maximum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),

@@ -263,7 +263,7 @@ func TestBuiltinTable(t *testing.T) {
 	// Every builtin the language sketch and the issue name is in the table.
 	for _, name := range strings.Fields(`program_id num_programs arange zeros full load store atomic_add
 		atomic_max atomic_min atomic_cas atomic_xchg dot where cast sum max min cumsum exp exp2 log log2
-		sqrt rsqrt sigmoid tanh abs minimum maximum cdiv reshape broadcast_to trans permute print assert
+		sqrt rsqrt sigmoid tanh erf abs minimum maximum cdiv reshape broadcast_to trans permute print assert
 		make_desc alloc local_ptr copy barrier arrive wait expect pipe wgmma wgmma_wait device_mesh
 		shard_id remote distributed_barrier asm`) {
 		assert.NotNil(t, LookupBuiltin(name), name)

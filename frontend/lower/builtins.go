@@ -45,6 +45,7 @@ func init() {
 		"rsqrt":        with((*fn).math, ir.OpRsqrt),
 		"sigmoid":      with((*fn).math, ir.OpSigmoid),
 		"tanh":         with((*fn).math, ir.OpTanh),
+		"erf":          with((*fn).math, ir.OpErf),
 		"abs":          with((*fn).math, ir.OpAbs),
 		"minimum":      with((*fn).minmax, ir.OpMin),
 		"maximum":      with((*fn).minmax, ir.OpMax),

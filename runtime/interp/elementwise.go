@@ -202,6 +202,8 @@ func (t *thread) unary(in *instr) error {
 			fn = func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 		case ir.OpTanh:
 			fn = math.Tanh
+		case ir.OpErf:
+			fn = math.Erf
 		default:
 			return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
 		}

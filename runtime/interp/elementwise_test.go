@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -206,5 +207,38 @@ func TestStoreConverts(t *testing.T) {
 		out := FromFloat64(c.buf, []float64{-1, -1, -1, -1})
 		require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, FromFloat64(c.val, c.xs), out))
 		require.Equal(t, c.want, out.Float64(), "%v into %v", c.val, c.buf)
+	}
+}
+
+// TestErf checks erf against math.Erf, rounded to the dtype as the other
+// unary ops are, on random inputs of |x| up to 6 (erf is 1 to f32 beyond
+// about 3.9), the special values and the tails, for f32, f16, bf16 and f64.
+func TestErf(t *testing.T) {
+	const n = 256
+	r := rand.New(rand.NewSource(7))
+	xs := make([]float64, n)
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 6, -6, 3.9, -3.9,
+		1e-30, -1e-30, 0.875, -0.875, 100}
+	copy(xs, special)
+	for i := len(special); i < n; i++ {
+		xs[i] = -6 + 12*r.Float64()
+	}
+	for _, d := range []ir.DType{ir.F32, ir.F16, ir.BF16, ir.F64} {
+		k := newKernel("erf", param("x", ptr(d)), param("out", ptr(d)))
+		offs := k.arange(n)
+		x := k.load(k.addptr(k.arg(0), offs), nil, nil)
+		k.store(k.addptr(k.arg(1), offs), k.Value(ir.OpErf, x.Type, []*ir.Value{x}, nil), nil)
+		in, out := FromFloat64(d, xs), NewBuffer(d, n)
+		require.NoError(t, launchT(t, k.ret(), [3]int{1, 1, 1}, in, out), "%v", d)
+		got := out.Float64()
+		for i, x := range in.Float64() {
+			want := d.Round(math.Erf(x))
+			if math.IsNaN(want) {
+				require.True(t, math.IsNaN(got[i]), "%v erf(%v) = %v", d, x, got[i])
+				continue
+			}
+			require.Equal(t, want, got[i], "%v erf(%v)", d, x)
+			require.Equal(t, math.Signbit(want), math.Signbit(got[i]), "%v erf(%v) sign", d, x)
+		}
 	}
 }
