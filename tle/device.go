@@ -26,7 +26,10 @@ type Device interface {
 // converted to the parameter's element type (floats rounding to nearest
 // even) on the way in, and holds the buffer's contents after the launch.
 // A tensor given to Run must have no negative dimension, and its element
-// count (the product of Shape) must fit an int and equal len(Data).
+// count (the product of Shape) must fit an int and equal len(Data). For an
+// integer element type every value must be an integer in the type's range
+// (and within ±2^53, where float64 is exact): Run refuses anything else
+// rather than convert it.
 type Tensor struct {
 	Shape []int
 	Data  []float64
@@ -130,6 +133,36 @@ type hostParam struct {
 	kind paramKind
 	dt   ir.DType // the scalar's dtype, a pointer's or desc's element dtype
 	rank int      // a desc's block rank
+}
+
+// maxExactInt is the largest integer a Tensor's float64 data holds exactly.
+const maxExactInt = 1 << 53
+
+// checkIntElems holds the values for an integer buffer to the rule scalars
+// follow: integers within the element dtype's range, no fraction, NaN or
+// infinity (which each device would convert its own way), and, since a
+// Tensor holds float64s, no magnitude past 2^53, where float64 stops being
+// exact. The first bad element is named with its index.
+func checkIntElems(p hostParam, data []float64) error {
+	if !p.dt.IsInt() {
+		return nil
+	}
+	lo, hi := -float64(maxExactInt), float64(maxExactInt)
+	if p.dt.Bits() < 54 {
+		if p.dt.IsUnsigned() {
+			lo, hi = 0, math.Ldexp(1, p.dt.Bits())-1
+		} else {
+			lo, hi = -math.Ldexp(1, p.dt.Bits()-1), math.Ldexp(1, p.dt.Bits()-1)-1
+		}
+	} else if p.dt.IsUnsigned() {
+		lo = 0
+	}
+	for i, x := range data {
+		if x != math.Trunc(x) || x < lo || x > hi { // NaN fails the first test, ±Inf the range
+			return fmt.Errorf("argument %s (%s): element %d is %v; a %s buffer takes integers in [%.0f, %.0f] (a Tensor's float64 data is exact up to 2^53)", p.name, p.typ, i, x, p.dt, lo, hi)
+		}
+	}
+	return nil
 }
 
 // hostParams lists the kernel's runtime (non-const) parameters in order.
@@ -303,6 +336,9 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 			}
 			if p.kind == descParam && len(ten.Shape) != p.rank {
 				return nil, fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", p.name, p.typ, p.rank, ten.Shape)
+			}
+			if err := checkIntElems(p, ten.Data); err != nil {
+				return nil, err
 			}
 			b.tensor = ten
 		case scalarParam:

@@ -303,3 +303,39 @@ func TestUnknownArchRefused(t *testing.T) {
 	_, err = k.Build(CompileOptions{}, GPUOptions{Arch: "sm_90"}, "ll")
 	require.NoError(t, err)
 }
+
+// Integer buffers take integers in their dtype's range, exact in float64:
+// a fraction, NaN, an infinity or an out-of-range value used to be
+// converted silently, and differently by the interpreter and the GPU.
+func TestIntBufferElements(t *testing.T) {
+	prog, err := Parse("c.tle", []byte(`kernel cp(x *i32, u *u8, b *i1, w *i64, out *f32) {
+    store(out + arange(0, 4), zeros([4], f32))
+}
+`))
+	require.NoError(t, err)
+	k, err := prog.Kernel("cp")
+	require.NoError(t, err)
+	ok := func() map[string]any {
+		return map[string]any{"x": &Tensor{Shape: []int{2}, Data: []float64{-5, 7}}, "u": &Tensor{Shape: []int{1}, Data: []float64{255}},
+			"b": &Tensor{Shape: []int{1}, Data: []float64{1}}, "w": &Tensor{Shape: []int{1}, Data: []float64{-(1 << 53)}}, "out": NewTensor(4)}
+	}
+	require.NoError(t, k.Run(CPU(), [3]int{1, 1, 1}, CompileOptions{}, ok()))
+	for _, tc := range []struct {
+		arg  string
+		v    float64
+		want string
+	}{
+		{"x", 1.5, "argument x (*i32): element 1 is 1.5; a i32 buffer takes integers in [-2147483648, 2147483647]"},
+		{"x", math.NaN(), "element 1 is NaN"},
+		{"x", math.Inf(1), "element 1 is +Inf"},
+		{"x", 3e9, "element 1 is 3e+09"},
+		{"u", -1, "argument u (*u8): element 0 is -1; a u8 buffer takes integers in [0, 255]"},
+		{"b", 2, "a i1 buffer takes integers in [0, 1]"},
+		{"w", 1<<53 + 2, "a i64 buffer takes integers in [-9007199254740992, 9007199254740992]"},
+	} {
+		args := ok()
+		d := args[tc.arg].(*Tensor).Data
+		d[len(d)-1] = tc.v
+		require.ErrorContains(t, k.Run(CPU(), [3]int{1, 1, 1}, CompileOptions{}, args), tc.want, "%s=%v", tc.arg, tc.v)
+	}
+}
