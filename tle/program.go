@@ -3,7 +3,6 @@ package tle
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -44,7 +43,7 @@ func Parse(name string, src []byte) (*Program, error) {
 
 // LoadFile reads, parses and checks a .tle file.
 func LoadFile(path string) (*Program, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFileMax(path, MaxSourceBytes)
 	if err != nil {
 		return nil, err
 	}

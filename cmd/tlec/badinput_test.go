@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,55 @@ func TestInternalErrorReport(t *testing.T) {
 	require.Equal(t, exitInternal, code)
 	require.Contains(t, e.String(), "tlec: internal error: boom")
 	require.Contains(t, e.String(), "Please report it")
+}
+
+// A leading zero is decimal in --arg, as in --grid (strconv's base 0 read
+// 0100 as octal 64: a wrong answer with exit 0).
+func TestScalarTextBases(t *testing.T) {
+	for text, want := range map[string]any{"0100": int64(100), "-012": int64(-12), "0": int64(0), "0x10": int64(16),
+		"0b101": int64(5), "0o17": int64(15), "18446744073709551615": uint64(18446744073709551615), "1.5": 1.5} {
+		got, err := parseScalar(text)
+		require.NoError(t, err, text)
+		require.Equal(t, want, got, text)
+	}
+}
+
+// An endless or huge input file is refused, not read until memory runs out.
+func TestEndlessInputFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	r := tlec(t, "", "check", "/dev/zero")
+	require.Equal(t, 1, r.code, r.stderr)
+	require.Contains(t, r.stderr, "/dev/zero: larger than the limit")
+	args := softmaxRun(t, "--arg", "x=zeros:4x100", "--arg", "n_cols=100", "--ptx", "/dev/zero")
+	args[slices.Index(args, "cpu")] = "cuda" // --ptx is read before the device is opened
+	r = tlec(t, "", args...)
+	require.NotEqual(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stderr, "/dev/zero: larger than the limit")
+}
+
+func TestZerosRankAndSize(t *testing.T) {
+	_, err := parseZeros(strings.TrimSuffix(strings.Repeat("1x", 65), "x"))
+	require.ErrorContains(t, err, "65 dimensions, more than 64")
+	_, err = parseZeros("16384x16384")
+	require.NoError(t, err) // exactly 2^28
+	_, err = parseZeros("16384x16385")
+	require.ErrorContains(t, err, "more than 268435456 (2^28) elements")
+}
+
+// --save into a directory the user cannot write is refused before the run
+// (it used to fail after the run). Root writes anywhere, so this runs as a
+// user only.
+func TestSaveUnwritableDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root can write in a read-only directory")
+	}
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro")
+	require.NoError(t, os.Mkdir(ro, 0o555))
+	r := tlec(t, dir, softmaxRun(t, "--arg", "x="+abs(t, "../../examples/x_4x100.npy"), "--arg", "n_cols=100", "--save", "out=ro/o.npy")...)
+	require.Equal(t, 2, r.code, r.stderr)
+	require.Contains(t, r.stderr, "cannot write in ro")
+	require.NotContains(t, r.stdout, "saved")
 }

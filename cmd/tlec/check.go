@@ -107,7 +107,7 @@ func runCheck(e *env, cfg any, files []string) int {
 	}
 	status := 0
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := tle.ReadFileMax(path, tle.MaxSourceBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tlec check: %v\n", err)
 			status = 1
@@ -179,7 +179,7 @@ func runFmt(e *env, cfg any, files []string) int {
 	}
 	status := 0
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := tle.ReadFileMax(path, tle.MaxSourceBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tlec fmt: %v\n", err)
 			status = 1

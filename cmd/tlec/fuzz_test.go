@@ -47,7 +47,14 @@ func FuzzScalarArg(f *testing.F) {
 				return // a valid request for gigabytes: the fuzzer would only measure the allocator
 			}
 		}
+		// Every other parameter gets a valid argument, so that buildArgs
+		// and the API below judge the fuzzed one alone.
 		raw := []string{name + "=" + value}
+		for _, other := range []string{"x=zeros:4", "n=4", "u=1", "f=0.5", "h=1"} {
+			if n, _, _ := strings.Cut(other, "="); n != name {
+				raw = append(raw, other)
+			}
+		}
 		args, _, err := buildArgs(fuzzKernel, raw)
 		if err != nil {
 			return
@@ -59,8 +66,14 @@ func FuzzScalarArg(f *testing.F) {
 				t.Fatalf("--arg %s=%s gave a %T", name, value, v)
 			}
 		}
-		// The API validates the rest; it must not panic either.
-		_ = fuzzKernel.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"B": "4"}}, args)
+		// The API validates the rest; it must not panic either, and a value
+		// it accepts for n must be an i32.
+		err = fuzzKernel.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"B": "4"}}, args)
+		if name == "n" && err == nil {
+			if v, ok := args["n"].(int64); !ok || v != int64(int32(v)) {
+				t.Fatalf("--arg n=%s accepted as %v (%T) for an i32", value, args["n"], args["n"])
+			}
+		}
 	})
 }
 

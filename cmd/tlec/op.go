@@ -126,7 +126,7 @@ func runOp(e *env, cfg any, args []string) int {
 	}
 	params := map[string]any{}
 	ppath := filepath.Join(o.in, "params.json")
-	if raw, err := os.ReadFile(ppath); err == nil {
+	if raw, err := tle.ReadFileMax(ppath, tle.MaxJSONBytes); err == nil {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		if err := dec.Decode(&params); err != nil {
 			return fail(1, "%s: params.json: %s: want a JSON object: %v", name, ppath, err)

@@ -124,7 +124,7 @@ func runRun(e *env, cfg any, files []string) int {
 			return fail("--ptx runs on the GPU; it cannot go with --device cpu")
 		}
 		r.device = "cuda"
-		data, err := os.ReadFile(r.ptx)
+		data, err := tle.ReadFileMax(r.ptx, tle.MaxPTXBytes)
 		if err != nil {
 			return fail("--ptx: %v", err)
 		}
@@ -247,14 +247,19 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Ten
 }
 
 // parseScalar reads a scalar argument's text as the Go number it spells:
-// int64 for an integer (decimal, 0x.., 0o.., 0b..), uint64 for an integer
-// above int64's range, float64 for anything else strconv reads as a float.
-// Which of these the parameter takes, and in what range, is the API's rule.
+// int64 for an integer (decimal, 0x.., 0o.., 0b..; a leading zero is
+// decimal, as --grid reads it, never octal), uint64 for an integer above
+// int64's range, float64 for anything else strconv reads as a float. Which
+// of these the parameter takes, and in what range, is the API's rule.
 func parseScalar(text string) (any, error) {
-	if i, err := strconv.ParseInt(text, 0, 64); err == nil {
+	base := 0
+	if digits := strings.TrimLeft(text, "+-"); len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' {
+		base = 10
+	}
+	if i, err := strconv.ParseInt(text, base, 64); err == nil {
 		return i, nil
 	}
-	if u, err := strconv.ParseUint(text, 0, 64); err == nil {
+	if u, err := strconv.ParseUint(text, base, 64); err == nil {
 		return u, nil
 	}
 	if f, err := strconv.ParseFloat(text, 64); err == nil {
@@ -265,9 +270,14 @@ func parseScalar(text string) (any, error) {
 	return nil, fmt.Errorf("%q is not a number", text)
 }
 
-// maxZerosElems bounds zeros:SHAPE: host tensors hold float64s, and a
-// kernel indexes them with 32-bit offsets unless it computes in i64.
-const maxZerosElems = 1 << 31
+// maxZerosElems bounds zeros:SHAPE: host tensors hold float64s, so 2^28
+// elements are 2 GiB of host memory (larger inputs come from .npy files,
+// whose size bounds them); maxZerosRank is numpy's limit, so that --save can
+// write what zeros: made.
+const (
+	maxZerosElems = 1 << 28
+	maxZerosRank  = 64
+)
 
 // parseZeros reads the SHAPE of zeros:SHAPE: positive integers joined by x.
 func parseZeros(spec string) ([]int, error) {
@@ -283,10 +293,13 @@ func parseZeros(spec string) ([]int, error) {
 			return nil, bad
 		}
 		if v > maxZerosElems/n {
-			return nil, fmt.Errorf("zeros:%s: more than %d (2^31) elements", spec, maxZerosElems)
+			return nil, fmt.Errorf("zeros:%s: more than %d (2^28) elements", spec, maxZerosElems)
 		}
 		n *= v
 		shape = append(shape, v)
+	}
+	if len(shape) > maxZerosRank {
+		return nil, fmt.Errorf("zeros:%s: %d dimensions, more than %d", spec, len(shape), maxZerosRank)
 	}
 	return shape, nil
 }
@@ -357,6 +370,12 @@ func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
 		}
 		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("--save %s: the directory %s does not exist", s, filepath.Dir(path))
+		}
+		if probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".probe*"); err != nil {
+			return nil, fmt.Errorf("--save %s: cannot write in %s: %v", s, filepath.Dir(path), err)
+		} else {
+			probe.Close()
+			os.Remove(probe.Name())
 		}
 		out = append(out, save{name: name, path: path, elem: elem})
 	}
