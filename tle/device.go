@@ -265,6 +265,9 @@ func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts C
 	if err := checkGrid(grid); err != nil {
 		return err
 	}
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	bound, err := k.bindArgs(args)
 	if err != nil {
 		return err

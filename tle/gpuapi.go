@@ -148,6 +148,9 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 	if err := checkGrid(grid); err != nil {
 		return nil, err
 	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	// Check every argument against the signature before anything is
 	// compiled or reaches the GPU.
 	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), args)

@@ -173,6 +173,9 @@ func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
 	if err := CheckArch(g.Arch); err != nil {
 		return nil, err
 	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	opts = opts.forArch(g.Arch)
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()

@@ -151,6 +151,9 @@ type CompileOptions struct {
 // IR checks the kernel with its bindings, lowers it to the tile IR and runs
 // the pass pipeline. The module holds the kernel alone (helpers inlined).
 func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if errs := k.checkBound(opts.Defines); errs != nil {
 		return nil, errs
 	}

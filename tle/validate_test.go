@@ -339,3 +339,28 @@ func TestIntBufferElements(t *testing.T) {
 		require.ErrorContains(t, k.Run(CPU(), [3]int{1, 1, 1}, CompileOptions{}, args), tc.want, "%s=%v", tc.arg, tc.v)
 	}
 }
+
+// Warps and CTAs per SM beyond what the hardware has are refused (128 warps
+// wrote .maxntid 4096; -1 warps silently meant 4).
+func TestCompileOptionLimits(t *testing.T) {
+	prog, err := Parse("k.tle", []byte("kernel k(x *f32) {\n    store(x + arange(0, 128), zeros([128], f32))\n}\n"))
+	require.NoError(t, err)
+	k, err := prog.Kernel("k")
+	require.NoError(t, err)
+	args := func() map[string]any { return map[string]any{"x": NewTensor(128)} }
+	for _, tc := range []struct {
+		opts CompileOptions
+		want string
+	}{
+		{CompileOptions{NumWarps: 128}, "num warps 128: want a power of two from 1 to 32"},
+		{CompileOptions{NumWarps: -1}, "num warps -1"},
+		{CompileOptions{NumWarps: 6}, "num warps 6"},
+		{CompileOptions{MinCTAsPerSM: -100}, "min CTAs per SM -100"},
+		{CompileOptions{MinCTAsPerSM: 1000000}, "min CTAs per SM 1000000"},
+	} {
+		require.ErrorContains(t, k.Run(CPU(), [3]int{1, 1, 1}, tc.opts, args()), tc.want)
+		_, err := k.Build(tc.opts, GPUOptions{}, "ll")
+		require.ErrorContains(t, err, tc.want)
+	}
+	require.NoError(t, k.Run(CPU(), [3]int{1, 1, 1}, CompileOptions{NumWarps: 32, MinCTAsPerSM: 2}, args()))
+}
