@@ -235,16 +235,16 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 			d.CuSeqlens[i] = int64(i * d.T)
 		}
 	}
-	// The grid is [V blocks, H, N]; CUDA allows 65535 along y and z.
-	if d.H > 65535 {
-		return nil, argErr("q", "at most 65535 heads, got H = %d", d.H)
+	// The grid is [V blocks, H, N]; CUDA allows tle.MaxGridYZ along y and z.
+	if d.H > tle.MaxGridYZ {
+		return nil, argErr("q", "at most %d heads, got H = %d", tle.MaxGridYZ, d.H)
 	}
-	if d.N > 65535 {
+	if d.N > tle.MaxGridYZ {
 		arg := "q"
 		if in.CuSeqlens != nil {
 			arg = "cu_seqlens"
 		}
-		return nil, argErr(arg, "at most 65535 sequences, got N = %d", d.N)
+		return nil, argErr(arg, "at most %d sequences, got N = %d", tle.MaxGridYZ, d.N)
 	}
 	if in.H0 != nil {
 		if err := same("h0", in.H0, "[N, H, V, K]", d.N, d.H, d.V, d.K); err != nil {
