@@ -5,10 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/frontend/check"
-	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/ir"
 )
 
@@ -46,13 +44,7 @@ func TestKeywordArguments(t *testing.T) {
     pp.release(i: 0)
 }
 `
-	f, err := parser.ParseFile("kw.tle", []byte(src))
-	require.NoError(t, err)
-	_, errs := check.Check(f, check.Config{})
-	require.Empty(t, errs)
-	m, err := Kernel(f, "k", Options{})
-	require.NoError(t, err)
-	require.NoError(t, ir.Verify(m))
+	m := lowerSource(t, "kw.tle", src)
 	text := ir.Print(m)
 	for _, op := range []string{"memdesc_index", "pipe_acquire", "pipe_commit", "pipe_wait", "pipe_release"} {
 		assert.True(t, strings.Contains(text, op), "no %s in\n%s", op, text)

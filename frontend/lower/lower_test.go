@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/ir"
 )
@@ -21,6 +22,20 @@ func lowerFile(t *testing.T, path, kernel string, defines map[string]string) *ir
 	require.NoError(t, err)
 	m, err := Kernel(f, kernel, Options{Defines: defines})
 	require.NoError(t, err)
+	return m
+}
+
+// lowerSource parses, checks (no errors allowed) and lowers kernel k of
+// src, and verifies the module.
+func lowerSource(t *testing.T, name, src string) *ir.Module {
+	t.Helper()
+	f, err := parser.ParseFile(name, []byte(src))
+	require.NoError(t, err)
+	_, errs := check.Check(f, check.Config{})
+	require.Empty(t, errs)
+	m, err := Kernel(f, "k", Options{})
+	require.NoError(t, err)
+	require.NoError(t, ir.Verify(m))
 	return m
 }
 

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/tlego/tle/frontend/check"
-	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/ir"
 )
 
@@ -32,13 +30,7 @@ kernel k(x *f32, out *f32, n i32) {
     store(out, v)
 }
 `
-	f, err := parser.ParseFile("pdl.tle", []byte(src))
-	require.NoError(t, err)
-	_, errs := check.Check(f, check.Config{})
-	require.Empty(t, errs)
-	m, err := Kernel(f, "k", Options{})
-	require.NoError(t, err)
-	require.NoError(t, ir.Verify(m))
+	m := lowerSource(t, "pdl.tle", src)
 	var kinds []ir.Kind
 	walk := func(op *ir.Op) {
 		switch op.Kind {
