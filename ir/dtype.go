@@ -132,14 +132,14 @@ func (d DType) Round(x float64) float64 {
 		}
 		return 0
 	case d.IsInt():
-		return float64(d.WrapInt(truncInt(x)))
+		return float64(d.WrapInt(TruncInt(x)))
 	}
 	return x
 }
 
-// truncInt converts a float to int64 toward zero, saturating at the ends and
-// mapping NaN to 0.
-func truncInt(x float64) int64 {
+// TruncInt converts a float to int64 toward zero, saturating at the ends and
+// mapping NaN to 0 (the rule every float-to-integer conversion follows).
+func TruncInt(x float64) int64 {
 	switch {
 	case math.IsNaN(x):
 		return 0

@@ -81,7 +81,7 @@ func (p *printer) number(f *Func) {
 	n := 0
 	used := map[string]bool{}
 	for i, a := range f.Body.Args {
-		if i < len(f.Params) && isIdent(f.Params[i].Name) && !used[f.Params[i].Name] {
+		if i < len(f.Params) && IsIdent(f.Params[i].Name) && !used[f.Params[i].Name] {
 			used[f.Params[i].Name] = true
 			p.refs[a] = "%" + f.Params[i].Name
 			continue
@@ -347,7 +347,9 @@ func IsValidAttr(v any) bool {
 	return false
 }
 
-func isIdent(s string) bool {
+// IsIdent reports whether s is an identifier of the IR text form (letters,
+// digits after the first, underscores).
+func IsIdent(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -382,14 +384,14 @@ func nameText(s string) string {
 }
 
 func symbol(s string) string {
-	if isIdent(s) {
+	if IsIdent(s) {
 		return s
 	}
 	return strconv.Quote(s)
 }
 
 func attrKey(s string) string {
-	if isIdent(s) {
+	if IsIdent(s) {
 		return s
 	}
 	return strconv.Quote(s)

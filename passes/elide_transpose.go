@@ -180,7 +180,7 @@ func printedRefs(f *ir.Func) map[*ir.Value]string {
 	n := 0
 	used := map[string]bool{}
 	for i, a := range f.Body.Args {
-		if i < len(f.Params) && isIdentName(f.Params[i].Name) && !used[f.Params[i].Name] {
+		if i < len(f.Params) && ir.IsIdent(f.Params[i].Name) && !used[f.Params[i].Name] {
 			used[f.Params[i].Name] = true
 			refs[a] = "%" + f.Params[i].Name
 			continue
@@ -206,17 +206,4 @@ func printedRefs(f *ir.Func) map[*ir.Value]string {
 	}
 	walk(f.Body)
 	return refs
-}
-
-func isIdentName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }

@@ -138,7 +138,7 @@ func (b *Buffer) Int64() []int64 {
 	}
 	out := make([]int64, len(b.f))
 	for k, v := range b.f {
-		out[k] = truncInt(v)
+		out[k] = ir.TruncInt(v)
 	}
 	return out
 }
@@ -198,18 +198,6 @@ type Desc struct {
 
 // ---- scalar conversions
 
-func truncInt(x float64) int64 {
-	switch {
-	case math.IsNaN(x):
-		return 0
-	case x >= math.MaxInt64:
-		return math.MaxInt64
-	case x <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(x)
-}
-
 // floatToInt converts like a C cast (ir.DType.Round's integer semantics).
 func floatToInt(d ir.DType, x float64) int64 {
 	if d == ir.I1 {
@@ -224,7 +212,7 @@ func floatToInt(d ir.DType, x float64) int64 {
 		}
 		return int64(uint64(x))
 	}
-	return d.WrapInt(truncInt(x))
+	return d.WrapInt(ir.TruncInt(x))
 }
 
 // wrap reduces v to the value set of an integer dtype.

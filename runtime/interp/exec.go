@@ -108,7 +108,7 @@ func intOf(v val) int64 {
 		return v.i[0]
 	}
 	if v.f != nil {
-		return truncInt(v.f[0])
+		return ir.TruncInt(v.f[0])
 	}
 	return 0
 }
