@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/tlego/tle/ir"
 	"go/constant"
 	"go/token"
 	"strconv"
@@ -329,38 +330,7 @@ func promote(a, b DType) DType {
 	case b.IsUntyped():
 		return promote(b, a)
 	}
-	af, bf := a.IsFloat(), b.IsFloat()
-	switch {
-	case af && !bf:
-		return a
-	case bf && !af:
-		return b
-	case af && bf:
-		if a.IsFP8() && b.IsFP8() {
-			return F16
-		}
-		if (a == F16 && b == BF16) || (a == BF16 && b == F16) {
-			return F32
-		}
-		if a.Bits() > b.Bits() {
-			return a
-		}
-		if b.Bits() > a.Bits() {
-			return b
-		}
-		return a
-	}
-	// both integers
-	if a.Bits() != b.Bits() {
-		if a.Bits() > b.Bits() {
-			return a
-		}
-		return b
-	}
-	if a.IsUnsigned() {
-		return a
-	}
-	return b
+	return DType(ir.Promote(ir.DType(a), ir.DType(b))) // typed operands: the IR's rule, one definition
 }
 
 func (c *checker) pointerArith(e ast.Node, op string, x, y ast.Expr, xt, yt Type, xv, yv *Value, xp, yp *Pointer, shape Shape) (Type, *Value) {
