@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -22,6 +23,7 @@ type benchFlags struct {
 	fast    bool
 	variant string
 	configs string
+	parts   string
 }
 
 func init() {
@@ -34,7 +36,9 @@ median of --reps launches after warm-up, with the achieved rate. The
 tutorials suite measures a device-to-device copy in the same run as the
 bandwidth ceiling, vector add at 1 GiB per operand, row softmax on
 4096x8192 f32, matmul with mma.sync at several sizes, and the host-side
-cost of one launch of a cached kernel. Progress goes to standard error.
+cost of one launch of a cached kernel; --parts runs some of its parts
+(copy, softmax, matmul, tma, fp8, compile, launch). Progress goes to
+standard error.
 
 The kda_fwd suite runs FlashKDA's six configurations of KDA forward (H 96
 and 64; K = V = 128; T = 8192 with B = 1, varlen [1300,547,2048,963,271,3063]
@@ -58,6 +62,7 @@ kernel's median timed alone. --configs picks configurations by their
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
 			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
+			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,compile,launch); default all")
 			return b
 		},
 		run: runBench,
@@ -78,6 +83,12 @@ func runBench(e *env, cfg any, args []string) int {
 		fmt.Fprintln(e.stderr, "tlec bench: --warmup must not be negative")
 		return 2
 	}
+	for _, p := range strings.Split(b.parts, ",") {
+		if b.parts != "" && !slices.Contains(tutorials.BenchParts, p) {
+			fmt.Fprintf(e.stderr, "tlec bench: --parts: no part %q (the tutorials parts: %s)\n", p, strings.Join(tutorials.BenchParts, ", "))
+			return 2
+		}
+	}
 	g, err := tle.OpenGPU()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none: %v\n", args[0], err)
@@ -86,7 +97,11 @@ func runBench(e *env, cfg any, args []string) int {
 	if args[0] == "kda_fwd" {
 		return benchKDA(e, g, b)
 	}
-	res, err := tutorials.Bench(g, b.reps, func(s string) { fmt.Fprintf(e.stderr, "tlec bench: %s\n", s) })
+	var parts []string
+	if b.parts != "" {
+		parts = strings.Split(b.parts, ",")
+	}
+	res, err := tutorials.Bench(g, b.reps, parts, func(s string) { fmt.Fprintf(e.stderr, "tlec bench: %s\n", s) })
 	if err != nil {
 		printError(e.stderr, "bench", err)
 		return 1

@@ -212,3 +212,11 @@ func TestBenchKDANeedsGPU(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "tutorials or kda_fwd")
 }
+
+// TestBenchParts: an unknown --parts name is a usage error, before a GPU
+// is looked for.
+func TestBenchParts(t *testing.T) {
+	code, _, errs := runCLI("bench", "tutorials", "--parts", "fp8,fp9")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, `no part "fp9"`)
+}

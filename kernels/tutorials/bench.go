@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tlego/tle/ir"
@@ -27,18 +29,34 @@ type BenchResult struct {
 // same run, plus the host-side cost of launching a cached kernel and the
 // time from source to a loaded module. progress, when not nil, is told
 // what is being measured.
-func Bench(g *tle.GPU, reps int, progress func(string)) ([]BenchResult, error) {
+// parts, when not empty, names the parts to run (BenchParts lists them).
+func Bench(g *tle.GPU, reps int, parts []string, progress func(string)) ([]BenchResult, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
 	bch := &bencher{g: g, reps: reps, progress: progress, r: rand.New(rand.NewPCG(1, 1))}
-	for _, part := range []func() error{bch.copyAndVectorAdd, bch.softmax, bch.matmuls, bch.tmaMatmuls, bch.compileTime, bch.launchCost} {
-		if err := part(); err != nil {
+	fns := map[string]func() error{"copy": bch.copyAndVectorAdd, "softmax": bch.softmax, "matmul": bch.matmuls,
+		"tma": bch.tmaMatmuls, "fp8": bch.fp8Matmuls, "compile": bch.compileTime, "launch": bch.launchCost}
+	for _, p := range parts {
+		if fns[p] == nil {
+			return nil, fmt.Errorf("no bench part %q (the parts: %s)", p, strings.Join(BenchParts, ", "))
+		}
+	}
+	for _, name := range BenchParts {
+		if len(parts) > 0 && !slices.Contains(parts, name) {
+			continue
+		}
+		if err := fns[name](); err != nil {
 			return nil, err
 		}
 	}
 	return bch.out, nil
 }
+
+// BenchParts are the parts of Bench, in the order it runs them: the copy
+// and vector add, softmax, matmul on mma.sync and wgmma, the TMA matmuls,
+// the FP8 matmul, the compile time and the launch cost.
+var BenchParts = []string{"copy", "softmax", "matmul", "tma", "fp8", "compile", "launch"}
 
 // bencher is what the parts of Bench share: the device, the repetitions,
 // the random source of all inputs (in the order Bench draws them) and the
@@ -179,18 +197,23 @@ func (bch *bencher) softmax() error {
 // name) on size^3 operands a and b, c = a b, with the launch arguments
 // args gives, and adds its row.
 func (bch *bencher) matmulRow(name, kernel, config string, size int, opts tle.CompileOptions, grid [3]int, args func(a, b, c *tle.DeviceBuffer) []any) error {
+	return bch.matmulRowOf(ir.BF16, name, kernel, config, size, opts, grid, args)
+}
+
+// matmulRowOf is matmulRow with operands a and b of dtype dt (c is bf16).
+func (bch *bencher) matmulRowOf(dt ir.DType, name, kernel, config string, size int, opts tle.CompileOptions, grid [3]int, args func(a, b, c *tle.DeviceBuffer) []any) error {
 	g := bch.g
 	bch.progress(fmt.Sprintf("%s %d^3 %s", name, size, config))
 	k, err := load(kernel+".tle", kernel)
 	if err != nil {
 		return err
 	}
-	a, err := bch.randBuf(ir.BF16, size*size)
+	a, err := bch.randBuf(dt, size*size)
 	if err != nil {
 		return err
 	}
 	defer g.Free(a)
-	b, err := bch.randBuf(ir.BF16, size*size)
+	b, err := bch.randBuf(dt, size*size)
 	if err != nil {
 		return err
 	}
@@ -210,7 +233,7 @@ func (bch *bencher) matmulRow(name, kernel, config string, size int, opts tle.Co
 		return err
 	}
 	flops := 2 * float64(size) * float64(size) * float64(size)
-	bch.out = append(bch.out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 bf16, %s", size, config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+	bch.out = append(bch.out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 %s, %s", size, dt, config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
 	return nil
 }
 
@@ -269,6 +292,39 @@ func (bch *bencher) tmaMatmuls() error {
 				tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": r.bn, "BK": "64", "S": r.s, "LAG": "1"}, Div16: []string{"M", "N", "K"}},
 				[3]int{(size + 127) / 128, (size + bn - 1) / bn, 1},
 				func(a, b, c *tle.DeviceBuffer) []any { return r.args(a, b, c, size) })
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fp8Matmuls times matmul_fp8.tle (e4m3 operands, per-tensor scales, bf16
+// out: what torch._scaled_mm computes) with the 128x256x128 3-stage tile
+// and, BN = 128 with 4 stages, plain and with the two-accumulator form.
+func (bch *bencher) fp8Matmuls() error {
+	g := bch.g
+	sa, err := g.Upload(ir.F32, []float64{0.5})
+	if err != nil {
+		return err
+	}
+	defer g.Free(sa)
+	sb, err := g.Upload(ir.F32, []float64{2})
+	if err != nil {
+		return err
+	}
+	defer g.Free(sb)
+	for _, cfg := range []struct{ bn, s, promote string }{{"256", "3", "0"}, {"128", "4", "0"}, {"128", "4", "4"}} {
+		for _, size := range []int{4096, 8192} {
+			bn := atoi(cfg.bn)
+			defs := map[string]string{"BM": "128", "BN": cfg.bn, "BK": "128", "S": cfg.s, "LAG": "1", "PROMOTE": cfg.promote}
+			err := bch.matmulRowOf(ir.F8E4M3, "matmul_fp8", "matmul_fp8", fmt.Sprintf("B^T, 128x%sx128, %s stages, lag 1, promote %s", cfg.bn, cfg.s, cfg.promote), size,
+				tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}},
+				[3]int{(size + 127) / 128, (size + bn - 1) / bn, 1},
+				func(a, b, c *tle.DeviceBuffer) []any {
+					return []any{tle.DeviceDesc{Buf: a, Shape: []int{size, size}}, tle.DeviceDesc{Buf: b, Shape: []int{size, size}}, c, sa, sb, size, size, size}
+				})
 			if err != nil {
 				return err
 			}
