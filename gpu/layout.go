@@ -71,7 +71,8 @@ type MMAv3 struct {
 // DotOperand is the register layout of mma.sync operand OpIdx (0: A [M, K],
 // 1: B [K, N]) for the accumulator layout Parent. KWidth is the number of
 // consecutive K elements a thread holds in one 32-bit register (2 for 16-bit
-// types).
+// types; 4 for wgmma's 8-bit register A, whose m64nNk32 fragment is the
+// 16-bit one with every element pair widened to four).
 type DotOperand struct {
 	OpIdx  int
 	Parent *MMA
@@ -688,27 +689,35 @@ func mmaV3Linear(l *MMAv3, shape []int) (*LinearLayout, error) {
 }
 
 func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
-	if l.KWidth != 2 {
-		return nil, fmt.Errorf("dot operand kWidth %d: only 2 (16-bit operands) is supported", l.KWidth)
+	if l.KWidth != 2 && (l.KWidth != 4 || l.OpIdx != 0) {
+		return nil, fmt.Errorf("dot operand %d kWidth %d: only 2 (16-bit operands), and 4 for an 8-bit A, are supported", l.OpIdx, l.KWidth)
 	}
 	wm, wn := l.Parent.WarpsPerCTA[0], l.Parent.WarpsPerCTA[1]
 	b := newLLBuilder(shape)
 	if l.OpIdx == 0 { // A [M, K]
-		b.reg(1, 1)
-		b.lane(1, 2)
-		b.lane(1, 4)
+		// one 32-bit register holds KWidth consecutive k; the four lanes
+		// of a row hold 4*KWidth of them; a second register pair holds the
+		// next 4*KWidth: a k step of 8*KWidth (16 for 16-bit types, 32
+		// for 8-bit: mma.sync's m16n8k16 A fragment and wgmma's 8-bit
+		// m64nNk32 one)
+		kw := l.KWidth
+		for v := 1; v < kw; v <<= 1 {
+			b.reg(1, v)
+		}
+		b.lane(1, kw)
+		b.lane(1, 2*kw)
 		b.lane(0, 1)
 		b.lane(0, 2)
 		b.lane(0, 4)
 		b.reg(0, 8)
-		b.reg(1, 8)
+		b.reg(1, 4*kw)
 		for v := 1; v < wm; v <<= 1 {
 			b.warp(0, 16*v)
 		}
 		for v := 1; v < wn; v <<= 1 {
 			b.ll.Warp = append(b.ll.Warp, make([]int, 2))
 		}
-		for v := 16; v < shape[1]; v <<= 1 {
+		for v := 8 * kw; v < shape[1]; v <<= 1 {
 			b.reg(1, v)
 		}
 		for v := 16 * wm; v < shape[0]; v <<= 1 {

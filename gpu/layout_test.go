@@ -108,6 +108,25 @@ func TestMMAFragments(t *testing.T) {
 	}
 }
 
+// TestWgmmaFP8RegAFragment: the kWidth-4 A layout is the PTX ISA's
+// register fragment of an 8-bit wgmma A (m64nNk32): byte i of a thread's
+// 16 (4 registers of 4) sits at row lane/4 + 8*((i/4)%2) + 16*warp,
+// column 4*(lane%4) + i%4 + 16*(i/8); further k32 steps follow in the
+// registers.
+func TestWgmmaFP8RegAFragment(t *testing.T) {
+	a := MustLinear(&DotOperand{OpIdx: 0, Parent: &MMA{WarpsPerCTA: []int{4, 1}}, KWidth: 4}, []int{64, 64})
+	for warp := 0; warp < 4; warp++ {
+		for lane := 0; lane < 32; lane++ {
+			for i := 0; i < 32; i++ {
+				want := []int{lane/4 + 8*((i/4)%2) + 16*warp, 4*(lane%4) + i%4 + 16*((i/8)%2) + 32*(i/16)}
+				if got := a.Coords(i, lane, warp); layIntsString(got) != layIntsString(want) {
+					t.Errorf("byte %d lane %d warp %d: %v, want %v", i, lane, warp, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestSliceAndReplication(t *testing.T) {
 	p := &Blocked{[]int{1, 8}, []int{8, 4}, []int{8, 1}, []int{1, 0}}
 	s := MustLinear(&Slice{Dim: 1, Parent: p}, []int{128})

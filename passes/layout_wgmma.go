@@ -34,9 +34,10 @@ func (s *assigner) wgmmaAcc(op *ir.Op) ir.Layout {
 }
 
 // wgmmaRegA is the register layout of wgmma's operand a when it comes from
-// registers (the RS form: 16-bit a, not transposed), or nil when a must be
-// staged in shared memory. Per warp and k16 step wgmma reads the fragment
-// mma.sync.m16n8k16 reads, and warp w of the warpgroups holds rows 16w of
+// registers (the RS form: 16-bit or 8-bit a, not transposed), or nil when a
+// must be staged in shared memory. Per warp and k16 step wgmma reads the
+// fragment mma.sync.m16n8k16 reads (8-bit: per k32 step, that fragment
+// with each element pair widened to four), and warp w of the warpgroups holds rows 16w of
 // each 64-row block as in the accumulator's MMAv3: the dot-operand layout
 // of an mma accumulator with all warps along M.
 func (s *assigner) wgmmaRegA(op *ir.Op) ir.Layout {
@@ -44,14 +45,19 @@ func (s *assigner) wgmmaRegA(op *ir.Op) ir.Layout {
 	if !layIsTile(a) || op.Attrs.Bool("trans_a") {
 		return nil
 	}
-	if d := ir.ElemDType(a.Type); d != ir.BF16 && d != ir.F16 {
+	kw := 2
+	switch ir.ElemDType(a.Type) {
+	case ir.BF16, ir.F16:
+	case ir.F8E4M3, ir.F8E5M2:
+		kw = 4
+	default:
 		return nil
 	}
 	acc, ok := s.wgmmaAcc(op).(*gpu.MMAv3)
 	if !ok {
 		return nil
 	}
-	return &gpu.DotOperand{OpIdx: 0, Parent: &gpu.MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: 2}
+	return &gpu.DotOperand{OpIdx: 0, Parent: &gpu.MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: kw}
 }
 
 // stageWgmmaA stores wgmma's register operand a into a shared buffer (laid

@@ -22,6 +22,24 @@ func (g *gen) pair(t *tval, r int) value.Value {
 	return g.or(lo, g.shl(hi, i32c(16)))
 }
 
+// quad packs the 8-bit registers r..r+3 of t into one i32, r in the low
+// byte (wgmma's 8-bit register operand).
+func (g *gen) quad(t *tval, r int) value.Value {
+	var out value.Value
+	for i := 0; i < 4; i++ {
+		if th, ok := t.lazy[r+i]; ok {
+			th()
+		}
+		b := g.cur.NewZExt(t.regs[r+i], types.I32)
+		if i == 0 {
+			out = b
+		} else {
+			out = g.or(out, g.shl(b, i32c(int64(8*i))))
+		}
+	}
+	return out
+}
+
 // to16 converts a tile of 8-bit floats to f16 registers for the f16 mma.
 func (g *gen) to16(t *tval, d ir.DType) *tval {
 	out := &tval{ll: t.ll, regs: make([]value.Value, len(t.regs))}

@@ -177,8 +177,8 @@ func (g *gen) newWgmmaLowering(op *ir.Op) *wgmmaLowering {
 	w.aRegs = g.val(op.Operands[0])
 	if w.aRegs.mem != nil {
 		w.a = g.wgmmaView("a", op.Operands[0], kDimA)
-	} else if transA || w.kStep != 16 || w.aRegs.ll == nil {
-		g.failf("wgmma operand a in registers must be 16-bit and not transposed (the layout passes stage other register operands)")
+	} else if transA || w.aRegs.ll == nil {
+		g.failf("wgmma operand a in registers must not be transposed (the layout passes stage other register operands)")
 	}
 	w.b = g.wgmmaView("b", op.Operands[1], kDimB)
 	w.K = ir.ShapeOf(op.Operands[0].Type)[kDimA]
@@ -215,7 +215,7 @@ func (g *gen) checkWgmmaShape(w *wgmmaLowering) {
 	if M%64 != 0 || N%8 != 0 || N < 8 || N > 256 || K%w.kStep != 0 {
 		g.failf("wgmma shape %dx%dx%d: M must be a multiple of 64, N a multiple of 8 up to 256, K a multiple of %d", M, N, K, w.kStep)
 	}
-	if w.kStep == 32 && (!a.kMajor || !b.kMajor) {
+	if w.kStep == 32 && ((a != nil && !a.kMajor) || !b.kMajor) {
 		g.failf("fp8 wgmma needs K-major operands (K the buffers' contiguous dimension)")
 	}
 	if a != nil && !a.kMajor && a.mnExt*eb != a.span && a.blockElems == 0 {
@@ -343,7 +343,7 @@ func (g *gen) wgmmaInputs(w *wgmmaLowering) (*tval, map[[2]int]value.Value) {
 		out.regs = g.wgmmaFence(out.regs)
 		return out, nil
 	}
-	keys, aPairs := g.wgmmaRegA(w.aRegs, w.ll, w.blocks, w.K)
+	keys, aPairs := g.wgmmaRegA(w.aRegs, w.ll, w.blocks, w.K, w.kStep)
 	vals := make([]value.Value, 0, len(keys)+len(out.regs))
 	for _, key := range keys {
 		vals = append(vals, aPairs[key])
@@ -379,7 +379,7 @@ func (g *gen) wgmmaIssue(w *wgmmaLowering, mma *llvm.InlineAsm, warpRow value.Va
 				scaleD = 0
 			}
 			if a == nil {
-				for _, rk := range [][2]int{{row, k}, {row + 8, k}, {row, k + 8}, {row + 8, k + 8}} {
+				for _, rk := range regAFragment(row, k, w.kStep) {
 					args = append(args, aPairs[rk])
 				}
 			} else {
@@ -413,12 +413,23 @@ func (g *gen) wgmmaBlockOff(a *wgmmaOperand, rowOff value.Value, eb int) value.V
 	return g.mul(rowOff, i32c(int64(eb))) // 0: M-major a is one 64-row block
 }
 
-// wgmmaRegA returns the packed pairs of a register operand a (RS form) the
-// wgmma of each 64-row block and k16 step reads, keyed by the (row, k) of
-// their first element relative to the thread (as mma.sync's a fragment:
-// (r, k), (r+8, k), (r, k+8), (r+8, k+8)), and the keys in the order of
-// use. a's warps must own the rows the accumulator's warps own.
-func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, K int) ([][2]int, map[[2]int]value.Value) {
+// regAFragment is the (row, k) of the first element of each of the four
+// 32-bit registers of wgmma's register operand a, for the k step of kStep
+// starting at k, relative to the thread: (r, k), (r+8, k), (r, k+h),
+// (r+8, k+h) with h = kStep/2 (mma.sync's a fragment for 16-bit types;
+// 8-bit ones hold four k per register instead of two).
+func regAFragment(row, k, kStep int) [4][2]int {
+	h := kStep / 2
+	return [4][2]int{{row, k}, {row + 8, k}, {row, k + h}, {row + 8, k + h}}
+}
+
+// wgmmaRegA returns the packed registers of a register operand a (RS
+// form) the wgmma of each 64-row block and k step reads, keyed by the
+// (row, k) of their first element relative to the thread (regAFragment),
+// and the keys in the order of use: pairs of 16-bit elements, or quads of
+// 8-bit ones for kStep 32. a's warps must own the rows the accumulator's
+// warps own.
+func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, K, kStep int) ([][2]int, map[[2]int]value.Value) {
 	if len(a.ll.Warp) != len(acc.Warp) {
 		g.failf("wgmma operand a's layout %v does not match the accumulator's warps", a.ll)
 	}
@@ -430,14 +441,18 @@ func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, K int) ([]
 	var keys [][2]int
 	out := map[[2]int]value.Value{}
 	for _, row := range blocks {
-		for k := 0; k < K; k += 16 {
-			for _, rk := range [][2]int{{row, k}, {row + 8, k}, {row, k + 8}, {row + 8, k + 8}} {
+		for k := 0; k < K; k += kStep {
+			for _, rk := range regAFragment(row, k, kStep) {
 				r := g.regAt(a.ll, []int{rk[0], rk[1]})
 				if r < 0 {
 					g.failf("wgmma operand a's layout %v lacks element (%d, %d) of the fragment", a.ll, rk[0], rk[1])
 				}
 				keys = append(keys, rk)
-				out[rk] = g.pair(a, r)
+				if kStep == 32 {
+					out[rk] = g.quad(a, r)
+				} else {
+					out[rk] = g.pair(a, r)
+				}
 			}
 		}
 	}
