@@ -27,6 +27,10 @@ $tlec build $t/matmul_tma_nt.tle --kernel matmul_tma_nt -D BM=128 -D BN=256 -D B
 $tlec build $t/matmul_make_desc.tle --kernel matmul_make_desc -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_make_desc.ptx" || echo "build-ptx: matmul_make_desc: no PTX (see above)"
 $tlec build $t/matmul_fp8.tle --kernel matmul_fp8 -D BM=128 -D BN=256 -D BK=128 -D S=3 -D LAG=1 -D PROMOTE=0 --toolchain llc -o "$dir/matmul_fp8.ptx" || echo "build-ptx: matmul_fp8: no PTX (see above)"
 $tlec build $t/async_load.tle --kernel async_load -D N=96 -D BM=16 -D BN=128 --toolchain llc -o "$dir/async_load.ptx"
+# the causal attention tutorial at both key blocks, on 8 warps as its test runs it
+for bn in 64 128; do
+  $tlec build $t/attention.tle --kernel attention -D BM=128 -D BN=$bn -D HEAD_DIM=128 --num-warps 8 --toolchain llc -o "$dir/attention_bn$bn.ptx"
+done
 # the programmatic-dependent-launch pair (for its SASS: griddepcontrol.wait and .launch_dependents)
 for k in pdl_producer pdl_consumer pdl_producer_timed pdl_consumer_timed; do
   $tlec build $t/pdl.tle --kernel $k -D BLOCK=256 --toolchain llc -o "$dir/$k.ptx"

@@ -1,0 +1,112 @@
+package tutorials
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tle"
+)
+
+// attentionRef is causal softmax attention in float64: o [BH, S, D] and
+// lse [BH, S] (the natural log of each row's softmax denominator) of
+// q, k, v [BH, S, D] with scores sm_scale * q[i] . k[j], j <= i.
+func attentionRef(bh, s, d int, q, k, v []float64, smScale float64) (o, lse []float64) {
+	o, lse = make([]float64, bh*s*d), make([]float64, bh*s)
+	sc := make([]float64, s)
+	for h := 0; h < bh; h++ {
+		base := h * s * d
+		for i := 0; i < s; i++ {
+			m := math.Inf(-1)
+			for j := 0; j <= i; j++ {
+				dot := 0.0
+				for c := 0; c < d; c++ {
+					dot += q[base+i*d+c] * k[base+j*d+c]
+				}
+				sc[j] = dot * smScale
+				m = math.Max(m, sc[j])
+			}
+			sum := 0.0
+			for j := 0; j <= i; j++ {
+				sc[j] = math.Exp(sc[j] - m)
+				sum += sc[j]
+			}
+			for j := 0; j <= i; j++ {
+				for c := 0; c < d; c++ {
+					o[base+i*d+c] += sc[j] / sum * v[base+j*d+c]
+				}
+			}
+			lse[h*s+i] = m + math.Log(sum)
+		}
+	}
+	return o, lse
+}
+
+// attentionDefs binds the tutorial as its header says: BM 128, HEAD_DIM
+// 128, BN 64 or 128; it runs on 8 warps.
+func attentionDefs(bn int) tle.CompileOptions {
+	return tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": fmt.Sprint(bn), "HEAD_DIM": "128"}, NumWarps: 8}
+}
+
+// TestAttention runs the causal attention tutorial against the float64
+// reference, with S a multiple of BM (256) and not (200: the last query
+// block and the keys of the diagonal block are masked), for both BN.
+//
+// The error bound: the kernel rounds the softmax probabilities P to bf16
+// before the P V product, and its output to bf16. bf16 keeps 8 significant
+// bits, so each rounding is a relative error of at most 2^-8 (3.9e-3), about
+// 1.5e-3 RMS over random values; P's errors partly average out over a row.
+// The interpreter measures a relative RMS error of 1.93e-3 to 1.97e-3 for o
+// (logged) and 5e-8 for lse; the bounds 3e-3 and 1e-5 leave room for the
+// GPU's ex2.approx and summation order and still fail on a real error: a
+// softmax scale 1% off gives 9.3e-3, and an unwritten row is NaN (the
+// outputs are poisoned).
+func TestAttention(t *testing.T) {
+	k := kernel(t, "attention.tle", "attention")
+	const bh, d = 2, 128
+	smScale := 1 / math.Sqrt(d)
+	r := rand.New(rand.NewPCG(61, 62))
+	for _, bn := range []int{64, 128} {
+		for _, s := range []int{256, 200} {
+			n := bh * s * d
+			q, kk, v := round(ir.BF16, randn(r, n)), round(ir.BF16, randn(r, n)), round(ir.BF16, randn(r, n))
+			wantO, wantL := attentionRef(bh, s, d, q, kk, v, smScale)
+			for _, dev := range devices(t, fmt.Sprintf("attention_bn%d", bn)) {
+				o, lse := poison(n), poison(bh*s)
+				o.Shape, lse.Shape = []int{bh, s, d}, []int{bh, s}
+				err := k.Run(dev, [3]int{cdiv(s, 128), bh, 1}, attentionDefs(bn), map[string]any{
+					"q_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: q}, "k_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: kk},
+					"v_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: v}, "o_ptr": o, "lse_ptr": lse, "S": s, "sm_scale": smScale})
+				require.NoError(t, err, dev.Name())
+				eo, el := relRMS(o.Data, wantO), relRMS(lse.Data, wantL)
+				t.Logf("%s BN %d S %d: relative RMS error of o %.3g, of lse %.3g", dev.Name(), bn, s, eo, el)
+				require.Less(t, eo, 3e-3, "%s BN %d S %d: o", dev.Name(), bn, s)
+				// lse is f32 from f32 scores of bf16 inputs: only f32
+				// rounding, exp2 and log2 are in its error
+				require.Less(t, el, 1e-5, "%s BN %d S %d: lse", dev.Name(), bn, s)
+			}
+		}
+	}
+}
+
+// TestAttentionPTX compiles the tutorial for sm_90a with llc-19 on 8 warps,
+// as the test runs it: today its dots run on mma.sync (the transposed k
+// and the register P operand keep them off wgmma) and its softmax on
+// ex2.approx.
+func TestAttentionPTX(t *testing.T) {
+	needLLC(t)
+	k := kernel(t, "attention.tle", "attention")
+	for _, bn := range []int{64, 128} {
+		b, err := k.Compile(attentionDefs(bn), tle.GPUOptions{Toolchain: "llc", Arch: "sm_90a"})
+		require.NoError(t, err, "BN %d", bn)
+		require.Equal(t, 8, b.NumWarps)
+		for _, w := range []string{`mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32\s`, `ex2\.approx\.(ftz\.)?f32\s`,
+			`ldmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16\s`} {
+			require.Regexp(t, ptxLine(w), b.PTX, "BN %d: no %s", bn, w)
+		}
+	}
+}
