@@ -6,24 +6,34 @@ import (
 )
 
 // DotToWgmma turns the dots of f that Hopper's warpgroup MMA can run into
-// wgmma on shared-memory operands and returns how many it turned: a and b
-// are stored into buffers (alloc, given the wgmma swizzle by the layout
-// pass), read by wgmma, and a wgmma_wait(0) follows, so that the product
-// is complete where the dot's result was. The cp.async pipeliner then
-// streams such buffers like the ones it stages for mma.sync.
+// wgmma and returns how many it turned. An operand loaded from global
+// memory is stored into a buffer (alloc, given the wgmma swizzle by the
+// layout pass) that wgmma reads; a wgmma_wait(0) follows, so that the
+// product is complete where the dot's result was. The cp.async pipeliner
+// then streams such buffers like the ones it stages for mma.sync.
 //
 // A dot qualifies when f has no warp roles, its warps are a multiple of 4
-// (whole warpgroups), a and b are bf16 or f16 tiles loaded from global
-// memory (mma.sync would stage those through shared memory too), of one
-// dtype, M is a
-// multiple of 64, N a multiple of 8 up to 256, K a multiple of 16, and the
-// row-major buffers fit a wgmma swizzle (rows of 32, 64 or 128 bytes, or a
-// multiple of 128). The others stay dots (mma.sync). A dot whose a is
-// computed in registers (a chained product's accumulator) could run as
-// wgmma with a in registers (the RS form the backend has), but its b must
-// then be staged in shared memory each time and every product waited for:
-// on the H200 that made the KDA recurrence (BV = 64) 1.6x slower than
-// mma.sync (docs/perf.md, run 11), so such dots stay on mma.sync.
+// (whole warpgroups), its operands are bf16 or f16 of one dtype, M is a
+// multiple of 64, N a multiple of 8 up to 256, K a multiple of 16, and:
+//   - b is a tile loaded from global memory, [K, N], or the transpose of
+//     one loaded [N, K] (b.T of a loaded tile, as attention's s := dot(q,
+//     k.T)): staged as loaded, with trans_b for the transposed form (wgmma
+//     reads a K-major b, no data moves);
+//   - a is likewise loaded ([M, K], or [K, M] transposed: trans_a), or is
+//     computed in registers (a chained product's P) and N is at least 64:
+//     wgmma's register-A form reads it from registers with no staging;
+//   - the buffers fit a wgmma swizzle (rows of 32, 64 or 128 bytes, or a
+//     multiple of 128).
+//
+// A loaded operand defined outside the dot's block (a loop-invariant q
+// tile) is staged once, right after its load, not in every iteration, and
+// the one buffer serves every dot that reads it (attention's two loops).
+// A dot whose b is computed in registers stays on mma.sync: b would be
+// staged in shared memory each time and every product waited for; on the
+// H200 that made the KDA recurrence (BV = 64) 1.6x slower than mma.sync
+// (docs/perf.md, run 11). So do register-A products narrower than 64 (the
+// recurrence's N = 16 and 32): each is waited for, and at small N the wait
+// costs more than the instruction saves; attention's are 64 to 256 wide.
 func DotToWgmma(f *ir.Func, numWarps int) int {
 	if nw := f.Attrs.Int(gpu.AttrNumWarps, 0); nw > 0 {
 		numWarps = int(nw)
@@ -31,24 +41,55 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 	if numWarps <= 0 || numWarps%4 != 0 || gpu.SpecializedWarps(f) > 0 {
 		return 0
 	}
-	var dots []*ir.Op
+	type plan struct {
+		op   *ir.Op
+		a, b wgmmaOperand
+		regA bool
+	}
+	var plans []plan
 	f.Walk(func(op *ir.Op) {
-		if op.Kind == ir.OpDot && wgmmaShapesOK(op) {
-			dots = append(dots, op)
+		if op.Kind != ir.OpDot {
+			return
+		}
+		a, aok := wgmmaSource(op.Operands[0])
+		b, bok := wgmmaSource(op.Operands[1])
+		if !bok {
+			return
+		}
+		regA := !aok
+		if regA && !layIsTile(op.Operands[0]) {
+			return
+		}
+		if wgmmaShapesOK(op, a, b, regA) {
+			plans = append(plans, plan{op: op, a: a, b: b, regA: regA})
 		}
 	})
-	for _, op := range dots {
+	hoisted := map[*ir.Value]*ir.Value{} // loop-invariant tiles staged once, for every dot reading them
+	for _, pl := range plans {
+		op := pl.op
 		stage := func(v *ir.Value) *ir.Value {
+			if buf := hoisted[v]; buf != nil {
+				return buf
+			}
 			t := layTileOf(v)
 			md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: ir.RowMajor(2), Space: ir.Shared}
 			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{gpu.AttrOrderFromInit: true}, Pos: op.Pos}
 			a.Results = []*ir.Value{f.NewValue(md, "", a, nil, 0)}
-			layInsertBefore(op, a)
+			if v.Def.Parent != op.Parent {
+				layInsertAfter(v.Def, a) // loop-invariant: staged once
+				hoisted[v] = a.Results[0]
+			} else {
+				layInsertBefore(op, a)
+			}
 			return a.Results[0]
 		}
-		sa, sb := stage(op.Operands[0]), stage(op.Operands[1])
+		sa := op.Operands[0]
+		if !pl.regA {
+			sa = stage(pl.a.tile)
+		}
+		sb := stage(pl.b.tile)
 		w := &ir.Op{Kind: ir.OpWgmma, Operands: []*ir.Value{sa, sb, op.Operands[2]},
-			Attrs: ir.Attrs{"trans_a": false, "trans_b": false}, Pos: op.Pos}
+			Attrs: ir.Attrs{"trans_a": pl.a.trans, "trans_b": pl.b.trans}, Pos: op.Pos}
 		w.Results = []*ir.Value{f.NewValue(op.Results[0].Type, op.Results[0].Name, w, nil, 0)}
 		layInsertBefore(op, w)
 		wait := &ir.Op{Kind: ir.OpWgmmaWait, Attrs: ir.Attrs{"pending": int64(0)}, Pos: op.Pos}
@@ -56,24 +97,45 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 		f.ReplaceAllUses(op.Results[0], w.Results[0])
 		op.Remove()
 	}
-	return len(dots)
+	return len(plans)
 }
 
-// wgmmaShapesOK reports whether dot op has operands and shapes wgmma runs
-// from row-major shared buffers (see DotToWgmma).
-func wgmmaShapesOK(op *ir.Op) bool {
-	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	if !layIsTile(a) || !layIsTile(b) || !layIsTile(c) {
+// wgmmaOperand is a dot operand wgmma can read from a staged buffer: the
+// loaded tile to stage, and whether the dot reads its transpose.
+type wgmmaOperand struct {
+	tile  *ir.Value
+	trans bool
+}
+
+// wgmmaSource is v as a staged wgmma operand: v itself when it is a 2-D
+// tile loaded from global memory, the loaded tile when v is its transpose
+// (trans with perm [1, 0]); ok is false otherwise.
+func wgmmaSource(v *ir.Value) (wgmmaOperand, bool) {
+	if loadedFromGlobal(v) {
+		return wgmmaOperand{tile: v}, true
+	}
+	if v.Def != nil && v.Def.Kind == ir.OpTrans && loadedFromGlobal(v.Def.Operands[0]) {
+		if p := v.Def.Attrs.Ints("perm"); len(p) != 2 || p[0] != 1 || p[1] != 0 {
+			return wgmmaOperand{}, false
+		}
+		return wgmmaOperand{tile: v.Def.Operands[0], trans: true}, true
+	}
+	return wgmmaOperand{}, false
+}
+
+// wgmmaShapesOK reports whether dot op, with operands staged as a and b
+// (a in registers when regA), has the dtypes and shapes wgmma runs (see
+// DotToWgmma).
+func wgmmaShapesOK(op *ir.Op, a, b wgmmaOperand, regA bool) bool {
+	c := op.Operands[2]
+	if !layIsTile(c) || ir.ElemDType(c.Type) != ir.F32 {
 		return false
 	}
-	if !loadedFromGlobal(a) || !loadedFromGlobal(b) {
+	da, db := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type)
+	if da != db || (da != ir.BF16 && da != ir.F16) {
 		return false
 	}
-	da, db := ir.ElemDType(a.Type), ir.ElemDType(b.Type)
-	if da != db || (da != ir.BF16 && da != ir.F16) || ir.ElemDType(c.Type) != ir.F32 {
-		return false
-	}
-	as, bs := layTileOf(a).Shape, layTileOf(b).Shape
+	as, bs := layTileOf(op.Operands[0]).Shape, layTileOf(op.Operands[1]).Shape // the dot's [M, K] and [K, N]
 	if len(as) != 2 || len(bs) != 2 {
 		return false
 	}
@@ -81,10 +143,15 @@ func wgmmaShapesOK(op *ir.Op) bool {
 	if m%64 != 0 || k%16 != 0 || n%8 != 0 || n > 256 || bs[0] != k {
 		return false
 	}
-	if _, err := gpu.WgmmaSharedLayout(as, 2, []int{1, 0}); err != nil {
-		return false
+	if regA && n < 64 {
+		return false // see DotToWgmma: small register-A products stay on mma.sync
 	}
-	_, err := gpu.WgmmaSharedLayout(bs, 2, []int{1, 0})
+	if !regA {
+		if _, err := gpu.WgmmaSharedLayout(layTileOf(a.tile).Shape, 2, []int{1, 0}); err != nil {
+			return false
+		}
+	}
+	_, err := gpu.WgmmaSharedLayout(layTileOf(b.tile).Shape, 2, []int{1, 0})
 	return err == nil
 }
 

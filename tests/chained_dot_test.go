@@ -33,12 +33,18 @@ func TestChainedDotStaysInRegisters(t *testing.T) {
 	require.NoError(t, err)
 	k, err := prog.Kernel("chain")
 	require.NoError(t, err)
-	// by default the first product (operands loaded from memory) runs as
-	// wgmma; the second, whose a operand is computed, stays a dot
+	// by default both products run as wgmma: the first from shared
+	// operands (loaded from memory, staged), the second, whose a operand
+	// is computed and whose N is 64, in the register-A form: P's cast
+	// feeds it as it is, not staged
 	a, err := k.Build(tle.CompileOptions{NumWarps: 4}, tle.GPUOptions{}, "ll")
 	require.NoError(t, err)
-	require.Len(t, regexp.MustCompile(`= wgmma\(`).FindAllString(a.TIR, -1), 1, a.TIR)
-	require.Len(t, regexp.MustCompile(`= dot\(`).FindAllString(a.TIR, -1), 1, a.TIR)
+	require.Len(t, regexp.MustCompile(`= wgmma\(`).FindAllString(a.TIR, -1), 2, a.TIR)
+	require.Len(t, regexp.MustCompile(`= dot\(`).FindAllString(a.TIR, -1), 0, a.TIR)
+	require.Len(t, regexp.MustCompile(`= alloc\(`).FindAllString(a.TIR, -1), 3, "A, B and C staged; P not: %s", a.TIR)
+	pc := regexp.MustCompile(`(?m)^\s*(%\d+) = cast\(`).FindStringSubmatch(a.TIR)
+	require.NotNil(t, pc, a.TIR)
+	require.Regexp(t, `= wgmma\(`+pc[1]+`,`, a.TIR, "P is the register a operand")
 
 	// with both on mma.sync, the chain stays in registers
 	a, err = k.Build(tle.CompileOptions{NumWarps: 4, DotMMASync: true}, tle.GPUOptions{}, "ll")

@@ -308,7 +308,7 @@ func bindingKey(opts CompileOptions) string {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s=%s;", n, opts.Defines[n])
 	}
-	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;mmasync=%v", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotMMASync)
+	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;mmasync=%v;stages=%d", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotMMASync, opts.NumStages)
 	return b.String()
 }
 

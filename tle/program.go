@@ -141,6 +141,12 @@ type CompileOptions struct {
 	// kernel on one SM (the minctasm annotation): the registers per thread
 	// are capped to make room, spilling if they must.
 	MinCTAsPerSM int
+	// NumStages is the depth of the software pipeline the compiler builds
+	// around the loads that feed a loop's products (Triton's num_stages):
+	// 0 is the default (3), 1 turns pipelining off, at most MaxNumStages.
+	// Each stage holds one more copy of every pipelined tile in shared
+	// memory.
+	NumStages int
 	// Div16 names integer parameters whose values are multiples of 16 (a
 	// specialisation key, as in Triton): the compiler may then prove that
 	// addresses built from them are 16-byte aligned and vectorise. Run and
@@ -178,6 +184,9 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 	}
 	if !opts.DotMMASync {
 		m.Func(k.Name()).Attrs[gpu.AttrDotWgmma] = true
+	}
+	if opts.NumStages > 0 {
+		m.Func(k.Name()).Attrs[gpu.AttrPipelineStages] = int64(opts.NumStages)
 	}
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
 	if err != nil {

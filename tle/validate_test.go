@@ -357,6 +357,8 @@ func TestCompileOptionLimits(t *testing.T) {
 		{CompileOptions{NumWarps: 6}, "num warps 6"},
 		{CompileOptions{MinCTAsPerSM: -100}, "min CTAs per SM -100"},
 		{CompileOptions{MinCTAsPerSM: 1000000}, "min CTAs per SM 1000000"},
+		{CompileOptions{NumStages: -1}, "num stages -1"},
+		{CompileOptions{NumStages: 9}, "num stages 9"},
 	} {
 		require.ErrorContains(t, k.Run(CPU(), [3]int{1, 1, 1}, tc.opts, args()), tc.want)
 		_, err := k.Build(tc.opts, GPUOptions{}, "ll")

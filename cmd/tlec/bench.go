@@ -37,7 +37,7 @@ tutorials suite measures a device-to-device copy in the same run as the
 bandwidth ceiling, vector add at 1 GiB per operand, row softmax on
 4096x8192 f32, matmul with mma.sync at several sizes, and the host-side
 cost of one launch of a cached kernel; --parts runs some of its parts
-(copy, softmax, matmul, tma, fp8, compile, launch). Progress goes to
+(copy, softmax, matmul, tma, fp8, attention, compile, launch). Progress goes to
 standard error.
 
 The kda_fwd suite runs FlashKDA's six configurations of KDA forward (H 96
@@ -62,7 +62,7 @@ kernel's median timed alone. --configs picks configurations by their
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
 			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
-			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,compile,launch); default all")
+			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
 		},
 		run: runBench,

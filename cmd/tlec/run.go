@@ -31,6 +31,7 @@ type runFlags struct {
 	toolchain  string
 	dotWgmma   bool
 	minCTAs    int
+	numStages  int
 	timeout    time.Duration
 }
 
@@ -78,6 +79,7 @@ checked against it before it starts.`,
 			fs.BoolVar(&r.dotWgmma, "dot-wgmma", true, "as tlec build: --dot-wgmma=false keeps dots on mma.sync (give the same as to the build of a --ptx file)")
 			fs.DurationVar(&r.timeout, "timeout", tle.DefaultTimeout, "stop the launch after this long (Go duration: 2s, 1m30s); the interpreter stops its programs, a GPU launch is checked before it starts")
 			fs.IntVar(&r.minCTAs, "min-ctas", 0, "as tlec build: CTAs per SM ptxas must fit (give the same as to the build of a --ptx file)")
+			fs.IntVar(&r.numStages, "num-stages", 0, "as tlec build: software-pipeline depth (0: 3; 1: none)")
 			return r
 		},
 		run: runRun,
@@ -117,7 +119,7 @@ func runRun(e *env, cfg any, files []string) int {
 		return fail("%v", err)
 	}
 	opts := tle.CompileOptions{Defines: defines, NumWarps: r.numWarps, VerifyEach: r.verifyEach, DumpAfter: r.dumpAfter, DumpDir: r.dumpDir,
-		DotMMASync: !r.dotWgmma, MinCTAsPerSM: r.minCTAs}
+		DotMMASync: !r.dotWgmma, MinCTAsPerSM: r.minCTAs, NumStages: r.numStages}
 	gopts := tle.GPUOptions{Toolchain: r.toolchain}
 	if r.ptx != "" {
 		if r.device == "cpu" {

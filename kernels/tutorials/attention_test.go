@@ -94,9 +94,12 @@ func TestAttention(t *testing.T) {
 }
 
 // TestAttentionPTX compiles the tutorial for sm_90a with llc-19 on 8 warps,
-// as the test runs it: today its dots run on mma.sync (the transposed k
-// and the register P operand keep them off wgmma) and its softmax on
-// ex2.approx.
+// as the test runs it: both products run as wgmma (the two warpgroups own
+// 64 query rows each): q . k^T from shared memory, k as stored read
+// K-major (m64nBNk16, transpose immediates 0, 0: k.T moves no data), P . V
+// with P from registers (m64n128k16, four packed registers) and V read
+// N-major (immediate 1); the K and V tiles stream through
+// cp.async rings; the softmax runs on ex2.approx; no mma.sync is left.
 func TestAttentionPTX(t *testing.T) {
 	needLLC(t)
 	k := kernel(t, "attention.tle", "attention")
@@ -104,9 +107,14 @@ func TestAttentionPTX(t *testing.T) {
 		b, err := k.Compile(attentionDefs(bn), tle.GPUOptions{Toolchain: "llc", Arch: "sm_90a"})
 		require.NoError(t, err, "BN %d", bn)
 		require.Equal(t, 8, b.NumWarps)
-		for _, w := range []string{`mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32\s`, `ex2\.approx\.(ftz\.)?f32\s`,
-			`ldmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16\s`} {
+		for _, w := range []string{
+			fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk16\.f32\.bf16\.bf16\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1, 0, 0;`, bn, bn/2-1),
+			`wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`,
+			`cp\.async\.cg\.shared\.global(\.L2::\w+)? \[%r\d+\], \[%rd\d+\], 16(, %r\d+)?;`,
+			`ex2\.approx\.(ftz\.)?f32\s`,
+		} {
 			require.Regexp(t, ptxLine(w), b.PTX, "BN %d: no %s", bn, w)
 		}
+		require.NotRegexp(t, ptxLine(`mma\.sync\.`), b.PTX, "BN %d: a product left on mma.sync", bn)
 	}
 }

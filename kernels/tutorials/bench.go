@@ -2,6 +2,7 @@ package tutorials
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -36,7 +37,7 @@ func Bench(g *tle.GPU, reps int, parts []string, progress func(string)) ([]Bench
 	}
 	bch := &bencher{g: g, reps: reps, progress: progress, r: rand.New(rand.NewPCG(1, 1))}
 	fns := map[string]func() error{"copy": bch.copyAndVectorAdd, "softmax": bch.softmax, "matmul": bch.matmuls,
-		"tma": bch.tmaMatmuls, "fp8": bch.fp8Matmuls, "compile": bch.compileTime, "launch": bch.launchCost}
+		"tma": bch.tmaMatmuls, "fp8": bch.fp8Matmuls, "attention": bch.attention, "compile": bch.compileTime, "launch": bch.launchCost}
 	for _, p := range parts {
 		if fns[p] == nil {
 			return nil, fmt.Errorf("no bench part %q (the parts: %s)", p, strings.Join(BenchParts, ", "))
@@ -55,8 +56,9 @@ func Bench(g *tle.GPU, reps int, parts []string, progress func(string)) ([]Bench
 
 // BenchParts are the parts of Bench, in the order it runs them: the copy
 // and vector add, softmax, matmul on mma.sync and wgmma, the TMA matmuls,
-// the FP8 matmul, the compile time and the launch cost.
-var BenchParts = []string{"copy", "softmax", "matmul", "tma", "fp8", "compile", "launch"}
+// the FP8 matmul, the plain attention tutorial, the compile time and the
+// launch cost.
+var BenchParts = []string{"copy", "softmax", "matmul", "tma", "fp8", "attention", "compile", "launch"}
 
 // bencher is what the parts of Bench share: the device, the repetitions,
 // the random source of all inputs (in the order Bench draws them) and the
@@ -333,6 +335,60 @@ func (bch *bencher) fp8Matmuls() error {
 	return nil
 }
 
+// attention times attention.tle, the plain causal attention forward, on
+// torch SDPA's shapes (../shared/peers/sdpa_prefill.py: B 1, 32 heads, head
+// dim 128, bf16, causal) at S = 4096, 8192 and 16384, with BN 64 and 128;
+// the rate counts the causal half of the products, as the peer script does
+// (4 * heads * S^2 * 128 / 2 flops). TLE_BENCH_ATTENTION="BN:STAGES ..."
+// replaces the configurations (64:3 128:2 128:3).
+func (bch *bencher) attention() error {
+	g := bch.g
+	const heads, d = 32, 128
+	k, err := load("attention.tle", "attention")
+	if err != nil {
+		return err
+	}
+	for _, sl := range []int{4096, 8192, 16384} {
+		n := heads * sl * d
+		var bufs [3]*tle.DeviceBuffer
+		for i := range bufs {
+			if bufs[i], err = bch.randBuf(ir.BF16, n); err != nil {
+				return err
+			}
+			defer g.Free(bufs[i])
+		}
+		o, err := g.Alloc(ir.BF16, n)
+		if err != nil {
+			return err
+		}
+		defer g.Free(o)
+		lse, err := g.Alloc(ir.F32, heads*sl)
+		if err != nil {
+			return err
+		}
+		defer g.Free(lse)
+		for _, cfg := range strings.Fields(envOr("TLE_BENCH_ATTENTION", "64:3 128:2 128:3")) {
+			bn, st, _ := strings.Cut(cfg, ":")
+			bch.progress(fmt.Sprintf("attention S=%d BN=%s stages=%s", sl, bn, st))
+			opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": bn, "HEAD_DIM": "128"}, NumWarps: 8, NumStages: atoi(st)}
+			p, err := g.Prepare(k, opts, [3]int{(sl + 127) / 128, heads, 1}, bufs[0], bufs[1], bufs[2], o, lse, sl, 1/math.Sqrt(d))
+			if err != nil {
+				return err
+			}
+			t, err := g.Time(2, bch.reps, p.Launch)
+			toolchain := p.Binary().Toolchain
+			p.Close()
+			if err != nil {
+				return err
+			}
+			flops := 4 * float64(heads) * float64(sl) * float64(sl) * d / 2
+			bch.out = append(bch.out, BenchResult{Name: "attention", Config: fmt.Sprintf("causal, B 1, H 32, S %d, D 128, BM 128, BN %s, %s stages, 8 warps", sl, bn, st),
+				Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: toolchain})
+		}
+	}
+	return nil
+}
+
 // compileTime measures the time from source to a loaded module, the first
 // time (an empty JIT cache directory, a specialisation not compiled before
 // in this process), then again (the in-memory cache).
@@ -422,4 +478,12 @@ func atoi(s string) int {
 	n := 0
 	fmt.Sscan(s, &n)
 	return n
+}
+
+// envOr is the environment variable name, or def when it is unset or empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
