@@ -1,6 +1,7 @@
 // Package tutorials holds the tutorial kernels of TLE-Go: vector add, row
 // softmax, matmul, layer norm, a pipe producer/consumer with warp roles and a
-// two-CTA cluster exchange. Each is tested on the interpreter against a
+// two-CTA cluster exchange, TMA copies (rank 2, and rank 3 to 5 in a
+// paged KV-cache gather). Each is tested on the interpreter against a
 // float64 reference, and on the GPU when one is present.
 package tutorials
 
