@@ -298,3 +298,30 @@ func SmemBytes(t Type) int {
 	}
 	return 0
 }
+
+// BlockViewDims is the rule by which a shared-memory view serves a TMA
+// block (copy through a desc[T, block...]): the view's shape is the
+// block's with some of its dimensions of extent 1 left out (none: the
+// same shape; all: a desc[bf16, 1, 1, 64, 128] block lands in a [64, 128]
+// view). Leaving out unit dimensions keeps the row-major order of the
+// elements, so the copy moves the same bytes either way. It returns, for
+// each view dimension, the block dimension it is, or ok false when the
+// view does not serve the block. Matching is greedy from the outermost
+// dimension, which is exact: a skipped dimension has extent 1, so matching
+// it instead changes nothing.
+func BlockViewDims(block, view []int) (dims []int, ok bool) {
+	j := 0
+	for k, b := range block {
+		switch {
+		case j < len(view) && view[j] == b:
+			dims = append(dims, k)
+			j++
+		case b != 1:
+			return nil, false
+		}
+	}
+	if j != len(view) {
+		return nil, false
+	}
+	return dims, true
+}

@@ -326,8 +326,8 @@ func (v *verifier) checkCopy(op, _ *Op) bool {
 			v.errf(op, "offset %d has type %s, want an integer scalar", i-2, typeString(op.ot(i)))
 		}
 	}
-	if md.Elem != d.Elem || NumElements(md.Shape) != NumElements(d.Block) {
-		v.errf(op, "buffer %s does not hold a block of %s", typeString(md), typeString(d))
+	if _, ok := BlockViewDims(d.Block, md.Shape); md.Elem != d.Elem || !ok {
+		v.errf(op, "buffer %s does not hold a block of %s (its shape must be the block's, less any of its dimensions of extent 1)", typeString(md), typeString(d))
 	}
 	return true
 }

@@ -217,7 +217,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		}
 		dargs[i] = ptr
 		if p.kind == descParam {
-			d := DeviceDesc{Buf: &DeviceBuffer{Ptr: ptr, DType: p.dt, N: len(a.tensor.Data)}, Shape: a.tensor.Shape}
+			d := DeviceDesc{Buf: &DeviceBuffer{Ptr: ptr, DType: p.dt, N: len(a.tensor.Data)}, Shape: a.desc.shape, Strides: a.desc.strides}
 			if err := checkDesc(p.name, p.typ, p.dt, p.rank, d); err != nil {
 				return err
 			}

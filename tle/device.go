@@ -35,6 +35,20 @@ type Tensor struct {
 	Data  []float64
 }
 
+// StridedTensor is host data for a desc parameter whose tensor is not
+// row-major in Data: element (i0, i1, ...) of Shape is Data[i0*Strides[0] +
+// i1*Strides[1] + ...] (elements, outermost first). Permuted strides let
+// one kernel read, say, an NHD cache [blocks, tokens, heads, dim] as the
+// [blocks, heads, tokens, dim] its descriptor names. On every device the
+// strides follow TMA's rules (checkDesc): the innermost 1, the others
+// positive multiples of 16 bytes, every element within Data; Data holds
+// the buffer's contents after the launch.
+type StridedTensor struct {
+	Shape   []int
+	Strides []int
+	Data    []float64
+}
+
 // NewTensor makes a tensor of the given shape filled with zeros. Like make,
 // it panics on a negative dimension ("tle.NewTensor: negative dimension -1
 // in shape [-1]") or on a shape whose element count does not fit an int.
@@ -218,7 +232,8 @@ func (p hostParam) checkScalar(v any) (interp.Scalar, error) {
 type boundArg struct {
 	param  hostParam
 	arg    any           // as given
-	tensor *Tensor       // pointer and descriptor parameters
+	tensor *Tensor       // pointer and descriptor parameters (a StridedTensor's data as a flat tensor)
+	desc   *descLayout   // a descriptor parameter's shape and strides
 	scalar interp.Scalar // scalar parameters
 }
 
@@ -325,7 +340,23 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 		}
 		b := &boundArg{param: p, arg: a}
 		switch p.kind {
-		case pointerParam, descParam:
+		case descParam:
+			if st, ok := a.(*StridedTensor); ok {
+				if st == nil {
+					return nil, fmt.Errorf("argument %s (%s) is a nil *tle.StridedTensor", p.name, p.typ)
+				}
+				l := descLayout{shape: st.Shape, strides: st.Strides}
+				if err := l.check(p.name, p.typ, p.dt, p.rank, len(st.Data)); err != nil {
+					return nil, err
+				}
+				if err := checkIntElems(p, st.Data); err != nil {
+					return nil, err
+				}
+				b.tensor, b.desc = &Tensor{Shape: []int{len(st.Data)}, Data: st.Data}, &l
+				break
+			}
+			fallthrough
+		case pointerParam:
 			ten, ok := a.(*Tensor)
 			if !ok || ten == nil {
 				return nil, fmt.Errorf("argument %s (%s) needs a tensor, got %T", p.name, p.typ, a)
@@ -339,6 +370,9 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 			}
 			if p.kind == descParam && len(ten.Shape) != p.rank {
 				return nil, fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", p.name, p.typ, p.rank, ten.Shape)
+			}
+			if p.kind == descParam {
+				b.desc = &descLayout{shape: ten.Shape, strides: rowMajorStrides(ten.Shape)}
 			}
 			if err := checkIntElems(p, ten.Data); err != nil {
 				return nil, err
@@ -407,7 +441,7 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 			iargs[i] = bufs[i]
 		case descParam:
 			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
-			iargs[i] = &interp.Desc{Buf: bufs[i], Shape: a.tensor.Shape, Strides: rowMajorStrides(a.tensor.Shape)}
+			iargs[i] = &interp.Desc{Buf: bufs[i], Shape: a.desc.shape, Strides: a.desc.strides}
 		default:
 			iargs[i] = a.arg // checked again by the same interp.CheckScalar
 		}

@@ -110,7 +110,10 @@ func (g *GPU) Free(b *DeviceBuffer) error {
 // kernel's metadata) and passes it by value. Shape and Strides are in
 // elements, outermost dimension first; Strides nil means row-major. The
 // innermost stride must be 1, the buffer's address 16-byte aligned and the
-// other strides multiples of 16 bytes.
+// other strides multiples of 16 bytes, in any order: a permuted layout
+// (an NHD cache [blocks, tokens, heads, dim] bound as [blocks, heads,
+// tokens, dim] with strides [T*H*D, D, H*D, 1]) is a tensor map like any
+// other.
 type DeviceDesc struct {
 	Buf     *DeviceBuffer
 	Shape   []int
@@ -376,7 +379,9 @@ func deviceArgs(kernel string, params []hostParam, args []any) (vals []any, div1
 // checkDesc validates a tensor bound to a desc parameter (typ as written,
 // its element dtype and block rank): rank, dtype, extent within the
 // buffer, and TMA's alignment rules (global address 16 bytes, innermost
-// stride 1, other strides multiples of 16 bytes).
+// stride 1, other strides multiples of 16 bytes). The outer strides may
+// come in any order (a permuted layout, as an NHD cache read as HND):
+// TMA addresses each dimension by its own stride.
 func checkDesc(name, typ string, elem ir.DType, rank int, d DeviceDesc) error {
 	if d.Buf == nil || d.Buf.Ptr == 0 {
 		return fmt.Errorf("argument %s (%s) has no buffer", name, typ)
@@ -384,38 +389,50 @@ func checkDesc(name, typ string, elem ir.DType, rank int, d DeviceDesc) error {
 	if d.Buf.DType != elem {
 		return fmt.Errorf("argument %s (%s): the buffer holds %s", name, typ, d.Buf.DType)
 	}
-	if len(d.Shape) != rank {
-		return fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", name, typ, rank, d.Shape)
-	}
-	strides := d.Strides
-	if strides == nil {
-		strides = rowMajorStrides(d.Shape)
-	}
-	if len(strides) != rank {
-		return fmt.Errorf("argument %s (%s): %d strides for shape %v", name, typ, len(strides), d.Shape)
-	}
-	eb := elem.Bytes()
 	if uint64(d.Buf.Ptr)%16 != 0 {
 		return fmt.Errorf("argument %s (%s): TMA needs a 16-byte aligned address, have %#x", name, typ, uint64(d.Buf.Ptr))
 	}
+	l := descLayout{shape: d.Shape, strides: d.Strides}
+	if l.strides == nil && len(d.Shape) == rank {
+		l.strides = rowMajorStrides(d.Shape)
+	}
+	return l.check(name, typ, elem, rank, d.Buf.N)
+}
+
+// descLayout is the shape and strides (elements, outermost first) of a
+// tensor bound to a desc parameter.
+type descLayout struct{ shape, strides []int }
+
+// check validates the layout over a buffer of n elements of elem against
+// TMA's rules: rank, each dimension 1..2^32, innermost stride 1, the
+// others positive multiples of 16 bytes, every element within the buffer.
+func (l descLayout) check(name, typ string, elem ir.DType, rank, n int) error {
+	if len(l.shape) != rank {
+		return fmt.Errorf("argument %s (%s) needs a rank-%d tensor, got shape %v", name, typ, rank, l.shape)
+	}
+	strides := l.strides
+	if len(strides) != rank {
+		return fmt.Errorf("argument %s (%s): %d strides for shape %v", name, typ, len(strides), l.shape)
+	}
+	eb := elem.Bytes()
 	if strides[rank-1] != 1 {
 		return fmt.Errorf("argument %s (%s): the innermost stride must be 1 for TMA, have strides %v", name, typ, strides)
 	}
 	last := 0
 	for k := range rank {
-		if d.Shape[k] < 1 || d.Shape[k] > 1<<32 {
-			return fmt.Errorf("argument %s (%s): shape %v (each dimension 1..2^32 for TMA)", name, typ, d.Shape)
+		if l.shape[k] < 1 || l.shape[k] > 1<<32 {
+			return fmt.Errorf("argument %s (%s): shape %v (each dimension 1..2^32 for TMA)", name, typ, l.shape)
 		}
 		if k < rank-1 && (strides[k] < 1 || strides[k]*eb%16 != 0) {
 			return fmt.Errorf("argument %s (%s): TMA needs strides that are multiples of 16 bytes; strides %v of %d-byte elements", name, typ, strides, eb)
 		}
-		if strides[k] > 0 && d.Shape[k]-1 > (math.MaxInt-last)/strides[k] {
-			return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches past the largest int", name, typ, d.Shape, strides)
+		if strides[k] > 0 && l.shape[k]-1 > (math.MaxInt-last)/strides[k] {
+			return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches past the largest int", name, typ, l.shape, strides)
 		}
-		last += (d.Shape[k] - 1) * strides[k]
+		last += (l.shape[k] - 1) * strides[k]
 	}
-	if last >= d.Buf.N {
-		return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches element %d of a buffer of %d", name, typ, d.Shape, strides, last, d.Buf.N)
+	if last >= n {
+		return fmt.Errorf("argument %s (%s): a tensor of shape %v and strides %v reaches element %d of a buffer of %d", name, typ, l.shape, strides, last, n)
 	}
 	return nil
 }

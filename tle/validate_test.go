@@ -366,3 +366,61 @@ func TestCompileOptionLimits(t *testing.T) {
 	}
 	require.NoError(t, k.Run(CPU(), [3]int{1, 1, 1}, CompileOptions{NumWarps: 32, MinCTAsPerSM: 2}, args()))
 }
+
+// A StridedTensor binds a desc parameter to a permuted layout on every
+// device; its shape and strides are checked by TMA's rules before
+// anything is compiled, naming the argument.
+func TestStridedTensorDesc(t *testing.T) {
+	const src = `
+kernel k(x desc[f32, 1, 8, 16], out *f32) {
+    buf := alloc([8, 16], f32)
+    bar := barrier(count: 1)
+    expect(bar, 8 * 16 * 4)
+    copy(x, buf, program_id(0), 0, 0, barrier: bar)
+    wait(bar, 0)
+    r := arange(0, 8)
+    c := arange(0, 16)
+    store(out + program_id(0)*128 + r[:, None]*16 + c[None, :], load(buf))
+}
+`
+	prog, err := Parse("k.tle", []byte(src))
+	require.NoError(t, err)
+	k, err := prog.Kernel("k")
+	require.NoError(t, err)
+	// x is [3, 8, 16] stored as [8, 3, 16] (its first two dimensions swapped)
+	data := make([]float64, 3*8*16)
+	for i := range data {
+		data[i] = float64(i%251) + 0.5
+	}
+	run := func(x any) (*Tensor, error) {
+		out := NewTensor(3 * 128)
+		return out, k.Run(CPU(), [3]int{3, 1, 1}, CompileOptions{}, map[string]any{"x": x, "out": out})
+	}
+	out, err := run(&StridedTensor{Shape: []int{3, 8, 16}, Strides: []int{16, 48, 1}, Data: data})
+	require.NoError(t, err)
+	for p := 0; p < 3; p++ {
+		for r := 0; r < 8; r++ {
+			for c := 0; c < 16; c++ {
+				require.Equal(t, data[r*48+p*16+c], out.Data[p*128+r*16+c], "(%d, %d, %d)", p, r, c)
+			}
+		}
+	}
+	for _, c := range []struct {
+		x    any
+		want string
+	}{
+		{(*StridedTensor)(nil), "argument x (desc[f32, 1, 8, 16]) is a nil *tle.StridedTensor"},
+		{&StridedTensor{Shape: []int{3, 8, 16}, Strides: []int{1, 48, 3}, Data: data}, "argument x (desc[f32, 1, 8, 16]): the innermost stride must be 1 for TMA"},
+		{&StridedTensor{Shape: []int{3, 8, 16}, Strides: []int{18, 54, 1}, Data: make([]float64, 512)}, "argument x (desc[f32, 1, 8, 16]): TMA needs strides that are multiples of 16 bytes; strides [18 54 1]"},
+		{&StridedTensor{Shape: []int{3, 8, 16}, Strides: []int{16, 48, 1}, Data: data[:300]}, "argument x (desc[f32, 1, 8, 16]): a tensor of shape [3 8 16] and strides [16 48 1] reaches element 383 of a buffer of 300"},
+		{&StridedTensor{Shape: []int{24, 16}, Strides: []int{16, 1}, Data: data}, "argument x (desc[f32, 1, 8, 16]) needs a rank-3 tensor, got shape [24 16]"},
+		{&StridedTensor{Shape: []int{3, 8, 16}, Strides: []int{48, 1}, Data: data}, "argument x (desc[f32, 1, 8, 16]): 2 strides for shape [3 8 16]"},
+	} {
+		_, err := run(c.x)
+		require.ErrorContains(t, err, c.want)
+	}
+	// only a desc parameter takes one
+	out = NewTensor(3 * 128)
+	err = k.Run(CPU(), [3]int{3, 1, 1}, CompileOptions{}, map[string]any{"x": &Tensor{Shape: []int{3, 8, 16}, Data: data}, "out": &StridedTensor{Shape: []int{384}, Strides: []int{1}, Data: out.Data}})
+	require.ErrorContains(t, err, "argument out (*f32) needs a tensor, got *tle.StridedTensor")
+}

@@ -84,21 +84,29 @@ type tmaBox struct {
 	smem  int
 }
 
-// planTMA maps a block of desc d to a shared view md. The view must be
-// row-major; its shared layout decides the swizzle: none, or the 32/64/128B
-// TMA swizzle when its rows are exactly that span wide and its XOR pattern
-// is the hardware's (16-byte chunks, chunk c of row r at c ^ ((r /
-// (128/S)) % (S/16))). Each box dimension is at most 256 elements: a block
-// longer than that along its outermost dimension is split into several
-// boxes there (contiguous runs of the view); the inner box is a multiple of
-// 16 bytes.
+// planTMA maps a block of desc d to a shared view md. The view is the
+// block less any of its dimensions of extent 1 (ir.BlockViewDims: a [1, 1,
+// 64, 128] block into a [64, 128] view), row-major; its shared layout
+// decides the swizzle: none, or the 32/64/128B TMA swizzle when its rows
+// are exactly that span wide and its XOR pattern is the hardware's
+// (16-byte chunks, chunk c of row r at c ^ ((r / (128/S)) % (S/16))). A
+// column-blocked view (rows wider than the span, as wgmma's layout of a
+// [64, 128] bf16 tile) takes one box per column block, [.., rows, span];
+// block dimensions outside the view's rows (a rank-3 to 5 block's) then
+// take one index per box, as they stride over whole planes of the view.
+// Each box dimension is at most 256 elements: a block longer than that
+// along its outermost dimension of extent > 1 is split into several boxes
+// there (contiguous runs of the view); the inner box is a multiple of 16
+// bytes. Every plan is checked element by element against the view's
+// address function (verifyTMAPlan).
 func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 	rank := len(d.Block)
 	if rank < 1 || rank > 5 {
 		return nil, fmt.Errorf("TMA copies blocks of rank 1 to 5, not %d", rank)
 	}
-	if md.Elem != d.Elem || !slices.Equal(md.Shape, d.Block) {
-		return nil, fmt.Errorf("the block %v%s and the shared view %v%s differ", d.Block, d.Elem, md.Shape, md.Elem)
+	vdims, ok := ir.BlockViewDims(d.Block, md.Shape)
+	if md.Elem != d.Elem || !ok {
+		return nil, fmt.Errorf("the block %v%s and the shared view %v%s differ (the view must be the block less any of its dimensions of extent 1)", d.Block, d.Elem, md.Shape, md.Elem)
 	}
 	if md.Space == ir.Cluster {
 		return nil, fmt.Errorf("TMA into a remote view is not supported")
@@ -107,27 +115,30 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 	if d.Elem == ir.I1 || eb == 0 {
 		return nil, fmt.Errorf("TMA of %s elements is not supported", d.Elem)
 	}
+	vr := len(md.Shape)
 	sh := sharedLayoutOf(md)
 	for i, o := range sh.Order {
-		if o != rank-1-i {
+		if o != vr-1-i {
 			return nil, fmt.Errorf("the shared view's layout %s is not row-major (a transposed view cannot be a TMA target)", sh)
 		}
 	}
 	p := &tmaPlan{box: append([]int(nil), d.Block...), align: 128}
 	inner := d.Block[rank-1] * eb
 	cols := d.Block[rank-1] // columns per box: the block's, or one column block's
+	rowDim := -1            // column-blocked: the block dimension of the view's rows
 	if sh.Blocked(md.Shape) {
-		if rank != 2 || sh.MaxPhase <= 1 {
-			return nil, fmt.Errorf("the shared view's column-blocked layout %s needs a 2-D swizzled block, has %v", sh, d.Block)
+		if vr < 2 || sh.MaxPhase <= 1 || vdims[vr-1] != rank-1 {
+			return nil, fmt.Errorf("the shared view's column-blocked layout %s needs a swizzled block whose innermost dimension is the view's, has %v", sh, d.Block)
 		}
 		cols = sh.BlockCols
-		if d.Block[1]%cols != 0 {
-			return nil, fmt.Errorf("the shared view's column blocks of %d elements do not divide its rows of %d", cols, d.Block[1])
+		if d.Block[rank-1]%cols != 0 {
+			return nil, fmt.Errorf("the shared view's column blocks of %d elements do not divide its rows of %d", cols, d.Block[rank-1])
 		}
 		inner = cols * eb
-		p.box[1] = cols
+		p.box[rank-1] = cols
+		rowDim = vdims[vr-2]
 	}
-	if rank >= 2 && sh.MaxPhase > 1 {
+	if vr >= 2 && sh.MaxPhase > 1 {
 		for _, s := range []int{32, 64, 128} {
 			if inner == s && sh.Vec*eb == 16 && sh.PerPhase == 128/s && sh.MaxPhase == s/16 {
 				p.swizzle = s
@@ -147,13 +158,25 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 			return nil, fmt.Errorf("a TMA box is at most 256 elements wide; the block's rows have %d (split the copy)", d.Block[rank-1])
 		}
 	}
-	for k := 1; k < rank-1; k++ {
+	// the dimension split into boxes of at most 256: the outermost of
+	// extent > 1 (rank 2: dimension 0), or the view's rows when
+	// column-blocked, whose outer dimensions take one index per box
+	split := 0
+	for split < rank-2 && d.Block[split] == 1 {
+		split++
+	}
+	if rowDim >= 0 {
+		split = rowDim
+		for k := 0; k < rowDim; k++ {
+			p.box[k] = 1
+		}
+	}
+	for k := split + 1; k < rank-1; k++ {
 		if d.Block[k] > 256 {
 			return nil, fmt.Errorf("a TMA box is at most 256 elements along each dimension; dimension %d of the block has %d", k, d.Block[k])
 		}
 	}
-	// split the outermost dimension into equal boxes of at most 256
-	n0 := d.Block[0]
+	n0 := d.Block[split]
 	b0 := n0
 	if b0 > 256 {
 		b0 = 1
@@ -164,7 +187,7 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 			}
 		}
 	}
-	p.box[0] = b0
+	p.box[split] = b0
 	if p.box[rank-1]*eb%16 != 0 {
 		return nil, fmt.Errorf("the TMA box's inner dimension is %d bytes, not a multiple of 16", p.box[rank-1]*eb)
 	}
@@ -172,22 +195,108 @@ func planTMA(d *ir.Desc, md *ir.MemDesc) (*tmaPlan, error) {
 	if n0 > b0 && boxBytes%p.align != 0 {
 		return nil, fmt.Errorf("the block %v splits into boxes %v of %d bytes, not a multiple of the %d-byte alignment TMA needs", d.Block, p.box, boxBytes, p.align)
 	}
-	// column blocks (the inner loop: box j of a row band lands in column
-	// block j, rows*cols elements after block j-1), then row bands
 	nb := d.Block[rank-1] / cols
 	blockBytes := n0 * cols * eb
 	if nb > 1 && blockBytes%p.align != 0 {
 		return nil, fmt.Errorf("the block %v's column blocks of %d bytes are not a multiple of the %d-byte alignment TMA needs", d.Block, blockBytes, p.align)
 	}
-	for k := 0; k < n0/b0; k++ {
-		for j := 0; j < nb; j++ {
-			c := make([]int, rank)
-			c[0] = k * b0
-			c[rank-1] += j * cols
-			p.boxes = append(p.boxes, tmaBox{coord: c, smem: j*blockBytes + k*boxBytes})
+	// boxes: the indices of the dimensions outside the split one (one per
+	// box only when column-blocked), then row bands, then column blocks
+	// (the inner loop: box j of a row band lands in column block j); each
+	// box's shared offset is the view's unswizzled offset of its first
+	// element
+	dense := &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: sh.Order, BlockCols: sh.BlockCols}
+	outer := make([]int, split) // the box's index along the dimensions outside split
+	for {
+		for k := 0; k < n0/b0; k++ {
+			for j := 0; j < nb; j++ {
+				c := make([]int, rank)
+				copy(c, outer)
+				c[split] += k * b0
+				c[rank-1] += j * cols
+				p.boxes = append(p.boxes, tmaBox{coord: c, smem: eb * gpu.SharedOffset(dense, md.Shape, viewCoords(c, vdims))})
+			}
+		}
+		i := split - 1
+		for ; i >= 0; i-- {
+			if outer[i]+p.box[i] < d.Block[i] {
+				outer[i] += p.box[i]
+				break
+			}
+			outer[i] = 0
+		}
+		if i < 0 {
+			break
 		}
 	}
+	for _, b := range p.boxes {
+		if b.smem%p.align != 0 {
+			return nil, fmt.Errorf("the block %v's box at %v lands at byte %d of the view, not a multiple of the %d-byte alignment TMA needs", d.Block, b.coord, b.smem, p.align)
+		}
+	}
+	if err := verifyTMAPlan(p, d, md, sh, vdims); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// viewCoords are the view coordinates of block coordinates c (vdims from
+// ir.BlockViewDims: the block dimension of each view dimension).
+func viewCoords(c, vdims []int) []int {
+	v := make([]int, len(vdims))
+	for i, k := range vdims {
+		v[i] = c[k]
+	}
+	return v
+}
+
+// verifyTMAPlan checks a plan element by element: each box, written by
+// TMA densely (innermost coordinate fastest) from its shared offset and
+// swizzled on the address bits (16-byte chunk bits [4, 4+log2(S/16))
+// XOR bits [7, ...): CUTLASS's Swizzle<3,4,3>, <2,4,3>, <1,4,3>), puts
+// every element where the view's layout (gpu.SharedOffset) has it, and the
+// boxes cover the block once.
+func verifyTMAPlan(p *tmaPlan, d *ir.Desc, md *ir.MemDesc, sh *gpu.Shared, vdims []int) error {
+	rank := len(d.Block)
+	eb := d.Elem.Bytes()
+	seen := make([]bool, ir.NumElements(d.Block))
+	c := make([]int, rank)
+	e := make([]int, rank)
+	for _, b := range p.boxes {
+		clear(e)
+		for lin := 0; lin < ir.NumElements(p.box); lin++ {
+			at := b.smem + lin*eb
+			if p.swizzle > 0 {
+				at ^= ((at >> 7) & (p.swizzle/16 - 1)) << 4
+			}
+			flat := 0
+			for k := range c {
+				c[k] = b.coord[k] + e[k]
+				if c[k] >= d.Block[k] {
+					return fmt.Errorf("internal: the TMA box at %v reaches %v, outside the block %v", b.coord, c, d.Block)
+				}
+				flat = flat*d.Block[k] + c[k]
+			}
+			if seen[flat] {
+				return fmt.Errorf("internal: two TMA boxes write element %v of the block %v", c, d.Block)
+			}
+			seen[flat] = true
+			if want := eb * gpu.SharedOffset(sh, md.Shape, viewCoords(c, vdims)); at != want {
+				return fmt.Errorf("the TMA box %v at %v puts element %v at byte %d of the view, its layout %s at %d: no TMA box and swizzle serve this view",
+					p.box, b.coord, c, at, sh, want)
+			}
+			for k := rank - 1; k >= 0; k-- {
+				if e[k]++; e[k] < p.box[k] {
+					break
+				}
+				e[k] = 0
+			}
+		}
+	}
+	if n := len(p.boxes) * ir.NumElements(p.box); n != len(seen) {
+		return fmt.Errorf("internal: the TMA boxes cover %d of the block %v's %d elements", n, d.Block, len(seen))
+	}
+	return nil
 }
 
 // copyOperands splits a copy's operands: the descriptor, the shared view,

@@ -151,10 +151,6 @@ func TestMakeDescRefused(t *testing.T) {
 }
 `, "make_desc inside a warp role is not supported on the GPU"},
 		{`kernel k(x *f32, n i32) {
-    d := make_desc(x, shape: [n, n, n, n, n, n], strides: [n, n, n, n, 16, 1], block: [1, 1, 1, 1, 1, 16])
-}
-`, "k.tle:2:10: make_desc: TMA maps have rank 1 to 5"},
-		{`kernel k(x *f32, n i32) {
     d := make_desc(x, shape: [n, 2], strides: [16, 1], block: [16, 2])
 }
 `, "k.tle:2:10: make_desc: the block's rows are 8 bytes; TMA needs a multiple of 16"},

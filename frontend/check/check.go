@@ -446,6 +446,10 @@ func (c *checker) typeExpr(t ast.TypeExpr) Type {
 			c.errorf(t, "desc needs a block shape: desc[T, D0, ...]")
 			return Invalid
 		}
+		if len(shape) > maxDescRank {
+			c.errorf(t, "desc has rank 1 to %d (TMA's), this block has %d dimensions", maxDescRank, len(shape))
+			return Invalid
+		}
 		return &Desc{Elem: d, Block: shape}
 	}
 	return Invalid

@@ -798,6 +798,25 @@ func (c *checker) intList(cc *callCtx, a *argv) ([]ast.Expr, bool) {
 	return l.Elems, true
 }
 
+// blockView is ir.BlockViewDims on symbolic shapes: view is block with
+// some of its dimensions of extent 1 left out. Only a dimension known to
+// be 1 (a constant, or a const parameter bound to 1) may be left out.
+func blockView(block, view Shape) bool {
+	j := 0
+	for _, b := range block {
+		if j < len(view) && view[j].Equal(b) {
+			j++
+		} else if n, ok := b.Const(); !ok || n != 1 {
+			return false
+		}
+	}
+	return j == len(view)
+}
+
+// maxDescRank is the largest TMA rank (cuTensorMapEncodeTiled's and
+// cp.async.bulk.tensor's 5 dimensions).
+const maxDescRank = 5
+
 func (c *checker) makeDesc(cc *callCtx) Type {
 	p := cc.get("ptr")
 	ptr, ok := p.typ.(*Pointer)
@@ -812,6 +831,10 @@ func (c *checker) makeDesc(cc *callCtx) Type {
 	}
 	if len(shape) != len(block) || len(strides) != len(block) {
 		c.errorf(cc.call, "make_desc: shape, strides and block must have the same length, got %d, %d and %d", len(shape), len(strides), len(block))
+		return Invalid
+	}
+	if len(block) > maxDescRank {
+		c.errorf(cc.call, "make_desc: a TMA descriptor has rank 1 to %d, this block has %d dimensions", maxDescRank, len(block))
 		return Invalid
 	}
 	return &Desc{Elem: ptr.Elem, Block: block}
@@ -906,8 +929,8 @@ func (c *checker) copyOp(cc *callCtx) Type {
 			c.errorf(cc.call, "copy with %s needs %d offsets, got %d", d, len(d.Block), len(offs))
 			return false
 		}
-		if !m.Shape.Equal(d.Block) || m.Elem != d.Elem {
-			c.errorf(cc.call, "copy: buffer %s does not match the descriptor block %s", m, d)
+		if !blockView(d.Block, m.Shape) || m.Elem != d.Elem {
+			c.errorf(cc.call, "copy: buffer %s does not match the descriptor block %s (its shape must be the block's, less any of its dimensions of extent 1)", m, d)
 			return false
 		}
 		return true

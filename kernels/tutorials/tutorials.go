@@ -1,7 +1,9 @@
 // Package tutorials holds the tutorial kernels of TLE-Go: vector add, row
 // softmax, matmul, layer norm, a pipe producer/consumer with warp roles, a
-// two-CTA cluster exchange, TMA copies and matmuls, and a plain causal
-// attention forward (attention.tle). Each is tested on the interpreter against a
+// two-CTA cluster exchange, TMA copies (rank 2, and rank 3 to 5 in a paged
+// KV-cache gather), TMA matmuls in bf16 and FP8, wgmma of fp8 and of small
+// N, and a plain causal attention forward (attention.tle). Each is tested on
+// the interpreter against a
 // float64 reference, and on the GPU when one is present.
 package tutorials
 

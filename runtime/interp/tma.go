@@ -183,11 +183,13 @@ func (t *thread) checkBlock(op *ir.Op, d *descVal, v *view, offs []int) (int, er
 	if len(offs) != len(d.block) {
 		return 0, t.errAt(op, "copy through %s needs %d offsets, got %d", d.name, len(d.block), len(offs))
 	}
-	n := ir.NumElements(d.block)
-	if n != ir.NumElements(v.shape) {
-		return 0, t.errAt(op, "copy of a %v block of %s and %s of shape %v", d.block, d.name, v.name, v.shape)
+	// the view is the block less any of its unit dimensions (a [1, 1, 64,
+	// 128] block into a [64, 128] view): the same elements in the same
+	// row-major order, so the copy gathers and scatters them in order
+	if _, ok := ir.BlockViewDims(d.block, v.shape); !ok {
+		return 0, t.errAt(op, "copy of a %v block of %s and %s of shape %v (the view must be the block less any of its dimensions of extent 1)", d.block, d.name, v.name, v.shape)
 	}
-	return n, nil
+	return ir.NumElements(d.block), nil
 }
 
 // tmaLoad reads the block at offs (row-major) from a descriptor's tensor;
