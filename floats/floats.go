@@ -1,9 +1,11 @@
 // Package floats encodes, decodes and rounds the narrow float formats of
 // TLE-Go's dtypes: IEEE half precision (f16), bfloat16 (bf16) and the two
-// fp8 formats, e4m3fn (f8e4m3) and e5m2 (f8e5m2). It is the one codec of the
-// project: the .npy conversions, the interpreter's buffers and rounding,
-// the IR's constant rounding and the backend's immediates all call it. It
-// imports nothing of the project.
+// fp8 formats, e4m3fn (f8e4m3) and e5m2 (f8e5m2), and rounds float32 to
+// tf32, the tensor cores' view of f32 operands (TF32Bits, RoundTF32: PTX
+// cvt.rna.tf32.f32, ties away from zero, not the rule below). It is the one
+// codec of the project: the .npy conversions, the interpreter's buffers and
+// rounding, the IR's constant rounding and the backend's immediates all
+// call it. It imports nothing of the project.
 //
 // The rules are those of the GPU's conversion from a wider float (PTX cvt.rn,
 // with .satfinite for fp8, where PTX requires it):

@@ -24,6 +24,14 @@ const AttrPipelineStages = "num_stages"
 // fits it (DotToWgmma's staging buffers).
 const AttrOrderFromInit = "order_from_init"
 
+// AttrRoundTF32 (bool, on an alloc with an initial f32 tile) rounds the
+// tile to tf32 (cvt.rna.tf32.f32) as it is stored: DotToWgmma's staging
+// buffers of an f32 dot, so that wgmma reads the values the interpreter
+// multiplies (floats.RoundTF32) whatever the tensor cores do with the 13
+// low mantissa bits. The pipeliner leaves such buffers to the register
+// path (cp.async could not round).
+const AttrRoundTF32 = "round_tf32"
+
 // Attributes the shared-memory allocator writes.
 const (
 	// AttrSmemOffset (int64, on an op) is the byte offset of the op's buffer

@@ -71,8 +71,9 @@ type MMAv3 struct {
 // DotOperand is the register layout of mma.sync operand OpIdx (0: A [M, K],
 // 1: B [K, N]) for the accumulator layout Parent. KWidth is the number of
 // consecutive K elements a thread holds in one 32-bit register (2 for 16-bit
-// types; 4 for wgmma's 8-bit register A, whose m64nNk32 fragment is the
-// 16-bit one with every element pair widened to four).
+// types, 1 for tf32: the m16n8k8 fragments, DotKWidth; 4 for wgmma's 8-bit
+// register A, whose m64nNk32 fragment is the 16-bit one with every element
+// pair widened to four).
 type DotOperand struct {
 	OpIdx  int
 	Parent *MMA
@@ -689,8 +690,12 @@ func mmaV3Linear(l *MMAv3, shape []int) (*LinearLayout, error) {
 }
 
 func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
-	if l.KWidth != 2 && (l.KWidth != 4 || l.OpIdx != 0) {
-		return nil, fmt.Errorf("dot operand %d kWidth %d: only 2 (16-bit operands), and 4 for an 8-bit A, are supported", l.OpIdx, l.KWidth)
+	switch {
+	case l.KWidth == 1:
+		return dotOperandTF32Linear(l, shape), nil
+	case l.KWidth == 2, l.KWidth == 4 && l.OpIdx == 0:
+	default:
+		return nil, fmt.Errorf("dot operand %d kWidth %d: only 2 (16-bit operands), 1 (tf32) and 4 (an 8-bit wgmma A) are supported", l.OpIdx, l.KWidth)
 	}
 	wm, wn := l.Parent.WarpsPerCTA[0], l.Parent.WarpsPerCTA[1]
 	b := newLLBuilder(shape)
@@ -746,6 +751,68 @@ func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
 		b.reg(1, v)
 	}
 	return b.ll, nil
+}
+
+// dotOperandTF32Linear is the layout of 32-bit (tf32) operands, KWidth 1:
+// the fragments of mma.sync.m16n8k8 tf32 per k8 step, with g = lane/4 and
+// t = lane%4: A [16, 8] in registers a0..a3 at (g, t), (g+8, t), (g, t+4),
+// (g+8, t+4); B [8, 8] in b0, b1 at (k t, n g), (k t+4, n g). Warps and
+// repetitions are those of the 16-bit layout (warps along M for A, along N
+// for B, broadcast along the other), k steps of 8.
+func dotOperandTF32Linear(l *DotOperand, shape []int) *LinearLayout {
+	wm, wn := l.Parent.WarpsPerCTA[0], l.Parent.WarpsPerCTA[1]
+	b := newLLBuilder(shape)
+	if l.OpIdx == 0 { // A [M, K]
+		b.lane(1, 1)
+		b.lane(1, 2)
+		b.lane(0, 1)
+		b.lane(0, 2)
+		b.lane(0, 4)
+		b.reg(0, 8)
+		b.reg(1, 4)
+		for v := 1; v < wm; v <<= 1 {
+			b.warp(0, 16*v)
+		}
+		for v := 1; v < wn; v <<= 1 {
+			b.ll.Warp = append(b.ll.Warp, make([]int, 2))
+		}
+		for v := 8; v < shape[1]; v <<= 1 {
+			b.reg(1, v)
+		}
+		for v := 16 * wm; v < shape[0]; v <<= 1 {
+			b.reg(0, v)
+		}
+		return b.ll
+	}
+	// B [K, N]
+	b.lane(0, 1)
+	b.lane(0, 2)
+	b.lane(1, 1)
+	b.lane(1, 2)
+	b.lane(1, 4)
+	b.reg(0, 4)
+	for v := 1; v < wm; v <<= 1 {
+		b.ll.Warp = append(b.ll.Warp, make([]int, 2))
+	}
+	for v := 1; v < wn; v <<= 1 {
+		b.warp(1, 8*v)
+	}
+	for v := 8; v < shape[0]; v <<= 1 {
+		b.reg(0, v)
+	}
+	for v := 8 * wn; v < shape[1]; v <<= 1 {
+		b.reg(1, v)
+	}
+	return b.ll
+}
+
+// DotKWidth is the KWidth of mma.sync operands of dtype d: 1 for 32-bit
+// (tf32) operands, 2 otherwise (16-bit, and fp8 converted to f16).
+func DotKWidth(d ir.DType) int {
+	if d.Bits() == 32 {
+		return 1
+	}
+	return 2
 }
 
 // SharedOffset returns the element offset of coords in a buffer of shape with

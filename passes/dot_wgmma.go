@@ -25,6 +25,12 @@ import (
 //   - the buffers fit a wgmma swizzle (rows of 32, 64 or 128 bytes, or a
 //     multiple of 128).
 //
+// An f32 dot (both operands loaded, untransposed; K a multiple of 8) runs
+// as tf32 wgmma, which reads only K-major operands: b's buffer is K-major
+// ([K, N] with K contiguous), and both buffers round the values to tf32 as
+// they are stored (gpu.AttrRoundTF32: the products are the interpreter's),
+// so they are filled from registers, not by cp.async.
+//
 // A loaded operand defined outside the dot's block (a loop-invariant q
 // tile) is staged once, right after its load, not in every iteration, and
 // the one buffer serves every dot that reads it (attention's two loops).
@@ -67,13 +73,20 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 	hoisted := map[*ir.Value]*ir.Value{} // loop-invariant tiles staged once, for every dot reading them
 	for _, pl := range plans {
 		op := pl.op
-		stage := func(v *ir.Value) *ir.Value {
-			if buf := hoisted[v]; buf != nil {
-				return buf
+		tf32 := ir.ElemDType(op.Operands[0].Type) == ir.F32
+		stage := func(v *ir.Value, order []int) *ir.Value {
+			if buf := hoisted[v]; buf != nil && !tf32 {
+				return buf // (a tf32 buffer's order depends on the operand)
 			}
 			t := layTileOf(v)
-			md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: ir.RowMajor(2), Space: ir.Shared}
-			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: ir.Attrs{gpu.AttrOrderFromInit: true}, Pos: op.Pos}
+			md := &ir.MemDesc{Shape: append([]int(nil), t.Shape...), Elem: ir.ElemDType(t.Elem), Order: order, Space: ir.Shared}
+			attrs := ir.Attrs{gpu.AttrOrderFromInit: true}
+			if tf32 {
+				// K-major, whatever order the tile arrives in, and
+				// rounded to tf32 as it is stored
+				attrs = ir.Attrs{gpu.AttrRoundTF32: true}
+			}
+			a := &ir.Op{Kind: ir.OpAlloc, Operands: []*ir.Value{v}, Attrs: attrs, Pos: op.Pos}
 			a.Results = []*ir.Value{f.NewValue(md, "", a, nil, 0)}
 			if v.Def.Parent != op.Parent {
 				layInsertAfter(v.Def, a) // loop-invariant: staged once
@@ -85,9 +98,9 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 		}
 		sa := op.Operands[0]
 		if !pl.regA {
-			sa = stage(pl.a.tile)
+			sa = stage(pl.a.tile, ir.RowMajor(2))
 		}
-		sb := stage(pl.b.tile)
+		sb := stage(pl.b.tile, wgmmaOrderB(tf32))
 		w := &ir.Op{Kind: ir.OpWgmma, Operands: []*ir.Value{sa, sb, op.Operands[2]},
 			Attrs: ir.Attrs{"trans_a": pl.a.trans, "trans_b": pl.b.trans}, Pos: op.Pos}
 		w.Results = []*ir.Value{f.NewValue(op.Results[0].Type, op.Results[0].Name, w, nil, 0)}
@@ -132,7 +145,8 @@ func wgmmaShapesOK(op *ir.Op, a, b wgmmaOperand, regA bool) bool {
 		return false
 	}
 	da, db := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type)
-	if da != db || (da != ir.BF16 && da != ir.F16) {
+	tf32 := da == ir.F32 && !regA && !a.trans && !b.trans
+	if da != db || (da != ir.BF16 && da != ir.F16 && !tf32) {
 		return false
 	}
 	as, bs := layTileOf(op.Operands[0]).Shape, layTileOf(op.Operands[1]).Shape // the dot's [M, K] and [K, N]
@@ -140,19 +154,33 @@ func wgmmaShapesOK(op *ir.Op, a, b wgmmaOperand, regA bool) bool {
 		return false
 	}
 	m, k, n := as[0], as[1], bs[1]
-	if m%64 != 0 || k%16 != 0 || n%8 != 0 || n > 256 || bs[0] != k {
+	kStep := 16
+	if tf32 {
+		kStep = 8
+	}
+	if m%64 != 0 || k%kStep != 0 || n%8 != 0 || n > 256 || bs[0] != k {
 		return false
 	}
 	if regA && n < 64 {
 		return false // see DotToWgmma: small register-A products stay on mma.sync
 	}
 	if !regA {
-		if _, err := gpu.WgmmaSharedLayout(layTileOf(a.tile).Shape, 2, []int{1, 0}); err != nil {
+		if _, err := gpu.WgmmaSharedLayout(layTileOf(a.tile).Shape, da.Bytes(), []int{1, 0}); err != nil {
 			return false
 		}
 	}
-	_, err := gpu.WgmmaSharedLayout(layTileOf(b.tile).Shape, 2, []int{1, 0})
+	_, err := gpu.WgmmaSharedLayout(layTileOf(b.tile).Shape, da.Bytes(), wgmmaOrderB(tf32))
 	return err == nil
+}
+
+// wgmmaOrderB is the order of b's staging buffer: row-major (the tile's
+// own order when it fits, AttrOrderFromInit), or for tf32, whose wgmma
+// reads only K-major operands, K contiguous in b's [K, N].
+func wgmmaOrderB(tf32 bool) []int {
+	if tf32 {
+		return []int{0, 1}
+	}
+	return ir.RowMajor(2)
 }
 
 // loadedFromGlobal reports whether tile v is the result of a global load.

@@ -517,8 +517,8 @@ func (s *assigner) desires(b *ir.Block) {
 			}
 		case ir.OpDot:
 			mma := s.mmaFor(op)
-			s.wish(op.Operands[0], &gpu.DotOperand{OpIdx: 0, Parent: mma, KWidth: 2})
-			s.wish(op.Operands[1], &gpu.DotOperand{OpIdx: 1, Parent: mma, KWidth: 2})
+			s.wish(op.Operands[0], &gpu.DotOperand{OpIdx: 0, Parent: mma, KWidth: gpu.DotKWidth(ir.ElemDType(op.Operands[0].Type))})
+			s.wish(op.Operands[1], &gpu.DotOperand{OpIdx: 1, Parent: mma, KWidth: gpu.DotKWidth(ir.ElemDType(op.Operands[1].Type))})
 			s.wish(op.Operands[2], mma)
 		case ir.OpWgmma:
 			if l := s.wgmmaRegA(op); l != nil {
@@ -893,7 +893,7 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 	case ir.OpDot:
 		mma := res.(*gpu.MMA)
 		if j < 2 {
-			return &gpu.DotOperand{OpIdx: j, Parent: mma, KWidth: 2}
+			return &gpu.DotOperand{OpIdx: j, Parent: mma, KWidth: gpu.DotKWidth(ir.ElemDType(v.Type))}
 		}
 		return mma
 	case ir.OpWgmma:

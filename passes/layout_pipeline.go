@@ -265,7 +265,7 @@ func (p *pipeliner) stagingAlloc(load *ir.Op) (*ir.Op, *ir.MemDesc) {
 		return nil, nil
 	}
 	alloc := p.uses[load.Results[0]][0]
-	if alloc.Kind != ir.OpAlloc || alloc.Parent != p.body {
+	if alloc.Kind != ir.OpAlloc || alloc.Parent != p.body || alloc.Attrs.Bool(gpu.AttrRoundTF32) {
 		return nil, nil
 	}
 	md, ok := alloc.Results[0].Type.(*ir.MemDesc)

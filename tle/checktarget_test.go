@@ -10,7 +10,7 @@ import (
 )
 
 func TestCheckTarget(t *testing.T) {
-	prog, err := Parse("t.tle", []byte(`kernel d(a *f32, c *f32) {
+	prog, err := Parse("t.tle", []byte(`kernel d(a *i8, c *i32) {
     r := arange(0, 16)
     x := load(a + r[:, None] * 16 + r[None, :])
     store(c + r[:, None] * 16 + r[None, :], dot(x, x))
@@ -26,7 +26,7 @@ kernel s(x *f32, N const i32) {
 	err = d.CheckTarget(CompileOptions{}, GPUOptions{})
 	var dg *diag.Diagnostic
 	require.True(t, errors.As(err, &dg), "%v", err)
-	require.Equal(t, "t.tle:4:45: error: dot: dot of f32 x f32: mma.sync needs f16, bf16 or fp8 operands", dg.Error())
+	require.Equal(t, "t.tle:4:45: error: dot: dot of i8 x i8: mma.sync needs f16, bf16, fp8 or f32 (tf32) operands", dg.Error())
 	s, err := prog.Kernel("s")
 	require.NoError(t, err)
 	err = s.CheckTarget(CompileOptions{}, GPUOptions{Arch: "sm_90"})

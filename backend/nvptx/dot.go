@@ -62,6 +62,10 @@ func (g *gen) dot(op *ir.Op) {
 	}
 	da, db := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Operands[1].Type)
 	dc := ir.ElemDType(op.Operands[2].Type)
+	if da == ir.F32 && db == ir.F32 {
+		g.dotTF32(op, a, b, c, mma)
+		return
+	}
 	if da.Bits() == 8 && da.IsFloat() {
 		a, da = g.to16(a, da), ir.F16
 	}
@@ -69,7 +73,7 @@ func (g *gen) dot(op *ir.Op) {
 		b, db = g.to16(b, db), ir.F16
 	}
 	if da != db || (da != ir.F16 && da != ir.BF16) {
-		g.failf("dot of %s x %s: mma.sync needs f16, bf16 or fp8 operands", da, db)
+		g.failf("dot of %s x %s: mma.sync needs f16, bf16, fp8 or f32 (tf32) operands", da, db)
 	}
 	ty := da.String()
 	M, N := rt.Shape[0], rt.Shape[1]
@@ -116,6 +120,76 @@ func (g *gen) dot(op *ir.Op) {
 	}
 	for r, v := range out.regs {
 		out.regs[r] = g.fromCompute(v, dc)
+	}
+	g.set(res, out)
+}
+
+// dotTF32 lowers a dot of f32 tiles to mma.sync.m16n8k8 tf32 with f32
+// accumulation: each operand register is converted once with
+// cvt.rna.tf32.f32 (round to nearest, ties away from zero: what the
+// interpreter does with floats.RoundTF32), then, for each 16x8 accumulator
+// tile of the warp and each k8 step, one mma on the fragments of the
+// KWidth-1 dot-operand layouts (gpu.DotKWidth).
+func (g *gen) dotTF32(op *ir.Op, a, b, c *tval, mma *gpu.MMA) {
+	res := op.Results[0]
+	rt := res.Type.(*ir.Tile)
+	if dc := ir.ElemDType(op.Operands[2].Type); dc != ir.F32 {
+		g.failf("tf32 dot accumulates in f32, not %s", dc)
+	}
+	M, N := rt.Shape[0], rt.Shape[1]
+	K := ir.ShapeOf(op.Operands[0].Type)[1]
+	if M < 16 || N < 8 || K < 8 || K%8 != 0 {
+		g.failf("tf32 dot shape %dx%dx%d: mma.sync needs M >= 16, N >= 8, K a multiple of 8", M, N, K)
+	}
+	for _, t := range []*tval{a, b} {
+		if t.ll == nil || len(t.regs) != t.ll.NumRegs() {
+			g.failf("tf32 dot operand is not a register tile in a dot-operand layout")
+		}
+	}
+	wm, wn := mma.WarpsPerCTA[0], mma.WarpsPerCTA[1]
+	mStep, nStep := 16*wm, 8*wn
+	mReps, nReps := max(1, M/mStep), max(1, N/nStep)
+	out := &tval{ll: g.layoutOf(res.Type), regs: append([]value.Value(nil), c.regs...)}
+	cvt := g.md.inlineAsm(types.I32, []types.Type{types.Float}, "cvt.rna.tf32.f32 $0, $1;", "=r,f", false)
+	asm := g.md.inlineAsm(types.NewStruct(types.Float, types.Float, types.Float, types.Float),
+		[]types.Type{types.I32, types.I32, types.I32, types.I32, types.I32, types.I32, types.Float, types.Float, types.Float, types.Float},
+		"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+		"=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false)
+	tf32 := map[*tval]map[int]value.Value{a: {}, b: {}}
+	frag := func(t *tval, c0, c1 int) value.Value {
+		r := g.regAt(t.ll, []int{c0, c1})
+		if r < 0 {
+			g.failf("operand layout lacks element (%d, %d) of the fragment", c0, c1)
+		}
+		v, ok := tf32[t][r]
+		if !ok {
+			v = g.cur.NewCall(cvt, t.regs[r])
+			tf32[t][r] = v
+		}
+		return v
+	}
+	reg := func(c0, c1 int) int {
+		r := g.regAt(out.ll, []int{c0, c1})
+		if r < 0 {
+			g.failf("accumulator layout lacks element (%d, %d) of the fragment", c0, c1)
+		}
+		return r
+	}
+	for k := 0; k < K; k += 8 {
+		for mi := 0; mi < mReps; mi++ {
+			m := mi * mStep
+			af := []value.Value{frag(a, m, k), frag(a, m+8, k), frag(a, m, k+4), frag(a, m+8, k+4)}
+			for ni := 0; ni < nReps; ni++ {
+				n := ni * nStep
+				cr := []int{reg(m, n), reg(m, n+1), reg(m+8, n), reg(m+8, n+1)}
+				args := append(append(append([]value.Value(nil), af...), frag(b, k, n), frag(b, k+4, n)),
+					out.regs[cr[0]], out.regs[cr[1]], out.regs[cr[2]], out.regs[cr[3]])
+				call := g.cur.NewCall(asm, args...)
+				for i, r := range cr {
+					out.regs[r] = g.cur.NewExtractValue(call, uint64(i))
+				}
+			}
+		}
 	}
 	g.set(res, out)
 }

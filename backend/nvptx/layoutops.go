@@ -350,8 +350,26 @@ func (g *gen) alloc(op *ir.Op) {
 	ref := &memRef{off: i32c(int64(g.smemOffset())), desc: md}
 	g.set(op.Results[0], &tval{mem: ref})
 	if len(op.Operands) > 0 {
-		g.storeShared(ref, g.val(op.Operands[0]))
+		t := g.val(op.Operands[0])
+		if op.Attrs.Bool(gpu.AttrRoundTF32) {
+			t = g.roundTF32(t, ir.ElemDType(op.Operands[0].Type))
+		}
+		g.storeShared(ref, t)
 	}
+}
+
+// roundTF32 is the f32 tile t rounded to tf32 (cvt.rna.tf32.f32, as
+// floats.RoundTF32), each register still an f32 (gpu.AttrRoundTF32).
+func (g *gen) roundTF32(t *tval, d ir.DType) *tval {
+	if d != ir.F32 || t.ll == nil {
+		g.failf("tf32 rounding of a %s value: only f32 tiles round to tf32", d)
+	}
+	cvt := g.md.inlineAsm(types.I32, []types.Type{types.Float}, "cvt.rna.tf32.f32 $0, $1;", "=r,f", false)
+	out := &tval{ll: t.ll, regs: make([]value.Value, len(t.regs))}
+	for r, v := range t.regs {
+		out.regs[r] = g.cur.NewBitCast(g.cur.NewCall(cvt, v), types.Float)
+	}
+	return out
 }
 
 func (g *gen) memIndex(op *ir.Op) {

@@ -196,15 +196,17 @@ func (g *gen) newWgmmaLowering(op *ir.Op) *wgmmaLowering {
 }
 
 // wgmmaTypes is the PTX type suffix of operands of dtypes da and db, and
-// the K of one instruction (16, 32 for fp8).
+// the K of one instruction (16; 32 for fp8, 8 for tf32).
 func (g *gen) wgmmaTypes(da, db ir.DType) (string, int) {
 	switch {
 	case da == db && (da == ir.BF16 || da == ir.F16):
 		return da.String() + "." + da.String(), 16
 	case (da == ir.F8E4M3 || da == ir.F8E5M2) && (db == ir.F8E4M3 || db == ir.F8E5M2):
 		return fp8Name(da) + "." + fp8Name(db), 32
+	case da == ir.F32 && db == ir.F32:
+		return "tf32.tf32", 8
 	}
-	g.failf("wgmma of %s x %s: operands must both be bf16, both f16, or fp8 (e4m3 / e5m2)", da, db)
+	g.failf("wgmma of %s x %s: operands must both be bf16, both f16, both f32 (tf32), or fp8 (e4m3 / e5m2)", da, db)
 	return "", 16
 }
 
@@ -217,6 +219,10 @@ func (g *gen) checkWgmmaShape(w *wgmmaLowering) {
 	}
 	if w.kStep == 32 && ((a != nil && !a.kMajor) || !b.kMajor) {
 		g.failf("fp8 wgmma needs K-major operands (K the buffers' contiguous dimension)")
+	}
+	if w.kStep == 8 && (a == nil || !a.kMajor || !b.kMajor) {
+		g.failf("tf32 wgmma (f32 operands) needs K-major operands in shared memory: a stored [M, K] and b stored [N, K] " +
+			"(trans_b: true), K the buffers' contiguous dimension")
 	}
 	if a != nil && !a.kMajor && a.mnExt*eb != a.span && a.blockElems == 0 {
 		g.failf("wgmma operand a is M-major with M = %d: M-major a must be one swizzle span (%d elements) or column-blocked", a.mnExt, a.span/eb)
@@ -307,8 +313,8 @@ func (g *gen) wgmmaInstr(w *wgmmaLowering) *llvm.InlineAsm {
 	}
 	scaleAB := ", 1, 1"
 	transArgs := fmt.Sprintf(", %d, %d", tA, tB)
-	if w.kStep == 32 {
-		transArgs = "" // fp8: K-major only, no transpose immediates
+	if w.kStep != 16 {
+		transArgs = "" // fp8, tf32: K-major only, no transpose immediates
 	} else if a == nil {
 		transArgs = fmt.Sprintf(", %d", tB) // RS: b's transpose only
 	}

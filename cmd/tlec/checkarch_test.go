@@ -10,21 +10,21 @@ import (
 // tlec check --arch compiles the kernels whose compile-time parameters are
 // bound down to LLVM IR and reports what would not build, at its position.
 func TestCheckArch(t *testing.T) {
-	const file = "testdata/checkarch/dot_f32.tle"
+	const file = "testdata/checkarch/dot_i8.tle"
 	// the kernel is fine for the checker and the interpreter
 	r := tlec(t, "", "check", file)
 	require.Equal(t, 0, r.code, r.stderr)
-	r = tlec(t, "", "run", file, "--kernel", "dot_f32", "--grid", "1", "--device", "cpu",
+	r = tlec(t, "", "run", file, "--kernel", "dot_i8", "--grid", "1", "--device", "cpu",
 		"--arg", "a=zeros:256", "--arg", "b=zeros:256", "--arg", "c=zeros:256")
 	require.Equal(t, 0, r.code, r.stderr)
 	// and does not build for the GPU
-	r = tlec(t, "", "build", file, "--kernel", "dot_f32", "--emit", "ll")
+	r = tlec(t, "", "build", file, "--kernel", "dot_i8", "--emit", "ll")
 	require.Equal(t, 1, r.code, r.stderr)
-	require.Contains(t, r.stderr, file+":8:45: error: dot: dot of f32 x f32")
+	require.Contains(t, r.stderr, file+":8:45: error: dot: dot of i8 x i8")
 
 	r = tlec(t, "", "check", "--arch", "sm_90a", file)
 	require.Equal(t, 1, r.code, r.stderr)
-	require.Contains(t, r.stderr, file+":8:45: error: dot: dot of f32 x f32: mma.sync needs f16, bf16 or fp8 operands\n")
+	require.Contains(t, r.stderr, file+":8:45: error: dot: dot of i8 x i8: mma.sync needs f16, bf16, fp8 or f32 (tf32) operands\n")
 	require.Contains(t, r.stderr, file+":12:8: note: kernel scale was not compiled for sm_90a: its compile-time parameter BLOCK is not bound (bind it with -D BLOCK=VALUE)\n")
 	// with BLOCK bound, scale is compiled and passes: the dot is the one error
 	r = tlec(t, "", "check", "--arch", "sm_80", "-D", "BLOCK=128", file)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
 )
 
@@ -26,7 +27,7 @@ func (t *thread) dotOp(in *instr) error {
 		if a.f == nil || b.f == nil {
 			return t.errAt(in.op, "float dot of non-float operands")
 		}
-		return t.dotF(in, a.f, b.f, M, K, N)
+		return t.dotF(in, t.tf32Operand(in, 0, a.f), t.tf32Operand(in, 1, b.f), M, K, N)
 	}
 	if a.i == nil || b.i == nil {
 		return t.errAt(in.op, "integer dot of non-integer operands")
@@ -52,9 +53,24 @@ func (t *thread) dotOp(in *instr) error {
 	return nil
 }
 
+// tf32Operand is operand k's values as the tensor cores read them: an f32
+// operand rounded to tf32 (floats.RoundTF32, cvt.rna.tf32.f32) in a
+// scratch copy, any other operand as it is.
+func (t *thread) tf32Operand(in *instr, k int, xs []float64) []float64 {
+	if ir.ElemDType(in.op.Operands[k].Type) != ir.F32 {
+		return xs
+	}
+	out := scratch(&t.pool.scrF[4+k], len(xs))
+	for i, x := range xs {
+		out[i] = floats.RoundTF32(x)
+	}
+	return out
+}
+
 // dotF computes acc + a[M,K] x b[K,N]: the inputs hold values of their
-// dtypes already, each output's products are summed in float64 (exact for
-// the products of 16-bit and 8-bit floats), added to the accumulator and
+// dtypes already (f32 operands rounded to tf32 by tf32Operand), each
+// output's products are summed in float64 (exact for the products of
+// 16-bit and 8-bit floats and of tf32 values), added to the accumulator and
 // rounded once to the result dtype.
 func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
 	so := t.info(in.res[0])
@@ -155,7 +171,7 @@ func (t *thread) wgmma(in *instr) error {
 	if sa[0] != M || sb[1] != N || sa[1] != sb[0] {
 		return t.errAt(in.op, "wgmma shapes do not match: %v x %v -> %v", sa, sb, so.shape)
 	}
-	return t.dotF(in, a, b, M, sa[1], N)
+	return t.dotF(in, t.tf32Operand(in, 0, a), t.tf32Operand(in, 1, b), M, sa[1], N)
 }
 
 // ---- reductions

@@ -45,7 +45,9 @@
 // Numerics: `dot` / `wgmma` sum each output's products in float64 (the
 // inputs already hold values of their dtypes, so products of 16-bit and
 // 8-bit floats are exact), add the accumulator and round once to the result
-// dtype (f32). `reduce` and `scan` accumulate in the result dtype, rounding
+// dtype (f32). f32 operands are first rounded to tf32 as the tensor cores
+// read them (floats.RoundTF32: cvt.rna.tf32.f32, ties away from zero), so
+// their products are exact too. `reduce` and `scan` accumulate in the result dtype, rounding
 // after every step, in index order. Math functions are evaluated in float64
 // and rounded to the result dtype.
 //

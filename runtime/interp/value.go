@@ -20,8 +20,9 @@ type val struct {
 type pool struct {
 	f map[int][][]float64
 	i map[int][][]int64
-	// scratch for splatted operands and dot rows
-	scrF [4][]float64
+	// scratch for splatted operands, dot rows and tf32-rounded dot
+	// operands (4, 5)
+	scrF [6][]float64
 	scrI [3][]int64
 }
 
