@@ -115,7 +115,7 @@ func TestSoftmaxPTX(t *testing.T) {
 		`\.maxntid 512, 1, 1`,
 		`ld\.global\.v4\.f32`,
 		`st\.global\.v4\.f32`,
-		`ex2\.approx\.f32`,
+		`ex2\.approx\.ftz\.f32`,
 		`shfl\.sync\.bfly\.b32`,
 		`max\.f32`,
 		`bar\.sync\s+0`,
@@ -197,7 +197,7 @@ func TestCastsPTX(t *testing.T) {
 func TestMathPTX(t *testing.T) {
 	m, _ := mathIR(512)
 	ptx := toPTX(t, "mathfn", compileIR(t, m, 4))
-	checkPTX(t, ptx, `ex2\.approx\.f32`, `lg2\.approx\.f32`, `sqrt\.rn\.f32`, `rsqrt\.approx\.f32`,
+	checkPTX(t, ptx, `ex2\.approx\.ftz\.f32`, `lg2\.approx\.f32`, `sqrt\.rn\.f32`, `rsqrt\.approx\.f32`,
 		`tanh\.approx\.f32`, `abs\.f32`, `min\.f32`, `max\.f32`)
 }
 

@@ -54,7 +54,7 @@
 // Control flow is structured: for becomes header/body/exit blocks with one phi
 // per loop-carried register, if a diamond with phis. f32 division is
 // div.full.f32 as in Triton (Options.PreciseDiv for IEEE), exp is
-// ex2.approx(x*log2 e), log lg2.approx(x)*ln 2.
+// ex2.approx.ftz(x*log2 e), log lg2.approx(x)*ln 2.
 //
 // # TLE extensions (sync.go)
 //

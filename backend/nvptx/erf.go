@@ -24,7 +24,7 @@ import (
 // coefficients, then Horner. Beyond |x| = 4 exp(-Q) is below 2^-24 and the
 // formula gives +-1 itself; +-inf gives +-1 and NaN stays NaN, so the GPU
 // version needs no special cases and no branch: it computes both
-// polynomials and selects. Here exp(-Q) is ex2.approx.f32(-Q * log2 e), as
+// polynomials and selects. Here exp(-Q) is ex2.approx.ftz.f32(-Q * log2 e), as
 // the exp builtin is: TestErfAlgorithm (erf_test.go) measures the error of
 // erfF32, the Go mirror of the emitted code, against math.Erf over a dense
 // sweep of [-6, 6], with exp2 exact and with exp2 off by ex2.approx's
@@ -62,7 +62,7 @@ const erfSplit = 0.875
 const ErfMaxULP = 2.1
 
 // erfF32 is the GPU's f32 erf in Go float32 arithmetic, operation for
-// operation the LLVM IR erf emits, with exp2 standing for ex2.approx.f32.
+// operation the LLVM IR erf emits, with exp2 standing for ex2.approx.ftz.f32.
 func erfF32(x float32, exp2 func(float32) float32) float32 {
 	a := float32(math.Abs(float64(x)))
 	x2 := float32(x * x)

@@ -146,5 +146,5 @@ func TestErfPTX(t *testing.T) {
 		}
 	}
 	ptx := toPTX(t, "erf", res)
-	checkPTX(t, ptx, `fma\.rn\.f32`, `ex2\.approx\.f32`, `!\bcall`, `!\.extern\s+\.func`)
+	checkPTX(t, ptx, `fma\.rn\.f32`, `ex2\.approx\.ftz\.f32`, `!\bcall`, `!\.extern\s+\.func`)
 }

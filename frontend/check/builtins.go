@@ -218,7 +218,7 @@ func init() {
 		reduce("max", "maximum over axis (all axes when omitted); for two tiles use maximum"),
 		reduce("min", "minimum over axis (all axes when omitted); for two tiles use minimum"),
 		fn("cumsum", "inclusive prefix sum along axis (from the end when reverse)", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
-		unary("exp", "e**x (lowered to ex2.approx of x*log2(e))"),
+		unary("exp", "e**x (lowered to ex2.approx.ftz of x*log2(e))"),
 		unary("exp2", "2**x"),
 		unary("log", "natural logarithm"),
 		unary("log2", "base-2 logarithm"),

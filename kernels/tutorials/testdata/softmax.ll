@@ -81,13 +81,13 @@ body:
 	%v68 = fsub float %v31, %v65
 	%v69 = fsub float %v33, %v65
 	%v70 = fmul float %v66, 0x3FF7154760000000
-	%v71 = call float @llvm.nvvm.ex2.approx.f(float %v70)
+	%v71 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v70)
 	%v72 = fmul float %v67, 0x3FF7154760000000
-	%v73 = call float @llvm.nvvm.ex2.approx.f(float %v72)
+	%v73 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v72)
 	%v74 = fmul float %v68, 0x3FF7154760000000
-	%v75 = call float @llvm.nvvm.ex2.approx.f(float %v74)
+	%v75 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v74)
 	%v76 = fmul float %v69, 0x3FF7154760000000
-	%v77 = call float @llvm.nvvm.ex2.approx.f(float %v76)
+	%v77 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v76)
 	%v78 = sext i32 %v15 to i64
 	%v79 = getelementptr inbounds float, float addrspace(1)* %out, i64 %v78
 	%v80 = sext i32 %v6 to i64
@@ -160,7 +160,7 @@ declare float @llvm.nvvm.shfl.sync.bfly.f32(i32 %p0, float %p1, i32 %p2, i32 %p3
 
 declare void @llvm.nvvm.barrier0()
 
-declare float @llvm.nvvm.ex2.approx.f(float %p0)
+declare float @llvm.nvvm.ex2.approx.ftz.f(float %p0)
 
 !nvvm.annotations = !{!0, !1}
 

@@ -68,13 +68,13 @@ body:
 	%v55 = fsub float %v19, %v52
 	%v56 = fsub float %v20, %v52
 	%v57 = fmul float %v53, 0x3FF7154760000000
-	%v58 = call float @llvm.nvvm.ex2.approx.f(float %v57)
+	%v58 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v57)
 	%v59 = fmul float %v54, 0x3FF7154760000000
-	%v60 = call float @llvm.nvvm.ex2.approx.f(float %v59)
+	%v60 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v59)
 	%v61 = fmul float %v55, 0x3FF7154760000000
-	%v62 = call float @llvm.nvvm.ex2.approx.f(float %v61)
+	%v62 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v61)
 	%v63 = fmul float %v56, 0x3FF7154760000000
-	%v64 = call float @llvm.nvvm.ex2.approx.f(float %v63)
+	%v64 = call float @llvm.nvvm.ex2.approx.ftz.f(float %v63)
 	%v65 = fadd float %v58, %v60
 	%v66 = fadd float %v65, %v62
 	%v67 = fadd float %v66, %v64
@@ -136,7 +136,7 @@ declare float @llvm.nvvm.shfl.sync.bfly.f32(i32 %p0, float %p1, i32 %p2, i32 %p3
 
 declare void @llvm.nvvm.barrier0()
 
-declare float @llvm.nvvm.ex2.approx.f(float %p0)
+declare float @llvm.nvvm.ex2.approx.ftz.f(float %p0)
 
 !nvvm.annotations = !{!0, !1}
 
