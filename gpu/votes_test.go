@@ -6,8 +6,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The vote layouts: the mask's layout passes VoteLayoutOK (and a layout
-// with two elements per thread does not), and the ballot words' layout
+// The vote layouts: the mask's layout and every 1-D blocked layout pass
+// VoteLayoutOK with their runs (and chunks, and scratch), a layout
+// with copies on the low lanes does not, and the ballot words' layout
 // holds, in every thread, the words of the mask registers it holds: its
 // bases are the mask's divided by 32, lanes replicated.
 func TestVoteLayouts(t *testing.T) {
@@ -16,18 +17,25 @@ func TestVoteLayouts(t *testing.T) {
 			m, err := Linear(VoteLayout(nw), []int{n})
 			require.NoError(t, err)
 			require.True(t, VoteLayoutOK(m), "n=%d nw=%d: %v", n, nw, m)
-			two, err := Linear(&Blocked{SizePerThread: []int{2}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{nw}, Order: []int{0}}, []int{n})
+			require.Equal(t, 1, VoteRun(m))
+			for _, run := range []int{1, 2, 4, 16} {
+				l, err := Linear(&Blocked{SizePerThread: []int{run}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{nw}, Order: []int{0}}, []int{n})
+				require.NoError(t, err)
+				require.True(t, VoteLayoutOK(l), "n=%d nw=%d run=%d: %v", n, nw, run, l)
+				require.Equal(t, min(run, n), VoteRun(l))
+				chunks := max(1, n/(32*run))
+				require.Equal(t, chunks, VoteChunks(l))
+				if nw > 1 && n > 32*run {
+					require.Equal(t, 4*chunks, PrefixCountScratchBytes(l), "n=%d nw=%d run=%d", n, nw, run)
+				} else {
+					require.Zero(t, PrefixCountScratchBytes(l), "n=%d nw=%d run=%d", n, nw, run)
+				}
+			}
+			// lanes 0 and 1 copies of each other, 2, 3, 4 along the tile:
+			// not in lane order
+			sl, err := Linear(&Slice{Dim: 0, Parent: &Blocked{SizePerThread: []int{1, 1}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{1, nw}, Order: []int{0, 1}}}, []int{n})
 			require.NoError(t, err)
-			require.False(t, VoteLayoutOK(two), "n=%d nw=%d: %v", n, nw, two)
-			distinct := false
-			for _, b := range m.Warp {
-				distinct = distinct || b[0] != 0
-			}
-			if distinct {
-				require.Equal(t, 4*max(1, n/32), PrefixCountScratchBytes(m))
-			} else {
-				require.Zero(t, PrefixCountScratchBytes(m), "n=%d nw=%d", n, nw)
-			}
+			require.False(t, VoteLayoutOK(sl), "n=%d nw=%d: %v", n, nw, sl)
 			if n < 32 {
 				continue
 			}

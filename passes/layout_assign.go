@@ -676,6 +676,12 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if l := s.dotUse(res); l != nil {
 			return l
 		}
+	case ir.OpLocalPtr:
+		// the pointers follow a strong index tile, as element-wise ops
+		// follow their operands (the backend pairs registers by index)
+		if l := s.firstStrong(op); l != nil {
+			return l
+		}
 	case gpu.OpConvertLayout:
 		if l := layTileOf(res).Layout; l != nil {
 			return l
@@ -943,7 +949,7 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 			return sl.Parent
 		}
 		return nil
-	case ir.OpScan, ir.OpBroadcast, ir.OpPrefixCount:
+	case ir.OpScan, ir.OpBroadcast, ir.OpPrefixCount, ir.OpLocalPtr:
 		return res
 	case ir.OpBallot:
 		return gpu.VoteLayout(s.nwAt(op))

@@ -35,15 +35,20 @@ kernel popcs(x *i64, y *i32, out *i64) {
     store(out + r, popc(load(x + r)) + popc(load(y + r)).to(i64))
 }
 
-kernel role_prefix(x *u8, out *i32, N const i32) {
+kernel role_prefix(k i32, out *i32, N const i32) {
     warp_specialize {
         role idle(warps: 1) {
         }
         role work(warps: 4) {
             r := arange(0, N)
-            store(out + r, prefix_count(load(x + r) != 0))
+            store(out + r*k, prefix_count(r*k%7 < 2))
         }
     }
+}
+
+kernel runs(x *u8, out *i32, N const i32) {
+    r := arange(0, N)
+    store(out + r, prefix_count(load(x + r) != 0))
 }
 `
 
@@ -146,8 +151,26 @@ func TestPTXPrefixCountInRole(t *testing.T) {
 	// warp_specialize itself begins and ends with bar.sync 0; the role's
 	// code (from its %lanemask_lt read to its last barrier) synchronises
 	// its own threads only
-	role := ptx[strings.Index(ptx, "%lanemask_lt"):max(strings.Index(ptx, "%lanemask_lt"), strings.LastIndex(ptx, ", 128;"))]
+	from := strings.Index(ptx, "%lanemask_lt")
+	role := ptx[from:max(from, strings.LastIndex(ptx, ", 128;")+len(", 128;"))]
 	if !regexp.MustCompile(`bar\.sync\s+[1-9]\d*, 128;`).MatchString(role) || regexp.MustCompile(`bar\.sync\s+0;`).MatchString(role) {
 		t.Errorf("role: want a named barrier over 128 threads and no bar.sync 0:\n%s", ptx)
+	}
+}
+
+// TestPTXPrefixCountRuns: a mask loaded several bytes per thread is voted
+// on in that layout (no conversion through shared memory): a ballot per
+// register for runs of two, per bit of the run's count for longer runs
+// (1024 bytes over 4 warps: runs of 8, 4 ballots), and no shuffle.
+func TestPTXPrefixCountRuns(t *testing.T) {
+	for _, c := range []struct{ n, warps, ballots int }{{256, 4, 2}, {1024, 8, 3}, {1024, 4, 4}} {
+		ptx := votePTX(t, "runs", c.n, c.warps)
+		what := fmt.Sprintf("N=%d warps=%d", c.n, c.warps)
+		if got := ptxCount(ptx, `vote\.sync\.ballot\.b32\s`); got != c.ballots {
+			t.Errorf("%s: %d vote.sync.ballot.b32, want %d", what, got, c.ballots)
+		}
+		if strings.Contains(ptx, "shfl.sync") || ptxCount(ptx, `st\.shared(\.v\d)?\.u8\s`) > 0 {
+			t.Errorf("%s: a shuffle, or the mask converted through shared memory:\n%s", what, ptx)
+		}
 	}
 }
