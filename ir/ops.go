@@ -116,6 +116,12 @@ const (
 	OpGridDepWait      Kind = "grid_dependency_wait" // (): wait for the prerequisite grids and their memory
 	OpLaunchDependents Kind = "launch_dependents"    // (): this CTA lets the dependent grid be scheduled early
 
+	// ---- warp votes and prefix counts (stream compaction): tile-level
+	// semantics, lowered to vote.sync.ballot / popc / %lanemask_lt on the GPU
+	OpBallot      Kind = "ballot"       // (mask [N]i1, N a multiple of 32) -> [N/32]u32: bit b of word w is mask[32w+b]
+	OpPopc        Kind = "popc"         // (x) -> x's type: the number of set bits of each element (element-wise, integers but i1)
+	OpPrefixCount Kind = "prefix_count" // (mask [N]i1) -> [N]i32: element i is the number of true elements before i
+
 	// ---- escape hatch
 	OpAsm Kind = "asm" // (args...) {template, constraints} -> result (GPU only)
 

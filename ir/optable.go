@@ -235,6 +235,11 @@ var opTable = []OpInfo{
 	{Name: OpGridDepWait, verify: (*verifier).checkNoValues},
 	{Name: OpLaunchDependents, verify: (*verifier).checkNoValues},
 
+	// ---- warp votes and prefix counts (verify_votes.go)
+	{Name: OpBallot, Operands: one, Results: one, Pure: true, verify: (*verifier).checkBallot},
+	{Name: OpPopc, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkPopc},
+	{Name: OpPrefixCount, Operands: one, Results: one, Pure: true, verify: (*verifier).checkPrefixCount},
+
 	// ---- escape hatch: the template's constraints decide the operands and
 	// results, which only the assembler checks
 	{Name: OpAsm, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("template", AttrString), optional("constraints", AttrString)}, verify: tableOnly},

@@ -168,6 +168,9 @@ func buildAll() *Module {
 	b.Create(OpDistributedBarrier, nil, []*Value{mesh}, nil)
 	b.Create(OpGridDepWait, nil, nil, nil)
 	b.Create(OpLaunchDependents, nil, nil, nil)
+	words := v(OpBallot, tile(U32, 2), []*Value{mask}, nil)
+	v(OpPopc, tile(U32, 2), []*Value{words}, nil)
+	v(OpPrefixCount, tile(I32, 64), []*Value{mask}, nil)
 	v(OpAsm, I32, []*Value{n}, Attrs{"template": "mov.u32 $0, $1;", "constraints": "=r,r"})
 	b.Pos = diag.NoPos
 	b.Create(OpReturn, nil, nil, nil)

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/tlego/tle/ir"
 )
@@ -211,7 +212,7 @@ func (cf *cfFolder) fold(op *ir.Op) {
 			}
 			cf.setConst(op, d, v)
 		}
-	case ir.OpNeg, ir.OpNot, ir.OpAbs:
+	case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpPopc:
 		if v, ok := cfUnary(op.Kind, d, vals[0]); ok {
 			cf.setConst(op, d, v)
 		}
@@ -336,6 +337,12 @@ func cfUnary(k ir.Kind, d ir.DType, v cfCval) (cfCval, bool) {
 			return cfCval{i: d.WrapInt(-v.i)}, true
 		}
 		return v, true
+	case ir.OpPopc:
+		u := uint64(v.i)
+		if w := d.Bits(); w < 64 {
+			u &= 1<<w - 1
+		}
+		return cfCval{i: int64(bits.OnesCount64(u))}, true
 	}
 	return cfCval{}, false
 }

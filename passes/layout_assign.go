@@ -465,6 +465,13 @@ func ScanLayoutOK(l ir.Layout, shape []int, axis int) bool {
 	return ok && b.Order[0] == axis
 }
 
+// voteLayoutOK reports layouts of a 1-D mask that prefix_count lowers
+// without converting (gpu.VoteLayoutOK).
+func voteLayoutOK(l ir.Layout, shape []int) bool {
+	ll, err := gpu.Linear(l, shape)
+	return err == nil && gpu.VoteLayoutOK(ll)
+}
+
 // SameLayout reports whether two layouts place a tile of shape identically.
 func SameLayout(a, b ir.Layout, shape []int) bool {
 	if a == nil || b == nil {
@@ -640,6 +647,18 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 			return l
 		}
 		return scanLayout(shape, axis, s.nwAt(op))
+	case ir.OpPrefixCount:
+		// the mask's layout when a warp's ballot over a register holds
+		// consecutive elements, else one element per thread (the operand
+		// converts)
+		if l := s.lay(op.Operands[0]); l != nil && voteLayoutOK(l, shape) {
+			return l
+		}
+		return gpu.VoteLayout(s.nwAt(op))
+	case ir.OpBallot:
+		// the mask is converted to VoteLayout (operandLayout); the words
+		// are where the ballots leave them
+		return gpu.BallotLayout(s.nwAt(op))
 	case ir.OpBroadcast:
 		if l := s.lay(op.Operands[0]); l != nil {
 			return l
@@ -655,6 +674,12 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
+			return l
+		}
+	case ir.OpLocalPtr:
+		// the pointers follow a strong index tile, as element-wise ops
+		// follow their operands (the backend pairs registers by index)
+		if l := s.firstStrong(op); l != nil {
 			return l
 		}
 	case gpu.OpConvertLayout:
@@ -888,7 +913,20 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 			if p, ok := layTileOf(op.Operands[0]).Elem.(*ir.Pointer); ok && p.Space == ir.Global {
 				return s.coalesced(op.Operands[0])
 			}
-			return s.lay(op.Operands[1])
+			// one layout for the pointers, the value and the mask (the
+			// backend pairs their registers by index): the value's, else
+			// the pointers', else the mask's; weak ones are recomputed in
+			// it. (A weak value with a mask of another layout, as in
+			// store(local_ptr(buf, prefix_count(m)), arange(0, N), mask: m),
+			// once left the mask in its own.)
+			for _, k := range []int{1, 0, 2} {
+				if k < len(op.Operands) {
+					if l := s.lay(op.Operands[k]); l != nil {
+						return l
+					}
+				}
+			}
+			return nil
 		}
 	case ir.OpDot:
 		mma := res.(*gpu.MMA)
@@ -911,8 +949,10 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 			return sl.Parent
 		}
 		return nil
-	case ir.OpScan, ir.OpBroadcast:
+	case ir.OpScan, ir.OpBroadcast, ir.OpPrefixCount, ir.OpLocalPtr:
 		return res
+	case ir.OpBallot:
+		return gpu.VoteLayout(s.nwAt(op))
 	case ir.OpExpandDims:
 		return &gpu.Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: res}
 	case ir.OpTrans:

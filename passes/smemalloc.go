@@ -63,6 +63,13 @@ func ScratchBytes(op *ir.Op) (int, error) {
 			return 0, nil
 		}
 		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * gpu.AccBytes(ir.ElemDType(src.Elem)), nil
+	case ir.OpPrefixCount:
+		src := layTileOf(op.Operands[0])
+		ls, err := gpu.Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		return gpu.PrefixCountScratchBytes(ls), nil
 	case ir.OpTrans, ir.OpReshape:
 		src := layTileOf(op.Operands[0])
 		if op.Kind == ir.OpTrans {
@@ -159,9 +166,10 @@ func AllocateFuncShared(f *ir.Func) error {
 			// bytes with anything another uses while they run
 			b.start, b.end = index[ws], loopEnd[ws]
 		}
-		if (op.Kind == ir.OpReduce || op.Kind == ir.OpScan) && size <= smallScratch {
+		if (op.Kind == ir.OpReduce || op.Kind == ir.OpScan || op.Kind == ir.OpPrefixCount) && size <= smallScratch {
 			// small reduction scratch is not shared with other scratch: the
 			// backend then needs no barrier between back-to-back reductions
+			// (or prefix counts)
 			b.start, b.end = 0, n
 		}
 		if op.Kind == ir.OpAlloc && wgmmaReads(op, users) {

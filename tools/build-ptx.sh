@@ -40,6 +40,8 @@ done
 for k in pdl_producer pdl_consumer pdl_producer_timed pdl_consumer_timed; do
   $tlec build $t/pdl.tle --kernel $k -D BLOCK=256 --toolchain llc -o "$dir/$k.ptx"
 done
+# stream compaction with warp votes (for its SASS: VOTE.ANY and POPC, no SHFL.UP)
+$tlec build $t/compact.tle --kernel compact -D N=256 --toolchain llc -o "$dir/compact.ptx"
 # KDA v3 (tools/gpu-kda3.sh): the preparation kernel and the recurrence at
 # each V block, FlashKDA's sizes, f32 state.
 k3=$(dirname "$dir")/kda3

@@ -411,6 +411,10 @@ func init() {
 		// programmatic dependent launch (pdl.go)
 		ir.OpGridDepWait:      (*gen).gridDepWait,
 		ir.OpLaunchDependents: (*gen).launchDependents,
+
+		// warp votes (votes.go)
+		ir.OpBallot:      (*gen).ballot,
+		ir.OpPrefixCount: (*gen).prefixCount,
 	}
 }
 

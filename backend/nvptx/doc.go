@@ -43,7 +43,13 @@
 // vector accesses on both sides. Reductions combine registers, then butterfly
 // shuffles over the lanes along the axis, then one shared-memory round for
 // the warps along it; scans use shfl.up (shfl.down for reverse) and a
-// shared-memory prefix over warps and repetitions. dot is mma.sync.m16n8k16
+// shared-memory prefix over warps and repetitions. The warp votes
+// (votes.go) take their mask one element per thread, element 32w+b on lane
+// b: ballot is one vote.sync.ballot.b32 per register; prefix_count adds,
+// to popc(ballot & %lanemask_lt), the popcounts of the words before the
+// element's (the thread's own registers' when one warp holds the tile,
+// else one i32 per word through the op's scratch, read back whole): no
+// shuffles, where cumsum scans with shfl.up. popc is popc.b32 / popc.b64. dot is mma.sync.m16n8k16
 // (bf16/f16; fp8 converted to f16) with f32 accumulators; operands staged
 // in swizzled shared memory are read with ldmatrix(.trans), emitted lazily at
 // the k step that needs them; an a operand that is the (cast) accumulator of

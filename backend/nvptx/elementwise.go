@@ -447,6 +447,8 @@ func (g *gen) intOp(k ir.Kind, d ir.DType, x []value.Value) value.Value {
 		return g.sub(intConst(x[0].Type(), 0), x[0])
 	case ir.OpNot:
 		return g.xor(x[0], intConst(x[0].Type(), -1))
+	case ir.OpPopc:
+		return g.popcount(x[0])
 	case ir.OpAbs:
 		if !signed {
 			return x[0]

@@ -253,11 +253,23 @@ func (g *gen) plainLoad(ptr value.Value, space int, w word, n int) []value.Value
 	if space == asCluster {
 		return g.clusterLoad(ptr, w, n)
 	}
-	if w == wordU8 {
+	if w == wordU8 && n == 1 {
 		p := g.cur.NewBitCast(ptr, ptrTo(types.I8, space))
 		l := g.cur.NewLoad(types.I8, p)
 		l.Align = 1
 		return []value.Value{g.cur.NewZExt(l, types.I16)}
+	}
+	if w == wordU8 {
+		// two bytes (ld.v2.u8), each widened to its 16-bit register as
+		// a single byte is (this once loaded the first byte alone)
+		vt := types.NewVector(uint64(n), types.I8)
+		l := g.cur.NewLoad(vt, g.cur.NewBitCast(ptr, ptrTo(vt, space)))
+		l.Align = llvm.Align(n)
+		out := make([]value.Value, n)
+		for i := range out {
+			out[i] = g.cur.NewZExt(g.cur.NewExtractElement(l, i32c(int64(i))), types.I16)
+		}
+		return out
 	}
 	if n == 1 {
 		p := g.cur.NewBitCast(ptr, ptrTo(w.t, space))
@@ -281,10 +293,21 @@ func (g *gen) plainStore(ptr value.Value, space int, w word, vals []value.Value)
 		g.clusterStore(ptr, w, vals)
 		return
 	}
-	if w == wordU8 {
+	if w == wordU8 && len(vals) == 1 {
 		p := g.cur.NewBitCast(ptr, ptrTo(types.I8, space))
 		s := g.cur.NewStore(g.cur.NewTrunc(vals[0], types.I8), p)
 		s.Align = 1
+		return
+	}
+	if w == wordU8 {
+		// two bytes (st.v2.u8; this once stored the first byte alone)
+		vt := types.NewVector(uint64(len(vals)), types.I8)
+		var vec value.Value = constant.NewUndef(vt)
+		for i, v := range vals {
+			vec = g.cur.NewInsertElement(vec, g.cur.NewTrunc(v, types.I8), i32c(int64(i)))
+		}
+		s := g.cur.NewStore(vec, g.cur.NewBitCast(ptr, ptrTo(vt, space)))
+		s.Align = llvm.Align(len(vals))
 		return
 	}
 	if len(vals) == 1 {

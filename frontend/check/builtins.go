@@ -268,5 +268,9 @@ func init() {
 		// programmatic dependent launch (sm_90+; rules_pdl.go)
 		fn("grid_dependency_wait", "wait until the prerequisite grids (a PDL launch's previous kernel) completed and their memory is visible (griddepcontrol.wait)", (*checker).noArgs),
 		fn("launch_dependents", "let the dependent grid (a PDL launch) be scheduled before this grid finishes (griddepcontrol.launch_dependents)", (*checker).noArgs),
+		// warp votes and prefix counts, for stream compaction (rules_votes.go)
+		fn("ballot", "the [N/32]u32 bit words of a 1-D i1 tile of N (a multiple of 32): bit b of word w is mask[32*w+b] (vote.sync.ballot)", (*checker).ballot, pos("mask")),
+		fn("popc", "the number of set bits of each element of an integer tile or scalar, in its dtype (popc)", (*checker).popc, pos("x")),
+		fn("prefix_count", "the exclusive count of a 1-D i1 tile: element i is the number of true elements before i, as i32 (ballot and popc with %lanemask_lt)", (*checker).prefixCount, pos("mask")),
 	}
 }

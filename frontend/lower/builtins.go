@@ -83,6 +83,11 @@ func init() {
 		// programmatic dependent launch (pdl.go)
 		"grid_dependency_wait": with((*fn).noValues, ir.OpGridDepWait),
 		"launch_dependents":    with((*fn).noValues, ir.OpLaunchDependents),
+
+		// warp votes and prefix counts (votes.go)
+		"ballot":       (*fn).ballot,
+		"popc":         (*fn).popc,
+		"prefix_count": (*fn).prefixCount,
 	}
 }
 

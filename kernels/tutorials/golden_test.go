@@ -24,6 +24,7 @@ var goldenCases = []struct {
 	{"layer_norm", map[string]string{"BLOCK": "512"}},
 	{"pipe_scale", map[string]string{"ROWS": "8", "ROW": "256", "CAP": "2"}},
 	{"cluster_exchange", map[string]string{"BLOCK": "128"}},
+	{"compact", map[string]string{"N": "256"}},
 }
 
 // TestLLVMGolden compares each tutorial's LLVM IR with testdata/KERNEL.ll, so

@@ -80,6 +80,13 @@
 // finished, so the kernel a dependent launch waits for has always completed
 // and its writes are visible before the dependent's first program starts.
 //
+// ballot, prefix_count and popc (votes.go) have their tile-level meaning,
+// in the tile's element order: bit b of ballot word w is mask[32w+b],
+// prefix_count's element i counts the true elements before i, popc counts
+// the bits of each element's pattern in its dtype. They are the reference
+// the GPU's warp votes (vote.sync.ballot, popc, %lanemask_lt) are tested
+// against.
+//
 // Deadlocks are errors, never hangs. All goroutines of a cluster share one
 // synchronisation domain (a mutex and a condition variable guarding its
 // pipes, barriers and distributed barrier). A goroutine that must block

@@ -294,6 +294,12 @@ func (t *thread) exec(in *instr) error {
 		// sequential (a launch returns when every program finished, its
 		// writes visible), so the previous kernel has always completed
 		// before a wait, and there is no dependent to let start early
+	case ir.OpBallot:
+		return t.ballot(in)
+	case ir.OpPopc:
+		return t.popc(in)
+	case ir.OpPrefixCount:
+		return t.prefixCount(in)
 	case ir.OpAsm:
 		return t.errAt(op, "asm is GPU-only; the interpreter cannot run it")
 	case ir.OpCall:
