@@ -26,6 +26,10 @@ $tlec build $t/matmul_tma.tle --kernel matmul_tma -D BM=128 -D BN=256 -D BK=64 -
 $tlec build $t/matmul_tma_nt.tle --kernel matmul_tma_nt -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma_nt.ptx" || echo "build-ptx: matmul_tma_nt: no PTX (see above)"
 $tlec build $t/matmul_make_desc.tle --kernel matmul_make_desc -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_make_desc.ptx" || echo "build-ptx: matmul_make_desc: no PTX (see above)"
 $tlec build $t/matmul_fp8.tle --kernel matmul_fp8 -D BM=128 -D BN=256 -D BK=128 -D S=3 -D LAG=1 -D PROMOTE=0 --toolchain llc -o "$dir/matmul_fp8.ptx" || echo "build-ptx: matmul_fp8: no PTX (see above)"
+for k in transpose_e4m3 transpose_bf16 pv_e4m3; do
+  d=""; [ $k != pv_e4m3 ] && d="-D SPELL=0"
+  $tlec build $t/smem_transpose_fp8.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+done
 $tlec build $t/async_load.tle --kernel async_load -D N=96 -D BM=16 -D BN=128 --toolchain llc -o "$dir/async_load.ptx"
 # the programmatic-dependent-launch pair (for its SASS: griddepcontrol.wait and .launch_dependents)
 for k in pdl_producer pdl_consumer pdl_producer_timed pdl_consumer_timed; do
