@@ -93,6 +93,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		s.infer(f.Body)
 		s.materialize(f.Body)
 		s.wgmmaSharedLayouts()
+		s.matrixSharedLayouts()
 		s.sharedLayouts()
 		return nil
 	}()
@@ -674,6 +675,9 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
+			return l
+		}
+		if l := s.matrixCopy(op); l != nil {
 			return l
 		}
 	case ir.OpLocalPtr:

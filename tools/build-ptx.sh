@@ -31,6 +31,10 @@ $tlec build $t/matmul_fp8.tle --kernel matmul_fp8 -D BM=128 -D BN=256 -D BK=128 
 for k in paged_gather paged_gather_f8 paged_gather_r3 paged_gather_r5 paged_gather_md paged_gather_md5; do
   $tlec build $t/paged_gather.tle --kernel $k --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
+for k in transpose_e4m3 transpose_bf16 pv_e4m3; do
+  d=""; [ $k != pv_e4m3 ] && d="-D SPELL=0"
+  $tlec build $t/smem_transpose_fp8.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+done
 $tlec build $t/async_load.tle --kernel async_load -D N=96 -D BM=16 -D BN=128 --toolchain llc -o "$dir/async_load.ptx"
 # the causal attention tutorial at both key blocks, on 8 warps as its test runs it
 for bn in 64 128; do

@@ -53,7 +53,12 @@
 // (bf16/f16; fp8 converted to f16) with f32 accumulators; operands staged
 // in swizzled shared memory are read with ldmatrix(.trans), emitted lazily at
 // the k step that needs them; an a operand that is the (cast) accumulator of
-// a previous dot comes straight from its registers. f32 -> bf16/f16 casts
+// a previous dot comes straight from its registers. A tile copied between
+// buffers, store(dst, load(src.T)), has ldmatrix's fragment as its layout
+// (passes.MatrixCopyLayout) and moves with ldmatrix.x4.trans and
+// stmatrix.x4, 8-bit types re-pairing their bytes with one prmt.b32 per
+// register (matrix.go: each plan is checked lane by lane against the
+// layout before it is used, addresses go through the swizzle). f32 -> bf16/f16 casts
 // pack their register pairs with one cvt.rn.bf16x2.f32 (f16x2) each, which
 // dot operands and vector stores use.
 //

@@ -501,6 +501,9 @@ func (g *gen) storeShared(ref *memRef, t *tval) {
 	if ref.cluster {
 		g.failf("writing a whole remote view is not supported: store through local_ptr")
 	}
+	if g.matrixStore(ref, t) {
+		return
+	}
 	g.beforeSharedWriteR(refRange(ref))
 	a := newSharedAccess(ref, t.ll)
 	for r := 0; r < len(t.regs); r += a.vec {
@@ -538,6 +541,10 @@ func (g *gen) localLoad(op *ir.Op) {
 		}
 	}
 	ll := g.layoutOf(res.Type)
+	if t := g.matrixLoad(ref, ll); t != nil {
+		g.set(res, t)
+		return
+	}
 	g.beforeSharedReadR(refRange(ref))
 	a := newSharedAccess(ref, ll)
 	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}

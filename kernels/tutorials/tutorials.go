@@ -2,8 +2,10 @@
 // softmax, matmul, layer norm, a pipe producer/consumer with warp roles, a
 // two-CTA cluster exchange, TMA copies (rank 2, and rank 3 to 5 in a paged
 // KV-cache gather), TMA matmuls in bf16 and FP8, wgmma of fp8 and of small
-// N, and a plain causal attention forward (attention.tle). Each is tested on
-// the interpreter against a
+// N, FP8 attention's V transpose in shared memory (smem_transpose_fp8.tle),
+// stream compaction with warp votes (compact.tle) and a plain causal
+// attention forward (attention.tle). Each is tested on the interpreter
+// against a
 // float64 reference, and on the GPU when one is present.
 package tutorials
 

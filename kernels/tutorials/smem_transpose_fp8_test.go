@@ -1,0 +1,114 @@
+package tutorials
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tle"
+)
+
+// TestSmemTranspose runs transpose_e4m3 and transpose_bf16 of
+// smem_transpose_fp8.tle, in both spellings, on three programs (V of 192
+// tokens) and checks Vt against V transposed, exactly.
+func TestSmemTranspose(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	const tokens, dim = 192, 128
+	for _, kn := range []struct {
+		name string
+		d    ir.DType
+	}{{"transpose_e4m3", ir.F8E4M3}, {"transpose_bf16", ir.BF16}} {
+		k := kernel(t, "smem_transpose_fp8.tle", kn.name)
+		for _, spell := range []string{"0", "1"} {
+			for _, dev := range devices(t, kn.name) {
+				if strings.HasSuffix(dev.Name(), "running given PTX") && spell != "0" {
+					continue // tools/build-ptx.sh builds SPELL=0
+				}
+				v := round(kn.d, randn(r, tokens*dim))
+				vt := poison(dim * tokens)
+				err := k.Run(dev, [3]int{tokens / 64, 1, 1}, tle.CompileOptions{Defines: map[string]string{"SPELL": spell}},
+					map[string]any{"v": &tle.Tensor{Shape: []int{tokens, dim}, Data: v}, "vt": &tle.Tensor{Shape: []int{dim, tokens}, Data: vt.Data}})
+				require.NoError(t, err, "%s SPELL=%s %s", kn.name, spell, dev.Name())
+				want := make([]float64, dim*tokens)
+				for i := 0; i < tokens; i++ {
+					for j := 0; j < dim; j++ {
+						want[j*tokens+i] = v[i*dim+j]
+					}
+				}
+				require.Equal(t, want, vt.Data, "%s SPELL=%s %s", kn.name, spell, dev.Name())
+			}
+		}
+	}
+}
+
+// TestSmemTransposePV runs pv_e4m3: c = p @ v with v transposed in shared
+// memory and read by wgmma as its K-major B, against the float64 product
+// (fp8 products are exact in f32; the tensor cores' narrower fp8
+// accumulation is what the GPU tolerance allows, see TestWgmmaFP8).
+func TestSmemTransposePV(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	k := kernel(t, "smem_transpose_fp8.tle", "pv_e4m3")
+	for _, dev := range devices(t, "pv_e4m3") {
+		p, v := round(ir.F8E4M3, randn(r, 64*64)), round(ir.F8E4M3, randn(r, 64*128))
+		want := matmulRef(64, 128, 64, p, func(l, j int) float64 { return v[l*128+j] })
+		c := poison(64 * 128)
+		err := k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{}, map[string]any{
+			"p": &tle.Tensor{Shape: []int{64, 64}, Data: p}, "v": &tle.Tensor{Shape: []int{64, 128}, Data: v}, "c": c})
+		require.NoError(t, err, dev.Name())
+		tol := 1e-5
+		if dev.Name() != tle.CPU().Name() {
+			tol = 1e-3
+		}
+		require.Less(t, relRMS(c.Data, want), tol, dev.Name())
+	}
+}
+
+// TestSmemTransposePTX: with llc-19 the transposes are ldmatrix.x4.trans,
+// prmt.b32 (8-bit only: one per register, FA3's 0x6420 / 0x7531) and
+// stmatrix.x4, and no element-wise ld/st.shared is left; pv_e4m3 feeds
+// the stmatrix'd buffer to wgmma after a proxy fence.
+func TestSmemTransposePTX(t *testing.T) {
+	needLLC(t)
+	ldm := ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 \{%r\d+, %r\d+, %r\d+, %r\d+\}, \[%r\d+\];`)
+	stm := ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 \[%r\d+\], \{%r\d+, %r\d+, %r\d+, %r\d+\};`)
+	prmt := ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`)
+	anyPrmt := ptxLine(`prmt\.`)
+	elem := ptxLine(`(ld|st)\.shared\.(u8|b8|s8|u16|b16|v2\.u8|v4\.u8|v2\.b16)\s`)
+	anyShared := ptxLine(`(ld|st)\.shared\.`)
+	for _, c := range []struct {
+		kernel        string
+		defs          map[string]string
+		ldm, stm, prm int
+	}{
+		// [128, 64] bytes over 128 threads: 16 words each, 4 per x4
+		{"transpose_e4m3", map[string]string{"SPELL": "0"}, 4, 4, 16},
+		{"transpose_e4m3", map[string]string{"SPELL": "1"}, 4, 4, 16},
+		// [128, 64] bf16: 32 words each
+		{"transpose_bf16", map[string]string{"SPELL": "0"}, 8, 8, 0},
+		{"transpose_bf16", map[string]string{"SPELL": "1"}, 8, 8, 0},
+		{"pv_e4m3", nil, 4, 4, 16},
+	} {
+		name := fmt.Sprint(c.kernel, c.defs)
+		b, err := kernel(t, "smem_transpose_fp8.tle", c.kernel).Compile(tle.CompileOptions{Defines: c.defs}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, name)
+		require.Len(t, ldm.FindAllString(b.PTX, -1), c.ldm, name)
+		require.Len(t, stm.FindAllString(b.PTX, -1), c.stm, name)
+		require.Len(t, prmt.FindAllString(b.PTX, -1), c.prm, name)
+		require.Len(t, anyPrmt.FindAllString(b.PTX, -1), c.prm, name)
+		require.NotRegexp(t, elem, b.PTX, name)
+		if c.kernel == "pv_e4m3" {
+			require.Regexp(t, `(?s)stmatrix.*fence\.proxy\.async\.shared::cta;.*bar\.sync.*wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3`, b.PTX)
+		} else {
+			require.NotRegexp(t, anyShared, b.PTX, name)
+			// both buffers are swizzled: the TMA maps use the hardware's
+			require.Len(t, b.Descs, 2, name)
+			for _, d := range b.Descs {
+				require.NotZero(t, d.Swizzle, "%s: desc %d", name, d.Param)
+			}
+		}
+	}
+}

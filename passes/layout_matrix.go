@@ -1,0 +1,157 @@
+package passes
+
+import (
+	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/ir"
+)
+
+// matrixCopy is the layout of a tile that a local_load reads from one
+// shared view only to store into others contiguous along another
+// dimension: store(dst, load(src.T)), store(dst, load(src).T) (the trans
+// of the loaded tile), or alloc(..., init: load(src.T)). Such a transpose
+// between buffers gets the layout MatrixCopyLayout, in which the backend
+// reads src with ldmatrix.trans and writes dst with stmatrix, no data
+// crossing lanes (backend/nvptx/matrix.go); nil when the pattern or the
+// dtype (8 or 16 bits) does not match.
+func (s *assigner) matrixCopy(ld *ir.Op) ir.Layout {
+	res := ld.Results[0]
+	t := layTileOf(res)
+	src, ok := ld.Operands[0].Type.(*ir.MemDesc)
+	dt, isD := t.Elem.(ir.DType)
+	if !ok || !isD || len(t.Shape) != 2 || (dt.Bits() != 8 && dt.Bits() != 16) {
+		return nil
+	}
+	perm := []int{0, 1}
+	v := res
+	us := s.users[res]
+	if len(us) == 1 && us[0].Kind == ir.OpTrans {
+		perm = us[0].Attrs.Ints("perm")
+		v = us[0].Results[0]
+		us = s.users[v]
+	}
+	b := -1
+	for _, u := range us {
+		var dst *ir.MemDesc
+		switch {
+		case u.Kind == ir.OpLocalStore && len(u.Operands) == 2 && u.Operands[1] == v && u.Operands[0] != v:
+			dst, _ = u.Operands[0].Type.(*ir.MemDesc)
+		case u.Kind == ir.OpAlloc && len(u.Operands) == 1 && u.Operands[0] == v:
+			dst, _ = u.Results[0].Type.(*ir.MemDesc)
+		}
+		if dst == nil || len(perm) != 2 {
+			return nil
+		}
+		c := perm[viewContig(dst)]
+		if b >= 0 && c != b {
+			return nil
+		}
+		b = c
+	}
+	a := viewContig(src)
+	if b < 0 || a == b {
+		return nil
+	}
+	return MatrixCopyLayout(t.Shape, a, b, dt.Bits(), s.nwAt(ld))
+}
+
+// viewContig is the contiguous dimension of a shared view.
+func viewContig(md *ir.MemDesc) int {
+	if sh, ok := md.Layout.(*gpu.Shared); ok && len(sh.Order) > 0 {
+		return sh.Order[0]
+	}
+	if len(md.Order) > 0 {
+		return md.Order[0]
+	}
+	return len(md.Shape) - 1
+}
+
+// MatrixCopyLayout is the register layout of a 2-D tile of shape moving
+// from a buffer contiguous along a to one contiguous along b (a != b) by
+// ldmatrix.trans and stmatrix: blocked, order [b, a], with lanes
+// [4 along b, 8 along a] over per-thread blocks of [2 along b] (16-bit)
+// or [4 along b, 2 along a] (8-bit), warps along b first; nil when the
+// tile is smaller than one warp's 8x8 (16x16 for 8 bits) matrices.
+func MatrixCopyLayout(shape []int, a, b, bits, numWarps int) *gpu.Blocked {
+	sa, sb := 1, 2
+	if bits == 8 {
+		sa, sb = 2, 4
+	}
+	if len(shape) != 2 || a == b || shape[a]%(8*sa) != 0 || shape[b]%(4*sb) != 0 {
+		return nil
+	}
+	l := &gpu.Blocked{SizePerThread: make([]int, 2), ThreadsPerWarp: make([]int, 2), WarpsPerCTA: make([]int, 2), Order: []int{b, a}}
+	l.SizePerThread[a], l.SizePerThread[b] = sa, sb
+	l.ThreadsPerWarp[a], l.ThreadsPerWarp[b] = 8, 4
+	wb := min(numWarps, shape[b]/(4*sb))
+	l.WarpsPerCTA[b], l.WarpsPerCTA[a] = wb, numWarps/wb
+	return l
+}
+
+// matrixSharedLayouts gives the buffers that a matrix copy (matrixCopy)
+// reads or writes, and that nothing else needs unswizzled, the swizzled
+// layout of gpu.WgmmaSharedLayout: ldmatrix and stmatrix then touch eight
+// 16-byte rows in different banks, and a TMA copy in or out uses the
+// hardware swizzle of the same pattern. A buffer used otherwise than by
+// local_load, local_store, its own init, a transposed view or a TMA copy
+// keeps the default layout, and so does one that a wgmma reads (laid out
+// before, by wgmmaSharedLayouts).
+func (s *assigner) matrixSharedLayouts() {
+	matrixVal := func(v *ir.Value) bool {
+		d := v.Def
+		if d != nil && d.Kind == ir.OpTrans {
+			d = d.Operands[0].Def
+		}
+		return d != nil && d.Kind == ir.OpLocalLoad && s.isMatrixCopy(d)
+	}
+	s.f.Walk(func(op *ir.Op) {
+		if op.Kind != ir.OpAlloc || len(op.Results) != 1 {
+			return
+		}
+		md, ok := op.Results[0].Type.(*ir.MemDesc)
+		if !ok || md.Layout != nil || len(md.Shape) != 2 {
+			return
+		}
+		touched := len(op.Operands) == 1 && matrixVal(op.Operands[0])
+		fits := true
+		var visit func(v *ir.Value)
+		visit = func(v *ir.Value) {
+			for _, u := range s.users[v] {
+				switch {
+				case u.Kind == ir.OpMemTrans:
+					visit(u.Results[0])
+				case u.Kind == ir.OpLocalLoad:
+					touched = touched || s.isMatrixCopy(u)
+				case u.Kind == ir.OpLocalStore && u.Operands[0] == v:
+					touched = touched || matrixVal(u.Operands[1])
+				case u.Kind == ir.OpCopy && len(u.Operands) >= 2 && (isDesc(u.Operands[0]) || isDesc(u.Operands[1])):
+				default:
+					fits = false
+				}
+			}
+		}
+		visit(op.Results[0])
+		if !touched || !fits {
+			return
+		}
+		order := md.Order
+		if len(order) == 0 {
+			order = ir.RowMajor(2)
+		}
+		sh, err := gpu.WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
+		if err != nil {
+			return
+		}
+		c := *md
+		c.Layout, c.Order = sh, append([]int(nil), order...)
+		op.Results[0].Type = &c
+	})
+}
+
+// isMatrixCopy reports whether the local_load ld got its matrixCopy
+// layout.
+func (s *assigner) isMatrixCopy(ld *ir.Op) bool {
+	l := s.matrixCopy(ld)
+	return l != nil && SameLayout(l, layTileOf(ld.Results[0]).Layout, layTileOf(ld.Results[0]).Shape)
+}
+
+func isDesc(v *ir.Value) bool { _, ok := v.Type.(*ir.Desc); return ok }
