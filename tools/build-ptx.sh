@@ -27,6 +27,10 @@ $tlec build $t/matmul_tma.tle --kernel matmul_tma -D BM=128 -D BN=256 -D BK=64 -
 $tlec build $t/matmul_tma_nt.tle --kernel matmul_tma_nt -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma_nt.ptx" || echo "build-ptx: matmul_tma_nt: no PTX (see above)"
 $tlec build $t/matmul_make_desc.tle --kernel matmul_make_desc -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_make_desc.ptx" || echo "build-ptx: matmul_make_desc: no PTX (see above)"
 $tlec build $t/matmul_fp8.tle --kernel matmul_fp8 -D BM=128 -D BN=256 -D BK=128 -D S=3 -D LAG=1 -D PROMOTE=0 --toolchain llc -o "$dir/matmul_fp8.ptx" || echo "build-ptx: matmul_fp8: no PTX (see above)"
+# wgmma of fp8 and of small N, at one binding (N 32, K 128) of its test
+for k in wgmma_e4m3_smem wgmma_e4m3_reg wgmma_e4m3_e5m2 wgmma_bf16_reg; do
+  $tlec build $t/wgmma_fp8.tle --kernel $k -D N=32 -D K=128 --num-warps 4 --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+done
 # the paged KV gather: TMA of rank 3 to 5 (its SASS: UTMALDG.3D/.4D/.5D, UTMASTG.4D)
 for k in paged_gather paged_gather_f8 paged_gather_r3 paged_gather_r5 paged_gather_md paged_gather_md5; do
   $tlec build $t/paged_gather.tle --kernel $k --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"

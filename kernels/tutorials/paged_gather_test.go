@@ -118,7 +118,7 @@ func (c *pagedCache) want(layer int, q []float64) (kout, sout []float64) {
 
 // checkPaged compares outputs: kout exactly (and NaN, unwritten, where no
 // page is), sout within f32 accumulation error.
-func checkPaged(t *testing.T, what string, kout, sout, wantK, wantS []float64) {
+func checkPaged(t *testing.T, what string, kout, sout, wantK, wantS []float64, tol float64) {
 	t.Helper()
 	for i := range wantK {
 		if math.IsNaN(wantK[i]) != math.IsNaN(kout[i]) || (!math.IsNaN(wantK[i]) && wantK[i] != kout[i]) {
@@ -137,7 +137,18 @@ func checkPaged(t *testing.T, what string, kout, sout, wantK, wantS []float64) {
 		}
 		got, want = append(got, sout[i]), append(want, wantS[i])
 	}
-	require.Less(t, relRMS(got, want), 1e-5, what)
+	require.Less(t, relRMS(got, want), tol, what)
+}
+
+// pagedTol is the bound on the scores' relative RMS error for operands of
+// dtype dt on dev: f32 sums of exact products (1e-5), except fp8 on the
+// tensor cores, whose sums keep about 13 bits (1.3e-4 measured on the H200;
+// see TestWgmmaFP8).
+func pagedTol(dt ir.DType, dev tle.Device) float64 {
+	if dt.Bytes() == 1 && dev.Name() != tle.CPU().Name() {
+		return 1e-3
+	}
+	return 1e-5
 }
 
 func pagedQ(r *rand.Rand, dt ir.DType, b, h int) []float64 {
@@ -182,7 +193,7 @@ func TestPagedGather(t *testing.T) {
 				"kout": kout, "sout": sout, "H": h})
 			require.NoError(t, err, "%s %s", c.kernel, dev.Name())
 			wk, ws := pc.want(0, q)
-			checkPaged(t, c.kernel+" "+dev.Name(), kout.Data, sout.Data, wk, ws)
+			checkPaged(t, c.kernel+" "+dev.Name(), kout.Data, sout.Data, wk, ws, pagedTol(c.dt, dev))
 		}
 	}
 }
@@ -207,7 +218,7 @@ func TestPagedGatherRanks(t *testing.T) {
 			"kout": &tle.Tensor{Shape: []int{b, h, pgMaxP * pgPage, pgD}, Data: kout.Data}, "H": h})
 		require.NoError(t, err, dev.Name())
 		wk, _ := pc.want(0, nil)
-		checkPaged(t, "rank 3 "+dev.Name(), kout.Data, nil, wk, nil)
+		checkPaged(t, "rank 3 "+dev.Name(), kout.Data, nil, wk, nil, 1e-5)
 	}
 
 	k5 := kernel(t, "paged_gather.tle", "paged_gather_r5")
@@ -220,7 +231,7 @@ func TestPagedGatherRanks(t *testing.T) {
 			"q": &tle.Tensor{Shape: []int{len(q)}, Data: q}, "kout": kout, "sout": sout, "H": h, "layer": 1})
 		require.NoError(t, err, dev.Name())
 		wk, ws := pc.want(1, q)
-		checkPaged(t, "rank 5 "+dev.Name(), kout.Data, sout.Data, wk, ws)
+		checkPaged(t, "rank 5 "+dev.Name(), kout.Data, sout.Data, wk, ws, 1e-5)
 	}
 
 	kmd := kernel(t, "paged_gather.tle", "paged_gather_md")
@@ -235,7 +246,7 @@ func TestPagedGatherRanks(t *testing.T) {
 				"block_ids": table(pc), "n_pages": np, "q": &tle.Tensor{Shape: []int{len(q)}, Data: q}, "kout": kout, "sout": sout, "H": h})
 			require.NoError(t, err, dev.Name())
 			wk, ws := pc.want(0, q)
-			checkPaged(t, "make_desc rank 4 "+dev.Name(), kout.Data, sout.Data, wk, ws)
+			checkPaged(t, "make_desc rank 4 "+dev.Name(), kout.Data, sout.Data, wk, ws, 1e-5)
 		}
 	}
 
@@ -250,7 +261,7 @@ func TestPagedGatherRanks(t *testing.T) {
 			"block_ids": table(pc), "n_pages": np, "kout": kout, "H": h, "layer": 2})
 		require.NoError(t, err, dev.Name())
 		wk, _ := pc.want(2, nil)
-		checkPaged(t, "make_desc rank 5 "+dev.Name(), kout.Data, nil, wk, nil)
+		checkPaged(t, "make_desc rank 5 "+dev.Name(), kout.Data, nil, wk, nil, 1e-5)
 	}
 }
 
@@ -356,5 +367,5 @@ func TestPagedGatherDeviceDesc(t *testing.T) {
 	gs, err := g.Download(sout)
 	require.NoError(t, err)
 	wk, ws := pc.want(0, q)
-	checkPaged(t, "Prepare with an NHD DeviceDesc", gk, gs, wk, ws)
+	checkPaged(t, "Prepare with an NHD DeviceDesc", gk, gs, wk, ws, 1e-5)
 }

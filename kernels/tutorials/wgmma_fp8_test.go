@@ -44,8 +44,8 @@ func TestWgmmaFP8(t *testing.T) {
 			want := matmulRef(64, n, kk, ar, func(l, j int) float64 { return br[j*kk+l] })
 			defs := map[string]string{"N": fmt.Sprint(n), "K": fmt.Sprint(kk)}
 			for _, dev := range devices(t, kn.name) {
-				if strings.HasSuffix(dev.Name(), "running given PTX") {
-					continue // tools/build-ptx.sh builds none of these bindings
+				if strings.HasSuffix(dev.Name(), "running given PTX") && (n != 32 || kk != 128) {
+					continue // tools/build-ptx.sh builds N = 32, K = 128
 				}
 				c := poison(64 * n)
 				err := k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{Defines: defs, NumWarps: 4}, map[string]any{
