@@ -516,3 +516,25 @@ func TestPDLSameResultOnInterpreter(t *testing.T) {
 	require.Equal(t, a.O.Data, b.O.Data)
 	require.Equal(t, a.HT.Data, b.HT.Data)
 }
+
+// Before sm_90 the v3 kernels build only without the PDL builtins, which
+// the Runner then asks for (pdlFor).
+func TestV3OldTargetsBuildWithoutPDL(t *testing.T) {
+	prepK, recK, err := KernelsV3()
+	require.NoError(t, err)
+	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
+	for _, noPDL := range []bool{false, true} {
+		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, NoPDL: noPDL}, 32, 4, true)
+		for _, c := range []struct {
+			k *tle.Kernel
+			l Launch
+		}{{prepK, prep}, {recK, rec}} {
+			_, err := c.k.Build(c.l.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
+			if noPDL {
+				require.NoError(t, err, c.k.Name())
+			} else {
+				require.ErrorContains(t, err, "needs sm_90 or newer", c.k.Name())
+			}
+		}
+	}
+}
