@@ -1,6 +1,10 @@
 package tle
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tlego/tle/backend/nvptx"
+)
 
 // LaunchOptions are the settings of one GPU launch that leave the compiled
 // kernel as it is (they are not part of the JIT cache key): GPU.LaunchWith
@@ -28,4 +32,12 @@ func (o LaunchOptions) check(b *Binary) error {
 		return fmt.Errorf("tle: a PDL launch of %s, which never calls grid_dependency_wait(): it could read its inputs before the previous kernel wrote them", b.Kernel)
 	}
 	return nil
+}
+
+// SupportsPDL reports whether g compiles for a target with the PDL
+// instructions (GPUOptions.Arch sm_90 or newer; the default sm_90a is), so
+// that a kernel calling grid_dependency_wait or launch_dependents builds
+// and LaunchOptions{PDL: true} means something.
+func (g *GPU) SupportsPDL() bool {
+	return g != nil && nvptx.SupportsPDL(g.opts.withDefaults().Arch)
 }

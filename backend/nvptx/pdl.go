@@ -55,3 +55,7 @@ func archAtLeast90(arch string) bool {
 	}
 	return false
 }
+
+// SupportsPDL reports whether the target arch (one of Targets; empty: the
+// default sm_90a) has the PDL instructions (griddepcontrol, sm_90 or newer).
+func SupportsPDL(arch string) bool { return archAtLeast90(arch) }

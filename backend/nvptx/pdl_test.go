@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/tle"
 )
 
@@ -99,5 +100,19 @@ func TestGridDependencyControlNeedsSM90(t *testing.T) {
 	}
 	if !strings.Contains(art.LLVMIR, "griddepcontrol.wait;") || !strings.Contains(art.LLVMIR, "griddepcontrol.launch_dependents;") {
 		t.Errorf("sm_90: no griddepcontrol in the LLVM IR")
+	}
+}
+
+// SupportsPDL says which targets build the PDL builtins.
+func TestSupportsPDL(t *testing.T) {
+	k, err := pdlProgram(t).Kernel("consumer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arch := range append([]string{""}, nvptx.Targets...) {
+		_, err := k.Build(tle.CompileOptions{}, tle.GPUOptions{Arch: arch}, "ll")
+		if got := nvptx.SupportsPDL(arch); got != (err == nil) {
+			t.Errorf("SupportsPDL(%q) = %v, but the build's error is %v", arch, got, err)
+		}
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -24,6 +22,9 @@ type benchFlags struct {
 	variant string
 	configs string
 	parts   string
+	peer    string
+	state   string
+	pdl     bool
 }
 
 func init() {
@@ -40,19 +41,42 @@ cost of one launch of a cached kernel; --parts runs some of its parts
 (copy, softmax, matmul, tma, fp8, attention, compile, launch). Progress goes to
 standard error.
 
-The kda_fwd suite runs FlashKDA's six configurations of KDA forward (H 96
-and 64; K = V = 128; T = 8192 with B = 1, varlen [1300,547,2048,963,271,3063]
-and varlen 1024 x 8; lower_bound -5; f32 initial and final state) and prints
-the median ms of --reps launches after --warmup, the bytes moved per second,
-and the speed-up over FlashKDA's figure on an H200; a progress bar is drawn
-on standard error. --block-v and --fast choose the kernel's V block and
-precision variant; --variant v3|v1|v2[:WARPS] the kernels (the default v3:
-kda_v3.tle's preparation and recurrence; v1, v2: the fused kda_fwd.tle,
-kda_fwd_v2.tle) and, after a colon, their
-warps per program (4 or 8; for v3 those of the preparation kernel, 1 to 8,
-the recurrence running one warp per 16 V columns). v3 also prints each
-kernel's median timed alone. --configs picks configurations by their
-1-based index in the table (1,4).`,
+The kda_fwd suite runs KDA forward (K = V = 128, lower_bound -5, initial
+and final state) on FlashKDA's six configurations and the peer script's two
+more, named as kda_peers.py names them; --configs picks some by their
+1-based index (1,7):
+
+  1 H96 fixed    T = 8192 (B = 1)
+  2 H96 varlen6  varlen [1300,547,2048,963,271,3063]
+  3 H96 1024x8   varlen 1024 x 8
+  4-6 H64        the same three at H 64
+  7 H96 T1024    T = 1024
+  8 H64 T32768   T = 32768
+
+and prints the median ms of --reps launches after --warmup, the bytes
+moved per second and, for v3, each kernel's median timed alone; a progress
+bar is drawn on standard error. --state f32|bf16 is the state dtype.
+--pdl=false launches v3's recurrence plainly after the preparation instead
+of as a programmatic dependent launch (the default on Hopper), with kernels
+built without griddepcontrol, to measure both in one session.
+
+--peer FILE reads the JSON that the peer script kda_peers.py wrote in the
+same session (tools/gpu-kda-peers.sh runs both) and prints, next to each
+configuration, FlashKDA's median (with the --state dtype) and its two
+kernels' times, FLA's median (FLA is timed with an f32 state only), the
+speed-ups over both and their geometric means. Every configuration run
+needs its keys in the file (flashkda_<state>state_H<H>_<tag>_ms and
+fla_H<H>_<tag>_ms or _err): a missing one is an error naming it, checked
+before anything runs. Without --peer no peer figure and no speed-up is
+printed: there are no built-in figures (those of other days are in
+docs/perf.md).
+
+--block-v and --fast choose the kernel's V block and precision variant;
+--variant v3|v1|v2[:WARPS] the kernels (the default v3: kda_v3.tle's
+preparation and recurrence; v1, v2: the fused kda_fwd.tle, kda_fwd_v2.tle)
+and, after a colon, their warps per program (4 or 8; for v3 those of the
+preparation kernel, 1 to 8, the recurrence running one warp per 16 V
+columns).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -62,6 +86,9 @@ kernel's median timed alone. --configs picks configurations by their
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
 			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
+			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
+			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
+			fs.BoolVar(&b.pdl, "pdl", true, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (--pdl=false: a plain launch)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
 		},
@@ -89,13 +116,20 @@ func runBench(e *env, cfg any, args []string) int {
 			return 2
 		}
 	}
+	var kp *kdaPlan
+	if args[0] == "kda_fwd" {
+		var code int
+		if kp, code = planKDA(e, b); kp == nil {
+			return code
+		}
+	}
 	g, err := tle.OpenGPU()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none: %v\n", args[0], err)
 		return 1
 	}
-	if args[0] == "kda_fwd" {
-		return benchKDA(e, g, b)
+	if kp != nil {
+		return benchKDA(e, g, b, kp)
 	}
 	var parts []string
 	if b.parts != "" {
@@ -115,66 +149,6 @@ func runBench(e *env, cfg any, args []string) int {
 		fmt.Fprintf(w, "%s\t%s\t%.4f\t%.3f %s\t\n", r.Name, r.Config, r.Ms, r.Rate, r.Unit)
 	}
 	w.Flush()
-	return 0
-}
-
-func benchKDA(e *env, g *tle.GPU, b *benchFlags) int {
-	variant, warps := b.variant, 0
-	if i := strings.IndexByte(variant, ':'); i >= 0 {
-		n, err := strconv.Atoi(variant[i+1:])
-		if err != nil {
-			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: want NAME or NAME:WARPS\n", b.variant)
-			return 2
-		}
-		variant, warps = variant[:i], n
-	}
-	configs := kda.BenchConfigs
-	if b.configs != "" {
-		configs = nil
-		for _, f := range strings.Split(b.configs, ",") {
-			i, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || i < 1 || i > len(kda.BenchConfigs) {
-				fmt.Fprintf(e.stderr, "tlec bench: --configs %q: want 1-based indices in [1, %d], comma-separated\n", b.configs, len(kda.BenchConfigs))
-				return 2
-			}
-			configs = append(configs, kda.BenchConfigs[i-1])
-		}
-	}
-	bar := newProgressBar(e.stderr)
-	res, err := kda.Bench(g, configs, kda.BenchOptions{
-		Warmup: b.warmup, Reps: b.reps,
-		Params:   kda.Params{BlockV: b.blockV, Fast: b.fast, Variant: variant, NumWarps: warps},
-		Progress: bar.update,
-	})
-	bar.done()
-	if err != nil {
-		printError(e.stderr, "bench", err)
-		return 1
-	}
-	if b.json {
-		return printJSON(e, res)
-	}
-	if len(res) > 0 {
-		fmt.Fprintf(e.stdout, "kda_fwd variant %s, %d warps, block_v %d\n", res[0].Variant, res[0].NumWarps, res[0].BlockV)
-	}
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "H\tconfig\tmedian ms\tmin ms\tTB/s\tFlashKDA ms\tspeed-up\tkernels ms\t")
-	geo, n := 1.0, 0
-	for _, r := range res {
-		var parts []string
-		for _, p := range r.PartsMs {
-			parts = append(parts, fmt.Sprintf("%.4f", p))
-		}
-		fmt.Fprintf(w, "%d\t%s\t%.4f\t%.4f\t%.3f\t%.3f\t%.2fx\t%s\t\n", r.H, r.Config, r.Ms, r.MinMs, r.TBps, r.FlashKDAMs, r.Speedup, strings.Join(parts, " + "))
-		if r.Speedup > 0 {
-			geo *= r.Speedup
-			n++
-		}
-	}
-	w.Flush()
-	if n > 0 {
-		fmt.Fprintf(e.stdout, "geometric-mean speed-up over FlashKDA: %.3fx\n", math.Pow(geo, 1/float64(n)))
-	}
 	return 0
 }
 

@@ -9,24 +9,30 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-// BenchConfig is one of FlashKDA's benchmark configurations: B = 1 (varlen
-// when Seqlens has more than one entry), K = V = 128, lower_bound = -5, f32
-// initial and final state.
+// BenchConfig is one benchmark configuration: B = 1 (varlen when Seqlens
+// has more than one entry), K = V = 128, lower_bound = -5, initial and
+// final state.
 type BenchConfig struct {
-	Name     string
-	H        int
-	Seqlens  []int
-	FlashKDA float64 // FlashKDA's median ms on an H200 (anchors-h200.md, f32 state)
+	Name    string
+	Tag     string // the peer script's name (tools/gpu-kda-peers.sh, kda_peers.py): its keys hold "H<H>_<Tag>"
+	H       int
+	Seqlens []int
 }
 
-// BenchConfigs are FlashKDA's six configurations.
+// PeerKey is the configuration's part of the peer file's keys, H96_fixed.
+func (c BenchConfig) PeerKey() string { return fmt.Sprintf("H%d_%s", c.H, c.Tag) }
+
+// BenchConfigs are FlashKDA's six configurations, then the peer script's
+// two more (one short sequence, one long): kda_peers.py's CONFIGS, in order.
 var BenchConfigs = []BenchConfig{
-	{Name: "T=8192", H: 96, Seqlens: []int{8192}, FlashKDA: 1.399},
-	{Name: "varlen [1300,547,2048,963,271,3063]", H: 96, Seqlens: []int{1300, 547, 2048, 963, 271, 3063}, FlashKDA: 1.396},
-	{Name: "varlen 1024x8", H: 96, Seqlens: repeat(1024, 8), FlashKDA: 1.194},
-	{Name: "T=8192", H: 64, Seqlens: []int{8192}, FlashKDA: 1.194},
-	{Name: "varlen [1300,547,2048,963,271,3063]", H: 64, Seqlens: []int{1300, 547, 2048, 963, 271, 3063}, FlashKDA: 1.023},
-	{Name: "varlen 1024x8", H: 64, Seqlens: repeat(1024, 8), FlashKDA: 0.809},
+	{Name: "T=8192", Tag: "fixed", H: 96, Seqlens: []int{8192}},
+	{Name: "varlen [1300,547,2048,963,271,3063]", Tag: "varlen6", H: 96, Seqlens: []int{1300, 547, 2048, 963, 271, 3063}},
+	{Name: "varlen 1024x8", Tag: "1024x8", H: 96, Seqlens: repeat(1024, 8)},
+	{Name: "T=8192", Tag: "fixed", H: 64, Seqlens: []int{8192}},
+	{Name: "varlen [1300,547,2048,963,271,3063]", Tag: "varlen6", H: 64, Seqlens: []int{1300, 547, 2048, 963, 271, 3063}},
+	{Name: "varlen 1024x8", Tag: "1024x8", H: 64, Seqlens: repeat(1024, 8)},
+	{Name: "T=1024", Tag: "T1024", H: 96, Seqlens: []int{1024}},
+	{Name: "T=32768", Tag: "T32768", H: 64, Seqlens: []int{32768}},
 }
 
 func repeat(v, n int) []int {
@@ -39,19 +45,20 @@ func repeat(v, n int) []int {
 
 // BenchResult is one measured configuration.
 type BenchResult struct {
-	Config     string  `json:"config"`
-	H          int     `json:"H"`
-	T          int     `json:"T"`
-	N          int     `json:"N"`
-	BlockV     int     `json:"block_v"`
-	Variant    string  `json:"variant"`
-	NumWarps   int     `json:"num_warps"`
-	Ms         float64 `json:"median_ms"`
-	MinMs      float64 `json:"min_ms"`
-	Bytes      int64   `json:"bytes"`       // bytes the op must move (inputs, o, states)
-	TBps       float64 `json:"tb_per_s"`    // Bytes / median time
-	FlashKDAMs float64 `json:"flashkda_ms"` // the anchor on an H200
-	Speedup    float64 `json:"speedup"`     // FlashKDAMs / Ms
+	Config   string  `json:"config"`
+	Tag      string  `json:"tag"`
+	H        int     `json:"H"`
+	T        int     `json:"T"`
+	N        int     `json:"N"`
+	BlockV   int     `json:"block_v"`
+	Variant  string  `json:"variant"`
+	NumWarps int     `json:"num_warps"`
+	State    string  `json:"state"` // the state dtype, f32 or bf16
+	PDL      bool    `json:"pdl"`   // v3: kda_rec was a programmatic dependent launch of kda_prep
+	Ms       float64 `json:"median_ms"`
+	MinMs    float64 `json:"min_ms"`
+	Bytes    int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
+	TBps     float64 `json:"tb_per_s"` // Bytes / median time
 	// PartsMs are the median ms of each kernel of a multi-kernel variant
 	// (v3: preparation, recurrence) timed on its own.
 	PartsMs []float64 `json:"parts_ms,omitempty"`
@@ -60,7 +67,9 @@ type BenchResult struct {
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	Params       Params // BlockV, Fast, Variant and NumWarps are honoured; the rest is FlashKDA's setting
+	// Params: BlockV, Fast, Variant, NumWarps, NoPDL and StateDType (f32
+	// when empty) are honoured; the rest is FlashKDA's setting.
+	Params Params
 	// Progress, when not nil, is told after each step (warm-up or
 	// measurement of a configuration) how many of total are done.
 	Progress func(done, total int, what string)
@@ -73,6 +82,11 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 	if err := checkNumWarps(opts.Params); err != nil {
 		return nil, err
 	}
+	state, err := benchState(opts.Params.StateDType)
+	if err != nil {
+		return nil, err
+	}
+	opts.Params.StateDType = state
 	var k *tle.Kernel
 	if variantOf(opts.Params) != VariantV3 {
 		var err error
@@ -121,13 +135,9 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		if variantOf(opts.Params) == VariantV3 {
 			nw = run.bv / Chunk // the recurrence's warps
 		}
-		r := BenchResult{Config: c.Name, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv, Variant: variantOf(opts.Params), NumWarps: nw,
-			Ms: t.MedianMs, MinMs: t.MinMs,
-			Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, FlashKDAMs: c.FlashKDA, PartsMs: parts}
-		if c.FlashKDA > 0 {
-			r.Speedup = c.FlashKDA / t.MedianMs
-		}
-		out = append(out, r)
+		out = append(out, BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv,
+			Variant: variantOf(opts.Params), NumWarps: nw, State: state, PDL: run.pdl,
+			Ms: t.MedianMs, MinMs: t.MinMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
 	}
 	return out, nil
 }
@@ -140,6 +150,7 @@ type benchRun struct {
 	preps  []*tle.Prepared
 	runner *Runner // v3
 	v3     func() error
+	pdl    bool // v3 with kda_rec as a PDL launch
 	bytes  int64
 }
 
@@ -154,6 +165,17 @@ func (r *benchRun) launch() error {
 		}
 	}
 	return nil
+}
+
+// benchState is the state dtype of a bench: f32 (also when empty) or bf16.
+func benchState(s string) (string, error) {
+	switch s {
+	case "", StateF32:
+		return StateF32, nil
+	case StateBF16:
+		return StateBF16, nil
+	}
+	return "", argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, s)
 }
 
 // parts are the kernels of a multi-kernel variant, each to be timed alone
@@ -190,8 +212,12 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 		cu = append(cu, int64(T))
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
-	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: StateF32, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		Variant: base.Variant, NumWarps: base.NumWarps}
+	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
+		Variant: base.Variant, NumWarps: base.NumWarps, NoPDL: base.NoPDL}
+	sdt := ir.F32
+	if p.StateDType == StateBF16 {
+		sdt = ir.BF16
+	}
 	v3 := variantOf(p) == VariantV3
 	bv := p.BlockV
 	if bv == 0 {
@@ -239,12 +265,18 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 		{ir.F32, c.H, unit},           // A_log
 		{ir.F32, c.H * K, unit},       // dt_bias
 		{ir.I64, len(cu), nil},        // cu_seqlens (uploaded below)
-		{ir.F32, d.N * c.H * V * K, randn},
-		{ir.BF16, 1, nil},                // h0_bf16 (unused)
-		{ir.F32, d.N * c.H * V * K, nil}, // ht
-		{ir.BF16, 1, nil},                // ht_bf16 (unused)
-		{ir.BF16, T * c.H * V, nil},      // o
+		{ir.F32, 1, nil},              // h0 (f32; the one of the state dtype is set below)
+		{ir.BF16, 1, nil},             // h0_bf16
+		{ir.F32, 1, nil},              // ht
+		{ir.BF16, 1, nil},             // ht_bf16
+		{ir.BF16, T * c.H * V, nil},   // o
 	}
+	h0, ht := 8, 10 // the f32 state's slots
+	if sdt == ir.BF16 {
+		h0, ht = 9, 11
+	}
+	specs[h0] = spec{sdt, d.N * c.H * V * K, randn}
+	specs[ht] = spec{sdt, d.N * c.H * V * K, nil}
 	args := make([]any, 0, len(specs)+3)
 	for i, s := range specs {
 		var b *tle.DeviceBuffer
@@ -261,12 +293,13 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 		}
 		args = append(args, b)
 	}
-	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*4
+	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*int64(sdt.Bytes())
 	if v3 {
 		b := func(i int) *tle.DeviceBuffer { return args[i].(*tle.DeviceBuffer) }
-		t := &DeviceTensors{Q: b(0), K: b(1), V: b(2), G: b(3), Beta: b(4), ALog: b(5), DtBias: b(6), H0: b(8), HT: b(10), O: b(12)}
+		t := &DeviceTensors{Q: b(0), K: b(1), V: b(2), G: b(3), Beta: b(4), ALog: b(5), DtBias: b(6), H0: b(h0), HT: b(ht), O: b(12)}
 		p.BlockV = bv
 		run.runner = NewRunner(g)
+		run.pdl = !pdlFor(g, p).NoPDL
 		run.v3 = func() error { return run.runner.Launch(d, p, t) }
 		return run, run.v3()
 	}

@@ -71,6 +71,13 @@ type Params struct {
 	// 8 for v3's preparation kernel (its recurrence runs one warp per 16 V
 	// columns); 0 is 4.
 	NumWarps int
+	// NoPDL launches v3's recurrence as a plain launch after the
+	// preparation, and builds both kernels without griddepcontrol. By
+	// default, on a Hopper target, kda_rec is a programmatic dependent
+	// launch of kda_prep (tle.LaunchOptions{PDL: true}): its set-up and h0
+	// load overlap kda_prep's tail. Targets older than sm_90 always run
+	// without PDL; the interpreter runs the PDL kernels, in order.
+	NoPDL bool
 }
 
 // Kernel variants (Params.Variant).

@@ -32,6 +32,7 @@ type Runner struct {
 	ctFor  []int64 // the cu_seqlens ct was built from
 	key    string  // the launches' key
 	preps  []*tle.Prepared
+	pdl    bool // launch preps[1] (kda_rec) as a PDL launch of preps[0]
 	Allocs int
 }
 
@@ -85,7 +86,7 @@ func (r *Runner) closePreps() {
 	for _, p := range r.preps {
 		p.Close()
 	}
-	r.preps, r.key = nil, ""
+	r.preps, r.key, r.pdl = nil, "", false
 }
 
 // Launch enqueues kda_prep and kda_rec for sizes d (from Validate) on the
@@ -103,18 +104,30 @@ func (r *Runner) launch(d *Dims, p Params, t *DeviceTensors) error {
 	if err := r.prepare(d, p, t); err != nil {
 		return err
 	}
-	for _, pr := range r.preps {
-		if err := pr.Launch(); err != nil {
+	for i, pr := range r.preps {
+		// kda_rec right after kda_prep: a programmatic dependent launch
+		// when it was built with its grid_dependency_wait
+		o := tle.LaunchOptions{PDL: r.pdl && i == 1}
+		if err := pr.LaunchWith(o); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// pdlFor is p with NoPDL set where g's target has no PDL (before sm_90).
+func pdlFor(g *tle.GPU, p Params) Params {
+	if !g.SupportsPDL() {
+		p.NoPDL = true
+	}
+	return p
+}
+
 func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	if err := checkDeviceTensors(d, p, t); err != nil {
 		return err
 	}
+	p = pdlFor(r.g, p)
 	prepK, recK, err := KernelsV3()
 	if err != nil {
 		return err
@@ -209,7 +222,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 		return err
 	}
 	r.preps = append(r.preps, rp)
-	r.key = key
+	r.key, r.pdl = key, !p.NoPDL && len(r.preps) == 2
 	return nil
 }
 

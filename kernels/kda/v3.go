@@ -63,12 +63,13 @@ func BlockVV3(v int) int {
 }
 
 // LaunchesV3 are v3's two launches for sizes d: the preparation over
-// nchunks chunks, then the recurrence with V block bv.
+// nchunks chunks, then the recurrence with V block bv; both built with the
+// PDL builtins unless p.NoPDL.
 func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
 	b := strconv.FormatBool
 	kp := strconv.Itoa(paddedK(d.K))
 	prep = Launch{
-		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "SPLIT": b(!p.Fast)},
+		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "SPLIT": b(!p.Fast), "PDL": b(!p.NoPDL)},
 		Grid:     [3]int{nchunks, d.H, 1},
 		NumWarps: p.NumWarps,
 	}
@@ -76,7 +77,7 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 		Defines: map[string]string{
 			"K": strconv.Itoa(d.K), "KP": kp, "V": strconv.Itoa(d.V), "BV": strconv.Itoa(bv),
 			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
-			"SPLIT": b(!p.Fast),
+			"SPLIT": b(!p.Fast), "PDL": b(!p.NoPDL),
 		},
 		Grid:     [3]int{d.V / bv, d.H, d.N},
 		NumWarps: bv / Chunk,
@@ -117,7 +118,8 @@ func checkBlockVV3(bv, v int) error {
 
 // forwardV3 runs both kernels of v3 on dev: on a GPU through the device's
 // Runner (device buffers kept between calls), on the interpreter through
-// tensors.
+// tensors, one launch after the other (kda_prep has completed when kda_rec
+// starts, so the PDL builtins have nothing to wait for).
 func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	prepK, recK, err := KernelsV3()
 	if err != nil {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# KDA forward against its peers in one session, on the GPU host from the
+# repository root with .gpu and .peers carried:
+#   built here: CGO_ENABLED=0 go build -ldflags="-s -w" -o .gpu/tlec ./cmd/tlec
+#               (optionally CGO_ENABLED=0 go test -c -o .gpu/ ./kernels/kda for TEST=1)
+#   .peers:     echo /.peers/ >> .git/info/exclude; mkdir -p .peers; cp ../shared/peers/{flashkda.tar.xz,fla.tar.xz,kda_peers.py} .peers/
+# Steps: build FlashKDA (about 76 s), run kda_peers.py (FLA and FlashKDA, f32
+# and bf16 state, eight configurations) into $OUT/kda_peers.json, then
+# tlec bench kda_fwd --peer on that file with PDL on and off (and, with
+# STATE=bf16 too, the bf16-state kernels). The bench runs only the
+# configurations the file has complete (a peer run cut by PEER_TIMEOUT
+# keeps the ones it finished). About 6 minutes; logs under $OUT.
+# TEST=1 first runs the v3 accuracy tests on the GPU (.gpu/kda.test, PDL on).
+. "$(dirname "$0")/gpu-env.sh"
+REPS=${REPS:-30}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
+if [ "${TEST:-0}" = 1 ]; then
+  echo "== kda v3 accuracy on the GPU (PDL on)"
+  (cd kernels/kda && TLE_KDA_LARGE=0 TLE_REQUIRE_GPU=1 "$root/.gpu/kda.test" -test.run 'Accuracy//v3|Runner|PDL' -test.v >"$OUT/kda-test.log" 2>&1; echo "rc=$?")
+  grep -E "^(--- FAIL|ok|FAIL|PASS)" "$OUT/kda-test.log" | head -20
+fi
+
+echo "== FlashKDA build and FLA"
+t0=$(date +%s)
+rm -rf /tmp/fkda /tmp/fla-root && mkdir -p /tmp/fla-root
+tar -xJf .peers/fla.tar.xz -C /tmp/fla-root
+tar -xJf .peers/flashkda.tar.xz -C /tmp
+(cd /tmp/fkda && FLASH_KDA_CUDA_ARCHS=90a NVCC_THREADS=8 python3 setup.py build_ext --inplace >"$OUT/flashkda-build.log" 2>&1; echo "flashkda build rc=$? in $(( $(date +%s) - t0 )) s")
+tail -2 "$OUT/flashkda-build.log"
+
+echo "== kda_peers.py"
+t0=$(date +%s)
+PYTHONPATH=/tmp/fkda:/tmp/fla-root FLA_FLASH_KDA=0 PYTHONUNBUFFERED=1 \
+  timeout "${PEER_TIMEOUT:-330}" python3 .peers/kda_peers.py "$OUT/kda_peers.json" >"$OUT/kda_peers.log" 2>&1
+echo "kda_peers.py rc=$? (124: cut by PEER_TIMEOUT) in $(( $(date +%s) - t0 )) s"
+grep -E "^H(96|64)_|wrote|importable|Error" "$OUT/kda_peers.log" | tail -12
+
+# the 1-based configurations the file has complete (tlec's table is
+# kda_peers.py's CONFIGS, in order)
+configs=$(python3 - "$OUT/kda_peers.json" <<'EOF'
+import json, sys
+try: r = json.load(open(sys.argv[1]))
+except Exception as e: print(e, file=sys.stderr); sys.exit(0)
+tags = ["H96_fixed", "H96_varlen6", "H96_1024x8", "H64_fixed", "H64_varlen6", "H64_1024x8", "H96_T1024", "H64_T32768"]
+ok = [str(i + 1) for i, t in enumerate(tags)
+      if all(f"flashkda_{s}state_{t}_ms" in r for s in ("f32", "bf16")) and (f"fla_{t}_ms" in r or f"fla_{t}_err" in r)]
+print(",".join(ok))
+EOF
+)
+echo "configurations with peer figures: ${configs:-none}"
+
+bench() { # LABEL ARGS...: one tlec bench, its table to stdout and $OUT/bench-LABEL.txt
+  local label=$1; shift
+  echo "-- $label"
+  .gpu/tlec bench kda_fwd --reps "$REPS" "$@" 2>"$OUT/bench-$label.err" | tee "$OUT/bench-$label.txt"
+  local rc=${PIPESTATUS[0]}
+  [ $rc = 0 ] || { echo "rc=$rc"; tail -3 "$OUT/bench-$label.err"; }
+}
+echo "== tlec bench kda_fwd"
+if [ -n "$configs" ]; then
+  peer=(--peer "$OUT/kda_peers.json" --configs "$configs")
+else
+  echo "no complete peer figures (see $OUT/kda_peers.log): the bench runs without --peer"
+  peer=()
+fi
+bench pdl-on ${peer[@]+"${peer[@]}"}
+bench pdl-off --pdl=false ${peer[@]+"${peer[@]}"}
+if [ "${STATE:-f32}" = bf16 ]; then
+  bench bf16-pdl-on --state bf16 ${peer[@]+"${peer[@]}"}
+fi
