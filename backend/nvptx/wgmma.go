@@ -545,9 +545,12 @@ func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) []int {
 // wgmmaNeedsProxyFence reports whether generic-proxy writes to shared memory
 // (stores, local_store, alloc with a value, cp.async, shared atomics, asm)
 // may precede op: before op in program order, or anywhere in a loop around
-// it (an earlier iteration).
+// it (an earlier iteration) unless an earlier wgmma of op's block, with no
+// such write between it and op, fenced them on every path (attention's
+// P V product after its q k^T in the same iteration: the writes of the
+// previous iteration reached the first product's fence and barrier first).
 func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
-	found, done := false, false
+	found, done, fencedBefore := false, false, false
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, o := range b.Ops {
@@ -562,6 +565,7 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 				found = true
 			case o.Kind == ir.OpWgmma && o.Parent == op.Parent:
 				found = false // it fenced (or needed no fence), on every path to op
+				fencedBefore = true
 			}
 			for _, r := range o.Regions {
 				walk(r)
@@ -571,6 +575,9 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 	walk(g.f.Body)
 	if found {
 		return true
+	}
+	if fencedBefore {
+		return false
 	}
 	for p := op.Parent; p != nil && p.Parent != nil; p = p.Parent.Parent {
 		if p.Parent.Kind != ir.OpFor {

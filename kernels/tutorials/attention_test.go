@@ -116,5 +116,8 @@ func TestAttentionPTX(t *testing.T) {
 			require.Regexp(t, ptxLine(w), b.PTX, "BN %d: no %s", bn, w)
 		}
 		require.NotRegexp(t, ptxLine(`mma\.sync\.`), b.PTX, "BN %d: a product left on mma.sync", bn)
+		// one proxy fence (and barrier) per loop iteration: the P V
+		// product reads V through the fence of the q k^T product before it
+		require.Len(t, ptxLine(`fence\.proxy\.async\.shared::cta;`).FindAllString(b.PTX, -1), 2, "BN %d: one fence per loop", bn)
 	}
 }

@@ -339,8 +339,8 @@ func (bch *bencher) fp8Matmuls() error {
 // torch SDPA's shapes (../shared/peers/sdpa_prefill.py: B 1, 32 heads, head
 // dim 128, bf16, causal) at S = 4096, 8192 and 16384, with BN 64 and 128;
 // the rate counts the causal half of the products, as the peer script does
-// (4 * heads * S^2 * 128 / 2 flops). TLE_BENCH_ATTENTION="BN:STAGES ..."
-// replaces the configurations (64:3 128:2 128:3).
+// (4 * heads * S^2 * 128 / 2 flops). TLE_BENCH_ATTENTION="BM:BN:STAGES:WARPS
+// ..." replaces the configurations (attentionBenchConfigs).
 func (bch *bencher) attention() error {
 	g := bch.g
 	const heads, d = 32, 128
@@ -367,11 +367,15 @@ func (bch *bencher) attention() error {
 			return err
 		}
 		defer g.Free(lse)
-		for _, cfg := range strings.Fields(envOr("TLE_BENCH_ATTENTION", "64:3 128:2 128:3")) {
-			bn, st, _ := strings.Cut(cfg, ":")
-			bch.progress(fmt.Sprintf("attention S=%d BN=%s stages=%s", sl, bn, st))
-			opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": bn, "HEAD_DIM": "128"}, NumWarps: 8, NumStages: atoi(st)}
-			p, err := g.Prepare(k, opts, [3]int{(sl + 127) / 128, heads, 1}, bufs[0], bufs[1], bufs[2], o, lse, sl, 1/math.Sqrt(d))
+		for _, cfg := range strings.Fields(envOr("TLE_BENCH_ATTENTION", attentionBenchConfigs)) {
+			f := strings.Split(cfg, ":")
+			if len(f) != 4 {
+				return fmt.Errorf("TLE_BENCH_ATTENTION: %q is not BM:BN:STAGES:WARPS", cfg)
+			}
+			bm, bn, st, warps := f[0], f[1], f[2], atoi(f[3])
+			bch.progress(fmt.Sprintf("attention S=%d BM=%s BN=%s stages=%s warps=%d", sl, bm, bn, st, warps))
+			opts := tle.CompileOptions{Defines: map[string]string{"BM": bm, "BN": bn, "HEAD_DIM": "128"}, NumWarps: warps, NumStages: atoi(st)}
+			p, err := g.Prepare(k, opts, [3]int{(sl + atoi(bm) - 1) / atoi(bm), heads, 1}, bufs[0], bufs[1], bufs[2], o, lse, sl, 1/math.Sqrt(d))
 			if err != nil {
 				return err
 			}
@@ -382,7 +386,7 @@ func (bch *bencher) attention() error {
 				return err
 			}
 			flops := 4 * float64(heads) * float64(sl) * float64(sl) * d / 2
-			bch.out = append(bch.out, BenchResult{Name: "attention", Config: fmt.Sprintf("causal, B 1, H 32, S %d, D 128, BM 128, BN %s, %s stages, 8 warps", sl, bn, st),
+			bch.out = append(bch.out, BenchResult{Name: "attention", Config: fmt.Sprintf("causal, B 1, H 32, S %d, D 128, BM %s, BN %s, %s stages, %d warps", sl, bm, bn, st, warps),
 				Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: toolchain})
 		}
 	}
@@ -479,6 +483,9 @@ func atoi(s string) int {
 	fmt.Sscan(s, &n)
 	return n
 }
+
+// attentionBenchConfigs are the attention bench's BM:BN:STAGES:WARPS.
+const attentionBenchConfigs = "128:64:3:8 128:128:2:8 128:128:3:8"
 
 // envOr is the environment variable name, or def when it is unset or empty.
 func envOr(name, def string) string {
