@@ -1,6 +1,8 @@
 package passes
 
 import (
+	"slices"
+
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
 )
@@ -71,6 +73,7 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 		}
 	})
 	hoisted := map[*ir.Value]*ir.Value{} // loop-invariant tiles staged once, for every dot reading them
+	var waits [][2]*ir.Op                // each wgmma and the wgmma_wait(0) after it
 	for _, pl := range plans {
 		op := pl.op
 		tf32 := ir.ElemDType(op.Operands[0].Type) == ir.F32
@@ -109,8 +112,122 @@ func DotToWgmma(f *ir.Func, numWarps int) int {
 		layInsertBefore(op, wait)
 		f.ReplaceAllUses(op.Results[0], w.Results[0])
 		op.Remove()
+		waits = append(waits, [2]*ir.Op{w, wait})
 	}
+	deferLoopWaits(f, waits)
 	return len(plans)
+}
+
+// deferLoopWaits lets a loop's accumulating product run past the end of
+// its iteration, as matmul_tma's LAG does by hand: for a wgmma w whose
+// result only the loop carries (acc = wgmma(.., acc) in an online
+// softmax's P V), the wgmma_wait(0) after it goes when another
+// wgmma_wait(0) at the top of the body (the q k^T product's) precedes every
+// use of the carried value and every store into w's staged buffers: that
+// wait completes w of the previous iteration, and the product overlaps the
+// next iteration's loads, barrier and first product's issue instead of
+// stalling the warps. One wgmma_wait(0) after the loop completes the last
+// iteration's.
+func deferLoopWaits(f *ir.Func, waits [][2]*ir.Op) {
+	drained := map[*ir.Op]*ir.Op{} // loop -> the wgmma_wait(0) after it
+	for _, ww := range waits {
+		w, wait := ww[0], ww[1]
+		body := w.Parent
+		loop := body.Parent
+		if loop == nil || loop.Kind != ir.OpFor || wait.Parent != body {
+			continue
+		}
+		carried := loopCarriedOnly(f, body, w.Results[0])
+		if carried == nil {
+			continue
+		}
+		// the earliest point that must be after an earlier wait: the
+		// first use of the carried value, and the stores staging w's
+		// operands in the body
+		first := len(body.Ops)
+		for i, o := range body.Ops {
+			if usesValue(o, carried) {
+				first = min(first, i)
+			}
+		}
+		for _, v := range w.Operands[:2] {
+			if v.Def != nil && v.Def.Kind == ir.OpAlloc && v.Def.Parent == body {
+				first = min(first, body.IndexOf(v.Def))
+			}
+		}
+		var earlier *ir.Op
+		for _, o := range body.Ops[:first] {
+			if o != wait && o.Kind == ir.OpWgmmaWait && o.Attrs.Int("pending", 0) == 0 && body.IndexOf(o) < body.IndexOf(w) {
+				earlier = o
+			}
+		}
+		if earlier == nil {
+			continue
+		}
+		wait.Remove()
+		// the waits that now complete w thread its registers: the
+		// earlier one the carried value, one after the loop its result
+		threadThrough(f, earlier, carried)
+		out := &ir.Op{Kind: ir.OpWgmmaWait, Attrs: ir.Attrs{"pending": int64(0)}, Pos: w.Pos}
+		if drained[loop] != nil {
+			out = drained[loop]
+		} else {
+			drained[loop] = out
+			layInsertAfter(loop, out)
+		}
+		threadThrough(f, out, loop.Results[carried.Index-1])
+	}
+}
+
+// threadThrough makes wait a use of v with a result that every later use
+// of v reads instead (wgmma_wait's operands and results: the backend ties
+// the registers of a product in flight through the wait, so that nothing
+// reads them before it).
+func threadThrough(f *ir.Func, wait *ir.Op, v *ir.Value) {
+	r := f.NewValue(v.Type, v.Name, wait, nil, len(wait.Results))
+	f.ReplaceAllUses(v, r)
+	wait.Operands = append(wait.Operands, v)
+	wait.Results = append(wait.Results, r)
+}
+
+// loopCarriedOnly is the block argument of body that carries r to the next
+// iteration when the body's yield is r's only use, else nil.
+func loopCarriedOnly(f *ir.Func, body *ir.Block, r *ir.Value) *ir.Value {
+	y := body.Terminator()
+	k := -1
+	uses := 0
+	f.Walk(func(o *ir.Op) {
+		for i, v := range o.Operands {
+			if v == r {
+				uses++
+				if o == y {
+					k = i
+				}
+			}
+		}
+	})
+	if uses != 1 || k < 0 {
+		return nil
+	}
+	return body.Args[1+k]
+}
+
+// usesValue reports whether op or an op nested in it reads v.
+func usesValue(op *ir.Op, v *ir.Value) bool {
+	found := false
+	var visit func(o *ir.Op)
+	visit = func(o *ir.Op) {
+		if slices.Contains(o.Operands, v) {
+			found = true
+		}
+		for _, r := range o.Regions {
+			for _, n := range r.Ops {
+				visit(n)
+			}
+		}
+	}
+	visit(op)
+	return found
 }
 
 // wgmmaOperand is a dot operand wgmma can read from a staged buffer: the

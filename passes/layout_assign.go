@@ -635,6 +635,11 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		return s.mmaFor(op)
 	case ir.OpWgmma:
 		return s.wgmmaAcc(op)
+	case ir.OpWgmmaWait:
+		// a value threaded through the wait keeps its registers
+		if l := s.lay(op.Operands[res.Index]); l != nil {
+			return l
+		}
 	case ir.OpReduce:
 		axis := int(op.Attrs.Int("axis", 0))
 		l := s.lay(op.Operands[0])

@@ -256,10 +256,10 @@ func (p *pipeliner) pointerStep(load *ir.Op) (arg int, inc *ir.Value, ok bool) {
 
 // stagingAlloc is the alloc in the body that stages load's tile, with its
 // buffer type, when that is all the load feeds and the buffer is only read
-// by local_load (mma.sync) or by wgmma as a or b with a wgmma_wait(0) later
-// in the body completing it: the refill of a slot goes right after its last
-// reader, which for an asynchronous wgmma must have finished by the next
-// iteration's barrier. It is nil otherwise.
+// by local_load (mma.sync) or by wgmma as a or b with a wgmma_wait(0) in the
+// body completing it (layWaitedInBody): the refill of a slot goes right
+// after its last reader, which for an asynchronous wgmma must have finished
+// by then. It is nil otherwise.
 func (p *pipeliner) stagingAlloc(load *ir.Op) (*ir.Op, *ir.MemDesc) {
 	if len(p.uses[load.Results[0]]) != 1 {
 		return nil, nil
@@ -275,7 +275,7 @@ func (p *pipeliner) stagingAlloc(load *ir.Op) (*ir.Op, *ir.MemDesc) {
 	for _, u := range p.uses[alloc.Results[0]] {
 		switch {
 		case u.Kind == ir.OpLocalLoad:
-		case u.Kind == ir.OpWgmma && u.Operands[2] != alloc.Results[0] && u.Parent == p.body && layWaitedInBody(p.body, u):
+		case u.Kind == ir.OpWgmma && u.Operands[2] != alloc.Results[0] && u.Parent == p.body && layWaitedInBody(p.body):
 		default:
 			return nil, nil
 		}
@@ -493,9 +493,13 @@ func (p *pipeliner) advanceSlotCounter(cnt *ir.Value) {
 	p.y.Operands = append(p.y.Operands, next)
 }
 
-// layWaitedInBody reports whether a wgmma_wait(0) follows op in body.
-func layWaitedInBody(body *ir.Block, op *ir.Op) bool {
-	for _, o := range body.Ops[layIndexOf(body, op)+1:] {
+// layWaitedInBody reports whether a wgmma_wait(0) at the top of body
+// completes a wgmma of the body in one iteration before the refill of the
+// next, which goes right after the wgmma: a wait after it, or one before it
+// (a product whose wait DotToWgmma deferred past its iteration: the next
+// iteration's earlier wait completes it).
+func layWaitedInBody(body *ir.Block) bool {
+	for _, o := range body.Ops {
 		if o.Kind == ir.OpWgmmaWait && o.Attrs.Int("pending", 0) == 0 {
 			return true
 		}

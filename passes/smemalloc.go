@@ -191,7 +191,7 @@ func AllocateFuncShared(f *ir.Func) error {
 					e := index[u]
 					if u.Kind == ir.OpWgmma {
 						// read asynchronously until the wgmma_wait completing it
-						if w := wgmmaCompletion(u); w != nil {
+						if w := wgmmaReadsDone(u); w != nil {
 							e = index[w]
 						} else {
 							e = n
@@ -312,4 +312,27 @@ func tmaSwizzledTarget(op *ir.Op, users map[*ir.Value][]*ir.Op) bool {
 		return false
 	}
 	return visit(op.Results[0])
+}
+
+// wgmmaReadsDone is the wgmma_wait after which mma no longer reads its
+// shared operands: the one completing it in its block, or, for a product
+// whose wait DotToWgmma deferred past its loop's iteration, the
+// wgmma_wait(0) right after the loop (nil when there is neither).
+func wgmmaReadsDone(mma *ir.Op) *ir.Op {
+	if w := wgmmaCompletion(mma); w != nil {
+		return w
+	}
+	loop := mma.Parent.Parent
+	if loop == nil || loop.Kind != ir.OpFor || loop.Parent == nil {
+		return nil
+	}
+	ops := loop.Parent.Ops
+	if i := loop.Parent.IndexOf(loop); i >= 0 {
+		for _, o := range ops[i+1:] {
+			if o.Kind == ir.OpWgmmaWait && o.Attrs.Int("pending", 0) == 0 {
+				return o
+			}
+		}
+	}
+	return nil
 }

@@ -119,5 +119,8 @@ func TestAttentionPTX(t *testing.T) {
 		// one proxy fence (and barrier) per loop iteration: the P V
 		// product reads V through the fence of the q k^T product before it
 		require.Len(t, ptxLine(`fence\.proxy\.async\.shared::cta;`).FindAllString(b.PTX, -1), 2, "BN %d: one fence per loop", bn)
+		// one wait per iteration (the P V product's is deferred to the next
+		// iteration's q k^T wait) and one after each loop
+		require.Len(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 0;`).FindAllString(b.PTX, -1), 4, "BN %d: waits", bn)
 	}
 }
