@@ -20,3 +20,16 @@ func CheckArch(arch string) error {
 	}
 	return fmt.Errorf("arch %q: not a target of this compiler (targets: %s)", arch, strings.Join(Targets, ", "))
 }
+
+// MaxSmemBytes is the dynamic shared memory one CTA may use on arch (the
+// opt-in maximum of cudaFuncAttributeMaxDynamicSharedMemorySize): 227 KB on
+// Hopper, 163 KB on sm_80 and sm_87, 99 KB on sm_86 and sm_89.
+func MaxSmemBytes(arch string) int {
+	switch arch {
+	case "sm_80", "sm_87":
+		return 166912
+	case "sm_86", "sm_89":
+		return 101376
+	}
+	return 232448
+}

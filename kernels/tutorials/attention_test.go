@@ -124,3 +124,20 @@ func TestAttentionPTX(t *testing.T) {
 		require.Len(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 0;`).FindAllString(b.PTX, -1), 4, "BN %d: waits", bn)
 	}
 }
+
+// TestAttentionSmemFit: at HEAD_DIM 256 the default three-stage pipeline
+// of K and V (64 KB of q, 3 x 64 KB of K and V tiles) does not fit in the
+// 227 KB a Hopper CTA may use; the compiler then builds two stages (192
+// KB), and a depth the user set that does not fit is an error naming the
+// budget.
+func TestAttentionSmemFit(t *testing.T) {
+	needLLC(t)
+	k := kernel(t, "attention.tle", "attention")
+	opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "HEAD_DIM": "256"}, NumWarps: 8}
+	b, err := k.Compile(opts, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.Equal(t, 196608, b.SmemBytes)
+	opts.NumStages = 3
+	_, err = k.Compile(opts, tle.GPUOptions{Toolchain: "llc"})
+	require.ErrorContains(t, err, "the kernel needs 262144 bytes of shared memory; sm_90a allows 232448 per CTA")
+}
