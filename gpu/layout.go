@@ -691,21 +691,18 @@ func mmaV3Linear(l *MMAv3, shape []int) (*LinearLayout, error) {
 
 func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
 	switch {
-	case l.KWidth == 1:
-		return dotOperandTF32Linear(l, shape), nil
-	case l.KWidth == 2, l.KWidth == 4 && l.OpIdx == 0:
+	case l.KWidth == 1, l.KWidth == 2, l.KWidth == 4 && l.OpIdx == 0:
 	default:
 		return nil, fmt.Errorf("dot operand %d kWidth %d: only 2 (16-bit operands), 1 (tf32) and 4 (an 8-bit wgmma A) are supported", l.OpIdx, l.KWidth)
 	}
 	wm, wn := l.Parent.WarpsPerCTA[0], l.Parent.WarpsPerCTA[1]
 	b := newLLBuilder(shape)
+	// one 32-bit register holds KWidth consecutive k; the four lanes of a
+	// row hold 4*KWidth of them; a second register (pair) holds the next
+	// 4*KWidth: a k step of 8*KWidth (8 for tf32: mma.sync's m16n8k8; 16
+	// for 16-bit types: m16n8k16; 32 for 8-bit: wgmma's m64nNk32 A)
+	kw := l.KWidth
 	if l.OpIdx == 0 { // A [M, K]
-		// one 32-bit register holds KWidth consecutive k; the four lanes
-		// of a row hold 4*KWidth of them; a second register pair holds the
-		// next 4*KWidth: a k step of 8*KWidth (16 for 16-bit types, 32
-		// for 8-bit: mma.sync's m16n8k16 A fragment and wgmma's 8-bit
-		// m64nNk32 one)
-		kw := l.KWidth
 		for v := 1; v < kw; v <<= 1 {
 			b.reg(1, v)
 		}
@@ -730,80 +727,30 @@ func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
 		}
 		return b.ll, nil
 	}
-	// B [K, N]
-	b.reg(0, 1)
-	b.lane(0, 2)
-	b.lane(0, 4)
+	// B [K, N]: the same along K, the eight columns of an n8 tile on the
+	// lanes' row bits
+	for v := 1; v < kw; v <<= 1 {
+		b.reg(0, v)
+	}
+	b.lane(0, kw)
+	b.lane(0, 2*kw)
 	b.lane(1, 1)
 	b.lane(1, 2)
 	b.lane(1, 4)
-	b.reg(0, 8)
+	b.reg(0, 4*kw)
 	for v := 1; v < wm; v <<= 1 {
 		b.ll.Warp = append(b.ll.Warp, make([]int, 2))
 	}
 	for v := 1; v < wn; v <<= 1 {
 		b.warp(1, 8*v)
 	}
-	for v := 16; v < shape[0]; v <<= 1 {
+	for v := 8 * kw; v < shape[0]; v <<= 1 {
 		b.reg(0, v)
 	}
 	for v := 8 * wn; v < shape[1]; v <<= 1 {
 		b.reg(1, v)
 	}
 	return b.ll, nil
-}
-
-// dotOperandTF32Linear is the layout of 32-bit (tf32) operands, KWidth 1:
-// the fragments of mma.sync.m16n8k8 tf32 per k8 step, with g = lane/4 and
-// t = lane%4: A [16, 8] in registers a0..a3 at (g, t), (g+8, t), (g, t+4),
-// (g+8, t+4); B [8, 8] in b0, b1 at (k t, n g), (k t+4, n g). Warps and
-// repetitions are those of the 16-bit layout (warps along M for A, along N
-// for B, broadcast along the other), k steps of 8.
-func dotOperandTF32Linear(l *DotOperand, shape []int) *LinearLayout {
-	wm, wn := l.Parent.WarpsPerCTA[0], l.Parent.WarpsPerCTA[1]
-	b := newLLBuilder(shape)
-	if l.OpIdx == 0 { // A [M, K]
-		b.lane(1, 1)
-		b.lane(1, 2)
-		b.lane(0, 1)
-		b.lane(0, 2)
-		b.lane(0, 4)
-		b.reg(0, 8)
-		b.reg(1, 4)
-		for v := 1; v < wm; v <<= 1 {
-			b.warp(0, 16*v)
-		}
-		for v := 1; v < wn; v <<= 1 {
-			b.ll.Warp = append(b.ll.Warp, make([]int, 2))
-		}
-		for v := 8; v < shape[1]; v <<= 1 {
-			b.reg(1, v)
-		}
-		for v := 16 * wm; v < shape[0]; v <<= 1 {
-			b.reg(0, v)
-		}
-		return b.ll
-	}
-	// B [K, N]
-	b.lane(0, 1)
-	b.lane(0, 2)
-	b.lane(1, 1)
-	b.lane(1, 2)
-	b.lane(1, 4)
-	b.reg(0, 4)
-	for v := 1; v < wm; v <<= 1 {
-		b.ll.Warp = append(b.ll.Warp, make([]int, 2))
-	}
-	for v := 1; v < wn; v <<= 1 {
-		b.warp(1, 8*v)
-	}
-	for v := 8; v < shape[0]; v <<= 1 {
-		b.reg(0, v)
-	}
-	for v := 8 * wn; v < shape[1]; v <<= 1 {
-		b.reg(1, v)
-	}
-	return b.ll
 }
 
 // DotKWidth is the KWidth of mma.sync operands of dtype d: 1 for 32-bit
