@@ -497,18 +497,18 @@ func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	name := "attn_decode_bf16"
 	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "SQ": it(d.Sq), "N": it(d.N),
-		"SPLITS": it(d.Splits), "TB": it(tableBlock)}
+		"TB": it(tableBlock)}
 	if d.FP8 {
 		name = "attn_decode_fp8"
 		defs["QUANT"] = it(d.Quant)
 	}
-	sp2 := 1
+	sp2 := 8 // few specialisations; masked rows cost nothing
 	for sp2 < d.Splits {
 		sp2 <<= 1
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SPLITS": it(d.Splits), "SP2": it(sp2)},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(sp2)},
 		DecodeGrid: [3]int{d.B, d.Hkv, d.Splits}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 	}
 }
@@ -590,7 +590,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in)},
 		"kv_lens":   &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"part_o":    partO, "part_lse": partL,
-		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale,
+		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "SPLITS": d.Splits,
 	}
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
@@ -604,7 +604,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
 	cargs := map[string]any{"part_o": partO, "part_lse": partL,
 		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
-		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}}
+		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "SPLITS": d.Splits}
 	if err := ck.Run(dev, pl.CombineGrid, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
 	}
