@@ -291,10 +291,7 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	if d.Hkv > tle.MaxGridYZ {
 		return nil, argErr("k_cache", "at most %d kv heads, got %d", tle.MaxGridYZ, d.Hkv)
 	}
-	d.N = 8
-	for d.N < d.G*d.Sq {
-		d.N *= 2 // arange (and so a tile's extent) must be a power of two
-	}
+	d.N = padRows(d.G * d.Sq)
 	if err := checkShape("v_cache", in.VCache, cacheWhat+" (k_cache's shape)", ks...); err != nil {
 		return nil, err
 	}
@@ -394,6 +391,16 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		return nil, argErr("splits", "the workspace of %d splits for %d x %d output rows exceeds 2^31 elements", d.Splits, d.B*d.Sq, d.Hq)
 	}
 	return d, nil
+}
+
+// padRows is the N of G*Sq query rows: the next power of two of at least 8
+// (arange, and so a tile's extent, must be a power of two).
+func padRows(rows int) int {
+	n := 8
+	for n < rows {
+		n *= 2
+	}
+	return n
 }
 
 // checkValues checks that t's values are finite (fp8: e4m3 values; a cache

@@ -149,3 +149,50 @@ func TestDecodeGPULong(t *testing.T) {
 		runCase(t, []tle.Device{g}, r, c)
 	}
 }
+
+// TestRunnerGPU (GPU only): the Runner path (inputs uploaded once,
+// launches prepared once, two steps) gives Decode's accuracy, and a second
+// launch after the lengths change in place follows them.
+func TestRunnerGPU(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, c := range []decodeCase{
+		{name: "bf16 nhd page 32", page: 32, hkv: 2, g: 8, sq: 2, lens: []int64{300, 77, 2}, nhd: true},
+		{name: "fp8q0 hnd page 16", fp8: true, quant: 0, page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{1000, 1}},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		dev, err := Upload(g, m.in, d)
+		require.NoError(t, err)
+		run, err := NewRunner(g, d, dev)
+		require.NoError(t, err)
+		to, tl := bf16TolO, bf16TolLSE
+		if c.fp8 {
+			to, tl = fp8TolO, fp8TolLSE
+		}
+		for step := range 2 {
+			if step == 1 { // shorter lengths, same shape
+				for i := range m.in.KVLens {
+					m.in.KVLens[i] = max(int64(c.sq), m.in.KVLens[i]-int64(1+i))
+				}
+				require.NoError(t, g.UploadTo(dev.KVLens, floats(m.in.KVLens)))
+			}
+			require.NoError(t, run.Launch())
+			o, err := g.Download(dev.O)
+			require.NoError(t, err)
+			lse, err := g.Download(dev.LSE)
+			require.NoError(t, err)
+			wo, wl := reference(m.in, m.p)
+			eo, el := maxAbs(o, wo), maxAbs(lse, wl)
+			t.Logf("%s step %d: max |o err| %.4g, max |lse err| %.4g", c.name, step, eo, el)
+			require.LessOrEqual(t, eo, to, c.name)
+			require.LessOrEqual(t, el, tl, c.name)
+		}
+		run.Close()
+		dev.Free(g)
+	}
+}

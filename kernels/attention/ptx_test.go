@@ -43,10 +43,7 @@ func TestDecodePTX(t *testing.T) {
 		{DTypeFP8, 1, 16, 4, 2, 8}, {DTypeFP8, 1, 32, 8, 1, 8}, {DTypeFP8, 0, 64, 8, 2, 16}, {DTypeFP8, 0, 16, 8, 4, 32},
 	} {
 		d := &Dims{Page: c.page, G: c.g, Sq: c.sq, FP8: c.dtype == DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g, Splits: 1}
-		d.N = 8
-		for d.N < d.G*d.Sq {
-			d.N *= 2
-		}
+		d.N = padRows(d.G * d.Sq)
 		require.Equal(t, c.n, d.N)
 		pl := Plan(d)
 		k, err := Kernel(pl.Decode)
