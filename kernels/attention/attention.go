@@ -39,6 +39,17 @@
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
 // LSEs are base 2).
 //
+// # Tests and measurements
+//
+// go test ./kernels/attention runs every dtype x page x layout x group x
+// Sq combination on the interpreter (about 3 s) against a float64
+// reference from gathered pages, and on a GPU when one is present; the
+// GPU-only tests (a 128k request, the Runner) skip without one. On the GPU
+// host: CGO_ENABLED=0 go test -c -o .gpu/attention.test ./kernels/attention,
+// then (cd kernels/attention && TLE_REQUIRE_GPU=1 ../../.gpu/attention.test
+// -test.v). tools/gpu-attn-decode.sh runs those tests (TEST=1), HPC-Ops'
+// decode bench and `tlec bench attn_decode` in one session.
+//
 // # Not done yet (TODO)
 //
 //   - Dynamic split-K: an assign kernel that deals 64-token tiles of all
