@@ -4,6 +4,7 @@ import (
 	"github.com/tlego/tle/kernels/registry"
 
 	// Every package that registers an op.
+	_ "github.com/tlego/tle/kernels/attention"
 	_ "github.com/tlego/tle/kernels/kda"
 )
 

@@ -20,6 +20,7 @@ func TestRegistry(t *testing.T) {
 		names = append(names, op.Name())
 	}
 	require.Contains(t, names, "kda_fwd")
+	require.Contains(t, names, "attn_decode")
 	require.IsNonDecreasing(t, names)
 	require.Panics(t, func() { registry.Register(kda.Op{}) }, "a second op of one name")
 }

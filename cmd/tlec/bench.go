@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tlego/tle/kernels/attention"
 	"github.com/tlego/tle/kernels/kda"
 	"github.com/tlego/tle/kernels/tutorials"
 	"github.com/tlego/tle/tle"
@@ -25,13 +26,14 @@ type benchFlags struct {
 	peer    string
 	state   string
 	pdl     bool
+	cases   string
 }
 
 func init() {
 	register(&command{
 		name:    "bench",
 		usage:   "SUITE [--reps N] [--json]",
-		summary: "time kernels on the GPU (suites: tutorials, kda_fwd)",
+		summary: "time kernels on the GPU (suites: tutorials, kda_fwd, attn_decode)",
 		help: `Bench times a suite of kernels on the GPU with CUDA events and prints the
 median of --reps launches after warm-up, with the achieved rate. The
 tutorials suite measures a device-to-device copy in the same run as the
@@ -76,7 +78,16 @@ docs/perf.md).
 preparation and recurrence; v1, v2: the fused kda_fwd.tle, kda_fwd_v2.tle)
 and, after a colon, their warps per program (4 or 8; for v3 those of the
 preparation kernel, 1 to 8, the recurrence running one warp per 16 V
-columns).`,
+columns).
+
+The attn_decode suite times paged decode attention (kernels/attention) on
+the spec's nine workloads (Hkv 1, Hq 8, page 64: uniform_512 ...
+two_32k_30x4k; --cases picks some by name) for BF16 and FP8 (quant type 1),
+Sq 1 and 2, NHD and HND, with the splits of the package's policy: the
+median microseconds of --reps back-to-back calls (decode and combine
+kernels) after --warmup, the K+V bytes per second and the floor (K+V bytes
+at the device-to-device copy rate measured in the same run). HPC-Ops is
+timed by tools/gpu-attn-decode.sh in the same session.`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -89,6 +100,7 @@ columns).`,
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
 			fs.BoolVar(&b.pdl, "pdl", true, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (--pdl=false: a plain launch)")
+			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); default all")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
 		},
@@ -98,8 +110,8 @@ columns).`,
 
 func runBench(e *env, cfg any, args []string) int {
 	b := cfg.(*benchFlags)
-	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd") {
-		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials or kda_fwd")
+	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd" && args[0] != "attn_decode") {
+		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials, kda_fwd or attn_decode")
 		return 2
 	}
 	if b.reps < 1 {
@@ -123,10 +135,21 @@ func runBench(e *env, cfg any, args []string) int {
 			return code
 		}
 	}
+	var wls []attention.Workload
+	if args[0] == "attn_decode" {
+		var err error
+		if wls, err = attnWorkloads(b.cases); err != nil {
+			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+			return 2
+		}
+	}
 	g, err := tle.OpenGPU()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none: %v\n", args[0], err)
 		return 1
+	}
+	if wls != nil {
+		return benchAttn(e, g, b, wls)
 	}
 	if kp != nil {
 		return benchKDA(e, g, b, kp)

@@ -27,7 +27,7 @@ func init() {
 	register(&command{
 		name:    "op",
 		usage:   "list | NAME --in DIR --out DIR [--device auto|cpu|cuda]",
-		summary: "run a registered op (such as kda_fwd) on .npy files",
+		summary: "run a registered op (such as kda_fwd or attn_decode) on .npy files",
 		help: `Op runs a registered op: kernels with their host side, which take tensors
 and scalar parameters. "tlec op list" lists the ops with their inputs,
 parameters and outputs.
@@ -48,7 +48,14 @@ and says which on standard error.
 Example (KDA forward; h0.npy and cu_seqlens.npy are optional):
   DIR holds q.npy k.npy v.npy g.npy beta.npy A_log.npy dt_bias.npy
   and params.json: {"scale": 0.0884, "lower_bound": -5, "state_dtype": "f32"}
-  tlec op kda_fwd --in DIR --out OUT     writes OUT/o.npy (and OUT/ht.npy)`,
+  tlec op kda_fwd --in DIR --out OUT     writes OUT/o.npy (and OUT/ht.npy)
+
+Example (paged decode attention, issue 15's files):
+  DIR holds q.npy k_cache.npy v_cache.npy block_ids.npy kv_lens.npy
+  (fp8 adds q_scale.npy k_scale.npy v_scale.npy) and params.json:
+  {"layout": "nhd", "sq": 1, "dtype": "fp8", "quant_type": 1}
+  tlec op attn_decode --in DIR --out OUT writes OUT/o.npy and OUT/lse.npy
+  (natural log)`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &opFlags{}
 			fs.StringVar(&o.in, "in", "", "the directory of the input .npy files and params.json")

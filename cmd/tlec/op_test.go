@@ -210,7 +210,7 @@ func TestBenchKDANeedsGPU(t *testing.T) {
 	require.Contains(t, errs, "kda_fwd needs a GPU")
 	code, _, errs = runCLI("bench", "kda")
 	require.Equal(t, 2, code)
-	require.Contains(t, errs, "tutorials or kda_fwd")
+	require.Contains(t, errs, "tutorials, kda_fwd or attn_decode")
 }
 
 // TestBenchParts: an unknown --parts name is a usage error, before a GPU

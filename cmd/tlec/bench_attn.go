@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/tle"
+)
+
+// attnWorkloads are the workloads --cases names (comma-separated names of
+// attention.Workloads; all when empty).
+func attnWorkloads(s string) ([]attention.Workload, error) {
+	if s == "" {
+		return attention.Workloads, nil
+	}
+	var out []attention.Workload
+	for _, name := range strings.Split(s, ",") {
+		found := false
+		for _, w := range attention.Workloads {
+			if w.Name == strings.TrimSpace(name) {
+				out = append(out, w)
+				found = true
+			}
+		}
+		if !found {
+			var all []string
+			for _, w := range attention.Workloads {
+				all = append(all, w.Name)
+			}
+			return nil, fmt.Errorf("--cases: no workload %q (workloads: %s)", name, strings.Join(all, ", "))
+		}
+	}
+	return out, nil
+}
+
+func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []attention.Workload) int {
+	bar := newProgressBar(e.stderr)
+	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, Progress: bar.update})
+	bar.done()
+	if err != nil {
+		printError(e.stderr, "bench", err)
+		return 1
+	}
+	if b.json {
+		return printJSON(e, res)
+	}
+	printAttn(e.stdout, res)
+	return 0
+}
+
+// printAttn prints the rows as a table.
+func printAttn(out io.Writer, rows []attention.BenchResult) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "attn_decode: Hkv 1, Hq 8, page 64; the whole call (decode + combine), median of back-to-back calls; copy rate %.3f TB/s\n", rows[0].CopyTBps)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "case\tdtype\tsq\tlayout\tB\tsplits\tmedian us\tmin us\tK+V TB/s\tfloor us\t")
+	for _, r := range rows {
+		dt := r.DType
+		if dt == attention.DTypeFP8 {
+			dt = fmt.Sprintf("fp8 q%d", r.Quant)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%d\t%.1f\t%.1f\t%.3f\t%.1f\t\n", r.Case, dt, r.Sq, r.Layout, r.B, r.Splits, r.Us, r.MinUs, r.TBps, r.FloorUs)
+	}
+	w.Flush()
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/tle"
+)
+
+// TestBenchAttnFlags: a bad --cases is refused (exit 2) before a GPU is
+// looked for; without a GPU the suite exits 1 saying so.
+func TestBenchAttnFlags(t *testing.T) {
+	code, _, errs := runCLI("bench", "attn_decode", "--cases", "uniform_512,nope")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, `no workload "nope"`)
+	wls, err := attnWorkloads("skewed_extreme, uniform_512")
+	require.NoError(t, err)
+	require.Equal(t, "skewed_extreme", wls[0].Name)
+	require.Equal(t, []int64{64}, wls[0].Lens[:1])
+	require.Len(t, wls[0].Lens, 16)
+	if _, err := tle.OpenGPU(); err != nil {
+		code, _, errs = runCLI("bench", "attn_decode", "--cases", "uniform_512")
+		require.Equal(t, 1, code)
+		require.Contains(t, errs, "attn_decode needs a GPU")
+	}
+}
+
+func TestPrintAttn(t *testing.T) {
+	var b bytes.Buffer
+	printAttn(&b, []attention.BenchResult{{Case: "uniform_4096", DType: "fp8", Quant: 1, Sq: 2, Layout: "hnd", B: 64, Splits: 4,
+		Us: 40.25, MinUs: 39.5, KVBytes: 67108864, TBps: 1.667, CopyTBps: 3.9, FloorUs: 17.2}})
+	require.Contains(t, b.String(), "copy rate 3.900 TB/s")
+	require.Regexp(t, `uniform_4096\s+fp8 q1\s+2\s+hnd\s+64\s+4\s+40\.2\s+39\.5\s+1\.667\s+17\.2`, b.String())
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle"
+)
+
+// attnDir writes a small decode problem (B 2, Sq 2, Hkv 1, G 4, page 16,
+// HND) as issue 15's files: q, caches (NaN in unread slots), block_ids
+// (int32, garbage past the pages), kv_lens (int64), and for fp8 the scales
+// of quant type 1; it returns the inputs as the Go API takes them.
+func attnDir(t *testing.T, fp8 bool) (string, *attention.DecodeInputs, attention.DecodeParams) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(21, 22))
+	dt := ir.BF16
+	if fp8 {
+		dt = ir.F8E4M3
+	}
+	const blocks, page, hkv, hq, sq = 6, 16, 1, 4, 2
+	lens := []int64{37, 2}
+	ids := [][]int64{{4, 0, 2, 99}, {5, -3, 7, 1000}}
+	cache := func() *tle.Tensor {
+		c := tle.NewTensor(blocks, hkv, page, 128)
+		for i := range c.Data {
+			c.Data[i] = math.NaN()
+		}
+		for b, L := range lens {
+			for tok := 0; tok < int(L); tok++ {
+				blk := int(ids[b][tok/page])
+				for d := range 128 {
+					c.Data[(blk*page+tok%page)*128+d] = dt.Round(r.NormFloat64())
+				}
+			}
+		}
+		return c
+	}
+	in := &attention.DecodeInputs{Q: tle.NewTensor(len(lens)*sq, hq, 128), KCache: cache(), VCache: cache(), BlockIDs: ids, KVLens: lens}
+	for i := range in.Q.Data {
+		in.Q.Data[i] = dt.Round(r.NormFloat64())
+	}
+	p := attention.DecodeParams{Layout: attention.LayoutHND, DType: attention.DTypeBF16, Sq: sq}
+	f32 := func(name string, x *tle.Tensor) {
+		f := make([]float32, len(x.Data))
+		for i, v := range x.Data {
+			f[i] = float32(v)
+		}
+		require.NoError(t, npy.WriteFile(filepath.Join(dir, name+".npy"), npy.Float32(x.Shape, f)))
+	}
+	f32("q", in.Q)
+	f32("k_cache", in.KCache)
+	f32("v_cache", in.VCache)
+	flat := append(append([]int64(nil), ids[0]...), ids[1]...)
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "block_ids.npy"), npy.Int("<i4", []int{2, 4}, flat)))
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i8", []int{2}, lens)))
+	if fp8 {
+		p.DType, p.QuantType = attention.DTypeFP8, 1
+		in.QScale = tle.NewTensor(len(lens)*sq, hq)
+		for i := range in.QScale.Data {
+			in.QScale.Data[i] = float64(float32(0.5 + r.Float64()))
+		}
+		in.KScale = &tle.Tensor{Shape: []int{1}, Data: []float64{0.75}}
+		in.VScale = &tle.Tensor{Shape: []int{1}, Data: []float64{0.5}}
+		f32("q_scale", in.QScale)
+		f32("k_scale", in.KScale)
+		f32("v_scale", in.VScale)
+		writeParams(t, dir, `{"layout": "hnd", "sq": 2, "dtype": "fp8", "quant_type": 1}`)
+	} else {
+		writeParams(t, dir, `{"layout": "hnd", "sq": 2, "dtype": "bf16", "scale": 0.08838834764831845}`)
+	}
+	return dir, in, p
+}
+
+// TestOpAttnDecode: tlec op attn_decode on the interpreter writes o.npy and
+// lse.npy equal to the Go API's results on the same inputs.
+func TestOpAttnDecode(t *testing.T) {
+	for _, fp8 := range []bool{false, true} {
+		in, inputs, p := attnDir(t, fp8)
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCLI("op", "attn_decode", "--in", in, "--out", out, "--device", "cpu")
+		require.Equal(t, 0, code, errs)
+		want, err := attention.Decode(tle.CPU(), inputs, p)
+		require.NoError(t, err)
+		for name, w := range map[string]*tle.Tensor{"o": want.O, "lse": want.LSE} {
+			a, err := npy.ReadFile(filepath.Join(out, name+".npy"))
+			require.NoError(t, err)
+			require.Equal(t, "<f4", a.DType)
+			require.Equal(t, w.Shape, a.Shape, name)
+			for i := range w.Data {
+				require.Equal(t, float32(w.Data[i]), float32(a.F64[i]), "%s %d (fp8 %v)", name, i, fp8)
+				require.False(t, math.IsNaN(a.F64[i]))
+			}
+		}
+	}
+}
+
+// TestOpAttnDecodeBad: every bad input exits 1 with the argument named on
+// standard error, and nothing is written.
+func TestOpAttnDecodeBad(t *testing.T) {
+	for _, c := range []struct {
+		arg    string
+		fp8    bool
+		params string // replaces params.json when not empty
+		file   string // rewrites this input
+		arr    *npy.Array
+		remove string
+	}{
+		{arg: "layout", params: `{"layout": "nhwc", "sq": 2, "dtype": "bf16"}`},
+		{arg: "sq", params: `{"layout": "hnd", "sq": 7, "dtype": "bf16"}`},
+		{arg: "sq", params: `{"layout": "hnd", "dtype": "bf16"}`},
+		{arg: "dtype", params: `{"layout": "hnd", "sq": 2, "dtype": "fp4"}`},
+		{arg: "quant_type", params: `{"layout": "hnd", "sq": 2, "dtype": "bf16", "quant_type": 1}`},
+		{arg: "quant_type", fp8: true, params: `{"layout": "hnd", "sq": 2, "dtype": "fp8"}`},
+		{arg: "scale", params: `{"layout": "hnd", "sq": 2, "dtype": "bf16", "scale": -1}`},
+		{arg: "mask", params: `{"layout": "hnd", "sq": 2, "dtype": "bf16", "mask": 1}`},
+		{arg: "kv_lens", file: "kv_lens", arr: npy.Int("<i4", []int{2}, []int64{65, 2})},
+		{arg: "kv_lens", file: "kv_lens", arr: npy.Int("<i4", []int{2}, []int64{37, 1})},
+		{arg: "kv_lens", file: "kv_lens", arr: npy.Float32([]int{2}, []float32{37, 2})},
+		{arg: "block_ids", file: "block_ids", arr: npy.Int("<i8", []int{2, 4}, []int64{4, 0, 6, 99, 5, -3, 7, 1000})},
+		{arg: "block_ids", file: "block_ids", arr: npy.Int("<i8", []int{1, 4}, []int64{4, 0, 2, 99})},
+		{arg: "q", file: "q", arr: npy.Float32([]int{4, 4, 64}, make([]float32, 4*4*64))},
+		{arg: "q", file: "q", arr: npy.Float32([]int{4, 3, 128}, make([]float32, 4*3*128))},
+		{arg: "k_cache", file: "k_cache", arr: npy.Float32([]int{6, 1, 8, 128}, make([]float32, 6*8*128))},
+		{arg: "v_cache", file: "v_cache", arr: npy.Float32([]int{6, 1, 32, 128}, make([]float32, 6*32*128))},
+		{arg: "v_scale", fp8: true, remove: "v_scale"},
+		{arg: "k_scale", fp8: true, file: "k_scale", arr: npy.Float32([]int{2}, []float32{1, 1})},
+		{arg: "q_scale", file: "q_scale", arr: npy.Float32([]int{4, 4}, make([]float32, 16))},    // bf16 with a scale
+		{arg: "q", fp8: true, file: "q", arr: npy.Float32([]int{4, 4, 128}, fill(4*4*128, 0.3))}, // not e4m3 values
+	} {
+		in, _, _ := attnDir(t, c.fp8)
+		if c.params != "" {
+			writeParams(t, in, c.params)
+		}
+		if c.file != "" {
+			require.NoError(t, npy.WriteFile(filepath.Join(in, c.file+".npy"), c.arr))
+		}
+		if c.remove != "" {
+			require.NoError(t, os.Remove(filepath.Join(in, c.remove+".npy")))
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCLI("op", "attn_decode", "--in", in, "--out", out, "--device", "cpu")
+		require.Equal(t, 1, code, "%s: %s", c.arg, errs)
+		require.Contains(t, errs, "attn_decode: "+c.arg+":", c.arg)
+		_, err := os.Stat(out)
+		require.True(t, os.IsNotExist(err), "%s: --out was created", c.arg)
+	}
+}
+
+func fill(n int, v float32) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}

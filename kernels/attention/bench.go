@@ -1,0 +1,305 @@
+package attention
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tle"
+)
+
+// Workload is one of the spec's nine decode workloads (Hkv 1, Hq 8, page
+// 64): the KV length of each request.
+type Workload struct {
+	Name string
+	Lens []int64
+}
+
+func rep(n int, L int64) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = L
+	}
+	return out
+}
+
+// Workloads are the spec's nine decode workloads, in its order.
+var Workloads = []Workload{
+	{"uniform_512", rep(64, 512)},
+	{"uniform_4096", rep(64, 4096)},
+	{"skewed_mix", append(rep(32, 128), rep(32, 4096)...)},
+	{"skewed_extreme", append(rep(15, 64), 16384)},
+	{"one_64k_7x4k", append([]int64{65536}, rep(7, 4096)...)},
+	{"one_64k_15x4k", append([]int64{65536}, rep(15, 4096)...)},
+	{"one_64k_31x4k", append([]int64{65536}, rep(31, 4096)...)},
+	{"one_128k_31x4k", append([]int64{131072}, rep(31, 4096)...)},
+	{"two_32k_30x4k", append(rep(2, 32768), rep(30, 4096)...)},
+}
+
+// BenchVariant is one kernel configuration timed on every workload.
+type BenchVariant struct {
+	DType  string // DTypeBF16 or DTypeFP8 (quant type 1)
+	Sq     int
+	Layout string
+}
+
+// BenchVariants are issue 15's: BF16 and FP8 (quant 1), Sq 1 and 2, NHD
+// and HND.
+var BenchVariants = func() []BenchVariant {
+	var out []BenchVariant
+	for _, dt := range []string{DTypeBF16, DTypeFP8} {
+		for _, sq := range []int{1, 2} {
+			for _, l := range []string{LayoutNHD, LayoutHND} {
+				out = append(out, BenchVariant{dt, sq, l})
+			}
+		}
+	}
+	return out
+}()
+
+// BenchResult is one measured (workload, variant).
+type BenchResult struct {
+	Case     string  `json:"case"`
+	DType    string  `json:"dtype"`
+	Quant    int     `json:"quant_type,omitempty"`
+	Sq       int     `json:"sq"`
+	Layout   string  `json:"layout"`
+	B        int     `json:"B"`
+	Splits   int     `json:"splits"`
+	Us       float64 `json:"median_us"` // the whole call: decode and combine
+	MinUs    float64 `json:"min_us"`
+	KVBytes  int64   `json:"kv_bytes"`
+	TBps     float64 `json:"tb_per_s"`      // KVBytes / median
+	CopyTBps float64 `json:"copy_tb_per_s"` // device-to-device copy rate of the same run (read + write bytes)
+	FloorUs  float64 `json:"floor_us"`      // KVBytes at the copy rate
+}
+
+// BenchOptions tune Bench.
+type BenchOptions struct {
+	Warmup, Reps int
+	Workloads    []Workload     // nil: all
+	Variants     []BenchVariant // nil: all
+	// Progress, when not nil, is told after each step how many of total
+	// are done.
+	Progress func(done, total int, what string)
+}
+
+// CopyRate measures the device-to-device copy rate of g in TB/s (bytes
+// read plus written, 1 GiB copies, median of reps).
+func CopyRate(g *tle.GPU, reps int) (float64, error) {
+	const n = 1 << 30
+	src, err := g.Alloc(ir.U8, n)
+	if err != nil {
+		return 0, err
+	}
+	defer g.Free(src)
+	dst, err := g.Alloc(ir.U8, n)
+	if err != nil {
+		return 0, err
+	}
+	defer g.Free(dst)
+	t, err := g.Time(3, reps, func() error { return g.CopyDtoD(dst, src, n) })
+	if err != nil {
+		return 0, err
+	}
+	return 2 * n / t.MedianMs / 1e9, nil
+}
+
+// fillRandom writes random values of b's dtype into b, a chunk of 1M
+// values uploaded over and over (the bench's caches are hundreds of MB).
+func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
+	const chunk = 1 << 20
+	data := make([]float64, min(chunk, b.N))
+	for i := range data {
+		data[i] = b.DType.Round(r.NormFloat64())
+	}
+	for off := 0; off < b.N; off += chunk {
+		n := min(chunk, b.N-off)
+		view := &tle.DeviceBuffer{Ptr: b.Ptr + tle.DevicePtr(off*b.DType.Bytes()), DType: b.DType, N: n}
+		if err := g.UploadTo(view, data[:n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Bench times decode on g for every workload and variant with CUDA events:
+// the median of opts.Reps back-to-back calls (decode and combine) after
+// opts.Warmup, buffers and launches prepared once per row.
+func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
+	wls, vars := opts.Workloads, opts.Variants
+	if wls == nil {
+		wls = Workloads
+	}
+	if vars == nil {
+		vars = BenchVariants
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(int, int, string) {}
+	}
+	total := len(wls)*len(vars) + 1
+	progress(0, total, "copy rate")
+	copyRate, err := CopyRate(g, max(opts.Reps, 5))
+	if err != nil {
+		return nil, fmt.Errorf("copy rate: %w", err)
+	}
+	r := rand.New(rand.NewPCG(1, 15))
+	var out []BenchResult
+	step := 1
+	for _, w := range wls {
+		res, err := benchWorkload(g, r, w, vars, opts, copyRate, func(what string) {
+			progress(step, total, w.Name+" "+what)
+			step++
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", w.Name, err)
+		}
+		out = append(out, res...)
+	}
+	progress(total, total, "done")
+	return out, nil
+}
+
+func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, opts BenchOptions, copyRate float64, done func(string)) ([]BenchResult, error) {
+	const hkv, gq, page = 1, 8, 64
+	b := len(w.Lens)
+	var pages int
+	maxBlocks := 0
+	for _, L := range w.Lens {
+		np := int((L + page - 1) / page)
+		pages += np
+		maxBlocks = max(maxBlocks, np)
+	}
+	blocks := pages + 1
+	perm := r.Perm(blocks)
+	table := make([]float64, b*maxBlocks)
+	next := 0
+	for i, L := range w.Lens {
+		np := int((L + page - 1) / page)
+		for j := range maxBlocks {
+			if j < np {
+				table[i*maxBlocks+j] = float64(perm[next])
+				next++
+			} else {
+				table[i*maxBlocks+j] = 0
+			}
+		}
+	}
+	var bufs []*tle.DeviceBuffer
+	defer func() {
+		for _, x := range bufs {
+			g.Free(x)
+		}
+	}()
+	alloc := func(dt ir.DType, n int, fill bool) (*tle.DeviceBuffer, error) {
+		x, err := g.Alloc(dt, n)
+		if err != nil {
+			return nil, err
+		}
+		bufs = append(bufs, x)
+		if fill {
+			err = fillRandom(g, x, r)
+		}
+		return x, err
+	}
+	upload := func(dt ir.DType, data []float64) (*tle.DeviceBuffer, error) {
+		x, err := g.Upload(dt, data)
+		if err == nil {
+			bufs = append(bufs, x)
+		}
+		return x, err
+	}
+	cacheN := blocks * page * hkv * HeadDim
+	caches := map[string][2]*tle.DeviceBuffer{}
+	bt, err := upload(ir.I32, table)
+	if err != nil {
+		return nil, err
+	}
+	kl, err := upload(ir.I32, floats(w.Lens))
+	if err != nil {
+		return nil, err
+	}
+	ones, err := upload(ir.F32, make([]float64, 1))
+	if err != nil {
+		return nil, err
+	}
+	if err := g.UploadTo(ones, []float64{1}); err != nil {
+		return nil, err
+	}
+	var tokens int64
+	for _, L := range w.Lens {
+		tokens += L
+	}
+	var out []BenchResult
+	for _, v := range vars {
+		fp8 := v.DType == DTypeFP8
+		dt := ir.BF16
+		if fp8 {
+			dt = ir.F8E4M3
+		}
+		kv, ok := caches[v.DType]
+		if !ok {
+			k, err := alloc(dt, cacheN, true)
+			if err != nil {
+				return nil, err
+			}
+			vv, err := alloc(dt, cacheN, true)
+			if err != nil {
+				return nil, err
+			}
+			kv = [2]*tle.DeviceBuffer{k, vv}
+			caches[v.DType] = kv
+		}
+		d := &Dims{B: b, Sq: v.Sq, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
+			N: padRows(gq * v.Sq), Scale: DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == LayoutNHD}
+		if !fp8 {
+			d.Quant = 0
+		}
+		d.Splits = ChooseSplits(b, hkv, w.Lens, 0)
+		rows := b * v.Sq * d.Hq
+		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
+		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {
+			return nil, err
+		}
+		if t.O, err = alloc(ir.BF16, rows*HeadDim, false); err != nil {
+			return nil, err
+		}
+		if t.LSE, err = alloc(ir.F32, rows, false); err != nil {
+			return nil, err
+		}
+		if fp8 {
+			if t.QScale, err = alloc(ir.F32, rows, false); err != nil {
+				return nil, err
+			}
+			qs := make([]float64, rows)
+			for i := range qs {
+				qs[i] = 1
+			}
+			if err := g.UploadTo(t.QScale, qs); err != nil {
+				return nil, err
+			}
+			t.KScale, t.VScale = ones, ones
+		}
+		run, err := NewRunner(g, d, t)
+		if err != nil {
+			return nil, err
+		}
+		_, err = g.Time(opts.Warmup, 1, run.Launch)
+		var tm tle.Timing
+		if err == nil {
+			tm, err = g.Time(0, opts.Reps, run.Launch)
+		}
+		run.Close()
+		if err != nil {
+			return nil, err
+		}
+		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
+		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits,
+			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
+			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
+		out = append(out, res)
+		done(fmt.Sprintf("%s sq %d %s", v.DType, v.Sq, v.Layout))
+	}
+	return out, nil
+}

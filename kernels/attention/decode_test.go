@@ -1,0 +1,198 @@
+package attention
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tests/tletest"
+	"github.com/tlego/tle/tle"
+)
+
+// tolerances of the spec: o and the LSE.
+const (
+	bf16TolO, bf16TolLSE = 0.016, 0.01
+	fp8TolO, fp8TolLSE   = 0.1, 0.05
+)
+
+// runCase draws case c and runs it on every device of devs against the
+// reference; it returns the largest errors of o and of the LSE.
+func runCase(t *testing.T, devs []tle.Device, r *rand.Rand, c decodeCase) (eo, el float64) {
+	t.Helper()
+	m := makeCase(r, c)
+	wo, wl := reference(m.in, m.p)
+	to, tl := bf16TolO, bf16TolLSE
+	if c.fp8 {
+		to, tl = fp8TolO, fp8TolLSE
+	}
+	for _, dev := range devs {
+		start := time.Now()
+		out, err := Decode(dev, m.in, m.p)
+		require.NoError(t, err, "%s on %s", c.name, dev.Name())
+		do, dl := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
+		t.Logf("%s on %s: max |o err| %.4g, max |lse err| %.4g (%v)", c.name, dev.Name(), do, dl, time.Since(start).Round(time.Millisecond))
+		require.LessOrEqual(t, do, to, "%s on %s: o", c.name, dev.Name())
+		require.LessOrEqual(t, dl, tl, "%s on %s: lse", c.name, dev.Name())
+		eo, el = max(eo, do), max(el, dl)
+	}
+	return eo, el
+}
+
+// TestDecodeQuick: one case of each dtype path on the interpreter and, when
+// present, the GPU.
+func TestDecodeQuick(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []decodeCase{
+		{name: "bf16", page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{70}, splits: 1},
+		{name: "bf16 p16", page: 16, hkv: 2, g: 8, sq: 2, lens: []int64{100, 3}, splits: 2, nhd: true},
+		{name: "fp8 q1", fp8: true, quant: 1, page: 32, hkv: 1, g: 8, sq: 3, lens: []int64{130}, splits: 2},
+		{name: "fp8 q0", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 4, lens: []int64{67, 5}, splits: 3, nhd: true},
+	} {
+		runCase(t, devs, r, c)
+	}
+}
+
+// TestDecodeMatrix runs every combination of dtype (bf16, fp8 quant 0 and
+// 1), page (16, 32, 64), layout (NHD, HND), group (4, 8) and Sq (1..4) on
+// the interpreter against the float64 reference, with lengths of one
+// token (or Sq), lengths that end mid-page and mid-tile, several tiles,
+// and splits 1, 2, 3 and the policy's (empty splits included). Every cache
+// slot no request reads is NaN and the page table is shuffled with
+// garbage past each request's pages.
+func TestDecodeMatrix(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	worst := map[string][2]float64{}
+	i := 0
+	for _, dt := range []struct {
+		name  string
+		fp8   bool
+		quant int
+	}{{"bf16", false, 0}, {"fp8q0", true, 0}, {"fp8q1", true, 1}} {
+		for _, page := range []int{16, 32, 64} {
+			for _, nhd := range []bool{false, true} {
+				for _, g := range []int{4, 8} {
+					for sq := 1; sq <= 4; sq++ {
+						i++
+						lens := []int64{int64(sq), int64(sq + 1 + r.IntN(60)), int64(65 + r.IntN(130))}
+						if i%3 == 0 {
+							lens = lens[1:] // no single-token request: the longest first
+							lens[0], lens[1] = lens[1], lens[0]
+						}
+						c := decodeCase{fp8: dt.fp8, quant: dt.quant, nhd: nhd, page: page, hkv: 1 + i%2, g: g, sq: sq,
+							lens: lens, splits: []int{1, 2, 3, 0}[i%4]}
+						c.name = fmt.Sprintf("%s page %d nhd %v G %d Sq %d Hkv %d lens %v splits %d", dt.name, page, nhd, g, sq, c.hkv, lens, c.splits)
+						eo, el := runCase(t, devs, r, c)
+						w := worst[dt.name]
+						worst[dt.name] = [2]float64{max(w[0], eo), max(w[1], el)}
+					}
+				}
+			}
+		}
+	}
+	for name, w := range worst {
+		t.Logf("%s: worst max |o err| %.4g, worst max |lse err| %.4g", name, w[0], w[1])
+	}
+}
+
+// TestGarbageIsThere checks the premise of the tests above: the unread
+// slots of a request's last page and the unused blocks are NaN, and the
+// page table holds ids out of range past each request's pages, so a kernel
+// that read any of them would fail the comparison.
+func TestGarbageIsThere(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := makeCase(r, decodeCase{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{20}, nhd: true})
+	blk := int(m.in.BlockIDs[0][1]) // slots 4.. of the second page are past L = 20
+	require.True(t, math.IsNaN(m.in.KCache.Data[((blk*16+4)*1+0)*HeadDim]))
+	require.True(t, math.IsNaN(m.in.VCache.Data[((blk*16+15)*1+0)*HeadDim+127]))
+	bad := m.in.BlockIDs[0][2]
+	require.True(t, bad < 0 || bad >= int64(m.in.KCache.Shape[0]), "entry past the pages: %d", bad)
+}
+
+// TestDecodeLong crosses the kernel's page-table staging (64 page ids at a
+// time: 1024 tokens of pages of 16, 4096 of pages of 64), with split
+// boundaries inside a staged block, and the policy's splits on a skewed
+// batch.
+func TestDecodeLong(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []decodeCase{
+		{name: "bf16 page 16 L 1500 one split", page: 16, hkv: 1, g: 8, sq: 1, lens: []int64{1500}, splits: 1, nhd: true},
+		{name: "bf16 page 16 L 1500 three splits", page: 16, hkv: 1, g: 4, sq: 2, lens: []int64{1500, 2}, splits: 3},
+		{name: "fp8q0 page 64 L 4200 one split", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{4200}, splits: 1},
+		{name: "fp8q1 page 32 skewed, policy", fp8: true, quant: 1, page: 32, hkv: 1, g: 8, sq: 1, lens: []int64{2100, 64, 1, 33}, splits: 0, nhd: true},
+	} {
+		runCase(t, devs, r, c)
+	}
+}
+
+// TestDecodeGPULong (GPU only): a request of 128k tokens beside short ones
+// (one_128k_31x4k's shape, shortened to 3 companions), BF16 and FP8 quant
+// 1 with the policy's splits, and one split of 16k tokens; the reference
+// takes a few seconds on the host.
+func TestDecodeGPULong(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []decodeCase{
+		{name: "bf16 128k + 3 x 4k", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{131072, 4096, 4096, 4000}},
+		{name: "fp8q1 128k + 3 x 4k", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{131072, 4096, 4096, 4001}},
+		{name: "bf16 16k one split", page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{16384}, splits: 1, nhd: true},
+	} {
+		runCase(t, []tle.Device{g}, r, c)
+	}
+}
+
+// TestRunnerGPU (GPU only): the Runner path (inputs uploaded once,
+// launches prepared once, two steps) gives Decode's accuracy, and a second
+// launch after the lengths change in place follows them.
+func TestRunnerGPU(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, c := range []decodeCase{
+		{name: "bf16 nhd page 32", page: 32, hkv: 2, g: 8, sq: 2, lens: []int64{300, 77, 2}, nhd: true},
+		{name: "fp8q0 hnd page 16", fp8: true, quant: 0, page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{1000, 1}},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		dev, err := Upload(g, m.in, d)
+		require.NoError(t, err)
+		run, err := NewRunner(g, d, dev)
+		require.NoError(t, err)
+		to, tl := bf16TolO, bf16TolLSE
+		if c.fp8 {
+			to, tl = fp8TolO, fp8TolLSE
+		}
+		for step := range 2 {
+			if step == 1 { // shorter lengths, same shape
+				for i := range m.in.KVLens {
+					m.in.KVLens[i] = max(int64(c.sq), m.in.KVLens[i]-int64(1+i))
+				}
+				require.NoError(t, g.UploadTo(dev.KVLens, floats(m.in.KVLens)))
+			}
+			require.NoError(t, run.Launch())
+			o, err := g.Download(dev.O)
+			require.NoError(t, err)
+			lse, err := g.Download(dev.LSE)
+			require.NoError(t, err)
+			wo, wl := reference(m.in, m.p)
+			eo, el := maxAbs(o, wo), maxAbs(lse, wl)
+			t.Logf("%s step %d: max |o err| %.4g, max |lse err| %.4g", c.name, step, eo, el)
+			require.LessOrEqual(t, eo, to, c.name)
+			require.LessOrEqual(t, el, tl, c.name)
+		}
+		run.Close()
+		dev.Free(g)
+	}
+}

@@ -1,0 +1,145 @@
+package attention
+
+import (
+	"fmt"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tle"
+)
+
+// DeviceInputs are one call's tensors in GPU memory, in the kernels'
+// dtypes: Q and the caches bf16 (BF16) or f8e4m3 (FP8); BlockIDs i32 [B,
+// max blocks] (every entry a valid block id: the host side replaces what
+// lies past a request's pages); KVLens i32 [B]; the FP8 scales f32; the
+// outputs O bf16 [B*Sq, Hq, 128] and LSE f32 [B*Sq, Hq] (natural log).
+type DeviceInputs struct {
+	Q, KCache, VCache, BlockIDs, KVLens *tle.DeviceBuffer
+	QScale, KScale, VScale              *tle.DeviceBuffer
+	O, LSE                              *tle.DeviceBuffer
+}
+
+// Upload copies validated inputs (d from Validate) to the GPU and
+// allocates the outputs; Free releases them.
+func Upload(g *tle.GPU, in *DecodeInputs, d *Dims) (*DeviceInputs, error) {
+	dt := ir.BF16
+	if d.FP8 {
+		dt = ir.F8E4M3
+	}
+	t := &DeviceInputs{}
+	var err error
+	up := func(dst **tle.DeviceBuffer, dt ir.DType, data []float64) {
+		if err == nil {
+			*dst, err = g.Upload(dt, data)
+		}
+	}
+	up(&t.Q, dt, in.Q.Data)
+	up(&t.KCache, dt, in.KCache.Data)
+	up(&t.VCache, dt, in.VCache.Data)
+	up(&t.BlockIDs, ir.I32, d.flatTable(in))
+	up(&t.KVLens, ir.I32, floats(in.KVLens))
+	if d.FP8 {
+		up(&t.QScale, ir.F32, in.QScale.Data)
+		up(&t.KScale, ir.F32, in.KScale.Data)
+		up(&t.VScale, ir.F32, in.VScale.Data)
+	}
+	if err == nil {
+		t.O, err = g.Alloc(ir.BF16, d.B*d.Sq*d.Hq*HeadDim)
+	}
+	if err == nil {
+		t.LSE, err = g.Alloc(ir.F32, d.B*d.Sq*d.Hq)
+	}
+	if err != nil {
+		t.Free(g)
+		return nil, err
+	}
+	return t, nil
+}
+
+// Free releases every buffer of t.
+func (t *DeviceInputs) Free(g *tle.GPU) {
+	for _, b := range []*tle.DeviceBuffer{t.Q, t.KCache, t.VCache, t.BlockIDs, t.KVLens, t.QScale, t.KScale, t.VScale, t.O, t.LSE} {
+		if b != nil {
+			g.Free(b)
+		}
+	}
+}
+
+// Runner is one decode shape on a GPU, ready to launch again and again:
+// the workspace (partial O and LSE) and both launches are made once, so a
+// step allocates nothing. Between steps the caller rewrites the device
+// inputs in place (new tokens in the caches, new lengths in KVLens); a new
+// shape (B, Sq, heads, page, dtype, max blocks, splits) needs a new Runner.
+type Runner struct {
+	g       *tle.GPU
+	d       Dims
+	ws      []*tle.DeviceBuffer
+	decode  *tle.Prepared
+	combine *tle.Prepared
+}
+
+// NewRunner prepares the launches of sizes d (from Validate) over t.
+func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
+	r := &Runner{g: g, d: *d}
+	pl := Plan(d)
+	dk, err := Kernel(pl.Decode)
+	if err != nil {
+		return nil, err
+	}
+	ck, err := Kernel(pl.Combine)
+	if err != nil {
+		return nil, err
+	}
+	rows := d.B * d.Sq * d.Hq
+	partO, err := g.Alloc(ir.F32, rows*d.Splits*HeadDim)
+	if err != nil {
+		return nil, fmt.Errorf("attention: workspace: %w", err)
+	}
+	partL, err := g.Alloc(ir.F32, rows*d.Splits)
+	if err != nil {
+		g.Free(partO)
+		return nil, fmt.Errorf("attention: workspace: %w", err)
+	}
+	r.ws = []*tle.DeviceBuffer{partO, partL}
+	desc := func(b *tle.DeviceBuffer) tle.DeviceDesc {
+		return tle.DeviceDesc{Buf: b, Shape: d.descShape(), Strides: d.descStrides()}
+	}
+	var args []any
+	if d.FP8 {
+		blk, tok, head := d.kScaleStrides()
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
+			d.MaxBlocks, d.Hq, d.Scale, d.Splits, blk, tok, head}
+	} else {
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.Splits}
+	}
+	if r.decode, err = g.Prepare(dk, tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, pl.DecodeGrid, args...); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
+	}
+	if r.combine, err = g.Prepare(ck, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, pl.CombineGrid,
+		partO, partL, t.O, t.LSE, d.Splits); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w", pl.Combine, err)
+	}
+	return r, nil
+}
+
+// Launch enqueues one decode step (both kernels); it does not wait.
+func (r *Runner) Launch() error {
+	if err := r.decode.Launch(); err != nil {
+		return err
+	}
+	return r.combine.Launch()
+}
+
+// Close frees the workspace and the launches.
+func (r *Runner) Close() {
+	for _, p := range []*tle.Prepared{r.decode, r.combine} {
+		if p != nil {
+			p.Close()
+		}
+	}
+	for _, b := range r.ws {
+		r.g.Free(b)
+	}
+	r.decode, r.combine, r.ws = nil, nil, nil
+}

@@ -1,0 +1,113 @@
+package attention
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
+)
+
+// TestValidate: each bad argument is refused before anything runs, by an
+// ArgError naming it (Decode on the interpreter would otherwise run).
+func TestValidate(t *testing.T) {
+	good := func(fp8 bool, quant int) made {
+		r := rand.New(rand.NewPCG(5, 6))
+		return makeCase(r, decodeCase{fp8: fp8, quant: quant, page: 32, hkv: 2, g: 4, sq: 2, lens: []int64{40, 2}, nhd: true})
+	}
+	for _, c := range []struct {
+		arg    string
+		fp8    bool
+		quant  int
+		mutate func(m *made)
+	}{
+		{"layout", false, 0, func(m *made) { m.p.Layout = "nchw" }},
+		{"dtype", false, 0, func(m *made) { m.p.DType = "f16" }},
+		{"quant_type", true, 0, func(m *made) { m.p.QuantType = 2 }},
+		{"sq", false, 0, func(m *made) { m.p.Sq = 5 }},
+		{"sq", false, 0, func(m *made) { m.p.Sq = 0 }},
+		{"scale", false, 0, func(m *made) { m.p.Scale = math.NaN() }},
+		{"splits", false, 0, func(m *made) { m.p.Splits = MaxSplits + 1 }},
+		{"q", false, 0, func(m *made) { m.in.Q = nil }},
+		{"q", false, 0, func(m *made) { m.in.Q = &tle.Tensor{Shape: []int{4, 8, 64}, Data: make([]float64, 4*8*64)} }},
+		{"q", false, 0, func(m *made) { m.in.Q.Shape = []int{4, 8, 128, 1} }},
+		{"q", false, 0, func(m *made) { m.in.Q.Data = m.in.Q.Data[1:] }},
+		{"q", false, 0, func(m *made) { m.p.Sq = 3 }}, // 4 rows are not whole requests of 3
+		{"q", false, 0, func(m *made) { m.in.Q.Data[7] = math.NaN() }},
+		{"q", false, 0, func(m *made) { // Hq not a multiple of Hkv: 6 q heads over 4 kv heads
+			m.in.Q = &tle.Tensor{Shape: []int{4, 6, 128}, Data: make([]float64, 4*6*128)}
+		}},
+		{"q", false, 0, func(m *made) { // group 2
+			m.in.Q = &tle.Tensor{Shape: []int{4, 4, 128}, Data: make([]float64, 4*4*128)}
+		}},
+		{"k_cache", false, 0, func(m *made) { m.in.KCache.Shape = []int{m.in.KCache.Shape[0], 8, 2, 256} }}, // page 8 (and dim 256)
+		{"k_cache", false, 0, func(m *made) {
+			s := m.in.KCache.Shape
+			m.in.KCache.Shape = []int{s[0] * 4, 8, s[2], s[3]} // page 8
+		}},
+		{"k_cache", false, 0, func(m *made) { m.in.KCache = nil }},
+		{"v_cache", false, 0, func(m *made) { m.in.VCache = &tle.Tensor{Shape: []int{1, 32, 2, 128}, Data: make([]float64, 32*2*128)} }},
+		{"block_ids", false, 0, func(m *made) { m.in.BlockIDs = m.in.BlockIDs[:1] }},
+		{"block_ids", false, 0, func(m *made) { m.in.BlockIDs[0][1] = int64(m.in.KCache.Shape[0]) }}, // used page out of range
+		{"block_ids", false, 0, func(m *made) { m.in.BlockIDs[1][0] = -1 }},
+		{"block_ids", false, 0, func(m *made) { m.in.BlockIDs[1] = m.in.BlockIDs[1][:1] }},
+		{"kv_lens", false, 0, func(m *made) { m.in.KVLens[1] = 1 }}, // < sq
+		{"kv_lens", false, 0, func(m *made) { m.in.KVLens[0] = int64(len(m.in.BlockIDs[0])*32 + 1) }},
+		{"kv_lens", false, 0, func(m *made) { m.in.KVLens = m.in.KVLens[:1] }},
+		{"q_scale", false, 0, func(m *made) { m.in.QScale = tle.NewTensor(4, 8) }}, // a scale for bf16
+		{"q_scale", true, 1, func(m *made) { m.in.QScale = tle.NewTensor(4, 4) }},
+		{"q_scale", true, 1, func(m *made) { m.in.QScale.Data[0] = math.Inf(1) }},
+		{"k_scale", true, 1, func(m *made) { m.in.KScale = tle.NewTensor(2) }},
+		{"k_scale", true, 0, func(m *made) { m.in.KScale = tle.NewTensor(1) }},
+		{"k_scale", true, 0, func(m *made) { // hnd order for an nhd cache
+			s := m.in.KScale.Shape
+			m.in.KScale.Shape = []int{s[0], s[2], s[1]}
+		}},
+		{"v_scale", true, 0, func(m *made) { m.in.VScale = tle.NewTensor(1) }},
+		{"v_scale", true, 1, func(m *made) { m.in.VScale = nil }},
+		{"k_cache", true, 1, func(m *made) { m.in.KCache.Data[len(m.in.KCache.Data)-1] = 0.3 }}, // not an e4m3 value
+		{"q", true, 1, func(m *made) { m.in.Q.Data[0] = 1000 }},                                 // past e4m3's range
+	} {
+		m := good(c.fp8, c.quant)
+		_, err := Validate(m.in, m.p)
+		require.NoError(t, err, "the unmutated case")
+		c.mutate(&m)
+		out, err := Decode(tle.CPU(), m.in, m.p)
+		require.Nil(t, out)
+		var ae *ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.arg, err)
+		require.Equal(t, c.arg, ae.Arg, "%v", err)
+		t.Logf("%s: %v", c.arg, err)
+	}
+}
+
+// TestChooseSplits: the policy on the spec's workloads (132 SMs).
+func TestChooseSplits(t *testing.T) {
+	rep := func(n int, L int64) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = L
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		lens []int64
+		want int
+	}{
+		{"uniform_512", rep(64, 512), 4},                                   // 512 tiles over 264 programs: 2 each; 8 / 2
+		{"uniform_4096", rep(64, 4096), 4},                                 // 4096 tiles: 16 each; 64 / 16
+		{"skewed_extreme", append(rep(15, 64), 16384), 128},                // 271 tiles: 2 each; 256 / 2 = 128
+		{"one_128k_31x4k", append([]int64{131072}, rep(31, 4096)...), 128}, // 4032 tiles: 16 each; 2048 / 16, capped
+		{"two_32k_30x4k", append(rep(2, 32768), rep(30, 4096)...), 43},     // 2944 tiles: 12 each; cdiv(512, 12)
+		{"full machine", rep(512, 1024), 1},                                // 8192 tiles: 32 each, 16 per request
+		{"single token", []int64{1}, 1},
+	} {
+		got := ChooseSplits(len(c.lens), 1, c.lens, 132)
+		require.Equal(t, c.want, got, c.name)
+		t.Logf("%s: %d splits, %d programs", c.name, got, len(c.lens)*got)
+	}
+}
