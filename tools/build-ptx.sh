@@ -54,8 +54,8 @@ $tlec build $t/compact.tle --kernel compact -D N=256 --toolchain llc -o "$dir/co
 # each V block, FlashKDA's sizes, f32 state.
 k3=$(dirname "$dir")/kda3
 mkdir -p "$k3"
-$tlec build kernels/kda/kda_v3.tle --kernel kda_prep -D K=128 -D KP=128 -D SPLIT=true --toolchain llc -o "$k3/kda_prep.ptx"
+$tlec build kernels/kda/kda_v3.tle --kernel kda_prep -D K=128 -D KP=128 -D SPLIT=true -D PDL=true --toolchain llc -o "$k3/kda_prep.ptx"
 for bv in 128 64 32; do
   $tlec build kernels/kda/kda_v3.tle --kernel kda_rec -D K=128 -D KP=128 -D V=128 -D BV=$bv -D USE_H0=true -D STORE_HT=true \
-    -D STATE_BF16=false -D SPLIT=true --num-warps $((bv / 16)) --toolchain llc -o "$k3/kda_rec_bv$bv.ptx"
+    -D STATE_BF16=false -D SPLIT=true -D PDL=true --num-warps $((bv / 16)) --toolchain llc -o "$k3/kda_rec_bv$bv.ptx"
 done
