@@ -191,8 +191,13 @@ func AllocateFuncShared(f *ir.Func) error {
 					e := index[u]
 					if u.Kind == ir.OpWgmma {
 						// read asynchronously until the wgmma_wait completing it
-						if w := wgmmaReadsDone(u); w != nil {
+						if w, loop := wgmmaReadsDone(u); w != nil {
 							e = index[w]
+							if loop != nil {
+								// deferred: it reads on into the next
+								// iteration, before the buffer's alloc
+								b.start = min(b.start, index[loop])
+							}
 						} else {
 							e = n
 						}
@@ -317,22 +322,24 @@ func tmaSwizzledTarget(op *ir.Op, users map[*ir.Value][]*ir.Op) bool {
 // wgmmaReadsDone is the wgmma_wait after which mma no longer reads its
 // shared operands: the one completing it in its block, or, for a product
 // whose wait DotToWgmma deferred past its loop's iteration, the
-// wgmma_wait(0) right after the loop (nil when there is neither).
-func wgmmaReadsDone(mma *ir.Op) *ir.Op {
+// wgmma_wait(0) right after the loop, with that loop: such a product still
+// reads its buffers in the next iteration, so they are live across the
+// whole loop (nil when there is neither).
+func wgmmaReadsDone(mma *ir.Op) (wait, deferredIn *ir.Op) {
 	if w := wgmmaCompletion(mma); w != nil {
-		return w
+		return w, nil
 	}
 	loop := mma.Parent.Parent
 	if loop == nil || loop.Kind != ir.OpFor || loop.Parent == nil {
-		return nil
+		return nil, nil
 	}
 	ops := loop.Parent.Ops
 	if i := loop.Parent.IndexOf(loop); i >= 0 {
 		for _, o := range ops[i+1:] {
 			if o.Kind == ir.OpWgmmaWait && o.Attrs.Int("pending", 0) == 0 {
-				return o
+				return o, loop
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }

@@ -242,6 +242,7 @@ func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOption
 	if err := gpuPasses(m, numWarps, opts, g); err != nil {
 		return nil, err
 	}
+	fn = m.Func(kernel) // gpuPasses may have rebuilt the module with fewer stages
 	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch})
 	if err != nil {
 		return nil, err

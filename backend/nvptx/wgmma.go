@@ -674,6 +674,15 @@ func (g *gen) wgmmaWait(op *ir.Op) {
 	}
 	for j, v := range op.Operands {
 		g.set(op.Results[j], g.val(v))
+		if v.Def == nil && v.Block != nil && v.Block.Parent != nil && v.Block.Parent.Kind == ir.OpFor && g.nw > 4 {
+			// this wait completes a product of the previous iteration
+			// (DotToWgmma deferred its wait), which read a ring slot the
+			// pipeliner refills later in this iteration: in another
+			// warpgroup that product may still be running until its own
+			// copy of this wait, past the loop's top barrier, so the
+			// refill needs a barrier after this point
+			g.barrierInLoop = false
+		}
 	}
 	// the waited groups' shared-memory reads are done in this thread; a
 	// later write by another thread still needs the barrier the recorded

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -76,18 +78,28 @@ func TestAttention(t *testing.T) {
 			q, kk, v := round(ir.BF16, randn(r, n)), round(ir.BF16, randn(r, n)), round(ir.BF16, randn(r, n))
 			wantO, wantL := attentionRef(bh, s, d, q, kk, v, smScale)
 			for _, dev := range devices(t, fmt.Sprintf("attention_bn%d", bn)) {
-				o, lse := poison(n), poison(bh*s)
-				o.Shape, lse.Shape = []int{bh, s, d}, []int{bh, s}
-				err := k.Run(dev, [3]int{cdiv(s, 128), bh, 1}, attentionDefs(bn), map[string]any{
-					"q_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: q}, "k_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: kk},
-					"v_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: v}, "o_ptr": o, "lse_ptr": lse, "S": s, "sm_scale": smScale})
-				require.NoError(t, err, dev.Name())
-				eo, el := relRMS(o.Data, wantO), relRMS(lse.Data, wantL)
-				t.Logf("%s BN %d S %d: relative RMS error of o %.3g, of lse %.3g", dev.Name(), bn, s, eo, el)
-				require.Less(t, eo, 3e-3, "%s BN %d S %d: o", dev.Name(), bn, s)
-				// lse is f32 from f32 scores of bf16 inputs: only f32
-				// rounding, exp2 and log2 are in its error
-				require.Less(t, el, 1e-5, "%s BN %d S %d: lse", dev.Name(), bn, s)
+				// on the GPU also without the K/V pipeline (the staging
+				// buffers then live in the loop body, beside the deferred
+				// P V product's)
+				for _, stages := range []int{0, 1} {
+					if stages == 1 && (dev.Name() == tle.CPU().Name() || strings.HasSuffix(dev.Name(), "running given PTX")) {
+						continue
+					}
+					o, lse := poison(n), poison(bh*s)
+					o.Shape, lse.Shape = []int{bh, s, d}, []int{bh, s}
+					opts := attentionDefs(bn)
+					opts.NumStages = stages
+					err := k.Run(dev, [3]int{cdiv(s, 128), bh, 1}, opts, map[string]any{
+						"q_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: q}, "k_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: kk},
+						"v_ptr": &tle.Tensor{Shape: []int{bh, s, d}, Data: v}, "o_ptr": o, "lse_ptr": lse, "S": s, "sm_scale": smScale})
+					require.NoError(t, err, dev.Name())
+					eo, el := relRMS(o.Data, wantO), relRMS(lse.Data, wantL)
+					t.Logf("%s BN %d S %d stages %d: relative RMS error of o %.3g, of lse %.3g", dev.Name(), bn, s, stages, eo, el)
+					require.Less(t, eo, 3e-3, "%s BN %d S %d stages %d: o", dev.Name(), bn, s, stages)
+					// lse is f32 from f32 scores of bf16 inputs: only f32
+					// rounding, exp2 and log2 are in its error
+					require.Less(t, el, 1e-5, "%s BN %d S %d stages %d: lse", dev.Name(), bn, s, stages)
+				}
 			}
 		}
 	}
@@ -122,6 +134,10 @@ func TestAttentionPTX(t *testing.T) {
 		// one wait per iteration (the P V product's is deferred to the next
 		// iteration's q k^T wait) and one after each loop
 		require.Len(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 0;`).FindAllString(b.PTX, -1), 4, "BN %d: waits", bn)
+		// the refill of the slot the previous iteration's P V read waits
+		// for the other warpgroup's copy of that product: a barrier
+		// between this iteration's P V and its first cp.async
+		require.Equal(t, []bool{true, true}, barrierBeforeRefill(b.PTX), "BN %d: barrier before the refill", bn)
 	}
 }
 
@@ -140,4 +156,43 @@ func TestAttentionSmemFit(t *testing.T) {
 	opts.NumStages = 3
 	_, err = k.Compile(opts, tle.GPUOptions{Toolchain: "llc"})
 	require.ErrorContains(t, err, "the kernel needs 262144 bytes of shared memory; sm_90a allows 232448 per CTA")
+}
+
+// TestAttentionDeferredBuffers: without the K/V pipeline the staging
+// buffers of K and V both live in the loop body; the P V product, whose
+// wait is deferred into the next iteration, still reads V there when K is
+// stored again, so the two must not share bytes. On one warpgroup no
+// barrier is added before the refills (its own wait completed the product).
+func TestAttentionDeferredBuffers(t *testing.T) {
+	needLLC(t)
+	k := kernel(t, "attention.tle", "attention")
+	opts := attentionDefs(64)
+	opts.NumStages = 1
+	art, err := k.Build(opts, tle.GPUOptions{Toolchain: "llc"}, "tir")
+	require.NoError(t, err)
+	offs := regexp.MustCompile(`alloc\(%\d+\) \{order_from_init = true, smem_offset = (\d+)\} : !smem<\[64,128\]bf16`).FindAllStringSubmatch(art.TIR, -1)
+	require.Len(t, offs, 4, "K and V staged in each loop")
+	require.NotEqual(t, offs[0][1], offs[1][1], "the first loop's K and V share bytes")
+	require.NotEqual(t, offs[2][1], offs[3][1], "the second loop's K and V share bytes")
+	one := tle.CompileOptions{Defines: map[string]string{"BM": "64", "BN": "64", "HEAD_DIM": "128"}, NumWarps: 4}
+	b, err := k.Compile(one, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.Equal(t, []bool{false, false}, barrierBeforeRefill(b.PTX), "one warpgroup: no barrier before the refill")
+}
+
+// barrierBeforeRefill tells, for each P V product of the attention
+// tutorial's PTX (the register-A wgmma group: its commit), whether a
+// bar.sync comes between it and the next cp.async (the ring refill).
+func barrierBeforeRefill(ptx string) []bool {
+	var out []bool
+	pv := regexp.MustCompile(`\{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;\n\}\n\s*(// end inline asm\n\s*// begin inline asm\n\s*)?wgmma\.commit_group`)
+	for _, m := range pv.FindAllStringIndex(ptx, -1) {
+		rest := ptx[m[1]:]
+		cp := strings.Index(rest, "cp.async.cg.shared.global")
+		if cp < 0 {
+			cp = len(rest)
+		}
+		out = append(out, regexp.MustCompile(`bar\.sync\s+0;`).MatchString(rest[:cp]))
+	}
+	return out
 }
