@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -151,5 +152,68 @@ func TestPrefillNoNaN(t *testing.T) {
 	require.NoError(t, err)
 	for _, x := range append(out.O.Data, out.LSE.Data...) {
 		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+	}
+}
+
+// TestValidatePrefill: each bad argument is refused before anything runs,
+// by an ArgError naming it.
+func TestValidatePrefill(t *testing.T) {
+	good := func(fp8 bool, quant int) (*PrefillInputs, PrefillParams) {
+		r := rand.New(rand.NewPCG(37, 38))
+		return makePrefill(r, prefillCase{fp8: fp8, quant: quant, page: 32, hkv: 2, g: 4, nhd: true, qlens: []int64{30, 2}, lens: []int64{40, 2}})
+	}
+	for _, c := range []struct {
+		arg    string
+		fp8    bool
+		quant  int
+		mutate func(in *PrefillInputs, p *PrefillParams)
+	}{
+		{"layout", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Layout = "nchw" }},
+		{"dtype", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.DType = "f16" }},
+		{"quant_type", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.QuantType = 2 }},
+		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
+			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
+		}},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q.Data[9] = math.NaN() }},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { // group 2
+			in.Q = &tle.Tensor{Shape: []int{32, 4, 128}, Data: make([]float64, 32*4*128)}
+		}},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0} }},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{1, 30, 32} }},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 32, 32} }}, // not increasing
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 20, 10} }},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 30, 31} }}, // ends before T
+		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens[0] = 29 }},                       // fewer keys than queries
+		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens = in.KVLens[:1] }},
+		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens[1] = int64(len(in.BlockIDs[1])*32 + 1) }},
+		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs = in.BlockIDs[:1] }},
+		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs[0][1] = -1 }},
+		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs[1][0] = int64(in.KCache.Shape[0]) }},
+		{"k_cache", false, 0, func(in *PrefillInputs, p *PrefillParams) {
+			s := in.KCache.Shape
+			in.KCache.Shape = []int{s[0] * 4, 8, s[2], s[3]} // page 8
+		}},
+		{"v_cache", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.VCache = nil }},
+		{"q_scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(32, 8) }}, // bf16 with a scale
+		{"q_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(2, 8) }},
+		{"k_scale", true, 0, func(in *PrefillInputs, p *PrefillParams) { in.KScale = tle.NewTensor(1) }},
+		{"v_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.VScale.Data[0] = math.NaN() }},
+		{"k_cache", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.KCache.Data[5] = 0.3 }}, // not an e4m3 value
+	} {
+		in, p := good(c.fp8, c.quant)
+		if c.fp8 {
+			in.KCache.Data[5] = 1 // a slot the mutation may rewrite
+		}
+		_, err := ValidatePrefill(in, p)
+		require.NoError(t, err, "the unmutated case (%s)", c.arg)
+		c.mutate(in, &p)
+		_, err = ValidatePrefill(in, p)
+		var ae *ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.arg, err)
+		require.Equal(t, c.arg, ae.Arg, "%v", err)
+		_, err = Prefill(tle.CPU(), in, p)
+		require.ErrorAs(t, err, &ae, c.arg)
 	}
 }
