@@ -270,7 +270,7 @@ func PrefillKernel(name string) (*tle.Kernel, error) {
 			prefillErr = err
 			return
 		}
-		for _, n := range []string{"attn_prefill_bf16"} {
+		for _, n := range []string{"attn_prefill_bf16", "attn_prefill_fp8"} {
 			k, err := prog.Kernel(n)
 			if err != nil {
 				prefillErr = err
