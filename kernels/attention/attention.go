@@ -107,9 +107,12 @@
 //   - Overlap inside the consumers: each product is waited for at once
 //     (no softmax hidden behind the next QK, no ping-pong between the two
 //     warpgroups), and the persistent grid for many q tiles.
-//   - The block-sparse mask (block_mask.npy is refused by name), the
-//     unpaged self-attention entry point, `tlec bench attn_prefill`, and
-//     every speed target of issue 16: unmeasured (no GPU here).
+//   - The block-sparse mask (block_mask.npy is refused by name) and the
+//     unpaged self-attention entry point. `tlec bench attn_prefill`
+//     (PrefillBench) times the dense rows only (the three shapes x BF16,
+//     FP8 quant 0/1 x NHD/HND) and has not run yet: every speed target of
+//     issue 16 is unmeasured (no GPU here), as is the GPU accuracy
+//     (TestPrefillGPU and the interpreter tests' GPU pass).
 package attention
 
 import (
