@@ -20,9 +20,13 @@ import (
 // (int64), caches (NaN in unread slots), block_ids (int32, garbage past
 // the pages), kv_lens (int32); it returns the inputs as the Go API takes
 // them.
-func prefillDir(t *testing.T) (string, *attention.PrefillInputs, attention.PrefillParams) {
+func prefillDir(t *testing.T, fp8 bool) (string, *attention.PrefillInputs, attention.PrefillParams) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(41, 42))
+	dt := ir.BF16
+	if fp8 {
+		dt = ir.F8E4M3
+	}
 	const blocks, page, hkv, hq = 6, 16, 1, 4
 	lens := []int64{37, 3}
 	cu := []int64{0, 20, 23}
@@ -36,7 +40,7 @@ func prefillDir(t *testing.T) (string, *attention.PrefillInputs, attention.Prefi
 			for tok := 0; tok < int(L); tok++ {
 				blk := int(ids[b][tok/page])
 				for d := range 128 {
-					c.Data[(blk*page+tok%page)*128+d] = ir.BF16.Round(r.NormFloat64())
+					c.Data[(blk*page+tok%page)*128+d] = dt.Round(r.NormFloat64())
 				}
 			}
 		}
@@ -44,7 +48,7 @@ func prefillDir(t *testing.T) (string, *attention.PrefillInputs, attention.Prefi
 	}
 	in := &attention.PrefillInputs{Q: tle.NewTensor(23, hq, 128), CuSeqlensQ: cu, KCache: cache(), VCache: cache(), BlockIDs: ids, KVLens: lens}
 	for i := range in.Q.Data {
-		in.Q.Data[i] = ir.BF16.Round(r.NormFloat64())
+		in.Q.Data[i] = dt.Round(r.NormFloat64())
 	}
 	f32 := func(name string, x *tle.Tensor) {
 		f := make([]float32, len(x.Data))
@@ -60,15 +64,37 @@ func prefillDir(t *testing.T) (string, *attention.PrefillInputs, attention.Prefi
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "block_ids.npy"), npy.Int("<i4", []int{2, 4}, flat)))
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i4", []int{2}, lens)))
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "cu_seqlens_q.npy"), npy.Int("<i8", []int{3}, cu)))
+	p := attention.PrefillParams{Layout: attention.LayoutNHD, DType: attention.DTypeBF16}
+	if fp8 { // quant type 0: K scales per (block, slot, kv head), V per kv head
+		p.DType = attention.DTypeFP8
+		in.QScale, in.KScale, in.VScale = tle.NewTensor(23, hq), tle.NewTensor(blocks, page, hkv), &tle.Tensor{Shape: []int{1}, Data: []float64{0.375}}
+		for i := range in.QScale.Data {
+			in.QScale.Data[i] = float64(float32(0.5 + r.Float64()))
+		}
+		for i := range in.KScale.Data {
+			in.KScale.Data[i] = float64(float32(0.5 + r.Float64()))
+		}
+		f32("q_scale", in.QScale)
+		f32("k_scale", in.KScale)
+		f32("v_scale", in.VScale)
+		writeParams(t, dir, `{"layout": "nhd", "dtype": "fp8", "quant_type": 0}`)
+		return dir, in, p
+	}
 	writeParams(t, dir, `{"layout": "nhd", "dtype": "bf16", "quant_type": 1, "scale": 0.08838834764831845}`)
-	return dir, in, attention.PrefillParams{Layout: attention.LayoutNHD, DType: attention.DTypeBF16}
+	return dir, in, p
 }
 
 // TestOpAttnPrefill: tlec op attn_prefill on the interpreter writes o.npy
 // and lse.npy equal to the Go API's results on the same inputs (quant_type
 // is present and ignored for bf16).
 func TestOpAttnPrefill(t *testing.T) {
-	in, inputs, p := prefillDir(t)
+	for _, fp8 := range []bool{false, true} {
+		testOpAttnPrefill(t, fp8)
+	}
+}
+
+func testOpAttnPrefill(t *testing.T, fp8 bool) {
+	in, inputs, p := prefillDir(t, fp8)
 	out := filepath.Join(t.TempDir(), "out")
 	code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
 	require.Equal(t, 0, code, errs)
@@ -80,7 +106,7 @@ func TestOpAttnPrefill(t *testing.T) {
 		require.Equal(t, "<f4", a.DType)
 		require.Equal(t, w.Shape, a.Shape, name)
 		for i := range w.Data {
-			require.Equal(t, float32(w.Data[i]), float32(a.F64[i]), "%s %d", name, i)
+			require.Equal(t, float32(w.Data[i]), float32(a.F64[i]), "%s %d (fp8 %v)", name, i, fp8)
 			require.False(t, math.IsNaN(a.F64[i]))
 		}
 	}
@@ -91,6 +117,7 @@ func TestOpAttnPrefill(t *testing.T) {
 func TestOpAttnPrefillBad(t *testing.T) {
 	for _, c := range []struct {
 		arg    string
+		fp8    bool
 		params string // replaces params.json when not empty
 		file   string // rewrites this input
 		arr    *npy.Array
@@ -113,9 +140,12 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		{arg: "k_cache", file: "k_cache", arr: npy.Float32([]int{6, 8, 1, 128}, make([]float32, 6*8*128))},
 		{arg: "v_cache", remove: "v_cache"},
 		{arg: "q_scale", file: "q_scale", arr: npy.Float32([]int{23, 4}, make([]float32, 23*4))}, // bf16 with a scale
+		{arg: "v_scale", fp8: true, file: "v_scale", arr: npy.Float32([]int{2}, []float32{1, 1})},
+		{arg: "k_scale", fp8: true, remove: "k_scale"},
+		{arg: "quant_type", fp8: true, params: `{"layout": "nhd", "dtype": "fp8", "quant_type": 3}`},
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("<i4", []int{2, 4, 1, 1}, make([]int64, 8))},
 	} {
-		in, _, _ := prefillDir(t)
+		in, _, _ := prefillDir(t, c.fp8)
 		if c.params != "" {
 			writeParams(t, in, c.params)
 		}
@@ -128,8 +158,8 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
 		require.Equal(t, 1, code, "%s: %s", c.arg, errs)
-		if c.remove != "" {
-			require.Contains(t, errs, "attn_prefill: input "+c.arg+": missing", c.arg)
+		if c.remove != "" { // a required file is missing for tlec op, an fp8 scale for the op
+			require.Regexp(t, "attn_prefill: (input )?"+c.arg+": missing", errs, c.arg)
 		} else {
 			require.Contains(t, errs, "attn_prefill: "+c.arg+":", c.arg)
 		}
