@@ -33,7 +33,7 @@ func init() {
 	register(&command{
 		name:    "bench",
 		usage:   "SUITE [--reps N] [--json]",
-		summary: "time kernels on the GPU (suites: tutorials, kda_fwd, attn_decode)",
+		summary: "time kernels on the GPU (suites: tutorials, kda_fwd, attn_decode, attn_prefill)",
 		help: `Bench times a suite of kernels on the GPU with CUDA events and prints the
 median of --reps launches after warm-up, with the achieved rate. The
 tutorials suite measures a device-to-device copy in the same run as the
@@ -87,7 +87,13 @@ Sq 1 and 2, NHD and HND, with the splits of the package's policy: the
 median microseconds of --reps back-to-back calls (decode and combine
 kernels) after --warmup, the K+V bytes per second and the floor (K+V bytes
 at the device-to-device copy rate measured in the same run). HPC-Ops is
-timed by tools/gpu-attn-decode.sh in the same session.`,
+timed by tools/gpu-attn-decode.sh in the same session.
+
+The attn_prefill suite times paged prefill attention (kernels/attention) at
+issue 16's shapes (q_len, kv_len) = (127, 127), (512, 4096), (512, 32768),
+B 1, Hq 32, Hkv 4, page 64, dense causal, for BF16 and FP8 (quant types 0
+and 1), NHD and HND: the median microseconds of --reps back-to-back
+launches after --warmup and the TFLOP/s of the visible causal work.`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -110,8 +116,8 @@ timed by tools/gpu-attn-decode.sh in the same session.`,
 
 func runBench(e *env, cfg any, args []string) int {
 	b := cfg.(*benchFlags)
-	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd" && args[0] != "attn_decode") {
-		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials, kda_fwd or attn_decode")
+	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd" && args[0] != "attn_decode" && args[0] != "attn_prefill") {
+		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials, kda_fwd, attn_decode or attn_prefill")
 		return 2
 	}
 	if b.reps < 1 {
@@ -150,6 +156,9 @@ func runBench(e *env, cfg any, args []string) int {
 	}
 	if wls != nil {
 		return benchAttn(e, g, b, wls)
+	}
+	if args[0] == "attn_prefill" {
+		return benchPrefill(e, g, b)
 	}
 	if kp != nil {
 		return benchKDA(e, g, b, kp)

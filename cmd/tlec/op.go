@@ -55,7 +55,12 @@ Example (paged decode attention, issue 15's files):
   (fp8 adds q_scale.npy k_scale.npy v_scale.npy) and params.json:
   {"layout": "nhd", "sq": 1, "dtype": "fp8", "quant_type": 1}
   tlec op attn_decode --in DIR --out OUT writes OUT/o.npy and OUT/lse.npy
-  (natural log)`,
+  (natural log)
+
+Example (paged prefill attention, issue 16's files):
+  DIR holds q.npy cu_seqlens_q.npy k_cache.npy v_cache.npy block_ids.npy
+  kv_lens.npy and params.json: {"layout": "hnd", "dtype": "bf16"}
+  tlec op attn_prefill --in DIR --out OUT writes OUT/o.npy and OUT/lse.npy`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &opFlags{}
 			fs.StringVar(&o.in, "in", "", "the directory of the input .npy files and params.json")

@@ -70,6 +70,49 @@
 //     b operand of O^T = V^T P^T).
 //   - The speed targets of issue 15 are unmeasured here (no GPU): see
 //     tools/gpu-attn-decode.sh.
+//
+// # Prefill (prefill.tle, prefill.go, issue 16)
+//
+// Prefill takes q [T, Hq, 128] with varlen requests (cu_seqlens_q), the
+// same paged caches, page table and FP8 scales (q scale per (token, q
+// head)), and kv_lens counting the new tokens; query i of request b sees
+// keys j <= L[b] - Lq[b] + i. It returns o [T, Hq, 128] and the natural-log
+// LSE [T, Hq] (-inf, with o = 0, for a row that sees no key). One kernel,
+// attn_prefill_bf16 or attn_prefill_fp8, over the grid (cdiv(max Lq, 128),
+// Hq, B): one CTA per (128-row q tile, q head), the heaviest (last) q tiles
+// first; the GQA group's heads share K/V through L2, not shared memory.
+// A producer warp stages the page-table row in shared memory (64 ids at a
+// time) and TMA-loads each page's K, then its V, into a ring of 256/page
+// stages with separate full barriers and an empty barrier per stage; two
+// consumer warpgroups (rows 0-63 and 64-127) run S = Q K^T (both operands
+// in shared memory, K K-major), the base-2 online softmax and O += P V (P
+// in registers). Pages past the tile's causal limit are never loaded, only
+// the diagonal pages are masked, and V rows past L are zeroed in shared
+// memory before the product (unread slots may hold NaN). FP8: e4m3 QK,
+// each V page transposed in shared memory (ldmatrix.trans/prmt/stmatrix)
+// for the e4m3 PV with P scaled by 256; pages of 16 run PV in bf16 (e4m3
+// wgmma needs K = 32). `tlec op attn_prefill` runs it on issue 16's files.
+// Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8, quant types 0/1,
+// Lq = 1, Lq = L, prefixes, Lq past one tile; TestPrefillGPU adds the
+// (512, 4096) shape on a GPU.
+//
+// Not done yet for prefill (TODO):
+//
+//   - KV tiles of 128 keys: the KV walk is one page per step (QK is
+//     m64nPAGEk16, so pages of 16 and 32 run narrow products and a
+//     softmax step per page), because a wgmma B operand must be one
+//     contiguous shared tile and TMA lands one page per box; several pages
+//     into row ranges of one [128, 128] tile needs a row-slice view of a
+//     shared buffer in the compiler.
+//   - Overlap inside the consumers: each product is waited for at once
+//     (no softmax hidden behind the next QK, no ping-pong between the two
+//     warpgroups), and the persistent grid for many q tiles.
+//   - The block-sparse mask (block_mask.npy is refused by name) and the
+//     unpaged self-attention entry point. `tlec bench attn_prefill`
+//     (PrefillBench) times the dense rows only (the three shapes x BF16,
+//     FP8 quant 0/1 x NHD/HND) and has not run yet: every speed target of
+//     issue 16 is unmeasured (no GPU here), as is the GPU accuracy
+//     (TestPrefillGPU and the interpreter tests' GPU pass).
 package attention
 
 import (

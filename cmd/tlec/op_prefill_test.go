@@ -1,0 +1,169 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle"
+)
+
+// prefillDir writes a small prefill problem (B 2 with Lq 20 and 3, L 37
+// and 3, Hkv 1, G 4, page 16, NHD) as issue 16's files: q, cu_seqlens_q
+// (int64), caches (NaN in unread slots), block_ids (int32, garbage past
+// the pages), kv_lens (int32); it returns the inputs as the Go API takes
+// them.
+func prefillDir(t *testing.T, fp8 bool) (string, *attention.PrefillInputs, attention.PrefillParams) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(41, 42))
+	dt := ir.BF16
+	if fp8 {
+		dt = ir.F8E4M3
+	}
+	const blocks, page, hkv, hq = 6, 16, 1, 4
+	lens := []int64{37, 3}
+	cu := []int64{0, 20, 23}
+	ids := [][]int64{{4, 0, 2, 99}, {5, -3, 7, 1000}}
+	cache := func() *tle.Tensor {
+		c := tle.NewTensor(blocks, page, hkv, 128)
+		for i := range c.Data {
+			c.Data[i] = math.NaN()
+		}
+		for b, L := range lens {
+			for tok := 0; tok < int(L); tok++ {
+				blk := int(ids[b][tok/page])
+				for d := range 128 {
+					c.Data[(blk*page+tok%page)*128+d] = dt.Round(r.NormFloat64())
+				}
+			}
+		}
+		return c
+	}
+	in := &attention.PrefillInputs{Q: tle.NewTensor(23, hq, 128), CuSeqlensQ: cu, KCache: cache(), VCache: cache(), BlockIDs: ids, KVLens: lens}
+	for i := range in.Q.Data {
+		in.Q.Data[i] = dt.Round(r.NormFloat64())
+	}
+	f32 := func(name string, x *tle.Tensor) {
+		f := make([]float32, len(x.Data))
+		for i, v := range x.Data {
+			f[i] = float32(v)
+		}
+		require.NoError(t, npy.WriteFile(filepath.Join(dir, name+".npy"), npy.Float32(x.Shape, f)))
+	}
+	f32("q", in.Q)
+	f32("k_cache", in.KCache)
+	f32("v_cache", in.VCache)
+	flat := append(append([]int64(nil), ids[0]...), ids[1]...)
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "block_ids.npy"), npy.Int("<i4", []int{2, 4}, flat)))
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i4", []int{2}, lens)))
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "cu_seqlens_q.npy"), npy.Int("<i8", []int{3}, cu)))
+	p := attention.PrefillParams{Layout: attention.LayoutNHD, DType: attention.DTypeBF16}
+	if fp8 { // quant type 0: K scales per (block, slot, kv head), V per kv head
+		p.DType = attention.DTypeFP8
+		in.QScale, in.KScale, in.VScale = tle.NewTensor(23, hq), tle.NewTensor(blocks, page, hkv), &tle.Tensor{Shape: []int{1}, Data: []float64{0.375}}
+		for i := range in.QScale.Data {
+			in.QScale.Data[i] = float64(float32(0.5 + r.Float64()))
+		}
+		for i := range in.KScale.Data {
+			in.KScale.Data[i] = float64(float32(0.5 + r.Float64()))
+		}
+		f32("q_scale", in.QScale)
+		f32("k_scale", in.KScale)
+		f32("v_scale", in.VScale)
+		writeParams(t, dir, `{"layout": "nhd", "dtype": "fp8", "quant_type": 0}`)
+		return dir, in, p
+	}
+	writeParams(t, dir, `{"layout": "nhd", "dtype": "bf16", "quant_type": 1, "scale": 0.08838834764831845}`)
+	return dir, in, p
+}
+
+// TestOpAttnPrefill: tlec op attn_prefill on the interpreter writes o.npy
+// and lse.npy equal to the Go API's results on the same inputs (quant_type
+// is present and ignored for bf16).
+func TestOpAttnPrefill(t *testing.T) {
+	for _, fp8 := range []bool{false, true} {
+		testOpAttnPrefill(t, fp8)
+	}
+}
+
+func testOpAttnPrefill(t *testing.T, fp8 bool) {
+	in, inputs, p := prefillDir(t, fp8)
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
+	require.Equal(t, 0, code, errs)
+	want, err := attention.Prefill(tle.CPU(), inputs, p)
+	require.NoError(t, err)
+	for name, w := range map[string]*tle.Tensor{"o": want.O, "lse": want.LSE} {
+		a, err := npy.ReadFile(filepath.Join(out, name+".npy"))
+		require.NoError(t, err)
+		require.Equal(t, "<f4", a.DType)
+		require.Equal(t, w.Shape, a.Shape, name)
+		for i := range w.Data {
+			require.Equal(t, float32(w.Data[i]), float32(a.F64[i]), "%s %d (fp8 %v)", name, i, fp8)
+			require.False(t, math.IsNaN(a.F64[i]))
+		}
+	}
+}
+
+// TestOpAttnPrefillBad: every bad input exits 1 with the argument named on
+// standard error, and nothing is written.
+func TestOpAttnPrefillBad(t *testing.T) {
+	for _, c := range []struct {
+		arg    string
+		fp8    bool
+		params string // replaces params.json when not empty
+		file   string // rewrites this input
+		arr    *npy.Array
+		remove string
+	}{
+		{arg: "layout", params: `{"layout": "nhwc", "dtype": "bf16"}`},
+		{arg: "layout", params: `{"dtype": "bf16"}`},
+		{arg: "dtype", params: `{"layout": "nhd", "dtype": "fp4"}`},
+		{arg: "quant_type", params: `{"layout": "nhd", "dtype": "fp8"}`},
+		{arg: "scale", params: `{"layout": "nhd", "dtype": "bf16", "scale": 0}`},
+		{arg: "sq", params: `{"layout": "nhd", "dtype": "bf16", "sq": 1}`},
+		{arg: "cu_seqlens_q", remove: "cu_seqlens_q"},
+		{arg: "cu_seqlens_q", file: "cu_seqlens_q", arr: npy.Int("<i4", []int{3}, []int64{0, 20, 20})},
+		{arg: "cu_seqlens_q", file: "cu_seqlens_q", arr: npy.Int("<i4", []int{3}, []int64{0, 20, 22})},
+		{arg: "cu_seqlens_q", file: "cu_seqlens_q", arr: npy.Float32([]int{3}, []float32{0, 20, 23})},
+		{arg: "kv_lens", file: "kv_lens", arr: npy.Int("<i4", []int{2}, []int64{19, 3})}, // fewer keys than queries
+		{arg: "kv_lens", file: "kv_lens", arr: npy.Int("<i4", []int{2}, []int64{65, 3})},
+		{arg: "block_ids", file: "block_ids", arr: npy.Int("<i8", []int{2, 4}, []int64{4, 0, 6, 99, 5, -3, 7, 1000})},
+		{arg: "q", file: "q", arr: npy.Float32([]int{23, 4, 64}, make([]float32, 23*4*64))},
+		{arg: "k_cache", file: "k_cache", arr: npy.Float32([]int{6, 8, 1, 128}, make([]float32, 6*8*128))},
+		{arg: "v_cache", remove: "v_cache"},
+		{arg: "q_scale", file: "q_scale", arr: npy.Float32([]int{23, 4}, make([]float32, 23*4))}, // bf16 with a scale
+		{arg: "v_scale", fp8: true, file: "v_scale", arr: npy.Float32([]int{2}, []float32{1, 1})},
+		{arg: "k_scale", fp8: true, remove: "k_scale"},
+		{arg: "quant_type", fp8: true, params: `{"layout": "nhd", "dtype": "fp8", "quant_type": 3}`},
+		{arg: "block_mask", file: "block_mask", arr: npy.Int("<i4", []int{2, 4, 1, 1}, make([]int64, 8))},
+	} {
+		in, _, _ := prefillDir(t, c.fp8)
+		if c.params != "" {
+			writeParams(t, in, c.params)
+		}
+		if c.file != "" {
+			require.NoError(t, npy.WriteFile(filepath.Join(in, c.file+".npy"), c.arr))
+		}
+		if c.remove != "" {
+			require.NoError(t, os.Remove(filepath.Join(in, c.remove+".npy")))
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
+		require.Equal(t, 1, code, "%s: %s", c.arg, errs)
+		if c.remove != "" { // a required file is missing for tlec op, an fp8 scale for the op
+			require.Regexp(t, "attn_prefill: (input )?"+c.arg+": missing", errs, c.arg)
+		} else {
+			require.Contains(t, errs, "attn_prefill: "+c.arg+":", c.arg)
+		}
+		_, err := os.Stat(out)
+		require.True(t, os.IsNotExist(err), "%s: --out was created", c.arg)
+	}
+}

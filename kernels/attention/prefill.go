@@ -1,0 +1,345 @@
+package attention
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/tlego/tle/tle"
+)
+
+// PrefillTile is the number of query rows per program (two consumer
+// warpgroups of 64 rows).
+const PrefillTile = 128
+
+// PrefillInputs are the tensors of one prefill call, row-major in the
+// shapes the spec gives; float data is converted as for DecodeInputs.
+type PrefillInputs struct {
+	// Q is [T, Hq, 128]: request b's new tokens are rows CuSeqlensQ[b] ..
+	// CuSeqlensQ[b+1]-1.
+	Q *tle.Tensor
+	// CuSeqlensQ [B+1]: 0, then strictly increasing, ending at T.
+	CuSeqlensQ []int64
+	// KCache and VCache as in DecodeInputs, with the new tokens' K and V
+	// already written.
+	KCache, VCache *tle.Tensor
+	// BlockIDs [B][max blocks] and KVLens [B] as in DecodeInputs: KVLens
+	// are the total lengths L[b], including the Lq[b] new tokens.
+	BlockIDs [][]int64
+	KVLens   []int64
+	// FP8 only: QScale [T, Hq]; KScale and VScale as in DecodeInputs.
+	QScale, KScale, VScale *tle.Tensor
+}
+
+// PrefillParams are the scalar arguments.
+type PrefillParams struct {
+	Layout    string // LayoutNHD or LayoutHND
+	DType     string // DTypeBF16 or DTypeFP8
+	QuantType int    // FP8 scale layout, 0 or 1 (ignored for BF16)
+	// Scale multiplies q·k; 0 means the default 128^-0.5.
+	Scale float64
+}
+
+// PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
+// [T, Hq] of the scaled visible scores, in natural log (-inf for a row
+// that sees no key; its o is 0).
+type PrefillOutputs struct {
+	O   *tle.Tensor
+	LSE *tle.Tensor
+}
+
+// PrefillDims are the sizes of one prefill call, from ValidatePrefill. The
+// embedded Dims carries the paged-cache geometry (B, Hq, Hkv, G, Page,
+// Blocks, MaxBlocks, FP8, Quant, NHD, Scale) and with it the caches'
+// descriptor addressing decode uses.
+type PrefillDims struct {
+	Dims
+	T      int // query rows
+	QT     int // q tiles of the longest request: cdiv(max Lq, 128)
+	Stages int // K/V pages in flight
+}
+
+// prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
+// pages of 64, eight of 32, sixteen of 16), half that for fp8 caches.
+func prefillStages(page int) int { return 256 / page }
+
+// ValidatePrefill checks every argument and returns the sizes; nothing
+// runs. Every error is an *ArgError naming the argument.
+func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
+	if in == nil {
+		return nil, errors.New("attention: no inputs")
+	}
+	d := &PrefillDims{}
+	switch p.Layout {
+	case LayoutNHD:
+		d.NHD = true
+	case LayoutHND:
+	default:
+		return nil, argErr("layout", "want %q or %q, got %q", LayoutNHD, LayoutHND, p.Layout)
+	}
+	switch p.DType {
+	case DTypeBF16:
+	case DTypeFP8:
+		d.FP8 = true
+		if p.QuantType != 0 && p.QuantType != 1 {
+			return nil, argErr("quant_type", "want 0 or 1, got %d", p.QuantType)
+		}
+		d.Quant = p.QuantType
+	default:
+		return nil, argErr("dtype", "want %q or %q, got %q", DTypeBF16, DTypeFP8, p.DType)
+	}
+	d.Scale = p.Scale
+	if d.Scale == 0 {
+		d.Scale = DefaultScale
+	}
+	if math.IsNaN(d.Scale) || math.IsInf(d.Scale, 0) || d.Scale < 0 || d.Scale > math.MaxFloat32 {
+		return nil, argErr("scale", "must be a positive finite f32, got %v", p.Scale)
+	}
+
+	if err := checkTensor("q", in.Q, 3, "[T, Hq, 128]"); err != nil {
+		return nil, err
+	}
+	if in.Q.Shape[2] != HeadDim {
+		return nil, argErr("q", "head dim %d is unsupported: want 128 (shape %v)", in.Q.Shape[2], in.Q.Shape)
+	}
+	d.T, d.Hq = in.Q.Shape[0], in.Q.Shape[1]
+	if d.Hq > tle.MaxGridYZ {
+		return nil, argErr("q", "at most %d q heads, got %d", tle.MaxGridYZ, d.Hq)
+	}
+
+	// cu_seqlens_q: 0, strictly increasing, ending at T.
+	cu := in.CuSeqlensQ
+	if len(cu) < 2 {
+		return nil, argErr("cu_seqlens_q", "want [B+1] offsets with B >= 1, got %d entries", len(cu))
+	}
+	d.B = len(cu) - 1
+	if d.B > tle.MaxGridYZ {
+		return nil, argErr("cu_seqlens_q", "at most %d requests, got %d", tle.MaxGridYZ, d.B)
+	}
+	if cu[0] != 0 {
+		return nil, argErr("cu_seqlens_q", "cu_seqlens_q[0] = %d, want 0", cu[0])
+	}
+	maxQ := int64(0)
+	for b := range d.B {
+		if cu[b+1] <= cu[b] {
+			return nil, argErr("cu_seqlens_q", "not increasing: cu_seqlens_q[%d] = %d, cu_seqlens_q[%d] = %d (every request needs a query token)", b, cu[b], b+1, cu[b+1])
+		}
+		maxQ = max(maxQ, cu[b+1]-cu[b])
+	}
+	if cu[d.B] != int64(d.T) {
+		return nil, argErr("cu_seqlens_q", "ends at %d but q has %d rows", cu[d.B], d.T)
+	}
+	d.QT = int((maxQ + PrefillTile - 1) / PrefillTile)
+
+	cacheWhat := "[blocks, page, Hkv, 128] (nhd)"
+	if !d.NHD {
+		cacheWhat = "[blocks, Hkv, page, 128] (hnd)"
+	}
+	if err := checkTensor("k_cache", in.KCache, 4, cacheWhat); err != nil {
+		return nil, err
+	}
+	ks := in.KCache.Shape
+	d.Blocks = ks[0]
+	if d.NHD {
+		d.Page, d.Hkv = ks[1], ks[2]
+	} else {
+		d.Hkv, d.Page = ks[1], ks[2]
+	}
+	if ks[3] != HeadDim {
+		return nil, argErr("k_cache", "head dim %d is unsupported: want 128 (shape %v)", ks[3], ks)
+	}
+	if d.Page != 16 && d.Page != 32 && d.Page != 64 {
+		return nil, argErr("k_cache", "page size %d is unsupported: want 16, 32 or 64 (shape %v, layout %s)", d.Page, ks, p.Layout)
+	}
+	if d.Hq%d.Hkv != 0 {
+		return nil, argErr("q", "Hq = %d is not a multiple of the caches' Hkv = %d", d.Hq, d.Hkv)
+	}
+	d.G = d.Hq / d.Hkv
+	if d.G != 4 && d.G != 8 {
+		return nil, argErr("q", "GQA group Hq/Hkv = %d/%d = %d is unsupported: want 4 or 8", d.Hq, d.Hkv, d.G)
+	}
+	if err := checkShape("v_cache", in.VCache, cacheWhat+" (k_cache's shape)", ks...); err != nil {
+		return nil, err
+	}
+
+	// The page table and the lengths.
+	if len(in.BlockIDs) != d.B {
+		return nil, argErr("block_ids", "want %d rows (B = len(cu_seqlens_q) - 1), got %d", d.B, len(in.BlockIDs))
+	}
+	d.MaxBlocks = len(in.BlockIDs[0])
+	if d.MaxBlocks < 1 {
+		return nil, argErr("block_ids", "rows must not be empty")
+	}
+	for b, row := range in.BlockIDs {
+		if len(row) != d.MaxBlocks {
+			return nil, argErr("block_ids", "row %d has %d entries, row 0 has %d", b, len(row), d.MaxBlocks)
+		}
+	}
+	if d.B*d.MaxBlocks > math.MaxInt32 {
+		return nil, argErr("block_ids", "too large: %d x %d entries", d.B, d.MaxBlocks)
+	}
+	if len(in.KVLens) != d.B {
+		return nil, argErr("kv_lens", "want %d lengths (B), got %d", d.B, len(in.KVLens))
+	}
+	for b, L := range in.KVLens {
+		lq := cu[b+1] - cu[b]
+		if L < lq {
+			return nil, argErr("kv_lens", "kv_lens[%d] = %d is less than the request's %d query tokens (cu_seqlens_q; the lengths count the new tokens)", b, L, lq)
+		}
+		if L > int64(d.MaxBlocks*d.Page) {
+			return nil, argErr("kv_lens", "kv_lens[%d] = %d is past the %d pages of %d tokens block_ids gives (%d tokens)", b, L, d.MaxBlocks, d.Page, d.MaxBlocks*d.Page)
+		}
+		for i := int64(0); i < (L+int64(d.Page)-1)/int64(d.Page); i++ {
+			if id := in.BlockIDs[b][i]; id < 0 || id >= int64(d.Blocks) {
+				return nil, argErr("block_ids", "block_ids[%d][%d] = %d is out of range: the caches have %d blocks", b, i, id, d.Blocks)
+			}
+		}
+	}
+
+	// Values.
+	if err := checkValues("q", in.Q, d.FP8, false); err != nil {
+		return nil, err
+	}
+	scales := []struct {
+		name string
+		t    *tle.Tensor
+	}{{"q_scale", in.QScale}, {"k_scale", in.KScale}, {"v_scale", in.VScale}}
+	if d.FP8 {
+		for _, c := range []struct {
+			name string
+			t    *tle.Tensor
+		}{{"k_cache", in.KCache}, {"v_cache", in.VCache}} {
+			if err := checkValues(c.name, c.t, true, true); err != nil {
+				return nil, err
+			}
+		}
+		if err := checkShape("q_scale", in.QScale, "[T, Hq]", d.T, d.Hq); err != nil {
+			return nil, err
+		}
+		kWhat, kShape, vWhat, vShape := "[1] (quant type 1)", []int{1}, "[1] (quant type 1)", []int{1}
+		if d.Quant == 0 {
+			kWhat, kShape = "[blocks, page, Hkv] (quant type 0, nhd)", []int{d.Blocks, d.Page, d.Hkv}
+			if !d.NHD {
+				kWhat, kShape = "[blocks, Hkv, page] (quant type 0, hnd)", []int{d.Blocks, d.Hkv, d.Page}
+			}
+			vWhat, vShape = "[Hkv] (quant type 0)", []int{d.Hkv}
+		}
+		if err := checkShape("k_scale", in.KScale, kWhat, kShape...); err != nil {
+			return nil, err
+		}
+		if err := checkShape("v_scale", in.VScale, vWhat, vShape...); err != nil {
+			return nil, err
+		}
+		for _, s := range scales {
+			for i, x := range s.t.Data {
+				if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
+					return nil, argErr(s.name, "element %d is %v; scales must be finite f32", i, x)
+				}
+			}
+		}
+	} else {
+		for _, s := range scales {
+			if s.t != nil {
+				return nil, argErr(s.name, "given for a bf16 call (scales are for fp8 only)")
+			}
+		}
+	}
+	if int64(d.T)*int64(d.Hq)*HeadDim > math.MaxInt32 {
+		return nil, argErr("q", "%d x %d rows of 128 exceed 2^31 elements", d.T, d.Hq)
+	}
+	d.Sq = 1 // unused by prefill; keeps the embedded Dims' invariants
+	d.Splits = 1
+	d.Stages = prefillStages(d.Page)
+	return d, nil
+}
+
+var (
+	prefillOnce    sync.Once
+	prefillErr     error
+	prefillKernels = map[string]*tle.Kernel{}
+)
+
+// PrefillKernel is one kernel of prefill.tle (attn_prefill_bf16 or
+// attn_prefill_fp8), parsed and checked once per process.
+func PrefillKernel(name string) (*tle.Kernel, error) {
+	prefillOnce.Do(func() {
+		prog, err := tle.Load(FS, "prefill.tle")
+		if err != nil {
+			prefillErr = err
+			return
+		}
+		for _, n := range []string{"attn_prefill_bf16", "attn_prefill_fp8"} {
+			k, err := prog.Kernel(n)
+			if err != nil {
+				prefillErr = err
+				return
+			}
+			prefillKernels[n] = k
+		}
+	})
+	if prefillErr != nil {
+		return nil, prefillErr
+	}
+	k, ok := prefillKernels[name]
+	if !ok {
+		return nil, fmt.Errorf("attention: no kernel %s", name)
+	}
+	return k, nil
+}
+
+// PrefillLaunch is the kernel, its specialisation and grid for sizes d.
+type PrefillLaunch struct {
+	Kernel  string
+	Defines map[string]string
+	Grid    [3]int
+}
+
+// PlanPrefill is the launch of validated sizes d: grid (QT, Hq, B).
+func PlanPrefill(d *PrefillDims) PrefillLaunch {
+	it := strconv.Itoa
+	name := "attn_prefill_bf16"
+	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "S": it(d.Stages), "TB": it(tableBlock)}
+	if d.FP8 {
+		name = "attn_prefill_fp8"
+		defs["QUANT"] = it(d.Quant)
+	}
+	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
+}
+
+// Prefill validates the inputs and runs paged prefill attention on dev
+// (the interpreter or a GPU; on a GPU every call copies the inputs in).
+func Prefill(dev tle.Device, in *PrefillInputs, p PrefillParams) (*PrefillOutputs, error) {
+	d, err := ValidatePrefill(in, p)
+	if err != nil {
+		return nil, err
+	}
+	pl := PlanPrefill(d)
+	k, err := PrefillKernel(pl.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	cache := func(t *tle.Tensor) *tle.StridedTensor {
+		return &tle.StridedTensor{Shape: d.descShape(), Strides: d.descStrides(), Data: append([]float64(nil), t.Data...)}
+	}
+	out := &PrefillOutputs{O: tle.NewTensor(d.T, d.Hq, HeadDim), LSE: tle.NewTensor(d.T, d.Hq)}
+	args := map[string]any{
+		"k": cache(in.KCache), "v": cache(in.VCache), "q": clone(in.Q),
+		"cu_q":       &tle.Tensor{Shape: []int{d.B + 1}, Data: floats(in.CuSeqlensQ)},
+		"block_ids":  &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(&DecodeInputs{BlockIDs: in.BlockIDs, KVLens: in.KVLens})},
+		"kv_lens":    &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
+		"o":          &tle.Tensor{Shape: []int{d.T * d.Hq * HeadDim}, Data: out.O.Data},
+		"lse":        &tle.Tensor{Shape: []int{d.T * d.Hq}, Data: out.LSE.Data},
+		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale,
+	}
+	if d.FP8 {
+		blk, tok, head := d.kScaleStrides()
+		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
+		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
+	}
+	if err := k.Run(dev, pl.Grid, tle.CompileOptions{Defines: pl.Defines}, args); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", pl.Kernel, dev.Name(), err)
+	}
+	return out, nil
+}

@@ -1,0 +1,76 @@
+package attention
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
+)
+
+// TestPrefillPTX builds the prefill kernel for sm_90a with llc-19 for each
+// page size and layout-independent specialisation (G 4 and 8) and checks
+// the data path: S = Q K^T as wgmma m64nPAGEk16 with both operands in
+// shared memory (b K-major: transpose flag 0), O += P V as m64n128k16 with
+// P in four registers per thread and V from shared memory N-major (transpose flag 1), rank-4
+// TMA loads of the K and V pages on mbarriers (two boxes [1, 1, page,
+// 64] per page: the 128B swizzle's column blocks), and the warp roles (a
+// producer warpgroup and two consumer warpgroups: 12 warps).
+func TestPrefillPTX(t *testing.T) {
+	needLLC(t)
+	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
+	for _, c := range []struct{ page, g int }{{16, 4}, {32, 8}, {64, 8}} {
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Stages: prefillStages(c.page)}
+		pl := PlanPrefill(d)
+		k, err := PrefillKernel(pl.Kernel)
+		require.NoError(t, err)
+		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "%+v", c)
+		require.Equal(t, 12, b.NumWarps, "a producer warpgroup and two consumer warpgroups")
+		qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk16\.f32\.bf16\.bf16\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1, 0, 0;`, c.page, c.page/2-1)
+		pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
+		require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 2*8, "%+v: QK^T, K = 128 in 8 steps, two loops", c)
+		require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 2*c.page/16, "%+v: PV, K = page in steps of 16, two loops", c)
+		require.Len(t, tma.FindAllString(b.PTX, -1), 4, "%+v: rank-4 TMA loads of K and V, two column blocks each", c)
+		require.Len(t, b.Descs, 2, "%+v: the K and V maps", c)
+		for _, desc := range b.Descs {
+			require.Equal(t, []int{1, 1, c.page, 64}, desc.Box, "%+v: one box per 64-column block of the 128B swizzle", c)
+		}
+	}
+}
+
+// TestPrefillFP8PTX: the fp8 kernel for sm_90a (quant types 0 and 1): S =
+// Q K^T as e4m3 wgmma m64nPAGEk32 from shared memory, each V page
+// transposed in shared memory by ldmatrix.trans, prmt and stmatrix, and PV
+// as e4m3 m64n128k32 with P in registers; pages of 16 (K = 16, below
+// e4m3's k32) run PV as bf16 m64n128k16 on V converted in shared memory.
+func TestPrefillFP8PTX(t *testing.T) {
+	needLLC(t)
+	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
+	for _, c := range []struct{ page, g, quant int }{{16, 4, 1}, {32, 8, 0}, {64, 8, 1}, {64, 4, 0}} {
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: prefillStages(c.page)}
+		pl := PlanPrefill(d)
+		k, err := PrefillKernel(pl.Kernel)
+		require.NoError(t, err)
+		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "%+v", c)
+		require.Equal(t, 12, b.NumWarps)
+		qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1;`, c.page, c.page/2-1)
+		require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T, K = 128 in 4 steps of 32", c)
+		if c.page == 16 {
+			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
+			require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 1, "%+v: bf16 PV", c)
+		} else {
+			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`
+			require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), c.page/32, "%+v: e4m3 PV, K = page in steps of 32", c)
+			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), b.PTX, "%+v: the V transpose", c)
+			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), b.PTX, "%+v", c)
+			require.Regexp(t, ptxLine(`prmt\.b32`), b.PTX, "%+v", c)
+		}
+		require.Len(t, tma.FindAllString(b.PTX, -1), 2, "%+v: K and V pages, one box each (128-byte fp8 rows)", c)
+		for _, desc := range b.Descs {
+			require.Equal(t, []int{1, 1, c.page, HeadDim}, desc.Box, "%+v", c)
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package attention
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
+	"github.com/tlego/tle/tle"
+)
+
+// prefillCase is one randomly generated prefill call: request b has
+// qlens[b] new tokens and kv_lens[b] = lens[b] keys in all.
+type prefillCase struct {
+	name   string
+	fp8    bool
+	quant  int
+	nhd    bool
+	page   int
+	hkv, g int
+	qlens  []int64
+	lens   []int64
+}
+
+// makePrefill draws a case: the caches, page table and K/V scales are
+// decode's makeCase (shuffled pages, NaN in every unread slot, garbage ids
+// past each request's pages), q [T, Hq, 128] and q_scale [T, Hq] are drawn
+// here (never zeros).
+func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
+	m := makeCase(r, decodeCase{fp8: c.fp8, quant: c.quant, nhd: c.nhd, page: c.page, hkv: c.hkv, g: c.g, sq: 1, lens: c.lens})
+	dt := ir.BF16
+	if c.fp8 {
+		dt = ir.F8E4M3
+	}
+	hq := c.hkv * c.g
+	cu := []int64{0}
+	for _, n := range c.qlens {
+		cu = append(cu, cu[len(cu)-1]+n)
+	}
+	T := int(cu[len(cu)-1])
+	q := tle.NewTensor(T, hq, HeadDim)
+	for i := range q.Data {
+		q.Data[i] = dt.Round(r.NormFloat64())
+	}
+	in := &PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: m.in.KCache, VCache: m.in.VCache,
+		BlockIDs: m.in.BlockIDs, KVLens: m.in.KVLens, KScale: m.in.KScale, VScale: m.in.VScale}
+	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType}
+	if c.fp8 {
+		in.QScale = tle.NewTensor(T, hq)
+		for i := range in.QScale.Data {
+			in.QScale.Data[i] = 0.5 + r.Float64()
+		}
+	}
+	return in, p
+}
+
+// prefillReference is the float64 reference: decode's reference run on
+// each request alone with Sq = Lq[b] (query s sees keys j <= L - Lq + s,
+// the bottom-right causal rule), so both ops share one reference.
+func prefillReference(in *PrefillInputs, p PrefillParams) (o, lse []float64) {
+	hq := in.Q.Shape[1]
+	for b := range len(in.CuSeqlensQ) - 1 {
+		t0, t1 := int(in.CuSeqlensQ[b]), int(in.CuSeqlensQ[b+1])
+		sub := &DecodeInputs{
+			Q:      &tle.Tensor{Shape: []int{t1 - t0, hq, HeadDim}, Data: in.Q.Data[t0*hq*HeadDim : t1*hq*HeadDim]},
+			KCache: in.KCache, VCache: in.VCache, KScale: in.KScale, VScale: in.VScale,
+			BlockIDs: in.BlockIDs[b : b+1], KVLens: in.KVLens[b : b+1],
+		}
+		if in.QScale != nil {
+			sub.QScale = &tle.Tensor{Shape: []int{t1 - t0, hq}, Data: in.QScale.Data[t0*hq : t1*hq]}
+		}
+		ob, lb := reference(sub, DecodeParams{Layout: p.Layout, DType: p.DType, QuantType: p.QuantType, Sq: t1 - t0, Scale: p.Scale})
+		o = append(o, ob...)
+		lse = append(lse, lb...)
+	}
+	return o, lse
+}
+
+func runPrefill(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase) (eo, el float64) {
+	t.Helper()
+	in, p := makePrefill(r, c)
+	wo, wl := prefillReference(in, p)
+	to, tl := bf16TolO, bf16TolLSE
+	if c.fp8 {
+		to, tl = fp8TolO, fp8TolLSE
+	}
+	for _, dev := range devs {
+		start := time.Now()
+		out, err := Prefill(dev, in, p)
+		require.NoError(t, err, "%s on %s", c.name, dev.Name())
+		do, dl := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
+		t.Logf("%s on %s: max |o err| %.4g, max |lse err| %.4g (%v)", c.name, dev.Name(), do, dl, time.Since(start).Round(time.Millisecond))
+		require.LessOrEqual(t, do, to, "%s on %s: o", c.name, dev.Name())
+		require.LessOrEqual(t, dl, tl, "%s on %s: lse", c.name, dev.Name())
+		eo, el = max(eo, do), max(el, dl)
+	}
+	return eo, el
+}
+
+// TestPrefillQuick: one small BF16 case with a prefix in the cache.
+func TestPrefillQuick(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(31, 32))
+	runPrefill(t, devs, r, prefillCase{name: "bf16 quick", page: 32, hkv: 1, g: 4, qlens: []int64{40}, lens: []int64{90}})
+}
+
+// TestPrefillMatrix runs pages 16, 32, 64 x NHD/HND x G 4/8 (Hkv 1 and 2)
+// on the interpreter (and the GPU when present) against the float64
+// reference, on varlen batches that mix: Lq = 1, Lq = L (no prefix),
+// L > Lq (a prefix in the cache), Lq past one q tile and not a multiple of
+// 128, L ending mid-page. Every unread cache slot is NaN and the page table
+// is shuffled with garbage past each request's pages.
+func TestPrefillMatrix(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(33, 34))
+	batches := []struct{ qlens, lens []int64 }{
+		{[]int64{1, 70, 9}, []int64{37, 70, 200}},
+		{[]int64{150, 5}, []int64{181, 5}},
+		{[]int64{130}, []int64{130}},
+		{[]int64{33, 1, 60}, []int64{300, 1, 61}},
+	}
+	worst := [2]float64{}
+	i := 0
+	for _, page := range []int{16, 32, 64} {
+		for _, nhd := range []bool{false, true} {
+			for _, g := range []int{4, 8} {
+				bt := batches[i%len(batches)]
+				c := prefillCase{page: page, nhd: nhd, hkv: 1 + (i/2)%2, g: g, qlens: bt.qlens, lens: bt.lens}
+				c.name = fmt.Sprintf("bf16 page %d nhd %v G %d Hkv %d qlens %v lens %v", page, nhd, g, c.hkv, bt.qlens, bt.lens)
+				i++
+				eo, el := runPrefill(t, devs, r, c)
+				worst = [2]float64{max(worst[0], eo), max(worst[1], el)}
+			}
+		}
+	}
+	t.Logf("bf16: worst max |o err| %.4g, worst max |lse err| %.4g", worst[0], worst[1])
+}
+
+// TestPrefillNoNaN: the outputs hold no NaN anywhere even though every
+// unread cache slot does (a direct check, beside the comparisons).
+func TestPrefillNoNaN(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	in, p := makePrefill(r, prefillCase{page: 16, hkv: 1, g: 4, qlens: []int64{3, 17}, lens: []int64{20, 17}})
+	require.True(t, math.IsNaN(in.KCache.Data[(int(in.BlockIDs[0][1])*16+4)*HeadDim]), "slot 4 of request 0's second page is past L = 20")
+	out, err := Prefill(tle.CPU(), in, p)
+	require.NoError(t, err)
+	for _, x := range append(out.O.Data, out.LSE.Data...) {
+		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+	}
+}
+
+// TestValidatePrefill: each bad argument is refused before anything runs,
+// by an ArgError naming it.
+func TestValidatePrefill(t *testing.T) {
+	good := func(fp8 bool, quant int) (*PrefillInputs, PrefillParams) {
+		r := rand.New(rand.NewPCG(37, 38))
+		return makePrefill(r, prefillCase{fp8: fp8, quant: quant, page: 32, hkv: 2, g: 4, nhd: true, qlens: []int64{30, 2}, lens: []int64{40, 2}})
+	}
+	for _, c := range []struct {
+		arg    string
+		fp8    bool
+		quant  int
+		mutate func(in *PrefillInputs, p *PrefillParams)
+	}{
+		{"layout", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Layout = "nchw" }},
+		{"dtype", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.DType = "f16" }},
+		{"quant_type", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.QuantType = 2 }},
+		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
+			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
+		}},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q.Data[9] = math.NaN() }},
+		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { // group 2
+			in.Q = &tle.Tensor{Shape: []int{32, 4, 128}, Data: make([]float64, 32*4*128)}
+		}},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0} }},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{1, 30, 32} }},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 32, 32} }}, // not increasing
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 20, 10} }},
+		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 30, 31} }}, // ends before T
+		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens[0] = 29 }},                       // fewer keys than queries
+		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens = in.KVLens[:1] }},
+		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens[1] = int64(len(in.BlockIDs[1])*32 + 1) }},
+		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs = in.BlockIDs[:1] }},
+		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs[0][1] = -1 }},
+		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs[1][0] = int64(in.KCache.Shape[0]) }},
+		{"k_cache", false, 0, func(in *PrefillInputs, p *PrefillParams) {
+			s := in.KCache.Shape
+			in.KCache.Shape = []int{s[0] * 4, 8, s[2], s[3]} // page 8
+		}},
+		{"v_cache", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.VCache = nil }},
+		{"q_scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(32, 8) }}, // bf16 with a scale
+		{"q_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(2, 8) }},
+		{"k_scale", true, 0, func(in *PrefillInputs, p *PrefillParams) { in.KScale = tle.NewTensor(1) }},
+		{"v_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.VScale.Data[0] = math.NaN() }},
+		{"k_cache", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.KCache.Data[5] = 0.3 }}, // not an e4m3 value
+	} {
+		in, p := good(c.fp8, c.quant)
+		if c.fp8 {
+			in.KCache.Data[5] = 1 // a slot the mutation may rewrite
+		}
+		_, err := ValidatePrefill(in, p)
+		require.NoError(t, err, "the unmutated case (%s)", c.arg)
+		c.mutate(in, &p)
+		_, err = ValidatePrefill(in, p)
+		var ae *ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.arg, err)
+		require.Equal(t, c.arg, ae.Arg, "%v", err)
+		_, err = Prefill(tle.CPU(), in, p)
+		require.ErrorAs(t, err, &ae, c.arg)
+	}
+}
+
+// TestPrefillFP8: quant types 0 and 1, every page size, both layouts.
+func TestPrefillFP8(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(39, 40))
+	worst := map[int][2]float64{}
+	i := 0
+	for _, quant := range []int{0, 1} {
+		for _, page := range []int{16, 32, 64} {
+			for _, nhd := range []bool{false, true} {
+				qlens, lens := []int64{1, 70, 9}, []int64{37, 70, 200}
+				if i%2 == 1 {
+					qlens, lens = []int64{150, 5}, []int64{181, 5}
+				}
+				g := []int{4, 8}[i%2]
+				c := prefillCase{fp8: true, quant: quant, page: page, nhd: nhd, hkv: 1 + (i/2)%2, g: g, qlens: qlens, lens: lens}
+				c.name = fmt.Sprintf("fp8q%d page %d nhd %v G %d Hkv %d qlens %v lens %v", quant, page, nhd, g, c.hkv, qlens, lens)
+				i++
+				eo, el := runPrefill(t, devs, r, c)
+				w := worst[quant]
+				worst[quant] = [2]float64{max(w[0], eo), max(w[1], el)}
+			}
+		}
+	}
+	for q, w := range worst {
+		t.Logf("fp8 quant %d: worst max |o err| %.4g, worst max |lse err| %.4g", q, w[0], w[1])
+	}
+}
+
+// TestPrefillLong crosses the producer's page-table staging (64 page ids
+// at a time: 1024 tokens of pages of 16) and the ring's wrap many times,
+// with a short query chunk at the end of a long prefix and two q tiles
+// of a request whose prefix is longer than one staged block.
+func TestPrefillLong(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(43, 44))
+	for _, c := range []prefillCase{
+		{name: "bf16 page 16 L 1100 Lq 5", page: 16, hkv: 1, g: 4, qlens: []int64{5}, lens: []int64{1100}},
+		{name: "bf16 page 16 L 1250 Lq 200 + L 3", page: 16, hkv: 1, g: 4, nhd: true, qlens: []int64{200, 3}, lens: []int64{1250, 3}},
+		{name: "fp8q0 page 16 L 1100 Lq 7", fp8: true, quant: 0, page: 16, hkv: 1, g: 8, nhd: true, qlens: []int64{7}, lens: []int64{1100}},
+		{name: "fp8q1 page 32 L 2100 Lq 3", fp8: true, quant: 1, page: 32, hkv: 1, g: 4, qlens: []int64{3}, lens: []int64{2100}},
+	} {
+		c.name = "long " + c.name
+		runPrefill(t, devs, r, c)
+	}
+}
+
+// TestPrefillGPU (GPU only): the (512, 4096) shape at one kv head
+// (Hq 8; the reference takes a few seconds on the host), BF16 and FP8
+// quant 0 and 1 on pages of 64, and a 127-token request with no prefix
+// beside it.
+func TestPrefillGPU(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	r := rand.New(rand.NewPCG(45, 46))
+	for _, c := range []prefillCase{
+		{name: "bf16 512 x 4096 + 127 x 127 nhd", page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512, 127}, lens: []int64{4096, 127}},
+		{name: "bf16 512 x 4096 hnd page 16", page: 16, hkv: 1, g: 8, qlens: []int64{512}, lens: []int64{4096}},
+		{name: "fp8q1 512 x 4096 + 127 x 127 hnd", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, qlens: []int64{512, 127}, lens: []int64{4096, 127}},
+		{name: "fp8q0 512 x 4096 nhd", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}},
+	} {
+		runPrefill(t, []tle.Device{g}, r, c)
+	}
+}
