@@ -154,6 +154,10 @@ type DecodeParams struct {
 	// SMs is the device's multiprocessor count ChooseSplits fills (0: 132,
 	// an H200's).
 	SMs int
+	// V1 runs the first version's kernels (no producer warp, K and V
+	// through registers) at every page size, for comparison; pages of 16
+	// and 32 tokens always run them.
+	V1 bool
 }
 
 // DefaultScale is 128^-0.5.
@@ -173,6 +177,8 @@ type Dims struct {
 	MaxBlocks         int
 	N                 int // query rows per program: G*Sq rounded up to a power of two >= 8
 	Splits            int
+	Chunk             int // tiles per split (0: each request's cdiv(tiles, Splits))
+	V1                bool
 	Scale             float64
 	FP8               bool
 	Quant             int
@@ -391,12 +397,16 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		}
 	}
 
+	d.V1 = p.V1
 	d.Splits = p.Splits
 	if d.Splits == 0 {
-		d.Splits = ChooseSplits(d.B, d.Hkv, in.KVLens, p.SMs)
+		d.Splits, d.Chunk = ChooseChunk(d.B, d.Hkv, in.KVLens, p.SMs)
 	}
 	if d.Splits < 1 || d.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
+	}
+	if d.Chunk == 0 {
+		d.Chunk = chunkOf(in.KVLens, d.Splits)
 	}
 	if int64(d.B)*int64(d.Sq)*int64(d.Hq)*int64(d.Splits)*HeadDim > math.MaxInt32 {
 		return nil, argErr("splits", "the workspace of %d splits for %d x %d output rows exceeds 2^31 elements", d.Splits, d.B*d.Sq, d.Hq)
@@ -435,35 +445,83 @@ func checkValues(name string, t *tle.Tensor, fp8, nanOK bool) error {
 }
 
 // ChooseSplits is the fixed split-K policy: the number of splits per
-// (request, kv head) that fills sms multiprocessors (0: 132) about twice
-// over without cutting the work finer than it must be.
-//
-// The work is T = Hkv * sum_b cdiv(L[b], 64) tiles; a grid of 2*sms
-// programs would give each about W = max(2, cdiv(T, 2*sms)) tiles. The
-// longest request (cdiv(max L, 64) tiles) needs cdiv(maxTiles, W) splits to
-// be cut into pieces of W, so splits = cdiv(maxTiles, W), at most maxTiles
-// and MaxSplits, at least 1. A batch that fills the machine already (B*Hkv
-// programs of at most W tiles) gets one split; one long request beside
-// short ones is cut finely (the short ones then leave most of their splits
-// empty, and an empty split costs a program that writes its -1e30 LSE).
-// Every request is cut into the same number of splits: balancing tiles
-// across requests is the dynamic schedule's job (not done yet).
+// (request, kv head) of ChooseChunk.
 func ChooseSplits(b, hkv int, lens []int64, sms int) int {
+	s, _ := ChooseChunk(b, hkv, lens, sms)
+	return s
+}
+
+// MinChunk is the fewest 64-token tiles a split takes under the policy:
+// a split costs its partial output (G*Sq rows of 512 bytes, written and
+// read back by the combine) and a program's prologue, and two tiles are
+// 64 KB (BF16) of K and V.
+const MinChunk = 2
+
+// ChooseChunk is the fixed split-K policy: splits per (request, kv head)
+// and tiles per split (chunk) so that the programs that own tiles fit in
+// one wave of sms multiprocessors (0: 132), one program each.
+//
+// The v2 kernel holds one program per SM (a producer warp and a consumer
+// warpgroup with setmaxnreg take the whole register file, and S stages of
+// K and V most of shared memory), and a decode step is memory-bound: its
+// floor is K+V bytes over the copy rate, reached when every SM streams
+// its share with enough bytes in flight (S stages deep). So the tiles of
+// all requests, T = Hkv * sum_b cdiv(L[b], 64), are cut into pieces of
+// chunk tiles, the smallest chunk >= max(MinChunk, cdiv(T, sms)) for
+// which the pieces, Hkv * sum_b cdiv(tiles_b, chunk), number at most sms
+// (one wave: a second wave would double the step's critical path), or the
+// longest request's tiles when B*Hkv programs exceed sms already. A
+// request of tiles_b tiles then takes cdiv(tiles_b, chunk) of the splits,
+// the longest cdiv(maxTiles, chunk) = splits (at most MaxSplits: a longer
+// chunk when that cap binds); the others' splits past their tiles return
+// at once and the combine skips them. Balancing tiles across requests
+// rather than cutting each into pieces of one size is the dynamic
+// schedule's job (not done yet).
+func ChooseChunk(b, hkv int, lens []int64, sms int) (splits, chunk int) {
 	if sms <= 0 {
 		sms = 132
 	}
 	var total, maxTiles int64
-	for _, L := range lens {
-		t := (L + Tile - 1) / Tile
-		total += t
-		maxTiles = max(maxTiles, t)
+	tiles := make([]int64, len(lens))
+	for i, L := range lens {
+		tiles[i] = (L + Tile - 1) / Tile
+		total += tiles[i]
+		maxTiles = max(maxTiles, tiles[i])
 	}
-	total *= int64(hkv)
-	target := int64(2 * sms)
-	w := max(2, (total+target-1)/target)
-	s := (maxTiles + w - 1) / w
-	s = min(s, maxTiles, MaxSplits)
-	return int(max(s, 1))
+	if maxTiles == 0 {
+		return 1, 1
+	}
+	pieces := func(w int64) int64 {
+		var n int64
+		for _, t := range tiles {
+			n += (t + w - 1) / w
+		}
+		return n * int64(hkv)
+	}
+	lo := max(MinChunk, (int64(hkv)*total+int64(sms)-1)/int64(sms))
+	hi := max(lo, maxTiles)
+	for lo < hi { // the smallest chunk in [lo, hi] whose pieces fit in sms (hi when none does)
+		mid := (lo + hi) / 2
+		if pieces(mid) <= int64(sms) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	w := min(lo, maxTiles)
+	s := min((maxTiles+w-1)/w, MaxSplits)
+	w = max(w, (maxTiles+s-1)/s)
+	return int(s), int(w)
+}
+
+// chunkOf is the tiles per split of an explicit number of splits: the
+// longest request's tiles cut into that many pieces.
+func chunkOf(lens []int64, splits int) int {
+	var maxTiles int64
+	for _, L := range lens {
+		maxTiles = max(maxTiles, (L+Tile-1)/Tile)
+	}
+	return int(max(1, (maxTiles+int64(splits)-1)/int64(splits)))
 }
 
 var (
@@ -472,8 +530,8 @@ var (
 	kernels  = map[string]*tle.Kernel{}
 )
 
-// Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8 or
-// attn_combine), parsed and checked once per process.
+// Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8,
+// their _v1 forms or attn_combine), parsed and checked once per process.
 func Kernel(name string) (*tle.Kernel, error) {
 	loadOnce.Do(func() {
 		prog, err := tle.Load(FS, "decode.tle")
@@ -481,7 +539,7 @@ func Kernel(name string) (*tle.Kernel, error) {
 			progErr = err
 			return
 		}
-		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_combine"} {
+		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_decode_bf16_v1", "attn_decode_fp8_v1", "attn_combine"} {
 			k, err := prog.Kernel(n)
 			if err != nil {
 				progErr = err
@@ -510,15 +568,47 @@ type Launches struct {
 // NumWarps is the warps per program of every kernel (one warpgroup).
 const NumWarps = 4
 
-// Plan is the launches of validated sizes d.
+// Stages of K and V the v2 kernels' producer runs ahead of the consumer:
+// BF16 32 KB a stage (192 KB in all; 160 KB for N = 32 query rows, whose
+// larger Q, P and epilogue scratch leave room for 5), FP8 16 KB (128 KB,
+// with the 8 KB transposed V beside them); each SM holds one program, so
+// these are the bytes it keeps in flight.
+const (
+	StagesBF16 = 6
+	StagesFP8  = 8
+)
+
+// Stages is the ring depth of the v2 kernel of sizes d.
+func (d *Dims) Stages() int {
+	switch {
+	case d.FP8:
+		return StagesFP8
+	case d.N > 16:
+		return StagesBF16 - 1
+	}
+	return StagesBF16
+}
+
+// Plan is the launches of validated sizes d: the v2 kernels
+// (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, the first
+// version's (attn_decode_bf16_v1, attn_decode_fp8_v1) for pages of 16 and
+// 32 or when d.V1 asks for them.
 func Plan(d *Dims) Launches {
 	it := strconv.Itoa
+	v1 := d.V1 || d.Page != Tile
 	name := "attn_decode_bf16"
-	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "SQ": it(d.Sq), "N": it(d.N),
-		"TB": it(tableBlock)}
+	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock)}
 	if d.FP8 {
 		name = "attn_decode_fp8"
 		defs["QUANT"] = it(d.Quant)
+	}
+	if v1 {
+		name += "_v1"
+		defs["PAGE"] = it(d.Page)
+	} else if d.FP8 {
+		defs["SF"] = it(d.Stages())
+	} else {
+		defs["S"] = it(d.Stages())
 	}
 	sp2 := 8 // few specialisations; masked rows cost nothing
 	for sp2 < d.Splits {
@@ -608,7 +698,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in)},
 		"kv_lens":   &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"part_o":    partO, "part_lse": partL,
-		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "SPLITS": d.Splits,
+		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "SPLITS": d.Splits, "CHUNK": d.Chunk,
 	}
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
@@ -622,7 +712,8 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
 	cargs := map[string]any{"part_o": partO, "part_lse": partL,
 		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
-		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "SPLITS": d.Splits}
+		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
+		"SPLITS": d.Splits, "CHUNK": d.Chunk, "RQ": d.Sq * d.Hq}
 	if err := ck.Run(dev, pl.CombineGrid, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
 	}

@@ -79,6 +79,8 @@ type BenchOptions struct {
 	Warmup, Reps int
 	Workloads    []Workload     // nil: all
 	Variants     []BenchVariant // nil: all
+	// V1 times the first version's kernels (DecodeParams.V1) instead.
+	V1 bool
 	// Progress, when not nil, is told after each step how many of total
 	// are done.
 	Progress func(done, total int, what string)
@@ -256,7 +258,8 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		if !fp8 {
 			d.Quant = 0
 		}
-		d.Splits = ChooseSplits(b, hkv, w.Lens, 0)
+		d.Splits, d.Chunk = ChooseChunk(b, hkv, w.Lens, 0)
+		d.V1 = opts.V1
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
 		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {

@@ -75,6 +75,7 @@ type Runner struct {
 	ws      []*tle.DeviceBuffer
 	decode  *tle.Prepared
 	combine *tle.Prepared
+	pdl     bool // the combine is launched as a programmatic dependent launch
 }
 
 // NewRunner prepares the launches of sizes d (from Validate) over t.
@@ -107,28 +108,33 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
 		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
-			d.MaxBlocks, d.Hq, d.Scale, d.Splits, blk, tok, head}
+			d.MaxBlocks, d.Hq, d.Scale, d.Splits, d.Chunk, blk, tok, head}
 	} else {
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.Splits}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.Splits, d.Chunk}
 	}
 	if r.decode, err = g.Prepare(dk, tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, pl.DecodeGrid, args...); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
 	}
 	if r.combine, err = g.Prepare(ck, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, pl.CombineGrid,
-		partO, partL, t.O, t.LSE, d.Splits); err != nil {
+		partO, partL, t.O, t.LSE, t.KVLens, d.Splits, d.Chunk, d.Sq*d.Hq); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Combine, err)
 	}
+	r.pdl = g.SupportsPDL()
 	return r, nil
 }
 
-// Launch enqueues one decode step (both kernels); it does not wait.
+// Launch enqueues one decode step (both kernels); it does not wait. The
+// combine is a programmatic dependent launch: its programs start while
+// the decode grid drains (each decode program lets it once its loop is
+// done) and wait for the decode grid's writes (grid_dependency_wait)
+// before reading the partials.
 func (r *Runner) Launch() error {
 	if err := r.decode.Launch(); err != nil {
 		return err
 	}
-	return r.combine.Launch()
+	return r.combine.LaunchWith(tle.LaunchOptions{PDL: r.pdl})
 }
 
 // Close frees the workspace and the launches.
