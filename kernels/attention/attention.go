@@ -9,31 +9,43 @@
 //
 // # What runs
 //
-// Decode is two kernels: attn_decode_bf16 or attn_decode_fp8 over the grid
-// (B, Hkv, splits), then attn_combine over the B*Sq*Hq output rows.
+// Decode is two kernels: a decode kernel over the grid (pieces, Hkv), then
+// attn_combine over the B*Sq*Hq output rows, launched as a programmatic
+// dependent launch by a Runner (it starts while the decode grid drains and
+// waits for its writes).
 //
-//   - One program per (request, kv head, split). The group's G*Sq query
-//     rows, padded to N (8, 16 or 32: the next power of two, as a tile's
-//     extent must be; G*Sq = 12 and 24 run as 16 and 32), are wgmma's N and
-//     64 KV tokens its M: S^T = K Q^T [64, N] and O^T = V^T P^T [128, N], so
-//     no query row is padded to 64 (m64nNk16 for bf16, m64nNk32 for e4m3).
-//   - The request's page-table row is staged in shared memory (64 page ids
-//     at a time); each 64-token tile is 64/page pages, each TMA-loaded as one
-//     [1, 1, page, 128] box of a rank-4 descriptor over [blocks, heads,
-//     tokens, dim] with the page id read from shared memory. NHD and HND
-//     differ only in the descriptor's strides. Page ids past the request's
-//     last page are never used (the first page is loaded instead, and
-//     masked).
+//   - Each request's cdiv(L[b], 64) tiles are cut into pieces of Chunk
+//     tiles (ChooseChunk), one program per piece and kv head, the pieces of
+//     all requests numbered densely: a short request beside a long one
+//     costs no empty programs.
+//   - The group's G*Sq query rows, padded to N (8, 16 or 32: the next power
+//     of two, as a tile's extent must be; G*Sq = 12 and 24 run as 16 and
+//     32), are wgmma's N and 64 KV tokens its M: S^T = K Q^T [64, N] and
+//     O^T = V^T P^T [128, N], so no query row is padded to 64 (m64nNk16 for
+//     bf16, m64nNk32 for e4m3).
+//   - Pages of 64 tokens (v2: attn_decode_bf16, attn_decode_fp8): a
+//     producer warp stages the page table in shared memory and TMA-loads
+//     each tile's K and V pages (one [1, 1, 64, 128] box of a rank-4
+//     descriptor over [blocks, heads, tokens, dim] each; NHD and HND differ
+//     only in the strides) into a ring of StagesBF16 or StagesFP8 stages, K
+//     and V on separate barriers; a consumer warpgroup waits per stage,
+//     runs S^T = K Q^T with K from its stage as wgmma's shared a and Q
+//     staged once as b, the online softmax, and O^T = V^T P^T with V^T read
+//     from the V stage (bf16: transposed by wgmma; fp8: through a shared
+//     transpose, ldmatrix.trans/stmatrix) and P^T staged in a small buffer,
+//     and hands the stage back.
+//   - Pages of 16 and 32, or DecodeParams.V1 (the first version: _v1): one
+//     warpgroup issues each tile's 64/page page copies, waits for them and
+//     reads the tile into registers (register-A wgmma).
 //   - Online softmax in base 2 (c = scale log2 e), keys past a row's limit
 //     replaced by -1e30 and their probabilities by 0, V rows past L zeroed:
 //     slots past a request's length may hold anything (NaN) and never reach
 //     a sum.
 //   - FP8: e4m3 wgmma for both products, P scaled by 256 before its e4m3
 //     cast, each tile's PV into a fresh accumulator added in f32.
-//   - Fixed split-K: split sp of request b takes tiles [sp*per, (sp+1)*per)
-//     of its cdiv(L[b], 64) tiles (per = cdiv(tiles, splits)) and writes its
-//     partial O and base-2 LSE to a workspace; attn_combine merges them with
-//     weights exp2(LSE_c - max LSE). The number of splits is ChooseSplits'.
+//   - Each program writes its partial O and base-2 LSE to a workspace;
+//     attn_combine merges a row's partials with weights exp2(LSE_c - max
+//     LSE), 16 at a time with a running max.
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -54,20 +66,20 @@
 //
 //   - Dynamic split-K: an assign kernel that deals 64-token tiles of all
 //     (request, kv head) pairs evenly over a persistent grid, built on the
-//     GPU and reusable across steps of equal lengths; today the split is
-//     fixed per call (ChooseSplits) and every request is cut into the same
-//     number of splits.
+//     GPU and reusable across steps of equal lengths; today the pieces are
+//     of one length per call (ChooseChunk), planned on the host, and the
+//     kernels lengthen them only when lengths rewritten in place no longer
+//     fit the planned programs.
 //   - The cluster merge: partials of one output held in one cluster merged
 //     in distributed shared memory (remote + distributed_barrier) instead of
 //     the global combine.
-//   - The producer/consumer form: a TMA producer warp running pages ahead
-//     through a pipe of K/V stages and a consumer warpgroup; today one
-//     warpgroup issues each tile's copies and waits for them (no overlap of
-//     loads and math inside a CTA; CTAs overlap each other).
-//   - K and V from shared memory straight into wgmma (a 64-token tile is
-//     read into registers first, which serves pages of 16 and 32 tokens
-//     alike) and P kept in registers (it is stored to shared memory as the
-//     b operand of O^T = V^T P^T).
+//   - The v2 form for pages of 16 and 32 tokens: wgmma's shared a needs one
+//     64-row view of the tile's 64/page pages (a row-range view of a
+//     shared buffer for TMA to land each page in), which the language lacks;
+//     they run v1.
+//   - wgmma groups in flight across tiles (the consumer waits for each
+//     product before the next step) and P kept in registers (with tokens on
+//     M, P^T is the b operand, which wgmma reads from shared memory only).
 //   - The speed targets of issue 15 are unmeasured here (no GPU): see
 //     tools/gpu-attn-decode.sh.
 package attention
@@ -177,7 +189,8 @@ type Dims struct {
 	MaxBlocks         int
 	N                 int // query rows per program: G*Sq rounded up to a power of two >= 8
 	Splits            int
-	Chunk             int // tiles per split (0: each request's cdiv(tiles, Splits))
+	Chunk             int // tiles per piece (split) of a request
+	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
 	V1                bool
 	Scale             float64
 	FP8               bool
@@ -408,8 +421,12 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	if d.Chunk == 0 {
 		d.Chunk = chunkOf(in.KVLens, d.Splits)
 	}
-	if int64(d.B)*int64(d.Sq)*int64(d.Hq)*int64(d.Splits)*HeadDim > math.MaxInt32 {
-		return nil, argErr("splits", "the workspace of %d splits for %d x %d output rows exceeds 2^31 elements", d.Splits, d.B*d.Sq, d.Hq)
+	d.Splits, d.Programs = d.pieces(in.KVLens)
+	if d.Programs > tle.MaxGridX {
+		return nil, argErr("splits", "%d pieces of %d tiles are more programs than a grid holds", d.Programs, d.Chunk)
+	}
+	if int64(d.Programs)*int64(d.Hkv)*int64(d.N)*HeadDim > math.MaxInt32 {
+		return nil, argErr("splits", "the workspace of %d pieces x %d kv heads x %d rows exceeds 2^31 elements", d.Programs, d.Hkv, d.N)
 	}
 	return d, nil
 }
@@ -514,6 +531,31 @@ func ChooseChunk(b, hkv int, lens []int64, sms int) (splits, chunk int) {
 	return int(s), int(w)
 }
 
+// pieces are the most pieces of one request (its splits) and the pieces
+// of all requests (the decode programs per kv head) at d.Chunk tiles a
+// piece.
+func (d *Dims) pieces(lens []int64) (splits, programs int) {
+	for _, L := range lens {
+		n := int(((L+Tile-1)/Tile + int64(d.Chunk) - 1) / int64(d.Chunk))
+		splits = max(splits, n)
+		programs += n
+	}
+	return splits, programs
+}
+
+// WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
+// the decode programs write: Programs x Hkv x N.
+func (d *Dims) WorkspaceRows() int { return d.Programs * d.Hkv * d.N }
+
+// pow2 is the least power of two >= max(n, lo).
+func pow2(n, lo int) int {
+	p := lo
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
 // chunkOf is the tiles per split of an explicit number of splits: the
 // longest request's tiles cut into that many pieces.
 func chunkOf(lens []int64, splits int) int {
@@ -589,6 +631,9 @@ func (d *Dims) Stages() int {
 	return StagesBF16
 }
 
+// combinePieces is how many partials the combine merges at a time.
+const combinePieces = 16
+
 // Plan is the launches of validated sizes d: the v2 kernels
 // (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, the first
 // version's (attn_decode_bf16_v1, attn_decode_fp8_v1) for pages of 16 and
@@ -597,7 +642,8 @@ func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	v1 := d.V1 || d.Page != Tile
 	name := "attn_decode_bf16"
-	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock)}
+	bp := it(pow2(d.B, 8)) // few specialisations: requests past B are masked
+	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock), "BP": bp}
 	if d.FP8 {
 		name = "attn_decode_fp8"
 		defs["QUANT"] = it(d.Quant)
@@ -610,14 +656,10 @@ func Plan(d *Dims) Launches {
 	} else {
 		defs["S"] = it(d.Stages())
 	}
-	sp2 := 8 // few specialisations; masked rows cost nothing
-	for sp2 < d.Splits {
-		sp2 <<= 1
-	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(sp2)},
-		DecodeGrid: [3]int{d.B, d.Hkv, d.Splits}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(combinePieces), "BP": bp},
+		DecodeGrid: [3]int{d.Programs, d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 	}
 }
 
@@ -678,6 +720,13 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 	if err != nil {
 		return nil, err
 	}
+	return decodeWith(dev, in, d)
+}
+
+// decodeWith runs decode on validated inputs with sizes d, whose plan (the
+// pieces, d.Programs) may come from other lengths than in's: a Runner's
+// plan outlives the lengths it was made for.
+func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, error) {
 	pl := Plan(d)
 	dk, err := Kernel(pl.Decode)
 	if err != nil {
@@ -688,8 +737,8 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 		return nil, err
 	}
 	rows := d.B * d.Sq
-	partO := tle.NewTensor(rows * d.Hq * d.Splits * HeadDim)
-	partL := tle.NewTensor(rows * d.Hq * d.Splits)
+	partO := tle.NewTensor(d.WorkspaceRows() * HeadDim)
+	partL := tle.NewTensor(d.WorkspaceRows())
 	cache := func(t *tle.Tensor) *tle.StridedTensor {
 		return &tle.StridedTensor{Shape: d.descShape(), Strides: d.descStrides(), Data: append([]float64(nil), t.Data...)}
 	}
@@ -698,7 +747,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in)},
 		"kv_lens":   &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"part_o":    partO, "part_lse": partL,
-		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "SPLITS": d.Splits, "CHUNK": d.Chunk,
+		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "B": d.B, "P": d.Programs, "CHUNK": d.Chunk,
 	}
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
@@ -713,7 +762,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 	cargs := map[string]any{"part_o": partO, "part_lse": partL,
 		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
 		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
-		"SPLITS": d.Splits, "CHUNK": d.Chunk, "RQ": d.Sq * d.Hq}
+		"B": d.B, "P": d.Programs, "CHUNK": d.Chunk, "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
 	if err := ck.Run(dev, pl.CombineGrid, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
 	}

@@ -258,7 +258,8 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		if !fp8 {
 			d.Quant = 0
 		}
-		d.Splits, d.Chunk = ChooseChunk(b, hkv, w.Lens, 0)
+		_, d.Chunk = ChooseChunk(b, hkv, w.Lens, 0)
+		d.Splits, d.Programs = d.pieces(w.Lens)
 		d.V1 = opts.V1
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}

@@ -113,7 +113,7 @@ func TestDecodePTX(t *testing.T) {
 	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
-	cb, err := ck.Compile(tle.CompileOptions{Defines: map[string]string{"SP2": "8"}, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
 	require.Regexp(t, ptxLine(`griddepcontrol\.wait;`), cb.PTX)

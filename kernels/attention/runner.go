@@ -90,12 +90,11 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := d.B * d.Sq * d.Hq
-	partO, err := g.Alloc(ir.F32, rows*d.Splits*HeadDim)
+	partO, err := g.Alloc(ir.F32, d.WorkspaceRows()*HeadDim)
 	if err != nil {
 		return nil, fmt.Errorf("attention: workspace: %w", err)
 	}
-	partL, err := g.Alloc(ir.F32, rows*d.Splits)
+	partL, err := g.Alloc(ir.F32, d.WorkspaceRows())
 	if err != nil {
 		g.Free(partO)
 		return nil, fmt.Errorf("attention: workspace: %w", err)
@@ -108,16 +107,16 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
 		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
-			d.MaxBlocks, d.Hq, d.Scale, d.Splits, d.Chunk, blk, tok, head}
+			d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.Chunk, blk, tok, head}
 	} else {
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.Splits, d.Chunk}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.Chunk}
 	}
 	if r.decode, err = g.Prepare(dk, tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, pl.DecodeGrid, args...); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
 	}
 	if r.combine, err = g.Prepare(ck, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, pl.CombineGrid,
-		partO, partL, t.O, t.LSE, t.KVLens, d.Splits, d.Chunk, d.Sq*d.Hq); err != nil {
+		partO, partL, t.O, t.LSE, t.KVLens, d.B, d.Programs, d.Chunk, d.Hq, d.Sq, d.G, d.N); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Combine, err)
 	}
