@@ -77,9 +77,10 @@
 //     64-row view of the tile's 64/page pages (a row-range view of a
 //     shared buffer for TMA to land each page in), which the language lacks;
 //     they run v1.
-//   - wgmma groups in flight across tiles (the consumer waits for each
-//     product before the next step) and P kept in registers (with tokens on
-//     M, P^T is the b operand, which wgmma reads from shared memory only).
+//   - P kept in registers (with tokens on M, P^T is the b operand, which
+//     wgmma reads from shared memory only); more than one product in flight
+//     (the v2 consumer lets a tile's PV run on under the next tile's K wait
+//     and scores, then waits for it: the softmax needs the scores).
 //   - The speed targets of issue 15 are unmeasured here (no GPU): see
 //     tools/gpu-attn-decode.sh.
 package attention

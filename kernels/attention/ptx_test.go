@@ -37,7 +37,8 @@ func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%
 // K straight from its TMA stage, V^T read from the V stage transposed for
 // bf16 (tnspA 1) or from its ldmatrix/stmatrix transpose for e4m3), 16
 // (bf16 m64nNk16: 8 for S^T = K Q^T, 8 for O^T = V^T P^T) or 8 (e4m3
-// m64nNk32) of them.
+// m64nNk32) of them, and waits for at most one group (the previous tile's
+// PV) before the scores' softmax.
 //
 // Pages of 16 and 32 (the v1 kernels): the scores S^T = K Q^T and O^T =
 // V^T P^T as wgmma with a in registers (four packed registers) and b from
@@ -103,6 +104,7 @@ func TestDecodePTX(t *testing.T) {
 		shared := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
 		require.Len(t, ptxLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
 		require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from shared memory", c)
+		require.Regexp(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 1;`), cons, "%+v: the previous tile's PV runs on under the scores", c)
 		if d.FP8 {
 			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), cons, "%+v: V's transpose", c)
 			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), cons, "%+v: V's transpose", c)
