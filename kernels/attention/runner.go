@@ -124,13 +124,17 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	return r, nil
 }
 
-// Launch enqueues one decode step (both kernels); it does not wait. The
-// combine is a programmatic dependent launch: its programs start while
-// the decode grid drains (each decode program lets it once its loop is
-// done) and wait for the decode grid's writes (grid_dependency_wait)
-// before reading the partials.
+// Launch enqueues one decode step (both kernels); it does not wait. Both
+// are programmatic dependent launches (on sm_90 and newer): the combine's
+// programs start while the decode grid drains (each decode program lets
+// it once its loop is done), plan their partials and wait for the decode
+// grid's writes (grid_dependency_wait) before reading them; the decode
+// grid's launch overlaps whatever kernel came before it, and its programs
+// wait for that kernel before reading anything (the previous step's
+// combine reads the workspace they write; a model's kernel writes q and
+// the caches).
 func (r *Runner) Launch() error {
-	if err := r.decode.Launch(); err != nil {
+	if err := r.decode.LaunchWith(tle.LaunchOptions{PDL: r.pdl}); err != nil {
 		return err
 	}
 	return r.combine.LaunchWith(tle.LaunchOptions{PDL: r.pdl})
