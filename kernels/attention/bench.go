@@ -65,7 +65,10 @@ type BenchResult struct {
 	Sq       int     `json:"sq"`
 	Layout   string  `json:"layout"`
 	B        int     `json:"B"`
-	Splits   int     `json:"splits"`
+	Splits   int     `json:"splits"`    // the most pieces of one request
+	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
+	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
+	Kernel   string  `json:"kernel"`    // the decode kernel timed
 	Us       float64 `json:"median_us"` // the whole call: decode and combine
 	MinUs    float64 `json:"min_us"`
 	KVBytes  int64   `json:"kv_bytes"`
@@ -299,7 +302,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			return nil, err
 		}
 		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
-		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits,
+		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode,
 			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
 			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
 		out = append(out, res)
