@@ -643,7 +643,7 @@ func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	v1 := d.V1 || d.Page != Tile
 	name := "attn_decode_bf16"
-	bp := it(pow2(d.B, 8)) // few specialisations: requests past B are masked
+	bp := it(pow2(d.B, 64)) // few specialisations (one for B <= 64): requests past B are masked
 	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock), "BP": bp}
 	if d.FP8 {
 		name = "attn_decode_fp8"
