@@ -57,6 +57,25 @@ func TestDecodeQuick(t *testing.T) {
 	}
 }
 
+// TestDecodeV1: the first version's kernels, which pages of 16 and 32 run,
+// at pages of 64 too when DecodeParams.V1 asks for them (for comparison
+// with v2), over several pieces of a request and both layouts.
+func TestDecodeV1(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, c := range []decodeCase{
+		{name: "bf16 v1 page 64", v1: true, page: 64, hkv: 2, g: 8, sq: 2, lens: []int64{300, 5, 130}, splits: 2, nhd: true},
+		{name: "fp8q0 v1 page 64", v1: true, fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 3, lens: []int64{200, 64}, splits: 3},
+		{name: "fp8q1 v1 page 64", v1: true, fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{129}, nhd: true},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.Contains(t, Plan(d).Decode, "_v1", c.name)
+		runCase(t, devs, r, c)
+	}
+}
+
 // TestDecodeMatrix runs every combination of dtype (bf16, fp8 quant 0 and
 // 1), page (16, 32, 64), layout (NHD, HND), group (4, 8) and Sq (1..4) on
 // the interpreter against the float64 reference, with lengths of one
