@@ -544,6 +544,16 @@ func (d *Dims) pieces(lens []int64) (splits, programs int) {
 	return splits, programs
 }
 
+// chunkArg is the kernels' CHUNK: d.Chunk, or 0 when every request is one
+// piece (program b takes request b: the kernels skip the plan's prefix
+// sum over the lengths, which a large batch would make costly).
+func (d *Dims) chunkArg() int {
+	if d.Programs == d.B {
+		return 0
+	}
+	return d.Chunk
+}
+
 // WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
 // the decode programs write: Programs x Hkv x N.
 func (d *Dims) WorkspaceRows() int { return d.Programs * d.Hkv * d.N }
@@ -643,7 +653,10 @@ func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	v1 := d.V1 || d.Page != Tile
 	name := "attn_decode_bf16"
-	bp := it(pow2(d.B, 64)) // few specialisations (one for B <= 64): requests past B are masked
+	bp := it(64) // few specialisations (one for B <= 64): requests past B are masked
+	if d.chunkArg() > 0 {
+		bp = it(pow2(d.B, 64))
+	}
 	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock), "BP": bp}
 	if d.FP8 {
 		name = "attn_decode_fp8"
@@ -748,7 +761,7 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in)},
 		"kv_lens":   &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"part_o":    partO, "part_lse": partL,
-		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "B": d.B, "P": d.Programs, "CHUNK": d.Chunk,
+		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(),
 	}
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
@@ -763,7 +776,7 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 	cargs := map[string]any{"part_o": partO, "part_lse": partL,
 		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
 		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
-		"B": d.B, "P": d.Programs, "CHUNK": d.Chunk, "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
+		"B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(), "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
 	if err := ck.Run(dev, pl.CombineGrid, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
 	}

@@ -107,16 +107,16 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
 		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
-			d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.Chunk, blk, tok, head}
+			d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg(), blk, tok, head}
 	} else {
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.Chunk}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg()}
 	}
 	if r.decode, err = g.Prepare(dk, tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, pl.DecodeGrid, args...); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
 	}
 	if r.combine, err = g.Prepare(ck, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, pl.CombineGrid,
-		partO, partL, t.O, t.LSE, t.KVLens, d.B, d.Programs, d.Chunk, d.Hq, d.Sq, d.G, d.N); err != nil {
+		partO, partL, t.O, t.LSE, t.KVLens, d.B, d.Programs, d.chunkArg(), d.Hq, d.Sq, d.G, d.N); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Combine, err)
 	}
