@@ -34,9 +34,15 @@
 //     from the V stage (bf16: transposed by wgmma; fp8: through a shared
 //     transpose, ldmatrix.trans/stmatrix) and P^T staged in a small buffer,
 //     and hands the stage back.
-//   - Pages of 16 and 32, or DecodeParams.V1 (the first version: _v1): one
+//   - Pages of 16 and 32 (_paged): the same producer and consumer, the
+//     tile's 64/page pages in the slots of its stage, which the consumer
+//     reads into registers (register-A wgmma) and waits for each product.
+//   - DecodeParams.V1 (the first version, _v1, for comparison): one
 //     warpgroup issues each tile's 64/page page copies, waits for them and
-//     reads the tile into registers (register-A wgmma).
+//     reads the tile into registers (register-A wgmma). The pieces are the
+//     same as v2's (one wave of one program per SM), which leaves v1, with
+//     no prefetch, less overlap than the several programs per SM its first
+//     policy gave it.
 //   - Online softmax in base 2 (c = scale log2 e), keys past a row's limit
 //     replaced by -1e30 and their probabilities by 0, V rows past L zeroed:
 //     slots past a request's length may hold anything (NaN) and never reach
@@ -73,10 +79,13 @@
 //   - The cluster merge: partials of one output held in one cluster merged
 //     in distributed shared memory (remote + distributed_barrier) instead of
 //     the global combine.
-//   - The v2 form for pages of 16 and 32 tokens: wgmma's shared a needs one
-//     64-row view of the tile's 64/page pages (a row-range view of a
-//     shared buffer for TMA to land each page in), which the language lacks;
-//     they run v1.
+//   - Pages of 16 and 32 from shared memory into wgmma: its shared a needs
+//     one 64-row view of the tile's 64/page pages (a row-range view of a
+//     shared buffer for TMA to land each page in), which the language
+//     lacks, so the _paged consumer reads the tiles into registers, and
+//     with the stage index a runtime value its loop spends about 60% more
+//     instructions on addresses than v1's (2114 against 1339 for bf16 page
+//     16, N = 8).
 //   - P kept in registers (with tokens on M, P^T is the b operand, which
 //     wgmma reads from shared memory only); more than one product in flight
 //     (the v2 consumer lets a tile's PV run on under the next tile's K wait
@@ -584,7 +593,8 @@ var (
 )
 
 // Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8,
-// their _v1 forms or attn_combine), parsed and checked once per process.
+// their _paged and _v1 forms or attn_combine), parsed and checked once per
+// process.
 func Kernel(name string) (*tle.Kernel, error) {
 	loadOnce.Do(func() {
 		prog, err := tle.Load(FS, "decode.tle")
@@ -592,7 +602,8 @@ func Kernel(name string) (*tle.Kernel, error) {
 			progErr = err
 			return
 		}
-		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_decode_bf16_v1", "attn_decode_fp8_v1", "attn_combine"} {
+		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_decode_bf16_paged", "attn_decode_fp8_paged",
+			"attn_decode_bf16_v1", "attn_decode_fp8_v1", "attn_combine"} {
 			k, err := prog.Kernel(n)
 			if err != nil {
 				progErr = err
@@ -631,27 +642,32 @@ const (
 	StagesFP8  = 8
 )
 
-// Stages is the ring depth of the v2 kernel of sizes d.
+// Stages is the ring depth of the v2 kernel of sizes d. The paged form
+// (pages of 16 and 32) holds two fewer BF16 stages: its register reads of
+// the tiles need about 78 KB of layout-conversion scratch beside them.
 func (d *Dims) Stages() int {
+	s := StagesBF16
 	switch {
 	case d.FP8:
 		return StagesFP8
 	case d.N > 16:
-		return StagesBF16 - 1
+		s--
 	}
-	return StagesBF16
+	if d.Page != Tile {
+		s -= 2
+	}
+	return s
 }
 
 // combinePieces is how many partials the combine merges at a time.
 const combinePieces = 16
 
 // Plan is the launches of validated sizes d: the v2 kernels
-// (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, the first
-// version's (attn_decode_bf16_v1, attn_decode_fp8_v1) for pages of 16 and
-// 32 or when d.V1 asks for them.
+// (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, their paged
+// form (_paged) for pages of 16 and 32, the first version's (_v1) when d.V1
+// asks for them.
 func Plan(d *Dims) Launches {
 	it := strconv.Itoa
-	v1 := d.V1 || d.Page != Tile
 	name := "attn_decode_bf16"
 	bp := it(64) // few specialisations (one for B <= 64): requests past B are masked
 	if d.chunkArg() > 0 {
@@ -662,13 +678,21 @@ func Plan(d *Dims) Launches {
 		name = "attn_decode_fp8"
 		defs["QUANT"] = it(d.Quant)
 	}
-	if v1 {
+	switch {
+	case d.V1:
 		name += "_v1"
+	case d.Page != Tile:
+		name += "_paged"
+	}
+	if d.V1 || d.Page != Tile {
 		defs["PAGE"] = it(d.Page)
-	} else if d.FP8 {
-		defs["SF"] = it(d.Stages())
-	} else {
-		defs["S"] = it(d.Stages())
+	}
+	if !d.V1 {
+		stages := "S"
+		if d.FP8 {
+			stages = "SF"
+		}
+		defs[stages] = it(d.Stages())
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",

@@ -57,9 +57,9 @@ func TestDecodeQuick(t *testing.T) {
 	}
 }
 
-// TestDecodeV1: the first version's kernels, which pages of 16 and 32 run,
-// at pages of 64 too when DecodeParams.V1 asks for them (for comparison
-// with v2), over several pieces of a request and both layouts.
+// TestDecodeV1: the first version's kernels (DecodeParams.V1, for
+// comparison with v2) at every page size, over several pieces of a request
+// and both layouts.
 func TestDecodeV1(t *testing.T) {
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(17, 18))
@@ -67,6 +67,8 @@ func TestDecodeV1(t *testing.T) {
 		{name: "bf16 v1 page 64", v1: true, page: 64, hkv: 2, g: 8, sq: 2, lens: []int64{300, 5, 130}, splits: 2, nhd: true},
 		{name: "fp8q0 v1 page 64", v1: true, fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 3, lens: []int64{200, 64}, splits: 3},
 		{name: "fp8q1 v1 page 64", v1: true, fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{129}, nhd: true},
+		{name: "bf16 v1 page 16", v1: true, page: 16, hkv: 1, g: 4, sq: 4, lens: []int64{150, 4}, splits: 2},
+		{name: "fp8q0 v1 page 32", v1: true, fp8: true, quant: 0, page: 32, hkv: 2, g: 8, sq: 1, lens: []int64{97}, splits: 2, nhd: true},
 	} {
 		m := makeCase(r, c)
 		d, err := Validate(m.in, m.p)

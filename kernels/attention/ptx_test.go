@@ -40,11 +40,11 @@ func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%
 // m64nNk32) of them, and waits for at most one group (the previous tile's
 // PV) before the scores' softmax.
 //
-// Pages of 16 and 32 (the v1 kernels): the scores S^T = K Q^T and O^T =
-// V^T P^T as wgmma with a in registers (four packed registers) and b from
-// shared memory, 16 or 8 of them, and the K and V pages brought by rank-4
-// TMA loads, one box [1, 1, page, 128] per page; and the combine kernel
-// builds.
+// Pages of 16 and 32 (the _paged kernels): the same roles, TMA in the
+// producer (one box [1, 1, page, 128] per page) and the waits on both
+// sides, but the consumer's products take a in registers (four packed
+// registers; b from shared memory), 16 or 8 of them. The combine kernel
+// waits for the decode grid (griddepcontrol.wait).
 func TestDecodePTX(t *testing.T) {
 	needLLC(t)
 	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
@@ -81,14 +81,7 @@ func TestDecodePTX(t *testing.T) {
 			require.Equal(t, []int{1, 1, c.page, box}, desc.Box, "%+v", c)
 		}
 		require.Regexp(t, ptxLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
-		if c.page != Tile {
-			require.Equal(t, pl.Decode, map[bool]string{false: "attn_decode_bf16_v1", true: "attn_decode_fp8_v1"}[d.FP8])
-			w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
-			require.Len(t, ptxLine(w).FindAllString(b.PTX, -1), count, "%+v: %s", c, w)
-			require.GreaterOrEqual(t, len(tma.FindAllString(b.PTX, -1)), 2, "%+v: rank-4 TMA loads of K and V", c)
-			continue
-		}
-		// v2: split the PTX at the roles' setmaxnreg.
+		// split the PTX at the roles' setmaxnreg
 		prodAt := ptxLine(`setmaxnreg\.dec\.sync\.aligned\.u32 40;`).FindStringIndex(b.PTX)
 		consAt := ptxLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`).FindStringIndex(b.PTX)
 		require.NotNil(t, prodAt, "%+v: the producer's setmaxnreg", c)
@@ -101,6 +94,13 @@ func TestDecodePTX(t *testing.T) {
 		require.NotEmpty(t, tryWait.FindAllString(prod, -1), "%+v: the producer waits for released stages", c)
 		require.GreaterOrEqual(t, len(tryWait.FindAllString(cons, -1)), 2, "%+v: the consumer waits for K and for V", c)
 		require.Empty(t, anyWgmma.FindAllString(pre+prod, -1), "%+v: wgmma outside the consumer", c)
+		if c.page != Tile {
+			require.Equal(t, pl.Decode, map[bool]string{false: "attn_decode_bf16_paged", true: "attn_decode_fp8_paged"}[d.FP8])
+			w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
+			require.Len(t, ptxLine(w).FindAllString(cons, -1), count, "%+v: %s", c, w)
+			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from registers", c)
+			continue
+		}
 		shared := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
 		require.Len(t, ptxLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
 		require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from shared memory", c)
