@@ -170,15 +170,17 @@ type DecodeParams struct {
 	Sq int
 	// Scale multiplies q·k; 0 means the default 128^-0.5.
 	Scale float64
-	// Splits is the number of KV splits per (request, kv head), 1 to
-	// MaxSplits; 0 lets ChooseSplits pick.
+	// Splits is the number of KV splits (pieces) of the longest request,
+	// 1 to MaxSplits: every request is cut into pieces of cdiv(its longest
+	// tiles, Splits) 64-token tiles, so shorter requests take fewer; 0
+	// lets ChooseChunk pick the piece length.
 	Splits int
-	// SMs is the device's multiprocessor count ChooseSplits fills (0: 132,
+	// SMs is the device's multiprocessor count ChooseChunk fills (0: 132,
 	// an H200's).
 	SMs int
 	// V1 runs the first version's kernels (no producer warp, K and V
-	// through registers) at every page size, for comparison; pages of 16
-	// and 32 tokens always run them.
+	// through registers, each tile's copies waited for in turn), for
+	// comparison.
 	V1 bool
 }
 
