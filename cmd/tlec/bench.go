@@ -86,8 +86,10 @@ two_32k_30x4k; --cases picks some by name) for BF16 and FP8 (quant type 1),
 Sq 1 and 2, NHD and HND, with the splits of the package's policy: the
 median microseconds of --reps back-to-back calls (decode and combine
 kernels) after --warmup, the K+V bytes per second and the floor (K+V bytes
-at the device-to-device copy rate measured in the same run). HPC-Ops is
-timed by tools/gpu-attn-decode.sh in the same session.
+at the device-to-device copy rate measured in the same run). --variant v1
+times the first version's kernels instead (v2, the default, runs a TMA
+producer warp ahead of the consumer warpgroup). HPC-Ops is timed by
+tools/gpu-attn-decode.sh in the same session.
 
 The attn_prefill suite times paged prefill attention (kernels/attention) at
 issue 16's shapes (q_len, kv_len) = (127, 127), (512, 4096), (512, 32768),
@@ -146,6 +148,10 @@ func runBench(e *env, cfg any, args []string) int {
 		var err error
 		if wls, err = attnWorkloads(b.cases); err != nil {
 			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+			return 2
+		}
+		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {
+			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: attn_decode has v1 and v2 (the default)\n", b.variant)
 			return 2
 		}
 	}

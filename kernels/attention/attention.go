@@ -9,31 +9,49 @@
 //
 // # What runs
 //
-// Decode is two kernels: attn_decode_bf16 or attn_decode_fp8 over the grid
-// (B, Hkv, splits), then attn_combine over the B*Sq*Hq output rows.
+// Decode is two kernels: a decode kernel over the grid (pieces, Hkv), then
+// attn_combine over the B*Sq*Hq output rows, launched as a programmatic
+// dependent launch by a Runner (it starts while the decode grid drains and
+// waits for its writes).
 //
-//   - One program per (request, kv head, split). The group's G*Sq query
-//     rows, padded to N (8, 16 or 32: the next power of two, as a tile's
-//     extent must be; G*Sq = 12 and 24 run as 16 and 32), are wgmma's N and
-//     64 KV tokens its M: S^T = K Q^T [64, N] and O^T = V^T P^T [128, N], so
-//     no query row is padded to 64 (m64nNk16 for bf16, m64nNk32 for e4m3).
-//   - The request's page-table row is staged in shared memory (64 page ids
-//     at a time); each 64-token tile is 64/page pages, each TMA-loaded as one
-//     [1, 1, page, 128] box of a rank-4 descriptor over [blocks, heads,
-//     tokens, dim] with the page id read from shared memory. NHD and HND
-//     differ only in the descriptor's strides. Page ids past the request's
-//     last page are never used (the first page is loaded instead, and
-//     masked).
+//   - Each request's cdiv(L[b], 64) tiles are cut into pieces of Chunk
+//     tiles (ChooseChunk), one program per piece and kv head, the pieces of
+//     all requests numbered densely: a short request beside a long one
+//     costs no empty programs.
+//   - The group's G*Sq query rows, padded to N (8, 16 or 32: the next power
+//     of two, as a tile's extent must be; G*Sq = 12 and 24 run as 16 and
+//     32), are wgmma's N and 64 KV tokens its M: S^T = K Q^T [64, N] and
+//     O^T = V^T P^T [128, N], so no query row is padded to 64 (m64nNk16 for
+//     bf16, m64nNk32 for e4m3).
+//   - Pages of 64 tokens (v2: attn_decode_bf16, attn_decode_fp8): a
+//     producer warp stages the page table in shared memory and TMA-loads
+//     each tile's K and V pages (one [1, 1, 64, 128] box of a rank-4
+//     descriptor over [blocks, heads, tokens, dim] each; NHD and HND differ
+//     only in the strides) into a ring of StagesBF16 or StagesFP8 stages, K
+//     and V on separate barriers; a consumer warpgroup waits per stage,
+//     runs S^T = K Q^T with K from its stage as wgmma's shared a and Q
+//     staged once as b, the online softmax, and O^T = V^T P^T with V^T read
+//     from the V stage (bf16: transposed by wgmma; fp8: through a shared
+//     transpose, ldmatrix.trans/stmatrix) and P^T staged in a small buffer,
+//     and hands the stage back.
+//   - Pages of 16 and 32 (_paged): the same producer and consumer, the
+//     tile's 64/page pages in the slots of its stage, which the consumer
+//     reads into registers (register-A wgmma) and waits for each product.
+//   - DecodeParams.V1 (the first version, _v1, for comparison): one
+//     warpgroup issues each tile's 64/page page copies, waits for them and
+//     reads the tile into registers (register-A wgmma). The pieces are the
+//     same as v2's (one wave of one program per SM), which leaves v1, with
+//     no prefetch, less overlap than the several programs per SM its first
+//     policy gave it.
 //   - Online softmax in base 2 (c = scale log2 e), keys past a row's limit
 //     replaced by -1e30 and their probabilities by 0, V rows past L zeroed:
 //     slots past a request's length may hold anything (NaN) and never reach
 //     a sum.
 //   - FP8: e4m3 wgmma for both products, P scaled by 256 before its e4m3
 //     cast, each tile's PV into a fresh accumulator added in f32.
-//   - Fixed split-K: split sp of request b takes tiles [sp*per, (sp+1)*per)
-//     of its cdiv(L[b], 64) tiles (per = cdiv(tiles, splits)) and writes its
-//     partial O and base-2 LSE to a workspace; attn_combine merges them with
-//     weights exp2(LSE_c - max LSE). The number of splits is ChooseSplits'.
+//   - Each program writes its partial O and base-2 LSE to a workspace;
+//     attn_combine merges a row's partials with weights exp2(LSE_c - max
+//     LSE), 16 at a time with a running max.
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -54,20 +72,24 @@
 //
 //   - Dynamic split-K: an assign kernel that deals 64-token tiles of all
 //     (request, kv head) pairs evenly over a persistent grid, built on the
-//     GPU and reusable across steps of equal lengths; today the split is
-//     fixed per call (ChooseSplits) and every request is cut into the same
-//     number of splits.
+//     GPU and reusable across steps of equal lengths; today the pieces are
+//     of one length per call (ChooseChunk), planned on the host, and the
+//     kernels lengthen them only when lengths rewritten in place no longer
+//     fit the planned programs.
 //   - The cluster merge: partials of one output held in one cluster merged
 //     in distributed shared memory (remote + distributed_barrier) instead of
 //     the global combine.
-//   - The producer/consumer form: a TMA producer warp running pages ahead
-//     through a pipe of K/V stages and a consumer warpgroup; today one
-//     warpgroup issues each tile's copies and waits for them (no overlap of
-//     loads and math inside a CTA; CTAs overlap each other).
-//   - K and V from shared memory straight into wgmma (a 64-token tile is
-//     read into registers first, which serves pages of 16 and 32 tokens
-//     alike) and P kept in registers (it is stored to shared memory as the
-//     b operand of O^T = V^T P^T).
+//   - Pages of 16 and 32 from shared memory into wgmma: its shared a needs
+//     one 64-row view of the tile's 64/page pages (a row-range view of a
+//     shared buffer for TMA to land each page in), which the language
+//     lacks, so the _paged consumer reads the tiles into registers, and
+//     with the stage index a runtime value its loop spends about 60% more
+//     instructions on addresses than v1's (2114 against 1339 for bf16 page
+//     16, N = 8).
+//   - P kept in registers (with tokens on M, P^T is the b operand, which
+//     wgmma reads from shared memory only); more than one product in flight
+//     (the v2 consumer lets a tile's PV run on under the next tile's K wait
+//     and scores, then waits for it: the softmax needs the scores).
 //   - The speed targets of issue 15 are unmeasured here (no GPU): see
 //     tools/gpu-attn-decode.sh.
 //
@@ -191,12 +213,18 @@ type DecodeParams struct {
 	Sq int
 	// Scale multiplies q·k; 0 means the default 128^-0.5.
 	Scale float64
-	// Splits is the number of KV splits per (request, kv head), 1 to
-	// MaxSplits; 0 lets ChooseSplits pick.
+	// Splits is the number of KV splits (pieces) of the longest request,
+	// 1 to MaxSplits: every request is cut into pieces of cdiv(its longest
+	// tiles, Splits) 64-token tiles, so shorter requests take fewer; 0
+	// lets ChooseChunk pick the piece length.
 	Splits int
-	// SMs is the device's multiprocessor count ChooseSplits fills (0: 132,
+	// SMs is the device's multiprocessor count ChooseChunk fills (0: 132,
 	// an H200's).
 	SMs int
+	// V1 runs the first version's kernels (no producer warp, K and V
+	// through registers, each tile's copies waited for in turn), for
+	// comparison.
+	V1 bool
 }
 
 // DefaultScale is 128^-0.5.
@@ -216,6 +244,9 @@ type Dims struct {
 	MaxBlocks         int
 	N                 int // query rows per program: G*Sq rounded up to a power of two >= 8
 	Splits            int
+	Chunk             int // tiles per piece (split) of a request
+	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
+	V1                bool
 	Scale             float64
 	FP8               bool
 	Quant             int
@@ -434,15 +465,23 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		}
 	}
 
+	d.V1 = p.V1
 	d.Splits = p.Splits
 	if d.Splits == 0 {
-		d.Splits = ChooseSplits(d.B, d.Hkv, in.KVLens, p.SMs)
+		d.Splits, d.Chunk = ChooseChunk(d.B, d.Hkv, in.KVLens, p.SMs)
 	}
 	if d.Splits < 1 || d.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
 	}
-	if int64(d.B)*int64(d.Sq)*int64(d.Hq)*int64(d.Splits)*HeadDim > math.MaxInt32 {
-		return nil, argErr("splits", "the workspace of %d splits for %d x %d output rows exceeds 2^31 elements", d.Splits, d.B*d.Sq, d.Hq)
+	if d.Chunk == 0 {
+		d.Chunk = chunkOf(in.KVLens, d.Splits)
+	}
+	d.Splits, d.Programs = d.pieces(in.KVLens)
+	if d.Programs > tle.MaxGridX {
+		return nil, argErr("splits", "%d pieces of %d tiles are more programs than a grid holds", d.Programs, d.Chunk)
+	}
+	if int64(d.Programs)*int64(d.Hkv)*int64(d.N)*HeadDim > math.MaxInt32 {
+		return nil, argErr("splits", "the workspace of %d pieces x %d kv heads x %d rows exceeds 2^31 elements", d.Programs, d.Hkv, d.N)
 	}
 	return d, nil
 }
@@ -478,35 +517,118 @@ func checkValues(name string, t *tle.Tensor, fp8, nanOK bool) error {
 }
 
 // ChooseSplits is the fixed split-K policy: the number of splits per
-// (request, kv head) that fills sms multiprocessors (0: 132) about twice
-// over without cutting the work finer than it must be.
-//
-// The work is T = Hkv * sum_b cdiv(L[b], 64) tiles; a grid of 2*sms
-// programs would give each about W = max(2, cdiv(T, 2*sms)) tiles. The
-// longest request (cdiv(max L, 64) tiles) needs cdiv(maxTiles, W) splits to
-// be cut into pieces of W, so splits = cdiv(maxTiles, W), at most maxTiles
-// and MaxSplits, at least 1. A batch that fills the machine already (B*Hkv
-// programs of at most W tiles) gets one split; one long request beside
-// short ones is cut finely (the short ones then leave most of their splits
-// empty, and an empty split costs a program that writes its -1e30 LSE).
-// Every request is cut into the same number of splits: balancing tiles
-// across requests is the dynamic schedule's job (not done yet).
+// (request, kv head) of ChooseChunk.
 func ChooseSplits(b, hkv int, lens []int64, sms int) int {
+	s, _ := ChooseChunk(b, hkv, lens, sms)
+	return s
+}
+
+// MinChunk is the fewest 64-token tiles a split takes under the policy:
+// a split costs its partial output (G*Sq rows of 512 bytes, written and
+// read back by the combine) and a program's prologue, and two tiles are
+// 64 KB (BF16) of K and V.
+const MinChunk = 2
+
+// ChooseChunk is the fixed split-K policy: splits per (request, kv head)
+// and tiles per split (chunk) so that the programs that own tiles fit in
+// one wave of sms multiprocessors (0: 132), one program each.
+//
+// The v2 kernel holds one program per SM (a producer warp and a consumer
+// warpgroup with setmaxnreg take the whole register file, and S stages of
+// K and V most of shared memory), and a decode step is memory-bound: its
+// floor is K+V bytes over the copy rate, reached when every SM streams
+// its share with enough bytes in flight (S stages deep). So the tiles of
+// all requests, T = Hkv * sum_b cdiv(L[b], 64), are cut into pieces of
+// chunk tiles, the smallest chunk >= max(MinChunk, cdiv(T, sms)) for
+// which the pieces, Hkv * sum_b cdiv(tiles_b, chunk), number at most sms
+// (one wave: a second wave would double the step's critical path), or the
+// longest request's tiles when B*Hkv programs exceed sms already. A
+// request of tiles_b tiles then takes cdiv(tiles_b, chunk) of the splits,
+// the longest cdiv(maxTiles, chunk) = splits (at most MaxSplits: a longer
+// chunk when that cap binds); the others' splits past their tiles return
+// at once and the combine skips them. Balancing tiles across requests
+// rather than cutting each into pieces of one size is the dynamic
+// schedule's job (not done yet).
+func ChooseChunk(b, hkv int, lens []int64, sms int) (splits, chunk int) {
 	if sms <= 0 {
 		sms = 132
 	}
 	var total, maxTiles int64
-	for _, L := range lens {
-		t := (L + Tile - 1) / Tile
-		total += t
-		maxTiles = max(maxTiles, t)
+	tiles := make([]int64, len(lens))
+	for i, L := range lens {
+		tiles[i] = (L + Tile - 1) / Tile
+		total += tiles[i]
+		maxTiles = max(maxTiles, tiles[i])
 	}
-	total *= int64(hkv)
-	target := int64(2 * sms)
-	w := max(2, (total+target-1)/target)
-	s := (maxTiles + w - 1) / w
-	s = min(s, maxTiles, MaxSplits)
-	return int(max(s, 1))
+	if maxTiles == 0 {
+		return 1, 1
+	}
+	pieces := func(w int64) int64 {
+		var n int64
+		for _, t := range tiles {
+			n += (t + w - 1) / w
+		}
+		return n * int64(hkv)
+	}
+	lo := max(MinChunk, (int64(hkv)*total+int64(sms)-1)/int64(sms))
+	hi := max(lo, maxTiles)
+	for lo < hi { // the smallest chunk in [lo, hi] whose pieces fit in sms (hi when none does)
+		mid := (lo + hi) / 2
+		if pieces(mid) <= int64(sms) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	w := min(lo, maxTiles)
+	s := min((maxTiles+w-1)/w, MaxSplits)
+	w = max(w, (maxTiles+s-1)/s)
+	return int(s), int(w)
+}
+
+// pieces are the most pieces of one request (its splits) and the pieces
+// of all requests (the decode programs per kv head) at d.Chunk tiles a
+// piece.
+func (d *Dims) pieces(lens []int64) (splits, programs int) {
+	for _, L := range lens {
+		n := int(((L+Tile-1)/Tile + int64(d.Chunk) - 1) / int64(d.Chunk))
+		splits = max(splits, n)
+		programs += n
+	}
+	return splits, programs
+}
+
+// chunkArg is the kernels' CHUNK: d.Chunk, or 0 when every request is one
+// piece (program b takes request b: the kernels skip the plan's prefix
+// sum over the lengths, which a large batch would make costly).
+func (d *Dims) chunkArg() int {
+	if d.Programs == d.B {
+		return 0
+	}
+	return d.Chunk
+}
+
+// WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
+// the decode programs write: Programs x Hkv x N.
+func (d *Dims) WorkspaceRows() int { return d.Programs * d.Hkv * d.N }
+
+// pow2 is the least power of two >= max(n, lo).
+func pow2(n, lo int) int {
+	p := lo
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// chunkOf is the tiles per split of an explicit number of splits: the
+// longest request's tiles cut into that many pieces.
+func chunkOf(lens []int64, splits int) int {
+	var maxTiles int64
+	for _, L := range lens {
+		maxTiles = max(maxTiles, (L+Tile-1)/Tile)
+	}
+	return int(max(1, (maxTiles+int64(splits)-1)/int64(splits)))
 }
 
 var (
@@ -515,8 +637,9 @@ var (
 	kernels  = map[string]*tle.Kernel{}
 )
 
-// Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8 or
-// attn_combine), parsed and checked once per process.
+// Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8,
+// their _paged and _v1 forms or attn_combine), parsed and checked once per
+// process.
 func Kernel(name string) (*tle.Kernel, error) {
 	loadOnce.Do(func() {
 		prog, err := tle.Load(FS, "decode.tle")
@@ -524,7 +647,8 @@ func Kernel(name string) (*tle.Kernel, error) {
 			progErr = err
 			return
 		}
-		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_combine"} {
+		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_decode_bf16_paged", "attn_decode_fp8_paged",
+			"attn_decode_bf16_v1", "attn_decode_fp8_v1", "attn_combine"} {
 			k, err := prog.Kernel(n)
 			if err != nil {
 				progErr = err
@@ -553,24 +677,72 @@ type Launches struct {
 // NumWarps is the warps per program of every kernel (one warpgroup).
 const NumWarps = 4
 
-// Plan is the launches of validated sizes d.
+// Stages of K and V the v2 kernels' producer runs ahead of the consumer:
+// BF16 32 KB a stage (192 KB in all; 160 KB for N = 32 query rows, whose
+// larger Q, P and epilogue scratch leave room for 5), FP8 16 KB (128 KB,
+// with the 8 KB transposed V beside them); each SM holds one program, so
+// these are the bytes it keeps in flight.
+const (
+	StagesBF16 = 6
+	StagesFP8  = 8
+)
+
+// Stages is the ring depth of the v2 kernel of sizes d. The paged form
+// (pages of 16 and 32) holds two fewer BF16 stages: its register reads of
+// the tiles need about 78 KB of layout-conversion scratch beside them.
+func (d *Dims) Stages() int {
+	s := StagesBF16
+	switch {
+	case d.FP8:
+		return StagesFP8
+	case d.N > 16:
+		s--
+	}
+	if d.Page != Tile {
+		s -= 2
+	}
+	return s
+}
+
+// combinePieces is how many partials the combine merges at a time.
+const combinePieces = 16
+
+// Plan is the launches of validated sizes d: the v2 kernels
+// (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, their paged
+// form (_paged) for pages of 16 and 32, the first version's (_v1) when d.V1
+// asks for them.
 func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	name := "attn_decode_bf16"
-	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "SQ": it(d.Sq), "N": it(d.N),
-		"TB": it(tableBlock)}
+	bp := it(64) // few specialisations (one for B <= 64): requests past B are masked
+	if d.chunkArg() > 0 {
+		bp = it(pow2(d.B, 64))
+	}
+	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock), "BP": bp}
 	if d.FP8 {
 		name = "attn_decode_fp8"
 		defs["QUANT"] = it(d.Quant)
 	}
-	sp2 := 8 // few specialisations; masked rows cost nothing
-	for sp2 < d.Splits {
-		sp2 <<= 1
+	switch {
+	case d.V1:
+		name += "_v1"
+	case d.Page != Tile:
+		name += "_paged"
+	}
+	if d.V1 || d.Page != Tile {
+		defs["PAGE"] = it(d.Page)
+	}
+	if !d.V1 {
+		stages := "S"
+		if d.FP8 {
+			stages = "SF"
+		}
+		defs[stages] = it(d.Stages())
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(sp2)},
-		DecodeGrid: [3]int{d.B, d.Hkv, d.Splits}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(combinePieces), "BP": bp},
+		DecodeGrid: [3]int{d.Programs, d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 	}
 }
 
@@ -631,6 +803,13 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 	if err != nil {
 		return nil, err
 	}
+	return decodeWith(dev, in, d)
+}
+
+// decodeWith runs decode on validated inputs with sizes d, whose plan (the
+// pieces, d.Programs) may come from other lengths than in's: a Runner's
+// plan outlives the lengths it was made for.
+func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, error) {
 	pl := Plan(d)
 	dk, err := Kernel(pl.Decode)
 	if err != nil {
@@ -641,8 +820,8 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 		return nil, err
 	}
 	rows := d.B * d.Sq
-	partO := tle.NewTensor(rows * d.Hq * d.Splits * HeadDim)
-	partL := tle.NewTensor(rows * d.Hq * d.Splits)
+	partO := tle.NewTensor(d.WorkspaceRows() * HeadDim)
+	partL := tle.NewTensor(d.WorkspaceRows())
 	cache := func(t *tle.Tensor) *tle.StridedTensor {
 		return &tle.StridedTensor{Shape: d.descShape(), Strides: d.descStrides(), Data: append([]float64(nil), t.Data...)}
 	}
@@ -651,7 +830,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in)},
 		"kv_lens":   &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"part_o":    partO, "part_lse": partL,
-		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "SPLITS": d.Splits,
+		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(),
 	}
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
@@ -665,7 +844,8 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
 	cargs := map[string]any{"part_o": partO, "part_lse": partL,
 		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
-		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "SPLITS": d.Splits}
+		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
+		"B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(), "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
 	if err := ck.Run(dev, pl.CombineGrid, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
 	}

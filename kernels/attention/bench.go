@@ -65,7 +65,10 @@ type BenchResult struct {
 	Sq       int     `json:"sq"`
 	Layout   string  `json:"layout"`
 	B        int     `json:"B"`
-	Splits   int     `json:"splits"`
+	Splits   int     `json:"splits"`    // the most pieces of one request
+	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
+	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
+	Kernel   string  `json:"kernel"`    // the decode kernel timed
 	Us       float64 `json:"median_us"` // the whole call: decode and combine
 	MinUs    float64 `json:"min_us"`
 	KVBytes  int64   `json:"kv_bytes"`
@@ -79,6 +82,8 @@ type BenchOptions struct {
 	Warmup, Reps int
 	Workloads    []Workload     // nil: all
 	Variants     []BenchVariant // nil: all
+	// V1 times the first version's kernels (DecodeParams.V1) instead.
+	V1 bool
 	// Progress, when not nil, is told after each step how many of total
 	// are done.
 	Progress func(done, total int, what string)
@@ -256,7 +261,9 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		if !fp8 {
 			d.Quant = 0
 		}
-		d.Splits = ChooseSplits(b, hkv, w.Lens, 0)
+		_, d.Chunk = ChooseChunk(b, hkv, w.Lens, 0)
+		d.Splits, d.Programs = d.pieces(w.Lens)
+		d.V1 = opts.V1
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
 		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {
@@ -295,7 +302,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			return nil, err
 		}
 		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
-		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits,
+		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode,
 			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
 			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
 		out = append(out, res)

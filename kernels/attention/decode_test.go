@@ -57,6 +57,27 @@ func TestDecodeQuick(t *testing.T) {
 	}
 }
 
+// TestDecodeV1: the first version's kernels (DecodeParams.V1, for
+// comparison with v2) at every page size, over several pieces of a request
+// and both layouts.
+func TestDecodeV1(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, c := range []decodeCase{
+		{name: "bf16 v1 page 64", v1: true, page: 64, hkv: 2, g: 8, sq: 2, lens: []int64{300, 5, 130}, splits: 2, nhd: true},
+		{name: "fp8q0 v1 page 64", v1: true, fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 3, lens: []int64{200, 64}, splits: 3},
+		{name: "fp8q1 v1 page 64", v1: true, fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{129}, nhd: true},
+		{name: "bf16 v1 page 16", v1: true, page: 16, hkv: 1, g: 4, sq: 4, lens: []int64{150, 4}, splits: 2},
+		{name: "fp8q0 v1 page 32", v1: true, fp8: true, quant: 0, page: 32, hkv: 2, g: 8, sq: 1, lens: []int64{97}, splits: 2, nhd: true},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.Contains(t, Plan(d).Decode, "_v1", c.name)
+		runCase(t, devs, r, c)
+	}
+}
+
 // TestDecodeMatrix runs every combination of dtype (bf16, fp8 quant 0 and
 // 1), page (16, 32, 64), layout (NHD, HND), group (4, 8) and Sq (1..4) on
 // the interpreter against the float64 reference, with lengths of one
@@ -126,8 +147,63 @@ func TestDecodeLong(t *testing.T) {
 		{name: "bf16 page 16 L 1500 three splits", page: 16, hkv: 1, g: 4, sq: 2, lens: []int64{1500, 2}, splits: 3},
 		{name: "fp8q0 page 64 L 4200 one split", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{4200}, splits: 1},
 		{name: "fp8q1 page 32 skewed, policy", fp8: true, quant: 1, page: 32, hkv: 1, g: 8, sq: 1, lens: []int64{2100, 64, 1, 33}, splits: 0, nhd: true},
+		// pieces of one tile: the combine merges 20 and 18 partials, 16 at a time
+		{name: "bf16 page 64 L 1250 20 splits", page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{1250, 70}, splits: 20},
+		{name: "fp8q0 page 64 L 1100 18 splits", fp8: true, quant: 0, page: 64, hkv: 2, g: 4, sq: 1, lens: []int64{1100}, splits: 18, nhd: true},
 	} {
 		runCase(t, devs, r, c)
+	}
+}
+
+// TestDecodeReplan: the kernels run with a plan (chunk and programs) made
+// for other lengths than the call's, as a Runner's is once the caller
+// rewrites the lengths in place. Shorter lengths leave programs with no
+// piece; longer ones no longer fit the programs in pieces of the chunk, and
+// the kernels lengthen the pieces until they do (plan in decode.tle), down
+// to one piece a request when there are only B programs.
+func TestDecodeReplan(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, c := range []struct {
+		decodeCase
+		planLens []int64
+		fits     int // the call's pieces at the plan's chunk: -1 fewer than the programs, 1 more
+	}{
+		{decodeCase{name: "shorter", page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{300, 77, 2}, splits: 3, nhd: true}, []int64{700, 300, 64}, -1},
+		{decodeCase{name: "longer", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1500, 500, 3}, splits: 4}, []int64{1000, 64, 3}, 1},
+		{decodeCase{name: "longer fp8q1", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 3, lens: []int64{1500, 500, 3}, splits: 4, nhd: true}, []int64{1000, 64, 3}, 1},
+		{decodeCase{name: "one piece a request", page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{400, 90}}, []int64{64, 2}, 1},
+		{decodeCase{name: "longer v1 page 16", page: 16, hkv: 1, g: 8, sq: 2, lens: []int64{900, 40}, splits: 3}, []int64{300, 40}, 1},
+	} {
+		m := makeCase(r, c.decodeCase)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		if c.splits == 0 {
+			_, d.Chunk = ChooseChunk(d.B, d.Hkv, c.planLens, 132)
+		} else {
+			d.Chunk = chunkOf(c.planLens, c.splits)
+		}
+		d.Splits, d.Programs = d.pieces(c.planLens)
+		_, need := d.pieces(m.in.KVLens)
+		switch c.fits {
+		case -1:
+			require.Less(t, need, d.Programs, c.name)
+		case 1:
+			require.Greater(t, need, d.Programs, c.name)
+		}
+		wo, wl := reference(m.in, m.p)
+		to, tl := bf16TolO, bf16TolLSE
+		if c.fp8 {
+			to, tl = fp8TolO, fp8TolLSE
+		}
+		for _, dev := range devs {
+			out, err := decodeWith(dev, m.in, d)
+			require.NoError(t, err, "%s on %s", c.name, dev.Name())
+			eo, el := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
+			t.Logf("%s on %s: %d programs for %d pieces of %d tiles: max |o err| %.4g, max |lse err| %.4g", c.name, dev.Name(), d.Programs, need, d.Chunk, eo, el)
+			require.LessOrEqual(t, eo, to, "%s on %s: o", c.name, dev.Name())
+			require.LessOrEqual(t, el, tl, "%s on %s: lse", c.name, dev.Name())
+		}
 	}
 }
 

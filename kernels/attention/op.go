@@ -46,7 +46,7 @@ func (Op) Params() []registry.Arg {
 		{Name: "dtype", Doc: `"bf16" or "fp8"`},
 		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (absent for bf16)"},
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
-		{Name: "splits", Optional: true, Doc: "KV splits per (request, kv head), 1 to 128; default the policy's (ChooseSplits)"},
+		{Name: "splits", Optional: true, Doc: "KV splits (pieces) of the longest request, 1 to 128 (shorter requests take fewer pieces of the same length); default the policy's (ChooseChunk)"},
 	}
 }
 

@@ -25,22 +25,40 @@ func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%
 
 // TestDecodePTX builds the decode kernels for sm_90a with llc-19 as Decode
 // plans them (pages 16, 32, 64; N = 8, 16, 32 query rows) and checks the
-// data path: the scores S^T = K Q^T and O^T = V^T P^T as wgmma m64nNk16
-// (bf16) or m64nNk32 (e4m3) with a in registers (four packed registers) and
-// b from shared memory, 16 (bf16) or 8 (e4m3) of them per tile (K = 128 for
-// the scores, M = 128 and K = 64 for the output), and the K and V pages
-// brought by rank-4 TMA loads completing on an mbarrier, one box [1, 1,
-// page, 128] per page; and the combine kernel builds.
+// data path.
+//
+// Pages of 64 (the v2 kernels): the producer role (setmaxnreg.dec to 40)
+// issues every rank-4 TMA load of K and V (cp.async.bulk.tensor.4d, boxes
+// [1, 1, 64, 64] for bf16's two swizzled column blocks, [1, 1, 64, 128]
+// for e4m3, on mbarriers armed with expect_tx) and waits with
+// mbarrier try_wait.parity for released stages; the consumer role
+// (setmaxnreg 232) waits for them the same way and issues every wgmma, all
+// with both operands from shared-memory descriptors (no register-A form:
+// K straight from its TMA stage, V^T read from the V stage transposed for
+// bf16 (tnspA 1) or from its ldmatrix/stmatrix transpose for e4m3), 16
+// (bf16 m64nNk16: 8 for S^T = K Q^T, 8 for O^T = V^T P^T) or 8 (e4m3
+// m64nNk32) of them, and waits for at most one group (the previous tile's
+// PV) before the scores' softmax.
+//
+// Pages of 16 and 32 (the _paged kernels): the same roles, TMA in the
+// producer (one box [1, 1, page, 128] per page) and the waits on both
+// sides, but the consumer's products take a in registers (four packed
+// registers; b from shared memory), 16 or 8 of them. The combine kernel
+// waits for the decode grid (griddepcontrol.wait).
 func TestDecodePTX(t *testing.T) {
 	needLLC(t)
 	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
+	tryWait := ptxLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`)
+	anyWgmma := ptxLine(`wgmma\.mma_async`)
 	for _, c := range []struct {
 		dtype       string
 		quant, page int
 		g, sq, n    int
 	}{
 		{DTypeBF16, 0, 16, 4, 1, 8}, {DTypeBF16, 0, 32, 8, 2, 16}, {DTypeBF16, 0, 64, 8, 4, 32}, {DTypeBF16, 0, 64, 4, 3, 16},
+		{DTypeBF16, 0, 64, 8, 1, 8},
 		{DTypeFP8, 1, 16, 4, 2, 8}, {DTypeFP8, 1, 32, 8, 1, 8}, {DTypeFP8, 0, 64, 8, 2, 16}, {DTypeFP8, 0, 16, 8, 4, 32},
+		{DTypeFP8, 1, 64, 8, 1, 8}, {DTypeFP8, 1, 64, 4, 4, 16},
 	} {
 		d := &Dims{Page: c.page, G: c.g, Sq: c.sq, FP8: c.dtype == DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g, Splits: 1}
 		d.N = padRows(d.G * d.Sq)
@@ -54,17 +72,51 @@ func TestDecodePTX(t *testing.T) {
 		if d.FP8 {
 			ks, ty, count = "32", "e4m3.e4m3", 8
 		}
-		w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
-		require.Len(t, ptxLine(w).FindAllString(b.PTX, -1), count, "%+v: %s", c, w)
-		require.GreaterOrEqual(t, len(tma.FindAllString(b.PTX, -1)), 2, "%+v: rank-4 TMA loads of K and V", c)
-		require.Regexp(t, ptxLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
 		require.Len(t, b.Descs, 2, "%+v: the K and V maps", c)
+		box := HeadDim // v1 and e4m3: one box per page
+		if c.page == Tile && !d.FP8 {
+			box = 64 // bf16 rows of 256 bytes in wgmma's 128B swizzle: one box per 64-column block
+		}
 		for _, desc := range b.Descs {
-			require.Equal(t, []int{1, 1, c.page, HeadDim}, desc.Box, "%+v", c)
+			require.Equal(t, []int{1, 1, c.page, box}, desc.Box, "%+v", c)
+		}
+		require.Regexp(t, ptxLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
+		// split the PTX at the roles' setmaxnreg
+		prodAt := ptxLine(`setmaxnreg\.dec\.sync\.aligned\.u32 40;`).FindStringIndex(b.PTX)
+		consAt := ptxLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`).FindStringIndex(b.PTX)
+		require.NotNil(t, prodAt, "%+v: the producer's setmaxnreg", c)
+		require.NotNil(t, consAt, "%+v: the consumer's setmaxnreg", c)
+		require.Less(t, prodAt[0], consAt[0], "%+v: the producer role comes first", c)
+		pre, prod, cons := b.PTX[:prodAt[0]], b.PTX[prodAt[1]:consAt[0]], b.PTX[consAt[1]:]
+		nTMA := len(tma.FindAllString(prod, -1))
+		require.GreaterOrEqual(t, nTMA, 2, "%+v: the producer's TMA loads of K and V", c)
+		require.Equal(t, nTMA, len(tma.FindAllString(b.PTX, -1)), "%+v: TMA loads outside the producer", c)
+		require.NotEmpty(t, tryWait.FindAllString(prod, -1), "%+v: the producer waits for released stages", c)
+		require.GreaterOrEqual(t, len(tryWait.FindAllString(cons, -1)), 2, "%+v: the consumer waits for K and for V", c)
+		require.Empty(t, anyWgmma.FindAllString(pre+prod, -1), "%+v: wgmma outside the consumer", c)
+		if c.page != Tile {
+			require.Equal(t, pl.Decode, map[bool]string{false: "attn_decode_bf16_paged", true: "attn_decode_fp8_paged"}[d.FP8])
+			w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
+			require.Len(t, ptxLine(w).FindAllString(cons, -1), count, "%+v: %s", c, w)
+			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from registers", c)
+			continue
+		}
+		shared := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
+		require.Len(t, ptxLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
+		require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from shared memory", c)
+		require.Regexp(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 1;`), cons, "%+v: the previous tile's PV runs on under the scores", c)
+		if d.FP8 {
+			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), cons, "%+v: V's transpose", c)
+			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), cons, "%+v: V's transpose", c)
+		} else {
+			// tnspA 1 on the 8 products of O^T = V^T P^T
+			require.Len(t, ptxLine(shared+`, 1, 0;`).FindAllString(cons, -1), 8, "%+v: V^T read transposed", c)
 		}
 	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
-	_, err = ck.Compile(tle.CompileOptions{Defines: map[string]string{"SP2": "8"}, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
+	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
+	require.Regexp(t, ptxLine(`griddepcontrol\.wait;`), cb.PTX)
 }

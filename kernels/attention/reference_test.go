@@ -19,6 +19,7 @@ type decodeCase struct {
 	sq     int
 	lens   []int64
 	splits int
+	v1     bool // DecodeParams.V1: the first version's kernels
 }
 
 // made is a case's inputs with the float64 view of the dequantized
@@ -118,7 +119,7 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
 		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits}
+	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1}
 	if c.nhd {
 		p.Layout = LayoutNHD
 	}

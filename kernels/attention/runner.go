@@ -75,6 +75,7 @@ type Runner struct {
 	ws      []*tle.DeviceBuffer
 	decode  *tle.Prepared
 	combine *tle.Prepared
+	pdl     bool // the combine is launched as a programmatic dependent launch
 }
 
 // NewRunner prepares the launches of sizes d (from Validate) over t.
@@ -89,12 +90,11 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := d.B * d.Sq * d.Hq
-	partO, err := g.Alloc(ir.F32, rows*d.Splits*HeadDim)
+	partO, err := g.Alloc(ir.F32, d.WorkspaceRows()*HeadDim)
 	if err != nil {
 		return nil, fmt.Errorf("attention: workspace: %w", err)
 	}
-	partL, err := g.Alloc(ir.F32, rows*d.Splits)
+	partL, err := g.Alloc(ir.F32, d.WorkspaceRows())
 	if err != nil {
 		g.Free(partO)
 		return nil, fmt.Errorf("attention: workspace: %w", err)
@@ -107,28 +107,37 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
 		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
-			d.MaxBlocks, d.Hq, d.Scale, d.Splits, blk, tok, head}
+			d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg(), blk, tok, head}
 	} else {
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.Splits}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg()}
 	}
 	if r.decode, err = g.Prepare(dk, tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, pl.DecodeGrid, args...); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
 	}
 	if r.combine, err = g.Prepare(ck, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, pl.CombineGrid,
-		partO, partL, t.O, t.LSE, d.Splits); err != nil {
+		partO, partL, t.O, t.LSE, t.KVLens, d.B, d.Programs, d.chunkArg(), d.Hq, d.Sq, d.G, d.N); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Combine, err)
 	}
+	r.pdl = g.SupportsPDL()
 	return r, nil
 }
 
-// Launch enqueues one decode step (both kernels); it does not wait.
+// Launch enqueues one decode step (both kernels); it does not wait. Both
+// are programmatic dependent launches (on sm_90 and newer): the combine's
+// programs start while the decode grid drains (each decode program lets
+// it once its loop is done), plan their partials and wait for the decode
+// grid's writes (grid_dependency_wait) before reading them; the decode
+// grid's launch overlaps whatever kernel came before it, and its programs
+// wait for that kernel before reading anything (the previous step's
+// combine reads the workspace they write; a model's kernel writes q and
+// the caches).
 func (r *Runner) Launch() error {
-	if err := r.decode.Launch(); err != nil {
+	if err := r.decode.LaunchWith(tle.LaunchOptions{PDL: r.pdl}); err != nil {
 		return err
 	}
-	return r.combine.Launch()
+	return r.combine.LaunchWith(tle.LaunchOptions{PDL: r.pdl})
 }
 
 // Close frees the workspace and the launches.

@@ -84,7 +84,9 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// TestChooseSplits: the policy on the spec's workloads (132 SMs).
+// TestChooseSplits: the policy on the spec's workloads (132 SMs): the
+// smallest chunk of at least max(2, cdiv(tiles, 132)) tiles whose pieces
+// fit in 132 programs, and the longest request's splits at that chunk.
 func TestChooseSplits(t *testing.T) {
 	rep := func(n int, L int64) []int64 {
 		out := make([]int64, n)
@@ -94,20 +96,33 @@ func TestChooseSplits(t *testing.T) {
 		return out
 	}
 	for _, c := range []struct {
-		name string
-		lens []int64
-		want int
+		name          string
+		lens          []int64
+		splits, chunk int
 	}{
-		{"uniform_512", rep(64, 512), 4},                                   // 512 tiles over 264 programs: 2 each; 8 / 2
-		{"uniform_4096", rep(64, 4096), 4},                                 // 4096 tiles: 16 each; 64 / 16
-		{"skewed_extreme", append(rep(15, 64), 16384), 128},                // 271 tiles: 2 each; 256 / 2 = 128
-		{"one_128k_31x4k", append([]int64{131072}, rep(31, 4096)...), 128}, // 4032 tiles: 16 each; 2048 / 16, capped
-		{"two_32k_30x4k", append(rep(2, 32768), rep(30, 4096)...), 43},     // 2944 tiles: 12 each; cdiv(512, 12)
-		{"full machine", rep(512, 1024), 1},                                // 8192 tiles: 32 each, 16 per request
-		{"single token", []int64{1}, 1},
+		{"uniform_512", rep(64, 512), 2, 4},                                   // 512 tiles: cdiv(512, 132) = 4 a piece, 128 pieces
+		{"uniform_4096", rep(64, 4096), 2, 32},                                // 4096 tiles: 32 a piece, 128 pieces
+		{"skewed_mix", append(rep(32, 128), rep(32, 4096)...), 3, 22},         // 2112 tiles: 17 gives 32 + 32*4 = 160 pieces; 22 gives 32 + 32*3
+		{"skewed_extreme", append(rep(15, 64), 16384), 86, 3},                 // 271 tiles: 3 a piece, 15 + 86 pieces
+		{"one_128k_31x4k", append([]int64{131072}, rep(31, 4096)...), 64, 32}, // 4032 tiles: 31 gives 67 + 31*3 = 160; 32 gives 64 + 31*2
+		{"two_32k_30x4k", append(rep(2, 32768), rep(30, 4096)...), 21, 25},    // 2944 tiles: 25 gives 2*21 + 30*3 = 132
+		{"full machine", rep(512, 1024), 1, 16},                               // 512 programs already: one piece each
+		{"single token", []int64{1}, 1, 1},
+		{"capped", []int64{64 * 64 * 400}, MaxSplits, 200}, // 25600 tiles: 194 a piece would be 132 splits, over the cap
 	} {
-		got := ChooseSplits(len(c.lens), 1, c.lens, 132)
-		require.Equal(t, c.want, got, c.name)
-		t.Logf("%s: %d splits, %d programs", c.name, got, len(c.lens)*got)
+		s, w := ChooseChunk(len(c.lens), 1, c.lens, 132)
+		require.Equal(t, [2]int{c.splits, c.chunk}, [2]int{s, w}, c.name)
+		require.Equal(t, s, ChooseSplits(len(c.lens), 1, c.lens, 132), c.name)
+		var pieces, maxTiles int64
+		for _, L := range c.lens {
+			tl := (L + Tile - 1) / Tile
+			pieces += (tl + int64(w) - 1) / int64(w)
+			maxTiles = max(maxTiles, tl)
+		}
+		require.GreaterOrEqual(t, int64(s*w), maxTiles, "%s: the splits cover the longest request", c.name)
+		if int64(len(c.lens)) <= 132 && s < MaxSplits {
+			require.LessOrEqual(t, pieces, int64(132), "%s: one wave", c.name)
+		}
+		t.Logf("%s: %d splits of %d tiles, %d programs with work", c.name, s, w, pieces)
 	}
 }
