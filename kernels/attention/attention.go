@@ -306,33 +306,11 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		return nil, errors.New("attention: no inputs")
 	}
 	d := &Dims{Sq: p.Sq}
-	switch p.Layout {
-	case LayoutNHD:
-		d.NHD = true
-	case LayoutHND:
-	default:
-		return nil, argErr("layout", "want %q or %q, got %q", LayoutNHD, LayoutHND, p.Layout)
-	}
-	switch p.DType {
-	case DTypeBF16:
-	case DTypeFP8:
-		d.FP8 = true
-		if p.QuantType != 0 && p.QuantType != 1 {
-			return nil, argErr("quant_type", "want 0 or 1, got %d", p.QuantType)
-		}
-		d.Quant = p.QuantType
-	default:
-		return nil, argErr("dtype", "want %q or %q, got %q", DTypeBF16, DTypeFP8, p.DType)
+	if err := d.checkFormat(p.Layout, p.DType, p.QuantType, p.Scale); err != nil {
+		return nil, err
 	}
 	if p.Sq < 1 || p.Sq > 4 {
 		return nil, argErr("sq", "want 1 to 4 query tokens per request, got %d", p.Sq)
-	}
-	d.Scale = p.Scale
-	if d.Scale == 0 {
-		d.Scale = DefaultScale
-	}
-	if math.IsNaN(d.Scale) || math.IsInf(d.Scale, 0) || d.Scale < 0 || d.Scale > math.MaxFloat32 {
-		return nil, argErr("scale", "must be a positive finite f32, got %v", p.Scale)
 	}
 
 	if err := checkTensor("q", in.Q, 3, "[B*Sq, Hq, 128]"); err != nil {
@@ -346,123 +324,16 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	}
 	d.B, d.Hq = in.Q.Shape[0]/p.Sq, in.Q.Shape[1]
 
-	cacheWhat := "[blocks, page, Hkv, 128] (nhd)"
-	if !d.NHD {
-		cacheWhat = "[blocks, Hkv, page, 128] (hnd)"
-	}
-	if err := checkTensor("k_cache", in.KCache, 4, cacheWhat); err != nil {
+	if err := d.checkCaches(in.KCache, in.VCache, p.Layout); err != nil {
 		return nil, err
-	}
-	ks := in.KCache.Shape
-	d.Blocks = ks[0]
-	if d.NHD {
-		d.Page, d.Hkv = ks[1], ks[2]
-	} else {
-		d.Hkv, d.Page = ks[1], ks[2]
-	}
-	if ks[3] != HeadDim {
-		return nil, argErr("k_cache", "head dim %d is unsupported: want 128 (shape %v)", ks[3], ks)
-	}
-	if d.Page != 16 && d.Page != 32 && d.Page != 64 {
-		return nil, argErr("k_cache", "page size %d is unsupported: want 16, 32 or 64 (shape %v, layout %s)", d.Page, ks, p.Layout)
-	}
-	if d.Hq%d.Hkv != 0 {
-		return nil, argErr("q", "Hq = %d is not a multiple of the caches' Hkv = %d", d.Hq, d.Hkv)
-	}
-	d.G = d.Hq / d.Hkv
-	if d.G != 4 && d.G != 8 {
-		return nil, argErr("q", "GQA group Hq/Hkv = %d/%d = %d is unsupported: want 4 or 8", d.Hq, d.Hkv, d.G)
-	}
-	if d.Hkv > tle.MaxGridYZ {
-		return nil, argErr("k_cache", "at most %d kv heads, got %d", tle.MaxGridYZ, d.Hkv)
 	}
 	d.N = padRows(d.G * d.Sq)
-	if err := checkShape("v_cache", in.VCache, cacheWhat+" (k_cache's shape)", ks...); err != nil {
+
+	if err := d.checkTable(in.BlockIDs, in.KVLens, "B = q rows / sq", func(int) int64 { return int64(p.Sq) }, "sq"); err != nil {
 		return nil, err
 	}
-
-	// The page table and the lengths.
-	if len(in.BlockIDs) != d.B {
-		return nil, argErr("block_ids", "want %d rows (B = q rows / sq), got %d", d.B, len(in.BlockIDs))
-	}
-	d.MaxBlocks = len(in.BlockIDs[0])
-	if d.MaxBlocks < 1 {
-		return nil, argErr("block_ids", "rows must not be empty")
-	}
-	for b, row := range in.BlockIDs {
-		if len(row) != d.MaxBlocks {
-			return nil, argErr("block_ids", "row %d has %d entries, row 0 has %d", b, len(row), d.MaxBlocks)
-		}
-	}
-	if d.B*d.MaxBlocks > math.MaxInt32 {
-		return nil, argErr("block_ids", "too large: %d x %d entries", d.B, d.MaxBlocks)
-	}
-	if len(in.KVLens) != d.B {
-		return nil, argErr("kv_lens", "want %d lengths (B), got %d", d.B, len(in.KVLens))
-	}
-	for b, L := range in.KVLens {
-		if L < int64(p.Sq) {
-			return nil, argErr("kv_lens", "kv_lens[%d] = %d is less than sq = %d (the lengths count the new tokens)", b, L, p.Sq)
-		}
-		if L > int64(d.MaxBlocks*d.Page) {
-			return nil, argErr("kv_lens", "kv_lens[%d] = %d is past the %d pages of %d tokens block_ids gives (%d tokens)", b, L, d.MaxBlocks, d.Page, d.MaxBlocks*d.Page)
-		}
-		for i := int64(0); i < (L+int64(d.Page)-1)/int64(d.Page); i++ {
-			if id := in.BlockIDs[b][i]; id < 0 || id >= int64(d.Blocks) {
-				return nil, argErr("block_ids", "block_ids[%d][%d] = %d is out of range: the caches have %d blocks", b, i, id, d.Blocks)
-			}
-		}
-	}
-
-	// Values.
-	if err := checkValues("q", in.Q, d.FP8, false); err != nil {
+	if err := d.checkInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.B*d.Sq, "[B*Sq, Hq]"); err != nil {
 		return nil, err
-	}
-	if d.FP8 {
-		for _, c := range []struct {
-			name string
-			t    *tle.Tensor
-		}{{"k_cache", in.KCache}, {"v_cache", in.VCache}} {
-			if err := checkValues(c.name, c.t, true, true); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkShape("q_scale", in.QScale, "[B*Sq, Hq]", d.B*d.Sq, d.Hq); err != nil {
-			return nil, err
-		}
-		kWhat, kShape, vWhat, vShape := "[1] (quant type 1)", []int{1}, "[1] (quant type 1)", []int{1}
-		if d.Quant == 0 {
-			kWhat, kShape = "[blocks, page, Hkv] (quant type 0, nhd)", []int{d.Blocks, d.Page, d.Hkv}
-			if !d.NHD {
-				kWhat, kShape = "[blocks, Hkv, page] (quant type 0, hnd)", []int{d.Blocks, d.Hkv, d.Page}
-			}
-			vWhat, vShape = "[Hkv] (quant type 0)", []int{d.Hkv}
-		}
-		if err := checkShape("k_scale", in.KScale, kWhat, kShape...); err != nil {
-			return nil, err
-		}
-		if err := checkShape("v_scale", in.VScale, vWhat, vShape...); err != nil {
-			return nil, err
-		}
-		for _, s := range []struct {
-			name string
-			t    *tle.Tensor
-		}{{"q_scale", in.QScale}, {"k_scale", in.KScale}, {"v_scale", in.VScale}} {
-			for i, x := range s.t.Data {
-				if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
-					return nil, argErr(s.name, "element %d is %v; scales must be finite f32", i, x)
-				}
-			}
-		}
-	} else {
-		for _, s := range []struct {
-			name string
-			t    *tle.Tensor
-		}{{"q_scale", in.QScale}, {"k_scale", in.KScale}, {"v_scale", in.VScale}} {
-			if s.t != nil {
-				return nil, argErr(s.name, "given for a bf16 call (scales are for fp8 only)")
-			}
-		}
 	}
 
 	d.V1 = p.V1

@@ -1,9 +1,6 @@
 package attention
 
 import (
-	"math"
-	"strings"
-
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
@@ -67,7 +64,7 @@ func (op PrefillOp) Run(dev tle.Device, in map[string]*npy.Array, params map[str
 	if err != nil {
 		return nil, err
 	}
-	return map[string]*npy.Array{"o": f32Array(out.O), "lse": f32Array(out.LSE)}, nil
+	return map[string]*npy.Array{"o": registry.F32(out.O), "lse": registry.F32(out.LSE)}, nil
 }
 
 // Validate checks the arguments as Run would, without running anything.
@@ -80,123 +77,43 @@ func (op PrefillOp) Validate(in map[string]*npy.Array, params map[string]any) er
 // and validates them (every error names its argument).
 func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*PrefillInputs, PrefillParams, error) {
 	var p PrefillParams
-	for _, c := range []struct {
-		names  []string
-		args   []registry.Arg
-		format string
-	}{{keys(in), op.Inputs(), "takes no input named so (inputs: %s)"}, {keys(params), op.Params(), "has no parameter named so (parameters: %s)"}} {
-		known := map[string]bool{}
-		var all []string
-		for _, a := range c.args {
-			known[a.Name] = true
-			all = append(all, a.Name)
-		}
-		for _, n := range c.names {
-			if !known[n] {
-				return nil, p, argErr(n, "attn_prefill "+c.format, strings.Join(all, ", "))
-			}
-		}
+	a := opArgs{op: op.Name(), in: in, params: params}
+	if err := a.known(op.Inputs(), op.Params()); err != nil {
+		return nil, p, err
 	}
 	if in["block_mask"] != nil {
 		return nil, p, argErr("block_mask", "the block-sparse mask is not supported yet (the kernels are dense causal)")
 	}
-	str := func(name string) (string, error) {
-		v, ok := params[name]
-		if !ok || v == nil {
-			return "", argErr(name, "missing")
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", argErr(name, "want a string, got %T (%v)", v, v)
-		}
-		return s, nil
-	}
 	var err error
-	if p.Layout, err = str("layout"); err != nil {
+	if p.Layout, err = a.str("layout"); err != nil {
 		return nil, p, err
 	}
-	if p.DType, err = str("dtype"); err != nil {
+	if p.DType, err = a.str("dtype"); err != nil {
 		return nil, p, err
 	}
-	if v, ok := params["quant_type"]; ok && v != nil && p.DType == DTypeFP8 {
-		x, isNum := v.(float64)
-		if !isNum || x != math.Trunc(x) || math.Abs(x) > 1<<30 {
-			return nil, p, argErr("quant_type", "want an integer, got %T (%v)", v, v)
-		}
-		p.QuantType = int(x)
-	} else if p.DType == DTypeFP8 {
-		return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
-	}
-	if v, ok := params["scale"]; ok && v != nil {
-		x, isNum := v.(float64)
-		if !isNum {
-			return nil, p, argErr("scale", "want a number, got %T (%v)", v, v)
-		}
-		if x <= 0 || math.IsNaN(x) {
-			return nil, p, argErr("scale", "must be positive, got %v", x)
-		}
-		p.Scale = x
-	}
-
-	float := func(name string) (*tle.Tensor, error) {
-		a := in[name]
-		if a == nil {
-			return nil, nil
-		}
-		if err := a.Validate(); err != nil {
-			return nil, argErr(name, "%v", err)
-		}
-		if !a.IsFloat() {
-			return nil, argErr(name, "want a float array, got dtype %s", a.DType)
-		}
-		return &tle.Tensor{Shape: append([]int(nil), a.Shape...), Data: a.F64}, nil
-	}
-	ints := func(name string, rank int, what string) (*npy.Array, error) {
-		a := in[name]
-		if a == nil {
-			return nil, argErr(name, "missing (want %s int32 or int64)", what)
-		}
-		if err := a.Validate(); err != nil {
-			return nil, argErr(name, "%v", err)
-		}
-		if a.DType != "<i4" && a.DType != "<i8" {
-			return nil, argErr(name, "want int32 or int64, got dtype %s", a.DType)
-		}
-		if len(a.Shape) != rank {
-			return nil, argErr(name, "want shape %s, got %v", what, a.Shape)
-		}
-		return a, nil
-	}
-	inputs := &PrefillInputs{}
-	for _, f := range []struct {
-		name string
-		dst  **tle.Tensor
-	}{{"q", &inputs.Q}, {"k_cache", &inputs.KCache}, {"v_cache", &inputs.VCache},
-		{"q_scale", &inputs.QScale}, {"k_scale", &inputs.KScale}, {"v_scale", &inputs.VScale}} {
-		if *f.dst, err = float(f.name); err != nil {
+	if p.DType == DTypeFP8 { // for bf16 a quant_type is ignored (issue 16)
+		qt, has, err := a.integer("quant_type", false)
+		if err != nil {
 			return nil, p, err
 		}
+		if !has {
+			return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
+		}
+		p.QuantType = qt
 	}
-	cu, err := ints("cu_seqlens_q", 1, "[B+1]")
+	if p.Scale, err = a.scale(); err != nil {
+		return nil, p, err
+	}
+	cu, err := a.ints("cu_seqlens_q", 1, "[B+1]")
 	if err != nil {
 		return nil, p, err
 	}
-	inputs.CuSeqlensQ = cu.I64
-	bt, err := ints("block_ids", 2, "[B, max_blocks]")
+	pa, err := a.paged()
 	if err != nil {
 		return nil, p, err
 	}
-	if bt.Shape[0] < 1 || bt.Shape[1] < 1 {
-		return nil, p, argErr("block_ids", "want a non-empty [B, max_blocks], got %v", bt.Shape)
-	}
-	for b := range bt.Shape[0] {
-		inputs.BlockIDs = append(inputs.BlockIDs, bt.I64[b*bt.Shape[1]:(b+1)*bt.Shape[1]])
-	}
-	kl, err := ints("kv_lens", 1, "[B]")
-	if err != nil {
-		return nil, p, err
-	}
-	inputs.KVLens = kl.I64
+	inputs := &PrefillInputs{Q: pa.q, CuSeqlensQ: cu.I64, KCache: pa.kCache, VCache: pa.vCache, QScale: pa.qScale, KScale: pa.kScale, VScale: pa.vScale,
+		BlockIDs: pa.blockIDs, KVLens: pa.kvLens}
 	if _, err := ValidatePrefill(inputs, p); err != nil {
 		return nil, p, err
 	}

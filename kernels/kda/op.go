@@ -1,8 +1,9 @@
 package kda
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tlego/tle/kernels/registry"
@@ -74,9 +75,9 @@ func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any
 	if err != nil {
 		return nil, err
 	}
-	res := map[string]*npy.Array{"o": f32Array(out.O)}
+	res := map[string]*npy.Array{"o": registry.F32(out.O)}
 	if out.HT != nil {
-		res["ht"] = f32Array(out.HT)
+		res["ht"] = registry.F32(out.HT)
 	}
 	return res, nil
 }
@@ -85,7 +86,7 @@ func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any
 // them (every error names its argument).
 func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Params, error) {
 	var p Params
-	if err := unknownArg(sortedKeys(in), op.Inputs(), "takes no input named so (inputs: %s)"); err != nil {
+	if err := unknownArg(slices.Sorted(maps.Keys(in)), op.Inputs(), "takes no input named so (inputs: %s)"); err != nil {
 		return nil, p, err
 	}
 	inputs := &Inputs{}
@@ -138,7 +139,7 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 	}
 
 	// Parameters.
-	if err := unknownArg(sortedKeys(params), op.Params(), "has no parameter named so (parameters: %s)"); err != nil {
+	if err := unknownArg(slices.Sorted(maps.Keys(params)), op.Params(), "has no parameter named so (parameters: %s)"); err != nil {
 		return nil, p, err
 	}
 	number := func(name string) (float64, bool, error) {
@@ -221,23 +222,6 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 		return nil, p, err
 	}
 	return inputs, p, nil
-}
-
-func f32Array(t *tle.Tensor) *npy.Array {
-	f := make([]float32, len(t.Data))
-	for i, x := range t.Data {
-		f[i] = float32(x)
-	}
-	return npy.Float32(t.Shape, f)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // unknownArg is the error for the first of keys that is none of args:

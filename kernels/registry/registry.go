@@ -71,3 +71,12 @@ func List() []Op {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out
 }
+
+// F32 is a tensor as the f32 .npy array an op returns.
+func F32(t *tle.Tensor) *npy.Array {
+	f := make([]float32, len(t.Data))
+	for i, x := range t.Data {
+		f[i] = float32(x)
+	}
+	return npy.Float32(t.Shape, f)
+}

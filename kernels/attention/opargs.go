@@ -1,0 +1,171 @@
+package attention
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tlego/tle/kernels/registry"
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tle"
+)
+
+// opArgs reads the .npy inputs and params.json values of the ops
+// attn_decode and attn_prefill; every error names its argument.
+type opArgs struct {
+	op     string // the op's name, for unknown-name errors
+	in     map[string]*npy.Array
+	params map[string]any
+}
+
+// known refuses an input or parameter the op does not take.
+func (a opArgs) known(inputs, params []registry.Arg) error {
+	for _, c := range []struct {
+		names  []string
+		args   []registry.Arg
+		format string
+	}{{slices.Sorted(maps.Keys(a.in)), inputs, "takes no input named so (inputs: %s)"}, {slices.Sorted(maps.Keys(a.params)), params, "has no parameter named so (parameters: %s)"}} {
+		ok := map[string]bool{}
+		var all []string
+		for _, arg := range c.args {
+			ok[arg.Name] = true
+			all = append(all, arg.Name)
+		}
+		for _, n := range c.names {
+			if !ok[n] {
+				return argErr(n, a.op+" "+c.format, strings.Join(all, ", "))
+			}
+		}
+	}
+	return nil
+}
+
+// str is the required string parameter name.
+func (a opArgs) str(name string) (string, error) {
+	v, ok := a.params[name]
+	if !ok || v == nil {
+		return "", argErr(name, "missing")
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", argErr(name, "want a string, got %T (%v)", v, v)
+	}
+	return s, nil
+}
+
+// integer is the integer parameter name and whether it is given (an error
+// when it is required and not).
+func (a opArgs) integer(name string, required bool) (int, bool, error) {
+	v, ok := a.params[name]
+	if !ok || v == nil {
+		if required {
+			return 0, false, argErr(name, "missing")
+		}
+		return 0, false, nil
+	}
+	var x float64
+	switch t := v.(type) {
+	case float64:
+		x = t
+	case int:
+		x = float64(t)
+	case int64:
+		x = float64(t)
+	default:
+		return 0, false, argErr(name, "want an integer, got %T (%v)", v, v)
+	}
+	if x != math.Trunc(x) || math.Abs(x) > 1<<30 {
+		return 0, false, argErr(name, "want an integer, got %v", x)
+	}
+	return int(x), true, nil
+}
+
+// scale is the optional positive number "scale" (0 when absent: the
+// default).
+func (a opArgs) scale() (float64, error) {
+	v, ok := a.params["scale"]
+	if !ok || v == nil {
+		return 0, nil
+	}
+	x, isNum := v.(float64)
+	if !isNum {
+		return 0, argErr("scale", "want a number, got %T (%v)", v, v)
+	}
+	if x <= 0 || math.IsNaN(x) {
+		return 0, argErr("scale", "must be positive, got %v", x)
+	}
+	return x, nil
+}
+
+// float is the optional float array name as a tensor (nil when absent).
+func (a opArgs) float(name string) (*tle.Tensor, error) {
+	arr := a.in[name]
+	if arr == nil {
+		return nil, nil
+	}
+	if err := arr.Validate(); err != nil {
+		return nil, argErr(name, "%v", err)
+	}
+	if !arr.IsFloat() {
+		return nil, argErr(name, "want a float array, got dtype %s", arr.DType)
+	}
+	return &tle.Tensor{Shape: append([]int(nil), arr.Shape...), Data: arr.F64}, nil
+}
+
+// ints is the required int32 or int64 array name of the given rank (what
+// is its shape's name).
+func (a opArgs) ints(name string, rank int, what string) (*npy.Array, error) {
+	arr := a.in[name]
+	if arr == nil {
+		return nil, argErr(name, "missing (want %s int32 or int64)", what)
+	}
+	if err := arr.Validate(); err != nil {
+		return nil, argErr(name, "%v", err)
+	}
+	if arr.DType != "<i4" && arr.DType != "<i8" {
+		return nil, argErr(name, "want int32 or int64, got dtype %s", arr.DType)
+	}
+	if len(arr.Shape) != rank {
+		return nil, argErr(name, "want shape %s, got %v", what, arr.Shape)
+	}
+	return arr, nil
+}
+
+// pagedArrays are the inputs decode and prefill share.
+type pagedArrays struct {
+	q, kCache, vCache, qScale, kScale, vScale *tle.Tensor
+	blockIDs                                  [][]int64
+	kvLens                                    []int64
+}
+
+// paged reads q, the caches, the scales, block_ids and kv_lens.
+func (a opArgs) paged() (*pagedArrays, error) {
+	p := &pagedArrays{}
+	var err error
+	for _, f := range []struct {
+		name string
+		dst  **tle.Tensor
+	}{{"q", &p.q}, {"k_cache", &p.kCache}, {"v_cache", &p.vCache},
+		{"q_scale", &p.qScale}, {"k_scale", &p.kScale}, {"v_scale", &p.vScale}} {
+		if *f.dst, err = a.float(f.name); err != nil {
+			return nil, err
+		}
+	}
+	bt, err := a.ints("block_ids", 2, "[B, max_blocks]")
+	if err != nil {
+		return nil, err
+	}
+	if bt.Shape[0] < 1 || bt.Shape[1] < 1 {
+		return nil, argErr("block_ids", "want a non-empty [B, max_blocks], got %v", bt.Shape)
+	}
+	for b := range bt.Shape[0] {
+		p.blockIDs = append(p.blockIDs, bt.I64[b*bt.Shape[1]:(b+1)*bt.Shape[1]])
+	}
+	kl, err := a.ints("kv_lens", 1, "[B]")
+	if err != nil {
+		return nil, err
+	}
+	p.kvLens = kl.I64
+	return p, nil
+}
