@@ -90,15 +90,22 @@ func TestOpAttnDecode(t *testing.T) {
 		require.Equal(t, 0, code, errs)
 		want, err := attention.Decode(tle.CPU(), inputs, p)
 		require.NoError(t, err)
-		for name, w := range map[string]*tle.Tensor{"o": want.O, "lse": want.LSE} {
-			a, err := npy.ReadFile(filepath.Join(out, name+".npy"))
-			require.NoError(t, err)
-			require.Equal(t, "<f4", a.DType)
-			require.Equal(t, w.Shape, a.Shape, name)
-			for i := range w.Data {
-				require.Equal(t, float32(w.Data[i]), float32(a.F64[i]), "%s %d (fp8 %v)", name, i, fp8)
-				require.False(t, math.IsNaN(a.F64[i]))
-			}
+		requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, fp8)
+	}
+}
+
+// requireOpOutputs checks that the op wrote, into out, each tensor of want
+// as NAME.npy in f32, element for element, with no NaN.
+func requireOpOutputs(t *testing.T, out string, want map[string]*tle.Tensor, fp8 bool) {
+	t.Helper()
+	for name, w := range want {
+		a, err := npy.ReadFile(filepath.Join(out, name+".npy"))
+		require.NoError(t, err)
+		require.Equal(t, "<f4", a.DType)
+		require.Equal(t, w.Shape, a.Shape, name)
+		for i := range w.Data {
+			require.Equal(t, float32(w.Data[i]), float32(a.F64[i]), "%s %d (fp8 %v)", name, i, fp8)
+			require.False(t, math.IsNaN(a.F64[i]))
 		}
 	}
 }
