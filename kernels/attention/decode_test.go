@@ -52,8 +52,36 @@ func TestDecodeQuick(t *testing.T) {
 		{name: "bf16 p16", page: 16, hkv: 2, g: 8, sq: 2, lens: []int64{100, 3}, splits: 2, nhd: true},
 		{name: "fp8 q1", fp8: true, quant: 1, page: 32, hkv: 1, g: 8, sq: 3, lens: []int64{130}, splits: 2},
 		{name: "fp8 q0", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 4, lens: []int64{67, 5}, splits: 3, nhd: true},
+		// softmax scales other than the default (the kernels must read them)
+		{name: "bf16 scale 0.3", page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{150}, splits: 2, scale: 0.3},
+		{name: "fp8 q1 scale 0.3", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{150}, splits: 2, scale: 0.3},
 	} {
 		runCase(t, devs, r, c)
+	}
+}
+
+// TestDecodeZeroLength: a Runner's caller may rewrite a request's length
+// to 0 between steps (a padding slot): its outputs are o 0 and lse -inf,
+// never NaN, and the other requests are unaffected.
+func TestDecodeZeroLength(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{300, 5}, splits: 2})
+	d, err := Validate(m.in, m.p)
+	require.NoError(t, err)
+	wo, wl := reference(m.in, m.p)
+	m.in.KVLens[1] = 0
+	rows := len(wo) / 2 // request 1's rows of o follow request 0's
+	for _, dev := range tletest.Devices(t) {
+		out, err := decodeWith(dev, m.in, d)
+		require.NoError(t, err, dev.Name())
+		require.LessOrEqual(t, maxAbs(out.O.Data[:rows], wo[:rows]), bf16TolO, "%s: request 0", dev.Name())
+		require.LessOrEqual(t, maxAbs(out.LSE.Data[:len(wl)/2], wl[:len(wl)/2]), bf16TolLSE, "%s: request 0", dev.Name())
+		for i, x := range out.O.Data[rows:] {
+			require.Equal(t, 0.0, x, "%s: o of the empty request, element %d", dev.Name(), i)
+		}
+		for i, x := range out.LSE.Data[len(wl)/2:] {
+			require.True(t, math.IsInf(x, -1), "%s: lse of the empty request, element %d = %v", dev.Name(), i, x)
+		}
 	}
 }
 

@@ -105,6 +105,9 @@ func (d *Dims) checkTable(blockIDs [][]int64, kvLens []int64, rowsWhat string, m
 		if m := minLen(b); L < m {
 			return argErr("kv_lens", "kv_lens[%d] = %d is less than %s = %d (the lengths count the new tokens)", b, L, newTokens, m)
 		}
+		if L > math.MaxInt32-2*PrefillTile {
+			return argErr("kv_lens", "kv_lens[%d] = %d: at most %d tokens (the kernels count them in i32)", b, L, math.MaxInt32-2*PrefillTile)
+		}
 		if L > int64(d.MaxBlocks*d.Page) {
 			return argErr("kv_lens", "kv_lens[%d] = %d is past the %d pages of %d tokens block_ids gives (%d tokens)", b, L, d.MaxBlocks, d.Page, d.MaxBlocks*d.Page)
 		}

@@ -26,6 +26,7 @@ type prefillCase struct {
 	hkv, g int
 	qlens  []int64
 	lens   []int64
+	scale  float64 // PrefillParams.Scale (0: the default)
 }
 
 // makePrefill draws a case: the caches, page table and K/V scales are
@@ -50,7 +51,7 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 	}
 	in := &PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: m.in.KCache, VCache: m.in.VCache,
 		BlockIDs: m.in.BlockIDs, KVLens: m.in.KVLens, KScale: m.in.KScale, VScale: m.in.VScale}
-	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType}
+	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale}
 	if c.fp8 {
 		in.QScale = tle.NewTensor(T, hq)
 		for i := range in.QScale.Data {
@@ -108,6 +109,8 @@ func TestPrefillQuick(t *testing.T) {
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(31, 32))
 	runPrefill(t, devs, r, prefillCase{name: "bf16 quick", page: 32, hkv: 1, g: 4, qlens: []int64{40}, lens: []int64{90}})
+	// a softmax scale other than the default (the kernels must read it)
+	runPrefill(t, devs, r, prefillCase{name: "bf16 scale 0.3", page: 64, hkv: 1, g: 8, qlens: []int64{30}, lens: []int64{100}, scale: 0.3})
 }
 
 // TestPrefillMatrix runs pages 16, 32, 64 x NHD/HND x G 4/8 (Hkv 1 and 2)

@@ -19,7 +19,8 @@ type decodeCase struct {
 	sq     int
 	lens   []int64
 	splits int
-	v1     bool // DecodeParams.V1: the first version's kernels
+	v1     bool    // DecodeParams.V1: the first version's kernels
+	scale  float64 // DecodeParams.Scale (0: the default)
 }
 
 // made is a case's inputs with the float64 view of the dequantized
@@ -119,7 +120,7 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
 		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1}
+	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale}
 	if c.nhd {
 		p.Layout = LayoutNHD
 	}

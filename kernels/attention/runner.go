@@ -9,9 +9,9 @@ import (
 
 // DeviceInputs are one call's tensors in GPU memory, in the kernels'
 // dtypes: Q and the caches bf16 (BF16) or f8e4m3 (FP8); BlockIDs i32 [B,
-// max blocks] (every entry a valid block id: the host side replaces what
-// lies past a request's pages); KVLens i32 [B]; the FP8 scales f32; the
-// outputs O bf16 [B*Sq, Hq, 128] and LSE f32 [B*Sq, Hq] (natural log).
+// max blocks] (ids past a request's pages are never read; ids outside i32
+// become -1); KVLens i32 [B]; the FP8 scales f32; the outputs O bf16
+// [B*Sq, Hq, 128] and LSE f32 [B*Sq, Hq] (natural log).
 type DeviceInputs struct {
 	Q, KCache, VCache, BlockIDs, KVLens *tle.DeviceBuffer
 	QScale, KScale, VScale              *tle.DeviceBuffer
@@ -69,6 +69,10 @@ func (t *DeviceInputs) Free(g *tle.GPU) {
 // step allocates nothing. Between steps the caller rewrites the device
 // inputs in place (new tokens in the caches, new lengths in KVLens); a new
 // shape (B, Sq, heads, page, dtype, max blocks, splits) needs a new Runner.
+// The kernels trust what is rewritten as Validate would have checked it:
+// lengths from 0 (a padding slot: o 0, lse -inf) to max blocks * page, and
+// every id of the pages a length covers a block of the caches (an fp8
+// quant-0 K scale is gathered by page id).
 type Runner struct {
 	g       *tle.GPU
 	d       Dims
