@@ -22,7 +22,8 @@ type Buffer struct {
 	f     []float64 // float dtypes
 	i     []int64   // integer dtypes
 	mu    sync.Mutex
-	name  string // shared-memory buffers: what error messages call it
+	name  string       // shared-memory buffers: what error messages call it
+	pend  pendingReads // in-flight wgmma reads of a shared-memory buffer
 }
 
 // NewBuffer allocates a zero-filled buffer of n elements of dtype d.

@@ -171,6 +171,9 @@ func (t *thread) wgmma(in *instr) error {
 	if sa[0] != M || sb[1] != N || sa[1] != sb[0] {
 		return t.errAt(in.op, "wgmma shapes do not match: %v x %v -> %v", sa, sb, so.shape)
 	}
+	va, _ := t.arg(in, 0).ref.(*view)
+	vb, _ := t.arg(in, 1).ref.(*view)
+	t.wgmmaIssued(in.op, va, vb)
 	return t.dotF(in, t.tf32Operand(in, 0, a), t.tf32Operand(in, 1, b), M, sa[1], N)
 }
 

@@ -17,6 +17,14 @@ type thread struct {
 	roleIdx int // -1 for the main thread
 	ws      *wsState
 	cur     *ir.Op
+	// the wgmma groups this thread issued and the shared-memory reads of
+	// those no wgmma_wait has covered yet (wgmmareads.go)
+	wgmmaGroup int64
+	wgmmaReads []*wgmmaRead
+	// the reads other threads had in flight when they arrived on the
+	// barrier this thread last waited for: on the GPU nothing orders this
+	// thread's writes after their end
+	inherited []*wgmmaRead
 }
 
 type wsState struct{ remaining int }
@@ -281,6 +289,7 @@ func (t *thread) exec(in *instr) error {
 	case ir.OpWgmma:
 		return t.wgmma(in)
 	case ir.OpWgmmaWait:
+		t.wgmmaWaited(op.Attrs.Int("pending", 0))
 	case ir.OpDeviceMesh:
 		t.setRef(in, 0, meshDims(op))
 	case ir.OpShardID:

@@ -145,6 +145,7 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 	curID := -1
 	var mem []T
 	var md ir.DType
+	var rgBuf *Buffer
 	convert := false
 	n := len(src)
 	for k := range src {
@@ -162,6 +163,7 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 				return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
 			curID, lo, hi, md = id, int64(rg.lo), int64(rg.hi), rg.buf.dtype
+			rgBuf = rg.buf
 			if isFloat {
 				convert = md != dt
 			} else {
@@ -170,6 +172,11 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
+		}
+		if rgBuf != nil && (rgBuf.pend.n.Load() != 0 || len(a.t.inherited) > 0) {
+			if err := a.t.checkWgmmaReads(a.op, rgBuf, int(off), int(off)+1); err != nil {
+				return err
+			}
 		}
 		if !convert {
 			mem[off] = src[k]
@@ -438,6 +445,10 @@ func writeElems[T float64 | int64](t *thread, op *ir.Op, v *view, dt ir.DType, m
 	if dt != v.buf.dtype {
 		src = append([]T(nil), src...)
 		fix(v.buf.dtype, src)
+	}
+	lo, hi := v.span()
+	if err := t.checkWgmmaReads(op, v.buf, lo, hi); err != nil {
+		return err
 	}
 	scatter(mem, src, v.shape, v.strides, v.off)
 	return nil

@@ -365,6 +365,10 @@ type barrierState struct {
 	tx      int64 // transaction bytes outstanding in the current phase
 	phase   int64 // completed phases
 	cl      *cluster
+	// the in-flight wgmma reads of the threads that arrived in the current
+	// phase, and those of the last completed phase, which a waiter inherits
+	// (wgmmareads.go)
+	released, lastReleased []*wgmmaRead
 }
 
 func (t *thread) barrierAlloc(in *instr) error {
@@ -422,6 +426,7 @@ func (t *thread) arriveLocked(op *ir.Op, b *barrierState, bytes int64) error {
 	}
 	b.tx += bytes
 	b.pending--
+	b.released = append(b.released, t.wgmmaReads...)
 	b.maybeComplete()
 	return nil
 }
@@ -430,6 +435,7 @@ func (b *barrierState) maybeComplete() {
 	if b.pending == 0 && b.tx == 0 {
 		b.phase++
 		b.pending = b.count
+		b.lastReleased, b.released = b.released, nil
 		b.cl.cond.Broadcast()
 	}
 }
@@ -457,6 +463,7 @@ func (t *thread) barrierWait(op *ir.Op, b *barrierState, parity int64) error {
 	}
 	b.cl.mu.Lock()
 	defer b.cl.mu.Unlock()
+	defer func() { t.inherited = append(t.inherited[:0], b.lastReleased...) }()
 	return b.cl.block(t, op, func() bool { return b.phase%2 != parity }, func() string {
 		s := fmt.Sprintf("wait(%s, phase %d): the barrier is in phase %d (%d completed), %d of %d arrivals missing",
 			b.name, parity, b.phase, b.phase, b.pending, b.count)

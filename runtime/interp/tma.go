@@ -137,6 +137,10 @@ func (t *thread) copyOp(in *instr) error {
 			if n != ir.NumElements(dst.shape) {
 				return t.errAt(op, "copy of %s %v into %s %v", src.name, src.shape, dst.name, dst.shape)
 			}
+			lo, hi := dst.span()
+			if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
+				return err
+			}
 			if src.buf.f != nil && dst.buf.f != nil {
 				scatter(dst.buf.f, copyOfView(src, n, src.buf.f, roundSlice, dst.buf.dtype), dst.shape, dst.strides, dst.off)
 			} else if src.buf.i != nil && dst.buf.i != nil {
@@ -166,6 +170,10 @@ func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view,
 		return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
 	}
 	fix(dst.buf.dtype, tmp)
+	lo, hi := dst.span()
+	if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
+		return err
+	}
 	scatter(to, tmp, dst.shape, dst.strides, dst.off)
 	return nil
 }
