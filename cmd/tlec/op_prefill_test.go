@@ -134,7 +134,9 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		{arg: "v_scale", fp8: true, file: "v_scale", arr: npy.Float32([]int{2}, []float32{1, 1})},
 		{arg: "k_scale", fp8: true, remove: "k_scale"},
 		{arg: "quant_type", fp8: true, params: `{"layout": "nhd", "dtype": "fp8", "quant_type": 3}`},
-		{arg: "block_mask", file: "block_mask", arr: npy.Int("<i4", []int{2, 4, 1, 1}, make([]int64, 8))},
+		{arg: "block_mask", file: "block_mask", arr: npy.Int("<i4", []int{2, 4, 1, 1}, make([]int64, 8))}, // not uint8
+		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 2}, make([]int64, 16))},
+		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 1}, []int64{1, 1, 2, 1, 0, 0, 0, 0})},
 	} {
 		in, _, _ := prefillDir(t, c.fp8)
 		if c.params != "" {
@@ -156,5 +158,33 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		}
 		_, err := os.Stat(out)
 		require.True(t, os.IsNotExist(err), "%s: --out was created", c.arg)
+	}
+}
+
+// TestOpAttnPrefillMask: with block_mask.npy (uint8 [2, 4, 1, 1]) the op
+// gives the Go API's masked results; a head whose only tile is 0 gives o 0
+// and lse -inf.
+func TestOpAttnPrefillMask(t *testing.T) {
+	for _, fp8 := range []bool{false, true} {
+		in, inputs, p := prefillDir(t, fp8)
+		bits := []int64{1, 1, 0, 1, 0, 1, 1, 1}
+		require.NoError(t, npy.WriteFile(filepath.Join(in, "block_mask.npy"), npy.Int("|u1", []int{2, 4, 1, 1}, bits)))
+		inputs.BlockMask = &tle.Tensor{Shape: []int{2, 4, 1, 1}, Data: []float64{1, 1, 0, 1, 0, 1, 1, 1}}
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
+		require.Equal(t, 0, code, errs)
+		want, err := attention.Prefill(tle.CPU(), inputs, p)
+		require.NoError(t, err)
+		requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, fp8)
+		for tok := range 23 {
+			for h := range 4 {
+				off := map[bool]int{true: 2, false: 0}[tok < 20] // request 0 masks head 2, request 1 head 0
+				if h == off {
+					require.True(t, math.IsInf(want.LSE.Data[tok*4+h], -1), "token %d head %d", tok, h)
+				} else {
+					require.False(t, math.IsInf(want.LSE.Data[tok*4+h], 0), "token %d head %d", tok, h)
+				}
+			}
+		}
 	}
 }

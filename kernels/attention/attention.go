@@ -113,7 +113,15 @@
 // memory before the product (unread slots may hold NaN). FP8: e4m3 QK,
 // each V page transposed in shared memory (ldmatrix.trans/prmt/stmatrix)
 // for the e4m3 PV with P scaled by 256; pages of 16 run PV in bf16 (e4m3
-// wgmma needs K = 32). `tlec op attn_prefill` runs it on issue 16's files.
+// wgmma needs K = 32). Block-sparse (PrefillInputs.BlockMask,
+// block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both
+// paths; MASK 1): before anything loads, the CTA compacts the active
+// 128-key tiles of its q tile up to the causal limit into a list in shared
+// memory (prefix_count of the mask row, a masked store through local_ptr,
+// the count from sum), and the producer and consumers walk the list's
+// pages (128/page per tile); the diagonal tile keeps its causal mask. No
+// tile is forced on; a row with no visible key gives o 0 and lse -inf.
+// `tlec op attn_prefill` runs it on issue 16's files.
 // Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8, quant types 0/1,
 // Lq = 1, Lq = L, prefixes, Lq past one tile; TestPrefillGPU adds the
 // (512, 4096) shape on a GPU.
@@ -129,9 +137,8 @@
 //   - Overlap inside the consumers: each product is waited for at once
 //     (no softmax hidden behind the next QK, no ping-pong between the two
 //     warpgroups), and the persistent grid for many q tiles.
-//   - The block-sparse mask (block_mask.npy is refused by name) and the
-//     unpaged self-attention entry point. `tlec bench attn_prefill`
-//     (PrefillBench) times the dense rows only (the three shapes x BF16,
+//   - The unpaged self-attention entry point, and the masked bench rows.
+//     `tlec bench attn_prefill` (PrefillBench) times the dense rows only (the three shapes x BF16,
 //     FP8 quant 0/1 x NHD/HND) and has not run yet: every speed target of
 //     issue 16 is unmeasured (no GPU here), as is the GPU accuracy
 //     (TestPrefillGPU and the interpreter tests' GPU pass).

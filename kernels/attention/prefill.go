@@ -31,7 +31,18 @@ type PrefillInputs struct {
 	KVLens   []int64
 	// FP8 only: QScale [T, Hq]; KScale and VScale as in DecodeInputs.
 	QScale, KScale, VScale *tle.Tensor
+	// BlockMask, optional: [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] of
+	// 0 and 1 over 128 x 128 tiles. Row qt covers request b's query tokens
+	// 128qt .. 128qt+127 (counted within the request), column kt its keys
+	// 128kt .. 128kt+127; a key is visible when it is causal and its tile
+	// is 1. No tile is forced on (keeping the diagonal is the mask
+	// builder's business); a row that sees no key gives o 0, lse -inf.
+	BlockMask *tle.Tensor
 }
+
+// PrefillMaxKeyTiles bounds the columns of a block mask: 1024 tiles of 128
+// keys (131072 keys), the length of the kernel's compacted tile list.
+const PrefillMaxKeyTiles = 1024
 
 // PrefillParams are the scalar arguments.
 type PrefillParams struct {
@@ -56,9 +67,11 @@ type PrefillOutputs struct {
 // descriptor addressing decode uses.
 type PrefillDims struct {
 	Dims
-	T      int // query rows
-	QT     int // q tiles of the longest request: cdiv(max Lq, 128)
-	Stages int // K/V pages in flight
+	T      int  // query rows
+	QT     int  // q tiles of the longest request: cdiv(max Lq, 128)
+	Stages int  // K/V pages in flight
+	Mask   bool // a block mask is given
+	MaskKT int  // its columns: cdiv(max L, 128)
 }
 
 // prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
@@ -124,10 +137,41 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if int64(d.T)*int64(d.Hq)*HeadDim > math.MaxInt32 {
 		return nil, argErr("q", "%d x %d rows of 128 exceed 2^31 elements", d.T, d.Hq)
 	}
+	if in.BlockMask != nil {
+		if err := d.checkMask(in.BlockMask, in.KVLens); err != nil {
+			return nil, err
+		}
+	}
 	d.Sq = 1 // unused by prefill; keeps the embedded Dims' invariants
 	d.Splits = 1
 	d.Stages = prefillStages(d.Page)
 	return d, nil
+}
+
+// checkMask validates the block mask against the sizes already checked.
+func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
+	maxL := int64(0)
+	for _, l := range lens {
+		maxL = max(maxL, l)
+	}
+	kt := int((maxL + PrefillTile - 1) / PrefillTile)
+	if kt > PrefillMaxKeyTiles {
+		return argErr("block_mask", "at most %d key tiles of 128 (%d keys), the longest request has %d", PrefillMaxKeyTiles, PrefillMaxKeyTiles*PrefillTile, maxL)
+	}
+	want := []int{d.B, d.Hq, d.QT, kt}
+	if len(m.Shape) != 4 || m.Shape[0] != want[0] || m.Shape[1] != want[1] || m.Shape[2] != want[2] || m.Shape[3] != want[3] {
+		return argErr("block_mask", "shape %v, want [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] = %v", m.Shape, want)
+	}
+	if len(m.Data) != d.B*d.Hq*d.QT*kt {
+		return argErr("block_mask", "%d values for shape %v", len(m.Data), m.Shape)
+	}
+	for i, x := range m.Data {
+		if x != 0 && x != 1 {
+			return argErr("block_mask", "element %d is %v, want 0 or 1", i, x)
+		}
+	}
+	d.Mask, d.MaskKT = true, kt
+	return nil
 }
 
 var (
@@ -175,7 +219,15 @@ type PrefillLaunch struct {
 func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	it := strconv.Itoa
 	name := "attn_prefill_bf16"
-	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "S": it(d.Stages), "TB": it(tableBlock)}
+	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "S": it(d.Stages), "TB": it(tableBlock), "MASK": "0", "KT_MAX": "1"}
+	if d.Mask {
+		// the list holds up to MaskKT tiles; a power of two for arange
+		n := 1
+		for n < d.MaskKT {
+			n *= 2
+		}
+		defs["MASK"], defs["KT_MAX"] = "1", it(n)
+	}
 	if d.FP8 {
 		name = "attn_prefill_fp8"
 		defs["QUANT"] = it(d.Quant)
@@ -207,6 +259,11 @@ func Prefill(dev tle.Device, in *PrefillInputs, p PrefillParams) (*PrefillOutput
 		"o":          &tle.Tensor{Shape: []int{d.T * d.Hq * HeadDim}, Data: out.O.Data},
 		"lse":        &tle.Tensor{Shape: []int{d.T * d.Hq}, Data: out.LSE.Data},
 		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale,
+		"mask": &tle.Tensor{Shape: []int{1}, Data: []float64{0}}, "mask_kt": 1,
+	}
+	if d.Mask {
+		args["mask"] = &tle.Tensor{Shape: []int{len(in.BlockMask.Data)}, Data: append([]float64(nil), in.BlockMask.Data...)}
+		args["mask_kt"] = d.MaskKT
 	}
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()

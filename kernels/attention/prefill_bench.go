@@ -167,6 +167,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	kl := buf(ir.I32, 0, false, lens)
 	o := buf(ir.BF16, d.T*s.Hq*HeadDim, false, nil)
 	lse := buf(ir.F32, d.T*s.Hq, false, nil)
+	mask := buf(ir.U8, 0, false, []float64{0}) // dense: MASK 0 never reads it
 	var qs, ks, vs *tle.DeviceBuffer
 	if fp8 {
 		qs = buf(ir.F32, 0, false, ones(d.T*s.Hq))
@@ -190,9 +191,9 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	var args []any
 	if fp8 {
 		blk, tok, head := d.kScaleStrides()
-		args = []any{desc(kc), desc(vc), q, qs, ks, vs, cuq, bt, kl, o, lse, d.MaxBlocks, d.Hq, d.Scale, blk, tok, head}
+		args = []any{desc(kc), desc(vc), q, qs, ks, vs, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, 1, blk, tok, head}
 	} else {
-		args = []any{desc(kc), desc(vc), q, cuq, bt, kl, o, lse, d.MaxBlocks, d.Hq, d.Scale}
+		args = []any{desc(kc), desc(vc), q, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, 1}
 	}
 	prep, err := g.Prepare(k, tle.CompileOptions{Defines: pl.Defines}, pl.Grid, args...)
 	if err != nil {

@@ -32,7 +32,7 @@ func (PrefillOp) Inputs() []registry.Arg {
 		{Name: "q_scale", Optional: true, Doc: "fp8: [T, Hq]"},
 		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
 		{Name: "v_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [Hkv] (type 0)"},
-		{Name: "block_mask", Optional: true, Doc: "not supported yet: refused (rather than ignored)"},
+		{Name: "block_mask", Optional: true, Doc: "uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] of 0/1 over 128x128 tiles (1 = compute; a key is visible when causal and its tile is 1; no tile forced on)"},
 	}
 }
 
@@ -81,9 +81,6 @@ func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*Pre
 	if err := a.known(op.Inputs(), op.Params()); err != nil {
 		return nil, p, err
 	}
-	if in["block_mask"] != nil {
-		return nil, p, argErr("block_mask", "the block-sparse mask is not supported yet (the kernels are dense causal)")
-	}
 	var err error
 	if p.Layout, err = a.str("layout"); err != nil {
 		return nil, p, err
@@ -114,6 +111,15 @@ func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*Pre
 	}
 	inputs := &PrefillInputs{Q: pa.q, CuSeqlensQ: cu.I64, KCache: pa.kCache, VCache: pa.vCache, QScale: pa.qScale, KScale: pa.kScale, VScale: pa.vScale,
 		BlockIDs: pa.blockIDs, KVLens: pa.kvLens}
+	if m := in["block_mask"]; m != nil {
+		if err := m.Validate(); err != nil {
+			return nil, p, argErr("block_mask", "%v", err)
+		}
+		if m.DType != "|u1" {
+			return nil, p, argErr("block_mask", "want uint8 (|u1), got dtype %s", m.DType)
+		}
+		inputs.BlockMask = &tle.Tensor{Shape: append([]int(nil), m.Shape...), Data: m.Float64s()}
+	}
 	if _, err := ValidatePrefill(inputs, p); err != nil {
 		return nil, p, err
 	}

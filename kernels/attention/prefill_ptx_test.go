@@ -74,3 +74,33 @@ func TestPrefillFP8PTX(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefillMaskPTX: the block-sparse specialisations (MASK 1) of both
+// kernels build for sm_90a with llc-19, with the tile list compacted by
+// warp votes (ballot + popc) and the same products as the dense kernels.
+func TestPrefillMaskPTX(t *testing.T) {
+	needLLC(t)
+	for _, c := range []struct {
+		page, g int
+		fp8     bool
+	}{{64, 8, false}, {32, 4, false}, {64, 8, true}, {32, 4, true}} {
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: c.fp8, Quant: 1}, QT: 1, Stages: prefillStages(c.page), Mask: true, MaskKT: 256}
+		pl := PlanPrefill(d)
+		require.Equal(t, "1", pl.Defines["MASK"])
+		require.Equal(t, "256", pl.Defines["KT_MAX"])
+		k, err := PrefillKernel(pl.Kernel)
+		require.NoError(t, err)
+		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "%+v", c)
+		require.Equal(t, 12, b.NumWarps, "%+v", c)
+		require.Regexp(t, ptxLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
+		require.Regexp(t, ptxLine(`popc\.b32`), b.PTX, "%+v", c)
+		if c.fp8 {
+			qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3`, c.page)
+			require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T", c)
+		} else {
+			qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk16\.f32\.bf16\.bf16`, c.page)
+			require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 2*8, "%+v: QK^T, two loops", c)
+		}
+	}
+}

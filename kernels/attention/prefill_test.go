@@ -63,7 +63,8 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 
 // prefillReference is the float64 reference: decode's reference run on
 // each request alone with Sq = Lq[b] (query s sees keys j <= L - Lq + s,
-// the bottom-right causal rule), so both ops share one reference.
+// the bottom-right causal rule), so both ops share one reference; a block
+// mask further hides the keys of tiles that are 0.
 func prefillReference(in *PrefillInputs, p PrefillParams) (o, lse []float64) {
 	hq := in.Q.Shape[1]
 	for b := range len(in.CuSeqlensQ) - 1 {
@@ -76,7 +77,14 @@ func prefillReference(in *PrefillInputs, p PrefillParams) (o, lse []float64) {
 		if in.QScale != nil {
 			sub.QScale = &tle.Tensor{Shape: []int{t1 - t0, hq}, Data: in.QScale.Data[t0*hq : t1*hq]}
 		}
-		ob, lb := reference(sub, DecodeParams{Layout: p.Layout, DType: p.DType, QuantType: p.QuantType, Sq: t1 - t0, Scale: p.Scale})
+		var vis func(t, hh, j int) bool
+		if m := in.BlockMask; m != nil { // key j of row t is visible when its 128 x 128 tile is on
+			qt, kt := m.Shape[2], m.Shape[3]
+			vis = func(t, hh, j int) bool {
+				return m.Data[((b*hq+hh)*qt+t/PrefillTile)*kt+j/PrefillTile] != 0
+			}
+		}
+		ob, lb := referenceVis(sub, DecodeParams{Layout: p.Layout, DType: p.DType, QuantType: p.QuantType, Sq: t1 - t0, Scale: p.Scale}, vis)
 		o = append(o, ob...)
 		lse = append(lse, lb...)
 	}

@@ -154,6 +154,13 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 // gathering each request's keys page by page: o [B*Sq, Hq, 128] and the
 // natural-log LSE [B*Sq, Hq].
 func reference(in *DecodeInputs, p DecodeParams) (o, lse []float64) {
+	return referenceVis(in, p, nil)
+}
+
+// referenceVis is reference with a further visibility rule: vis(t, hh, j)
+// false hides key j from row t, q head hh (nil: every causal key is
+// visible). A row that sees no key gives o 0 and lse -inf.
+func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool) (o, lse []float64) {
 	sq := p.Sq
 	rows, hq := in.Q.Shape[0], in.Q.Shape[1]
 	nhd := p.Layout == LayoutNHD
@@ -213,7 +220,13 @@ func reference(in *DecodeInputs, p DecodeParams) (o, lse []float64) {
 			}
 			sc := make([]float64, last+1)
 			mx := math.Inf(-1)
+			seen := false
 			for j := 0; j <= last; j++ {
+				if vis != nil && !vis(t, hh, j) {
+					sc[j] = math.Inf(-1)
+					continue
+				}
+				seen = true
 				blk := int(in.BlockIDs[b][j/page])
 				kv := at(in.KCache.Data, blk, j%page, h)
 				dot := 0.0
@@ -223,9 +236,16 @@ func reference(in *DecodeInputs, p DecodeParams) (o, lse []float64) {
 				sc[j] = dot * qs * kScale(blk, j%page, h) * scale
 				mx = math.Max(mx, sc[j])
 			}
+			if !seen {
+				lse[t*hq+hh] = math.Inf(-1)
+				continue
+			}
 			sum := 0.0
 			acc := make([]float64, HeadDim)
 			for j := 0; j <= last; j++ {
+				if math.IsInf(sc[j], -1) {
+					continue
+				}
 				w := math.Exp(sc[j] - mx)
 				sum += w
 				blk := int(in.BlockIDs[b][j/page])
@@ -247,6 +267,9 @@ func reference(in *DecodeInputs, p DecodeParams) (o, lse []float64) {
 func maxAbs(got, want []float64) float64 {
 	m := 0.0
 	for i := range want {
+		if got[i] == want[i] { // -inf where no key is seen
+			continue
+		}
 		d := math.Abs(got[i] - want[i])
 		if math.IsNaN(d) {
 			return math.Inf(1)

@@ -1,0 +1,147 @@
+package attention
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tests/tletest"
+	"github.com/tlego/tle/tle"
+)
+
+// randomMask draws a block mask for in: each 128 x 128 tile on with
+// probability density, the diagonal tile of each q tile (the one holding
+// its last row's causal limit) forced on when keepDiag.
+func randomMask(r *rand.Rand, in *PrefillInputs, density float64, keepDiag bool) *tle.Tensor {
+	hq := in.Q.Shape[1]
+	B := len(in.CuSeqlensQ) - 1
+	maxQ, maxL := int64(0), int64(0)
+	for b := range B {
+		maxQ = max(maxQ, in.CuSeqlensQ[b+1]-in.CuSeqlensQ[b])
+		maxL = max(maxL, in.KVLens[b])
+	}
+	qt, kt := int((maxQ+127)/128), int((maxL+127)/128)
+	m := tle.NewTensor(B, hq, qt, kt)
+	for b := range B {
+		lq, L := in.CuSeqlensQ[b+1]-in.CuSeqlensQ[b], in.KVLens[b]
+		for h := range hq {
+			for i := range qt {
+				for j := range kt {
+					if r.Float64() < density {
+						m.Data[((b*hq+h)*qt+i)*kt+j] = 1
+					}
+				}
+				last := min(int64(i*128+127), lq-1)
+				if keepDiag && int64(i*128) < lq {
+					m.Data[((b*hq+h)*qt+i)*kt+int((L-lq+last)/128)] = 1
+				}
+			}
+		}
+	}
+	return m
+}
+
+func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, density float64, keepDiag bool, edit func(in *PrefillInputs)) {
+	t.Helper()
+	in, p := makePrefill(r, c)
+	in.BlockMask = randomMask(r, in, density, keepDiag)
+	if edit != nil {
+		edit(in)
+	}
+	wo, wl := prefillReference(in, p)
+	to, tl := bf16TolO, bf16TolLSE
+	if c.fp8 {
+		to, tl = fp8TolO, fp8TolLSE
+	}
+	for _, dev := range devs {
+		out, err := Prefill(dev, in, p)
+		require.NoError(t, err, "%s on %s", c.name, dev.Name())
+		for _, x := range out.O.Data {
+			require.False(t, math.IsNaN(x), "%s: NaN in o", c.name)
+		}
+		do, dl := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
+		t.Logf("%s on %s: max |o err| %.4g, max |lse err| %.4g", c.name, dev.Name(), do, dl)
+		require.LessOrEqual(t, do, to, "%s on %s: o", c.name, dev.Name())
+		require.LessOrEqual(t, dl, tl, "%s on %s: lse", c.name, dev.Name())
+	}
+}
+
+// TestPrefillMask: random block masks (density 0.3, with and without the
+// diagonal kept) on varlen batches, BF16 and FP8, pages 64 and 32, NHD and
+// HND, against the float64 reference that hides the masked tiles.
+func TestPrefillMask(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(61, 62))
+	i := 0
+	for _, fp8 := range []bool{false, true} {
+		for _, page := range []int{64, 32} {
+			for _, keep := range []bool{true, false} {
+				c := prefillCase{fp8: fp8, quant: i % 2, page: page, nhd: i%2 == 0, hkv: 1, g: 4,
+					qlens: []int64{200, 9}, lens: []int64{520, 300}}
+				c.name = fmt.Sprintf("mask fp8 %v page %d keep diag %v", fp8, page, keep)
+				i++
+				runMasked(t, devs, r, c, 0.3, keep, nil)
+			}
+		}
+	}
+	// past the producer's 64 staged page ids (pages of 16, 300 pages)
+	c := prefillCase{name: "mask page 16 L 4800 Lq 5", page: 16, hkv: 1, g: 4, qlens: []int64{5}, lens: []int64{4800}}
+	runMasked(t, devs, r, c, 0.6, true, nil)
+}
+
+// TestPrefillMaskEmptyTile: a q tile whose mask row is all 0 gives o 0
+// and lse -inf on its rows (never NaN); the other tile is dense.
+func TestPrefillMaskEmptyTile(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(63, 64))
+	for _, fp8 := range []bool{false, true} {
+		c := prefillCase{name: fmt.Sprintf("empty q tile fp8 %v", fp8), fp8: fp8, page: 64, hkv: 1, g: 4, qlens: []int64{150}, lens: []int64{300}}
+		runMasked(t, devs, r, c, 1, true, func(in *PrefillInputs) {
+			m := in.BlockMask // [1, 4, 2, 3]: q tile 1 of head 2 sees nothing
+			for kt := range 3 {
+				m.Data[(2*2+1)*3+kt] = 0
+			}
+		})
+	}
+	in, p := makePrefill(r, prefillCase{page: 32, hkv: 1, g: 4, qlens: []int64{150}, lens: []int64{300}})
+	in.BlockMask = tle.NewTensor(1, 4, 2, 3)
+	out, err := Prefill(tle.CPU(), in, p)
+	require.NoError(t, err)
+	for _, x := range out.O.Data {
+		require.Equal(t, 0.0, x)
+	}
+	for _, x := range out.LSE.Data {
+		require.True(t, math.IsInf(x, -1))
+	}
+}
+
+// TestValidatePrefillMask: a mask of the wrong shape or with a value
+// other than 0 and 1 is refused, naming block_mask.
+func TestValidatePrefillMask(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		m    *tle.Tensor
+	}{
+		{"rank", tle.NewTensor(2, 8, 1)},
+		{"q tiles", tle.NewTensor(2, 8, 2, 1)},
+		{"key tiles", tle.NewTensor(2, 8, 1, 2)},
+		{"heads", tle.NewTensor(2, 4, 1, 1)},
+		{"value 2", &tle.Tensor{Shape: []int{2, 8, 1, 1}, Data: []float64{1, 0, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}}},
+		{"short data", &tle.Tensor{Shape: []int{2, 8, 1, 1}, Data: []float64{1}}},
+	} {
+		r := rand.New(rand.NewPCG(37, 38))
+		in, p := makePrefill(r, prefillCase{page: 32, hkv: 2, g: 4, nhd: true, qlens: []int64{30, 2}, lens: []int64{40, 2}})
+		in.BlockMask = tle.NewTensor(2, 8, 1, 1)
+		_, err := ValidatePrefill(in, p)
+		require.NoError(t, err, c.name)
+		in.BlockMask = c.m
+		_, err = ValidatePrefill(in, p)
+		var ae *ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.name, err)
+		require.Equal(t, "block_mask", ae.Arg, "%s: %v", c.name, err)
+	}
+}
