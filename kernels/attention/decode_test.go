@@ -25,18 +25,11 @@ func runCase(t *testing.T, devs []tle.Device, r *rand.Rand, c decodeCase) (eo, e
 	t.Helper()
 	m := makeCase(r, c)
 	wo, wl := reference(m.in, m.p)
-	to, tl := bf16TolO, bf16TolLSE
-	if c.fp8 {
-		to, tl = fp8TolO, fp8TolLSE
-	}
 	for _, dev := range devs {
 		start := time.Now()
 		out, err := Decode(dev, m.in, m.p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
-		do, dl := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
-		t.Logf("%s on %s: max |o err| %.4g, max |lse err| %.4g (%v)", c.name, dev.Name(), do, dl, time.Since(start).Round(time.Millisecond))
-		require.LessOrEqual(t, do, to, "%s on %s: o", c.name, dev.Name())
-		require.LessOrEqual(t, dl, tl, "%s on %s: lse", c.name, dev.Name())
+		do, dl := requireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("(%v) ", time.Since(start).Round(time.Millisecond)), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		eo, el = max(eo, do), max(el, dl)
 	}
 	return eo, el
@@ -220,17 +213,10 @@ func TestDecodeReplan(t *testing.T) {
 			require.Greater(t, need, d.Programs, c.name)
 		}
 		wo, wl := reference(m.in, m.p)
-		to, tl := bf16TolO, bf16TolLSE
-		if c.fp8 {
-			to, tl = fp8TolO, fp8TolLSE
-		}
 		for _, dev := range devs {
 			out, err := decodeWith(dev, m.in, d)
 			require.NoError(t, err, "%s on %s", c.name, dev.Name())
-			eo, el := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
-			t.Logf("%s on %s: %d programs for %d pieces of %d tiles: max |o err| %.4g, max |lse err| %.4g", c.name, dev.Name(), d.Programs, need, d.Chunk, eo, el)
-			require.LessOrEqual(t, eo, to, "%s on %s: o", c.name, dev.Name())
-			require.LessOrEqual(t, el, tl, "%s on %s: lse", c.name, dev.Name())
+			requireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("%d programs for %d pieces of %d tiles: ", d.Programs, need, d.Chunk), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		}
 	}
 }

@@ -53,20 +53,13 @@ func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, den
 		edit(in)
 	}
 	wo, wl := prefillReference(in, p)
-	to, tl := bf16TolO, bf16TolLSE
-	if c.fp8 {
-		to, tl = fp8TolO, fp8TolLSE
-	}
 	for _, dev := range devs {
 		out, err := Prefill(dev, in, p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
 		for _, x := range out.O.Data {
 			require.False(t, math.IsNaN(x), "%s: NaN in o", c.name)
 		}
-		do, dl := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
-		t.Logf("%s on %s: max |o err| %.4g, max |lse err| %.4g", c.name, dev.Name(), do, dl)
-		require.LessOrEqual(t, do, to, "%s on %s: o", c.name, dev.Name())
-		require.LessOrEqual(t, dl, tl, "%s on %s: lse", c.name, dev.Name())
+		requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 	}
 }
 

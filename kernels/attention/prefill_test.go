@@ -95,18 +95,11 @@ func runPrefill(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase) (e
 	t.Helper()
 	in, p := makePrefill(r, c)
 	wo, wl := prefillReference(in, p)
-	to, tl := bf16TolO, bf16TolLSE
-	if c.fp8 {
-		to, tl = fp8TolO, fp8TolLSE
-	}
 	for _, dev := range devs {
 		start := time.Now()
 		out, err := Prefill(dev, in, p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
-		do, dl := maxAbs(out.O.Data, wo), maxAbs(out.LSE.Data, wl)
-		t.Logf("%s on %s: max |o err| %.4g, max |lse err| %.4g (%v)", c.name, dev.Name(), do, dl, time.Since(start).Round(time.Millisecond))
-		require.LessOrEqual(t, do, to, "%s on %s: o", c.name, dev.Name())
-		require.LessOrEqual(t, dl, tl, "%s on %s: lse", c.name, dev.Name())
+		do, dl := requireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("(%v) ", time.Since(start).Round(time.Millisecond)), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		eo, el = max(eo, do), max(el, dl)
 	}
 	return eo, el

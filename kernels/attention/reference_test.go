@@ -1,8 +1,12 @@
 package attention
 
 import (
+	"testing"
+
 	"math"
 	"math/rand/v2"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tle"
@@ -277,4 +281,20 @@ func maxAbs(got, want []float64) float64 {
 		m = math.Max(m, d)
 	}
 	return m
+}
+
+// requireClose checks a call's outputs o and lse against the float64
+// reference (wo, wl) within the bounds of the dtype path, logging the
+// errors under what (and note), and returns them.
+func requireClose(t *testing.T, what, note string, o, lse, wo, wl []float64, fp8 bool) (eo, el float64) {
+	t.Helper()
+	to, tl := bf16TolO, bf16TolLSE
+	if fp8 {
+		to, tl = fp8TolO, fp8TolLSE
+	}
+	eo, el = maxAbs(o, wo), maxAbs(lse, wl)
+	t.Logf("%s: %smax |o err| %.4g, max |lse err| %.4g", what, note, eo, el)
+	require.LessOrEqual(t, eo, to, "%s: o", what)
+	require.LessOrEqual(t, el, tl, "%s: lse", what)
+	return eo, el
 }
