@@ -26,9 +26,32 @@ func RoleActiveWarps(role *ir.Op) int {
 	return p
 }
 
-// RolePaddedWarps is the number of warps a role occupies (a multiple of 4).
+// RolePaddedWarps is a role's warps rounded up to a warpgroup (4 warps):
+// what it occupies when a role after it must start on a warpgroup boundary
+// (wgmma and setmaxnreg act per warpgroup).
 func RolePaddedWarps(role *ir.Op) int {
 	return (RoleActiveWarps(role) + 3) / 4 * 4
+}
+
+// RoleWarps is the number of warps each role of warp_specialize ws
+// occupies, in order: RolePaddedWarps, except that the last role keeps its
+// RoleActiveWarps when no role gives regs (no setmaxnreg, which would need
+// its whole warpgroup): a one-warp producer after a consumer warpgroup then
+// costs the CTA one warp, not four, so more CTAs fit on an SM.
+func RoleWarps(ws *ir.Op) []int {
+	roles := Roles(ws)
+	regs := false
+	for _, r := range roles {
+		regs = regs || r.Attrs.Int("regs", 0) > 0
+	}
+	out := make([]int, len(roles))
+	for k, r := range roles {
+		out[k] = RolePaddedWarps(r)
+		if k == len(roles)-1 && !regs {
+			out[k] = RoleActiveWarps(r)
+		}
+	}
+	return out
 }
 
 // Roles returns the role ops of a warp_specialize op, in order.
@@ -54,8 +77,8 @@ func SpecializedWarps(f *ir.Func) int {
 			return
 		}
 		n := 0
-		for _, r := range Roles(op) {
-			n += RolePaddedWarps(r)
+		for _, w := range RoleWarps(op) {
+			n += w
 		}
 		if n > total {
 			total = n

@@ -338,7 +338,7 @@ func usesSetmaxnreg(f *ir.Func) bool {
 }
 
 // warpSpecialize runs each role on its own warps: role k occupies
-// gpu.RolePaddedWarps warps from the sum of the previous roles' and runs
+// gpu.RoleWarps(op)[k] warps from the sum of the previous roles' and runs
 // its body on the first gpu.RoleActiveWarps of them, with thread and
 // warp ids relative to its first warp (its tiles are laid out over its own
 // warps), its own named barrier (id k+1) wherever the CTA would use bar.sync
@@ -359,8 +359,9 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 	join := g.newBlock()
 	first := 0
 	tid, warp := g.tid, g.warp
+	occupied := gpu.RoleWarps(op)
 	for k, r := range roles {
-		active, padded := gpu.RoleActiveWarps(r), gpu.RolePaddedWarps(r)
+		active, padded := gpu.RoleActiveWarps(r), occupied[k]
 		var in value.Value = g.cur.NewICmp(enum.IPredULT, warp, i32c(int64(first+padded)))
 		if first > 0 {
 			in = g.and1(g.cur.NewICmp(enum.IPredUGE, warp, i32c(int64(first))), in)

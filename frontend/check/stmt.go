@@ -636,8 +636,8 @@ func (c *checker) roleArgs(r *ast.Role) (int64, bool) {
 	if regs != nil {
 		t, v := c.expr(regs.Value)
 		if d, ok := c.intConst(regs.Value, t, v, "regs"); ok {
-			if x, isK := d.Const(); isK && (x%8 != 0 || x < 24 || x > 256) {
-				c.errorf(regs.Value, "regs must be a multiple of 8 in [24, 256], got %d", x)
+			if x, isK := d.Const(); isK && x != 0 && (x%8 != 0 || x < 24 || x > 256) {
+				c.errorf(regs.Value, "regs must be a multiple of 8 in [24, 256] (or 0: none), got %d", x)
 			}
 		}
 	}
