@@ -27,6 +27,7 @@ type benchFlags struct {
 	state   string
 	pdl     bool
 	cases   string
+	ctas    int
 }
 
 func init() {
@@ -108,6 +109,7 @@ launches after --warmup and the TFLOP/s of the visible causal work.`,
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
 			fs.BoolVar(&b.pdl, "pdl", true, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (--pdl=false: a plain launch)")
+			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); default all")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
@@ -148,6 +150,10 @@ func runBench(e *env, cfg any, args []string) int {
 		var err error
 		if wls, err = attnWorkloads(b.cases); err != nil {
 			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+			return 2
+		}
+		if b.ctas < 0 || b.ctas > attention.MaxCTAs {
+			fmt.Fprintf(e.stderr, "tlec bench: --ctas %d: want 1 to %d (0: the default)\n", b.ctas, attention.MaxCTAs)
 			return 2
 		}
 		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {

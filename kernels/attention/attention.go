@@ -232,7 +232,24 @@ type DecodeParams struct {
 	// through registers, each tile's copies waited for in turn), for
 	// comparison.
 	V1 bool
+	// CTAs is the v2 kernel's programs resident per SM for pages of 64
+	// (1 to MaxCTAs; 0: DefaultCTAs): one program per SM with setmaxnreg
+	// and a deep ring, or several with the registers and shared memory
+	// split between them (stagesShared) and the split policy filling
+	// CTAs * SMs programs.
+	CTAs int
 }
+
+// MaxCTAs bounds DecodeParams.CTAs.
+const MaxCTAs = 4
+
+// DefaultCTAs is DecodeParams.CTAs' default: three programs an SM (FP8,
+// two stages each; BF16 fits two, with three stages at N = 8). Measured on
+// the H200 against one (docs/perf.md run 19): geometric means over the
+// nine workloads 0.943x -> 0.975x HPC-Ops for BF16 Sq 1, 0.640x -> 0.730x
+// for FP8; a second program hides the first's per-tile latency (wgmma
+// waits, softmax barriers) that one deep ring cannot.
+const DefaultCTAs = 3
 
 // DefaultScale is 128^-0.5.
 var DefaultScale = 1 / math.Sqrt(HeadDim)
@@ -254,6 +271,7 @@ type Dims struct {
 	Chunk             int // tiles per piece (split) of a request
 	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
 	V1                bool
+	CTAs              int // v2 programs per SM (pages of 64)
 	Scale             float64
 	FP8               bool
 	Quant             int
@@ -343,18 +361,14 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		return nil, err
 	}
 
-	d.V1 = p.V1
-	d.Splits = p.Splits
-	if d.Splits == 0 {
-		d.Splits, d.Chunk = ChooseChunk(d.B, d.Hkv, in.KVLens, p.SMs)
+	d.V1, d.CTAs = p.V1, p.CTAs
+	if p.CTAs < 0 || p.CTAs > MaxCTAs {
+		return nil, argErr("ctas", "want 1 to %d programs per SM (0: %d), got %d", MaxCTAs, DefaultCTAs, p.CTAs)
 	}
-	if d.Splits < 1 || d.Splits > MaxSplits {
+	if p.Splits < 0 || p.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
 	}
-	if d.Chunk == 0 {
-		d.Chunk = chunkOf(in.KVLens, d.Splits)
-	}
-	d.Splits, d.Programs = d.pieces(in.KVLens)
+	d.choosePieces(in.KVLens, p.Splits, p.SMs)
 	if d.Programs > tle.MaxGridX {
 		return nil, argErr("splits", "%d pieces of %d tiles are more programs than a grid holds", d.Programs, d.Chunk)
 	}
@@ -362,6 +376,30 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		return nil, argErr("splits", "the workspace of %d pieces x %d kv heads x %d rows exceeds 2^31 elements", d.Programs, d.Hkv, d.N)
 	}
 	return d, nil
+}
+
+// choosePieces settles the programs per SM (d.CTAs: 0 is DefaultCTAs;
+// one for the v1 and paged kernels; fewer when their shared memory does
+// not fit) and cuts the requests of lengths lens into pieces: splits
+// pieces of the longest request, or (0) the policy's ChooseChunk filling
+// d.CTAs programs on each of sms SMs (0: 132).
+func (d *Dims) choosePieces(lens []int64, splits, sms int) {
+	if d.CTAs == 0 {
+		d.CTAs = DefaultCTAs
+	}
+	if d.V1 || d.Page != Tile {
+		d.CTAs = 1 // one program an SM: those kernels keep their setmaxnreg split
+	}
+	d.fitCTAs()
+	if sms <= 0 {
+		sms = 132
+	}
+	if splits == 0 {
+		_, d.Chunk = ChooseChunk(d.B, d.Hkv, lens, sms*d.CTAs)
+	} else {
+		d.Chunk = chunkOf(lens, splits)
+	}
+	d.Splits, d.Programs = d.pieces(lens)
 }
 
 // padRows is the N of G*Sq query rows: the next power of two of at least 8
@@ -409,13 +447,12 @@ const MinChunk = 2
 
 // ChooseChunk is the fixed split-K policy: splits per (request, kv head)
 // and tiles per split (chunk) so that the programs that own tiles fit in
-// one wave of sms multiprocessors (0: 132), one program each.
+// one wave of sms program slots (0: 132; Validate passes the SMs times
+// the programs resident on each, Dims.CTAs).
 //
-// The v2 kernel holds one program per SM (a producer warp and a consumer
-// warpgroup with setmaxnreg take the whole register file, and S stages of
-// K and V most of shared memory), and a decode step is memory-bound: its
-// floor is K+V bytes over the copy rate, reached when every SM streams
-// its share with enough bytes in flight (S stages deep). So the tiles of
+// A decode step is memory-bound: its floor is K+V bytes over the copy
+// rate, reached when every SM streams its share with enough bytes in
+// flight (the stages of its programs). So the tiles of
 // all requests, T = Hkv * sum_b cdiv(L[b], 64), are cut into pieces of
 // chunk tiles, the smallest chunk >= max(MinChunk, cdiv(T, sms)) for
 // which the pieces, Hkv * sum_b cdiv(tiles_b, chunk), number at most sms
@@ -550,6 +587,18 @@ type Launches struct {
 	Decode, Combine            string // kernel names
 	DecodeDefines, CombineDefs map[string]string
 	DecodeGrid, CombineGrid    [3]int
+	// MinCTAsPerSM is the decode kernel's minctasm (0: none): the CTAs
+	// per SM its registers must allow.
+	MinCTAsPerSM int
+}
+
+// DecodeOptions and CombineOptions are the kernels' compile options.
+func (l Launches) DecodeOptions() tle.CompileOptions {
+	return tle.CompileOptions{Defines: l.DecodeDefines, NumWarps: NumWarps, MinCTAsPerSM: l.MinCTAsPerSM}
+}
+
+func (l Launches) CombineOptions() tle.CompileOptions {
+	return tle.CompileOptions{Defines: l.CombineDefs, NumWarps: NumWarps}
 }
 
 // NumWarps is the warps per program of every kernel (one warpgroup).
@@ -568,7 +617,12 @@ const (
 // Stages is the ring depth of the v2 kernel of sizes d. The paged form
 // (pages of 16 and 32) holds two fewer BF16 stages: its register reads of
 // the tiles need about 78 KB of layout-conversion scratch beside them.
+// With several CTAs an SM (d.CTAs > 1, pages of 64) the SM's shared memory
+// is split between them: stagesShared.
 func (d *Dims) Stages() int {
+	if d.CTAs > 1 && d.Page == Tile {
+		return d.stagesShared()
+	}
 	s := StagesBF16
 	switch {
 	case d.FP8:
@@ -580,6 +634,51 @@ func (d *Dims) Stages() int {
 		s -= 2
 	}
 	return s
+}
+
+// stagesShared is the ring depth of a page-64 v2 program when d.CTAs of
+// them share an SM: the stages (32 KB BF16, 16 KB FP8 of K and V) that fit
+// beside the program's other shared memory (smemOther) in its share of
+// MaxSMSmem, at most StagesFP8; 0 when not even 2 fit (fitCTAs then
+// lowers d.CTAs).
+func (d *Dims) stagesShared() int {
+	stage := 2 * Tile * HeadDim * 2
+	if d.FP8 {
+		stage /= 2
+	}
+	share := MaxSMSmem/d.CTAs - ctaReserved
+	s := min(StagesFP8, (share-d.smemOther())/stage)
+	if s < 2 {
+		return 0
+	}
+	return s
+}
+
+// fitCTAs lowers d.CTAs until two stages of the ring fit each program's
+// share of the SM (one program always fits).
+func (d *Dims) fitCTAs() {
+	for d.CTAs > 1 && d.stagesShared() == 0 {
+		d.CTAs--
+	}
+}
+
+// MaxSMSmem is an H100/H200 SM's shared memory, of which the driver keeps
+// ctaReserved bytes per resident CTA.
+const (
+	MaxSMSmem   = 228 * 1024
+	ctaReserved = 1024
+)
+
+// smemOther bounds the shared memory of a page-64 v2 program besides its
+// ring: Q, P, the page table, the reductions' and the epilogue's layout
+// scratch (FP8 also the transposed V and a second accumulator's), growing
+// with the query rows N. The constants are the compiled kernels' figures
+// rounded up; TestDecodeSmemFits checks them against every N.
+func (d *Dims) smemOther() int {
+	if d.FP8 {
+		return 13568 + 2048*d.N
+	}
+	return 3072 + 1184*d.N
 }
 
 // combinePieces is how many partials the combine merges at a time.
@@ -610,6 +709,7 @@ func Plan(d *Dims) Launches {
 	if d.V1 || d.Page != Tile {
 		defs["PAGE"] = it(d.Page)
 	}
+	minCTAs := 0
 	if !d.V1 {
 		stages := "S"
 		if d.FP8 {
@@ -617,10 +717,21 @@ func Plan(d *Dims) Launches {
 		}
 		defs[stages] = it(d.Stages())
 	}
+	if !d.V1 && d.Page == Tile {
+		// one CTA an SM: setmaxnreg gives the consumer most of the register
+		// file; several: no setmaxnreg, and ptxas caps the registers so that
+		// d.CTAs fit (minctasm)
+		defs["PR"], defs["CR"] = "40", "232"
+		if d.CTAs > 1 {
+			defs["PR"], defs["CR"] = "0", "0"
+			minCTAs = d.CTAs
+		}
+	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
 		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(combinePieces), "BP": bp},
 		DecodeGrid: [3]int{d.Programs, d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
+		MinCTAsPerSM: minCTAs,
 	}
 }
 
@@ -715,8 +826,7 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
 		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
 	}
-	opts := tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}
-	if err := dk.Run(dev, pl.DecodeGrid, opts, args); err != nil {
+	if err := dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Decode, dev.Name(), err)
 	}
 	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
@@ -724,7 +834,7 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
 		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
 		"B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(), "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
-	if err := ck.Run(dev, pl.CombineGrid, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, cargs); err != nil {
+	if err := ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
 	}
 	return out, nil

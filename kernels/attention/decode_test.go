@@ -45,6 +45,10 @@ func TestDecodeQuick(t *testing.T) {
 		{name: "bf16 p16", page: 16, hkv: 2, g: 8, sq: 2, lens: []int64{100, 3}, splits: 2, nhd: true},
 		{name: "fp8 q1", fp8: true, quant: 1, page: 32, hkv: 1, g: 8, sq: 3, lens: []int64{130}, splits: 2},
 		{name: "fp8 q0", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 4, lens: []int64{67, 5}, splits: 3, nhd: true},
+		// several programs an SM: shallower rings, no setmaxnreg
+		{name: "bf16 2 ctas an SM (3 stages)", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{900, 3}, splits: 3, ctas: 2},
+		{name: "fp8 q1 3 ctas an SM (2 stages)", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{700}, splits: 2, ctas: 3, nhd: true},
+		{name: "fp8 q0 2 ctas an SM", fp8: true, quant: 0, page: 64, hkv: 2, g: 4, sq: 4, lens: []int64{400, 129}, splits: 2, ctas: 2},
 		// softmax scales other than the default (the kernels must read them)
 		{name: "bf16 scale 0.3", page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{150}, splits: 2, scale: 0.3},
 		{name: "fp8 q1 scale 0.3", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{150}, splits: 2, scale: 0.3},

@@ -40,6 +40,11 @@ func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%
 // m64nNk32) of them, and waits for at most one group (the previous tile's
 // PV) before the scores' softmax.
 //
+// Several programs an SM (Dims.CTAs > 1, pages of 64): no setmaxnreg, 5
+// warps (the producer warp unpadded after the consumer warpgroup), the
+// minctasm that lets them fit, and their shared memory within the SM's
+// share (TestDecodeSmemFits).
+//
 // Pages of 16 and 32 (the _paged kernels): the same roles, TMA in the
 // producer (one box [1, 1, page, 128] per page) and the waits on both
 // sides, but the consumer's products take a in registers (four packed
@@ -66,7 +71,7 @@ func TestDecodePTX(t *testing.T) {
 		pl := Plan(d)
 		k, err := Kernel(pl.Decode)
 		require.NoError(t, err)
-		b, err := k.Compile(tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+		b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "%+v", c)
 		ks, ty, count := "16", "bf16.bf16", 16
 		if d.FP8 {
@@ -86,8 +91,14 @@ func TestDecodePTX(t *testing.T) {
 		consAt := ptxLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`).FindStringIndex(b.PTX)
 		require.NotNil(t, prodAt, "%+v: the producer's setmaxnreg", c)
 		require.NotNil(t, consAt, "%+v: the consumer's setmaxnreg", c)
-		require.Less(t, prodAt[0], consAt[0], "%+v: the producer role comes first", c)
-		pre, prod, cons := b.PTX[:prodAt[0]], b.PTX[prodAt[1]:consAt[0]], b.PTX[consAt[1]:]
+		var pre, prod, cons string
+		if c.page == Tile { // the consumer warpgroup first, the producer warp last (unpadded without regs)
+			require.Less(t, consAt[0], prodAt[0], "%+v: the consumer role comes first", c)
+			pre, cons, prod = b.PTX[:consAt[0]], b.PTX[consAt[1]:prodAt[0]], b.PTX[prodAt[1]:]
+		} else {
+			require.Less(t, prodAt[0], consAt[0], "%+v: the producer role comes first", c)
+			pre, prod, cons = b.PTX[:prodAt[0]], b.PTX[prodAt[1]:consAt[0]], b.PTX[consAt[1]:]
+		}
 		nTMA := len(tma.FindAllString(prod, -1))
 		require.GreaterOrEqual(t, nTMA, 2, "%+v: the producer's TMA loads of K and V", c)
 		require.Equal(t, nTMA, len(tma.FindAllString(b.PTX, -1)), "%+v: TMA loads outside the producer", c)
@@ -113,10 +124,55 @@ func TestDecodePTX(t *testing.T) {
 			require.Len(t, ptxLine(shared+`, 1, 0;`).FindAllString(cons, -1), 8, "%+v: V^T read transposed", c)
 		}
 	}
+	for _, fp8 := range []bool{false, true} {
+		d := &Dims{Page: Tile, G: 8, Sq: 1, N: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: 3}
+		d.fitCTAs()
+		pl := Plan(d)
+		k, err := Kernel(pl.Decode)
+		require.NoError(t, err)
+		b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err)
+		require.NotRegexp(t, ptxLine(`setmaxnreg`), b.PTX, "fp8 %v: %d CTAs an SM share the register file", fp8, d.CTAs)
+		require.Equal(t, 5, b.NumWarps, "fp8 %v", fp8)
+		require.Regexp(t, fmt.Sprintf(`\.maxntid 160, 1, 1\s+\.minnctapersm %d`, d.CTAs), b.PTX, "fp8 %v", fp8)
+		require.Len(t, tma.FindAllString(b.PTX, -1), map[bool]int{false: 4, true: 2}[fp8], "fp8 %v: the producer's K and V loads (bf16: two column blocks a page)", fp8)
+	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
 	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
 	require.Regexp(t, ptxLine(`griddepcontrol\.wait;`), cb.PTX)
+}
+
+// TestDecodeSmemFits compiles the page-64 v2 kernels at every query-row
+// count and programs per SM and checks the plan against the compiled
+// shared memory: smemOther bounds what is not the ring, and the programs
+// of one SM fit its shared memory with at least two stages each.
+func TestDecodeSmemFits(t *testing.T) {
+	needLLC(t)
+	for _, fp8 := range []bool{false, true} {
+		for _, sq := range []int{1, 2, 4} {
+			for ctas := 1; ctas <= MaxCTAs; ctas++ {
+				d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas}
+				d.fitCTAs()
+				pl := Plan(d)
+				k, err := Kernel(pl.Decode)
+				require.NoError(t, err)
+				b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+				require.NoError(t, err)
+				stage := 2 * Tile * HeadDim * 2
+				if fp8 {
+					stage /= 2
+				}
+				what := fmt.Sprintf("fp8 %v, N %d, %d CTAs asked, %d planned, %d stages, %d bytes", fp8, d.N, ctas, d.CTAs, d.Stages(), b.SmemBytes)
+				require.LessOrEqual(t, b.SmemBytes-d.Stages()*stage, d.smemOther(), what)
+				if d.CTAs > 1 {
+					require.GreaterOrEqual(t, d.Stages(), 2, what)
+					require.LessOrEqual(t, d.CTAs*(b.SmemBytes+ctaReserved), MaxSMSmem, what)
+				}
+				t.Log(what)
+			}
+		}
+	}
 }

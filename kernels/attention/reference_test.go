@@ -25,6 +25,7 @@ type decodeCase struct {
 	splits int
 	v1     bool    // DecodeParams.V1: the first version's kernels
 	scale  float64 // DecodeParams.Scale (0: the default)
+	ctas   int     // DecodeParams.CTAs (0: the default)
 }
 
 // made is a case's inputs with the float64 view of the dequantized
@@ -124,7 +125,7 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
 		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale}
+	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas}
 	if c.nhd {
 		p.Layout = LayoutNHD
 	}

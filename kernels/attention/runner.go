@@ -115,11 +115,11 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	} else {
 		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg()}
 	}
-	if r.decode, err = g.Prepare(dk, tle.CompileOptions{Defines: pl.DecodeDefines, NumWarps: NumWarps}, pl.DecodeGrid, args...); err != nil {
+	if r.decode, err = g.Prepare(dk, pl.DecodeOptions(), pl.DecodeGrid, args...); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
 	}
-	if r.combine, err = g.Prepare(ck, tle.CompileOptions{Defines: pl.CombineDefs, NumWarps: NumWarps}, pl.CombineGrid,
+	if r.combine, err = g.Prepare(ck, pl.CombineOptions(), pl.CombineGrid,
 		partO, partL, t.O, t.LSE, t.KVLens, d.B, d.Programs, d.chunkArg(), d.Hq, d.Sq, d.G, d.N); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", pl.Combine, err)
