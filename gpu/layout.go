@@ -64,8 +64,17 @@ type MMA struct {
 // m16n8 fragment repeated over all of N, in the same register order as
 // MMA{[wm, 1]}; 64-row blocks of a warpgroup follow (register index
 // j*N/2 + i for block j).
+//
+// PairRows (text form mmav3<[wm,1],pairs>) interleaves each warp's 16 rows
+// in pairs: the fragment's row r (0..15) holds row 2*(r%8) + r/8 of the
+// tile, so that the two rows a thread holds (r and r+8) are adjacent. It is
+// the accumulator of a wgmma whose register a is DotOperand with PairRows:
+// an 8-bit a read with ldmatrix.trans from a buffer contiguous along M,
+// where a thread's 16-bit piece is two adjacent rows (see
+// backend/nvptx/matrix.go).
 type MMAv3 struct {
 	WarpsPerCTA []int
+	PairRows    bool
 }
 
 // DotOperand is the register layout of mma.sync operand OpIdx (0: A [M, K],
@@ -74,10 +83,14 @@ type MMAv3 struct {
 // types, 1 for tf32: the m16n8k8 fragments, DotKWidth; 4 for wgmma's 8-bit
 // register A, whose m64nNk32 fragment is the 16-bit one with every element
 // pair widened to four).
+//
+// PairRows (operand a only; text form dotop<0,mma<..>,kWidth,pairs>)
+// interleaves each warp's 16 rows of M in pairs as MMAv3's PairRows does.
 type DotOperand struct {
-	OpIdx  int
-	Parent *MMA
-	KWidth int
+	OpIdx    int
+	Parent   *MMA
+	KWidth   int
+	PairRows bool
 }
 
 // Shared is a shared-memory layout: row-major in Order (fastest first), with
@@ -135,8 +148,16 @@ func (l *Blocked) String() string {
 }
 func (l *Slice) String() string { return fmt.Sprintf("slice<%d,%s>", l.Dim, l.Parent) }
 func (l *MMA) String() string   { return "mma<" + layIntsString(l.WarpsPerCTA) + ">" }
-func (l *MMAv3) String() string { return "mmav3<" + layIntsString(l.WarpsPerCTA) + ">" }
+func (l *MMAv3) String() string {
+	if l.PairRows {
+		return "mmav3<" + layIntsString(l.WarpsPerCTA) + ",pairs>"
+	}
+	return "mmav3<" + layIntsString(l.WarpsPerCTA) + ">"
+}
 func (l *DotOperand) String() string {
+	if l.PairRows {
+		return fmt.Sprintf("dotop<%d,%s,%d,pairs>", l.OpIdx, l.Parent, l.KWidth)
+	}
 	return fmt.Sprintf("dotop<%d,%s,%d>", l.OpIdx, l.Parent, l.KWidth)
 }
 func (l *Shared) String() string {
@@ -231,7 +252,8 @@ func ParseLayout(s string) (ir.Layout, error) {
 		}
 		return &Slice{Dim: d, Parent: p}, nil
 	case "mma", "mmav3":
-		if len(args) != 1 {
+		pairs := name == "mmav3" && len(args) == 2 && args[1] == "pairs"
+		if len(args) != 1 && !pairs {
 			return bad()
 		}
 		w, err := layParseInts(args[0])
@@ -239,11 +261,12 @@ func ParseLayout(s string) (ir.Layout, error) {
 			return bad()
 		}
 		if name == "mmav3" {
-			return &MMAv3{WarpsPerCTA: w}, nil
+			return &MMAv3{WarpsPerCTA: w, PairRows: pairs}, nil
 		}
 		return &MMA{WarpsPerCTA: w}, nil
 	case "dotop":
-		if len(args) != 3 {
+		pairs := len(args) == 4 && args[3] == "pairs"
+		if len(args) != 3 && !pairs {
 			return bad()
 		}
 		op, err1 := strconv.Atoi(args[0])
@@ -253,7 +276,10 @@ func ParseLayout(s string) (ir.Layout, error) {
 		if err1 != nil || err2 != nil || err3 != nil || !ok {
 			return bad()
 		}
-		return &DotOperand{OpIdx: op, Parent: mma, KWidth: kw}, nil
+		if pairs && op != 0 {
+			return bad()
+		}
+		return &DotOperand{OpIdx: op, Parent: mma, KWidth: kw, PairRows: pairs}, nil
 	case "shared":
 		if len(args) != 4 && len(args) != 5 {
 			return bad()
@@ -686,7 +712,34 @@ func mmaV3Linear(l *MMAv3, shape []int) (*LinearLayout, error) {
 	}
 	// m16n8 fragments over the whole of N per warp, warps along M: exactly
 	// mma.sync's layout for warps [wm, 1] (see MMAv3)
-	return mmaLinear(&MMA{WarpsPerCTA: []int{wm, 1}}, shape)
+	ll, err := mmaLinear(&MMA{WarpsPerCTA: []int{wm, 1}}, shape)
+	if err != nil || !l.PairRows {
+		return ll, err
+	}
+	return pairRows(ll, shape)
+}
+
+// pairRows interleaves the 16 rows (dimension 0) of each warp of ll in
+// pairs (MMAv3.PairRows): the row bases 1, 2, 4, 8 become 2, 4, 8, 1.
+func pairRows(ll *LinearLayout, shape []int) (*LinearLayout, error) {
+	if shape[0] < 16 {
+		return nil, fmt.Errorf("row pairs need 16 rows or more, the tile has %d", shape[0])
+	}
+	out := &LinearLayout{Shape: ll.Shape}
+	m := map[int]int{1: 2, 2: 4, 4: 8, 8: 1}
+	conv := func(bs [][]int) [][]int {
+		r := make([][]int, len(bs))
+		for i, b := range bs {
+			c := append([]int(nil), b...)
+			if v, ok := m[c[0]]; ok {
+				c[0] = v
+			}
+			r[i] = c
+		}
+		return r
+	}
+	out.Reg, out.Lane, out.Warp = conv(ll.Reg), conv(ll.Lane), conv(ll.Warp)
+	return out, nil
 }
 
 func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
@@ -725,7 +778,13 @@ func dotOperandLinear(l *DotOperand, shape []int) (*LinearLayout, error) {
 		for v := 16 * wm; v < shape[0]; v <<= 1 {
 			b.reg(0, v)
 		}
+		if l.PairRows {
+			return pairRows(b.ll, shape)
+		}
 		return b.ll, nil
+	}
+	if l.PairRows {
+		return nil, fmt.Errorf("row pairs apply to operand a only")
 	}
 	// B [K, N]: the same along K, the eight columns of an n8 tile on the
 	// lanes' row bits

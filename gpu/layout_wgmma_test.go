@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/ir"
 )
 
 // TestWgmmaSharedLayoutIsHardwareSwizzle checks that the layout stores put
@@ -67,4 +69,39 @@ func TestMMAv3Fragment(t *testing.T) {
 	}
 	_, err = Linear(&MMAv3{WarpsPerCTA: []int{2, 2}}, []int{64, 64})
 	require.Error(t, err)
+}
+
+// TestPairRows: the row-paired accumulator and register a (text forms
+// with ",pairs") parse back to themselves and place row r of each warp's
+// 16 (PTX's fragment row: lane/4, +8 in the second register pair) at tile
+// row 2*(r%8) + r/8, everything else as the plain layouts do.
+func TestPairRows(t *testing.T) {
+	for _, l := range []ir.Layout{
+		&MMAv3{WarpsPerCTA: []int{4, 1}, PairRows: true},
+		&DotOperand{OpIdx: 0, Parent: &MMA{WarpsPerCTA: []int{4, 1}}, KWidth: 4, PairRows: true},
+	} {
+		p, err := ParseLayout(l.String())
+		require.NoError(t, err, l.String())
+		require.Equal(t, l, p)
+	}
+	_, err := ParseLayout("dotop<1,mma<[4,1]>,2,pairs>")
+	require.Error(t, err)
+	sigma := func(r int) int { return r&^15 | 2*(r%8) + r%16/8 }
+	for _, c := range []struct {
+		plain, paired ir.Layout
+		shape         []int
+	}{
+		{&MMAv3{WarpsPerCTA: []int{4, 1}}, &MMAv3{WarpsPerCTA: []int{4, 1}, PairRows: true}, []int{128, 16}},
+		{&DotOperand{OpIdx: 0, Parent: &MMA{WarpsPerCTA: []int{4, 1}}, KWidth: 4}, &DotOperand{OpIdx: 0, Parent: &MMA{WarpsPerCTA: []int{4, 1}}, KWidth: 4, PairRows: true}, []int{128, 64}},
+	} {
+		a, b := MustLinear(c.plain, c.shape), MustLinear(c.paired, c.shape)
+		for w := 0; w < 4; w++ {
+			for l := 0; l < 32; l++ {
+				for r := 0; r < a.NumRegs(); r++ {
+					x, y := a.Coords(r, l, w), b.Coords(r, l, w)
+					require.Equal(t, []int{sigma(x[0]), x[1]}, y, "%s: register %d lane %d warp %d", c.paired, r, l, w)
+				}
+			}
+		}
+	}
 }

@@ -93,6 +93,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		s.infer(f.Body)
 		s.materialize(f.Body)
 		s.wgmmaSharedLayouts()
+		s.pairedSharedLayouts()
 		s.matrixSharedLayouts()
 		s.sharedLayouts()
 		return nil
@@ -681,6 +682,10 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
+		}
+		if us := s.users[res]; len(us) == 1 && s.pairedLoad(us[0]) == op {
+			// read straight into wgmma's register a (ldmatrix.trans)
+			return s.wgmmaRegA(us[0])
 		}
 		if l := s.matrixCopy(op); l != nil {
 			return l

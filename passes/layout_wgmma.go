@@ -23,6 +23,15 @@ import (
 //     the hardware's (which swizzles address bits, not buffer offsets).
 //   - A register operand a is stored into such a buffer right before the
 //     wgmma (stageWgmmaA).
+//   - An 8-bit a loaded straight from a shared view contiguous along M
+//     (wgmma(load(v.T), ...), FP8 attention's V^T from the V stage) is read
+//     into registers with ldmatrix.trans and byte permutes, no store back:
+//     a and the accumulator get the row-paired layouts (DotOperand and
+//     MMAv3 with PairRows, pairedLoad), in which a thread's two rows r
+//     and r+8 of the fragment are the two adjacent rows that a 16-bit
+//     piece of ldmatrix.trans holds; the view's buffer gets the wgmma
+//     swizzle (pairedSharedLayouts) so that ldmatrix's rows fall in
+//     different banks.
 
 // wgmmaAcc is the accumulator layout of a wgmma at op.
 func (s *assigner) wgmmaAcc(op *ir.Op) ir.Layout {
@@ -30,7 +39,27 @@ func (s *assigner) wgmmaAcc(op *ir.Op) ir.Layout {
 	if nw < 4 || nw%4 != 0 {
 		s.fail(op, "wgmma runs on whole warpgroups: it needs a multiple of 4 warps, the code here has %d", nw)
 	}
-	return &gpu.MMAv3{WarpsPerCTA: []int{nw, 1}}
+	return &gpu.MMAv3{WarpsPerCTA: []int{nw, 1}, PairRows: s.pairedLoad(op) != nil}
+}
+
+// pairedLoad is the local_load (used by op only) of a 2-D shared view
+// contiguous along M from which the wgmma op reads its 8-bit register a,
+// or nil: when there is one, a and the accumulator are laid out in row
+// pairs.
+func (s *assigner) pairedLoad(op *ir.Op) *ir.Op {
+	if op.Kind != ir.OpWgmma || op.Attrs.Bool("trans_a") || !layIsTile(op.Operands[0]) {
+		return nil
+	}
+	a := op.Operands[0]
+	ld := a.Def
+	if ld == nil || ld.Kind != ir.OpLocalLoad || ir.ElemDType(a.Type).Bits() != 8 || len(s.users[a]) != 1 {
+		return nil
+	}
+	src, ok := ld.Operands[0].Type.(*ir.MemDesc)
+	if !ok || len(src.Shape) != 2 || viewContig(src) != 0 || src.Shape[0]%64 != 0 || src.Shape[1]%32 != 0 {
+		return nil
+	}
+	return ld
 }
 
 // wgmmaRegA is the register layout of wgmma's operand a when it comes from
@@ -57,7 +86,7 @@ func (s *assigner) wgmmaRegA(op *ir.Op) ir.Layout {
 	if !ok {
 		return nil
 	}
-	return &gpu.DotOperand{OpIdx: 0, Parent: &gpu.MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: kw}
+	return &gpu.DotOperand{OpIdx: 0, Parent: &gpu.MMA{WarpsPerCTA: acc.WarpsPerCTA}, KWidth: kw, PairRows: acc.PairRows}
 }
 
 // stageWgmmaA stores wgmma's register operand a into a shared buffer (laid
@@ -186,4 +215,54 @@ func wgmmaCompletion(mma *ir.Op) *ir.Op {
 		}
 	}
 	return nil
+}
+
+// pairedSharedLayouts gives the buffer a paired register a is loaded from
+// (pairedLoad; its alloc, through slot and transpose views) the wgmma
+// swizzle of its contiguous dimension, unless it has a layout already or
+// is used otherwise than through views, local_load, local_store,
+// local_ptr and TMA copies (which all address it through its layout).
+// ldmatrix.trans then reads eight 16-byte rows in different banks.
+func (s *assigner) pairedSharedLayouts() {
+	s.f.Walk(func(op *ir.Op) {
+		ld := s.pairedLoad(op)
+		if ld == nil {
+			return
+		}
+		root := wgmmaRoot(ld.Operands[0])
+		md, ok := root.Type.(*ir.MemDesc)
+		if !ok || md.Layout != nil || root.Def == nil || root.Def.Kind != ir.OpAlloc || len(root.Def.Operands) != 0 {
+			return
+		}
+		fits := true
+		var visit func(v *ir.Value)
+		visit = func(v *ir.Value) {
+			for _, u := range s.users[v] {
+				switch {
+				case u.Kind == ir.OpMemTrans || u.Kind == ir.OpMemIndex:
+					visit(u.Results[0])
+				case u.Kind == ir.OpLocalLoad, u.Kind == ir.OpLocalPtr && u.Operands[0] == v,
+					u.Kind == ir.OpLocalStore && u.Operands[0] == v:
+				case u.Kind == ir.OpCopy && len(u.Operands) >= 2 && (isDesc(u.Operands[0]) || isDesc(u.Operands[1])):
+				default:
+					fits = false
+				}
+			}
+		}
+		visit(root)
+		if !fits {
+			return
+		}
+		order := md.Order
+		if len(order) == 0 {
+			order = ir.RowMajor(len(md.Shape))
+		}
+		sh, err := gpu.WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
+		if err != nil {
+			return
+		}
+		c := *md
+		c.Layout, c.Order = sh, append([]int(nil), order...)
+		root.Type = &c
+	})
 }

@@ -107,6 +107,7 @@ type tval struct {
 	ll    *gpu.LinearLayout
 	pairs map[int]value.Value // 16-bit tiles: i32 packing registers r (even) and r+1
 	lazy  map[int]func()      // registers produced on first use (see ldmatrix)
+	cut   bool                // registers cut from ldmatrix words (matrixLoad): quad packs them with prmt
 	mem   *memRef
 	pipe  *pipeRef // pipe_alloc
 	slot  *slotRef // pipe_acquire / pipe_wait

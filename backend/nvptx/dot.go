@@ -23,13 +23,23 @@ func (g *gen) pair(t *tval, r int) value.Value {
 }
 
 // quad packs the 8-bit registers r..r+3 of t into one i32, r in the low
-// byte (wgmma's 8-bit register operand).
+// byte (wgmma's 8-bit register operand): for a tile read by ldmatrix
+// (matrixLoad; in row pairs, see matrix.go) the word they were all cut
+// from or one prmt.b32 of the two words they were cut from, else shifts
+// and ors.
 func (g *gen) quad(t *tval, r int) value.Value {
-	var out value.Value
 	for i := 0; i < 4; i++ {
 		if th, ok := t.lazy[r+i]; ok {
 			th()
 		}
+	}
+	if t.cut {
+		if w := g.prmtWord(t.regs[r:r+4], 8); w != nil {
+			return w
+		}
+	}
+	var out value.Value
+	for i := 0; i < 4; i++ {
 		b := g.cur.NewZExt(t.regs[r+i], types.I32)
 		if i == 0 {
 			out = b

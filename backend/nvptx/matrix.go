@@ -318,7 +318,7 @@ func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout) *tval {
 		return nil
 	}
 	g.beforeSharedReadR(refRange(ref))
-	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs())}
+	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs()), cut: true}
 	if p.eb == 2 {
 		out.pairs = map[int]value.Value{}
 	}
@@ -400,19 +400,28 @@ func (g *gen) packMatrixWord(t *tval, regs []int, d ir.DType) value.Value {
 			return w
 		}
 	}
-	bits := 32 / len(regs)
-	from := make([]wordPos[value.Value], len(regs))
-	for e, r := range regs {
-		w, k, ok := cutFrom(t.regs[r], bits)
+	if w := g.prmtWord(regsOf(t, regs), 32/len(regs)); w != nil {
+		return w
+	}
+	return g.packWords(regsOf(t, regs), d, wordB32, 1)[0]
+}
+
+// prmtWord packs vals (bits wide, lowest first, 32 bits in all) into one
+// i32 when they were all cut from at most two i32 words (cutFrom): the
+// word itself, or one prmt.b32 of the two; nil otherwise.
+func (g *gen) prmtWord(vals []value.Value, bits int) value.Value {
+	from := make([]wordPos[value.Value], len(vals))
+	for e, v := range vals {
+		w, k, ok := cutFrom(v, bits)
 		if !ok {
-			return g.packWords(regsOf(t, regs), d, wordB32, 1)[0]
+			return nil
 		}
 		from[e] = wordPos[value.Value]{w, k}
 	}
 	srcs, sel, ok := prmtSelector(from, bits)
 	switch {
 	case !ok:
-		return g.packWords(regsOf(t, regs), d, wordB32, 1)[0]
+		return nil
 	case len(srcs) == 1 && sel == 0x3210:
 		return srcs[0]
 	case len(srcs) == 1:

@@ -214,3 +214,81 @@ func TestMatrixPlanRejects(t *testing.T) {
 	cut.Layout = &gpu.Shared{Vec: 8, PerPhase: 1, MaxPhase: 8, Order: []int{1, 0}} // 8-byte chunks
 	require.Nil(t, matrixPlanFor(gpu.MustLinear(ok, shape), &cut))
 }
+
+// TestMatrixRegAPairsEmulated emulates wgmma's 8-bit register a read
+// straight from a shared view contiguous along M (wgmma(load(v.T), ...)):
+// the ldmatrix.trans plan for the row-paired dot-operand layout (row
+// addresses through the swizzled view, ldmatrix semantics), the registers
+// its words are cut into, the quads wgmmaRegA packs for each 64-row block
+// and k32 step (regAFragment, prmtSelector as prmtWord emits it), and
+// checks every byte of every thread's four registers against PTX's
+// m64nNk32 a fragment (row lane/4 + 8*(i%2) of warp w's 16, k
+// 4*(lane%4) + 16*(i/2) + byte), the fragment's row being the tile row the
+// row-paired accumulator (gpu.MMAv3.PairRows) gives its d registers.
+func TestMatrixRegAPairsEmulated(t *testing.T) {
+	for _, shape := range [][]int{{128, 64}, {64, 64}, {128, 128}, {64, 32}} {
+		for _, nw := range []int{4, 8} {
+			for _, swz := range []bool{false, true} {
+				name := fmt.Sprintf("%v warps=%d swizzle=%v", shape, nw, swz)
+				M, K := shape[0], shape[1]
+				order := []int{0, 1} // contiguous along M: the view v.T of a [K, M] buffer
+				sh := &gpu.Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: order}
+				if swz {
+					var err error
+					sh, err = gpu.WgmmaSharedLayout(shape, 1, order)
+					require.NoError(t, err, name)
+				}
+				md := &ir.MemDesc{Shape: shape, Elem: ir.F8E4M3, Order: order, Space: ir.Shared, Layout: sh}
+				ll := gpu.MustLinear(&gpu.DotOperand{OpIdx: 0, Parent: &gpu.MMA{WarpsPerCTA: []int{nw, 1}}, KWidth: 4, PairRows: true}, shape)
+				const N = 8
+				acc := gpu.MustLinear(&gpu.MMAv3{WarpsPerCTA: []int{nw, 1}, PairRows: true}, []int{M, N})
+				p := matrixPlanFor(ll, md)
+				require.NotNil(t, p, name)
+				require.True(t, p.trans, name)
+				require.Equal(t, 4, p.n, name)
+				ldw := emuLoad(t, p, ll, md, fillMem(md, 1), nw)
+				g := &gen{}
+				blocks, r8 := g.wgmmaBlocks(acc, M, N)
+				require.Equal(t, 1, r8, name)
+				type pos = wordPos[int]
+				for w := 0; w < nw; w++ {
+					for ln := 0; ln < 32; ln++ {
+						regs := map[int]pos{}
+						for wi, rs := range p.words {
+							for e, r := range rs {
+								regs[r] = pos{wi, e}
+							}
+						}
+						regOf := func(c []int) int {
+							for r := 0; r < ll.NumRegs(); r++ {
+								if layEq(ll.RegCoords(r), c) {
+									return r
+								}
+							}
+							t.Fatalf("%s: no register at %v", name, c)
+							return -1
+						}
+						for j, row := range blocks {
+							for k := 0; k < K; k += 32 {
+								for i, rk := range regAFragment(row, k, r8, 32) {
+									r := regOf(rk[:])
+									from := []pos{regs[r], regs[r+1], regs[r+2], regs[r+3]}
+									srcs, sel, ok := prmtSelector(from, 8)
+									require.True(t, ok, name)
+									require.Contains(t, []int{0x6420, 0x7531}, sel, name)
+									// the accumulator row of fragment row lane/4 + 8*(i%2)
+									m := acc.Coords(j*N/2+2*(i%2), ln, w)[0]
+									for by := 0; by < 4; by++ {
+										s := sel >> (4 * by) & 7
+										kk := k + 4*(ln%4) + 16*(i/2) + by
+										require.Equal(t, piece{m*K + kk, 0}, ldw[w][ln][srcs[s/4]][s%4], "%s: warp %d lane %d block %d k %d register %d byte %d", name, w, ln, j, k, i, by)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -213,3 +213,54 @@ func TestPTXStreamCloseBarriers(t *testing.T) {
 	}
 	checkSyncStructure(t, ptx)
 }
+
+// TestPTXRegATransposed: wgmma(load(v.T), ...) with an 8-bit v contiguous
+// along M (smem_transpose_fp8.tle's pvt_e4m3_reg, V^T P^T) reads V^T into
+// wgmma's register a with ldmatrix.x4.trans from the swizzled V buffer and
+// one prmt.b32 (0x6420 / 0x7531) per packed register: between the TMA
+// wait and the products no element-wise ld.shared, no stmatrix, no
+// convert through shared memory, no barrier; the products take a as four
+// registers.
+func TestPTXRegATransposed(t *testing.T) {
+	for _, n := range []string{"8", "16", "32"} {
+		b := tutorial(t, "smem_transpose_fp8.tle", "pvt_e4m3_reg", map[string]string{"N": n})
+		ptx := b.PTX
+		first := strings.Index(ptx, "wgmma.fence")
+		if first < 0 {
+			t.Fatalf("N=%s: no wgmma", n)
+		}
+		// from the TMA wait to the products (the mbarrier set-up before
+		// has its own bar.sync)
+		wait := strings.LastIndex(ptx[:first], "mbarrier.try_wait")
+		if wait < 0 {
+			t.Fatalf("N=%s: no TMA wait before the products", n)
+		}
+		pre := ptx[wait:first]
+		for _, c := range []struct {
+			pattern string
+			want    int
+		}{
+			{`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 \{%r\d+, %r\d+, %r\d+, %r\d+\}, \[%r\d+\];`, 4},
+			{`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x6420;`, 8},
+			{`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x7531;`, 8},
+			{`ld\.shared\.`, 0},
+			{`st\.shared\.`, 0},
+			{`stmatrix`, 0},
+			{`bar\.sync`, 0},
+		} {
+			if got := countPTX(pre, c.pattern); got != c.want {
+				t.Errorf("N=%s: %d of %q before the products, want %d", n, got, c.pattern, c.want)
+			}
+		}
+		w := `wgmma\.mma_async\.sync\.aligned\.m64n` + n + `k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`
+		if got := countPTX(ptx, w); got != 4 {
+			t.Errorf("N=%s: %d register-a products, want 4 (2 row blocks x 2 k steps)", n, got)
+		}
+		// V's buffer is swizzled: TMA lands it with the hardware's 128B pattern
+		for _, d := range b.Descs {
+			if d.Box[len(d.Box)-1] == 128 && d.Swizzle == 0 {
+				t.Errorf("N=%s: V's TMA map is not swizzled", n)
+			}
+		}
+	}
+}

@@ -149,6 +149,7 @@ type wgmmaLowering struct {
 	ll             *gpu.LinearLayout // the accumulator's layout
 	n              int               // accumulator registers per 64-row block
 	blocks         []int             // each 64-row block's first row (wgmmaBlocks)
+	r8             int               // the row of PTX's row 8 of a warp's 16: 8, or 1 in row pairs (gpu.MMAv3.PairRows)
 	acc            *tval
 	zero           bool // acc is a zero constant, not materialised
 }
@@ -186,7 +187,10 @@ func (g *gen) newWgmmaLowering(op *ir.Op) *wgmmaLowering {
 	g.checkWgmmaShape(w)
 	w.ll = g.layoutOf(op.Results[0].Type)
 	w.n = w.N / 2
-	w.blocks = g.wgmmaBlocks(w.ll, w.M, w.N)
+	w.blocks, w.r8 = g.wgmmaBlocks(w.ll, w.M, w.N)
+	if w.r8 != 8 && w.a != nil {
+		g.failf("wgmma accumulator in row pairs needs its operand a in registers")
+	}
 	w.acc = g.val(op.Operands[2])
 	if len(w.acc.regs) != w.ll.NumRegs() {
 		g.failf("wgmma accumulator has %d registers, want %d", len(w.acc.regs), w.ll.NumRegs())
@@ -349,7 +353,7 @@ func (g *gen) wgmmaInputs(w *wgmmaLowering) (*tval, map[[2]int]value.Value) {
 		out.regs = g.wgmmaFence(out.regs)
 		return out, nil
 	}
-	keys, aPairs := g.wgmmaRegA(w.aRegs, w.ll, w.blocks, w.K, w.kStep)
+	keys, aPairs := g.wgmmaRegA(w.aRegs, w.ll, w.blocks, w.r8, w.K, w.kStep)
 	vals := make([]value.Value, 0, len(keys)+len(out.regs))
 	for _, key := range keys {
 		vals = append(vals, aPairs[key])
@@ -385,7 +389,7 @@ func (g *gen) wgmmaIssue(w *wgmmaLowering, mma *llvm.InlineAsm, warpRow value.Va
 				scaleD = 0
 			}
 			if a == nil {
-				for _, rk := range regAFragment(row, k, w.kStep) {
+				for _, rk := range regAFragment(row, k, w.r8, w.kStep) {
 					args = append(args, aPairs[rk])
 				}
 			} else {
@@ -423,10 +427,11 @@ func (g *gen) wgmmaBlockOff(a *wgmmaOperand, rowOff value.Value, eb int) value.V
 // 32-bit registers of wgmma's register operand a, for the k step of kStep
 // starting at k, relative to the thread: (r, k), (r+8, k), (r, k+h),
 // (r+8, k+h) with h = kStep/2 (mma.sync's a fragment for 16-bit types;
-// 8-bit ones hold four k per register instead of two).
-func regAFragment(row, k, kStep int) [4][2]int {
+// 8-bit ones hold four k per register instead of two); in row pairs
+// (r8 = 1) the fragment's row 8 is the tile's row r+1.
+func regAFragment(row, k, r8, kStep int) [4][2]int {
 	h := kStep / 2
-	return [4][2]int{{row, k}, {row + 8, k}, {row, k + h}, {row + 8, k + h}}
+	return [4][2]int{{row, k}, {row + r8, k}, {row, k + h}, {row + r8, k + h}}
 }
 
 // wgmmaRegA returns the packed registers of a register operand a (RS
@@ -435,9 +440,15 @@ func regAFragment(row, k, kStep int) [4][2]int {
 // and the keys in the order of use: pairs of 16-bit elements, or quads of
 // 8-bit ones for kStep 32. a's warps must own the rows the accumulator's
 // warps own.
-func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, K, kStep int) ([][2]int, map[[2]int]value.Value) {
+func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, r8, K, kStep int) ([][2]int, map[[2]int]value.Value) {
 	if len(a.ll.Warp) != len(acc.Warp) {
 		g.failf("wgmma operand a's layout %v does not match the accumulator's warps", a.ll)
+	}
+	for i := 2; i < 5; i++ {
+		// the lanes' rows (plain or in row pairs) are the accumulator's
+		if len(a.ll.Lane) != 5 || a.ll.Lane[i][0] != acc.Lane[i][0] || a.ll.Lane[i][1] != 0 {
+			g.failf("wgmma operand a's layout %v does not match the accumulator's rows", a.ll)
+		}
 	}
 	for k := range acc.Warp {
 		if a.ll.Warp[k][0] != acc.Warp[k][0] || a.ll.Warp[k][1] != 0 {
@@ -448,7 +459,7 @@ func (g *gen) wgmmaRegA(a *tval, acc *gpu.LinearLayout, blocks []int, K, kStep i
 	out := map[[2]int]value.Value{}
 	for _, row := range blocks {
 		for k := 0; k < K; k += kStep {
-			for _, rk := range regAFragment(row, k, kStep) {
+			for _, rk := range regAFragment(row, k, r8, kStep) {
 				r := g.regAt(a.ll, []int{rk[0], rk[1]})
 				if r < 0 {
 					g.failf("wgmma operand a's layout %v lacks element (%d, %d) of the fragment", a.ll, rk[0], rk[1])
@@ -496,13 +507,18 @@ func fp8Name(d ir.DType) string {
 }
 
 // wgmmaBlocks checks that ll is the wgmma accumulator fragment of an [M, N]
-// tile (gpu.MMAv3) and returns the first row, relative to the thread's
-// warpgroup, of each 64-row block its registers hold (block j in registers
-// j*N/2 ... (j+1)*N/2 - 1, in PTX's d0.. order).
-func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) []int {
+// tile (gpu.MMAv3, plain or in row pairs) and returns the first row,
+// relative to the thread's warpgroup, of each 64-row block its registers
+// hold (block j in registers j*N/2 ... (j+1)*N/2 - 1, in PTX's d0.. order),
+// and the tile row of the fragment's row 8 (8; 1 in row pairs).
+func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) ([]int, int) {
 	n := N / 2
 	bad := func(why string) { g.failf("wgmma accumulator layout %v is not the m64n%d fragment: %s", ll, N, why) }
 	lanes := [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
+	r8 := 8
+	if len(ll.Lane) == 5 && slices.Equal(ll.Lane[2], []int{2, 0}) {
+		lanes, r8 = [][]int{{0, 2}, {0, 4}, {2, 0}, {4, 0}, {8, 0}}, 1
+	}
 	for i, l := range lanes {
 		if i >= len(ll.Lane) || !slices.Equal(ll.Lane[i], l) {
 			bad("lanes")
@@ -520,7 +536,7 @@ func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) []int {
 		bad("register count")
 	}
 	for r := 0; r < n; r++ {
-		want := []int{8 * (r >> 1 & 1), r&1 + 8*(r>>2)}
+		want := []int{r8 * (r >> 1 & 1), r&1 + 8*(r>>2)}
 		if !slices.Equal(ll.RegCoords(r), want) {
 			bad(fmt.Sprintf("register %d holds %v, PTX's d%d is %v", r, ll.RegCoords(r), r, want))
 		}
@@ -539,7 +555,7 @@ func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) []int {
 		}
 		rows = append(rows, base[0])
 	}
-	return rows
+	return rows, r8
 }
 
 // wgmmaNeedsProxyFence reports whether generic-proxy writes to shared memory

@@ -32,12 +32,12 @@ func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%
 // [1, 1, 64, 64] for bf16's two swizzled column blocks, [1, 1, 64, 128]
 // for e4m3, on mbarriers armed with expect_tx) and waits with
 // mbarrier try_wait.parity for released stages; the consumer role
-// (setmaxnreg 232) waits for them the same way and issues every wgmma, all
-// with both operands from shared-memory descriptors (no register-A form:
-// K straight from its TMA stage, V^T read from the V stage transposed for
-// bf16 (tnspA 1) or from its ldmatrix/stmatrix transpose for e4m3), 16
+// (setmaxnreg 232) waits for them the same way and issues every wgmma, 16
 // (bf16 m64nNk16: 8 for S^T = K Q^T, 8 for O^T = V^T P^T) or 8 (e4m3
-// m64nNk32) of them, and waits for at most one group (the previous tile's
+// m64nNk32) of them: K straight from its TMA stage as a shared-memory a;
+// V^T read from the V stage transposed for bf16 (tnspA 1), and for e4m3
+// loaded from it straight into register a (ldmatrix.trans + prmt, no
+// transposed copy); and waits for at most one group (the previous tile's
 // PV) before the scores' softmax.
 //
 // Several programs an SM (Dims.CTAs > 1, pages of 64): no setmaxnreg, 5
@@ -113,13 +113,22 @@ func TestDecodePTX(t *testing.T) {
 			continue
 		}
 		shared := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
-		require.Len(t, ptxLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
-		require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from shared memory", c)
 		require.Regexp(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 1;`), cons, "%+v: the previous tile's PV runs on under the scores", c)
 		if d.FP8 {
-			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), cons, "%+v: V's transpose", c)
-			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), cons, "%+v: V's transpose", c)
+			// S^T = K Q^T from shared memory (4); O^T = V^T P^T with V^T
+			// read from the V stage straight into register a (4):
+			// ldmatrix.trans and one prmt per packed register, no
+			// transposed copy (stmatrix)
+			regA := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, c.n/2-1)
+			require.Len(t, ptxLine(shared).FindAllString(cons, -1), count/2, "%+v: %s", c, shared)
+			require.Len(t, ptxLine(regA).FindAllString(cons, -1), count/2, "%+v: %s", c, regA)
+			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v", c)
+			require.Len(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`).FindAllString(cons, -1), 4, "%+v: V^T's load", c)
+			require.Len(t, ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`).FindAllString(cons, -1), 16, "%+v: V^T's byte permutes", c)
+			require.NotRegexp(t, ptxLine(`stmatrix`), cons, "%+v: no transposed copy of V", c)
 		} else {
+			require.Len(t, ptxLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
+			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from shared memory", c)
 			// tnspA 1 on the 8 products of O^T = V^T P^T
 			require.Len(t, ptxLine(shared+`, 1, 0;`).FindAllString(cons, -1), 8, "%+v: V^T read transposed", c)
 		}
