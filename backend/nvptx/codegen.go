@@ -141,13 +141,14 @@ type gen struct {
 	sync smemState
 	// barrierInLoop: a CTA (or role) barrier has been emitted since the
 	// top of the innermost loop body being generated
-	barrierInLoop bool
-	curOp         *ir.Op
-	nblocks       int
-	preciseDiv    bool
-	arch          string // Options.Arch
-	smemBase32    value.Value
-	users         map[*ir.Value][]*ir.Op
+	barrierInLoop  bool
+	curOp          *ir.Op
+	nblocks        int
+	preciseDiv     bool
+	arch           string // Options.Arch
+	smemBase32     value.Value
+	users          map[*ir.Value][]*ir.Op
+	asyncReadRoots map[*ir.Op]map[*ir.Value]bool // per warp role: buffers async-proxy readers of other roles read (roleArriveNeedsProxyFence)
 }
 
 // newBlock makes a named basic block: libNVVM's LLVM 7 parser does not take

@@ -179,6 +179,9 @@ func (g *gen) barrierArrive(op *ir.Op) {
 	if op.Kind == ir.OpBarrierExpect {
 		tx = g.index32(op.Operands[1])
 	}
+	if g.roleArriveNeedsProxyFence(op) {
+		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
+	}
 	g.arrive(g.smemAddr(b.off), tx)
 }
 
@@ -353,7 +356,14 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 	if len(roles) > 15 {
 		g.failf("%d roles: at most 15 (named barriers 1..15)", len(roles))
 	}
-	if !g.justSynced() {
+	if g.wsNeedsProxyFence(op) {
+		// generic writes before the roles (alloc with init: a wgmma's
+		// operand) that async-proxy readers in the roles consume: every
+		// thread that wrote fences them once here, rather than the
+		// reading role's every wgmma (wgmmaNeedsProxyFence)
+		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
+		g.barrier()
+	} else if !g.justSynced() {
 		g.barrier() // shared memory and barrier initialisation before the roles
 	}
 	join := g.newBlock()

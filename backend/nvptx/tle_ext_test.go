@@ -264,3 +264,91 @@ func TestPTXRegATransposed(t *testing.T) {
 		}
 	}
 }
+
+const rolesFenceSrc = `
+kernel roles_fence(x *bf16, y *bf16, idx *i32, out *f32, n i32) {
+    r := arange(0, 64)
+    sa := alloc([64, 64], bf16, init: load(x + r[:, None]*64 + r[None, :]))
+    sb := alloc([2, 64, 64], bf16)
+    tab := alloc([64], i32)
+    full := barrier(count: 1, slots: 2)
+    empty := barrier(count: 1, slots: 2)
+    seen := barrier(count: 1)
+    warp_specialize {
+        role writer(warps: 4, regs: 40) {
+            rr := arange(0, 64)
+            store(tab, load(idx + rr))
+            arrive(seen)
+            for i := range n {
+                s := i % 2
+                if i >= 2 {
+                    wait(empty.slot(s), (i/2 + 1) % 2)
+                }
+                store(sb.slot(s), load(y + i*4096 + rr[:, None]*64 + rr[None, :]))
+                arrive(full.slot(s))
+            }
+        }
+        role mma(warps: 4, regs: 232) {
+            wait(seen, 0)
+            acc := zeros([64, 64], f32)
+            for i := range n {
+                s := i % 2
+                wait(full.slot(s), (i/2) % 2)
+                acc = wgmma(sa, sb.slot(s), acc)
+                wgmma_wait(0)
+                arrive(empty.slot(s))
+            }
+            rr := arange(0, 64)
+            store(out + rr[:, None]*64 + rr[None, :], acc + load(local_ptr(tab, rr)).to(f32)[None, :])
+        }
+    }
+}
+`
+
+// TestPTXRoleProxyFences: generic stores that one warp role makes into a
+// buffer another role's wgmma reads are fenced for the async proxy by the
+// writing threads (fence.proxy.async, then the role's barrier, then the
+// arrival), since a fence in the reader cannot order another thread's
+// writes; the alloc with init before warp_specialize is fenced once at its
+// entry; the reading role's wgmma in the loop then needs no fence, and the
+// arrival after the store into tab (read by plain loads only) none either.
+func TestPTXRoleProxyFences(t *testing.T) {
+	prog, err := tle.Load(fstest.MapFS{"f.tle": {Data: []byte(rolesFenceSrc)}}, "f.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := compileTLE(t, prog, "roles_fence", nil).PTX
+	if n := countPTX(ptx, `fence\.proxy\.async\.shared::cta;`); n != 2 {
+		t.Errorf("%d fence.proxy.async, want 2 (warp_specialize's entry, the writer's arrival on full)", n)
+	}
+	writer := strings.Index(ptx, "setmaxnreg.dec.sync.aligned.u32 40;")
+	mma := strings.Index(ptx, "setmaxnreg.dec.sync.aligned.u32 232;")
+	if writer < 0 || mma < writer {
+		t.Fatalf("no writer and mma roles (setmaxnreg 40, then 232)")
+	}
+	// the entry: every thread fences, then the CTA synchronises
+	entry := strings.Index(ptx, "fence.proxy.async.shared::cta;")
+	if entry < 0 || entry > writer || !regexp.MustCompile(`^fence\.proxy\.async\.shared::cta;\s+// end inline asm\s+bar\.sync\s+0;`).MatchString(ptx[entry:]) {
+		t.Errorf("warp_specialize's entry: no fence.proxy.async then bar.sync 0")
+	}
+	// the writer (named barrier 1, 128 threads): fence, its barrier, then
+	// the arrival; its first arrival (after the store into tab) has none
+	w := ptx[writer:mma]
+	f := strings.Index(w, "fence.proxy.async.shared::cta;")
+	if f < 0 {
+		t.Fatalf("the writer role does not fence")
+	}
+	if first := strings.Index(w, "mbarrier.arrive"); first < 0 || first > f {
+		t.Errorf("the arrival on seen (tab is read by plain loads only) comes after a fence, or none before the one on full")
+	}
+	bar := strings.Index(w[f:], "bar.sync 1, 128;")
+	arr := strings.Index(w[f:], "mbarrier.arrive.shared::cta.b64")
+	if bar < 0 || arr < bar || strings.Contains(w[f:f+bar], "st.shared") {
+		t.Errorf("the writer's fence is not followed by its barrier and then the arrival")
+	}
+	// the mma role's wgmma follows no fence
+	if strings.Contains(ptx[mma:], "fence.proxy.async") {
+		t.Errorf("the reading role fences")
+	}
+	checkSyncStructure(t, ptx)
+}

@@ -567,6 +567,14 @@ func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) ([]int, int) {
 // previous iteration reached the first product's fence and barrier first).
 func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 	found, done, fencedBefore := false, false, false
+	role := gpu.EnclosingRole(op)
+	// a write in another warp role reaches op only through an mbarrier
+	// that role arrives on, and its arrive fences (roleArriveNeedsProxyFence)
+	// (and one outside any role reaches it through warp_specialize's
+	// entry, which fences: wsNeedsProxyFence)
+	mine := func(o *ir.Op) bool {
+		return role == nil || gpu.EnclosingRole(o) == role
+	}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, o := range b.Ops {
@@ -577,7 +585,7 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 			case o == op:
 				done = true
 				return
-			case genericSmemWrite(o):
+			case genericSmemWrite(o) && mine(o):
 				found = true
 			case o.Kind == ir.OpWgmma && o.Parent == op.Parent:
 				found = false // it fenced (or needed no fence), on every path to op
@@ -602,7 +610,7 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 		any := false
 		for _, r := range p.Parent.Regions {
 			r.Walk(func(o *ir.Op) {
-				if genericSmemWrite(o) {
+				if genericSmemWrite(o) && mine(o) {
 					any = true
 				}
 			})
@@ -612,6 +620,192 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 		}
 	}
 	return false
+}
+
+// roleArriveNeedsProxyFence reports whether arrive, an mbarrier arrival in
+// a warp role, may publish generic-proxy writes of that role to a buffer
+// that an async-proxy reader in another role consumes (a wgmma operand, or
+// the source of a TMA store): a write before it in the role, or anywhere
+// in a loop of the role around it (an earlier iteration). The reader's
+// fence cannot order another thread's writes, so every writing thread
+// runs fence.proxy.async before the role's barrier and the arrival, as
+// CUTLASS's producers do (fence_view_async_shared, then the commit).
+func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
+	role := gpu.EnclosingRole(arrive)
+	if role == nil {
+		return false
+	}
+	if g.asyncReadRoots == nil {
+		g.asyncReadRoots = map[*ir.Op]map[*ir.Value]bool{}
+	}
+	roots, ok := g.asyncReadRoots[role]
+	if !ok {
+		roots = map[*ir.Value]bool{}
+		g.f.Walk(func(o *ir.Op) {
+			if r := gpu.EnclosingRole(o); r == nil || r == role {
+				return
+			}
+			var vs []*ir.Value
+			switch {
+			case o.Kind == ir.OpWgmma:
+				vs = o.Operands[:2]
+			case o.Kind == ir.OpCopy && len(o.Operands) > 1:
+				if _, isDesc := o.Operands[1].Type.(*ir.Desc); isDesc {
+					vs = o.Operands[:1]
+				}
+			}
+			for _, v := range vs {
+				if _, isMem := v.Type.(*ir.MemDesc); isMem {
+					roots[smemRoot(v)] = true
+				}
+			}
+		})
+		g.asyncReadRoots[role] = roots
+	}
+	if len(roots) == 0 {
+		return false
+	}
+	hits := func(o *ir.Op) bool {
+		if !genericSmemWrite(o) {
+			return false
+		}
+		w := smemWriteRoot(o)
+		return w == nil || roots[w]
+	}
+	found, done := false, false
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, o := range b.Ops {
+			if done {
+				return
+			}
+			if o == arrive {
+				done = true
+				return
+			}
+			if hits(o) {
+				found = true
+			}
+			for _, r := range o.Regions {
+				walk(r)
+			}
+		}
+	}
+	walk(role.Regions[0])
+	if found {
+		return true
+	}
+	for p := arrive.Parent; p != nil && p.Parent != nil && p.Parent != role; p = p.Parent.Parent {
+		if p.Parent.Kind != ir.OpFor {
+			continue
+		}
+		for _, r := range p.Parent.Regions {
+			r.Walk(func(o *ir.Op) {
+				if hits(o) {
+					found = true
+				}
+			})
+		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// wsNeedsProxyFence reports whether generic shared-memory writes outside
+// warp roles may precede ws (before it in program order, or anywhere in a
+// loop around it) while a role of ws reads shared memory through the async
+// proxy (wgmma, TMA store): the CTA then fences at ws's entry.
+func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
+	reads := false
+	ws.Regions[0].Walk(func(o *ir.Op) {
+		if o.Kind == ir.OpWgmma {
+			reads = true
+		}
+		if o.Kind == ir.OpCopy && len(o.Operands) > 1 {
+			if _, isDesc := o.Operands[1].Type.(*ir.Desc); isDesc {
+				reads = true
+			}
+		}
+	})
+	if !reads {
+		return false
+	}
+	found, done := false, false
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, o := range b.Ops {
+			if done {
+				return
+			}
+			if o == ws {
+				done = true
+				return
+			}
+			if genericSmemWrite(o) && gpu.EnclosingRole(o) == nil {
+				found = true
+			}
+			for _, r := range o.Regions {
+				walk(r)
+			}
+		}
+	}
+	walk(g.f.Body)
+	if found {
+		return true
+	}
+	for p := ws.Parent; p != nil && p.Parent != nil; p = p.Parent.Parent {
+		if p.Parent.Kind != ir.OpFor {
+			continue
+		}
+		for _, r := range p.Parent.Regions {
+			r.Walk(func(o *ir.Op) {
+				if genericSmemWrite(o) && gpu.EnclosingRole(o) == nil {
+					found = true
+				}
+			})
+		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// smemRoot follows a shared-memory view through slot and transpose views
+// to the value it views.
+func smemRoot(v *ir.Value) *ir.Value {
+	for v.Def != nil && (v.Def.Kind == ir.OpMemIndex || v.Def.Kind == ir.OpMemTrans) {
+		v = v.Def.Operands[0]
+	}
+	return v
+}
+
+// smemWriteRoot is the buffer a generic shared-memory write writes (the
+// root of its view), or nil when unknown (asm, a pointer not made by
+// local_ptr).
+func smemWriteRoot(o *ir.Op) *ir.Value {
+	var v *ir.Value
+	switch o.Kind {
+	case ir.OpLocalStore:
+		v = o.Operands[0]
+	case gpu.OpAsyncCopy:
+		v = o.Operands[1]
+	case ir.OpAlloc:
+		return o.Results[0]
+	case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
+		if d := o.Operands[0].Def; d != nil && d.Kind == ir.OpLocalPtr {
+			v = d.Operands[0]
+		}
+	}
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.Type.(*ir.MemDesc); !ok {
+		return nil
+	}
+	return smemRoot(v)
 }
 
 func genericSmemWrite(o *ir.Op) bool {

@@ -74,6 +74,16 @@ type PrefillDims struct {
 	MaskKT int  // its columns: cdiv(max L, 128)
 }
 
+// The FP8 kernel's register split (setmaxnreg per warpgroup: one
+// producer, one transposer, two consumer warpgroups; 16 warps, 128 per
+// thread at entry). The four warpgroups' sum times 128 must not exceed
+// the SM's 65536 registers, or a consumer's setmaxnreg.inc waits forever.
+const (
+	fp8RegsProducer   = 24
+	fp8RegsTransposer = 56
+	fp8RegsConsumer   = 216
+)
+
 // prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
 // pages of 64, eight of 32, sixteen of 16), half that for fp8 caches.
 func prefillStages(page int) int { return 256 / page }
@@ -231,6 +241,9 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	if d.FP8 {
 		name = "attn_prefill_fp8"
 		defs["QUANT"] = it(d.Quant)
+		// setmaxnreg of the producer, transposer and consumer warpgroups:
+		// 128 * (RP + RT + 2 RC) = 65536, the SM's registers
+		defs["RP"], defs["RT"], defs["RC"] = it(fp8RegsProducer), it(fp8RegsTransposer), it(fp8RegsConsumer)
 	}
 	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 }

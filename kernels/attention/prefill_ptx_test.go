@@ -2,6 +2,7 @@ package attention
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,10 +42,14 @@ func TestPrefillPTX(t *testing.T) {
 }
 
 // TestPrefillFP8PTX: the fp8 kernel for sm_90a (quant types 0 and 1): S =
-// Q K^T as e4m3 wgmma m64nPAGEk32 from shared memory, each V page
-// transposed in shared memory by ldmatrix.trans, prmt and stmatrix, and PV
-// as e4m3 m64n128k32 with P in registers; pages of 16 (K = 16, below
-// e4m3's k32) run PV as bf16 m64n128k16 on V converted in shared memory.
+// Q K^T as e4m3 wgmma m64nPAGEk32 from shared memory, and PV as e4m3
+// m64n128k32 with P in registers; pages of 16 (K = 16, below e4m3's k32)
+// run PV as bf16 m64n128k16 on V converted to bf16 in shared memory. Four
+// warpgroups (16 warps): the producer (setmaxnreg 24), the transposer (56),
+// which alone transposes each V page in shared memory (ldmatrix.trans,
+// prmt, stmatrix) or converts it to bf16, then fences it for the async
+// proxy before its arrival, and two consumer warpgroups (216), with no
+// transpose and no proxy fence of their own.
 func TestPrefillFP8PTX(t *testing.T) {
 	needLLC(t)
 	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
@@ -55,24 +60,50 @@ func TestPrefillFP8PTX(t *testing.T) {
 		require.NoError(t, err)
 		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "%+v", c)
-		require.Equal(t, 12, b.NumWarps)
+		require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
+		producer, transposer, consumer := fp8Roles(t, b.PTX)
+		require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
+		require.Regexp(t, ptxLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
+		require.NotContains(t, consumer, "fence.proxy.async", "%+v: the consumers' products need no fence of their own", c)
+		for _, op := range []string{"ldmatrix", "stmatrix", "prmt.b32"} {
+			require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
+		}
 		qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1;`, c.page, c.page/2-1)
 		require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T, K = 128 in 4 steps of 32", c)
 		if c.page == 16 {
 			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
 			require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 1, "%+v: bf16 PV", c)
+			require.Regexp(t, ptxLine(`cvt\.rn\.bf16\.f32`), transposer, "%+v: V to bf16 on the transposer", c)
 		} else {
 			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`
 			require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), c.page/32, "%+v: e4m3 PV, K = page in steps of 32", c)
-			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), b.PTX, "%+v: the V transpose", c)
-			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), b.PTX, "%+v", c)
-			require.Regexp(t, ptxLine(`prmt\.b32`), b.PTX, "%+v", c)
+			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
+			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
+			require.Regexp(t, ptxLine(`prmt\.b32`), transposer, "%+v", c)
 		}
 		require.Len(t, tma.FindAllString(b.PTX, -1), 2, "%+v: K and V pages, one box each (128-byte fp8 rows)", c)
 		for _, desc := range b.Descs {
 			require.Equal(t, []int{1, 1, c.page, HeadDim}, desc.Box, "%+v", c)
 		}
 	}
+}
+
+// fp8Roles splits the fp8 kernel's PTX at its warpgroups' setmaxnreg (the
+// producer's, the transposer's, the consumers'): each part runs from its
+// setmaxnreg to the next (the consumers' to the end).
+func fp8Roles(t *testing.T, ptx string) (producer, transposer, consumer string) {
+	t.Helper()
+	at := func(s string) int {
+		i := strings.Index(ptx, s)
+		require.GreaterOrEqual(t, i, 0, "no %s", s)
+		return i
+	}
+	p := at(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %d;", fp8RegsProducer))
+	tr := at(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %d;", fp8RegsTransposer))
+	c := at(fmt.Sprintf("setmaxnreg.inc.sync.aligned.u32 %d;", fp8RegsConsumer))
+	require.Less(t, p, tr)
+	require.Less(t, tr, c)
+	return ptx[p:tr], ptx[tr:c], ptx[c:]
 }
 
 // TestPrefillMaskPTX: the block-sparse specialisations (MASK 1) of both
@@ -92,7 +123,11 @@ func TestPrefillMaskPTX(t *testing.T) {
 		require.NoError(t, err)
 		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "%+v", c)
-		require.Equal(t, 12, b.NumWarps, "%+v", c)
+		warps := 12
+		if c.fp8 {
+			warps = 16
+		}
+		require.Equal(t, warps, b.NumWarps, "%+v", c)
 		require.Regexp(t, ptxLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
 		require.Regexp(t, ptxLine(`popc\.b32`), b.PTX, "%+v", c)
 		if c.fp8 {
