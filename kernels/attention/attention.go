@@ -681,8 +681,18 @@ func (d *Dims) smemOther() int {
 	return 3072 + 1184*d.N
 }
 
-// combinePieces is how many partials the combine merges at a time.
-const combinePieces = 16
+// maxCombinePieces bounds how many partials the combine merges at a time
+// (SP2: [SP2, 128] f32 in registers, 64 a thread at 64).
+const maxCombinePieces = 64
+
+// combinePieces is the combine's SP2 for sizes d: the longest request's
+// pieces (its splits) rounded up to a power of two, 4 to
+// maxCombinePieces, so that a long request's partials are merged in one
+// or two steps of independent loads rather than a chain of
+// memory-latency-bound steps of 16.
+func (d *Dims) combinePieces() int {
+	return min(pow2(d.Splits, 4), maxCombinePieces)
+}
 
 // Plan is the launches of validated sizes d: the v2 kernels
 // (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, their paged
@@ -729,7 +739,7 @@ func Plan(d *Dims) Launches {
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(combinePieces), "BP": bp},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp},
 		DecodeGrid: [3]int{d.Programs, d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 		MinCTAsPerSM: minCTAs,
 	}
