@@ -49,6 +49,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 	if err := sinkIntoRoles(f); err != nil {
 		return err
 	}
+	threadInFlightWaits(f)
 	ctaWarps := 0
 	if total := gpu.SpecializedWarps(f); total > 0 {
 		// the CTA is made of the roles' warps (see layout_roles.go); code

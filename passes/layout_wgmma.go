@@ -266,3 +266,88 @@ func (s *assigner) pairedSharedLayouts() {
 		root.Type = &c
 	})
 }
+
+// threadInFlightWaits threads a loop's product still in flight at its back
+// edge through the wgmma_wait that completes it: for a body whose yield
+// carries a wgmma result that no wait of the iteration completes (the
+// source's own overlap, as in acc = acc*a + pv; ...; pv = wgmma(..) with
+// wgmma_wait(1) after the next iteration's first product), the block
+// argument becomes an operand of the first wait of the body that completes
+// it, and the loop's result one of the first wait after the loop that does,
+// when nothing reads them before. Their later uses read the waits' results
+// (threadThrough): a layout conversion of the carried product then goes
+// after the wait (insertAfterDef), not at the top of the body where it would
+// read the registers of a product still running, and the backend ties the
+// registers through the wait.
+func threadInFlightWaits(f *ir.Func) {
+	var loops []*ir.Op
+	f.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpFor {
+			loops = append(loops, op)
+		}
+	})
+	for _, loop := range loops {
+		body := loop.Regions[0]
+		y := body.Terminator()
+		if y == nil || y.Kind != ir.OpYield {
+			continue
+		}
+		for j, v := range y.Operands {
+			if v.Def == nil || v.Def.Kind != ir.OpWgmma || v.Def.Parent != body || wgmmaCompletion(v.Def) != nil {
+				continue
+			}
+			if 1+j >= len(body.Args) || j >= len(loop.Results) {
+				continue
+			}
+			// the wgmma ops issued after v's in the iteration
+			newer := 0
+			for _, o := range body.Ops[body.IndexOf(v.Def)+1:] {
+				newer += countWgmma(o)
+			}
+			if w := completingWait(body.Ops, 0, newer, body.Args[1+j]); w != nil {
+				threadThrough(f, w, body.Args[1+j])
+			}
+			if p := loop.Parent; p != nil {
+				if w := completingWait(p.Ops, p.IndexOf(loop)+1, newer, loop.Results[j]); w != nil {
+					threadThrough(f, w, loop.Results[j])
+				}
+			}
+		}
+	}
+}
+
+// completingWait is the first wgmma_wait of ops from index from on that
+// completes a product with newer wgmma ops issued after it before ops[from],
+// or nil when there is none or an op up to it reads v (v is threaded
+// through a wait already, or read in flight) or issues a wgmma inside a
+// region (the count is then unknown).
+func completingWait(ops []*ir.Op, from, newer int, v *ir.Value) *ir.Op {
+	for _, o := range ops[from:] {
+		if usesValue(o, v) || o.Kind != ir.OpWgmma && countWgmma(o) > 0 {
+			return nil // read before (or threaded through a wait already)
+		}
+		if o.Kind == ir.OpWgmmaWait && int(o.Attrs.Int("pending", 0)) <= newer {
+			return o
+		}
+		if o.Kind == ir.OpWgmma {
+			newer++
+		}
+	}
+	return nil
+}
+
+// countWgmma is the number of wgmma ops op is or holds.
+func countWgmma(op *ir.Op) int {
+	n := 0
+	if op.Kind == ir.OpWgmma {
+		n++
+	}
+	for _, r := range op.Regions {
+		r.Walk(func(o *ir.Op) {
+			if o.Kind == ir.OpWgmma {
+				n++
+			}
+		})
+	}
+	return n
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -122,6 +123,10 @@ func TestDecodePTX(t *testing.T) {
 			regA := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, c.n/2-1)
 			require.Len(t, ptxLine(shared).FindAllString(cons, -1), count/2, "%+v: %s", c, shared)
 			require.Len(t, ptxLine(regA).FindAllString(cons, -1), count/2, "%+v: %s", c, regA)
+			// the PV product runs on into the next iteration: its
+			// accumulator (converted for acc += pv) is read only after a
+			// wait_group, never between its issue and the wait
+			requireReadAfterWait(t, cons, ptxLine(regA).FindAllString(cons, -1), fmt.Sprintf("%+v", c))
 			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v", c)
 			require.Len(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`).FindAllString(cons, -1), 4, "%+v: V^T's load", c)
 			require.Len(t, ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`).FindAllString(cons, -1), 16, "%+v: V^T's byte permutes", c)
@@ -184,4 +189,43 @@ func TestDecodeSmemFits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// requireReadAfterWait checks that every instruction of ptx reading the
+// accumulator registers of the wgmma lines mmas, other than a wgmma, has a
+// wgmma.wait_group as the nearest wgmma instruction before it: a product in
+// flight is never read (ptxas would serialise the wgmmas, the registers are
+// undefined until the wait).
+func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) {
+	t.Helper()
+	require.NotEmpty(t, mmas, what)
+	acc := map[string]bool{}
+	for _, m := range mmas {
+		for _, r := range regexp.MustCompile(`%f\d+`).FindAllString(m[:strings.Index(m, "}")], -1) {
+			acc[r] = true
+		}
+	}
+	last, reads := "", 0
+	for _, line := range strings.Split(ptx, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "wgmma.") {
+			last = line
+			continue
+		}
+		if strings.HasPrefix(line, "//") {
+			continue
+		}
+		src := line // the registers read: all of a store's, else those after the destination
+		if i := strings.Index(line, ","); i >= 0 && !strings.HasPrefix(line, "st.") {
+			src = line[i:]
+		}
+		for _, r := range regexp.MustCompile(`%f\d+\b`).FindAllString(src, -1) {
+			if acc[r] {
+				reads++
+				require.True(t, strings.HasPrefix(last, "wgmma.wait_group"), "%s: %q reads the accumulator %s of a wgmma in flight (the last wgmma instruction before it: %q)", what, line, r, last)
+				break
+			}
+		}
+	}
+	require.NotZero(t, reads, "%s: the accumulator is read", what)
 }
