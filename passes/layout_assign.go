@@ -624,6 +624,21 @@ func (s *assigner) firstStrong(op *ir.Op) ir.Layout {
 	return nil
 }
 
+// elementwiseLayout is the layout of an element-wise op's result: that of
+// its first strong operand which is not a broadcast, else firstStrong's.
+// The other operands are converted to it, and a broadcast converts its
+// smaller operand before broadcasting (get), where a full tile would go
+// through shared memory whole: acc*alpha[:, None] + pv keeps pv's
+// layout.
+func (s *assigner) elementwiseLayout(op *ir.Op) ir.Layout {
+	for _, v := range op.Operands {
+		if l := s.lay(v); l != nil && (v.Def == nil || (v.Def.Kind != ir.OpBroadcast && v.Def.Kind != ir.OpExpandDims)) {
+			return l
+		}
+	}
+	return s.firstStrong(op)
+}
+
 func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 	shape := layTileOf(res).Shape
 	switch op.Kind {
@@ -703,7 +718,7 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		}
 	default:
 		if op.Kind.IsElementwise() {
-			if l := s.firstStrong(op); l != nil {
+			if l := s.elementwiseLayout(op); l != nil {
 				return l
 			}
 			if l := s.desire[res]; l != nil {
