@@ -720,9 +720,11 @@ func mmaV3Linear(l *MMAv3, shape []int) (*LinearLayout, error) {
 }
 
 // pairRows interleaves the 16 rows (dimension 0) of each warp of ll in
-// pairs (MMAv3.PairRows): the row bases 1, 2, 4, 8 become 2, 4, 8, 1.
+// pairs (MMAv3.PairRows): the row bases 1, 2, 4, 8 become 2, 4, 8, 1. A
+// tile of one row (a row vector broadcast over the accumulator, as
+// ap[None, :]) has no row bases and keeps ll.
 func pairRows(ll *LinearLayout, shape []int) (*LinearLayout, error) {
-	if shape[0] < 16 {
+	if shape[0] < 16 && shape[0] != 1 {
 		return nil, fmt.Errorf("row pairs need 16 rows or more, the tile has %d", shape[0])
 	}
 	out := &LinearLayout{Shape: ll.Shape}

@@ -32,14 +32,27 @@ if [ "${TEST:-0}" = 1 ]; then
   grep -E "^(--- FAIL|--- SKIP|ok|FAIL|PASS)|Error:|Messages:" "$OUT/attention-test.log" | head -30
 fi
 
+if [ "${SANITIZE:-0}" = 1 ]; then
+  # small cases: a decode call of each dtype path and a masked FP8 prefill
+  echo "== compute-sanitizer"
+  for tool in memcheck racecheck synccheck; do
+    (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 60 compute-sanitizer --tool $tool "$root/.gpu/attention.test" -test.run 'TestDecodeQuick$|TestPrefillMask' >"$OUT/san-$tool.log" 2>&1; echo "$tool rc=$?")
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" "$OUT/san-$tool.log" | head -4
+  done
+fi
+
 echo "== HPC-Ops build"
 wait $build
 echo "hpc build $(cat "$OUT/hpc-build.rc") in $(( $(date +%s) - t0 )) s"
 tail -2 "$OUT/hpc-build.log"
 
-echo "== HPC-Ops decode bench"
+# PREFILL=1: HPC-Ops' prefill bench too (its 24 FP8 configurations, BF16
+# paged and unpaged) and tlec bench attn_prefill -> $OUT/tlec_prefill.json
+only="--only decode"
+[ "${PREFILL:-0}" = 1 ] && only=""
+echo "== HPC-Ops bench ${only:-(decode and prefill)}"
 t0=$(date +%s)
-OUT="$OUT" PYTHONUNBUFFERED=1 timeout 150 python3 /tmp/hpc/bench.py --only decode --iters "$REPS" >"$OUT/hpc-bench.log" 2>&1
+OUT="$OUT" PYTHONUNBUFFERED=1 timeout 240 python3 /tmp/hpc/bench.py $only --iters "$REPS" >"$OUT/hpc-bench.log" 2>&1
 echo "hpc bench rc=$? in $(( $(date +%s) - t0 )) s"
 grep -E "CHECK|FAILED" "$OUT/hpc-bench.log" | head -10
 
@@ -79,3 +92,12 @@ for (dt, sq), v in sorted(groups.items()):
     print(f"geometric mean over {len(v)} NHD workloads, {dt} Sq {sq}: {g:.3f}x HPC-Ops (min {min(v):.3f}x)")
 PY
 done
+if [ "${PREFILL:-0}" = 1 ]; then
+  echo "== tlec bench attn_prefill"
+  timeout 120 .gpu/tlec bench attn_prefill --reps "$REPS" --json >"$OUT/tlec_prefill.json" 2>"$OUT/tlec-prefill.err"; echo "rc=$?"
+  python3 - "$OUT/tlec_prefill.json" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    print(f"{r['case']:10s} {r['dtype']:5s} q{r['quant_type']} {r['layout']}: {r['median_us']:8.1f} us {r['tflop_s']:6.1f} TFLOP/s")
+PY
+fi

@@ -671,12 +671,11 @@ const (
 
 // smemOther bounds the shared memory of a page-64 v2 program besides its
 // ring: Q, P, the page table, the reductions' and the epilogue's layout
-// scratch (FP8 also the transposed V and a second accumulator's), growing
-// with the query rows N. The constants are the compiled kernels' figures
+// scratch, growing with the query rows N. The constants are the compiled kernels' figures
 // rounded up; TestDecodeSmemFits checks them against every N.
 func (d *Dims) smemOther() int {
 	if d.FP8 {
-		return 13568 + 2048*d.N
+		return 3584 + 1024*d.N
 	}
 	return 3072 + 1184*d.N
 }
