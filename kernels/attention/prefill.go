@@ -51,6 +51,12 @@ type PrefillParams struct {
 	QuantType int    // FP8 scale layout, 0 or 1 (ignored for BF16)
 	// Scale multiplies q·k; 0 means the default 128^-0.5.
 	Scale float64
+	// BlockM is the query rows per program: 128 (0: the default; two
+	// consumer warpgroups with setmaxnreg, one program an SM) or, for
+	// BF16, 64 (one consumer warpgroup, two programs an SM sharing its
+	// registers and shared memory: twice the programs where q tiles are
+	// few).
+	BlockM int
 }
 
 // PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
@@ -68,7 +74,9 @@ type PrefillOutputs struct {
 type PrefillDims struct {
 	Dims
 	T      int  // query rows
-	QT     int  // q tiles of the longest request: cdiv(max Lq, 128)
+	BQ     int  // query rows per program (PrefillParams.BlockM)
+	QT     int  // q tiles of the longest request: cdiv(max Lq, BQ)
+	MaskQT int  // the block mask's rows: cdiv(max Lq, 128)
 	Stages int  // K/V pages in flight
 	Mask   bool // a block mask is given
 	MaskKT int  // its columns: cdiv(max L, 128)
@@ -132,7 +140,9 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if cu[d.B] != int64(d.T) {
 		return nil, argErr("cu_seqlens_q", "ends at %d but q has %d rows", cu[d.B], d.T)
 	}
-	d.QT = int((maxQ + PrefillTile - 1) / PrefillTile)
+	if err := d.setBlockM(p.BlockM, maxQ); err != nil {
+		return nil, err
+	}
 
 	if err := d.checkCaches(in.KCache, in.VCache, p.Layout); err != nil {
 		return nil, err
@@ -155,7 +165,28 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	d.Sq = 1 // unused by prefill; keeps the embedded Dims' invariants
 	d.Splits = 1
 	d.Stages = prefillStages(d.Page)
+	if d.BQ == PrefillTile/2 {
+		d.Stages /= 2 // two programs an SM share its shared memory
+	}
 	return d, nil
+}
+
+// setBlockM sets the query rows per program (0: PrefillTile) and the q
+// tiles of the longest request's maxQ rows, for the grid and the block
+// mask.
+func (d *PrefillDims) setBlockM(bm int, maxQ int64) error {
+	switch {
+	case bm == 0:
+		bm = PrefillTile
+	case bm == PrefillTile/2 && d.FP8:
+		return argErr("block_m", "64 query rows a program is the BF16 kernel's; FP8 takes 128")
+	case bm != PrefillTile && bm != PrefillTile/2:
+		return argErr("block_m", "want 128 or 64 query rows a program (0: 128), got %d", bm)
+	}
+	d.BQ = bm
+	d.QT = int((maxQ + int64(bm) - 1) / int64(bm))
+	d.MaskQT = int((maxQ + PrefillTile - 1) / PrefillTile)
+	return nil
 }
 
 // checkMask validates the block mask against the sizes already checked.
@@ -168,11 +199,11 @@ func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
 	if kt > PrefillMaxKeyTiles {
 		return argErr("block_mask", "at most %d key tiles of 128 (%d keys), the longest request has %d", PrefillMaxKeyTiles, PrefillMaxKeyTiles*PrefillTile, maxL)
 	}
-	want := []int{d.B, d.Hq, d.QT, kt}
+	want := []int{d.B, d.Hq, d.MaskQT, kt}
 	if len(m.Shape) != 4 || m.Shape[0] != want[0] || m.Shape[1] != want[1] || m.Shape[2] != want[2] || m.Shape[3] != want[3] {
 		return argErr("block_mask", "shape %v, want [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] = %v", m.Shape, want)
 	}
-	if len(m.Data) != d.B*d.Hq*d.QT*kt {
+	if len(m.Data) != d.B*d.Hq*d.MaskQT*kt {
 		return argErr("block_mask", "%d values for shape %v", len(m.Data), m.Shape)
 	}
 	for i, x := range m.Data {
@@ -223,6 +254,13 @@ type PrefillLaunch struct {
 	Kernel  string
 	Defines map[string]string
 	Grid    [3]int
+	// MinCTAsPerSM is the kernel's minctasm (0: none).
+	MinCTAsPerSM int
+}
+
+// Options are the kernel's compile options.
+func (l PrefillLaunch) Options() tle.CompileOptions {
+	return tle.CompileOptions{Defines: l.Defines, MinCTAsPerSM: l.MinCTAsPerSM}
 }
 
 // PlanPrefill is the launch of validated sizes d: grid (QT, Hq, B).
@@ -244,8 +282,22 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 		// setmaxnreg of the producer, transposer and consumer warpgroups:
 		// 128 * (RP + RT + 2 RC) = 65536, the SM's registers
 		defs["RP"], defs["RT"], defs["RC"] = it(fp8RegsProducer), it(fp8RegsTransposer), it(fp8RegsConsumer)
+		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}
-	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
+	// BF16: BQ rows on BQ/16 consumer warps (a warpgroup per 64 rows);
+	// 128 rows: setmaxnreg (producer 40, consumers 232), one program an SM;
+	// 64: no setmaxnreg, two programs an SM (minctasm)
+	bq := d.BQ
+	if bq == 0 {
+		bq = PrefillTile
+	}
+	defs["BQ"], defs["CW"], defs["PR"], defs["CR"] = it(bq), it(bq/16), "40", "232"
+	minCTAs := 0
+	if bq < PrefillTile {
+		defs["PR"], defs["CR"] = "0", "0"
+		minCTAs = 2
+	}
+	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}, MinCTAsPerSM: minCTAs}
 }
 
 // Prefill validates the inputs and runs paged prefill attention on dev
@@ -283,7 +335,7 @@ func Prefill(dev tle.Device, in *PrefillInputs, p PrefillParams) (*PrefillOutput
 		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
 		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
 	}
-	if err := k.Run(dev, pl.Grid, tle.CompileOptions{Defines: pl.Defines}, args); err != nil {
+	if err := k.Run(dev, pl.Grid, pl.Options(), args); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Kernel, dev.Name(), err)
 	}
 	return out, nil

@@ -195,7 +195,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	} else {
 		args = []any{desc(kc), desc(vc), q, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, 1}
 	}
-	prep, err := g.Prepare(k, tle.CompileOptions{Defines: pl.Defines}, pl.Grid, args...)
+	prep, err := g.Prepare(k, pl.Options(), pl.Grid, args...)
 	if err != nil {
 		return PrefillBenchResult{}, fmt.Errorf("%s: %w", pl.Kernel, err)
 	}

@@ -41,6 +41,28 @@ func TestPrefillPTX(t *testing.T) {
 	}
 }
 
+// TestPrefillBlockM64PTX: 64 query rows a program (BF16): one consumer
+// warpgroup and the producer warp after it, unpadded (5 warps), no
+// setmaxnreg, minctasm 2, and half the bf16 ring; QK^T and PV as one
+// warpgroup's m64 wgmma.
+func TestPrefillBlockM64PTX(t *testing.T) {
+	needLLC(t)
+	d := &PrefillDims{Dims: Dims{Page: 64, G: 8, B: 1, Hkv: 1, Hq: 8}, QT: 1, Stages: prefillStages(64) / 2}
+	require.NoError(t, d.setBlockM(64, 100))
+	require.Equal(t, 2, d.QT)
+	pl := PlanPrefill(d)
+	k, err := PrefillKernel(pl.Kernel)
+	require.NoError(t, err)
+	b, err := k.Compile(pl.Options(), tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.Equal(t, 5, b.NumWarps)
+	require.NotRegexp(t, ptxLine(`setmaxnreg`), b.PTX)
+	require.Regexp(t, `\.maxntid 160, 1, 1\s+\.minnctapersm 2`, b.PTX)
+	require.LessOrEqual(t, 2*(b.SmemBytes+ctaReserved), MaxSMSmem, "two programs an SM")
+	pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
+	require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 2*64/16, "PV in both loops")
+}
+
 // TestPrefillFP8PTX: the fp8 kernel for sm_90a (quant types 0 and 1): S =
 // Q K^T as e4m3 wgmma m64nPAGEk32 from shared memory, and PV as e4m3
 // m64n128k32 with P in registers; pages of 16 (K = 16, below e4m3's k32)

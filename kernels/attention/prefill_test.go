@@ -27,6 +27,7 @@ type prefillCase struct {
 	qlens  []int64
 	lens   []int64
 	scale  float64 // PrefillParams.Scale (0: the default)
+	bm     int     // PrefillParams.BlockM (0: the default)
 }
 
 // makePrefill draws a case: the caches, page table and K/V scales are
@@ -51,7 +52,7 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 	}
 	in := &PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: m.in.KCache, VCache: m.in.VCache,
 		BlockIDs: m.in.BlockIDs, KVLens: m.in.KVLens, KScale: m.in.KScale, VScale: m.in.VScale}
-	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale}
+	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale, BlockM: c.bm}
 	if c.fp8 {
 		in.QScale = tle.NewTensor(T, hq)
 		for i := range in.QScale.Data {
@@ -112,6 +113,10 @@ func TestPrefillQuick(t *testing.T) {
 	runPrefill(t, devs, r, prefillCase{name: "bf16 quick", page: 32, hkv: 1, g: 4, qlens: []int64{40}, lens: []int64{90}})
 	// a softmax scale other than the default (the kernels must read it)
 	runPrefill(t, devs, r, prefillCase{name: "bf16 scale 0.3", page: 64, hkv: 1, g: 8, qlens: []int64{30}, lens: []int64{100}, scale: 0.3})
+	// 64 query rows a program (two programs an SM): q tiles past the first
+	// and a partial one, a prefix, pages 64 and 16
+	runPrefill(t, devs, r, prefillCase{name: "bf16 block_m 64", page: 64, hkv: 2, g: 4, nhd: true, qlens: []int64{150, 3}, lens: []int64{330, 70}, bm: 64})
+	runPrefill(t, devs, r, prefillCase{name: "bf16 block_m 64 page 16", page: 16, hkv: 1, g: 8, qlens: []int64{64, 65}, lens: []int64{64, 200}, bm: 64})
 }
 
 // TestPrefillMatrix runs pages 16, 32, 64 x NHD/HND x G 4/8 (Hkv 1 and 2)
@@ -176,6 +181,8 @@ func TestValidatePrefill(t *testing.T) {
 		{"dtype", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.DType = "f16" }},
 		{"quant_type", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.QuantType = 2 }},
 		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
+		{"block_m", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 32 }},
+		{"block_m", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 64 }}, // BF16 only
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
 			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
