@@ -44,6 +44,7 @@ func prefillRows(s string) ([]attention.PrefillBenchRow, error) {
 // rows' names, mask densities and FLOP counts, nothing timed).
 func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBenchRow) int {
 	var res []attention.PrefillBenchResult
+	code := 0
 	if g == nil {
 		res = attention.PrefillBenchDry(rows)
 	} else {
@@ -51,23 +52,24 @@ func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBen
 		var err error
 		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, Progress: bar.update})
 		bar.done()
-		if err != nil {
+		if err != nil { // the other rows are still printed
 			printError(e.stderr, "bench", err)
-			return 1
+			code = 1
 		}
 	}
 	if b.json {
-		return printJSON(e, res)
+		return max(printJSON(e, res), code)
 	}
 	printPrefill(e.stdout, res)
-	return 0
+	return code
 }
 
-// printPrefill prints the rows as a table (times of 0, a dry run's, as -).
+// printPrefill prints the rows as a table (times of 0, a dry run's or a
+// failed row's, as -; a row's error last).
 func printPrefill(out io.Writer, rows []attention.PrefillBenchResult) {
 	fmt.Fprintln(out, "attn_prefill: B 1, Hq 32, Hkv 4, page 64; median of back-to-back launches (CUDA events); TFLOP/s of the visible work (causal, mask tile on)")
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "name\tmedian us\tmin us\tTFLOP/s\tmask density\tGFLOP\tdense GFLOP\t")
+	fmt.Fprintln(w, "name\tmedian us\tmin us\tTFLOP/s\tmask density\tGFLOP\tdense GFLOP\t\t")
 	for _, r := range rows {
 		us, min, tf := "-", "-", "-"
 		if r.Us > 0 {
@@ -77,7 +79,7 @@ func printPrefill(out io.Writer, rows []attention.PrefillBenchResult) {
 		if r.Masked {
 			dens = fmt.Sprintf("%.3f", r.MaskDensity)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t\n", r.Name, us, min, tf, dens, r.FLOPs/1e9, r.DenseFLOPs/1e9)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t\n", r.Name, us, min, tf, dens, r.FLOPs/1e9, r.DenseFLOPs/1e9, r.Error)
 	}
 	w.Flush()
 }

@@ -24,7 +24,9 @@ func TestBenchPrefill(t *testing.T) {
 	printPrefill(&b, []attention.PrefillBenchResult{
 		{Name: "prefill_fp8_q0_masked_nhd/512x4096", Masked: true, MaskDensity: 0.2537, Us: 120.25, MinUs: 119.5, TFLOPs: 512.3, FLOPs: 8.18e9, DenseFLOPs: 32.22e9},
 		{Name: "prefill_bf16_nocache/8192x8192", FLOPs: 549.8e9, DenseFLOPs: 549.8e9},
+		{Name: "prefill_fp8_q1_dense_hnd/127x127", FLOPs: 0.13e9, DenseFLOPs: 0.13e9, Error: "ptxas: out of registers"},
 	})
+	require.Regexp(t, `prefill_fp8_q1_dense_hnd/127x127\s+-\s+-\s+-\s+-\s+0\.13\s+0\.13\s+ptxas: out of registers`, b.String())
 	require.Regexp(t, `prefill_fp8_q0_masked_nhd/512x4096\s+120\.2\s+119\.5\s+512\.3\s+0\.254\s+8\.18\s+32\.22`, b.String())
 	require.Regexp(t, `prefill_bf16_nocache/8192x8192\s+-\s+-\s+-\s+-\s+549\.80\s+549\.80`, b.String())
 	// 127 x 127: query i sees i + 1 keys, 127*128/2 = 8128 in all

@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -181,9 +182,10 @@ type PrefillBenchResult struct {
 	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
 	Us          float64 `json:"median_us"`
 	MinUs       float64 `json:"min_us"`
-	FLOPs       float64 `json:"flops"`       // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
-	DenseFLOPs  float64 `json:"dense_flops"` // the same without the mask (dense causal)
-	TFLOPs      float64 `json:"tflop_s"`     // FLOPs / median
+	FLOPs       float64 `json:"flops"`           // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
+	DenseFLOPs  float64 `json:"dense_flops"`     // the same without the mask (dense causal)
+	TFLOPs      float64 `json:"tflop_s"`         // FLOPs / median
+	Error       string  `json:"error,omitempty"` // why the row has no time
 }
 
 // result is row's result with plan p's figures and no timing.
@@ -220,7 +222,9 @@ type PrefillBenchOptions struct {
 // PrefillBench times prefill on g for every row with CUDA events: the
 // median of opts.Reps back-to-back launches after opts.Warmup, buffers
 // and the launch prepared once per row; random caches behind a shuffled
-// page table (or the identity one), scales of 1.
+// page table (or the identity one), scales of 1. A row that fails keeps
+// its place with Error set and the rest still run (so one bad kernel
+// variant leaves the others' figures); the error joins every row's.
 func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, error) {
 	rows := opts.Rows
 	if rows == nil {
@@ -232,16 +236,19 @@ func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, e
 	}
 	r := rand.New(rand.NewPCG(1, 16))
 	var out []PrefillBenchResult
+	var errs []error
 	for i, row := range rows {
 		progress(i, len(rows), row.Name)
 		res, err := benchPrefillRow(g, r, row, opts)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", row.Name, err)
+			res = row.result(PlanPrefillBench(row))
+			res.Error = err.Error()
+			errs = append(errs, fmt.Errorf("%s: %w", row.Name, err))
 		}
 		out = append(out, res)
 	}
 	progress(len(rows), len(rows), "done")
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts PrefillBenchOptions) (PrefillBenchResult, error) {
