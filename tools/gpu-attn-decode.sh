@@ -3,67 +3,89 @@
 # on the GPU host from the repository root with .gpu and .peers carried:
 #   built here: CGO_ENABLED=0 go build -ldflags="-s -w" -o .gpu/tlec ./cmd/tlec
 #               CGO_ENABLED=0 go test -c -o .gpu/attention.test ./kernels/attention   (for TEST=1)
-#   .peers:     echo /.peers/ >> .git/info/exclude; mkdir -p .peers; cp ../shared/peers/hpc-ops-kit.tar.xz .peers/
-# Steps (about 6 minutes; every step has a timeout so the whole stays under 8):
+#   .peers:     echo /.peers/ >> .git/info/exclude; mkdir -p .peers; cp ../shared/peers/{hpc-ops-kit.tar.xz,sdpa_prefill.py} .peers/
+# Steps (about 6 minutes; every step has a timeout so the whole stays under 8;
+# PREFILL=1 adds up to 8 more; PREFILL=1 DECODE=0, the prefill side alone,
+# stays under 9):
 #   TEST=1: the package's tests on the GPU (TLE_REQUIRE_GPU=1: accuracy on the
-#           interpreter and the GPU, the 128k case, the Runner) -> $OUT/attention-test.log
-#   HPC-Ops: build the kit (/tmp/hpc/build.sh, about 147 s), then its decode
-#           bench (bench.py --only decode: 9 workloads, BF16 dynamic/static Sq 1/2,
-#           FP8 q1 dynamic Sq 1, CUDA-graph replay) -> $OUT/hpc_attn.json
-#   TLE-Go: tlec bench attn_decode --ctas C --json for each C of $CTAS
-#           (default 0: the package's choice) -> $OUT/tlec_attn_cC.json
-#   the two side by side: TLE-Go's whole call against HPC-Ops' compute+combine
-#           with a prebuilt task map (its fastest), per workload, and the
-#           geometric means -> $OUT/compare_cC.txt
+#           interpreter and the GPU, the 128k case, the Runner) -> attention-test.log
+#   SANITIZE=1: compute-sanitizer memcheck, racecheck, synccheck on small
+#           decode and masked prefill tests -> san-TOOL.log
+#   HPC-Ops: build the kit (/tmp/hpc/build.sh, about 147 s), then its bench
+#           (bench.py --only decode: 9 workloads, BF16 dynamic/static Sq 1/2,
+#           FP8 q1 dynamic Sq 1, CUDA-graph replay; PREFILL=1 adds its prefill
+#           bench, DECODE=0 drops the decode one) -> $OUT/hpc_attn.json
+#   TLE-Go decode (DECODE=1, the default): tlec bench attn_decode --ctas C --json
+#           for each C of $CTAS (default 0: the package's choice) -> tlec_attn_cC.json,
+#           against HPC-Ops' compute+combine with a prebuilt task map (its
+#           fastest), per workload, and the geometric means
+#   PREFILL=1: torch SDPA (.peers/sdpa_prefill.py, cuDNN and FA2; copy it from
+#           ../shared/peers too) -> $OUT/sdpa_prefill.json; tlec bench attn_prefill
+#           --json -> $OUT/tlec_prefill.json; per row HPC-Ops' time of the same
+#           name and the speed-up, the geometric mean over the 24 FP8 rows,
+#           masked over dense (ours and HPC-Ops'), BF16 paged, and the
+#           self-attention rows against cuDNN and FA2
+# $OUT gets at most 5 files (the device tool drops files past a count):
+# hpc_attn.json, tlec_prefill.json, sdpa_prefill.json, compare.txt (every
+# comparison table, in full) and logs.tar.gz (logs, gpu.txt and the decode
+# JSONs, written in $W); stdout shows compact tables only.
 . "$(dirname "$0")/gpu-env.sh"
 REPS=${REPS:-100}
 CTAS=${CTAS:-0}
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
+PREFILL=${PREFILL:-0}
+DECODE=${DECODE:-1}
+W=/tmp/gpu-attn-work
+rm -rf "$W" && mkdir -p "$W"
+finish() {
+  cp "$W/compare.txt" "$OUT/compare.txt" 2>/dev/null
+  tar -czf "$OUT/logs.tar.gz" -C "$W" . 2>/dev/null
+}
+trap finish EXIT
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$W/gpu.txt"
 
 # the kit builds on the CPU while the tests run on the GPU (timings come after both)
 t0=$(date +%s)
 rm -rf /tmp/hpc && tar -xJf .peers/hpc-ops-kit.tar.xz -C /tmp
-(timeout 240 bash /tmp/hpc/build.sh >"$OUT/hpc-build.log" 2>&1; echo "rc=$?" >"$OUT/hpc-build.rc") &
+(timeout 240 bash /tmp/hpc/build.sh >"$W/hpc-build.log" 2>&1; echo "rc=$?" >"$W/hpc-build.rc") &
 build=$!
 
 if [ "${TEST:-0}" = 1 ]; then
   echo "== kernels/attention tests on the GPU"
-  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 200 "$root/.gpu/attention.test" -test.v >"$OUT/attention-test.log" 2>&1; echo "rc=$?")
-  grep -E "^(--- FAIL|--- SKIP|ok|FAIL|PASS)|Error:|Messages:" "$OUT/attention-test.log" | head -30
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 200 "$root/.gpu/attention.test" -test.v >"$W/attention-test.log" 2>&1; echo "rc=$?")
+  grep -E "^(--- FAIL|--- SKIP|ok|FAIL|PASS)|Error:|Messages:" "$W/attention-test.log" | head -30
 fi
 
 if [ "${SANITIZE:-0}" = 1 ]; then
   # small cases: a decode call of each dtype path and a masked FP8 prefill
   echo "== compute-sanitizer"
   for tool in memcheck racecheck synccheck; do
-    (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 60 compute-sanitizer --tool $tool "$root/.gpu/attention.test" -test.run 'TestDecodeQuick$|TestPrefillMask' >"$OUT/san-$tool.log" 2>&1; echo "$tool rc=$?")
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" "$OUT/san-$tool.log" | head -4
+    (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 60 compute-sanitizer --tool $tool "$root/.gpu/attention.test" -test.run 'TestDecodeQuick$|TestPrefillMask' >"$W/san-$tool.log" 2>&1; echo "$tool rc=$?")
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" "$W/san-$tool.log" | head -4
   done
 fi
 
 echo "== HPC-Ops build"
 wait $build
-echo "hpc build $(cat "$OUT/hpc-build.rc") in $(( $(date +%s) - t0 )) s"
-tail -2 "$OUT/hpc-build.log"
+echo "hpc build $(cat "$W/hpc-build.rc") in $(( $(date +%s) - t0 )) s"
+tail -2 "$W/hpc-build.log"
 
-# PREFILL=1: HPC-Ops' prefill bench too (its 24 FP8 configurations, BF16
-# paged and unpaged) and tlec bench attn_prefill -> $OUT/tlec_prefill.json
 only="--only decode"
-[ "${PREFILL:-0}" = 1 ] && only=""
+if [ "$PREFILL" = 1 ]; then only=""; [ "$DECODE" = 0 ] && only="--only prefill"; fi
 echo "== HPC-Ops bench ${only:-(decode and prefill)}"
 t0=$(date +%s)
-OUT="$OUT" PYTHONUNBUFFERED=1 timeout 240 python3 /tmp/hpc/bench.py $only --iters "$REPS" >"$OUT/hpc-bench.log" 2>&1
+OUT="$OUT" PYTHONUNBUFFERED=1 timeout 240 python3 /tmp/hpc/bench.py $only --iters "$REPS" >"$W/hpc-bench.log" 2>&1
 echo "hpc bench rc=$? in $(( $(date +%s) - t0 )) s"
-grep -E "CHECK|FAILED" "$OUT/hpc-bench.log" | head -10
+grep -E "FAIL|^wrote" "$W/hpc-bench.log" | head -10
 
 # CTAS: the --ctas values to time (0: the package's default), one table each
-for c in $CTAS; do
+[ "$DECODE" = 1 ] && for c in $CTAS; do
 echo "== tlec bench attn_decode --ctas $c"
 t0=$(date +%s)
-timeout 200 .gpu/tlec bench attn_decode --reps "$REPS" --ctas "$c" --json >"$OUT/tlec_attn_c$c.json" 2>"$OUT/tlec-bench-c$c.err"
+timeout 200 .gpu/tlec bench attn_decode --reps "$REPS" --ctas "$c" --json >"$W/tlec_attn_c$c.json" 2>"$W/tlec-bench-c$c.err"
 echo "tlec bench rc=$? in $(( $(date +%s) - t0 )) s"
-tail -3 "$OUT/tlec-bench-c$c.err"
-python3 - "$OUT/tlec_attn_c$c.json" "$OUT/hpc_attn.json" <<'PY' | tee "$OUT/compare_c$c.txt" | grep -E "geometric|copy rate|^uniform_4096|^skewed"
+tail -3 "$W/tlec-bench-c$c.err"
+echo "== decode --ctas $c" >>"$W/compare.txt"
+python3 - "$W/tlec_attn_c$c.json" "$OUT/hpc_attn.json" <<'PY' | tee -a "$W/compare.txt" | grep -E "geometric|copy rate|^uniform_4096|^skewed"
 import json, math, sys
 try:
     ours = json.load(open(sys.argv[1]))
@@ -92,12 +114,90 @@ for (dt, sq), v in sorted(groups.items()):
     print(f"geometric mean over {len(v)} NHD workloads, {dt} Sq {sq}: {g:.3f}x HPC-Ops (min {min(v):.3f}x)")
 PY
 done
-if [ "${PREFILL:-0}" = 1 ]; then
-  echo "== tlec bench attn_prefill"
-  timeout 120 .gpu/tlec bench attn_prefill --reps "$REPS" --json >"$OUT/tlec_prefill.json" 2>"$OUT/tlec-prefill.err"; echo "rc=$?"
-  python3 - "$OUT/tlec_prefill.json" <<'PY'
+
+[ "$PREFILL" = 1 ] || exit 0
+echo "== torch SDPA"
+t0=$(date +%s)
+PYTHONUNBUFFERED=1 timeout 150 python3 .peers/sdpa_prefill.py "$OUT/sdpa_prefill.json" >"$W/sdpa.log" 2>&1
+echo "sdpa rc=$? in $(( $(date +%s) - t0 )) s"
+# in two parts (FP8; BF16), so a timeout loses half the rows at most;
+# their rows joined into one list
+for part in fp8:prefill_fp8 bf16:kvcache_bf16,nocache; do
+  echo "== tlec bench attn_prefill --cases ${part#*:}"
+  t0=$(date +%s)
+  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases "${part#*:}" --json >"$W/tlec_prefill_${part%%:*}.json" 2>"$W/tlec-prefill-${part%%:*}.err"
+  echo "tlec bench rc=$? in $(( $(date +%s) - t0 )) s"
+  tr '\r' '\n' <"$W/tlec-prefill-${part%%:*}.err" | grep -v '^\s*$' | tail -3 | cut -c1-300
+done
+python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_bf16.json" >"$OUT/tlec_prefill.json" <<'PY'
 import json, sys
-for r in json.load(open(sys.argv[1])):
-    print(f"{r['case']:10s} {r['dtype']:5s} q{r['quant_type']} {r['layout']}: {r['median_us']:8.1f} us {r['tflop_s']:6.1f} TFLOP/s")
+rows = []
+for p in sys.argv[1:]:
+    try:
+        rows += json.load(open(p))
+    except Exception as e:
+        print(f"{p}: {e}", file=sys.stderr)
+json.dump(rows, sys.stdout, indent=1)
 PY
-fi
+echo "== prefill" >>"$W/compare.txt"
+python3 - "$OUT/tlec_prefill.json" "$OUT/hpc_attn.json" "$OUT/sdpa_prefill.json" <<'PY' | tee -a "$W/compare.txt"
+import json, math, sys
+def load(path, what):
+    try:
+        return json.load(open(path))
+    except Exception as e:
+        print(f"no {what} figures: {e}"); return None
+ours = load(sys.argv[1], "TLE-Go") or []
+h = load(sys.argv[2], "HPC-Ops")
+hpc = {r["name"]: r["us"] for r in (h or {}).get("results", []) if "us" in r}
+sdpa = load(sys.argv[3], "torch SDPA") if len(sys.argv) > 3 else None
+def gm(v):
+    return math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+def f(x, w, p=1, s=""):
+    return f"{x:{w}.{p}f}{s}" if x else " " * (w - 1 - len(s)) + "-" + " " * len(s)
+def dense_us(tab, name):  # the time of a masked row's dense twin
+    if name.startswith("prefill_kvcache_bf16_masked_"):
+        return tab.get(name.replace("_masked_", "_"))
+    return tab.get(name.replace("_masked_", "_dense_"))
+print("speed-up = HPC-Ops us / ours (> 1: ours faster); d/m = the row's dense us / its masked us (ours, HPC-Ops)")
+print(f"{'name':41s} {'us':>8s} {'TFLOP/s':>7s} {'HPC us':>8s} {'speed-up':>8s} {'d/m':>6s} {'HPC d/m':>7s}")
+fp8, bf16, dm_o, dm_h = {}, [], {}, {}
+ours_us = {r["name"]: r["median_us"] for r in ours if not r.get("error") and r["median_us"] > 0}
+for r in ours:
+    n, us = r["name"], ours_us.get(r["name"])
+    p = hpc.get(n)
+    sp = p / us if p and us else None
+    dm = hdm = None
+    if r.get("masked"):
+        d = dense_us(ours_us, n); dm = d / us if d and us else None
+        hd = dense_us(hpc, n); hdm = hd / p if hd and p else None
+        if n.startswith("prefill_fp8"):
+            dm and dm_o.setdefault(r["case"], []).append(dm)
+            hdm and dm_h.setdefault(r["case"], []).append(hdm)
+    if sp and n.startswith("prefill_fp8"):
+        fp8.setdefault("masked" if r.get("masked") else "dense", []).append(sp)
+    if sp and n.startswith("prefill_kvcache_bf16"):
+        bf16.append(sp)
+    line = f"{n:41s} {f(us, 8)} {f(r['tflop_s'] if us else 0, 7)} {f(p, 8)} {f(sp, 8, 3, 'x')} {f(dm, 6, 2)} {f(hdm, 7, 2)}"
+    if r.get("error"):
+        line += "  error: " + r["error"][:60]
+    print(line)
+allfp8 = fp8.get("dense", []) + fp8.get("masked", [])
+print(f"FP8, geometric mean over {len(allfp8)} rows (of 24): {gm(allfp8):.3f}x HPC-Ops (min {min(allfp8, default=float('nan')):.3f}x); "
+      f"dense {gm(fp8.get('dense', [])):.3f}x ({len(fp8.get('dense', []))}), masked {gm(fp8.get('masked', [])):.3f}x ({len(fp8.get('masked', []))})")
+for c in sorted(set(dm_o) | set(dm_h), key=lambda c: [int(x) for x in c.split("x")]):
+    print(f"FP8 masked over dense at {c}, geometric mean: ours {gm(dm_o.get(c, [])):.2f}x ({len(dm_o.get(c, []))} rows), HPC-Ops {gm(dm_h.get(c, [])):.2f}x ({len(dm_h.get(c, []))})")
+print(f"BF16 paged, geometric mean over {len(bf16)} rows with an HPC-Ops figure (NHD): {gm(bf16):.3f}x HPC-Ops")
+if sdpa:
+    print("self-attention (BF16 causal, GQA 32/4) against torch SDPA (speed-up = SDPA us / ours)")
+    print(f"{'name':41s} {'us':>8s} {'cuDNN us':>8s} {'speed-up':>8s} {'FA2 us':>8s} {'speed-up':>8s}")
+    for S in (4096, 8192, 32768):
+        n = f"prefill_bf16_nocache/{S}x{S}"
+        us = ours_us.get(n)
+        cells = []
+        for be in ("cudnn", "flash2"):
+            e = sdpa.get(f"{be}_gqa32_4_causal_S{S}", {})
+            p = e["ms"] * 1e3 if "ms" in e else None
+            cells.append(f"{f(p, 8)} {f(p / us if p and us else None, 8, 3, 'x')}")
+        print(f"{n:41s} {f(us, 8)} {' '.join(cells)}")
+PY

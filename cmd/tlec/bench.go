@@ -28,6 +28,7 @@ type benchFlags struct {
 	pdl     bool
 	cases   string
 	ctas    int
+	dryRun  bool
 }
 
 func init() {
@@ -92,11 +93,24 @@ times the first version's kernels instead (v2, the default, runs a TMA
 producer warp ahead of the consumer warpgroup). HPC-Ops is timed by
 tools/gpu-attn-decode.sh in the same session.
 
-The attn_prefill suite times paged prefill attention (kernels/attention) at
-issue 16's shapes (q_len, kv_len) = (127, 127), (512, 4096), (512, 32768),
-B 1, Hq 32, Hkv 4, page 64, dense causal, for BF16 and FP8 (quant types 0
-and 1), NHD and HND: the median microseconds of --reps back-to-back
-launches after --warmup and the TFLOP/s of the visible causal work.`,
+The attn_prefill suite times paged prefill attention (kernels/attention),
+issue 16's bench, at (q_len, kv_len) = (127, 127), (512, 4096), (512, 32768),
+B 1, Hq 32, Hkv 4, page 64: FP8 quant types 0 and 1, dense and masked, NHD
+and HND (the 24 configurations), BF16 paged NHD and HND, dense and masked;
+then BF16 causal self-attention at 4096, 8192 and 32768 tokens through
+identity page tables. Masked rows use HPC-Ops' block mask (each 128 x 128
+tile on with probability 0.25, clipped to causal, each q tile's first-row
+and frontier tiles on; one fixed seed). Each row is named as HPC-Ops'
+bench names it (prefill_fp8_q0_masked_nhd/512x4096,
+prefill_kvcache_bf16_hnd/127x127, prefill_bf16_nocache/32768x32768) and
+carries the median microseconds of --reps back-to-back launches after
+--warmup, the TFLOP/s of the visible work (causal keys in tiles that are
+on), the mask density and the dense causal FLOPs; a progress bar is drawn
+on standard error. --cases picks the rows whose names contain one of its
+comma-separated parts (--cases nocache,127x127); --dry-run builds the
+rows' masks and FLOP counts on the CPU and prints them untimed, without a
+GPU. tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops
+and torch SDPA in the same session.`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -110,7 +124,8 @@ launches after --warmup and the TFLOP/s of the visible causal work.`,
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
 			fs.BoolVar(&b.pdl, "pdl", true, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (--pdl=false: a plain launch)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
-			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); default all")
+			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
+			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
 		},
@@ -161,6 +176,21 @@ func runBench(e *env, cfg any, args []string) int {
 			return 2
 		}
 	}
+	var prows []attention.PrefillBenchRow
+	if args[0] == "attn_prefill" {
+		var err error
+		if prows, err = prefillRows(b.cases); err != nil {
+			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+			return 2
+		}
+		if b.dryRun {
+			return benchPrefill(e, nil, b, prows)
+		}
+	}
+	if b.dryRun {
+		fmt.Fprintln(e.stderr, "tlec bench: --dry-run is for attn_prefill only")
+		return 2
+	}
 	g, err := tle.OpenGPU()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none: %v\n", args[0], err)
@@ -170,7 +200,7 @@ func runBench(e *env, cfg any, args []string) int {
 		return benchAttn(e, g, b, wls)
 	}
 	if args[0] == "attn_prefill" {
-		return benchPrefill(e, g, b)
+		return benchPrefill(e, g, b, prows)
 	}
 	if kp != nil {
 		return benchKDA(e, g, b, kp)

@@ -3,40 +3,83 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tlego/tle/kernels/attention"
 	"github.com/tlego/tle/tle"
 )
 
-// benchPrefill runs the attn_prefill suite: issue 16's three shapes x BF16
-// and FP8 (quant 0 and 1) x NHD/HND, dense causal (no block mask yet).
-func benchPrefill(e *env, g *tle.GPU, b *benchFlags) int {
-	bar := newProgressBar(e.stderr)
-	res, err := attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Progress: bar.update})
-	bar.done()
-	if err != nil {
-		printError(e.stderr, "bench", err)
-		return 1
+// prefillRows are the attn_prefill rows --cases picks: those whose name
+// contains one of its comma-separated parts (all when empty); a part that
+// matches no row is an error.
+func prefillRows(s string) ([]attention.PrefillBenchRow, error) {
+	all := attention.PrefillBenchRows()
+	if s == "" {
+		return all, nil
 	}
-	if b.json {
-		return printJSON(e, res)
+	parts := strings.Split(s, ",")
+	hit := make([]bool, len(parts))
+	var out []attention.PrefillBenchRow
+	for _, r := range all {
+		take := false
+		for i, p := range parts {
+			if p = strings.TrimSpace(p); p != "" && strings.Contains(r.Name, p) {
+				hit[i], take = true, true
+			}
+		}
+		if take {
+			out = append(out, r)
+		}
 	}
-	printPrefill(e.stdout, res)
-	return 0
+	for i, p := range parts {
+		if !hit[i] {
+			return nil, fmt.Errorf("--cases: no attn_prefill row's name contains %q (names like prefill_fp8_q0_masked_nhd/512x4096, prefill_kvcache_bf16_hnd/127x127, prefill_bf16_nocache/8192x8192)", p)
+		}
+	}
+	return out, nil
 }
 
-// printPrefill prints the rows as a table.
-func printPrefill(out io.Writer, rows []attention.PrefillBenchResult) {
-	fmt.Fprintln(out, "attn_prefill: B 1, Hq 32, Hkv 4, page 64, dense causal; median of back-to-back launches (CUDA events); TFLOP/s of the visible causal work")
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "case\tdtype\tlayout\tmedian us\tmin us\tTFLOP/s\t")
-	for _, r := range rows {
-		dt := r.DType
-		if dt == attention.DTypeFP8 {
-			dt = fmt.Sprintf("fp8 q%d", r.Quant)
+// benchPrefill runs the attn_prefill suite on g (nil with --dry-run: the
+// rows' names, mask densities and FLOP counts, nothing timed).
+func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBenchRow) int {
+	var res []attention.PrefillBenchResult
+	code := 0
+	if g == nil {
+		res = attention.PrefillBenchDry(rows)
+	} else {
+		bar := newProgressBar(e.stderr)
+		var err error
+		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, Progress: bar.update})
+		bar.done()
+		if err != nil { // the other rows are still printed
+			printError(e.stderr, "bench", err)
+			code = 1
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t\n", r.Case, dt, r.Layout, r.Us, r.MinUs, r.TFLOPs)
+	}
+	if b.json {
+		return max(printJSON(e, res), code)
+	}
+	printPrefill(e.stdout, res)
+	return code
+}
+
+// printPrefill prints the rows as a table (times of 0, a dry run's or a
+// failed row's, as -; a row's error last).
+func printPrefill(out io.Writer, rows []attention.PrefillBenchResult) {
+	fmt.Fprintln(out, "attn_prefill: B 1, Hq 32, Hkv 4, page 64; median of back-to-back launches (CUDA events); TFLOP/s of the visible work (causal, mask tile on)")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "name\tmedian us\tmin us\tTFLOP/s\tmask density\tGFLOP\tdense GFLOP\t\t")
+	for _, r := range rows {
+		us, min, tf := "-", "-", "-"
+		if r.Us > 0 {
+			us, min, tf = fmt.Sprintf("%.1f", r.Us), fmt.Sprintf("%.1f", r.MinUs), fmt.Sprintf("%.1f", r.TFLOPs)
+		}
+		dens := "-"
+		if r.Masked {
+			dens = fmt.Sprintf("%.3f", r.MaskDensity)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t\n", r.Name, us, min, tf, dens, r.FLOPs/1e9, r.DenseFLOPs/1e9, r.Error)
 	}
 	w.Flush()
 }

@@ -137,11 +137,13 @@
 //   - Overlap inside the consumers: each product is waited for at once
 //     (no softmax hidden behind the next QK, no ping-pong between the two
 //     warpgroups), and the persistent grid for many q tiles.
-//   - The unpaged self-attention entry point, and the masked bench rows.
-//     `tlec bench attn_prefill` (PrefillBench) times the dense rows only (the three shapes x BF16,
-//     FP8 quant 0/1 x NHD/HND) and has not run yet: every speed target of
-//     issue 16 is unmeasured (no GPU here), as is the GPU accuracy
-//     (TestPrefillGPU and the interpreter tests' GPU pass).
+//   - The unpaged self-attention entry point: the bench's self-attention
+//     rows go through identity page tables. `tlec bench attn_prefill`
+//     (PrefillBench, PrefillBenchRows: the 24 FP8 configurations, BF16
+//     paged dense and masked, BF16 self-attention at 4096, 8192, 32768)
+//     has not run yet: every speed target of issue 16 is unmeasured (no
+//     GPU here), as is the GPU accuracy (TestPrefillGPU and the
+//     interpreter tests' GPU pass).
 package attention
 
 import (

@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -25,82 +26,234 @@ var PrefillShapes = []PrefillShape{
 	{"512x32768", 512, 32768, 32, 4, 64, 1},
 }
 
-// PrefillBenchVariant is one kernel configuration: dtype (with its quant
-// type for fp8) and layout.
-type PrefillBenchVariant struct {
-	DType  string
-	Quant  int
-	Layout string
+// PrefillSelfShapes are issue 16's BF16 causal self-attention sizes
+// (Lq = L = S; B 1, Hq 32, Hkv 4), run through identity page tables of 64.
+var PrefillSelfShapes = []PrefillShape{
+	{"4096x4096", 4096, 4096, 32, 4, 64, 1},
+	{"8192x8192", 8192, 8192, 32, 4, 64, 1},
+	{"32768x32768", 32768, 32768, 32, 4, 64, 1},
 }
 
-// PrefillBenchVariants: BF16 paged, FP8 quant 0 and 1, each NHD and HND
-// (the block mask is not implemented, so its rows are absent).
-var PrefillBenchVariants = func() []PrefillBenchVariant {
-	var out []PrefillBenchVariant
-	for _, v := range []PrefillBenchVariant{{DTypeBF16, 0, ""}, {DTypeFP8, 0, ""}, {DTypeFP8, 1, ""}} {
-		for _, l := range []string{LayoutNHD, LayoutHND} {
-			v.Layout = l
-			out = append(out, v)
+// PrefillBenchRow is one row of the attn_prefill bench: a shape, a kernel
+// configuration (dtype, quant type for fp8, layout), dense or block-sparse,
+// and a shuffled page table or the identity one (self-attention).
+type PrefillBenchRow struct {
+	// Name is HPC-Ops' bench name for the same work (its bench.py), so a
+	// script can join the two: prefill_fp8_q{0,1}_{dense,masked}_{nhd,hnd},
+	// prefill_kvcache_bf16_{nhd,hnd} and prefill_bf16_nocache, then
+	// "/{Lq}x{L}". BF16 masked rows (prefill_kvcache_bf16_masked_*) have
+	// no HPC-Ops counterpart.
+	Name     string
+	Shape    PrefillShape
+	DType    string
+	Quant    int
+	Layout   string
+	Masked   bool
+	Identity bool // block_ids[i] = i over exactly the pages of L tokens
+}
+
+// PrefillBenchRows are the bench's rows in order: per shape of
+// PrefillShapes the 24 FP8 configurations' eight (quant 0/1 x dense/masked
+// x NHD/HND, HPC-Ops' order), BF16 paged NHD/HND dense and masked; then
+// BF16 causal self-attention (NHD) at PrefillSelfShapes.
+func PrefillBenchRows() []PrefillBenchRow {
+	var out []PrefillBenchRow
+	dm := map[bool]string{false: "dense", true: "masked"}
+	for _, s := range PrefillShapes {
+		for quant := range 2 {
+			for _, masked := range []bool{false, true} {
+				for _, l := range []string{LayoutNHD, LayoutHND} {
+					out = append(out, PrefillBenchRow{Name: fmt.Sprintf("prefill_fp8_q%d_%s_%s/%s", quant, dm[masked], l, s.Name),
+						Shape: s, DType: DTypeFP8, Quant: quant, Layout: l, Masked: masked})
+				}
+			}
+		}
+		for _, masked := range []bool{false, true} {
+			for _, l := range []string{LayoutNHD, LayoutHND} {
+				name := "prefill_kvcache_bf16_" + l + "/" + s.Name
+				if masked {
+					name = "prefill_kvcache_bf16_masked_" + l + "/" + s.Name
+				}
+				out = append(out, PrefillBenchRow{Name: name, Shape: s, DType: DTypeBF16, Layout: l, Masked: masked})
+			}
 		}
 	}
+	for _, s := range PrefillSelfShapes {
+		out = append(out, PrefillBenchRow{Name: "prefill_bf16_nocache/" + s.Name, Shape: s, DType: DTypeBF16, Layout: LayoutNHD, Identity: true})
+	}
 	return out
-}()
+}
 
-// PrefillBenchResult is one measured (shape, variant).
+// PrefillBenchMaskSeed seeds every masked row's mask (math/rand/v2 PCG),
+// so the rows of one shape share one mask, as HPC-Ops' rows do (its seed
+// is 10086 too, through torch's generator: the same rule, other draws).
+const PrefillBenchMaskSeed = 10086
+
+// PrefillBenchMask is the block mask of HPC-Ops' prefill bench for shape
+// s, [B, Hq, cdiv(Lq, 128), cdiv(L, 128)] flattened, with kt its columns:
+// per (request, head, q tile i) each tile is on when a uniform draw is >=
+// 0.75 (density ~0.25); then the tiles past the q tile's causal frontier
+// last = (L - Lq + min(128(i+1), Lq) - 1) / 128 are cleared, and the
+// tile of its first row, first = (L - Lq + 128i) / 128, and last are set.
+func PrefillBenchMask(r *rand.Rand, s PrefillShape) (m []float64, kt int) {
+	qt := int((s.Lq + PrefillTile - 1) / PrefillTile)
+	kt = int((s.L + PrefillTile - 1) / PrefillTile)
+	m = make([]float64, s.B*s.Hq*qt*kt)
+	for bh := range s.B * s.Hq {
+		for i := range qt {
+			row := m[(bh*qt+i)*kt:][:kt]
+			for j := range row {
+				if r.Float64() >= 0.75 {
+					row[j] = 1
+				}
+			}
+			first := (s.L - s.Lq + int64(i)*PrefillTile) / PrefillTile
+			last := (s.L - s.Lq + min(int64(i+1)*PrefillTile, s.Lq) - 1) / PrefillTile
+			clear(row[last+1:])
+			row[first], row[last] = 1, 1
+		}
+	}
+	return m, kt
+}
+
+// PrefillMaskedFLOPs is the work of shape s under block mask m (kt
+// columns, as PrefillBenchMask builds it; nil: dense, PrefillFLOPs):
+// 4 * 128 * the sum over (request, head, query) of the keys it sees, a
+// key being visible when causal and its 128-key tile is on.
+func PrefillMaskedFLOPs(s PrefillShape, m []float64, kt int) float64 {
+	if m == nil {
+		return PrefillFLOPs(s)
+	}
+	qt := int((s.Lq + PrefillTile - 1) / PrefillTile)
+	var keys float64
+	on := make([]float64, kt+1) // on[j]: keys in the on tiles before tile j
+	for bh := range s.B * s.Hq {
+		for i := range qt {
+			row := m[(bh*qt+i)*kt:][:kt]
+			for j, x := range row {
+				on[j+1] = on[j] + x*PrefillTile
+			}
+			for q := int64(i) * PrefillTile; q < min(int64(i+1)*PrefillTile, s.Lq); q++ {
+				p := s.L - s.Lq + q // the last key query q sees
+				j := p / PrefillTile
+				keys += on[j] + row[j]*float64(p-j*PrefillTile+1)
+			}
+		}
+	}
+	return 4 * HeadDim * keys
+}
+
+// PrefillBenchPlan is what a row needs before the GPU: its block mask (nil
+// when dense), the mask's density (the mean over all its tiles, as
+// HPC-Ops records it) and the visible and dense causal work.
+type PrefillBenchPlan struct {
+	Mask              []float64
+	MaskKT            int
+	Density           float64
+	FLOPs, DenseFLOPs float64
+}
+
+// PlanPrefillBench builds row's plan on the CPU, the mask drawn from
+// PrefillBenchMaskSeed.
+func PlanPrefillBench(row PrefillBenchRow) PrefillBenchPlan {
+	p := PrefillBenchPlan{DenseFLOPs: PrefillFLOPs(row.Shape)}
+	p.FLOPs = p.DenseFLOPs
+	if row.Masked {
+		p.Mask, p.MaskKT = PrefillBenchMask(rand.New(rand.NewPCG(PrefillBenchMaskSeed, 0)), row.Shape)
+		var n float64
+		for _, x := range p.Mask {
+			n += x
+		}
+		p.Density = n / float64(len(p.Mask))
+		p.FLOPs = PrefillMaskedFLOPs(row.Shape, p.Mask, p.MaskKT)
+	}
+	return p
+}
+
+// PrefillBenchResult is one measured row.
 type PrefillBenchResult struct {
-	Case   string  `json:"case"`
-	DType  string  `json:"dtype"`
-	Quant  int     `json:"quant_type"`
-	Layout string  `json:"layout"`
-	Us     float64 `json:"median_us"`
-	MinUs  float64 `json:"min_us"`
-	FLOPs  float64 `json:"flops"`   // the visible causal work: 4 * 128 * Hq * sum_i (keys query i sees)
-	TFLOPs float64 `json:"tflop_s"` // FLOPs / median
+	Name        string  `json:"name"` // HPC-Ops' name (PrefillBenchRow.Name)
+	Case        string  `json:"case"` // Lq x L
+	DType       string  `json:"dtype"`
+	Quant       int     `json:"quant_type"`
+	Layout      string  `json:"layout"`
+	Masked      bool    `json:"masked"`
+	MaskDensity float64 `json:"mask_density,omitempty"` // the mean of the block mask's tiles
+	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
+	Us          float64 `json:"median_us"`
+	MinUs       float64 `json:"min_us"`
+	FLOPs       float64 `json:"flops"`           // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
+	DenseFLOPs  float64 `json:"dense_flops"`     // the same without the mask (dense causal)
+	TFLOPs      float64 `json:"tflop_s"`         // FLOPs / median
+	Error       string  `json:"error,omitempty"` // why the row has no time
+}
+
+// result is row's result with plan p's figures and no timing.
+func (row PrefillBenchRow) result(p PrefillBenchPlan) PrefillBenchResult {
+	pages := "shuffled"
+	if row.Identity {
+		pages = "identity"
+	}
+	q := row.Quant
+	if row.DType != DTypeFP8 {
+		q = 0
+	}
+	return PrefillBenchResult{Name: row.Name, Case: row.Shape.Name, DType: row.DType, Quant: q, Layout: row.Layout, Masked: row.Masked,
+		MaskDensity: p.Density, Pages: pages, FLOPs: p.FLOPs, DenseFLOPs: p.DenseFLOPs}
+}
+
+// PrefillBenchDry is the rows' results without a GPU: names, mask
+// densities and FLOP counts, every time 0.
+func PrefillBenchDry(rows []PrefillBenchRow) []PrefillBenchResult {
+	var out []PrefillBenchResult
+	for _, row := range rows {
+		out = append(out, row.result(PlanPrefillBench(row)))
+	}
+	return out
 }
 
 // PrefillBenchOptions tune PrefillBench.
 type PrefillBenchOptions struct {
 	Warmup, Reps int
-	Shapes       []PrefillShape        // nil: all
-	Variants     []PrefillBenchVariant // nil: all
+	Rows         []PrefillBenchRow // nil: PrefillBenchRows()
 	Progress     func(done, total int, what string)
 }
 
-// PrefillBench times prefill on g for every shape and variant with CUDA
-// events: the median of opts.Reps back-to-back launches after
-// opts.Warmup, buffers and the launch prepared once per row; random
-// caches behind a shuffled page table, scales of 1.
+// PrefillBench times prefill on g for every row with CUDA events: the
+// median of opts.Reps back-to-back launches after opts.Warmup, buffers
+// and the launch prepared once per row; random caches behind a shuffled
+// page table (or the identity one), scales of 1. A row that fails keeps
+// its place with Error set and the rest still run (so one bad kernel
+// variant leaves the others' figures); the error joins every row's.
 func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, error) {
-	shapes, vars := opts.Shapes, opts.Variants
-	if shapes == nil {
-		shapes = PrefillShapes
-	}
-	if vars == nil {
-		vars = PrefillBenchVariants
+	rows := opts.Rows
+	if rows == nil {
+		rows = PrefillBenchRows()
 	}
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(int, int, string) {}
 	}
-	total := len(shapes) * len(vars)
 	r := rand.New(rand.NewPCG(1, 16))
 	var out []PrefillBenchResult
-	for i, s := range shapes {
-		for j, v := range vars {
-			progress(i*len(vars)+j, total, s.Name+" "+v.DType+" "+v.Layout)
-			res, err := benchPrefillRow(g, r, s, v, opts)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s %s: %w", s.Name, v.DType, v.Layout, err)
-			}
-			out = append(out, res)
+	var errs []error
+	for i, row := range rows {
+		progress(i, len(rows), row.Name)
+		res, err := benchPrefillRow(g, r, row, opts)
+		if err != nil {
+			res = row.result(PlanPrefillBench(row))
+			res.Error = err.Error()
+			errs = append(errs, fmt.Errorf("%s: %w", row.Name, err))
 		}
+		out = append(out, res)
 	}
-	progress(total, total, "done")
-	return out, nil
+	progress(len(rows), len(rows), "done")
+	return out, errors.Join(errs...)
 }
 
-func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVariant, opts PrefillBenchOptions) (PrefillBenchResult, error) {
-	fp8 := v.DType == DTypeFP8
+func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts PrefillBenchOptions) (PrefillBenchResult, error) {
+	s, plan := row.Shape, PlanPrefillBench(row)
+	fp8 := row.DType == DTypeFP8
 	dt := ir.BF16
 	if fp8 {
 		dt = ir.F8E4M3
@@ -108,14 +261,21 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	b := s.B
 	np := int((s.L + int64(s.Page) - 1) / int64(s.Page))
 	blocks := b*np + 1
-	perm := r.Perm(blocks)
 	table := make([]float64, b*np)
-	for i := range table {
-		table[i] = float64(perm[i])
+	if row.Identity {
+		blocks = b * np // the cache holds exactly the K/V of the L tokens
+		for i := range table {
+			table[i] = float64(i)
+		}
+	} else {
+		perm := r.Perm(blocks)
+		for i := range table {
+			table[i] = float64(perm[i])
+		}
 	}
 	d := &PrefillDims{Dims: Dims{B: b, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
-		Scale: DefaultScale, FP8: fp8, Quant: v.Quant, NHD: v.Layout == LayoutNHD, Splits: 1}, T: b * int(s.Lq),
-		QT: int((s.Lq + PrefillTile - 1) / PrefillTile), Stages: prefillStages(s.Page)}
+		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: b * int(s.Lq),
+		QT: int((s.Lq + PrefillTile - 1) / PrefillTile), Stages: prefillStages(s.Page), Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
 	if !fp8 {
 		d.Quant = 0
 	}
@@ -167,7 +327,10 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	kl := buf(ir.I32, 0, false, lens)
 	o := buf(ir.BF16, d.T*s.Hq*HeadDim, false, nil)
 	lse := buf(ir.F32, d.T*s.Hq, false, nil)
-	mask := buf(ir.U8, 0, false, []float64{0}) // dense: MASK 0 never reads it
+	mask, maskKT := buf(ir.U8, 0, false, []float64{0}), 1 // dense: MASK 0 never reads it
+	if d.Mask {
+		mask, maskKT = buf(ir.U8, 0, false, plan.Mask), d.MaskKT
+	}
 	var qs, ks, vs *tle.DeviceBuffer
 	if fp8 {
 		qs = buf(ir.F32, 0, false, ones(d.T*s.Hq))
@@ -191,9 +354,9 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	var args []any
 	if fp8 {
 		blk, tok, head := d.kScaleStrides()
-		args = []any{desc(kc), desc(vc), q, qs, ks, vs, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, 1, blk, tok, head}
+		args = []any{desc(kc), desc(vc), q, qs, ks, vs, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, maskKT, blk, tok, head}
 	} else {
-		args = []any{desc(kc), desc(vc), q, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, 1}
+		args = []any{desc(kc), desc(vc), q, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, maskKT}
 	}
 	prep, err := g.Prepare(k, pl.Options(), pl.Grid, args...)
 	if err != nil {
@@ -207,9 +370,9 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, s PrefillShape, v PrefillBenchVar
 	if err != nil {
 		return PrefillBenchResult{}, err
 	}
-	flops := PrefillFLOPs(s)
-	return PrefillBenchResult{Case: s.Name, DType: v.DType, Quant: d.Quant, Layout: v.Layout, Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3,
-		FLOPs: flops, TFLOPs: flops / tm.MedianMs / 1e9}, nil
+	res := row.result(plan)
+	res.Us, res.MinUs, res.TFLOPs = tm.MedianMs*1e3, tm.MinMs*1e3, plan.FLOPs/tm.MedianMs/1e9
+	return res, nil
 }
 
 // PrefillFLOPs is the visible causal work of shape s: query i of a

@@ -1,0 +1,172 @@
+package attention
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tests/tletest"
+	"github.com/tlego/tle/tle"
+)
+
+// TestPrefillBenchRows: the rows carry HPC-Ops' bench names exactly (the
+// 24 FP8 configurations, BF16 paged at the three shapes, BF16 no-cache at
+// 4096 and 32768, plus ours at 8192), each once, with their settings.
+func TestPrefillBenchRows(t *testing.T) {
+	rows := PrefillBenchRows()
+	byName := map[string]PrefillBenchRow{}
+	for _, r := range rows {
+		_, dup := byName[r.Name]
+		require.False(t, dup, "row %s twice", r.Name)
+		byName[r.Name] = r
+	}
+	fp8 := 0
+	for _, s := range []string{"127x127", "512x4096", "512x32768"} {
+		for _, q := range []int{0, 1} {
+			for _, m := range []string{"dense", "masked"} {
+				for _, l := range []string{"nhd", "hnd"} {
+					r, ok := byName[fmt.Sprintf("prefill_fp8_q%d_%s_%s/%s", q, m, l, s)]
+					require.True(t, ok, "no FP8 row q%d %s %s %s", q, m, l, s)
+					require.Equal(t, PrefillBenchRow{Name: r.Name, Shape: r.Shape, DType: DTypeFP8, Quant: q, Layout: l, Masked: m == "masked"}, r)
+					require.Equal(t, s, r.Shape.Name)
+					fp8++
+				}
+			}
+		}
+		for _, l := range []string{"nhd", "hnd"} {
+			r, ok := byName["prefill_kvcache_bf16_"+l+"/"+s]
+			require.True(t, ok)
+			require.Equal(t, DTypeBF16, r.DType)
+			require.False(t, r.Masked || r.Identity)
+			require.True(t, byName["prefill_kvcache_bf16_masked_"+l+"/"+s].Masked)
+		}
+	}
+	require.Equal(t, 24, fp8)
+	for _, n := range []int64{4096, 8192, 32768} {
+		r, ok := byName[fmt.Sprintf("prefill_bf16_nocache/%dx%d", n, n)]
+		require.True(t, ok)
+		require.True(t, r.Identity)
+		require.Equal(t, PrefillShape{r.Shape.Name, n, n, 32, 4, 64, 1}, r.Shape)
+	}
+	require.Len(t, rows, 24+12+3)
+	for _, r := range rows {
+		require.Equal(t, [4]int{1, 32, 4, 64}, [4]int{r.Shape.B, r.Shape.Hq, r.Shape.Hkv, r.Shape.Page}, r.Name)
+	}
+}
+
+// bruteKeys counts, for each (request, head, query) of s, the keys that
+// are causal and whose tile of m is on.
+func bruteKeys(s PrefillShape, m []float64, kt int) float64 {
+	qt := int((s.Lq + 127) / 128)
+	var n float64
+	for bh := range s.B * s.Hq {
+		for q := range s.Lq {
+			for k := range s.L {
+				if k <= s.L-s.Lq+q && m[(bh*qt+int(q/128))*kt+int(k/128)] == 1 {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestPrefillBenchMask: HPC-Ops' rule. Density near 0.25 over the large
+// shape; in every q tile nothing past its causal frontier, the frontier
+// and its first row's tile on; the visible FLOPs match a brute-force count
+// on small shapes (offsets L - Lq that do and do not divide by 128, Lq
+// past one tile, B 2), a full mask gives the dense causal count.
+func TestPrefillBenchMask(t *testing.T) {
+	for _, s := range append([]PrefillShape{
+		{"small", 300, 700, 3, 1, 64, 2},
+		{"aligned", 256, 512, 2, 1, 64, 1},
+		{"self", 385, 385, 2, 1, 64, 1},
+	}, PrefillShapes...) {
+		m, kt := PrefillBenchMask(rand.New(rand.NewPCG(5, 6)), s)
+		qt := int((s.Lq + 127) / 128)
+		require.Equal(t, int((s.L+127)/128), kt)
+		require.Len(t, m, s.B*s.Hq*qt*kt)
+		for bh := range s.B * s.Hq {
+			for i := range qt {
+				row := m[(bh*qt+i)*kt:][:kt]
+				firstQ, lastQ := int64(i*128), min(int64(i*128+127), s.Lq-1)
+				first, last := int((s.L-s.Lq+firstQ)/128), int((s.L-s.Lq+lastQ)/128)
+				require.Equal(t, 1.0, row[first], "%s: first-row tile of q tile %d", s.Name, i)
+				require.Equal(t, 1.0, row[last], "%s: frontier tile of q tile %d", s.Name, i)
+				for j := last + 1; j < kt; j++ {
+					require.Equal(t, 0.0, row[j], "%s: tile %d past q tile %d's frontier %d", s.Name, j, i, last)
+				}
+			}
+		}
+		if s.Lq*s.L <= 512*4096 {
+			require.Equal(t, 4*128*bruteKeys(s, m, kt), PrefillMaskedFLOPs(s, m, kt), s.Name)
+			for i := range m {
+				m[i] = 1
+			}
+			require.Equal(t, 4*128*bruteKeys(s, m, kt), PrefillFLOPs(s), s.Name)
+			require.Equal(t, PrefillFLOPs(s), PrefillMaskedFLOPs(s, m, kt), s.Name)
+		}
+	}
+	require.Equal(t, PrefillFLOPs(PrefillShapes[1]), PrefillMaskedFLOPs(PrefillShapes[1], nil, 0))
+
+	// the bench's plans: one mask per shape (fixed seed), density ~0.25
+	// where there are many tiles, 1 for the single tile of 127 x 127
+	for _, c := range []struct {
+		name     string
+		lo, hi   float64
+		speedMin float64 // dense / visible work at least
+	}{
+		{"127x127", 1, 1, 1},
+		{"512x4096", 0.22, 0.30, 3},
+		{"512x32768", 0.24, 0.27, 3.5},
+	} {
+		var plans []PrefillBenchPlan
+		for _, r := range PrefillBenchRows() {
+			if r.Masked && r.Shape.Name == c.name {
+				plans = append(plans, PlanPrefillBench(r))
+			}
+		}
+		require.Len(t, plans, 6, c.name) // fp8 q0/q1 x nhd/hnd, bf16 nhd/hnd
+		p := plans[0]
+		require.InDelta(t, (c.lo+c.hi)/2, p.Density, (c.hi-c.lo)/2+1e-9, c.name)
+		require.GreaterOrEqual(t, p.DenseFLOPs/p.FLOPs, c.speedMin, c.name)
+		for _, q := range plans[1:] {
+			require.Equal(t, p, q, "%s: one mask per shape", c.name)
+		}
+		// the mask has the shape ValidatePrefill wants
+		s := PrefillShapes[0]
+		for _, x := range PrefillShapes {
+			if x.Name == c.name {
+				s = x
+			}
+		}
+		d := &PrefillDims{Dims: Dims{B: 1, Hq: 32}, QT: int((s.Lq + 127) / 128)}
+		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.QT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
+	}
+	dense := PlanPrefillBench(PrefillBenchRows()[0])
+	require.Nil(t, dense.Mask)
+	require.Equal(t, dense.DenseFLOPs, dense.FLOPs)
+	require.Equal(t, PrefillFLOPs(PrefillShapes[0]), dense.FLOPs)
+}
+
+// TestPrefillBenchMaskRun: a mask of the bench's rule (first-row and
+// frontier tiles in different columns) through the kernels against the
+// float64 reference, BF16 and FP8.
+func TestPrefillBenchMaskRun(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(65, 66))
+	for _, fp8 := range []bool{false, true} {
+		c := prefillCase{name: fmt.Sprintf("bench mask fp8 %v", fp8), fp8: fp8, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{200}, lens: []int64{520}}
+		in, p := makePrefill(r, c)
+		m, kt := PrefillBenchMask(rand.New(rand.NewPCG(PrefillBenchMaskSeed, 0)), PrefillShape{Lq: 200, L: 520, Hq: 4, B: 1})
+		in.BlockMask = &tle.Tensor{Shape: []int{1, 4, 2, kt}, Data: m}
+		wo, wl := prefillReference(in, p)
+		for _, dev := range devs {
+			out, err := Prefill(dev, in, p)
+			require.NoError(t, err, "%s on %s", c.name, dev.Name())
+			requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
+		}
+	}
+}
