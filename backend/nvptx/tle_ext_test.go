@@ -352,3 +352,83 @@ func TestPTXRoleProxyFences(t *testing.T) {
 	}
 	checkSyncStructure(t, ptx)
 }
+
+// TestPTXProxyFenceAcrossWarpSpecialize: a generic store made in a role of
+// an earlier warp_specialize (ws2), or of the same one on an earlier trip
+// round a loop (wsloop2), reaches a later role's wgmma through barrier 0,
+// not through an arrival of a sibling role: the CTA fences at the entry
+// of the reading warp_specialize (found by review: c9ddd88 dropped it).
+func TestPTXProxyFenceAcrossWarpSpecialize(t *testing.T) {
+	for name, src := range map[string]string{"ws2": ws2Src, "wsloop2": wsLoopSrc} {
+		prog, err := tle.Load(fstest.MapFS{"f.tle": {Data: []byte(src)}}, "f.tle")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ptx := compileTLE(t, prog, name, nil).PTX
+		mma := strings.Index(ptx, "wgmma.mma_async")
+		if mma < 0 {
+			t.Fatalf("%s: no wgmma", name)
+		}
+		if !strings.Contains(ptx[:mma], "fence.proxy.async.shared::cta;") {
+			t.Errorf("%s: no fence.proxy.async before the wgmma reads what another warp_specialize's role stored", name)
+		}
+	}
+}
+
+const ws2Src = `
+kernel ws2(x *bf16, b desc[bf16, 64, 64], c *f32) {
+    sa := alloc([64, 64], bf16)
+    sb := alloc([64, 64], bf16)
+    bar := barrier(count: 1)
+    expect(bar, 64*64*2)
+    copy(b, sb, 0, 0, barrier: bar)
+    wait(bar, 0)
+    warp_specialize {
+        role writer(warps: 4) {
+            rr := arange(0, 64)
+            store(sa, load(x + rr[:, None]*64 + rr[None, :]))
+        }
+        role idle(warps: 4) {
+        }
+    }
+    warp_specialize {
+        role mma(warps: 4) {
+            rm := arange(0, 64)
+            acc := wgmma(sa, sb, zeros([64, 64], f32), trans_b: true)
+            wgmma_wait(0)
+            store(c + rm[:, None]*64 + rm[None, :], acc)
+        }
+        role other(warps: 4) {
+        }
+    }
+}
+`
+
+const wsLoopSrc = `
+kernel wsloop2(x *bf16, b desc[bf16, 64, 64], c *f32, n i32) {
+    sa := alloc([64, 64], bf16)
+    sb := alloc([64, 64], bf16)
+    bar := barrier(count: 1)
+    expect(bar, 64*64*2)
+    copy(b, sb, 0, 0, barrier: bar)
+    wait(bar, 0)
+    for k := range n {
+        warp_specialize {
+            role mma(warps: 4) {
+                rm := arange(0, 64)
+                if k > 0 {
+                    acc := wgmma(sa, sb, zeros([64, 64], f32), trans_b: true)
+                    wgmma_wait(0)
+                    store(c + k*4096 + rm[:, None]*64 + rm[None, :], acc)
+                }
+            }
+            role writer(warps: 4) {
+                rr := arange(0, 64)
+                if k == 0 {
+                    store(sa, load(x + rr[:, None]*64 + rr[None, :]))
+                }
+            }
+        }
+    }
+}
+`

@@ -713,10 +713,15 @@ func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
 	return false
 }
 
-// wsNeedsProxyFence reports whether generic shared-memory writes outside
-// warp roles may precede ws (before it in program order, or anywhere in a
-// loop around it) while a role of ws reads shared memory through the async
-// proxy (wgmma, TMA store): the CTA then fences at ws's entry.
+// wsNeedsProxyFence reports whether generic shared-memory writes may
+// precede ws (before it in program order, in or out of the roles of an
+// earlier warp_specialize, or anywhere in a loop around it, ws's own roles
+// included: an earlier trip's) while a role of ws reads shared memory
+// through the async proxy (wgmma, TMA store): every thread of the CTA then
+// fences at ws's entry. Those writes reach ws's roles through barrier 0
+// (code outside the roles, the roles' join), not through an arrival of a
+// sibling role, whose own fence (roleArriveNeedsProxyFence) covers only
+// the writes it publishes.
 func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 	reads := false
 	ws.Regions[0].Walk(func(o *ir.Op) {
@@ -743,7 +748,7 @@ func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 				done = true
 				return
 			}
-			if genericSmemWrite(o) && gpu.EnclosingRole(o) == nil {
+			if genericSmemWrite(o) {
 				found = true
 			}
 			for _, r := range o.Regions {
@@ -761,7 +766,7 @@ func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 		}
 		for _, r := range p.Parent.Regions {
 			r.Walk(func(o *ir.Op) {
-				if genericSmemWrite(o) && gpu.EnclosingRole(o) == nil {
+				if genericSmemWrite(o) {
 					found = true
 				}
 			})
