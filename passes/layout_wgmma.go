@@ -299,10 +299,19 @@ func threadInFlightWaits(f *ir.Func) {
 			if 1+j >= len(body.Args) || j >= len(loop.Results) {
 				continue
 			}
-			// the wgmma ops issued after v's in the iteration
-			newer := 0
+			// the wgmma ops issued after v's in the iteration; one inside a
+			// region (an if, a loop) may not run, so the count would be a
+			// guess: leave v alone
+			newer, known := 0, true
 			for _, o := range body.Ops[body.IndexOf(v.Def)+1:] {
-				newer += countWgmma(o)
+				if o.Kind == ir.OpWgmma {
+					newer++
+				} else if countWgmma(o) > 0 {
+					known = false
+				}
+			}
+			if !known {
+				continue
 			}
 			if w := completingWait(body.Ops, 0, newer, body.Args[1+j]); w != nil {
 				threadThrough(f, w, body.Args[1+j])
