@@ -29,6 +29,7 @@ type benchFlags struct {
 	cases   string
 	ctas    int
 	dryRun  bool
+	blockM  int
 }
 
 func init() {
@@ -109,8 +110,9 @@ on), the mask density and the dense causal FLOPs; a progress bar is drawn
 on standard error. --cases picks the rows whose names contain one of its
 comma-separated parts (--cases nocache,127x127); --dry-run builds the
 rows' masks and FLOP counts on the CPU and prints them untimed, without a
-GPU. tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops
-and torch SDPA in the same session.`,
+GPU. --block-m 64 runs the BF16 rows with 64 query rows a program (two
+programs an SM). tools/gpu-attn-decode.sh (PREFILL=1) compares the rows
+with HPC-Ops and torch SDPA in the same session.`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
@@ -125,6 +127,7 @@ and torch SDPA in the same session.`,
 			fs.BoolVar(&b.pdl, "pdl", true, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (--pdl=false: a plain launch)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
+			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
 			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
@@ -181,6 +184,10 @@ func runBench(e *env, cfg any, args []string) int {
 		var err error
 		if prows, err = prefillRows(b.cases); err != nil {
 			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+			return 2
+		}
+		if b.blockM != 0 && b.blockM != 64 && b.blockM != 128 {
+			fmt.Fprintf(e.stderr, "tlec bench: --block-m %d: want 128 or 64 (0: 128)\n", b.blockM)
 			return 2
 		}
 		if b.dryRun {

@@ -216,7 +216,10 @@ func PrefillBenchDry(rows []PrefillBenchRow) []PrefillBenchResult {
 type PrefillBenchOptions struct {
 	Warmup, Reps int
 	Rows         []PrefillBenchRow // nil: PrefillBenchRows()
-	Progress     func(done, total int, what string)
+	// BlockM is PrefillParams.BlockM for the BF16 rows (0: 128); FP8
+	// rows keep 128.
+	BlockM   int
+	Progress func(done, total int, what string)
 }
 
 // PrefillBench times prefill on g for every row with CUDA events: the
@@ -275,9 +278,19 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 	}
 	d := &PrefillDims{Dims: Dims{B: b, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
 		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: b * int(s.Lq),
-		QT: int((s.Lq + PrefillTile - 1) / PrefillTile), Stages: prefillStages(s.Page), Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
+		Stages: prefillStages(s.Page), Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
 	if !fp8 {
 		d.Quant = 0
+	}
+	bm := 0
+	if !fp8 {
+		bm = opts.BlockM
+	}
+	if err := d.setBlockM(bm, s.Lq); err != nil {
+		return PrefillBenchResult{}, err
+	}
+	if d.BQ < PrefillTile {
+		d.Stages /= 2 // as ValidatePrefill: two programs an SM
 	}
 	var bufs []*tle.DeviceBuffer
 	defer func() {

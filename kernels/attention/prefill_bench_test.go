@@ -142,8 +142,9 @@ func TestPrefillBenchMask(t *testing.T) {
 				s = x
 			}
 		}
-		d := &PrefillDims{Dims: Dims{B: 1, Hq: 32}, QT: int((s.Lq + 127) / 128)}
-		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.QT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
+		d := &PrefillDims{Dims: Dims{B: 1, Hq: 32}}
+		require.NoError(t, d.setBlockM(0, s.Lq))
+		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.MaskQT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
 	}
 	dense := PlanPrefillBench(PrefillBenchRows()[0])
 	require.Nil(t, dense.Mask)
