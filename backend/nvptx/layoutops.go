@@ -81,7 +81,8 @@ func (g *gen) broadcastLike(op *ir.Op) {
 }
 
 // convertLayout moves a tile to another layout: within threads when
-// possible, else through the op's shared scratch (padded rows, vector
+// possible, else within warps by shuffles when both layouts have the same
+// warp bases and a verified plan is cheaper (shuffle.go), else through the op's shared scratch (padded rows, vector
 // accesses on both sides).
 func (g *gen) convertLayout(op *ir.Op) {
 	res := op.Results[0]
@@ -103,6 +104,10 @@ func (g *gen) convertLayout(op *ir.Op) {
 	elem := ir.Elem(res.Type)
 	d, toD, fromD := g.scratchType(elem)
 	eb := d.Bytes()
+	if p := planShuffle(src.ll, dst, eb); p != nil {
+		g.set(res, &tval{ll: dst, regs: g.emitShuffle(p, src, dst, toD, fromD, d), cut: eb == 1})
+		return
+	}
 	strides, size := gpu.ConvertScratch(shape, src.ll, dst, eb)
 	off := g.smemOffset()
 	scratch := g.scratchRange(size)

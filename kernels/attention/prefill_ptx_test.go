@@ -87,8 +87,14 @@ func TestPrefillFP8PTX(t *testing.T) {
 		require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
 		require.Regexp(t, ptxLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
 		require.NotContains(t, consumer, "fence.proxy.async", "%+v: the consumers' products need no fence of their own", c)
-		for _, op := range []string{"ldmatrix", "stmatrix", "prmt.b32"} {
+		for _, op := range []string{"ldmatrix", "stmatrix"} {
 			require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
+		}
+		if c.page != 16 {
+			// P from the QK^T accumulator to PV's register a: quad shuffles and
+			// byte permutes (one shfl.sync.idx a register of a), no shared memory
+			require.Len(t, ptxLine(`shfl\.sync\.idx\.b32\s+%r\d+, %r\d+, %r\d+, 31, -1;`).FindAllString(consumer, -1), c.page/8, "%+v", c)
+			require.Regexp(t, ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, %r\d+;`), consumer, "%+v", c)
 		}
 		qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1;`, c.page, c.page/2-1)
 		require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T, K = 128 in 4 steps of 32", c)

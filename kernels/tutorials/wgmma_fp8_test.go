@@ -86,3 +86,33 @@ func TestWgmmaFP8PTX(t *testing.T) {
 }
 
 func fp8PTX(d ir.DType) string { return map[ir.DType]string{ir.F8E4M3: "e4m3", ir.F8E5M2: "e5m2"}[d] }
+
+// TestWgmmaE4M3Chain: wgmma_e4m3_chain's second product reads the first's
+// accumulator, rounded to e4m3, as its register a (FP8 attention's P,
+// moved between the lanes of each quad by shuffles on the GPU), against
+// the float64 products of the rounded operands; an element of P rounded
+// the other way at a tie is an e4m3 step (1/16) off in one term of 64.
+func TestWgmmaE4M3Chain(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	k := kernel(t, "wgmma_fp8_chain.tle", "wgmma_e4m3_chain")
+	for _, nk := range [][2]int{{32, 64}, {64, 64}, {128, 32}} {
+		n, kk := nk[0], nk[1]
+		a, bt, ct := randn(r, 64*kk), randn(r, n*kk), randn(r, n*n)
+		ar, br, cr := round(ir.F8E4M3, round(ir.F32, a)), round(ir.F8E4M3, round(ir.F32, bt)), round(ir.F8E4M3, round(ir.F32, ct))
+		s := matmulRef(64, n, kk, ar, func(l, j int) float64 { return br[j*kk+l] })
+		p := round(ir.F8E4M3, round(ir.F32, s))
+		want := matmulRef(64, n, n, p, func(l, j int) float64 { return cr[j*n+l] })
+		defs := map[string]string{"N": fmt.Sprint(n), "K": fmt.Sprint(kk)}
+		for _, dev := range devices(t, "wgmma_e4m3_chain") {
+			if strings.HasSuffix(dev.Name(), "running given PTX") {
+				continue
+			}
+			c := poison(64 * n)
+			err := k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{Defines: defs, NumWarps: 4}, map[string]any{
+				"a": &tle.Tensor{Shape: []int{64, kk}, Data: a}, "bt": &tle.Tensor{Shape: []int{n, kk}, Data: bt},
+				"ct": &tle.Tensor{Shape: []int{n, n}, Data: ct}, "c": c})
+			require.NoError(t, err, "%s %v", dev.Name(), defs)
+			require.Less(t, relRMS(c.Data, want), 1e-2, "%s %v", dev.Name(), defs)
+		}
+	}
+}
