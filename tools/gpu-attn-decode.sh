@@ -51,7 +51,7 @@ build=$!
 
 if [ "${TEST:-0}" = 1 ]; then
   echo "== kernels/attention tests on the GPU"
-  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 200 "$root/.gpu/attention.test" -test.v >"$W/attention-test.log" 2>&1; echo "rc=$?")
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 150 "$root/.gpu/attention.test" -test.v >"$W/attention-test.log" 2>&1; echo "rc=$?")
   grep -E "^(--- FAIL|--- SKIP|ok|FAIL|PASS)|Error:|Messages:" "$W/attention-test.log" | head -30
 fi
 
@@ -59,7 +59,7 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   # small cases: a decode call of each dtype path and a masked FP8 prefill
   echo "== compute-sanitizer"
   for tool in memcheck racecheck synccheck; do
-    (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 60 compute-sanitizer --tool $tool "$root/.gpu/attention.test" -test.run 'TestDecodeQuick$|TestPrefillMask' >"$W/san-$tool.log" 2>&1; echo "$tool rc=$?")
+    (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 45 compute-sanitizer --tool $tool "$root/.gpu/attention.test" -test.run 'TestDecodeQuick$|TestPrefillMask' >"$W/san-$tool.log" 2>&1; echo "$tool rc=$?")
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" "$W/san-$tool.log" | head -4
   done
 fi
@@ -129,6 +129,24 @@ for part in fp8:prefill_fp8 bf16:kvcache_bf16,nocache; do
   echo "tlec bench rc=$? in $(( $(date +%s) - t0 )) s"
   tr '\r' '\n' <"$W/tlec-prefill-${part%%:*}.err" | grep -v '^\s*$' | tail -3 | cut -c1-300
 done
+# BLOCKM64=1: the BF16 rows again with 64 query rows a program (two
+# programs an SM), their times beside the 128-row ones
+if [ "${BLOCKM64:-0}" = 1 ]; then
+  echo "== tlec bench attn_prefill --block-m 64 (BF16)"
+  timeout 120 .gpu/tlec bench attn_prefill --reps "$REPS" --cases kvcache_bf16,nocache --block-m 64 --json >"$W/tlec_prefill_bm64.json" 2>"$W/tlec-prefill-bm64.err"; echo "rc=$?"
+  python3 - "$W/tlec_prefill_bf16.json" "$W/tlec_prefill_bm64.json" <<'PY' | tee -a "$W/compare.txt"
+import json, sys
+try:
+    a = {r["name"]: r for r in json.load(open(sys.argv[1]))}
+    b = json.load(open(sys.argv[2]))
+except Exception as e:
+    print("no block-m figures:", e); sys.exit(0)
+print(f"{'BF16 row':41s} {'128 rows us':>11s} {'64 rows us':>10s} {'64 TFLOP/s':>10s}")
+for r in b:
+    x = a.get(r["name"], {})
+    print(f"{r['name']:41s} {x.get('median_us', 0):11.1f} {r.get('median_us', 0):10.1f} {r.get('tflop_s', 0):10.1f}")
+PY
+fi
 python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_bf16.json" >"$OUT/tlec_prefill.json" <<'PY'
 import json, sys
 rows = []
