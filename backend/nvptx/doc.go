@@ -39,8 +39,12 @@
 // ranges read and written since the last barrier (a write waits for reads of
 // its bytes, a read for writes of its bytes; loop heads and joins are
 // conservative). Layout conversions go through registers when every thread
-// already holds its elements, else through the op's padded scratch with
-// vector accesses on both sides. Reductions combine registers, then butterfly
+// already holds its elements; when the data only moves between lanes of a
+// warp (the same warp bases: an f32 accumulator cast to e4m3 and read as an
+// 8-bit wgmma register a) by shfl.sync.idx rounds and one prmt.b32 a word
+// (shuffle.go; the plan is emulated lane by lane and byte by byte before it
+// is used); else through the op's padded scratch with vector accesses on
+// both sides. Reductions combine registers, then butterfly
 // shuffles over the lanes along the axis, then one shared-memory round for
 // the warps along it; scans use shfl.up (shfl.down for reverse) and a
 // shared-memory prefix over warps and repetitions. The warp votes
