@@ -672,45 +672,7 @@ func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
 		w := smemWriteRoot(o)
 		return w == nil || roots[w]
 	}
-	found, done := false, false
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, o := range b.Ops {
-			if done {
-				return
-			}
-			if o == arrive {
-				done = true
-				return
-			}
-			if hits(o) {
-				found = true
-			}
-			for _, r := range o.Regions {
-				walk(r)
-			}
-		}
-	}
-	walk(role.Regions[0])
-	if found {
-		return true
-	}
-	for p := arrive.Parent; p != nil && p.Parent != nil && p.Parent != role; p = p.Parent.Parent {
-		if p.Parent.Kind != ir.OpFor {
-			continue
-		}
-		for _, r := range p.Parent.Regions {
-			r.Walk(func(o *ir.Op) {
-				if hits(o) {
-					found = true
-				}
-			})
-		}
-		if found {
-			return true
-		}
-	}
-	return false
+	return hitBefore(role.Regions[0], arrive, hits)
 }
 
 // wsNeedsProxyFence reports whether generic shared-memory writes may
@@ -737,6 +699,13 @@ func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 	if !reads {
 		return false
 	}
+	return hitBefore(g.f.Body, ws, genericSmemWrite)
+}
+
+// hitBefore reports whether an op of root for which hit holds comes
+// before at in program order (nested regions included), or lies anywhere
+// in a loop of root around at (a previous trip's).
+func hitBefore(root *ir.Block, at *ir.Op, hit func(*ir.Op) bool) bool {
 	found, done := false, false
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
@@ -744,11 +713,11 @@ func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 			if done {
 				return
 			}
-			if o == ws {
+			if o == at {
 				done = true
 				return
 			}
-			if genericSmemWrite(o) {
+			if hit(o) {
 				found = true
 			}
 			for _, r := range o.Regions {
@@ -756,26 +725,20 @@ func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 			}
 		}
 	}
-	walk(g.f.Body)
-	if found {
-		return true
-	}
-	for p := ws.Parent; p != nil && p.Parent != nil; p = p.Parent.Parent {
+	walk(root)
+	for p := at.Parent; !found && p != nil && p != root && p.Parent != nil; p = p.Parent.Parent {
 		if p.Parent.Kind != ir.OpFor {
 			continue
 		}
 		for _, r := range p.Parent.Regions {
 			r.Walk(func(o *ir.Op) {
-				if genericSmemWrite(o) {
+				if hit(o) {
 					found = true
 				}
 			})
 		}
-		if found {
-			return true
-		}
 	}
-	return false
+	return found
 }
 
 // smemRoot follows a shared-memory view through slot and transpose views
