@@ -20,9 +20,16 @@ import (
 //   - cmp (float: ordered, except ne, which is true on NaN), select on a
 //     constant condition, casts with DType.Round (not: float-to-int casts
 //     out of the target's range, int-to-float beyond 2^53);
+//   - integer cmp that the operands' ranges decide for every element
+//     (cfRange: constants and aranges through splat, broadcast, add, sub,
+//     mul and widening casts), as arange(0, KP) < K with K = KP: the mask
+//     of a head size that needs no padding;
+//   - and / or of i1 with a constant operand (x & true is x, x | false is
+//     x, x & false is false, x | true is true);
 //   - splat, broadcast, expand_dims, reshape and trans of constants;
-//   - if on a constant condition (the taken branch replaces the if) and for
-//     loops that run zero times (step > 0, lb >= ub: results are the inits).
+//   - if on a constant condition (the taken branch replaces the if), for
+//     loops that run zero times (step > 0, lb >= ub: results are the inits)
+//     and for loops that run once (their body replaces them).
 //
 // The constants it no longer needs are left for DCE.
 func ConstFold(m *ir.Module, ctx *Context) error {
@@ -122,6 +129,18 @@ func (cf *cfFolder) block(b *ir.Block) {
 				i--
 				continue
 			}
+			if cf.oneTrip(op) {
+				cf.inlineOneTrip(op)
+				i-- // the body's ops now start at i
+				continue
+			}
+		case ir.OpAnd, ir.OpOr:
+			if cf.foldLogic(op) {
+				op.Remove()
+				i--
+				continue
+			}
+			cf.fold(op)
 		case ir.OpSelect:
 			if c, _, ok := cfConstOf(op.Operands[0]); ok {
 				pick := op.Operands[2]
@@ -171,6 +190,39 @@ func (cf *cfFolder) zeroTrip(op *ir.Op) bool {
 	return cfLess(d, 0, st.i) && !cfLess(d, lb.i, ub.i)
 }
 
+// oneTrip reports a for loop with constant bounds that runs exactly once
+// (step > 0, lb < ub <= lb + step).
+func (cf *cfFolder) oneTrip(op *ir.Op) bool {
+	lb, d, ok1 := cfConstOf(op.Operands[0])
+	ub, _, ok2 := cfConstOf(op.Operands[1])
+	st, _, ok3 := cfConstOf(op.Operands[2])
+	if !ok1 || !ok2 || !ok3 || d.IsFloat() || !cfLess(d, 0, st.i) || !cfLess(d, lb.i, ub.i) {
+		return false
+	}
+	if d != ir.U64 && (lb.i > math.MaxInt64-st.i) {
+		return false
+	}
+	return !cfLess(d, lb.i+st.i, ub.i)
+}
+
+// inlineOneTrip replaces a loop that runs once by its body: the induction
+// variable is the lower bound, the carried values their initial ones, the
+// results the values the body yields.
+func (cf *cfFolder) inlineOneTrip(op *ir.Op) {
+	body := op.Regions[0]
+	body.ReplaceAllUsesIn(body.Args[0], op.Operands[0])
+	for j, a := range body.Args[1:] {
+		body.ReplaceAllUsesIn(a, op.Operands[3+j])
+	}
+	if y := ir.MoveOpsBefore(op, body); y != nil {
+		for j, r := range op.Results {
+			cf.f.ReplaceAllUses(r, y.Operands[j])
+		}
+	}
+	op.Remove()
+	cf.changed = true
+}
+
 // cfLess compares integers of dtype d (unsigned 64-bit values are bit patterns).
 func cfLess(d ir.DType, a, b int64) bool {
 	if d == ir.U64 {
@@ -181,6 +233,9 @@ func cfLess(d ir.DType, a, b int64) bool {
 
 func (cf *cfFolder) fold(op *ir.Op) {
 	if len(op.Results) != 1 || len(op.Operands) == 0 {
+		return
+	}
+	if cf.foldByRange(op) {
 		return
 	}
 	vals := make([]cfCval, len(op.Operands))
@@ -435,4 +490,152 @@ func cfBinaryInt(k ir.Kind, d ir.DType, a, b int64) (cfCval, bool) {
 		return cfCval{}, false
 	}
 	return cfCval{i: d.WrapInt(r)}, true
+}
+
+// cfRangeLimit bounds the magnitude of the values cfRange tracks, so that
+// sums and products of two of them cannot overflow int64.
+const cfRangeLimit = 1 << 31
+
+// cfRange is the interval [lo, hi] every element of the integer value v
+// lies in, when constants and aranges decide it (through splat,
+// broadcast, expand_dims, reshape, trans, add, sub, mul and casts that keep
+// the values); ok is false otherwise, and for values beyond cfRangeLimit or
+// that would wrap in their dtype.
+func cfRange(v *ir.Value, depth int) (lo, hi int64, ok bool) {
+	d := cfDtypeOf(v.Type)
+	if d == ir.Invalid || !d.IsInt() || d == ir.I1 || depth > 8 || v.Def == nil {
+		return 0, 0, false
+	}
+	op := v.Def
+	fits := func(lo, hi int64) (int64, int64, bool) {
+		if lo < -cfRangeLimit || hi > cfRangeLimit || float64(lo) < cfMinInt(d) || float64(hi) > cfMaxInt(d) {
+			return 0, 0, false
+		}
+		return lo, hi, true
+	}
+	switch op.Kind {
+	case ir.OpConstant:
+		if c, _, ok := cfConstOf(v); ok {
+			if d.IsUnsigned() && c.i < 0 {
+				return 0, 0, false
+			}
+			return fits(c.i, c.i)
+		}
+	case ir.OpArange:
+		s, e := op.Attrs.Int("start", 0), op.Attrs.Int("end", 0)
+		if e > s {
+			return fits(s, e-1)
+		}
+	case ir.OpSplat, ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans:
+		lo, hi, ok := cfRange(op.Operands[0], depth+1)
+		if ok {
+			return fits(lo, hi)
+		}
+	case ir.OpCast:
+		// an integer cast that keeps every value of the range
+		if sd := cfDtypeOf(op.Operands[0].Type); sd.IsInt() && sd != ir.I1 {
+			if lo, hi, ok := cfRange(op.Operands[0], depth+1); ok {
+				return fits(lo, hi)
+			}
+		}
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		if len(op.Operands) != 2 || cfDtypeOf(op.Operands[0].Type) != d || cfDtypeOf(op.Operands[1].Type) != d {
+			return 0, 0, false
+		}
+		alo, ahi, ok1 := cfRange(op.Operands[0], depth+1)
+		blo, bhi, ok2 := cfRange(op.Operands[1], depth+1)
+		if !ok1 || !ok2 {
+			return 0, 0, false
+		}
+		switch op.Kind {
+		case ir.OpAdd:
+			return fits(alo+blo, ahi+bhi)
+		case ir.OpSub:
+			return fits(alo-bhi, ahi-blo)
+		default:
+			p := []int64{alo * blo, alo * bhi, ahi * blo, ahi * bhi}
+			return fits(min(p[0], p[1], p[2], p[3]), max(p[0], p[1], p[2], p[3]))
+		}
+	}
+	return 0, 0, false
+}
+
+// foldByRange turns an integer cmp that the operands' ranges decide into a
+// constant.
+func (cf *cfFolder) foldByRange(op *ir.Op) bool {
+	if op.Kind != ir.OpCmp || len(op.Operands) != 2 {
+		return false
+	}
+	if _, _, ok := cfConstOf(op.Operands[0]); ok {
+		if _, _, ok := cfConstOf(op.Operands[1]); ok {
+			return false // both constant: fold's own compare
+		}
+	}
+	alo, ahi, ok1 := cfRange(op.Operands[0], 0)
+	blo, bhi, ok2 := cfRange(op.Operands[1], 0)
+	if !ok1 || !ok2 {
+		return false
+	}
+	var r, known bool
+	switch op.Attrs.String("pred") {
+	case "lt":
+		r, known = ahi < blo, ahi < blo || alo >= bhi
+	case "le":
+		r, known = ahi <= blo, ahi <= blo || alo > bhi
+	case "gt":
+		r, known = alo > bhi, alo > bhi || ahi <= blo
+	case "ge":
+		r, known = alo >= bhi, alo >= bhi || ahi < blo
+	case "eq":
+		r, known = false, ahi < blo || alo > bhi
+		if alo == ahi && blo == bhi && alo == blo {
+			r, known = true, true
+		}
+	case "ne":
+		r, known = true, ahi < blo || alo > bhi
+		if alo == ahi && blo == bhi && alo == blo {
+			r, known = false, true
+		}
+	}
+	if !known {
+		return false
+	}
+	v := cfCval{}
+	if r {
+		v.i = 1
+	}
+	cf.setConst(op, ir.I1, v)
+	return true
+}
+
+// foldLogic simplifies and / or of i1 values with a constant operand: when
+// the constant is the identity (true for and, false for or) the uses of the
+// result take the other operand and it reports true (the caller removes
+// op); when it absorbs, op becomes that constant.
+func (cf *cfFolder) foldLogic(op *ir.Op) bool {
+	if (op.Kind != ir.OpAnd && op.Kind != ir.OpOr) || len(op.Operands) != 2 || cfDtypeOf(op.Results[0].Type) != ir.I1 {
+		return false
+	}
+	for i, x := range op.Operands {
+		c, _, ok := cfConstOf(x)
+		if !ok {
+			continue
+		}
+		other := op.Operands[1-i]
+		if _, _, ok := cfConstOf(other); ok {
+			return false // both constant: fold's own arithmetic
+		}
+		identity := (op.Kind == ir.OpAnd) == (c.i != 0)
+		if !identity {
+			cf.setConst(op, ir.I1, c)
+			return false
+		}
+		if other.Type.String() != op.Results[0].Type.String() {
+			return false
+		}
+		cf.f.ReplaceAllUses(op.Results[0], other)
+		cf.changed = true
+		return true
+	}
+	return false
 }

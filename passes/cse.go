@@ -13,7 +13,9 @@ import (
 // one earlier in its block or in an enclosing block, never by one inside a
 // region it does not belong to (an if's then branch cannot serve its else
 // branch or the code after the if). Operands of cseCommutative ops are
-// compared as a set.
+// compared as a set. A global load is merged with an identical one earlier
+// in its block when nothing between them may write global memory or order
+// it (cseKeepsLoads).
 func CSE(m *ir.Module, ctx *Context) error {
 	for _, f := range m.Funcs {
 		c := &cse{repl: map[*ir.Value]*ir.Value{}, ids: map[*ir.Value]int{}}
@@ -76,14 +78,70 @@ func (c *cse) key(op *ir.Op) string {
 	return b.String()
 }
 
+// cseGlobalLoad reports a synchronous load from global memory (a scalar
+// or tile of global pointers), which CSE may merge with an identical one
+// earlier in its block when no op between them may write memory or order
+// it (cse.block).
+func cseGlobalLoad(op *ir.Op) bool {
+	return op.Kind == ir.OpLoad && len(op.Regions) == 0 && !op.Attrs.Bool("async") && cseGlobalPtr(op.Operands[0])
+}
+
+// cseGlobalPtr reports a global pointer or a tile of them.
+func cseGlobalPtr(v *ir.Value) bool {
+	var elem ir.Type = v.Type
+	if t, ok := elem.(*ir.Tile); ok {
+		elem = t.Elem
+	}
+	p, ok := elem.(*ir.Pointer)
+	return ok && p.Space == ir.Global
+}
+
+// cseKeepsLoads reports ops that neither write global memory nor order
+// this program's accesses against others' (pure ops, shared-memory buffers
+// and their loads and stores, synchronous loads): identical global loads on
+// both sides of them read the same.
+func cseKeepsLoads(op *ir.Op) bool {
+	if len(op.Regions) != 0 {
+		return false
+	}
+	switch op.Kind {
+	case ir.OpAlloc, ir.OpLocalLoad, ir.OpLocalStore:
+		return true
+	case ir.OpLoad:
+		return !op.Attrs.Bool("async")
+	case ir.OpStore:
+		return !cseGlobalPtr(op.Operands[0])
+	}
+	return op.Kind.IsPure()
+}
+
 func (c *cse) block(b *ir.Block, parent *cseScope) {
 	s := &cseScope{parent: parent, table: map[string]*ir.Op{}}
+	// identical global loads since the last op that may write global
+	// memory or order it (cseKeepsLoads): the second reads what the first
+	// did (no other thread's write between them is ordered before it
+	// either), which a masked load's inline asm hides from LLVM
+	loads := map[string]*ir.Op{}
 	kept := b.Ops[:0]
 	for _, op := range b.Ops {
 		for i, x := range op.Operands {
 			if r, ok := c.repl[x]; ok {
 				op.Operands[i] = r
 			}
+		}
+		if cseGlobalLoad(op) {
+			k := c.key(op)
+			if prev := loads[k]; prev != nil {
+				c.repl[op.Results[0]] = prev.Results[0]
+				op.Parent = nil
+				continue
+			}
+			loads[k] = op
+			kept = append(kept, op)
+			continue
+		}
+		if !cseKeepsLoads(op) {
+			clear(loads)
 		}
 		if op.Kind.IsPure() && len(op.Regions) == 0 && len(op.Results) > 0 {
 			k := c.key(op)

@@ -96,6 +96,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		s.wgmmaSharedLayouts()
 		s.pairedSharedLayouts()
 		s.matrixSharedLayouts()
+		s.dotSharedLayouts()
 		s.sharedLayouts()
 		return nil
 	}()
@@ -445,6 +446,13 @@ func DotSharedLayout(shape []int, elemBytes int, order []int) *gpu.Shared {
 	return &gpu.Shared{Vec: vec, PerPhase: perPhase, MaxPhase: maxPhase, Order: append([]int(nil), order...)}
 }
 
+// scanLayout is the layout a scan along axis converts its operand to when
+// the operand's own does not suit the lowering (ScanLayoutOK): the axis
+// fastest, and as much of it in each thread as the tile's elements per
+// thread allow, so that the scan is sequential in registers before it needs
+// any shuffle (a [16, 128] tile on 4 warps holds a whole column per thread:
+// no shuffle, no shared memory; one element per thread would take four
+// shfl.up steps per element), then lanes, then warps along it.
 func scanLayout(shape []int, axis, numWarps int) *gpu.Blocked {
 	order := []int{axis}
 	for d := len(shape) - 1; d >= 0; d-- {
@@ -456,6 +464,8 @@ func scanLayout(shape []int, axis, numWarps int) *gpu.Blocked {
 	for i := range spt {
 		spt[i] = 1
 	}
+	per := max(1, ir.NumElements(shape)/(32*numWarps))
+	spt[axis] = 1 << layLog2(max(1, min(per, shape[axis])))
 	return BlockedFor(shape, spt, order, numWarps)
 }
 

@@ -1,6 +1,8 @@
 package passes
 
 import (
+	"slices"
+
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
 )
@@ -140,6 +142,70 @@ func (s *assigner) matrixSharedLayouts() {
 		sh, err := gpu.WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
 		if err != nil {
 			return
+		}
+		c := *md
+		c.Layout, c.Order = sh, append([]int(nil), order...)
+		op.Results[0].Type = &c
+	})
+}
+
+// dotSharedLayouts gives a 16-bit 2-D buffer (or 3-D, used through its
+// slots) that is only written with local_store and read, directly or
+// through transposed views, as dot operands (a kernel's own staging of its
+// products' operands) the swizzled layout the layout pass stages dot
+// operands in itself (DotSharedLayout): the ldmatrix reads of its rows, 16
+// bytes from each of eight rows, then hit distinct banks, where a plain
+// row-major buffer of 32-byte or longer rows puts them in the same ones.
+func (s *assigner) dotSharedLayouts() {
+	s.f.Walk(func(op *ir.Op) {
+		if op.Kind != ir.OpAlloc || len(op.Results) != 1 || len(op.Operands) != 0 {
+			return
+		}
+		md, ok := op.Results[0].Type.(*ir.MemDesc)
+		if !ok || md.Layout != nil || (len(md.Shape) != 2 && len(md.Shape) != 3) || md.Elem.Bytes() != 2 {
+			return
+		}
+		if len(md.Order) != 0 && !slices.Equal(md.Order, ir.RowMajor(len(md.Shape))) && len(md.Shape) == 3 {
+			return
+		}
+		read, fits := false, true
+		var visit func(v *ir.Value, rank int)
+		visit = func(v *ir.Value, rank int) {
+			for _, u := range s.users[v] {
+				switch {
+				case rank == 3:
+					if u.Kind != ir.OpMemIndex || u.Operands[0] != v {
+						fits = false
+						continue
+					}
+					visit(u.Results[0], 2)
+				case u.Kind == ir.OpMemTrans:
+					visit(u.Results[0], rank)
+				case u.Kind == ir.OpLocalStore && u.Operands[0] == v:
+				case u.Kind == ir.OpLocalLoad:
+					if _, isDot := layTileOf(u.Results[0]).Layout.(*gpu.DotOperand); isDot {
+						read = true
+					} else {
+						fits = false
+					}
+				default:
+					fits = false
+				}
+			}
+		}
+		visit(op.Results[0], len(md.Shape))
+		if !read || !fits {
+			return
+		}
+		order := md.Order
+		if len(order) == 0 {
+			order = ir.RowMajor(len(md.Shape))
+		}
+		sh := DotSharedLayout(md.Shape[len(md.Shape)-2:], 2, order[len(order)-2:])
+		if len(md.Shape) == 3 {
+			// the slots one after the other, each swizzled as a 2-D buffer
+			// (sharedLayouts gives a slot the layout without the leading dim)
+			sh.Order = []int{2, 1, 0}
 		}
 		c := *md
 		c.Layout, c.Order = sh, append([]int(nil), order...)

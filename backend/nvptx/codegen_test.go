@@ -188,9 +188,14 @@ func TestCumsumPTX(t *testing.T) {
 	checkPTX(t, ptx, `shfl\.sync\.up\.b32`, `shfl\.sync\.down\.b32`, `shfl\.sync\.idx\.b32`)
 }
 
+// TestCastsPTX: the f32 -> bf16 -> f32 round trip takes the packed
+// conversion and unpacks its halves (no cvt.rn.bf16.f32 per element).
 func TestCastsPTX(t *testing.T) {
 	ptx := toPTX(t, "casts", compileIR(t, castsIR(512), 4))
-	checkPTX(t, ptx, `cvt\.rn\.bf16\.f32`, `cvt\.rn\.f16\.f32`, `cvt\.rn\.satfinite\.e4m3x2\.f32`,
+	if strings.Contains(ptx, "cvt.rn.bf16.f32 ") {
+		t.Error("a bf16 round trip converts element by element")
+	}
+	checkPTX(t, ptx, `cvt\.rn\.bf16x2\.f32`, `cvt\.rn\.f16\.f32`, `cvt\.rn\.satfinite\.e4m3x2\.f32`,
 		`cvt\.rn\.satfinite\.e5m2x2\.f32`, `cvt\.rn\.f16x2\.e4m3x2`, `cvt\.rzi\.s32\.f32`)
 }
 
@@ -198,7 +203,10 @@ func TestMathPTX(t *testing.T) {
 	m, _ := mathIR(512)
 	ptx := toPTX(t, "mathfn", compileIR(t, m, 4))
 	checkPTX(t, ptx, `ex2\.approx\.ftz\.f32`, `lg2\.approx\.f32`, `sqrt\.rn\.f32`, `rsqrt\.approx\.f32`,
-		`tanh\.approx\.f32`, `abs\.f32`, `min\.f32`, `max\.f32`)
+		`tanh\.approx\.f32`, `abs\.f32`, `min\.f32`, `max\.f32`, `rcp\.approx\.ftz\.f32`)
+	if strings.Contains(ptx, "div.full.f32") {
+		t.Error("sigmoid divides (one rcp.approx.ftz.f32 of 1 + e^-x is enough)")
+	}
 }
 
 func TestTransPTX(t *testing.T) {

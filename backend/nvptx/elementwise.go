@@ -42,6 +42,10 @@ func (g *gen) elementwise(op *ir.Op) {
 		g.set(res, out)
 		return
 	}
+	if op.Kind == ir.OpCast && g.unpackBF16(op, ins[0], out) {
+		g.set(res, out)
+		return
+	}
 	args := make([]value.Value, len(ins))
 	for r := range out.regs {
 		for i, t := range ins {
@@ -79,6 +83,33 @@ func (g *gen) packedCast(op *ir.Op, in, out *tval) {
 		// d = {hi: a, lo: b}: register r is the low half
 		out.pairs[r] = g.cur.NewCall(a, in.regs[r+1], in.regs[r])
 	}
+}
+
+// unpackBF16 lowers a bf16 -> f32 cast of a tile whose register pairs are
+// packed (a packed f32 -> bf16 cast, an ldmatrix) from the packed words:
+// the low half shifted up, the high half masked, two integer ops per pair
+// where converting the registers would first narrow each half on its own
+// (a second cvt.rn.bf16.f32 per element of an f32 -> bf16 -> f32 round
+// trip, as in a hi/lo split). It reports false, doing nothing, for other
+// casts and tiles without pairs.
+func (g *gen) unpackBF16(op *ir.Op, in, out *tval) bool {
+	from, to := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Results[0].Type)
+	if from != ir.BF16 || to != ir.F32 || in.s != nil || len(in.regs)%2 != 0 || len(out.regs) != len(in.regs) {
+		return false
+	}
+	for r := 0; r < len(in.regs); r += 2 {
+		_, p := in.pairs[r]
+		_, l := in.lazy[r]
+		if !p && !l {
+			return false
+		}
+	}
+	for r := 0; r < len(in.regs); r += 2 {
+		w := g.pair(in, r)
+		out.regs[r] = g.cur.NewBitCast(g.shl(w, i32c(16)), types.Float)
+		out.regs[r+1] = g.cur.NewBitCast(g.and(w, i32c(-65536)), types.Float)
+	}
+	return true
 }
 
 // uniform reports a tile whose registers are all one value (a splat).
@@ -352,7 +383,7 @@ func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
 	case ir.OpSigmoid:
 		return viaF32(func(v value.Value) value.Value {
 			e := g.ex2(g.cur.NewFMul(v, f32c(-math.Log2E)))
-			return g.fdiv(f32c(1), g.cur.NewFAdd(f32c(1), e))
+			return g.recip1p(g.cur.NewFAdd(f32c(1), e))
 		})
 	case ir.OpTanh:
 		return viaF32(func(v value.Value) value.Value {
@@ -375,6 +406,20 @@ func (g *gen) fdiv(a, b value.Value) value.Value {
 	}
 	asm := g.md.inlineAsm(types.Float, []types.Type{types.Float, types.Float}, "div.full.f32 $0, $1, $2;", "=f,f,f", false)
 	return g.cur.NewCall(asm, a, b)
+}
+
+// recip1p is 1/d for a d of at least 1 (or +inf), as sigmoid's 1 + e^-x:
+// rcp.approx.ftz.f32, one MUFU.RCP (within 1 ulp; the flush of subnormals
+// cannot matter at d >= 1), where div.full.f32's range scaling around its
+// reciprocal cost four more instructions and gives 2 ulp. Options.PreciseDiv
+// keeps an IEEE division.
+func (g *gen) recip1p(d value.Value) value.Value {
+	if g.preciseDiv {
+		return g.cur.NewFDiv(f32c(1), d)
+	}
+	// inline asm, as div.full.f32: libNVVM has no rcp.approx intrinsic
+	a := g.md.inlineAsm(types.Float, []types.Type{types.Float}, "rcp.approx.ftz.f32 $0, $1;", "=f,f", false)
+	return g.cur.NewCall(a, d)
 }
 
 // ex2 is 2^v in f32 by ex2.approx.ftz.f32: one MUFU.EX2. The form without

@@ -352,9 +352,11 @@ func (s *scanLowering) classifyBits() {
 		switch {
 		case v[axis] == 0:
 			s.other = append(s.other, b)
-		case v[axis] > top:
+		case v[axis] > top && top > 0:
 			s.high = append(s.high, b)
 		default:
+			// below the lanes and warps, or the whole axis in the
+			// thread (no lane or warp along it): one sequential run
 			s.low = append(s.low, b)
 		}
 	}
@@ -403,6 +405,11 @@ func (s *scanLowering) withinWarps() {
 		s.warpTotal[col] = make([]value.Value, s.nHigh)
 		for chunk := 0; chunk < s.nHigh; chunk++ {
 			t := s.threadRun(col, chunk)
+			if s.nLanes == 1 {
+				// no lane before this thread: its run is the warp's
+				s.warpTotal[col][chunk] = t
+				continue
+			}
 			incl := s.acrossLanes(t, laneIdx)
 			s.threadExcl[col][chunk] = g.sub2(s.a, incl, t)
 			s.warpTotal[col][chunk] = s.warpTotalOf(incl)
@@ -472,10 +479,9 @@ func (s *scanLowering) acrossWarps() {
 	s.warpPrefix = make([][]value.Value, s.nCols)
 	s.chunkTotal = make([][]value.Value, s.nCols)
 	for col := range s.warpPrefix {
-		s.warpPrefix[col] = make([]value.Value, s.nHigh)
+		s.warpPrefix[col] = make([]value.Value, s.nHigh) // nil: no warp before
 		s.chunkTotal[col] = make([]value.Value, s.nHigh)
 		for chunk := range s.warpPrefix[col] {
-			s.warpPrefix[col][chunk] = s.zero
 			s.chunkTotal[col][chunk] = s.warpTotal[col][chunk]
 		}
 	}
@@ -518,7 +524,11 @@ func (s *scanLowering) warpsThroughShared() {
 				if s.reverse {
 					before = g.cur.NewICmp(enum.IPredUGT, i32c(int64(w)), widx)
 				}
-				pre = g.cur.NewSelect(before, a.combine(pre, l), pre)
+				if w == 0 {
+					pre = g.cur.NewSelect(before, l, pre) // no 0 + l
+				} else {
+					pre = g.cur.NewSelect(before, a.combine(pre, l), pre)
+				}
 				if tot == nil {
 					tot = l
 				} else {
@@ -532,12 +542,24 @@ func (s *scanLowering) warpsThroughShared() {
 }
 
 // result adds to each register's inclusive scan within its thread the
-// prefixes of the lanes, warps and chunks before it.
+// prefixes of the lanes, warps and chunks before it. A prefix known to be
+// empty (the first lane, warp or chunk along the axis for every thread:
+// none along it) is left out rather than added as a zero, which a float
+// sum could not drop (x + 0 is not x for x = -0).
 func (s *scanLowering) result(t ir.Type) *tval {
 	a := s.a
 	out := s.g.newTile(t)
+	plus := func(x, y value.Value) value.Value {
+		switch {
+		case x == nil:
+			return y
+		case y == nil:
+			return x
+		}
+		return a.combine(x, y)
+	}
 	for col := 0; col < s.nCols; col++ {
-		var chunkPrefix value.Value = s.zero
+		var chunkPrefix value.Value
 		order := make([]int, s.nHigh)
 		for i := range order {
 			order[i] = i
@@ -546,12 +568,12 @@ func (s *scanLowering) result(t ir.Type) *tval {
 			}
 		}
 		for _, chunk := range order {
-			add := a.combine(a.combine(s.threadExcl[col][chunk], s.warpPrefix[col][chunk]), chunkPrefix)
+			add := plus(plus(s.threadExcl[col][chunk], s.warpPrefix[col][chunk]), chunkPrefix)
 			for i := 0; i < s.nLow; i++ {
 				r := s.reg(col, chunk, i)
-				out.regs[r] = a.from(a.combine(s.incl[r], add))
+				out.regs[r] = a.from(plus(s.incl[r], add))
 			}
-			chunkPrefix = a.combine(chunkPrefix, s.chunkTotal[col][chunk])
+			chunkPrefix = plus(chunkPrefix, s.chunkTotal[col][chunk])
 		}
 	}
 	return out

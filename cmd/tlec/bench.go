@@ -81,7 +81,8 @@ docs/perf.md).
 preparation and recurrence; v1, v2: the fused kda_fwd.tle, kda_fwd_v2.tle)
 and, after a colon, their warps per program (4 or 8; for v3 those of the
 preparation kernel, 1 to 8, the recurrence running one warp per 16 V
-columns).
+columns); v3:WARPS:KBLOCK also sets the preparation kernel's K block (head
+columns per step, a power of two in [16, 128]; kda.Params.PrepBlockK).
 
 The attn_decode suite times paged decode attention (kernels/attention) on
 the spec's nine workloads (Hkv 1, Hq 8, page 64: uniform_512 ...
@@ -120,7 +121,7 @@ with HPC-Ops and torch SDPA in the same session.`,
 			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
 			fs.IntVar(&b.blockV, "block-v", 0, "V columns per program (kda_fwd; 0: the default)")
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
-			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps)")
+			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps) and, for v3, :KBLOCK (v3:2:64)")
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")

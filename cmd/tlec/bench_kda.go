@@ -25,14 +25,20 @@ type kdaPlan struct {
 // planKDA checks the kda_fwd flags and reads the peer file; nil and the
 // exit code after an error (2: a bad flag, 1: a bad peer file).
 func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
-	variant, warps := b.variant, 0
-	if i := strings.IndexByte(variant, ':'); i >= 0 {
-		n, err := strconv.Atoi(variant[i+1:])
+	variant, warps, kblock := b.variant, 0, 0
+	if f := strings.Split(variant, ":"); len(f) > 1 {
+		var err error
+		warps, err = strconv.Atoi(f[1])
+		if err == nil && len(f) == 3 && f[0] == kda.VariantV3 {
+			kblock, err = strconv.Atoi(f[2])
+		} else if err == nil && len(f) > 2 {
+			err = fmt.Errorf("too many fields")
+		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: want NAME or NAME:WARPS\n", b.variant)
+			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: want NAME, NAME:WARPS or v3:WARPS:KBLOCK\n", b.variant)
 			return nil, 2
 		}
-		variant, warps = variant[:i], n
+		variant = f[0]
 	}
 	configs, err := kdaConfigs(b.configs)
 	if err != nil {
@@ -44,7 +50,7 @@ func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
 		return nil, 2
 	}
 	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, Variant: variant, NumWarps: warps,
-		StateDType: b.state, NoPDL: !b.pdl}}
+		PrepBlockK: kblock, StateDType: b.state, NoPDL: !b.pdl}}
 	if b.peer != "" {
 		peers, err := kda.ReadPeers(b.peer)
 		if err == nil {

@@ -67,8 +67,9 @@ type BenchResult struct {
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	// Params: BlockV, Fast, Variant, NumWarps, NoPDL and StateDType (f32
-	// when empty) are honoured; the rest is FlashKDA's setting.
+	// Params: BlockV, Fast, Variant, NumWarps, PrepBlockK, NoPDL and
+	// StateDType (f32 when empty) are honoured; the rest is FlashKDA's
+	// setting.
 	Params Params
 	// Progress, when not nil, is told after each step (warm-up or
 	// measurement of a configuration) how many of total are done.
@@ -80,6 +81,9 @@ type BenchOptions struct {
 // launch prepared once per configuration: a timed launch allocates nothing.
 func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult, error) {
 	if err := checkNumWarps(opts.Params); err != nil {
+		return nil, err
+	}
+	if err := checkPrepBlockK(opts.Params.PrepBlockK, 128); err != nil {
 		return nil, err
 	}
 	state, err := benchState(opts.Params.StateDType)
@@ -213,7 +217,7 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		Variant: base.Variant, NumWarps: base.NumWarps, NoPDL: base.NoPDL}
+		Variant: base.Variant, NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK, NoPDL: base.NoPDL}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
 		sdt = ir.BF16

@@ -67,10 +67,16 @@ type Params struct {
 	// forms "v1" (kda_fwd.tle) and "v2" (kda_fwd_v2.tle, explicit
 	// shared-memory phases).
 	Variant string
-	// NumWarps is the warps per program: 4 or 8 for v1 and v2; 1, 2, 4 or
-	// 8 for v3's preparation kernel (its recurrence runs one warp per 16 V
-	// columns); 0 is 4.
+	// NumWarps is the warps per program: 4 or 8 for v1 and v2 (0 is 4, or
+	// DefaultNumWarps on a GPU); 1, 2, 4 or 8 for v3's preparation kernel
+	// (0 is DefaultPrepWarps; its recurrence runs one warp per 16 V
+	// columns).
 	NumWarps int
+	// PrepBlockK is the head columns v3's preparation kernel works on at a
+	// time (its element-wise tiles are [16, PrepBlockK], the products over
+	// the head accumulate block by block): a power of two of at least 16
+	// dividing the padded head size; 0 picks one (DefaultPrepBlockK).
+	PrepBlockK int
 	// NoPDL launches v3's recurrence as a plain launch after the
 	// preparation, and builds both kernels without griddepcontrol. By
 	// default, on a Hopper target, kda_rec is a programmatic dependent
@@ -274,6 +280,9 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 		if err := checkBlockVV3(p.BlockV, d.V); err != nil {
 			return nil, err
 		}
+		if err := checkPrepBlockK(p.PrepBlockK, d.K); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkNumWarps(p); err != nil {
 		return nil, err
@@ -290,7 +299,7 @@ func checkNumWarps(p Params) error {
 	nw := p.NumWarps
 	if variantOf(p) == VariantV3 {
 		if nw != 0 && nw != 1 && nw != 2 && nw != 4 && nw != 8 {
-			return argErr("num_warps", "v3 wants 1, 2, 4 or 8 warps for its preparation kernel (0: 4), got %d", nw)
+			return argErr("num_warps", "v3 wants 1, 2, 4 or 8 warps for its preparation kernel (0: %d), got %d", DefaultPrepWarps, nw)
 		}
 		return nil
 	}

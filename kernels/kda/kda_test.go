@@ -33,6 +33,7 @@ type accCase struct {
 	fast    bool
 	variant string  // "" is the default (v3)
 	warps   int     // 0 is 4
+	kb      int     // v3's PrepBlockK (0: the default)
 	tolO    float64 // 0: 0.005
 }
 
@@ -82,6 +83,11 @@ var accCases = slices.Concat(
 		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
 		{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
 		{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
+		// The preparation kernel over K blocks: two of the head, and four
+		// of a padded head (48 of 64 columns: the last block all padding),
+		// on 2 warps.
+		{name: "fixed/K128-V128/kb64/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, kb: 64},
+		{name: "varlen/K48-V32/kb16/w2/h0/f32", T: 60, H: 2, K: 48, V: 32, cu: []int64{0, 9, 60}, h0: true, state: StateF32, kb: 16, warps: 2},
 		accFast,
 	}),
 )
@@ -111,7 +117,7 @@ func TestAccuracy(t *testing.T) {
 				}
 				in := randomInputs(r, B, c.T, c.H, c.K, c.V, c.cu, c.h0, c.state)
 				p := Params{Scale: DefaultScale(c.K), LowerBound: -5, StateDType: c.state, FinalState: true, BlockV: c.bv, Fast: c.fast,
-					Variant: c.variant, NumWarps: c.warps}
+					Variant: c.variant, NumWarps: c.warps, PrepBlockK: c.kb}
 				out, err := Forward(dev, in, p)
 				require.NoError(t, err)
 				o, ht := reference(in, p)
@@ -535,6 +541,38 @@ func TestV3OldTargetsBuildWithoutPDL(t *testing.T) {
 			} else {
 				require.ErrorContains(t, err, "needs sm_90 or newer", c.k.Name())
 			}
+		}
+	}
+}
+
+// TestPrepPTX: kda_prep at FlashKDA's head size, as v3 launches it, built
+// for sm_90a with llc-19: the cumulative gate is a sequential sum in
+// registers (no shfl.up), sigmoid takes one rcp.approx (no div.full), and
+// the whole program crosses at most 24 CTA barriers (it crossed 39 when
+// every layout trip and staged product had two).
+func TestPrepPTX(t *testing.T) {
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skipf("llc-19 not installed: %v", err)
+	}
+	prepK, _, err := KernelsV3()
+	require.NoError(t, err)
+	d := &Dims{B: 1, T: 8192, H: 96, K: 128, V: 128, N: 1}
+	for _, kb := range []int{0, 64} {
+		prep, _ := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PrepBlockK: kb}, 32, 512, true)
+		require.Equal(t, DefaultPrepWarps, prep.NumWarps)
+		a, err := prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_90a", Toolchain: "llc"}, "ptx")
+		require.NoError(t, err)
+		ptx := a.Binary.PTX
+		require.NotContains(t, ptx, "shfl.sync.up", "K block %d", kb)
+		require.NotContains(t, ptx, "div.full", "K block %d", kb)
+		block := kb
+		if block == 0 {
+			block = DefaultPrepBlockK(d.K)
+		}
+		perThread := Chunk * block / (32 * prep.NumWarps)
+		require.Equal(t, perThread+1, strings.Count(ptx, "rcp.approx.ftz.f32"), "K block %d: one reciprocal per gate element of a thread, and beta's", kb)
+		if kb == 0 {
+			require.LessOrEqual(t, strings.Count(ptx, "bar.sync"), 24)
 		}
 	}
 }

@@ -68,10 +68,19 @@ func BlockVV3(v int) int {
 func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
 	b := strconv.FormatBool
 	kp := strconv.Itoa(paddedK(d.K))
+	kb := p.PrepBlockK
+	if kb == 0 {
+		kb = DefaultPrepBlockK(d.K)
+	}
+	nw := p.NumWarps
+	if nw == 0 {
+		nw = DefaultPrepWarps
+	}
 	prep = Launch{
-		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "SPLIT": b(!p.Fast), "PDL": b(!p.NoPDL)},
+		Defines: map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "KB": strconv.Itoa(kb), "SPLIT": b(!p.Fast),
+			"PDL": b(!p.NoPDL)},
 		Grid:     [3]int{nchunks, d.H, 1},
-		NumWarps: p.NumWarps,
+		NumWarps: nw,
 	}
 	rec = Launch{
 		Defines: map[string]string{
@@ -106,6 +115,28 @@ func KernelsV3() (prep, rec *tle.Kernel, err error) {
 		v3Kernels.rec, v3Kernels.err = prog.Kernel("kda_rec")
 	})
 	return v3Kernels.prep, v3Kernels.rec, v3Kernels.err
+}
+
+// DefaultPrepWarps is the warps of v3's preparation kernel when
+// Params.NumWarps is 0. Measured on the H200 at H 96, T 8192 (docs/perf.md,
+// "kda_prep: fewer instructions"): 0.519 ms with 2 warps against 0.630 with 4 (the [16, 16]
+// products of 4 warps duplicate half their work, and each warp repeats the
+// per-program address set-up) and 0.95 with 8.
+const DefaultPrepWarps = 2
+
+// DefaultPrepBlockK is the K block of v3's preparation kernel for head
+// size k (Params.PrepBlockK 0): the whole padded head. Smaller blocks cut
+// the registers (2 warps at K 128: 246 registers, 166 with blocks of 64,
+// 96 with 32) but serialise each block's loads behind the previous block's
+// work, and were no faster on the H200 (0.526 and 0.680 ms against 0.522).
+func DefaultPrepBlockK(k int) int { return paddedK(k) }
+
+// checkPrepBlockK validates Params.PrepBlockK for head size k.
+func checkPrepBlockK(kb, k int) error {
+	if kp := paddedK(k); kb != 0 && (kb < 16 || kb > kp || kb&(kb-1) != 0) {
+		return argErr("prep_block_k", "v3 wants a power of two in [16, %d] (the padded head size), got %d", kp, kb)
+	}
+	return nil
 }
 
 // checkBlockVV3 validates Params.BlockV for v3.
