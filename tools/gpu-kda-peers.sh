@@ -6,16 +6,16 @@
 #   .peers:     echo /.peers/ >> .git/info/exclude; mkdir -p .peers; cp ../shared/peers/{flashkda.tar.xz,fla.tar.xz,kda_peers.py} .peers/
 # Steps: build FlashKDA (about 76 s), run kda_peers.py (FLA and FlashKDA, f32
 # and bf16 state, eight configurations) into $OUT/kda_peers.json, then
-# tlec bench kda_fwd --peer on that file with PDL on and off (and, with
+# tlec bench kda_fwd --peer on that file with PDL off and on (and, with
 # STATE=bf16 too, the bf16-state kernels). The bench runs only the
 # configurations the file has complete (a peer run cut by PEER_TIMEOUT
 # keeps the ones it finished). About 6 minutes; logs under $OUT.
-# TEST=1 first runs the v3 accuracy tests on the GPU (.gpu/kda.test, PDL on).
+# TEST=1 first runs the v3 accuracy tests on the GPU (.gpu/kda.test).
 . "$(dirname "$0")/gpu-env.sh"
 REPS=${REPS:-30}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 if [ "${TEST:-0}" = 1 ]; then
-  echo "== kda v3 accuracy on the GPU (PDL on)"
+  echo "== kda v3 accuracy on the GPU"
   (cd kernels/kda && TLE_KDA_LARGE=0 TLE_REQUIRE_GPU=1 "$root/.gpu/kda.test" -test.run 'Accuracy//v3|Runner|PDL' -test.v >"$OUT/kda-test.log" 2>&1; echo "rc=$?")
   grep -E "^(--- FAIL|ok|FAIL|PASS)" "$OUT/kda-test.log" | head -20
 fi
@@ -63,8 +63,8 @@ else
   echo "no complete peer figures (see $OUT/kda_peers.log): the bench runs without --peer"
   peer=()
 fi
-bench pdl-on ${peer[@]+"${peer[@]}"}
-bench pdl-off --pdl=false ${peer[@]+"${peer[@]}"}
+bench plain ${peer[@]+"${peer[@]}"}
+bench pdl --pdl ${peer[@]+"${peer[@]}"}
 if [ "${STATE:-f32}" = bf16 ]; then
-  bench bf16-pdl-on --state bf16 ${peer[@]+"${peer[@]}"}
+  bench bf16 --state bf16 ${peer[@]+"${peer[@]}"}
 fi

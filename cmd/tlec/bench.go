@@ -61,9 +61,10 @@ more, named as kda_peers.py names them; --configs picks some by their
 and prints the median ms of --reps launches after --warmup, the bytes
 moved per second and, for v3, each kernel's median timed alone; a progress
 bar is drawn on standard error. --state f32|bf16 is the state dtype.
---pdl=false launches v3's recurrence plainly after the preparation instead
-of as a programmatic dependent launch (the default on Hopper), with kernels
-built without griddepcontrol, to measure both in one session.
+--pdl launches v3's recurrence as a programmatic dependent launch of the
+preparation (kernels built with griddepcontrol) instead of plainly after
+it, the default, which measured faster on the H200 (docs/perf.md run 22):
+both can be timed in one session.
 
 --peer FILE reads the JSON that the peer script kda_peers.py wrote in the
 same session (tools/gpu-kda-peers.sh runs both) and prints, next to each
@@ -125,7 +126,7 @@ with HPC-Ops and torch SDPA in the same session.`,
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
-			fs.BoolVar(&b.pdl, "pdl", true, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (--pdl=false: a plain launch)")
+			fs.BoolVar(&b.pdl, "pdl", false, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (default: a plain launch, measured faster)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")

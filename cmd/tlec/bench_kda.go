@@ -50,7 +50,7 @@ func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
 		return nil, 2
 	}
 	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, Variant: variant, NumWarps: warps,
-		PrepBlockK: kblock, StateDType: b.state, NoPDL: !b.pdl}}
+		PrepBlockK: kblock, StateDType: b.state, PDL: b.pdl}}
 	if b.peer != "" {
 		peers, err := kda.ReadPeers(b.peer)
 		if err == nil {

@@ -67,7 +67,7 @@ type BenchResult struct {
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	// Params: BlockV, Fast, Variant, NumWarps, PrepBlockK, NoPDL and
+	// Params: BlockV, Fast, Variant, NumWarps, PrepBlockK, PDL and
 	// StateDType (f32 when empty) are honoured; the rest is FlashKDA's
 	// setting.
 	Params Params
@@ -217,7 +217,7 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		Variant: base.Variant, NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK, NoPDL: base.NoPDL}
+		Variant: base.Variant, NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK, PDL: base.PDL}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
 		sdt = ir.BF16
@@ -303,7 +303,7 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 		t := &DeviceTensors{Q: b(0), K: b(1), V: b(2), G: b(3), Beta: b(4), ALog: b(5), DtBias: b(6), H0: b(h0), HT: b(ht), O: b(12)}
 		p.BlockV = bv
 		run.runner = NewRunner(g)
-		run.pdl = !pdlFor(g, p).NoPDL
+		run.pdl = pdlFor(g, p).PDL
 		run.v3 = func() error { return run.runner.Launch(d, p, t) }
 		return run, run.v3()
 	}

@@ -77,13 +77,15 @@ type Params struct {
 	// the head accumulate block by block): a power of two of at least 16
 	// dividing the padded head size; 0 picks one (DefaultPrepBlockK).
 	PrepBlockK int
-	// NoPDL launches v3's recurrence as a plain launch after the
-	// preparation, and builds both kernels without griddepcontrol. By
-	// default, on a Hopper target, kda_rec is a programmatic dependent
-	// launch of kda_prep (tle.LaunchOptions{PDL: true}): its set-up and h0
-	// load overlap kda_prep's tail. Targets older than sm_90 always run
-	// without PDL; the interpreter runs the PDL kernels, in order.
-	NoPDL bool
+	// PDL launches v3's recurrence as a programmatic dependent launch of
+	// kda_prep (tle.LaunchOptions{PDL: true}), both kernels built with
+	// griddepcontrol, so that its set-up and h0 load overlap kda_prep's
+	// tail. Off by default: on the H200 the plain launch is faster (docs/
+	// perf.md run 22: 0.964 against 1.112 ms at H 96, T 8192; kda_prep
+	// alone 0.445 against 0.522 ms, the early recurrence programs taking
+	// SM room from it). Targets older than sm_90 always run without PDL;
+	// the interpreter runs the PDL kernels, in order.
+	PDL bool
 }
 
 // Kernel variants (Params.Variant).

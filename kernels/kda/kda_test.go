@@ -460,7 +460,7 @@ func TestRecurrenceCopiesWaitForReads(t *testing.T) {
 // scheduled (griddepcontrol.launch_dependents) and kda_rec waits
 // (griddepcontrol.wait) after loading h0 and before its first read of the
 // workspace (the cp.async pipeline and the preloaded [C, C] tiles); with
-// NoPDL neither instruction is there.
+// PDL off neither instruction is there.
 func TestPDLInPTX(t *testing.T) {
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skipf("llc-19 not installed: %v", err)
@@ -469,14 +469,14 @@ func TestPDLInPTX(t *testing.T) {
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 8192, H: 96, K: 128, V: 128, N: 1}
 	for _, noPDL := range []bool{false, true} {
-		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, NoPDL: noPDL}, 32, 512, true)
+		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PDL: !noPDL}, 32, 512, true)
 		gopts := tle.GPUOptions{Arch: "sm_90a", Toolchain: "llc"}
 		pa, err := prepK.Build(prep.Options(), gopts, "ptx")
 		require.NoError(t, err)
 		ra, err := recK.Build(rec.Options(), gopts, "ptx")
 		require.NoError(t, err)
 		pp, rp := pa.Binary.PTX, ra.Binary.PTX
-		require.Equal(t, !noPDL, ra.Binary.GridDependencyWait, "NoPDL %v", noPDL)
+		require.Equal(t, !noPDL, ra.Binary.GridDependencyWait, "PDL %v", !noPDL)
 		if noPDL {
 			require.NotContains(t, pp, "griddepcontrol")
 			require.NotContains(t, rp, "griddepcontrol")
@@ -513,10 +513,10 @@ func TestPDLInPTX(t *testing.T) {
 // PDL builtins compute the same bits on the interpreter.
 func TestPDLSameResultOnInterpreter(t *testing.T) {
 	in := randomInputs(rand.New(rand.NewPCG(5, 6)), 1, 75, 2, 32, 32, []int64{0, 20, 75}, true, StateF32)
-	p := Params{Scale: DefaultScale(32), LowerBound: -5, StateDType: StateF32, FinalState: true}
+	p := Params{Scale: DefaultScale(32), LowerBound: -5, StateDType: StateF32, FinalState: true, PDL: true}
 	a, err := Forward(tle.CPU(), in, p)
 	require.NoError(t, err)
-	p.NoPDL = true
+	p.PDL = false
 	b, err := Forward(tle.CPU(), in, p)
 	require.NoError(t, err)
 	require.Equal(t, a.O.Data, b.O.Data)
@@ -530,7 +530,7 @@ func TestV3OldTargetsBuildWithoutPDL(t *testing.T) {
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
 	for _, noPDL := range []bool{false, true} {
-		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, NoPDL: noPDL}, 32, 4, true)
+		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PDL: !noPDL}, 32, 4, true)
 		for _, c := range []struct {
 			k *tle.Kernel
 			l Launch

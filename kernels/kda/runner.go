@@ -115,10 +115,10 @@ func (r *Runner) launch(d *Dims, p Params, t *DeviceTensors) error {
 	return nil
 }
 
-// pdlFor is p with NoPDL set where g's target has no PDL (before sm_90).
+// pdlFor is p with PDL off where g's target has none (before sm_90).
 func pdlFor(g *tle.GPU, p Params) Params {
 	if !g.SupportsPDL() {
-		p.NoPDL = true
+		p.PDL = false
 	}
 	return p
 }
@@ -222,7 +222,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 		return err
 	}
 	r.preps = append(r.preps, rp)
-	r.key, r.pdl = key, !p.NoPDL && len(r.preps) == 2
+	r.key, r.pdl = key, p.PDL && len(r.preps) == 2
 	return nil
 }
 

@@ -64,7 +64,7 @@ func BlockVV3(v int) int {
 
 // LaunchesV3 are v3's two launches for sizes d: the preparation over
 // nchunks chunks, then the recurrence with V block bv; both built with the
-// PDL builtins unless p.NoPDL.
+// PDL builtins when p.PDL.
 func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
 	b := strconv.FormatBool
 	kp := strconv.Itoa(paddedK(d.K))
@@ -78,7 +78,7 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 	}
 	prep = Launch{
 		Defines: map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "KB": strconv.Itoa(kb), "SPLIT": b(!p.Fast),
-			"PDL": b(!p.NoPDL)},
+			"PDL": b(p.PDL)},
 		Grid:     [3]int{nchunks, d.H, 1},
 		NumWarps: nw,
 	}
@@ -86,7 +86,7 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 		Defines: map[string]string{
 			"K": strconv.Itoa(d.K), "KP": kp, "V": strconv.Itoa(d.V), "BV": strconv.Itoa(bv),
 			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
-			"SPLIT": b(!p.Fast), "PDL": b(!p.NoPDL),
+			"SPLIT": b(!p.Fast), "PDL": b(p.PDL),
 		},
 		Grid:     [3]int{d.V / bv, d.H, d.N},
 		NumWarps: bv / Chunk,
