@@ -139,13 +139,7 @@ func TestDecodePTX(t *testing.T) {
 		}
 	}
 	for _, fp8 := range []bool{false, true} {
-		d := &Dims{Page: Tile, G: 8, Sq: 1, N: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: 3}
-		d.fitCTAs()
-		pl := Plan(d)
-		k, err := Kernel(pl.Decode)
-		require.NoError(t, err)
-		b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
-		require.NoError(t, err)
+		d, b := compileV2(t, fp8, 1, 3)
 		require.NotRegexp(t, ptxLine(`setmaxnreg`), b.PTX, "fp8 %v: %d CTAs an SM share the register file", fp8, d.CTAs)
 		require.Equal(t, 5, b.NumWarps, "fp8 %v", fp8)
 		require.Regexp(t, fmt.Sprintf(`\.maxntid 160, 1, 1\s+\.minnctapersm %d`, d.CTAs), b.PTX, "fp8 %v", fp8)
@@ -168,13 +162,7 @@ func TestDecodeSmemFits(t *testing.T) {
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for ctas := 1; ctas <= MaxCTAs; ctas++ {
-				d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas}
-				d.fitCTAs()
-				pl := Plan(d)
-				k, err := Kernel(pl.Decode)
-				require.NoError(t, err)
-				b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
-				require.NoError(t, err)
+				d, b := compileV2(t, fp8, sq, ctas)
 				stage := 2 * Tile * HeadDim * 2
 				if fp8 {
 					stage /= 2
@@ -228,4 +216,18 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 		}
 	}
 	require.NotZero(t, reads, "%s: the accumulator is read", what)
+}
+
+// compileV2 builds the page-64 v2 decode kernel (G 8, quant type 1) for sq
+// query tokens with ctas programs an SM asked (fitCTAs may lower them).
+func compileV2(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
+	t.Helper()
+	d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas}
+	d.fitCTAs()
+	pl := Plan(d)
+	k, err := Kernel(pl.Decode)
+	require.NoError(t, err)
+	b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	return d, b
 }
