@@ -271,6 +271,11 @@ func (g *gen) pipeCommit(op *ir.Op) {
 		g.waitParity(g.pipeBarAddr(p, p.lay.Empty, slot), g.xor(phase, i32c(1)))
 	}
 	full := g.pipeBarAddr(p, p.lay.Full, slot)
+	if g.roleArriveNeedsProxyFence(op) {
+		// generic stores into the slot that another role reads through the
+		// async proxy (a TMA store of a field)
+		g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
+	}
 	if !p.closes {
 		g.arrive(full, nil)
 		return

@@ -432,3 +432,50 @@ kernel wsloop2(x *bf16, b desc[bf16, 64, 64], c *f32, n i32) {
     }
 }
 `
+
+// TestPTXPipeCommitProxyFence: a role that stores into a pipe field which
+// another role writes out by TMA (copy(s.c, desc, ...)) fences the async
+// proxy before its commit's arrival, as a barrier arrival does (found by
+// review: only the TMA-store role fenced, which cannot order another
+// thread's writes).
+func TestPTXPipeCommitProxyFence(t *testing.T) {
+	prog, err := tle.Load(fstest.MapFS{"f.tle": {Data: []byte(pipeTMASrc)}}, "f.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := compileTLE(t, prog, "pipetma", nil).PTX
+	store := strings.Index(ptx, "cp.async.bulk.tensor")
+	if store < 0 {
+		t.Fatal("no TMA store")
+	}
+	// the writer role comes first: its commit (the first arrival) is
+	// fenced; the TMA-store role's own fence comes after it
+	arrive := strings.Index(ptx, "mbarrier.arrive.shared::cta.b64")
+	fence := strings.Index(ptx, "fence.proxy.async.shared::cta;")
+	if arrive < 0 || fence < 0 || fence > arrive || arrive > store {
+		t.Errorf("the writer's commit is not preceded by fence.proxy.async (fence at %d, arrival at %d)", fence, arrive)
+	}
+}
+
+const pipeTMASrc = `
+kernel pipetma(x *f32, out desc[f32, 64, 64], n i32) {
+    pp := pipe(capacity: 2, c: [64, 64]f32)
+    warp_specialize {
+        role w(warps: 4) {
+            rr := arange(0, 64)
+            for k := range n {
+                s := pp.acquire(k)
+                store(s.c, load(x + k*4096 + rr[:, None]*64 + rr[None, :]))
+                pp.commit(k)
+            }
+        }
+        role st(warps: 1) {
+            for k := range n {
+                s := pp.wait(k)
+                copy(s.c, out, k*64, 0)
+                pp.release(k)
+            }
+        }
+    }
+}
+`

@@ -742,10 +742,22 @@ func hitBefore(root *ir.Block, at *ir.Op, hit func(*ir.Op) bool) bool {
 }
 
 // smemRoot follows a shared-memory view through slot and transpose views
-// to the value it views.
+// to the value it views; a pipe field's root is its pipe (whichever slot
+// and field: the writer's acquire and the reader's wait name the slot
+// apart).
 func smemRoot(v *ir.Value) *ir.Value {
-	for v.Def != nil && (v.Def.Kind == ir.OpMemIndex || v.Def.Kind == ir.OpMemTrans) {
-		v = v.Def.Operands[0]
+	for v.Def != nil {
+		switch d := v.Def; d.Kind {
+		case ir.OpMemIndex, ir.OpMemTrans:
+			v = d.Operands[0]
+		case ir.OpSlotField:
+			if s := d.Operands[0].Def; s != nil && (s.Kind == ir.OpPipeAcquire || s.Kind == ir.OpPipeWait) {
+				return s.Operands[0]
+			}
+			return v
+		default:
+			return v
+		}
 	}
 	return v
 }
