@@ -27,13 +27,18 @@
 //     producer warp stages the page table in shared memory and TMA-loads
 //     each tile's K and V pages (one [1, 1, 64, 128] box of a rank-4
 //     descriptor over [blocks, heads, tokens, dim] each; NHD and HND differ
-//     only in the strides) into a ring of StagesBF16 or StagesFP8 stages, K
-//     and V on separate barriers; a consumer warpgroup waits per stage,
-//     runs S^T = K Q^T with K from its stage as wgmma's shared a and Q
-//     staged once as b, the online softmax, and O^T = V^T P^T with V^T read
-//     from the V stage (bf16: transposed by wgmma; fp8: through a shared
-//     transpose, ldmatrix.trans/stmatrix) and P^T staged in a small buffer,
-//     and hands the stage back.
+//     only in the strides) into a ring of stages, K and V on separate
+//     barriers; a consumer warpgroup waits per stage, runs S^T = K Q^T
+//     with K from its stage as wgmma's shared a and Q staged once as b,
+//     the online softmax, and O^T = V^T P^T with V^T read from the V stage
+//     (bf16: transposed by wgmma; fp8: ldmatrix.trans + prmt straight into
+//     wgmma's register a) and P^T staged in a small buffer, and hands the
+//     stage back. DecodeParams.CTAs programs share an SM (DefaultCTAs 3,
+//     fewer where shared memory does not fit: BF16 holds 2): the CTA is
+//     the consumer warpgroup and the producer warp (5 warps, no
+//     setmaxnreg), its ring cut to the SM's share (stagesShared), and the
+//     split policy fills CTAs x SMs program slots; CTAs 1 is one program an
+//     SM with setmaxnreg and StagesBF16 / StagesFP8 stages.
 //   - Pages of 16 and 32 (_paged): the same producer and consumer, the
 //     tile's 64/page pages in the slots of its stage, which the consumer
 //     reads into registers (register-A wgmma) and waits for each product.
@@ -51,7 +56,7 @@
 //     cast, each tile's PV into a fresh accumulator added in f32.
 //   - Each program writes its partial O and base-2 LSE to a workspace;
 //     attn_combine merges a row's partials with weights exp2(LSE_c - max
-//     LSE), 16 at a time with a running max.
+//     LSE), up to 64 at a time (combinePieces) with a running max.
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -65,8 +70,9 @@
 // GPU-only tests (a 128k request, the Runner) skip without one. On the GPU
 // host: CGO_ENABLED=0 go test -c -o .gpu/attention.test ./kernels/attention,
 // then (cd kernels/attention && TLE_REQUIRE_GPU=1 ../../.gpu/attention.test
-// -test.v). tools/gpu-attn-decode.sh runs those tests (TEST=1), HPC-Ops'
-// decode bench and `tlec bench attn_decode` in one session.
+// -test.v). tools/gpu-attn-decode.sh runs those tests (TEST=1), the
+// sanitizers (SANITIZE=1), HPC-Ops' decode and prefill benches and `tlec
+// bench attn_decode` / `attn_prefill` (PREFILL=1) in one session.
 //
 // # Not done yet (TODO)
 //
@@ -90,8 +96,10 @@
 //     wgmma reads from shared memory only); more than one product in flight
 //     (the v2 consumer lets a tile's PV run on under the next tile's K wait
 //     and scores, then waits for it: the softmax needs the scores).
-//   - The speed targets of issue 15 are unmeasured here (no GPU): see
-//     tools/gpu-attn-decode.sh.
+//   - The speed targets of issue 15 (1.15x HPC-Ops for BF16 Sq 1, no
+//     workload below 1.0x, 1.05x for BF16 Sq 2 and FP8) are not met:
+//     docs/perf.md run 20 measured 1.084x, 1.016x and 1.040x, the long
+//     single-request rows (skewed_extreme, one_64k_7x4k FP8) lowest.
 //
 // # Prefill (prefill.tle, prefill.go, issue 16)
 //
@@ -112,8 +120,12 @@
 // the diagonal pages are masked, and V rows past L are zeroed in shared
 // memory before the product (unread slots may hold NaN). FP8: e4m3 QK,
 // each V page transposed in shared memory (ldmatrix.trans/prmt/stmatrix)
-// for the e4m3 PV with P scaled by 256; pages of 16 run PV in bf16 (e4m3
-// wgmma needs K = 32). Block-sparse (PrefillInputs.BlockMask,
+// by a transposer warpgroup into a ring the consumers wait on (vtfull), P
+// moved from the QK accumulator to PV's register a by warp shuffles and
+// scaled by 256; pages of 16 run PV in bf16 (e4m3 wgmma needs K = 32).
+// Each page's PV runs on under the next page's K wait and QK (BF16 and
+// FP8). PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
+// program and two programs an SM. Block-sparse (PrefillInputs.BlockMask,
 // block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both
 // paths; MASK 1): before anything loads, the CTA compacts the active
 // 128-key tiles of its q tile up to the causal limit into a list in shared
@@ -121,12 +133,15 @@
 // the count from sum), and the producer and consumers walk the list's
 // pages (128/page per tile); the diagonal tile keeps its causal mask. No
 // tile is forced on; a row with no visible key gives o 0 and lse -inf.
-// `tlec op attn_prefill` runs it on issue 16's files.
-// Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8, quant types 0/1,
-// Lq = 1, Lq = L, prefixes, Lq past one tile; TestPrefillGPU adds the
-// (512, 4096) shape on a GPU.
+// `tlec op attn_prefill` runs it on issue 16's files, `tlec bench
+// attn_prefill` on its 39 bench rows (PrefillBenchRows, named as HPC-Ops
+// names them). Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8,
+// quant types 0/1, Lq = 1, Lq = L, prefixes, Lq past one tile, masks,
+// BlockM 64; TestPrefillGPU adds the (512, 4096) shape on a GPU.
 //
-// Not done yet for prefill (TODO):
+// Not done yet for prefill (TODO; docs/perf.md run 20: FP8 0.676x HPC-Ops
+// over the 24 configurations, BF16 paged 1.00x / 1.13x, self-attention
+// 0.63x to 0.70x cuDNN):
 //
 //   - KV tiles of 128 keys: the KV walk is one page per step (QK is
 //     m64nPAGEk16, so pages of 16 and 32 run narrow products and a
@@ -134,16 +149,11 @@
 //     contiguous shared tile and TMA lands one page per box; several pages
 //     into row ranges of one [128, 128] tile needs a row-slice view of a
 //     shared buffer in the compiler.
-//   - Overlap inside the consumers: each product is waited for at once
-//     (no softmax hidden behind the next QK, no ping-pong between the two
-//     warpgroups), and the persistent grid for many q tiles.
+//   - Ping-pong between the two consumer warpgroups (FlashAttention-3's
+//     softmax of one under the other's products), and the persistent grid
+//     for many q tiles.
 //   - The unpaged self-attention entry point: the bench's self-attention
-//     rows go through identity page tables. `tlec bench attn_prefill`
-//     (PrefillBench, PrefillBenchRows: the 24 FP8 configurations, BF16
-//     paged dense and masked, BF16 self-attention at 4096, 8192, 32768)
-//     has not run yet: every speed target of issue 16 is unmeasured (no
-//     GPU here), as is the GPU accuracy (TestPrefillGPU and the
-//     interpreter tests' GPU pass).
+//     rows go through identity page tables.
 package attention
 
 import (
