@@ -859,3 +859,44 @@ func SharedOffset(l *Shared, shape, coords []int) int {
 	}
 	return off
 }
+
+// ReshapeShared is the shared layout of the reshaped view (shape to) of a
+// row-major buffer of shape from laid out as l (memdesc_reshape: the
+// leading dimensions merge or split, the innermost stays): the same bytes
+// seen with the new shape. It exists when the swizzle's row coordinate
+// means the same in both: the rows of the plane of the two fastest
+// dimensions (from[len-2], to[len-2]) are equal, or the swizzle period
+// (PerPhase*MaxPhase rows; 1 without swizzle) divides both (a row's phase
+// then depends on its flat row index only). A column-blocked plane stores
+// its blocks one after another, so its rows must not change.
+func ReshapeShared(l *Shared, from, to []int) (*Shared, error) {
+	if len(from) < 2 || len(to) < 2 || from[len(from)-1] != to[len(to)-1] {
+		return nil, fmt.Errorf("a shared-memory reshape keeps the innermost dimension and rank 2 or more: %v to %v", from, to)
+	}
+	if l == nil {
+		return &Shared{Vec: 1, PerPhase: 1, MaxPhase: 1, Order: ir.RowMajor(len(to))}, nil
+	}
+	if len(l.Order) != len(from) || !slices.Equal(l.Order, ir.RowMajor(len(from))) {
+		return nil, fmt.Errorf("cannot reshape a buffer of shape %v laid out %s: only row-major layouts reshape", from, l)
+	}
+	rf, rt := from[len(from)-2], to[len(to)-2]
+	n := *l
+	n.Order = ir.RowMajor(len(to))
+	if rf == rt {
+		return &n, nil
+	}
+	if l.Blocked(from) || n.Blocked(to) {
+		return nil, fmt.Errorf("cannot reshape a buffer of shape %v laid out %s to %v: its rows of %d elements are cut into column blocks of %d, "+
+			"stored one block after another per plane of %d rows, so %d rows are other bytes (keep the rows, or use rows of one swizzle span)",
+			from, l, to, from[len(from)-1], l.BlockCols, rf, rt)
+	}
+	period := 1
+	if l.MaxPhase > 1 {
+		period = l.PerPhase * l.MaxPhase
+	}
+	if rf%period != 0 || rt%period != 0 {
+		return nil, fmt.Errorf("cannot reshape a buffer of shape %v laid out %s to %v: its swizzle repeats every %d rows, "+
+			"which must divide the rows of both shapes (%d and %d)", from, l, to, period, rf, rt)
+	}
+	return &n, nil
+}

@@ -58,26 +58,27 @@ const (
 	OpAbs     Kind = "abs" // ints too
 
 	// ---- memory
-	OpLoad       Kind = "load"          // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee
-	OpStore      Kind = "store"         // (ptr, value [, mask])
-	OpAtomicRMW  Kind = "atomic_rmw"    // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor} -> old values
-	OpAtomicCAS  Kind = "atomic_cas"    // (ptr, cmp, value) -> old values
-	OpDot        Kind = "dot"           // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
-	OpReduce     Kind = "reduce"        // (x) {axis, kind: sum|max|min} -> tile of rank-1, or a scalar from rank 1
-	OpScan       Kind = "scan"          // (x) {axis, kind: sum, reverse: bool} -> same type
-	OpPrint      Kind = "print"         // (values...) {prefix: string}
-	OpAssert     Kind = "assert"        // (cond) {msg: string}
-	OpCall       Kind = "call"          // (args...) {callee: string} -> results; removed by inlining
-	OpFor        Kind = "for"           // (lb, ub, step, inits...) -> finals; region (iv, iters...) ends in yield
-	OpIf         Kind = "if"            // (cond) -> results; regions then, else, each ending in yield
-	OpYield      Kind = "yield"         // (values...) terminator of for/if regions
-	OpReturn     Kind = "return"        // (values...) terminator of a function body
-	OpAlloc      Kind = "alloc"         // ([init]) -> memdesc
-	OpMemIndex   Kind = "memdesc_index" // (buf, i) -> view of buf[i] (leading dim dropped); buf.slot(i)
-	OpMemTrans   Kind = "memdesc_trans" // (buf) {perm} -> permuted view; no data moves
-	OpLocalPtr   Kind = "local_ptr"     // (buf, idx0, idx1, ...) -> tile of shared pointers (indices share a shape)
-	OpLocalLoad  Kind = "local_load"    // (buf) -> tile of the buffer's shape
-	OpLocalStore Kind = "local_store"   // (buf, tile)
+	OpLoad       Kind = "load"            // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee
+	OpStore      Kind = "store"           // (ptr, value [, mask])
+	OpAtomicRMW  Kind = "atomic_rmw"      // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor} -> old values
+	OpAtomicCAS  Kind = "atomic_cas"      // (ptr, cmp, value) -> old values
+	OpDot        Kind = "dot"             // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
+	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min} -> tile of rank-1, or a scalar from rank 1
+	OpScan       Kind = "scan"            // (x) {axis, kind: sum, reverse: bool} -> same type
+	OpPrint      Kind = "print"           // (values...) {prefix: string}
+	OpAssert     Kind = "assert"          // (cond) {msg: string}
+	OpCall       Kind = "call"            // (args...) {callee: string} -> results; removed by inlining
+	OpFor        Kind = "for"             // (lb, ub, step, inits...) -> finals; region (iv, iters...) ends in yield
+	OpIf         Kind = "if"              // (cond) -> results; regions then, else, each ending in yield
+	OpYield      Kind = "yield"           // (values...) terminator of for/if regions
+	OpReturn     Kind = "return"          // (values...) terminator of a function body
+	OpAlloc      Kind = "alloc"           // ([init]) -> memdesc
+	OpMemIndex   Kind = "memdesc_index"   // (buf, i) -> view of buf[i] (leading dim dropped); buf.slot(i)
+	OpMemTrans   Kind = "memdesc_trans"   // (buf) {perm} -> permuted view; no data moves
+	OpMemReshape Kind = "memdesc_reshape" // (buf) -> view of a row-major buf with its leading dims merged or split (innermost kept); no data moves
+	OpLocalPtr   Kind = "local_ptr"       // (buf, idx0, idx1, ...) -> tile of shared pointers (indices share a shape)
+	OpLocalLoad  Kind = "local_load"      // (buf) -> tile of the buffer's shape
+	OpLocalStore Kind = "local_store"     // (buf, tile)
 
 	// ---- mbarriers
 	OpBarrierAlloc  Kind = "barrier_alloc"  // () {count} -> !barrier, or !barrier<slots> for an array

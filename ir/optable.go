@@ -193,6 +193,7 @@ var opTable = []OpInfo{
 	{Name: OpAlloc, Operands: between(0, 1), Results: one, verify: (*verifier).checkAlloc},
 	{Name: OpMemIndex, Operands: two, Results: one, Pure: true, verify: (*verifier).checkMemIndex},
 	{Name: OpMemTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkMemTrans},
+	{Name: OpMemReshape, Operands: one, Results: one, Pure: true, verify: (*verifier).checkMemReshape},
 	{Name: OpLocalPtr, Operands: atLeast(1), Results: one, Pure: true, verify: (*verifier).checkLocalPtr},
 	{Name: OpLocalLoad, Operands: one, Results: one, verify: (*verifier).checkLocalLoad},
 	{Name: OpLocalStore, Operands: two, verify: (*verifier).checkLocalStore},

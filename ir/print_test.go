@@ -122,6 +122,7 @@ func buildAll() *Module {
 	// shared memory
 	buf := v(OpAlloc, &MemDesc{Shape: []int{2, 64, 64}, Elem: F16, Order: RowMajor(3), Space: Shared}, nil, nil)
 	slot := v(OpMemIndex, &MemDesc{Shape: []int{64, 64}, Elem: F16, Order: RowMajor(2), Space: Shared}, []*Value{buf, c1}, nil)
+	v(OpMemReshape, &MemDesc{Shape: []int{128, 64}, Elem: F16, Order: RowMajor(2), Space: Shared}, []*Value{buf}, nil)
 	slotT := v(OpMemTrans, &MemDesc{Shape: []int{64, 64}, Elem: F16, Order: []int{0, 1}, Space: Shared, Layout: testLayout("test_swizzle<128>")}, []*Value{slot}, Attrs{"perm": []int64{1, 0}})
 	v(OpLocalPtr, tile(&Pointer{Elem: F16, Space: Shared}, 64), []*Value{slot, idx, idx}, nil)
 	ll := v(OpLocalLoad, &Tile{Shape: []int{64, 64}, Elem: F16, Layout: testLayout("test_blocked<[1,4],[8,4]>")}, []*Value{slot}, nil)

@@ -149,6 +149,45 @@ func (v *verifier) checkMemTrans(op, _ *Op) bool {
 	return true
 }
 
+// checkMemReshape checks a view reshape: a row-major view of the same
+// elements whose innermost dimension is the operand's (only the leading
+// dimensions merge or split), both of rank 2 or more and row-major.
+func (v *verifier) checkMemReshape(op, _ *Op) bool {
+	md, ok1 := op.ot(0).(*MemDesc)
+	out, ok2 := op.rt().(*MemDesc)
+	if !ok1 || !ok2 {
+		v.errf(op, "operand and result must be !smem, have %s and %s", typeString(op.ot(0)), typeString(op.rt()))
+		return false
+	}
+	if err := MemReshapeError(md.Shape, md.Order, out.Shape); err != "" {
+		v.errf(op, "%s", err)
+		return true
+	}
+	if out.Elem != md.Elem || !isRowMajor(out.Order) || out.Space != md.Space {
+		v.errf(op, "result %s is not a row-major view of %s", typeString(op.rt()), typeString(op.ot(0)))
+	}
+	return true
+}
+
+// MemReshapeError is why a shared-memory view of shape from (with order,
+// nil for row-major) cannot be viewed with shape to, or "" when it can: the
+// view must be row-major, both shapes of rank 2 or more with the same
+// innermost extent and the same number of elements (a merge or split of the
+// leading dimensions, as Triton's memdesc_reshape on a contiguous view).
+func MemReshapeError(from, order, to []int) string {
+	switch {
+	case !isRowMajor(order):
+		return fmt.Sprintf("cannot reshape a shared-memory view that is not row-major (order %v): reshape the buffer, then transpose", order)
+	case len(from) < 2 || len(to) < 2:
+		return fmt.Sprintf("cannot reshape shared-memory view [%s] to [%s]: both shapes need rank 2 or more", shapeString(from), shapeString(to))
+	case from[len(from)-1] != to[len(to)-1]:
+		return fmt.Sprintf("cannot reshape shared-memory view [%s] to [%s]: only the leading dimensions may merge or split, the innermost (%d) must stay", shapeString(from), shapeString(to), from[len(from)-1])
+	case NumElements(from) != NumElements(to):
+		return fmt.Sprintf("cannot reshape shared-memory view [%s] to [%s]: element counts differ", shapeString(from), shapeString(to))
+	}
+	return ""
+}
+
 func (v *verifier) checkLocalPtr(op, _ *Op) bool {
 	md, ok := op.ot(0).(*MemDesc)
 	if !ok {

@@ -125,6 +125,15 @@ func TestVerifyTextCases(t *testing.T) {
 		{"kernel results", "kernel @k() -> (i32) {\n  return()\n}", "func @k: a kernel returns no results"},
 		{"memdesc_trans order", kernel(`  %0 = alloc() : !smem<[64,32]f16> loc(1)
   %1 = memdesc_trans(%0) {perm = [1, 0]} : !smem<[32,64]f16> loc(5)`), "is not the view of !smem<[64,32]f16> permuted by [1 0] (want shape [32,64], order [0 1])"},
+		{"memdesc_reshape innermost", kernel(`  %0 = alloc() : !smem<[2,64,128]f8e4m3> loc(1)
+  %1 = memdesc_reshape(%0) : !smem<[2,128,64]f8e4m3> loc(5)`), "@5: func @k: op memdesc_reshape: cannot reshape shared-memory view [2,64,128] to [2,128,64]: only the leading dimensions may merge or split, the innermost (128) must stay"},
+		{"memdesc_reshape count", kernel(`  %0 = alloc() : !smem<[2,64,128]f8e4m3> loc(1)
+  %1 = memdesc_reshape(%0) : !smem<[64,128]f8e4m3> loc(5)`), "element counts differ"},
+		{"memdesc_reshape transposed", kernel(`  %0 = alloc() : !smem<[64,128]f8e4m3> loc(1)
+  %1 = memdesc_trans(%0) {perm = [1, 0]} : !smem<[128,64]f8e4m3, order=[0,1]> loc(2)
+  %2 = memdesc_reshape(%1) : !smem<[2,64,64]f8e4m3> loc(5)`), "cannot reshape a shared-memory view that is not row-major (order [0 1])"},
+		{"memdesc_reshape elem", kernel(`  %0 = alloc() : !smem<[2,64,128]f8e4m3> loc(1)
+  %1 = memdesc_reshape(%0) : !smem<[128,128]f8e5m2> loc(5)`), "is not a row-major view of"},
 		{"memdesc order rank", kernel(`  %0 = alloc() : !smem<[64,32]f16, order=[0]> loc(5)`), "memdesc order [0] is not a permutation of its 2 dims"},
 		{"slot field name", kernel(`  %0 = pipe_alloc() : !pipe<2, a: [4]f32> loc(1)
   %1 = pipe_acquire(%0, %n) : !slot<write, !pipe<2, a: [4]f32>> loc(2)

@@ -1224,6 +1224,18 @@ func (s *assigner) sharedLayouts() {
 						c.Layout = dropLeading(sh)
 					}
 				}
+			case ir.OpMemReshape:
+				// the same bytes with another shape: the source's swizzle,
+				// when its row coordinate means the same in both shapes
+				if src, ok := op.Operands[0].Type.(*ir.MemDesc); ok && src.Layout != nil {
+					if sh, ok := src.Layout.(*gpu.Shared); ok {
+						n, err := gpu.ReshapeShared(sh, src.Shape, c.Shape)
+						if err != nil {
+							s.fail(op, "reshape of a shared-memory view: %v", err)
+						}
+						c.Layout = n
+					}
+				}
 			case ir.OpMemTrans:
 				if src, ok := op.Operands[0].Type.(*ir.MemDesc); ok && src.Layout != nil {
 					if sh, ok := src.Layout.(*gpu.Shared); ok {

@@ -104,13 +104,79 @@ func (s *assigner) stageWgmmaA(op *ir.Op) {
 	s.users[alloc.Results[0]] = append(s.users[alloc.Results[0]], op)
 }
 
-// wgmmaRoot follows a memdesc through slot and transpose views to the value
-// it views.
+// isSmemView reports whether k makes a view of its operand 0's buffer
+// (slot, transpose, reshape).
+func isSmemView(k ir.Kind) bool {
+	return k == ir.OpMemIndex || k == ir.OpMemTrans || k == ir.OpMemReshape
+}
+
+// wgmmaRoot follows a memdesc through slot, transpose and reshape views to
+// the value it views.
 func wgmmaRoot(v *ir.Value) *ir.Value {
-	for v.Def != nil && (v.Def.Kind == ir.OpMemIndex || v.Def.Kind == ir.OpMemTrans) {
+	for v.Def != nil && isSmemView(v.Def.Kind) {
 		v = v.Def.Operands[0]
 	}
 	return v
+}
+
+// viaReshape reports whether the view v is reached from its root through a
+// memdesc_reshape.
+func viaReshape(v *ir.Value) bool {
+	for ; v.Def != nil && isSmemView(v.Def.Kind); v = v.Def.Operands[0] {
+		if v.Def.Kind == ir.OpMemReshape {
+			return true
+		}
+	}
+	return false
+}
+
+// wgmmaWish is the shared layout of the root of the view v (a wgmma
+// operand) under which v itself has the wgmma layout of its own shape
+// (gpu.WgmmaSharedLayout): that wish carried back through the views, a
+// slot adding the leading dimension, a transpose permuting the order back,
+// a reshape giving the same bytes the source's shape (gpu.ReshapeShared;
+// an error when no swizzle of the source describes them).
+func wgmmaWish(v *ir.Value) (*gpu.Shared, error) {
+	md := v.Type.(*ir.MemDesc)
+	order := md.Order
+	if len(order) == 0 {
+		order = ir.RowMajor(len(md.Shape))
+	}
+	sh, err := gpu.WgmmaSharedLayout(md.Shape, md.Elem.Bytes(), order)
+	if err != nil {
+		return nil, err
+	}
+	for v.Def != nil && isSmemView(v.Def.Kind) {
+		view := v.Type.(*ir.MemDesc)
+		src, ok := v.Def.Operands[0].Type.(*ir.MemDesc)
+		if !ok {
+			break
+		}
+		n := *sh
+		switch v.Def.Kind {
+		case ir.OpMemTrans:
+			perm := v.Def.Attrs.Ints("perm")
+			n.Order = make([]int, len(sh.Order))
+			for i, d := range sh.Order {
+				n.Order[i] = perm[d]
+			}
+		case ir.OpMemIndex:
+			n.Order = nil
+			for _, d := range sh.Order {
+				n.Order = append(n.Order, d+1)
+			}
+			n.Order = append(n.Order, 0)
+		case ir.OpMemReshape:
+			r, err := gpu.ReshapeShared(sh, view.Shape, src.Shape)
+			if err != nil {
+				return nil, err
+			}
+			n = *r
+		}
+		sh = &n
+		v = v.Def.Operands[0]
+	}
+	return sh, nil
 }
 
 // wgmmaSharedLayouts gives the buffers wgmma operands come from the wgmma
@@ -128,6 +194,19 @@ func (s *assigner) wgmmaSharedLayouts() {
 			md, ok := root.Type.(*ir.MemDesc)
 			if !ok || md.Layout != nil || root.Def == nil || root.Def.Kind != ir.OpAlloc {
 				continue // laid out elsewhere; the backend checks it fits
+			}
+			if viaReshape(op.Operands[j]) {
+				// the wgmma reads a reshaped view (consecutive slots as one
+				// operand): the buffer gets the layout under which that view
+				// has the wgmma swizzle of its own shape
+				sh, err := wgmmaWish(op.Operands[j])
+				if err != nil {
+					s.fail(op, "operand %c (a reshaped shared-memory view): %v", "ab"[j], err)
+				}
+				c := *md
+				c.Layout, c.Order = sh, append([]int(nil), sh.Order...)
+				root.Type = &c
+				continue
 			}
 			order := md.Order
 			if len(order) == 0 {
@@ -168,7 +247,7 @@ func wgmmaReads(alloc *ir.Op, users map[*ir.Value][]*ir.Op) bool {
 			if u.Kind == ir.OpWgmma && (u.Operands[0] == v || u.Operands[1] == v) {
 				return true
 			}
-			if u.Kind == ir.OpMemIndex || u.Kind == ir.OpMemTrans {
+			if isSmemView(u.Kind) {
 				if visit(u.Results[0]) {
 					return true
 				}
@@ -231,7 +310,8 @@ func (s *assigner) pairedSharedLayouts() {
 		}
 		root := wgmmaRoot(ld.Operands[0])
 		md, ok := root.Type.(*ir.MemDesc)
-		if !ok || md.Layout != nil || root.Def == nil || root.Def.Kind != ir.OpAlloc || len(root.Def.Operands) != 0 {
+		if !ok || md.Layout != nil || root.Def == nil || root.Def.Kind != ir.OpAlloc || len(root.Def.Operands) != 0 ||
+			viaReshape(ld.Operands[0]) {
 			return
 		}
 		fits := true
@@ -239,7 +319,7 @@ func (s *assigner) pairedSharedLayouts() {
 		visit = func(v *ir.Value) {
 			for _, u := range s.users[v] {
 				switch {
-				case u.Kind == ir.OpMemTrans || u.Kind == ir.OpMemIndex:
+				case isSmemView(u.Kind):
 					visit(u.Results[0])
 				case u.Kind == ir.OpLocalLoad, u.Kind == ir.OpLocalPtr && u.Operands[0] == v,
 					u.Kind == ir.OpLocalStore && u.Operands[0] == v:

@@ -384,6 +384,7 @@ func init() {
 		ir.OpLocalPtr:           (*gen).localPtr,
 		ir.OpMemIndex:           (*gen).memIndex,
 		ir.OpMemTrans:           (*gen).memTrans,
+		ir.OpMemReshape:         (*gen).memReshape,
 		gpu.OpAsyncCopy:         (*gen).asyncCopy,
 		ir.OpPrint:              (*gen).print,
 		ir.OpAssert:             (*gen).assert,

@@ -399,6 +399,26 @@ func (g *gen) memTrans(op *ir.Op) {
 	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc)}})
 }
 
+// memReshape lowers a view reshape (memdesc_reshape): the view starts
+// where its source does, and its shared layout must describe the same
+// bytes in its shape (gpu.ReshapeShared of the source's), which the layout
+// pass derived; a wgmma reading the view then builds its descriptors from
+// the view's shape and layout (one instruction over merged slots).
+func (g *gen) memReshape(op *ir.Op) {
+	src := g.val(op.Operands[0])
+	md := op.Results[0].Type.(*ir.MemDesc)
+	from := op.Operands[0].Type.(*ir.MemDesc)
+	want, err := gpu.ReshapeShared(sharedLayoutOf(from), from.Shape, md.Shape)
+	if err != nil {
+		g.failf("reshape of a shared-memory view: %v", err)
+	}
+	if got := sharedLayoutOf(md); got.String() != want.String() {
+		g.failf("reshape of a shared-memory view %v to %v: its layout %s is not the source's %s seen in the new shape (%s)",
+			from.Shape, md.Shape, got, sharedLayoutOf(from), want)
+	}
+	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: md, cluster: src.mem.cluster}})
+}
+
 func sharedLayoutOf(md *ir.MemDesc) *gpu.Shared {
 	if sh, ok := md.Layout.(*gpu.Shared); ok {
 		return sh

@@ -741,14 +741,14 @@ func hitBefore(root *ir.Block, at *ir.Op, hit func(*ir.Op) bool) bool {
 	return found
 }
 
-// smemRoot follows a shared-memory view through slot and transpose views
+// smemRoot follows a shared-memory view through slot, transpose and reshape views
 // to the value it views; a pipe field's root is its pipe (whichever slot
 // and field: the writer's acquire and the reader's wait name the slot
 // apart).
 func smemRoot(v *ir.Value) *ir.Value {
 	for v.Def != nil {
 		switch d := v.Def; d.Kind {
-		case ir.OpMemIndex, ir.OpMemTrans:
+		case ir.OpMemIndex, ir.OpMemTrans, ir.OpMemReshape:
 			v = d.Operands[0]
 		case ir.OpSlotField:
 			if s := d.Operands[0].Def; s != nil && (s.Kind == ir.OpPipeAcquire || s.Kind == ir.OpPipeWait) {

@@ -675,9 +675,12 @@ func (c *checker) cdiv(cc *callCtx) Type {
 
 func (c *checker) reshape(cc *callCtx) Type {
 	x := cc.get("x")
+	if md, ok := x.typ.(*MemDesc); ok {
+		return c.reshapeView(cc, md)
+	}
 	t, ok := x.typ.(*Tile)
 	if !ok {
-		return c.argErr(cc, x, "a tile")
+		return c.argErr(cc, x, "a tile or a shared-memory view")
 	}
 	shape, ok := c.shapeArg(cc, cc.get("shape"))
 	if !ok {
@@ -689,6 +692,40 @@ func (c *checker) reshape(cc *callCtx) Type {
 		return Invalid
 	}
 	return TileOf(t.Elem, shape)
+}
+
+// reshapeView checks reshape(buf, shape) of a shared-memory view: a view of
+// the same bytes (no copy, Triton's memdesc_reshape) when the view is
+// row-major (not transposed or permuted) and only its leading dimensions
+// merge or split: the innermost dimension stays, both ranks are 2 or more.
+func (c *checker) reshapeView(cc *callCtx, md *MemDesc) Type {
+	shape, ok := c.shapeArg(cc, cc.get("shape"))
+	if !ok {
+		return Invalid
+	}
+	for i, p := range md.Perm {
+		if p != i {
+			c.errorf(cc.call, "cannot reshape %s: it is a transposed or permuted view (not row-major); reshape the buffer, then transpose", md)
+			return Invalid
+		}
+	}
+	if len(md.Shape) < 2 || len(shape) < 2 {
+		c.errorf(cc.call, "cannot reshape %s to %s: a shared-memory view reshapes between shapes of rank 2 or more", md, shape)
+		return Invalid
+	}
+	if !md.Shape[len(md.Shape)-1].Equal(shape[len(shape)-1]) {
+		c.errorf(cc.call, "cannot reshape %s to %s: on a shared-memory view only the leading dimensions may merge or split, the innermost (%s) must stay",
+			md, shape, md.Shape[len(md.Shape)-1])
+		return Invalid
+	}
+	from, to := md.Shape.NumElements(), shape.NumElements()
+	if !from.Equal(to) && !strings.Contains(from.String()+to.String(), "(") {
+		c.errorf(cc.call, "cannot reshape %s to %s: element counts differ (%s vs %s)", md, shape, from, to)
+		return Invalid
+	}
+	m := *md
+	m.Shape, m.Perm = shape, nil
+	return &m
 }
 
 func (c *checker) broadcastTo(cc *callCtx) Type {

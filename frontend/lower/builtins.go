@@ -456,6 +456,15 @@ func (s *fn) reshape(a *args) *val {
 		s.errorf(c.Pos(), "cannot reshape %v to %v", ir.ShapeOf(x.Type), shape)
 	}
 	s.b.Pos = c.Pos()
+	if md, ok := x.Type.(*ir.MemDesc); ok {
+		// a view of the same bytes (memdesc_reshape); the checker allowed
+		// row-major views with the innermost dimension kept only
+		if e := ir.MemReshapeError(md.Shape, md.Order, shape); e != "" {
+			s.errorf(c.Pos(), "%s", e)
+		}
+		t := &ir.MemDesc{Shape: shape, Elem: md.Elem, Order: ir.RowMajor(len(shape)), Space: md.Space}
+		return &val{v: s.b.Value(ir.OpMemReshape, t, []*ir.Value{x}, nil)}
+	}
 	return &val{v: s.b.Value(ir.OpReshape, ir.TileOf(shape, ir.Elem(x.Type)), []*ir.Value{x}, nil)}
 }
 

@@ -254,6 +254,8 @@ func (t *thread) exec(in *instr) error {
 		return t.memIndex(in)
 	case ir.OpMemTrans:
 		return t.memTrans(in)
+	case ir.OpMemReshape:
+		return t.memReshape(in)
 	case ir.OpLocalPtr:
 		return t.localPtr(in)
 	case ir.OpLocalLoad:

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tlego/tle/ir"
 )
@@ -490,6 +491,31 @@ func (t *thread) memTrans(in *instr) error {
 	for k, p := range perm {
 		nv.shape[k], nv.strides[k] = v.shape[p], v.strides[p]
 	}
+	t.setRef(in, 0, &nv)
+	return nil
+}
+
+// memReshape views the same storage with another shape: the view must be
+// contiguous and row-major (strides of its shape), which the checker's
+// rule (a row-major view, leading dimensions merged or split) guarantees
+// for views of allocs and their slots.
+func (t *thread) memReshape(in *instr) error {
+	v, err := t.viewArg(in, 0)
+	if err != nil {
+		return err
+	}
+	md, ok := t.info(in.res[0]).typ.(*ir.MemDesc)
+	if !ok {
+		return t.errAt(in.op, "memdesc_reshape must give a memdesc")
+	}
+	if !slices.Equal(v.strides, rowMajorStrides(v.shape)) {
+		return t.errAt(in.op, "memdesc_reshape of %s: the view (shape %v, strides %v) is not contiguous row-major", v.name, v.shape, v.strides)
+	}
+	if ir.NumElements(md.Shape) != ir.NumElements(v.shape) {
+		return t.errAt(in.op, "memdesc_reshape of %s: %v and %v hold different numbers of elements", v.name, v.shape, md.Shape)
+	}
+	nv := *v
+	nv.shape, nv.strides = md.Shape, rowMajorStrides(md.Shape)
 	t.setRef(in, 0, &nv)
 	return nil
 }
