@@ -39,6 +39,10 @@ for k in transpose_e4m3 transpose_bf16 pv_e4m3; do
   d=""; [ $k != pv_e4m3 ] && d="-D SPELL=0"
   $tlec build $t/smem_transpose_fp8.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
+# two pages of 64 keys in two slots, read as one [128, D] view (reshape of a shared view): one m64n128 wgmma per k step
+for k in qk_pages_e4m3 qk_pages_bf16 qk_pages_tma_e4m3; do
+  $tlec build $t/smem_reshape.tle --kernel $k --num-warps 4 --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+done
 # V^T straight into wgmma's register a, at one binding (N 32) of its test
 $tlec build $t/smem_transpose_fp8.tle --kernel pvt_e4m3_reg -D N=32 --toolchain llc -o "$dir/pvt_e4m3_reg.ptx" || echo "build-ptx: pvt_e4m3_reg: no PTX (see above)"
 $tlec build $t/async_load.tle --kernel async_load -D N=96 -D BM=16 -D BN=128 --toolchain llc -o "$dir/async_load.ptx"

@@ -144,6 +144,18 @@
 // a wgmma result are placed after the wait that completes it, and its
 // operand buffers stay allocated until then.
 //
+// Shared-memory views are a byte offset into global_smem with the view's
+// MemDesc (shape, order, shared layout), which every access, descriptor
+// and TMA box is computed from: memdesc_index adds the slot times the
+// slot's bytes; memdesc_trans keeps the offset with a permuted order;
+// memdesc_reshape (reshape(buf, shape): leading dimensions merged or
+// split) keeps the offset and takes the layout the pass derived, which must
+// be the source's seen in the new shape (gpu.ReshapeShared: same swizzle,
+// its period dividing the rows of both shapes). A wgmma reading a reshaped
+// view builds its descriptors from the view: two 64-row slots merged into
+// [128, D] are one m64n128 instruction per k step, with SBO 8 rows of the
+// swizzle span stepping across the slot boundary as inside a slot.
+//
 // Barriers and setmaxnreg are called as convergent inline asm (attribute
 // group #0), so LLVM neither duplicates nor sinks them into divergent code.
 //

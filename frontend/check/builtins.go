@@ -231,7 +231,7 @@ func init() {
 		fn("minimum", "elementwise minimum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
 		fn("maximum", "elementwise maximum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
 		fn("cdiv", "ceiling division (a + b - 1) / b of integers; folded at compile time", (*checker).cdiv, pos("a"), pos("b")),
-		fn("reshape", "the same elements in a new shape (element counts must match)", (*checker).reshape, pos("x"), cst(pos("shape"))),
+		fn("reshape", "the same elements in a new shape (element counts must match); of a shared-memory view, a view with its leading dimensions merged or split", (*checker).reshape, pos("x"), cst(pos("shape"))),
 		fn("broadcast_to", "broadcast x to shape (NumPy rules)", (*checker).broadcastTo, pos("x"), cst(pos("shape"))),
 		fn("trans", "transpose (reverse the dims) of a tile or shared-memory buffer, like x.T", (*checker).trans, pos("x")),
 		fn("permute", "permute the dims of a tile or shared-memory buffer (a view, no copy, for buffers)", (*checker).permute, pos("x"), cst(variadic("dims"))),

@@ -3,6 +3,8 @@
 // two-CTA cluster exchange, TMA copies (rank 2, and rank 3 to 5 in a paged
 // KV-cache gather), TMA matmuls in bf16 and FP8, wgmma of fp8 and of small
 // N, FP8 attention's V transpose in shared memory (smem_transpose_fp8.tle),
+// two 64-key pages read as one 128-key wgmma operand through a reshaped
+// shared view (smem_reshape.tle),
 // stream compaction with warp votes (compact.tle) and a plain causal
 // attention forward (attention.tle). Each is tested on the interpreter
 // against a

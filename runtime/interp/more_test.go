@@ -161,3 +161,36 @@ func TestNoFileErrors(t *testing.T) {
 	err := launchT(t, m, [3]int{4, 1, 1}, NewBuffer(ir.F32, 1024), NewBuffer(ir.F32, 1000))
 	require.ErrorContains(t, err, "copy: error: out-of-bounds store to out")
 }
+
+func TestSharedReshapeView(t *testing.T) {
+	// buf[2][4][8]: slot s written with 100s + 10r + c, read back through
+	// memdesc_reshape as [8, 8] (row 4s + r) and as [4, 2, 8]
+	k := newKernel("reshape", param("out", ptr(ir.F32)), param("out2", ptr(ir.F32)))
+	buf := k.alloc("buf", []int{2, 4, 8}, ir.F32)
+	rows := k.broadcast(k.expand(k.arange(4), 1), []int{4, 8})
+	cols := k.broadcast(k.expand(k.arange(8), 0), []int{4, 8})
+	for s := int64(0); s < 2; s++ {
+		sl := k.Value(ir.OpMemIndex, memdesc([]int{4, 8}, ir.F32), []*ir.Value{buf, k.ci(s)}, nil)
+		val := k.bin(ir.OpAdd, k.bin(ir.OpAdd, k.bin(ir.OpMul, rows, k.ci(10)), cols), k.ci(100*s))
+		k.localStore(sl, k.cast(val, ir.F32))
+	}
+	whole := k.Value(ir.OpMemReshape, memdesc([]int{8, 8}, ir.F32), []*ir.Value{buf}, nil)
+	k.store(k.addptr(k.arg(0), k.offs2(k.arange(8), k.arange(8), k.ci(8))), k.localLoad(whole), nil)
+	split := k.Value(ir.OpMemReshape, memdesc([]int{4, 2, 8}, ir.F32), []*ir.Value{whole}, nil)
+	half := k.Value(ir.OpMemIndex, memdesc([]int{2, 8}, ir.F32), []*ir.Value{split, k.ci(3)}, nil) // rows 6, 7: slot 1 rows 2, 3
+	k.store(k.addptr(k.arg(1), k.offs2(k.arange(2), k.arange(8), k.ci(8))), k.localLoad(half), nil)
+	m := k.ret()
+	out, out2 := NewBuffer(ir.F32, 64), NewBuffer(ir.F32, 16)
+	require.NoError(t, launchT(t, m, [3]int{1, 1, 1}, out, out2))
+	got, got2 := out.Float64(), out2.Float64()
+	for row := 0; row < 8; row++ {
+		for c := 0; c < 8; c++ {
+			require.Equal(t, float64(100*(row/4)+10*(row%4)+c), got[row*8+c])
+		}
+	}
+	for r := 0; r < 2; r++ {
+		for c := 0; c < 8; c++ {
+			require.Equal(t, float64(100+10*(r+2)+c), got2[r*8+c])
+		}
+	}
+}
