@@ -28,10 +28,26 @@ tar -xJf .peers/flashkda.tar.xz -C /tmp
 (cd /tmp/fkda && FLASH_KDA_CUDA_ARCHS=90a NVCC_THREADS=8 python3 setup.py build_ext --inplace >"$OUT/flashkda-build.log" 2>&1; echo "flashkda build rc=$? in $(( $(date +%s) - t0 )) s")
 tail -2 "$OUT/flashkda-build.log"
 
-echo "== kda_peers.py"
+# NOFLA=1: FlashKDA alone (kda_peers.py with FLA's timing and its
+# comparison with FlashKDA taken out, FLA recorded as not run), for a call
+# too short for FLA's Triton compiles (about 30 s instead of 4 minutes)
+peers_py=.peers/kda_peers.py
+if [ "${NOFLA:-0}" = 1 ]; then
+  peers_py=/tmp/flashkda_only.py
+  python3 - .peers/kda_peers.py "$peers_py" <<'PY'
+import sys
+s = open(sys.argv[1]).read().replace("from fla.ops.kda import chunk_kda\n", "")
+s = s.replace("""    try: res[f"fla_{tag}_ms"] = med(fla)
+    except Exception as e: res[f"fla_{tag}_err"] = str(e)[-200:]""", """    res[f"fla_{tag}_err"] = "FLA not run (NOFLA=1)\"""")
+i = s.index("        o_fla = fla()[0]")
+j = s.index("\n", s.index('res[f"relrms_fla_vs_flashkda_{tag}"]'))
+open(sys.argv[2], "w").write(s[:i] + "        pass" + s[j:])
+PY
+fi
+echo "== $peers_py"
 t0=$(date +%s)
 PYTHONPATH=/tmp/fkda:/tmp/fla-root FLA_FLASH_KDA=0 PYTHONUNBUFFERED=1 \
-  timeout "${PEER_TIMEOUT:-330}" python3 .peers/kda_peers.py "$OUT/kda_peers.json" >"$OUT/kda_peers.log" 2>&1
+  timeout "${PEER_TIMEOUT:-330}" python3 "$peers_py" "$OUT/kda_peers.json" >"$OUT/kda_peers.log" 2>&1
 echo "kda_peers.py rc=$? (124: cut by PEER_TIMEOUT) in $(( $(date +%s) - t0 )) s"
 grep -E "^H(96|64)_|wrote|importable|Error" "$OUT/kda_peers.log" | tail -12
 
