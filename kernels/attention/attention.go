@@ -165,6 +165,7 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
 
@@ -290,17 +291,11 @@ type Dims struct {
 	NHD               bool
 }
 
-// ArgError is a bad argument: Arg names it.
-type ArgError struct {
-	Arg string
-	Msg string
-}
+// ArgError is a bad argument: Arg names it (registry.ArgError, shared by
+// every op package).
+type ArgError = registry.ArgError
 
-func (e *ArgError) Error() string { return e.Arg + ": " + e.Msg }
-
-func argErr(arg, format string, args ...any) error {
-	return &ArgError{Arg: arg, Msg: fmt.Sprintf(format, args...)}
-}
+var argErr = registry.ArgErr
 
 func checkTensor(name string, t *tle.Tensor, rank int, what string) error {
 	if t == nil {

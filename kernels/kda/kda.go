@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
 
@@ -135,17 +136,11 @@ type Dims struct {
 	CuSeqlens     []int64 // N+1 boundaries over the B*T tokens
 }
 
-// ArgError is a bad argument: Arg names it.
-type ArgError struct {
-	Arg string
-	Msg string
-}
+// ArgError is a bad argument: Arg names it (registry.ArgError, shared by
+// every op package).
+type ArgError = registry.ArgError
 
-func (e *ArgError) Error() string { return e.Arg + ": " + e.Msg }
-
-func argErr(arg, format string, args ...any) error {
-	return &ArgError{Arg: arg, Msg: fmt.Sprintf(format, args...)}
-}
+var argErr = registry.ArgErr
 
 // Validate checks every argument and returns the sizes; nothing runs.
 func Validate(in *Inputs, p Params) (*Dims, error) {

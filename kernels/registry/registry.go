@@ -13,6 +13,22 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
+// ArgError is a bad argument of an op or of the Go API behind it: Arg
+// names it (a tensor, a parameter, a params.json key), Msg says what is
+// wrong. Op packages return it for every validation error, so `tlec op`
+// and callers can tell which argument to fix.
+type ArgError struct {
+	Arg string
+	Msg string
+}
+
+func (e *ArgError) Error() string { return e.Arg + ": " + e.Msg }
+
+// ArgErr is an *ArgError for arg with a formatted message.
+func ArgErr(arg, format string, args ...any) error {
+	return &ArgError{Arg: arg, Msg: fmt.Sprintf(format, args...)}
+}
+
 // Arg describes one input, parameter or output of an op.
 type Arg struct {
 	Name     string
