@@ -553,41 +553,49 @@ func chunkOf(lens []int64, splits int) int {
 	return int(max(1, (maxTiles+int64(splits)-1)/int64(splits)))
 }
 
-var (
-	loadOnce sync.Once
-	progErr  error
-	kernels  = map[string]*tle.Kernel{}
-)
+// kernelFile is one .tle file of FS, parsed and checked once per process
+// on first use, and its kernels by name.
+type kernelFile struct {
+	name    string
+	once    sync.Once
+	err     error
+	kernels map[string]*tle.Kernel
+}
+
+// get is the file's kernel name.
+func (f *kernelFile) get(name string) (*tle.Kernel, error) {
+	f.once.Do(func() {
+		prog, err := tle.Load(FS, f.name)
+		if err != nil {
+			f.err = err
+			return
+		}
+		f.kernels = map[string]*tle.Kernel{}
+		for _, n := range prog.Kernels() {
+			k, err := prog.Kernel(n)
+			if err != nil {
+				f.err = err
+				return
+			}
+			f.kernels[n] = k
+		}
+	})
+	if f.err != nil {
+		return nil, f.err
+	}
+	k, ok := f.kernels[name]
+	if !ok {
+		return nil, fmt.Errorf("attention: no kernel %s in %s", name, f.name)
+	}
+	return k, nil
+}
+
+var decodeFile = &kernelFile{name: "decode.tle"}
 
 // Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8,
 // their _paged and _v1 forms or attn_combine), parsed and checked once per
 // process.
-func Kernel(name string) (*tle.Kernel, error) {
-	loadOnce.Do(func() {
-		prog, err := tle.Load(FS, "decode.tle")
-		if err != nil {
-			progErr = err
-			return
-		}
-		for _, n := range []string{"attn_decode_bf16", "attn_decode_fp8", "attn_decode_bf16_paged", "attn_decode_fp8_paged",
-			"attn_decode_bf16_v1", "attn_decode_fp8_v1", "attn_combine"} {
-			k, err := prog.Kernel(n)
-			if err != nil {
-				progErr = err
-				return
-			}
-			kernels[n] = k
-		}
-	})
-	if progErr != nil {
-		return nil, progErr
-	}
-	k, ok := kernels[name]
-	if !ok {
-		return nil, fmt.Errorf("attention: no kernel %s", name)
-	}
-	return k, nil
-}
+func Kernel(name string) (*tle.Kernel, error) { return decodeFile.get(name) }
 
 // Launches are the two kernels' specialisations and grids for sizes d.
 type Launches struct {
@@ -597,6 +605,17 @@ type Launches struct {
 	// MinCTAsPerSM is the decode kernel's minctasm (0: none): the CTAs
 	// per SM its registers must allow.
 	MinCTAsPerSM int
+}
+
+// kernels are the decode and combine kernels the launches name.
+func (l Launches) kernels() (decode, combine *tle.Kernel, err error) {
+	if decode, err = Kernel(l.Decode); err != nil {
+		return nil, nil, err
+	}
+	if combine, err = Kernel(l.Combine); err != nil {
+		return nil, nil, err
+	}
+	return decode, combine, nil
 }
 
 // DecodeOptions and CombineOptions are the kernels' compile options.
@@ -816,11 +835,7 @@ func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, e
 // plan outlives the lengths it was made for.
 func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, error) {
 	pl := Plan(d)
-	dk, err := Kernel(pl.Decode)
-	if err != nil {
-		return nil, err
-	}
-	ck, err := Kernel(pl.Combine)
+	dk, ck, err := pl.kernels()
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"sync"
 
 	"github.com/tlego/tle/tle"
 )
@@ -215,39 +214,11 @@ func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
 	return nil
 }
 
-var (
-	prefillOnce    sync.Once
-	prefillErr     error
-	prefillKernels = map[string]*tle.Kernel{}
-)
+var prefillFile = &kernelFile{name: "prefill.tle"}
 
 // PrefillKernel is one kernel of prefill.tle (attn_prefill_bf16 or
 // attn_prefill_fp8), parsed and checked once per process.
-func PrefillKernel(name string) (*tle.Kernel, error) {
-	prefillOnce.Do(func() {
-		prog, err := tle.Load(FS, "prefill.tle")
-		if err != nil {
-			prefillErr = err
-			return
-		}
-		for _, n := range []string{"attn_prefill_bf16", "attn_prefill_fp8"} {
-			k, err := prog.Kernel(n)
-			if err != nil {
-				prefillErr = err
-				return
-			}
-			prefillKernels[n] = k
-		}
-	})
-	if prefillErr != nil {
-		return nil, prefillErr
-	}
-	k, ok := prefillKernels[name]
-	if !ok {
-		return nil, fmt.Errorf("attention: no kernel %s", name)
-	}
-	return k, nil
-}
+func PrefillKernel(name string) (*tle.Kernel, error) { return prefillFile.get(name) }
 
 // PrefillLaunch is the kernel, its specialisation and grid for sizes d.
 type PrefillLaunch struct {

@@ -86,11 +86,7 @@ type Runner struct {
 func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	r := &Runner{g: g, d: *d}
 	pl := Plan(d)
-	dk, err := Kernel(pl.Decode)
-	if err != nil {
-		return nil, err
-	}
-	ck, err := Kernel(pl.Combine)
+	dk, ck, err := pl.kernels()
 	if err != nil {
 		return nil, err
 	}
