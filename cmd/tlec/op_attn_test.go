@@ -29,38 +29,11 @@ func attnDir(t *testing.T, fp8 bool) (string, *attention.DecodeInputs, attention
 	const blocks, page, hkv, hq, sq = 6, 16, 1, 4, 2
 	lens := []int64{37, 2}
 	ids := [][]int64{{4, 0, 2, 99}, {5, -3, 7, 1000}}
-	cache := func() *tle.Tensor {
-		c := tle.NewTensor(blocks, hkv, page, 128)
-		for i := range c.Data {
-			c.Data[i] = math.NaN()
-		}
-		for b, L := range lens {
-			for tok := 0; tok < int(L); tok++ {
-				blk := int(ids[b][tok/page])
-				for d := range 128 {
-					c.Data[(blk*page+tok%page)*128+d] = dt.Round(r.NormFloat64())
-				}
-			}
-		}
-		return c
-	}
-	in := &attention.DecodeInputs{Q: tle.NewTensor(len(lens)*sq, hq, 128), KCache: cache(), VCache: cache(), BlockIDs: ids, KVLens: lens}
-	for i := range in.Q.Data {
-		in.Q.Data[i] = dt.Round(r.NormFloat64())
-	}
+	q := tle.NewTensor(len(lens)*sq, hq, 128)
+	k, v := pagedFiles(t, dir, r, dt, []int{blocks, hkv, page, 128}, page, lens, ids, q)
+	in := &attention.DecodeInputs{Q: q, KCache: k, VCache: v, BlockIDs: ids, KVLens: lens}
 	p := attention.DecodeParams{Layout: attention.LayoutHND, DType: attention.DTypeBF16, Sq: sq}
-	f32 := func(name string, x *tle.Tensor) {
-		f := make([]float32, len(x.Data))
-		for i, v := range x.Data {
-			f[i] = float32(v)
-		}
-		require.NoError(t, npy.WriteFile(filepath.Join(dir, name+".npy"), npy.Float32(x.Shape, f)))
-	}
-	f32("q", in.Q)
-	f32("k_cache", in.KCache)
-	f32("v_cache", in.VCache)
-	flat := append(append([]int64(nil), ids[0]...), ids[1]...)
-	require.NoError(t, npy.WriteFile(filepath.Join(dir, "block_ids.npy"), npy.Int("<i4", []int{2, 4}, flat)))
+	f32 := func(name string, x *tle.Tensor) { writeF32(t, dir, name, x) }
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i8", []int{2}, lens)))
 	if fp8 {
 		p.DType, p.QuantType = attention.DTypeFP8, 1
@@ -113,14 +86,7 @@ func requireOpOutputs(t *testing.T, out string, want map[string]*tle.Tensor, fp8
 // TestOpAttnDecodeBad: every bad input exits 1 with the argument named on
 // standard error, and nothing is written.
 func TestOpAttnDecodeBad(t *testing.T) {
-	for _, c := range []struct {
-		arg    string
-		fp8    bool
-		params string // replaces params.json when not empty
-		file   string // rewrites this input
-		arr    *npy.Array
-		remove string
-	}{
+	for _, c := range []opBadCase{
 		{arg: "layout", params: `{"layout": "nhwc", "sq": 2, "dtype": "bf16"}`},
 		{arg: "sq", params: `{"layout": "hnd", "sq": 7, "dtype": "bf16"}`},
 		{arg: "sq", params: `{"layout": "hnd", "dtype": "bf16"}`},
@@ -143,22 +109,8 @@ func TestOpAttnDecodeBad(t *testing.T) {
 		{arg: "q_scale", file: "q_scale", arr: npy.Float32([]int{4, 4}, make([]float32, 16))},    // bf16 with a scale
 		{arg: "q", fp8: true, file: "q", arr: npy.Float32([]int{4, 4, 128}, fill(4*4*128, 0.3))}, // not e4m3 values
 	} {
-		in, _, _ := attnDir(t, c.fp8)
-		if c.params != "" {
-			writeParams(t, in, c.params)
-		}
-		if c.file != "" {
-			require.NoError(t, npy.WriteFile(filepath.Join(in, c.file+".npy"), c.arr))
-		}
-		if c.remove != "" {
-			require.NoError(t, os.Remove(filepath.Join(in, c.remove+".npy")))
-		}
-		out := filepath.Join(t.TempDir(), "out")
-		code, _, errs := runCLI("op", "attn_decode", "--in", in, "--out", out, "--device", "cpu")
-		require.Equal(t, 1, code, "%s: %s", c.arg, errs)
+		errs := runOpBad(t, "attn_decode", attnDir, c)
 		require.Contains(t, errs, "attn_decode: "+c.arg+":", c.arg)
-		_, err := os.Stat(out)
-		require.True(t, os.IsNotExist(err), "%s: --out was created", c.arg)
 	}
 }
 
@@ -168,4 +120,85 @@ func fill(n int, v float32) []float32 {
 		out[i] = v
 	}
 	return out
+}
+
+// pagedFiles draws a small paged problem's K and V caches of shape (the
+// physical order, NHD or HND; one kv head, so token tok of block blk is
+// row blk*page + tok either way) for requests of lengths lens over page
+// table ids, NaN in every slot no request reads, and q; it writes q,
+// k_cache, v_cache and block_ids (int32) into dir.
+func pagedFiles(t *testing.T, dir string, r *rand.Rand, dt ir.DType, shape []int, page int, lens []int64, ids [][]int64, q *tle.Tensor) (k, v *tle.Tensor) {
+	t.Helper()
+	cache := func() *tle.Tensor {
+		c := tle.NewTensor(shape...)
+		for i := range c.Data {
+			c.Data[i] = math.NaN()
+		}
+		for b, L := range lens {
+			for tok := 0; tok < int(L); tok++ {
+				blk := int(ids[b][tok/page])
+				for d := range 128 {
+					c.Data[(blk*page+tok%page)*128+d] = dt.Round(r.NormFloat64())
+				}
+			}
+		}
+		return c
+	}
+	k, v = cache(), cache()
+	for i := range q.Data {
+		q.Data[i] = dt.Round(r.NormFloat64())
+	}
+	writeF32(t, dir, "q", q)
+	writeF32(t, dir, "k_cache", k)
+	writeF32(t, dir, "v_cache", v)
+	var flat []int64
+	for _, row := range ids {
+		flat = append(flat, row...)
+	}
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "block_ids.npy"), npy.Int("<i4", []int{len(ids), len(ids[0])}, flat)))
+	return k, v
+}
+
+// writeF32 writes x as dir/NAME.npy in f32.
+func writeF32(t *testing.T, dir, name string, x *tle.Tensor) {
+	t.Helper()
+	f := make([]float32, len(x.Data))
+	for i, v := range x.Data {
+		f[i] = float32(v)
+	}
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, name+".npy"), npy.Float32(x.Shape, f)))
+}
+
+// opBadCase is one bad input of an op's files: params replaces
+// params.json when not empty, file is rewritten with arr, remove is
+// deleted.
+type opBadCase struct {
+	arg          string
+	fp8          bool
+	params, file string
+	arr          *npy.Array
+	remove       string
+}
+
+// runOpBad writes op's files with mk, applies c, runs tlec op on the
+// interpreter and requires exit 1 with nothing written; it returns the
+// standard error.
+func runOpBad[I, P any](t *testing.T, op string, mk func(*testing.T, bool) (string, I, P), c opBadCase) string {
+	t.Helper()
+	in, _, _ := mk(t, c.fp8)
+	if c.params != "" {
+		writeParams(t, in, c.params)
+	}
+	if c.file != "" {
+		require.NoError(t, npy.WriteFile(filepath.Join(in, c.file+".npy"), c.arr))
+	}
+	if c.remove != "" {
+		require.NoError(t, os.Remove(filepath.Join(in, c.remove+".npy")))
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errs := runCLI("op", op, "--in", in, "--out", out, "--device", "cpu")
+	require.Equal(t, 1, code, "%s: %s", c.arg, errs)
+	_, err := os.Stat(out)
+	require.True(t, os.IsNotExist(err), "%s: --out was created", c.arg)
+	return errs
 }

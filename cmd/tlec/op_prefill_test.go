@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -31,37 +30,10 @@ func prefillDir(t *testing.T, fp8 bool) (string, *attention.PrefillInputs, atten
 	lens := []int64{37, 3}
 	cu := []int64{0, 20, 23}
 	ids := [][]int64{{4, 0, 2, 99}, {5, -3, 7, 1000}}
-	cache := func() *tle.Tensor {
-		c := tle.NewTensor(blocks, page, hkv, 128)
-		for i := range c.Data {
-			c.Data[i] = math.NaN()
-		}
-		for b, L := range lens {
-			for tok := 0; tok < int(L); tok++ {
-				blk := int(ids[b][tok/page])
-				for d := range 128 {
-					c.Data[(blk*page+tok%page)*128+d] = dt.Round(r.NormFloat64())
-				}
-			}
-		}
-		return c
-	}
-	in := &attention.PrefillInputs{Q: tle.NewTensor(23, hq, 128), CuSeqlensQ: cu, KCache: cache(), VCache: cache(), BlockIDs: ids, KVLens: lens}
-	for i := range in.Q.Data {
-		in.Q.Data[i] = dt.Round(r.NormFloat64())
-	}
-	f32 := func(name string, x *tle.Tensor) {
-		f := make([]float32, len(x.Data))
-		for i, v := range x.Data {
-			f[i] = float32(v)
-		}
-		require.NoError(t, npy.WriteFile(filepath.Join(dir, name+".npy"), npy.Float32(x.Shape, f)))
-	}
-	f32("q", in.Q)
-	f32("k_cache", in.KCache)
-	f32("v_cache", in.VCache)
-	flat := append(append([]int64(nil), ids[0]...), ids[1]...)
-	require.NoError(t, npy.WriteFile(filepath.Join(dir, "block_ids.npy"), npy.Int("<i4", []int{2, 4}, flat)))
+	q := tle.NewTensor(23, hq, 128)
+	k, v := pagedFiles(t, dir, r, dt, []int{blocks, page, hkv, 128}, page, lens, ids, q)
+	in := &attention.PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: k, VCache: v, BlockIDs: ids, KVLens: lens}
+	f32 := func(name string, x *tle.Tensor) { writeF32(t, dir, name, x) }
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i4", []int{2}, lens)))
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "cu_seqlens_q.npy"), npy.Int("<i8", []int{3}, cu)))
 	p := attention.PrefillParams{Layout: attention.LayoutNHD, DType: attention.DTypeBF16}
@@ -106,14 +78,7 @@ func testOpAttnPrefill(t *testing.T, fp8 bool) {
 // TestOpAttnPrefillBad: every bad input exits 1 with the argument named on
 // standard error, and nothing is written.
 func TestOpAttnPrefillBad(t *testing.T) {
-	for _, c := range []struct {
-		arg    string
-		fp8    bool
-		params string // replaces params.json when not empty
-		file   string // rewrites this input
-		arr    *npy.Array
-		remove string
-	}{
+	for _, c := range []opBadCase{
 		{arg: "layout", params: `{"layout": "nhwc", "dtype": "bf16"}`},
 		{arg: "layout", params: `{"dtype": "bf16"}`},
 		{arg: "dtype", params: `{"layout": "nhd", "dtype": "fp4"}`},
@@ -138,26 +103,12 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 2}, make([]int64, 16))},
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 1}, []int64{1, 1, 2, 1, 0, 0, 0, 0})},
 	} {
-		in, _, _ := prefillDir(t, c.fp8)
-		if c.params != "" {
-			writeParams(t, in, c.params)
-		}
-		if c.file != "" {
-			require.NoError(t, npy.WriteFile(filepath.Join(in, c.file+".npy"), c.arr))
-		}
-		if c.remove != "" {
-			require.NoError(t, os.Remove(filepath.Join(in, c.remove+".npy")))
-		}
-		out := filepath.Join(t.TempDir(), "out")
-		code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
-		require.Equal(t, 1, code, "%s: %s", c.arg, errs)
+		errs := runOpBad(t, "attn_prefill", prefillDir, c)
 		if c.remove != "" { // a required file is missing for tlec op, an fp8 scale for the op
 			require.Regexp(t, "attn_prefill: (input )?"+c.arg+": missing", errs, c.arg)
 		} else {
 			require.Contains(t, errs, "attn_prefill: "+c.arg+":", c.arg)
 		}
-		_, err := os.Stat(out)
-		require.True(t, os.IsNotExist(err), "%s: --out was created", c.arg)
 	}
 }
 
