@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -19,8 +20,8 @@ import (
 // 64] per page: the 128B swizzle's column blocks), and the warp roles (a
 // producer warpgroup and two consumer warpgroups: 12 warps).
 func TestPrefillPTX(t *testing.T) {
-	needLLC(t)
-	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
+	tletest.NeedLLC(t)
+	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	for _, c := range []struct{ page, g int }{{16, 4}, {32, 8}, {64, 8}} {
 		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Stages: prefillStages(c.page)}
 		pl := PlanPrefill(d)
@@ -31,8 +32,8 @@ func TestPrefillPTX(t *testing.T) {
 		require.Equal(t, 12, b.NumWarps, "a producer warpgroup and two consumer warpgroups")
 		qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk16\.f32\.bf16\.bf16\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1, 0, 0;`, c.page, c.page/2-1)
 		pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
-		require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 2*8, "%+v: QK^T, K = 128 in 8 steps, two loops", c)
-		require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 2*c.page/16, "%+v: PV, K = page in steps of 16, two loops", c)
+		require.Len(t, tletest.PTXLine(qk).FindAllString(b.PTX, -1), 2*8, "%+v: QK^T, K = 128 in 8 steps, two loops", c)
+		require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), 2*c.page/16, "%+v: PV, K = page in steps of 16, two loops", c)
 		require.Len(t, tma.FindAllString(b.PTX, -1), 4, "%+v: rank-4 TMA loads of K and V, two column blocks each", c)
 		require.Len(t, b.Descs, 2, "%+v: the K and V maps", c)
 		for _, desc := range b.Descs {
@@ -46,7 +47,7 @@ func TestPrefillPTX(t *testing.T) {
 // setmaxnreg, minctasm 2, and half the bf16 ring; QK^T and PV as one
 // warpgroup's m64 wgmma.
 func TestPrefillBlockM64PTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	d := &PrefillDims{Dims: Dims{Page: 64, G: 8, B: 1, Hkv: 1, Hq: 8}, QT: 1, Stages: prefillStages(64) / 2}
 	require.NoError(t, d.setBlockM(64, 100))
 	require.Equal(t, 2, d.QT)
@@ -56,11 +57,11 @@ func TestPrefillBlockM64PTX(t *testing.T) {
 	b, err := k.Compile(pl.Options(), tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.Equal(t, 5, b.NumWarps)
-	require.NotRegexp(t, ptxLine(`setmaxnreg`), b.PTX)
+	require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX)
 	require.Regexp(t, `\.maxntid 160, 1, 1\s+\.minnctapersm 2`, b.PTX)
 	require.LessOrEqual(t, 2*(b.SmemBytes+ctaReserved), MaxSMSmem, "two programs an SM")
 	pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
-	require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 2*64/16, "PV in both loops")
+	require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), 2*64/16, "PV in both loops")
 }
 
 // TestPrefillFP8PTX: the fp8 kernel for sm_90a (quant types 0 and 1): S =
@@ -73,8 +74,8 @@ func TestPrefillBlockM64PTX(t *testing.T) {
 // proxy before its arrival, and two consumer warpgroups (216), with no
 // transpose and no proxy fence of their own.
 func TestPrefillFP8PTX(t *testing.T) {
-	needLLC(t)
-	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
+	tletest.NeedLLC(t)
+	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	for _, c := range []struct{ page, g, quant int }{{16, 4, 1}, {32, 8, 0}, {64, 8, 1}, {64, 4, 0}} {
 		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: prefillStages(c.page)}
 		pl := PlanPrefill(d)
@@ -85,7 +86,7 @@ func TestPrefillFP8PTX(t *testing.T) {
 		require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
 		producer, transposer, consumer := fp8Roles(t, b.PTX)
 		require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
-		require.Regexp(t, ptxLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
+		require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
 		require.NotContains(t, consumer, "fence.proxy.async", "%+v: the consumers' products need no fence of their own", c)
 		for _, op := range []string{"ldmatrix", "stmatrix"} {
 			require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
@@ -93,21 +94,21 @@ func TestPrefillFP8PTX(t *testing.T) {
 		if c.page != 16 {
 			// P from the QK^T accumulator to PV's register a: quad shuffles and
 			// byte permutes (one shfl.sync.idx a register of a), no shared memory
-			require.Len(t, ptxLine(`shfl\.sync\.idx\.b32\s+%r\d+, %r\d+, %r\d+, 31, -1;`).FindAllString(consumer, -1), c.page/8, "%+v", c)
-			require.Regexp(t, ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, %r\d+;`), consumer, "%+v", c)
+			require.Len(t, tletest.PTXLine(`shfl\.sync\.idx\.b32\s+%r\d+, %r\d+, %r\d+, 31, -1;`).FindAllString(consumer, -1), c.page/8, "%+v", c)
+			require.Regexp(t, tletest.PTXLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, %r\d+;`), consumer, "%+v", c)
 		}
 		qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1;`, c.page, c.page/2-1)
-		require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T, K = 128 in 4 steps of 32", c)
+		require.Len(t, tletest.PTXLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T, K = 128 in 4 steps of 32", c)
 		if c.page == 16 {
 			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
-			require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), 1, "%+v: bf16 PV", c)
-			require.Regexp(t, ptxLine(`cvt\.rn\.bf16\.f32`), transposer, "%+v: V to bf16 on the transposer", c)
+			require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), 1, "%+v: bf16 PV", c)
+			require.Regexp(t, tletest.PTXLine(`cvt\.rn\.bf16\.f32`), transposer, "%+v: V to bf16 on the transposer", c)
 		} else {
 			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`
-			require.Len(t, ptxLine(pv).FindAllString(b.PTX, -1), c.page/32, "%+v: e4m3 PV, K = page in steps of 32", c)
-			require.Regexp(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
-			require.Regexp(t, ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
-			require.Regexp(t, ptxLine(`prmt\.b32`), transposer, "%+v", c)
+			require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), c.page/32, "%+v: e4m3 PV, K = page in steps of 32", c)
+			require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
+			require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
+			require.Regexp(t, tletest.PTXLine(`prmt\.b32`), transposer, "%+v", c)
 		}
 		require.Len(t, tma.FindAllString(b.PTX, -1), 2, "%+v: K and V pages, one box each (128-byte fp8 rows)", c)
 		for _, desc := range b.Descs {
@@ -138,7 +139,7 @@ func fp8Roles(t *testing.T, ptx string) (producer, transposer, consumer string) 
 // kernels build for sm_90a with llc-19, with the tile list compacted by
 // warp votes (ballot + popc) and the same products as the dense kernels.
 func TestPrefillMaskPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	for _, c := range []struct {
 		page, g int
 		fp8     bool
@@ -156,14 +157,14 @@ func TestPrefillMaskPTX(t *testing.T) {
 			warps = 16
 		}
 		require.Equal(t, warps, b.NumWarps, "%+v", c)
-		require.Regexp(t, ptxLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
-		require.Regexp(t, ptxLine(`popc\.b32`), b.PTX, "%+v", c)
+		require.Regexp(t, tletest.PTXLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
+		require.Regexp(t, tletest.PTXLine(`popc\.b32`), b.PTX, "%+v", c)
 		if c.fp8 {
 			qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3`, c.page)
-			require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T", c)
+			require.Len(t, tletest.PTXLine(qk).FindAllString(b.PTX, -1), 4, "%+v: QK^T", c)
 		} else {
 			qk := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk16\.f32\.bf16\.bf16`, c.page)
-			require.Len(t, ptxLine(qk).FindAllString(b.PTX, -1), 2*8, "%+v: QK^T, two loops", c)
+			require.Len(t, tletest.PTXLine(qk).FindAllString(b.PTX, -1), 2*8, "%+v: QK^T, two loops", c)
 		}
 	}
 }

@@ -2,27 +2,15 @@ package attention
 
 import (
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
-
-func needLLC(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-}
-
-// ptxLine matches the PTX instruction w at the start of a line, predicated
-// or not.
-func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
 
 // TestDecodePTX builds the decode kernels for sm_90a with llc-19 as Decode
 // plans them (pages 16, 32, 64; N = 8, 16, 32 query rows) and checks the
@@ -52,10 +40,10 @@ func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%
 // registers; b from shared memory), 16 or 8 of them. The combine kernel
 // waits for the decode grid (griddepcontrol.wait).
 func TestDecodePTX(t *testing.T) {
-	needLLC(t)
-	tma := ptxLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
-	tryWait := ptxLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`)
-	anyWgmma := ptxLine(`wgmma\.mma_async`)
+	tletest.NeedLLC(t)
+	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
+	tryWait := tletest.PTXLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`)
+	anyWgmma := tletest.PTXLine(`wgmma\.mma_async`)
 	for _, c := range []struct {
 		dtype       string
 		quant, page int
@@ -86,10 +74,10 @@ func TestDecodePTX(t *testing.T) {
 		for _, desc := range b.Descs {
 			require.Equal(t, []int{1, 1, c.page, box}, desc.Box, "%+v", c)
 		}
-		require.Regexp(t, ptxLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
+		require.Regexp(t, tletest.PTXLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX)
 		// split the PTX at the roles' setmaxnreg
-		prodAt := ptxLine(`setmaxnreg\.dec\.sync\.aligned\.u32 40;`).FindStringIndex(b.PTX)
-		consAt := ptxLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`).FindStringIndex(b.PTX)
+		prodAt := tletest.PTXLine(`setmaxnreg\.dec\.sync\.aligned\.u32 40;`).FindStringIndex(b.PTX)
+		consAt := tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`).FindStringIndex(b.PTX)
 		require.NotNil(t, prodAt, "%+v: the producer's setmaxnreg", c)
 		require.NotNil(t, consAt, "%+v: the consumer's setmaxnreg", c)
 		var pre, prod, cons string
@@ -109,38 +97,38 @@ func TestDecodePTX(t *testing.T) {
 		if c.page != Tile {
 			require.Equal(t, pl.Decode, map[bool]string{false: "attn_decode_bf16_paged", true: "attn_decode_fp8_paged"}[d.FP8])
 			w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
-			require.Len(t, ptxLine(w).FindAllString(cons, -1), count, "%+v: %s", c, w)
+			require.Len(t, tletest.PTXLine(w).FindAllString(cons, -1), count, "%+v: %s", c, w)
 			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from registers", c)
 			continue
 		}
 		shared := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
-		require.Regexp(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 1;`), cons, "%+v: the previous tile's PV runs on under the scores", c)
+		require.Regexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned 1;`), cons, "%+v: the previous tile's PV runs on under the scores", c)
 		if d.FP8 {
 			// S^T = K Q^T from shared memory (4); O^T = V^T P^T with V^T
 			// read from the V stage straight into register a (4):
 			// ldmatrix.trans and one prmt per packed register, no
 			// transposed copy (stmatrix)
 			regA := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%d}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1`, c.n, c.n/2-1)
-			require.Len(t, ptxLine(shared).FindAllString(cons, -1), count/2, "%+v: %s", c, shared)
-			require.Len(t, ptxLine(regA).FindAllString(cons, -1), count/2, "%+v: %s", c, regA)
+			require.Len(t, tletest.PTXLine(shared).FindAllString(cons, -1), count/2, "%+v: %s", c, shared)
+			require.Len(t, tletest.PTXLine(regA).FindAllString(cons, -1), count/2, "%+v: %s", c, regA)
 			// the PV product runs on into the next iteration: its
 			// accumulator (converted for acc += pv) is read only after a
 			// wait_group, never between its issue and the wait
-			requireReadAfterWait(t, cons, ptxLine(regA).FindAllString(cons, -1), fmt.Sprintf("%+v", c))
+			requireReadAfterWait(t, cons, tletest.PTXLine(regA).FindAllString(cons, -1), fmt.Sprintf("%+v", c))
 			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v", c)
-			require.Len(t, ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`).FindAllString(cons, -1), 4, "%+v: V^T's load", c)
-			require.Len(t, ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`).FindAllString(cons, -1), 16, "%+v: V^T's byte permutes", c)
-			require.NotRegexp(t, ptxLine(`stmatrix`), cons, "%+v: no transposed copy of V", c)
+			require.Len(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`).FindAllString(cons, -1), 4, "%+v: V^T's load", c)
+			require.Len(t, tletest.PTXLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`).FindAllString(cons, -1), 16, "%+v: V^T's byte permutes", c)
+			require.NotRegexp(t, tletest.PTXLine(`stmatrix`), cons, "%+v: no transposed copy of V", c)
 		} else {
-			require.Len(t, ptxLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
+			require.Len(t, tletest.PTXLine(shared).FindAllString(cons, -1), count, "%+v: %s", c, shared)
 			require.Len(t, anyWgmma.FindAllString(cons, -1), count, "%+v: every wgmma reads a from shared memory", c)
 			// tnspA 1 on the 8 products of O^T = V^T P^T
-			require.Len(t, ptxLine(shared+`, 1, 0;`).FindAllString(cons, -1), 8, "%+v: V^T read transposed", c)
+			require.Len(t, tletest.PTXLine(shared+`, 1, 0;`).FindAllString(cons, -1), 8, "%+v: V^T read transposed", c)
 		}
 	}
 	for _, fp8 := range []bool{false, true} {
 		d, b := compileV2(t, fp8, 1, 3)
-		require.NotRegexp(t, ptxLine(`setmaxnreg`), b.PTX, "fp8 %v: %d CTAs an SM share the register file", fp8, d.CTAs)
+		require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, "fp8 %v: %d CTAs an SM share the register file", fp8, d.CTAs)
 		require.Equal(t, 5, b.NumWarps, "fp8 %v", fp8)
 		require.Regexp(t, fmt.Sprintf(`\.maxntid 160, 1, 1\s+\.minnctapersm %d`, d.CTAs), b.PTX, "fp8 %v", fp8)
 		require.Len(t, tma.FindAllString(b.PTX, -1), map[bool]int{false: 4, true: 2}[fp8], "fp8 %v: the producer's K and V loads (bf16: two column blocks a page)", fp8)
@@ -150,7 +138,7 @@ func TestDecodePTX(t *testing.T) {
 	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
-	require.Regexp(t, ptxLine(`griddepcontrol\.wait;`), cb.PTX)
+	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
 }
 
 // TestDecodeSmemFits compiles the page-64 v2 kernels at every query-row
@@ -158,7 +146,7 @@ func TestDecodePTX(t *testing.T) {
 // shared memory: smemOther bounds what is not the ring, and the programs
 // of one SM fit its shared memory with at least two stages each.
 func TestDecodeSmemFits(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for ctas := 1; ctas <= MaxCTAs; ctas++ {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -43,12 +44,12 @@ func TestAsyncLoad(t *testing.T) {
 // TestAsyncLoadPTX checks that the async load is a cp.async copy with its
 // commit and wait groups (llc-19, as CI does).
 func TestAsyncLoadPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, "async_load.tle", "async_load")
 	b, err := k.Compile(tle.CompileOptions{Defines: asyncLoadDefs}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	for _, w := range []string{`cp\.async\.(cg|ca)\.shared\.global\s+\[`, `cp\.async\.commit_group;`, `cp\.async\.wait_group 0;`, `ld\.shared\.v4\.(f32|b32)\s+\{`} {
-		require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
+		require.Regexp(t, tletest.PTXLine(w), b.PTX, "no %s", w)
 	}
 	// the copy is issued before the independent load of y, the wait after it
 	cp := regexp.MustCompile(`cp\.async\.commit_group`).FindStringIndex(b.PTX)

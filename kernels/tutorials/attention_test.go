@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -113,7 +114,7 @@ func TestAttention(t *testing.T) {
 // N-major (immediate 1); the K and V tiles stream through
 // cp.async rings; the softmax runs on ex2.approx; no mma.sync is left.
 func TestAttentionPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, "attention.tle", "attention")
 	for _, bn := range []int{64, 128} {
 		b, err := k.Compile(attentionDefs(bn), tle.GPUOptions{Toolchain: "llc", Arch: "sm_90a"})
@@ -125,15 +126,15 @@ func TestAttentionPTX(t *testing.T) {
 			`cp\.async\.cg\.shared\.global(\.L2::\w+)? \[%r\d+\], \[%rd\d+\], 16(, %r\d+)?;`,
 			`ex2\.approx\.(ftz\.)?f32\s`,
 		} {
-			require.Regexp(t, ptxLine(w), b.PTX, "BN %d: no %s", bn, w)
+			require.Regexp(t, tletest.PTXLine(w), b.PTX, "BN %d: no %s", bn, w)
 		}
-		require.NotRegexp(t, ptxLine(`mma\.sync\.`), b.PTX, "BN %d: a product left on mma.sync", bn)
+		require.NotRegexp(t, tletest.PTXLine(`mma\.sync\.`), b.PTX, "BN %d: a product left on mma.sync", bn)
 		// one proxy fence (and barrier) per loop iteration: the P V
 		// product reads V through the fence of the q k^T product before it
-		require.Len(t, ptxLine(`fence\.proxy\.async\.shared::cta;`).FindAllString(b.PTX, -1), 2, "BN %d: one fence per loop", bn)
+		require.Len(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`).FindAllString(b.PTX, -1), 2, "BN %d: one fence per loop", bn)
 		// one wait per iteration (the P V product's is deferred to the next
 		// iteration's q k^T wait) and one after each loop
-		require.Len(t, ptxLine(`wgmma\.wait_group\.sync\.aligned 0;`).FindAllString(b.PTX, -1), 4, "BN %d: waits", bn)
+		require.Len(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned 0;`).FindAllString(b.PTX, -1), 4, "BN %d: waits", bn)
 		// the refill of the slot the previous iteration's P V read waits
 		// for the other warpgroup's copy of that product: a barrier
 		// between this iteration's P V and its first cp.async
@@ -147,7 +148,7 @@ func TestAttentionPTX(t *testing.T) {
 // KB), and a depth the user set that does not fit is an error naming the
 // budget.
 func TestAttentionSmemFit(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, "attention.tle", "attention")
 	opts := tle.CompileOptions{Defines: map[string]string{"BM": "128", "BN": "64", "HEAD_DIM": "256"}, NumWarps: 8}
 	b, err := k.Compile(opts, tle.GPUOptions{Toolchain: "llc"})
@@ -164,7 +165,7 @@ func TestAttentionSmemFit(t *testing.T) {
 // stored again, so the two must not share bytes. On one warpgroup no
 // barrier is added before the refills (its own wait completed the product).
 func TestAttentionDeferredBuffers(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, "attention.tle", "attention")
 	opts := attentionDefs(64)
 	opts.NumStages = 1

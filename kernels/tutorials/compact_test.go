@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -131,24 +132,24 @@ func TestCompactBits(t *testing.T) {
 // on in the layout its load gave it; the cumsum twin scans with
 // shfl.sync.up.
 func TestCompactPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	for _, c := range compactConfigs[:4] {
 		opts := tle.CompileOptions{Defines: map[string]string{"N": fmt.Sprint(c.n)}, NumWarps: c.warps}
 		b, err := kernel(t, "compact.tle", "compact").Compile(opts, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err)
 		what := fmt.Sprintf("N=%d warps=%d", c.n, c.warps)
 		for _, w := range []string{`vote\.sync\.ballot\.b32\s`, `popc\.b32\s`, `mov\.u32\s+%r\d+, %lanemask_lt;`} {
-			require.Regexp(t, ptxLine(w), b.PTX, "%s: no %s", what, w)
+			require.Regexp(t, tletest.PTXLine(w), b.PTX, "%s: no %s", what, w)
 		}
 		for _, w := range []string{`shfl\.sync\.up`, `shfl\.sync\.idx`, `shfl\.sync\.down`} {
-			require.NotRegexp(t, ptxLine(w), b.PTX, "%s: a shuffle scan (%s)", what, w)
+			require.NotRegexp(t, tletest.PTXLine(w), b.PTX, "%s: a shuffle scan (%s)", what, w)
 		}
 		cs, err := kernel(t, "compact.tle", "compact_cumsum").Compile(opts, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err)
-		require.Regexp(t, ptxLine(`shfl\.sync\.up\.b32\s`), cs.PTX, "%s: cumsum without shfl.sync.up", what)
+		require.Regexp(t, tletest.PTXLine(`shfl\.sync\.up\.b32\s`), cs.PTX, "%s: cumsum without shfl.sync.up", what)
 		// the mask stays in the layout of its load: no conversion through
 		// shared memory (st.shared.u8) before the votes
-		require.NotRegexp(t, ptxLine(`st\.shared(\.v\d)?\.u8\s`), b.PTX, "%s: the mask converted", what)
+		require.NotRegexp(t, tletest.PTXLine(`st\.shared(\.v\d)?\.u8\s`), b.PTX, "%s: the mask converted", what)
 	}
 }
 

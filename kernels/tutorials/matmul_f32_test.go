@@ -10,6 +10,7 @@ import (
 
 	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -67,7 +68,7 @@ func checkMatmulF32(t *testing.T, dev tle.Device, mmaSync bool) {
 // on sm_90a, mma.sync m16n8k8 .tf32 with --dot-wgmma=false and on sm_80;
 // each after cvt.rna.tf32.f32 of the operands.
 func TestMatmulF32PTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, "matmul_f32.tle", "matmul_f32")
 	cvt := `cvt\.rna\.tf32\.f32\s+%r\d+, %f\d+;`
 	for _, c := range []struct {
@@ -88,7 +89,7 @@ func TestMatmulF32PTX(t *testing.T) {
 			b, err := k.Compile(opts, tle.GPUOptions{Toolchain: "llc", Arch: c.arch})
 			require.NoError(t, err)
 			for _, w := range c.want {
-				require.Regexp(t, ptxLine(w), b.PTX, "%s: no %s", c.name, w)
+				require.Regexp(t, tletest.PTXLine(w), b.PTX, "%s: no %s", c.name, w)
 			}
 			found := regexp.MustCompile(`(?m)^\s+`+c.count).FindAllString(b.PTX, -1)
 			switch {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -45,7 +46,7 @@ func TestMatmulFP8(t *testing.T) {
 // shared memory (K-major, no transpose immediates), four k32 steps per
 // 128-byte stage, TMA loads completing on mbarriers, the roles' registers.
 func TestMatmulFP8PTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, "matmul_fp8.tle", "matmul_fp8")
 	for _, defs := range matmulFP8Defs {
 		b, err := k.Compile(tle.CompileOptions{Defines: defs, Div16: []string{"M", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
@@ -58,9 +59,9 @@ func TestMatmulFP8PTX(t *testing.T) {
 			`setmaxnreg\.inc\.sync\.aligned\.u32 232;`,
 			`wgmma\.wait_group\.sync\.aligned ` + defs["LAG"] + `;`,
 		} {
-			require.Regexp(t, ptxLine(w), b.PTX, "%v: no %s", defs, w)
+			require.Regexp(t, tletest.PTXLine(w), b.PTX, "%v: no %s", defs, w)
 		}
-		require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "%v: four k32 steps per stage", defs)
+		require.Len(t, tletest.PTXLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "%v: four k32 steps per stage", defs)
 		require.Equal(t, 12, b.NumWarps)
 		t.Logf("%v: %d bytes of shared memory", defs, b.SmemBytes)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -99,7 +100,7 @@ func TestMatmulTMAPTX(t *testing.T) {
 // LAG groups left in flight; boxes(defs) TMA boxes per stage (why says
 // which), four k16 steps per stage and 12 warps.
 func checkMatmulTMAPTX(t *testing.T, name, transB string, extra []string, boxes func(defs map[string]string) int, why string) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	k := kernel(t, name+".tle", name)
 	for _, defs := range matmulTMADefs {
 		t.Run(fmt.Sprintf("%sx%s_S%s_LAG%s", defs["BM"], defs["BN"], defs["S"], defs["LAG"]), func(t *testing.T) {
@@ -111,10 +112,10 @@ func checkMatmulTMAPTX(t *testing.T, name, transB string, extra []string, boxes 
 				`mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
 			}, extra...)
 			for _, w := range append(want, `wgmma\.wait_group\.sync\.aligned `+defs["LAG"]+`;`) {
-				require.Regexp(t, ptxLine(w), b.PTX, "no %s", w)
+				require.Regexp(t, tletest.PTXLine(w), b.PTX, "no %s", w)
 			}
-			require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes(defs), why)
-			require.Len(t, ptxLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
+			require.Len(t, tletest.PTXLine(`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global`).FindAllString(b.PTX, -1), boxes(defs), why)
+			require.Len(t, tletest.PTXLine(`wgmma\.mma_async\.`).FindAllString(b.PTX, -1), 4, "four k16 steps per stage, one 64-row block per warpgroup")
 			require.Equal(t, 12, b.NumWarps, "a load warpgroup and two mma warpgroups")
 		})
 	}
@@ -149,7 +150,7 @@ func TestMatmulMakeDesc(t *testing.T) {
 // PTX 8.3, copies them out and acquires them; the main loop is
 // matmul_tma's.
 func TestMatmulMakeDescPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	line := func(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%\w+ )?` + w) }
 	k := kernel(t, "matmul_make_desc.tle", "matmul_make_desc")
 	b, err := k.Compile(tle.CompileOptions{Defines: matmulTMADefs[0]}, tle.GPUOptions{Toolchain: "llc"})

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -281,7 +282,7 @@ func ints(xs []int) []float64 {
 // tensormap.replace sequence of make_desc at rank 4 and 5 (ptxas turns
 // the loads into UTMALDG.3D/.4D/.5D on the GPU host).
 func TestPagedGatherPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	load := func(rank int) string {
 		co := `%r\d+` + strings.Repeat(`, %r\d+`, rank-1)
 		return `cp\.async\.bulk\.tensor\.` + itoa(rank) + `d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{` + co + `\}\], \[%r\d+\];`
@@ -310,27 +311,27 @@ func TestPagedGatherPTX(t *testing.T) {
 	} {
 		b, err := kernel(t, "paged_gather.tle", c.kernel).Compile(tle.CompileOptions{}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, c.kernel)
-		require.Len(t, ptxLine(load(c.rank)).FindAllString(b.PTX, -1), c.boxes, "%s: rank-%d TMA loads", c.kernel, c.rank)
-		require.Regexp(t, ptxLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX, c.kernel)
+		require.Len(t, tletest.PTXLine(load(c.rank)).FindAllString(b.PTX, -1), c.boxes, "%s: rank-%d TMA loads", c.kernel, c.rank)
+		require.Regexp(t, tletest.PTXLine(`mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %st, \[%r\d+\], %r\d+;`), b.PTX, c.kernel)
 		if c.box != nil {
 			require.Equal(t, c.box, b.Descs[0].Box, c.kernel)
 			require.Equal(t, c.swizzle, b.Descs[0].Swizzle, c.kernel)
 		}
 		if c.wgmma != "" {
-			require.Regexp(t, ptxLine(`wgmma\.mma_async\.sync\.aligned\.`+c.wgmma), b.PTX, c.kernel)
+			require.Regexp(t, tletest.PTXLine(`wgmma\.mma_async\.sync\.aligned\.`+c.wgmma), b.PTX, c.kernel)
 		}
 		for _, f := range c.replaces {
 			re := strings.NewReplacer("MAP", `%r\d+`, "RD", `%rd\d+`, "REG", `%r\d+`).Replace(regexp.QuoteMeta(f))
-			require.Regexp(t, ptxLine(`@%t tensormap\.replace\.tile\.`+re), b.PTX, "%s: %s", c.kernel, f)
+			require.Regexp(t, tletest.PTXLine(`@%t tensormap\.replace\.tile\.`+re), b.PTX, "%s: %s", c.kernel, f)
 		}
 		if c.replaces != nil {
 			require.Equal(t, 128, b.ScratchBytes, c.kernel)
-			require.Regexp(t, ptxLine(`@%w tensormap\.cp_fenceproxy\.global\.shared::cta\.tensormap::generic\.release\.gpu\.sync\.aligned`), b.PTX, c.kernel)
+			require.Regexp(t, tletest.PTXLine(`@%w tensormap\.cp_fenceproxy\.global\.shared::cta\.tensormap::generic\.release\.gpu\.sync\.aligned`), b.PTX, c.kernel)
 		}
 	}
 	b, err := kernel(t, "paged_gather.tle", "paged_gather_r3").Compile(tle.CompileOptions{}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
-	require.Len(t, ptxLine(`cp\.async\.bulk\.tensor\.4d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`).FindAllString(b.PTX, -1), 1)
+	require.Len(t, tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`).FindAllString(b.PTX, -1), 1)
 	require.Equal(t, []int{1, 1, 64, 128}, b.Descs[1].Box)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -50,13 +51,13 @@ func TestPDL(t *testing.T) {
 // of the tutorial pair, the wait before the consumer's first load and the
 // trigger after the producer's.
 func TestPDLPTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	for name, w := range map[string]string{"pdl_producer": `griddepcontrol\.launch_dependents;`, "pdl_consumer": `griddepcontrol\.wait;`} {
 		b, err := kernel(t, "pdl.tle", name).Compile(tle.CompileOptions{Defines: pdlDefs}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err)
-		at := ptxLine(w + `$`).FindStringIndex(b.PTX)
+		at := tletest.PTXLine(w + `$`).FindStringIndex(b.PTX)
 		require.NotNil(t, at, "%s: no %s line", name, w)
-		ld := ptxLine(`ld\.global`).FindStringIndex(b.PTX)
+		ld := tletest.PTXLine(`ld\.global`).FindStringIndex(b.PTX)
 		require.NotNil(t, ld)
 		if name == "pdl_producer" {
 			require.Less(t, ld[0], at[0], "%s: trigger before the load", name)

@@ -1,34 +1,19 @@
 package tutorials
 
 import (
-	"os/exec"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
-
-// needLLC skips a test on a machine without llc-19 (CI installs it) and
-// gives it an empty JIT cache, so that it compiles afresh.
-func needLLC(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skip("llc-19 not installed (CI installs llvm-19)")
-	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-}
-
-// ptxLine matches the PTX instruction w at the start of a line, predicated
-// or not (@%p, @!%p): a whole instruction, not a name in a comment.
-func ptxLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
 
 // TestPTXPatterns compiles every tutorial with llc-19, as CI does, and
 // checks that the instructions the kernel is meant to use are there: whole
 // instruction forms, not names that could appear in a comment.
 func TestPTXPatterns(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	cases := []struct {
 		file, kernel string
 		mmaSync      bool
@@ -61,7 +46,7 @@ func TestPTXPatterns(t *testing.T) {
 			b, err := k.Compile(tle.CompileOptions{Defines: c.defs, Div16: c.div16, DotMMASync: c.mmaSync}, tle.GPUOptions{Toolchain: "llc"})
 			require.NoError(t, err)
 			for _, w := range c.want {
-				require.Regexp(t, ptxLine(w), b.PTX, "%s: no %s", c.kernel, w)
+				require.Regexp(t, tletest.PTXLine(w), b.PTX, "%s: no %s", c.kernel, w)
 			}
 		})
 	}

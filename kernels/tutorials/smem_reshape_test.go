@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -71,7 +72,7 @@ func TestSmemReshape(t *testing.T) {
 // per k step, reading the merged view of both pages (D/32 of m64n128k32
 // for e4m3, D/16 of m64n128k16 for bf16), and none of N = 64.
 func TestSmemReshapePTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	for _, kn := range smemReshapeKernels {
 		k := kernel(t, "smem_reshape.tle", kn.name)
 		b, err := k.Compile(tle.CompileOptions{NumWarps: 4}, tle.GPUOptions{Toolchain: "llc"})
@@ -81,7 +82,7 @@ func TestSmemReshapePTX(t *testing.T) {
 			ks, ty = "32", "e4m3.e4m3"
 		}
 		w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n128k%s\.f32\.%s\s+\{(%%f\d+, ){63}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, ks, ty)
-		require.Len(t, ptxLine(w).FindAllString(b.PTX, -1), kn.d/atoi(ks), "%s: %s", kn.name, w)
+		require.Len(t, tletest.PTXLine(w).FindAllString(b.PTX, -1), kn.d/atoi(ks), "%s: %s", kn.name, w)
 		require.NotContains(t, b.PTX, "m64n64k", kn.name)
 		require.Equal(t, kn.d/atoi(ks), strings.Count(b.PTX, "wgmma.mma_async"), kn.name)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -106,13 +107,13 @@ func TestPVTRegA(t *testing.T) {
 // stmatrix.x4, and no element-wise ld/st.shared is left; pv_e4m3 feeds
 // the stmatrix'd buffer to wgmma after a proxy fence.
 func TestSmemTransposePTX(t *testing.T) {
-	needLLC(t)
-	ldm := ptxLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 \{%r\d+, %r\d+, %r\d+, %r\d+\}, \[%r\d+\];`)
-	stm := ptxLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 \[%r\d+\], \{%r\d+, %r\d+, %r\d+, %r\d+\};`)
-	prmt := ptxLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`)
-	anyPrmt := ptxLine(`prmt\.`)
-	elem := ptxLine(`(ld|st)\.shared\.(u8|b8|s8|u16|b16|v2\.u8|v4\.u8|v2\.b16)\s`)
-	anyShared := ptxLine(`(ld|st)\.shared\.`)
+	tletest.NeedLLC(t)
+	ldm := tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16 \{%r\d+, %r\d+, %r\d+, %r\d+\}, \[%r\d+\];`)
+	stm := tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16 \[%r\d+\], \{%r\d+, %r\d+, %r\d+, %r\d+\};`)
+	prmt := tletest.PTXLine(`prmt\.b32 %r\d+, %r\d+, %r\d+, 0x(6420|7531);`)
+	anyPrmt := tletest.PTXLine(`prmt\.`)
+	elem := tletest.PTXLine(`(ld|st)\.shared\.(u8|b8|s8|u16|b16|v2\.u8|v4\.u8|v2\.b16)\s`)
+	anyShared := tletest.PTXLine(`(ld|st)\.shared\.`)
 	for _, c := range []struct {
 		kernel        string
 		defs          map[string]string
@@ -143,9 +144,9 @@ func TestSmemTransposePTX(t *testing.T) {
 			// no store back: a is four packed registers per wgmma, V's
 			// stage read by ldmatrix only, after no barrier but the TMA
 			// wait's
-			regA := ptxLine(fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%sk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%s}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1;`, c.defs["N"], fmt.Sprint(atoi(c.defs["N"])/2-1)))
+			regA := tletest.PTXLine(fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%sk32\.f32\.e4m3\.e4m3\s+\{(%%f\d+, ){%s}%%f\d+\}, \{%%r\d+, %%r\d+, %%r\d+, %%r\d+\}, %%rd\d+, %%wgp, 1, 1;`, c.defs["N"], fmt.Sprint(atoi(c.defs["N"])/2-1)))
 			require.Len(t, regA.FindAllString(b.PTX, -1), 4, name)
-			require.Len(t, ptxLine(`wgmma\.mma_async`).FindAllString(b.PTX, -1), 4, name)
+			require.Len(t, tletest.PTXLine(`wgmma\.mma_async`).FindAllString(b.PTX, -1), 4, name)
 			require.Regexp(t, `(?s)ldmatrix.*prmt.*wgmma\.fence.*wgmma\.mma_async`, b.PTX, name)
 			require.NotRegexp(t, `(?s)ldmatrix.*bar\.sync.*wgmma\.mma_async`, b.PTX, name)
 			continue

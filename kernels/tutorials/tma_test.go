@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -68,8 +69,8 @@ func itoa(x int) string { return strconv.Itoa(x) }
 // cp.async.bulk.tensor completing on an mbarrier, stores bulk groups after a
 // proxy fence, and a [512, 32] block is two boxes per copy.
 func TestTMAPTX(t *testing.T) {
-	needLLC(t)
-	instr := ptxLine
+	tletest.NeedLLC(t)
+	instr := tletest.PTXLine
 	load := `cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 	store := `cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group \[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];`
 

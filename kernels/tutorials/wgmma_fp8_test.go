@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -65,7 +66,7 @@ func TestWgmmaFP8(t *testing.T) {
 // packed registers (no shared staging of a) and the fp8 ones use the k32
 // forms of their dtypes, at every N the test runs.
 func TestWgmmaFP8PTX(t *testing.T) {
-	needLLC(t)
+	tletest.NeedLLC(t)
 	for _, kn := range wgmmaFP8Kernels {
 		k := kernel(t, "wgmma_fp8.tle", kn.name)
 		for _, n := range []int{8, 16, 32, 256} {
@@ -80,7 +81,7 @@ func TestWgmmaFP8PTX(t *testing.T) {
 				a = `\{%r\d+, %r\d+, %r\d+, %r\d+\}`
 			}
 			w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %s, %%rd\d+, %%wgp, 1, 1`, n, ks, ty, n/2-1, a)
-			require.Len(t, ptxLine(w).FindAllString(b.PTX, -1), 128/atoi(ks), "%s N=%d: %s", kn.name, n, w)
+			require.Len(t, tletest.PTXLine(w).FindAllString(b.PTX, -1), 128/atoi(ks), "%s N=%d: %s", kn.name, n, w)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -43,8 +44,8 @@ func TestWgmmaTile(t *testing.T) {
 // variants of it: M = 128 on one warpgroup (two 64-row blocks per thread)
 // and on two, a from registers, 64B-swizzled operands, N = 128 and f16.
 func TestWgmmaPTX(t *testing.T) {
-	needLLC(t)
-	line := ptxLine
+	tletest.NeedLLC(t)
+	line := tletest.PTXLine
 	k := kernel(t, "wgmma_tile.tle", "wgmma_tile")
 	b, err := k.Compile(tle.CompileOptions{}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)

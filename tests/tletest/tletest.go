@@ -1,11 +1,13 @@
 // Package tletest holds helpers shared by the tests that run kernels through
-// package tle: the devices to run on, random inputs and the error measure
-// of a result.
+// package tle: the devices to run on, random inputs, the error measure of
+// a result, and for PTX pattern tests llc-19 and a PTX line matcher.
 package tletest
 
 import (
 	"math"
 	"math/rand/v2"
+	"os/exec"
+	"regexp"
 	"testing"
 
 	"github.com/tlego/tle/ir"
@@ -50,3 +52,17 @@ func Round(d ir.DType, xs []float64) []float64 {
 	}
 	return out
 }
+
+// NeedLLC skips a test on a machine without llc-19 (CI installs it) and
+// gives it an empty JIT cache, so that it compiles afresh.
+func NeedLLC(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		t.Skip("llc-19 not installed (CI installs llvm-19)")
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+}
+
+// PTXLine matches the PTX instruction w at the start of a line, predicated
+// or not (@%p, @!%p): a whole instruction, not a name in a comment.
+func PTXLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
