@@ -102,13 +102,7 @@ func (g *gen) dot(op *ir.Op) {
 		[]types.Type{types.I32, types.I32, types.I32, types.I32, types.I32, types.I32, types.Float, types.Float, types.Float, types.Float},
 		fmt.Sprintf("mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", ty, ty),
 		"=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false)
-	reg := func(t *tval, c0, c1 int) int {
-		r := g.regAt(t.ll, []int{c0, c1})
-		if r < 0 {
-			g.failf("operand layout lacks element (%d, %d) of the fragment", c0, c1)
-		}
-		return r
-	}
+	reg := func(t *tval, c0, c1 int) int { return g.fragReg(t, c0, c1) }
 	for k := 0; k < K; k += 16 {
 		for mi := 0; mi < mReps; mi++ {
 			m := mi * mStep
@@ -167,10 +161,7 @@ func (g *gen) dotTF32(op *ir.Op, a, b, c *tval, mma *gpu.MMA) {
 		"=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false)
 	tf32 := map[*tval]map[int]value.Value{a: {}, b: {}}
 	frag := func(t *tval, c0, c1 int) value.Value {
-		r := g.regAt(t.ll, []int{c0, c1})
-		if r < 0 {
-			g.failf("operand layout lacks element (%d, %d) of the fragment", c0, c1)
-		}
+		r := g.fragReg(t, c0, c1)
 		v, ok := tf32[t][r]
 		if !ok {
 			v = g.cur.NewCall(cvt, t.regs[r])
@@ -178,13 +169,7 @@ func (g *gen) dotTF32(op *ir.Op, a, b, c *tval, mma *gpu.MMA) {
 		}
 		return v
 	}
-	reg := func(c0, c1 int) int {
-		r := g.regAt(out.ll, []int{c0, c1})
-		if r < 0 {
-			g.failf("accumulator layout lacks element (%d, %d) of the fragment", c0, c1)
-		}
-		return r
-	}
+	reg := func(c0, c1 int) int { return g.fragReg(out, c0, c1) }
 	for k := 0; k < K; k += 8 {
 		for mi := 0; mi < mReps; mi++ {
 			m := mi * mStep
@@ -370,4 +355,14 @@ func (g *gen) ldmatrix(ref *memRef, dl *gpu.DotOperand, shape []int, lazy bool) 
 		}
 	}
 	return out
+}
+
+// fragReg is the register of t that holds element (c0, c1) of an
+// mma.sync fragment; a layout without it is an internal error.
+func (g *gen) fragReg(t *tval, c0, c1 int) int {
+	r := g.regAt(t.ll, []int{c0, c1})
+	if r < 0 {
+		g.failf("operand layout %v lacks element (%d, %d) of the fragment", t.ll, c0, c1)
+	}
+	return r
 }
