@@ -230,6 +230,21 @@ func (p *Prepared) LaunchWith(o LaunchOptions) error {
 // Binary is what the launch runs.
 func (p *Prepared) Binary() *Binary { return p.gk.bin }
 
+// ResidentPerSM is how many programs of the launch one SM runs at once
+// (the driver's occupancy calculator on the loaded kernel: its registers,
+// shared memory and threads). A persistent kernel sizes its grid by it.
+func (p *Prepared) ResidentPerSM() (int, error) {
+	return p.gk.fn.ResidentPerSM(int(p.cfg.Block.X), p.cfg.SharedMem)
+}
+
+// SMs is the device's multiprocessor count.
+func (g *GPU) SMs() (int, error) {
+	if err := g.check("SMs"); err != nil {
+		return 0, err
+	}
+	return g.ctx.Dev.Attribute(cuda.AttrMultiprocessorCount)
+}
+
 // Close frees the launch's argument block (and its make_desc scratch,
 // after the GPU has finished with it).
 func (p *Prepared) Close() error {

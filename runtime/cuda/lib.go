@@ -59,6 +59,7 @@ type Driver struct {
 	cuFuncSetAttribute, cuFuncGetAttribute                                 uintptr
 	cuLaunchKernel                                                         uintptr
 	cuLaunchKernelEx, cuTensorMapEncodeTiled, cuOccupancyMaxActiveClusters uintptr // optional (CUDA 12)
+	cuOccupancyMaxActiveBlocksPerMultiprocessor                            uintptr // optional
 	missingOptional                                                        map[string]bool
 }
 
@@ -102,6 +103,7 @@ func (d *Driver) optional() []sym {
 		{"cuLaunchKernelEx", &d.cuLaunchKernelEx},
 		{"cuTensorMapEncodeTiled", &d.cuTensorMapEncodeTiled},
 		{"cuOccupancyMaxActiveClusters", &d.cuOccupancyMaxActiveClusters},
+		{"cuOccupancyMaxActiveBlocksPerMultiprocessor", &d.cuOccupancyMaxActiveBlocksPerMultiprocessor},
 	}
 }
 

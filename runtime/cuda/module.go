@@ -150,3 +150,16 @@ func (f *Function) LocalSize() (int, error) { return f.Attribute(FuncLocalSizeBy
 
 // StaticShared is the static shared memory in bytes.
 func (f *Function) StaticShared() (int, error) { return f.Attribute(FuncSharedSizeBytes) }
+
+// ResidentPerSM is cuOccupancyMaxActiveBlocksPerMultiprocessor: how many
+// CTAs of block threads and dynSmem bytes of dynamic shared memory one SM
+// holds at once (registers, shared memory, threads and the CTA limit).
+func (f *Function) ResidentPerSM(block, dynSmem int) (int, error) {
+	fn := f.c.d.cuOccupancyMaxActiveBlocksPerMultiprocessor
+	if fn == 0 {
+		return 0, fmt.Errorf("cuOccupancyMaxActiveBlocksPerMultiprocessor: not exported by %s", f.c.d.Library)
+	}
+	var n int32
+	err := f.c.do("cuOccupancyMaxActiveBlocksPerMultiprocessor", fn, uintptr(unsafe.Pointer(&n)), f.h, uintptr(block), uintptr(dynSmem))
+	return int(n), err
+}
