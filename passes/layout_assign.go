@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/tlego/tle/gpu"
@@ -306,6 +307,28 @@ func Coalesced(shape []int, info *gpu.AxisInfo, elemBytes, numWarps int) *gpu.Bl
 	return BlockedFor(shape, spt, order, numWarps)
 }
 
+// sharedCoalesced is Coalesced for a whole-view read of md: its
+// innermost dimension in memory (Order[0]) is contiguous over its extent,
+// and its rows start at multiples of their size in bytes (a shared buffer
+// is 16-byte aligned).
+func sharedCoalesced(md *ir.MemDesc, numWarps int) *gpu.Blocked {
+	rank := len(md.Shape)
+	f := rank - 1
+	if len(md.Order) == rank {
+		f = md.Order[0]
+	}
+	info := &gpu.AxisInfo{Contig: make([]int, rank), Div: make([]int, rank)}
+	for i := range info.Contig {
+		info.Contig[i], info.Div[i] = 1, 1
+	}
+	info.Contig[f] = md.Shape[f]
+	info.Div[f] = min(16, pow2Factor(md.Shape[f]*md.Elem.Bytes()))
+	return Coalesced(md.Shape, info, md.Elem.Bytes(), numWarps)
+}
+
+// pow2Factor is the largest power of two dividing n > 0.
+func pow2Factor(n int) int { return n & -n }
+
 func (s *assigner) coalesced(ptr *ir.Value) ir.Layout {
 	t := layTileOf(ptr)
 	return Coalesced(t.Shape, s.axes.Info(ptr), ir.ElemDType(t.Elem).Bytes(), s.nwOf(ptr))
@@ -466,6 +489,15 @@ func scanLayout(shape []int, axis, numWarps int) *gpu.Blocked {
 	}
 	per := max(1, ir.NumElements(shape)/(32*numWarps))
 	spt[axis] = 1 << layLog2(max(1, min(per, shape[axis])))
+	if rem := per / spt[axis]; spt[axis] == shape[axis] && rem > 1 && len(shape) > 1 {
+		// the whole axis in each thread: its other elements go along the
+		// innermost other dimension, consecutive in registers (order
+		// first), so that stores of the result are vectors and the lanes
+		// cover that dimension with fewer repetitions
+		f := order[1]
+		spt[f] = 1 << layLog2(min(rem, shape[f]))
+		order = append([]int{f}, slices.DeleteFunc(order, func(d int) bool { return d == f })...)
+	}
 	return BlockedFor(shape, spt, order, numWarps)
 }
 
@@ -475,7 +507,7 @@ func scanLayout(shape []int, axis, numWarps int) *gpu.Blocked {
 // basis of other dimensions zero-free below.
 func ScanLayoutOK(l ir.Layout, shape []int, axis int) bool {
 	b, ok := l.(*gpu.Blocked)
-	return ok && b.Order[0] == axis
+	return ok && (b.Order[0] == axis || b.SizePerThread[axis] >= shape[axis])
 }
 
 // voteLayoutOK reports layouts of a 1-D mask that prefix_count lowers
@@ -640,13 +672,172 @@ func (s *assigner) firstStrong(op *ir.Op) ir.Layout {
 // smaller operand before broadcasting (get), where a full tile would go
 // through shared memory whole: acc*alpha[:, None] + pv keeps pv's
 // layout.
+//
+// An operand that can be read again from shared memory in any layout
+// (canReread) follows the others for free, so the first operand that cannot
+// wins over it: in eg * bq with bq loaded from a shared buffer and eg
+// computed in a scan's layout, bq is read again in eg's layout, and nothing
+// converts.
 func (s *assigner) elementwiseLayout(op *ir.Op) ir.Layout {
-	for _, v := range op.Operands {
-		if l := s.lay(v); l != nil && (v.Def == nil || (v.Def.Kind != ir.OpBroadcast && v.Def.Kind != ir.OpExpandDims)) {
-			return l
+	for _, free := range []bool{false, true} {
+		for _, v := range op.Operands {
+			if l := s.lay(v); l != nil && (v.Def == nil || (v.Def.Kind != ir.OpBroadcast && v.Def.Kind != ir.OpExpandDims)) &&
+				(free || !s.canReread(v, rereadDepth) && loopOf(v) == innermostFor(op)) {
+				return l
+			}
 		}
 	}
 	return s.firstStrong(op)
+}
+
+// loopOf is the innermost for op whose body computes v (a loop-carried
+// block argument is its loop's): a value from outside the loop of its
+// user converts once, before the loop, so it does not decide a layout
+// over one that would convert in every iteration.
+func loopOf(v *ir.Value) *ir.Op {
+	if v.Def != nil {
+		return innermostFor(v.Def)
+	}
+	if v.Block != nil && v.Block.Parent != nil {
+		if v.Block.Parent.Kind == ir.OpFor {
+			return v.Block.Parent
+		}
+		return innermostFor(v.Block.Parent)
+	}
+	return nil
+}
+
+// innermostFor is the for op whose body holds op (nil outside loops).
+func innermostFor(op *ir.Op) *ir.Op {
+	for op != nil && op.Parent != nil {
+		op = op.Parent.Parent
+		if op != nil && op.Kind == ir.OpFor {
+			return op
+		}
+	}
+	return nil
+}
+
+// rereadDepth bounds the element-wise chains canReread follows.
+const rereadDepth = 8
+
+// canReread reports whether the strong tile v can be had in another
+// register layout without a conversion through shared memory: v reads
+// shared memory (a local_load of this CTA's buffer, or a load through
+// shared pointers), which is simply read again in that layout right after
+// itself, or v is an element-wise op whose strong operands are such reads,
+// chains of them (depth more ops at most) or broadcasts (whose smaller
+// operand converts), recomputed from them in that layout (Triton's
+// backward rematerialisation, with the shared-memory read as the cheap
+// root).
+func (s *assigner) canReread(v *ir.Value, depth int) bool {
+	d := v.Def
+	if d == nil || depth == 0 || len(d.Results) != 1 || len(d.Regions) > 0 || !layIsTile(v) {
+		return false
+	}
+	switch {
+	case d.Kind == ir.OpLocalLoad:
+		md, ok := d.Operands[0].Type.(*ir.MemDesc)
+		return ok && md.Space == ir.Shared
+	case d.Kind == ir.OpLoad:
+		if !layIsTile(d.Operands[0]) {
+			return false
+		}
+		if p, ok := layTileOf(d.Operands[0]).Elem.(*ir.Pointer); !ok || p.Space != ir.Shared {
+			return false
+		}
+		for _, o := range d.Operands {
+			if !s.weakish(o) {
+				return false
+			}
+		}
+		return true
+	case d.Kind.IsElementwise():
+		for _, o := range d.Operands {
+			if s.weakish(o) {
+				continue
+			}
+			if od := o.Def; od != nil && (od.Kind == ir.OpBroadcast || od.Kind == ir.OpExpandDims) {
+				continue
+			}
+			if !s.canReread(o, depth-1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// registerLayout reports the layouts reread builds values in: blocked
+// layouts and their slices (the generic shared-memory reads of the
+// backend; dot operands and accumulators keep their own paths).
+func registerLayout(l ir.Layout) bool {
+	switch l := l.(type) {
+	case *gpu.Blocked:
+		return true
+	case *gpu.Slice:
+		return registerLayout(l.Parent)
+	}
+	return false
+}
+
+// weakish is weakOperand, also for the values materialisation made since
+// classify (a weak value recomputed in a layout is a clone classify never
+// saw).
+func (s *assigner) weakish(v *ir.Value) bool {
+	if s.weakOperand(v) {
+		return true
+	}
+	d := v.Def
+	if d == nil || !weakKind(d.Kind) {
+		return false
+	}
+	if _, seen := s.weak[v]; seen {
+		return false
+	}
+	for _, o := range d.Operands {
+		if !s.weakish(o) {
+			return false
+		}
+	}
+	return true
+}
+
+// reread is v (canReread, or a weak value materialisation made)
+// in the register layout l: its shared-memory reads done again in l right
+// after themselves, its element-wise ops recomputed in l from those (weak
+// operands recomputed, broadcasts converted before they broadcast).
+func (s *assigner) reread(v *ir.Value, l ir.Layout) *ir.Value {
+	key := memoKey{v, "reread:" + l.String()}
+	if nv, ok := s.memo[key]; ok {
+		return nv
+	}
+	def := v.Def
+	attrs := ir.Attrs{}
+	for k, a := range def.Attrs {
+		attrs[k] = a
+	}
+	ops := make([]*ir.Value, len(def.Operands))
+	for j, o := range def.Operands {
+		switch {
+		case !layIsTile(o):
+			ops[j] = o
+		case s.weakish(o) && !s.clonable(o):
+			ops[j] = s.reread(o, s.weakOperandLayout(def, j, l)) // a weak clone: cloned again
+		default:
+			ops[j] = s.get(o, s.weakOperandLayout(def, j, l), def, j)
+		}
+	}
+	t := layTileOf(v)
+	clone := s.newOp(def.Kind, ops, attrs, &ir.Tile{Shape: t.Shape, Elem: t.Elem, Layout: l}, v)
+	clone.Results[0].Name = v.Name
+	s.insertAfterDef(v, clone)
+	for _, o := range ops {
+		s.users[o] = append(s.users[o], clone)
+	}
+	s.memo[key] = clone.Results[0]
+	return clone.Results[0]
 }
 
 func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
@@ -715,6 +906,11 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		}
 		if l := s.matrixCopy(op); l != nil {
 			return l
+		}
+		// otherwise read it as a global load of the same rows would be:
+		// up to 16 bytes a thread along the view's contiguous dimension
+		if md, ok := op.Operands[0].Type.(*ir.MemDesc); ok {
+			return sharedCoalesced(md, s.nwAt(op))
 		}
 	case ir.OpLocalPtr:
 		// the pointers follow a strong index tile, as element-wise ops
@@ -951,7 +1147,11 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 	case ir.OpStore:
 		if layIsTile(op.Operands[0]) {
 			if p, ok := layTileOf(op.Operands[0]).Elem.(*ir.Pointer); ok && p.Space == ir.Global {
-				return s.coalesced(op.Operands[0])
+				c := s.coalesced(op.Operands[0])
+				if l := s.storeKeeps(op, c, p.Elem.Bytes()); l != nil {
+					return l
+				}
+				return c
 			}
 			// one layout for the pointers, the value and the mask (the
 			// backend pairs their registers by index): the value's, else
@@ -1014,6 +1214,27 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 	return nil
 }
 
+// storeKeeps is the layout of a global store's value when the store can
+// take it as it is rather than convert it to the coalesced layout c: a
+// blocked layout along c's contiguous dimension with at least 4 bytes a
+// thread there (no more than c's vectors, which the pointers' alignment
+// allows) and lanes covering at least 128 contiguous bytes, so that each
+// warp still writes whole 128-byte lines. A value that can be read again
+// in c (canReread) is, instead.
+func (s *assigner) storeKeeps(op *ir.Op, c ir.Layout, eb int) ir.Layout {
+	v := op.Operands[1]
+	b, ok := s.lay(v).(*gpu.Blocked)
+	cb, ok2 := c.(*gpu.Blocked)
+	if !ok || !ok2 || len(b.Order) != len(cb.Order) || s.canReread(v, rereadDepth) {
+		return nil
+	}
+	f := cb.Order[0]
+	if b.Order[0] != f || b.SizePerThread[f]*eb < 4 || b.SizePerThread[f] > cb.SizePerThread[f] || b.ThreadsPerWarp[f]*b.SizePerThread[f]*eb < 128 {
+		return nil
+	}
+	return b
+}
+
 // use makes operand j of op have layout l (nil: any layout, weak values get
 // the default one).
 func (s *assigner) use(op *ir.Op, j int, l ir.Layout) {
@@ -1064,6 +1285,9 @@ func (s *assigner) get(v *ir.Value, l ir.Layout, user *ir.Op, j int) *ir.Value {
 			// the whole product's
 			return s.remat(v, l)
 		}
+	}
+	if registerLayout(l) && s.canReread(v, rereadDepth) {
+		return s.reread(v, l)
 	}
 	if v.Def != nil && v.Def.Kind == gpu.OpConvertLayout {
 		src := v.Def.Operands[0]

@@ -102,7 +102,7 @@ func TestPrefillFP8PTX(t *testing.T) {
 		if c.page == 16 {
 			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
 			require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), 1, "%+v: bf16 PV", c)
-			require.Regexp(t, tletest.PTXLine(`cvt\.rn\.bf16\.f32`), transposer, "%+v: V to bf16 on the transposer", c)
+			require.Regexp(t, tletest.PTXLine(`cvt\.rn\.bf16(x2)?\.f32`), transposer, "%+v: V to bf16 on the transposer", c)
 		} else {
 			pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`
 			require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), c.page/32, "%+v: e4m3 PV, K = page in steps of 32", c)

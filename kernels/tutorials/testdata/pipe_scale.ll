@@ -171,97 +171,75 @@ bb11:
 	%v113 = and i32 %v110, 3
 	%v114 = shl i32 %v113, 6
 	%v115 = or i32 %v112, %v114
-	%v116 = and i32 %v1, 31
-	%v117 = and i32 %v110, 3
-	%v118 = shl i32 %v117, 5
-	%v119 = or i32 %v116, %v118
-	%v120 = icmp eq i32 %v109, 0
-	%v121 = mul i32 %v119, 4
-	%v122 = add i32 2176, %v121
-	%v123 = zext i32 %v122 to i64
-	%v124 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v123
-	%v125 = mul i32 %v115, 4
-	%v126 = add i32 2176, %v125
-	%v127 = zext i32 %v126 to i64
-	%v128 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v127
+	%v116 = icmp eq i32 %v109, 0
 	br label %bb13
 
 bb12:
 	br label %bb1
 
 bb13:
-	%v129 = add i32 %v119, 128
+	%v117 = add i32 %v115, 1
 	br label %bb14
 
 bb14:
-	%v130 = phi i32 [ 0, %bb13 ], [ %v178, %bb18 ]
-	%v131 = icmp slt i32 %v130, 8
-	br i1 %v131, label %bb15, label %bb16
+	%v118 = phi i32 [ 0, %bb13 ], [ %v159, %bb18 ]
+	%v119 = icmp slt i32 %v118, 8
+	br i1 %v119, label %bb15, label %bb16
 
 bb15:
-	%v132 = and i32 %v130, 1
-	%v133 = lshr i32 %v130, 1
-	%v134 = and i32 %v133, 1
-	%v135 = mul i32 %v132, 8
-	%v136 = add i32 %v3, %v135
+	%v120 = and i32 %v118, 1
+	%v121 = lshr i32 %v118, 1
+	%v122 = and i32 %v121, 1
+	%v123 = mul i32 %v120, 8
+	%v124 = add i32 %v3, %v123
 	br label %bb17
 
 bb16:
 	br label %bb1
 
 bb17:
-	%v137 = call i32 asm sideeffect "{\0A\09.reg .pred %p;\0A\09mbarrier.try_wait.parity.shared::cta.b64 %p, [$1], $2;\0A\09selp.u32 $0, 1, 0, %p;\0A}", "=r,r,r,~{memory}"(i32 %v136, i32 %v134)
-	%v138 = icmp ne i32 %v137, 0
-	br i1 %v138, label %bb18, label %bb17
+	%v125 = call i32 asm sideeffect "{\0A\09.reg .pred %p;\0A\09mbarrier.try_wait.parity.shared::cta.b64 %p, [$1], $2;\0A\09selp.u32 $0, 1, 0, %p;\0A}", "=r,r,r,~{memory}"(i32 %v124, i32 %v122)
+	%v126 = icmp ne i32 %v125, 0
+	br i1 %v126, label %bb18, label %bb17
 
 bb18:
-	%v139 = mul i32 %v132, 1024
-	%v140 = add i32 128, %v139
-	%v141 = mul i32 %v119, 4
-	%v142 = add i32 %v140, %v141
-	%v143 = zext i32 %v142 to i64
-	%v144 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v143
-	%v145 = bitcast i8 addrspace(3)* %v144 to float addrspace(3)*
-	%v146 = mul i32 %v129, 4
-	%v147 = add i32 %v140, %v146
-	%v148 = zext i32 %v147 to i64
-	%v149 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v148
-	%v150 = bitcast i8 addrspace(3)* %v149 to float addrspace(3)*
+	%v127 = mul i32 %v120, 1024
+	%v128 = add i32 128, %v127
+	%v129 = mul i32 %v115, 4
+	%v130 = add i32 %v128, %v129
+	%v131 = zext i32 %v130 to i64
+	%v132 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v131
+	%v133 = bitcast i8 addrspace(3)* %v132 to float addrspace(3)*
+	%v134 = mul i32 %v117, 4
+	%v135 = add i32 %v128, %v134
+	%v136 = zext i32 %v135 to i64
+	%v137 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v136
+	%v138 = bitcast i8 addrspace(3)* %v137 to float addrspace(3)*
 	call void asm sideeffect "bar.sync 2, 128;", "~{memory}"() #0
-	%v151 = bitcast float addrspace(3)* %v145 to float addrspace(3)*
-	%v152 = load float, float addrspace(3)* %v151, align 4
-	%v153 = bitcast float addrspace(3)* %v150 to float addrspace(3)*
-	%v154 = load float, float addrspace(3)* %v153, align 4
-	%v155 = and i32 %v130, 1
-	%v156 = mul i32 %v155, 8
-	%v157 = add i32 16, %v156
-	%v158 = add i32 %v3, %v157
+	%v139 = bitcast float addrspace(3)* %v133 to float addrspace(3)*
+	%v140 = load float, float addrspace(3)* %v139, align 4
+	%v141 = bitcast float addrspace(3)* %v138 to float addrspace(3)*
+	%v142 = load float, float addrspace(3)* %v141, align 4
+	%v143 = and i32 %v118, 1
+	%v144 = mul i32 %v143, 8
+	%v145 = add i32 16, %v144
+	%v146 = add i32 %v3, %v145
 	call void asm sideeffect "bar.sync 2, 128;", "~{memory}"() #0
-	%v159 = zext i1 %v120 to i32
-	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09.reg .b64 %st;\0A\09.reg .b32 %z;\0A\09setp.ne.b32 %p, $1, 0;\0A\09mov.b32 %z, 0;\0A\09@%p mbarrier.arrive.shared::cta.b64 %st, [$0];\0A}", "r,r,~{memory}"(i32 %v158, i32 %v159)
-	%v160 = add i32 %v7, %v130
-	%v161 = mul i32 %v160, 256
-	%v162 = sext i32 %v161 to i64
-	%v163 = getelementptr inbounds float, float addrspace(1)* %out, i64 %v162
-	%v164 = sext i32 %v115 to i64
-	%v165 = getelementptr inbounds float, float addrspace(1)* %v163, i64 %v164
-	%v166 = fmul float %v152, %scale
-	%v167 = fmul float %v154, %scale
-	%v168 = bitcast i8 addrspace(3)* %v124 to float addrspace(3)*
-	store float %v166, float addrspace(3)* %v168, align 4
-	%v169 = getelementptr inbounds i8, i8 addrspace(3)* %v124, i32 512
-	%v170 = bitcast i8 addrspace(3)* %v169 to float addrspace(3)*
-	store float %v167, float addrspace(3)* %v170, align 4
-	call void asm sideeffect "bar.sync 2, 128;", "~{memory}"() #0
-	%v171 = bitcast i8 addrspace(3)* %v128 to <2 x float> addrspace(3)*
-	%v172 = load <2 x float>, <2 x float> addrspace(3)* %v171, align 8
-	%v173 = extractelement <2 x float> %v172, i32 0
-	%v174 = extractelement <2 x float> %v172, i32 1
-	%v175 = insertelement <2 x float> undef, float %v173, i32 0
-	%v176 = insertelement <2 x float> %v175, float %v174, i32 1
-	%v177 = bitcast float addrspace(1)* %v165 to <2 x float> addrspace(1)*
-	store <2 x float> %v176, <2 x float> addrspace(1)* %v177, align 8
-	%v178 = add i32 %v130, 1
+	%v147 = zext i1 %v116 to i32
+	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09.reg .b64 %st;\0A\09.reg .b32 %z;\0A\09setp.ne.b32 %p, $1, 0;\0A\09mov.b32 %z, 0;\0A\09@%p mbarrier.arrive.shared::cta.b64 %st, [$0];\0A}", "r,r,~{memory}"(i32 %v146, i32 %v147)
+	%v148 = add i32 %v7, %v118
+	%v149 = mul i32 %v148, 256
+	%v150 = sext i32 %v149 to i64
+	%v151 = getelementptr inbounds float, float addrspace(1)* %out, i64 %v150
+	%v152 = sext i32 %v115 to i64
+	%v153 = getelementptr inbounds float, float addrspace(1)* %v151, i64 %v152
+	%v154 = fmul float %v140, %scale
+	%v155 = fmul float %v142, %scale
+	%v156 = insertelement <2 x float> undef, float %v154, i32 0
+	%v157 = insertelement <2 x float> %v156, float %v155, i32 1
+	%v158 = bitcast float addrspace(1)* %v153 to <2 x float> addrspace(1)*
+	store <2 x float> %v157, <2 x float> addrspace(1)* %v158, align 8
+	%v159 = add i32 %v118, 1
 	br label %bb14
 }
 
