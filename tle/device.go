@@ -323,7 +323,7 @@ func bindingKey(opts CompileOptions) string {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s=%s;", n, opts.Defines[n])
 	}
-	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;mmasync=%v;stages=%d", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotMMASync, opts.NumStages)
+	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;mmasync=%v;stages=%d;loopaddr=%v", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotMMASync, opts.NumStages, opts.LoopAddresses)
 	return b.String()
 }
 

@@ -147,6 +147,12 @@ type CompileOptions struct {
 	// Each stage holds one more copy of every pipelined tile in shared
 	// memory.
 	NumStages int
+	// LoopAddresses computes each thread's element addresses inside the
+	// body of every outermost loop instead of once at the kernel's entry
+	// (nvptx.AttrLoopAddresses): for a persistent kernel, whose loop would
+	// otherwise keep all of them live in registers from start to end, at
+	// the cost of recomputing them in each iteration.
+	LoopAddresses bool
 	// Div16 names integer parameters whose values are multiples of 16 (a
 	// specialisation key, as in Triton): the compiler may then prove that
 	// addresses built from them are 16-byte aligned and vectorise. Run and
@@ -181,6 +187,9 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 	}
 	if opts.MinCTAsPerSM > 0 {
 		m.Func(k.Name()).Attrs[nvptx.AttrMinCTAsPerSM] = int64(opts.MinCTAsPerSM)
+	}
+	if opts.LoopAddresses {
+		m.Func(k.Name()).Attrs[nvptx.AttrLoopAddresses] = true
 	}
 	if !opts.DotMMASync {
 		m.Func(k.Name()).Attrs[gpu.AttrDotWgmma] = true

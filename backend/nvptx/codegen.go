@@ -73,6 +73,14 @@ func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// AttrLoopAddresses (bool, on a kernel) computes each thread's element
+// addresses and coordinates inside the body of every outermost loop
+// outside a warp role (from a thread index read there, which LLVM cannot
+// hoist) instead of once in the kernel's entry: a long persistent loop
+// then keeps none of them live across its iterations, at the cost of
+// recomputing them in each (tle.CompileOptions.LoopAddresses).
+const AttrLoopAddresses = "loop_addresses"
+
 // AttrMinCTAsPerSM (int64, on a kernel) asks ptxas to fit that many CTAs on
 // an SM (the minctasm annotation, which caps registers per thread).
 const AttrMinCTAsPerSM = "min_ctas_per_sm"
@@ -143,6 +151,8 @@ type gen struct {
 	// top of the innermost loop body being generated
 	barrierInLoop  bool
 	curOp          *ir.Op
+	loopAddresses  bool // AttrLoopAddresses
+	loopDepth      int  // loops being generated (outside roles' own count)
 	nblocks        int
 	preciseDiv     bool
 	arch           string // Options.Arch
@@ -253,6 +263,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 		}
 		g.vals[arg] = &tval{s: v}
 	}
+	g.loopAddresses = f.Attrs.Bool(AttrLoopAddresses)
 	tidF := md.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", true, types.I32)
 	g.tid = g.cur.NewCall(tidF)
 	g.lane = g.cur.NewAnd(g.tid, i32c(31))
@@ -865,7 +876,31 @@ func (g *gen) forOp(op *ir.Op) {
 	g.sync = unknownState()
 	g.barrierInLoop = false
 	g.cur = loop
-	g.block(body)
+	if g.loopAddresses && g.loopDepth == 0 && g.role == nil {
+		// the body's own entry for the per-thread values (atEntry), from
+		// a thread index read in each iteration (AttrLoopAddresses)
+		saved := struct {
+			entry           *llvm.Block
+			tid, warp, lane value.Value
+			bases           map[*gpu.LinearLayout][]value.Value
+		}{g.entry, g.tid, g.warp, g.lane, g.bases}
+		g.entry = loop
+		g.tid = loop.NewCall(g.md.inlineAsm(types.I32, nil, "mov.u32 $0, %tid.x;", "=r", true))
+		g.lane = loop.NewAnd(g.tid, i32c(31))
+		g.warp = loop.NewLShr(g.tid, i32c(5))
+		g.bases = map[*gpu.LinearLayout][]value.Value{}
+		bodyB := g.newBlock()
+		g.cur = bodyB
+		g.loopDepth++
+		g.block(body)
+		g.loopDepth--
+		loop.NewBr(bodyB)
+		g.entry, g.tid, g.warp, g.lane, g.bases = saved.entry, saved.tid, saved.warp, saved.lane, saved.bases
+	} else {
+		g.loopDepth++
+		g.block(body)
+		g.loopDepth--
+	}
 	y := body.Terminator()
 	next := g.add(ivPhi, step)
 	latch := g.cur

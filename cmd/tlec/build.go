@@ -17,6 +17,7 @@ type buildFlags struct {
 	toolchain  string
 	numWarps   int
 	minCTAs    int
+	loopAddr   bool
 	numStages  int
 	dotWgmma   bool
 	verifyEach bool
@@ -52,6 +53,7 @@ sm_90 or sm_90a; earlier targets keep every dot on mma.sync).`,
 			fs.StringVar(&b.toolchain, "toolchain", "auto", "auto, llc or nvvm")
 			fs.IntVar(&b.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
 			fs.IntVar(&b.minCTAs, "min-ctas", 0, "CTAs per SM that ptxas must make room for (the minctasm annotation; 0: none)")
+			fs.BoolVar(&b.loopAddr, "loop-addresses", false, "compute per-thread addresses in each iteration of the outermost loops instead of at the kernel's entry (fewer registers live across a persistent loop)")
 			fs.IntVar(&b.numStages, "num-stages", 0, "software-pipeline depth of the loads feeding a loop's products (0: 3; 1: none)")
 			fs.BoolVar(&b.dotWgmma, "dot-wgmma", true, "run dots whose operands are loaded from global memory as wgmma where their shapes allow (sm_90a); --dot-wgmma=false keeps mma.sync")
 			fs.BoolVar(&b.verifyEach, "verify-each", false, "verify the IR after every pass")
@@ -91,7 +93,7 @@ func runBuild(e *env, cfg any, files []string) int {
 		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2
 	}
-	opts := tle.CompileOptions{Defines: defines, NumWarps: b.numWarps, MinCTAsPerSM: b.minCTAs, NumStages: b.numStages, DotMMASync: !b.dotWgmma, VerifyEach: b.verifyEach, DumpAfter: b.dumpAfter, DumpDir: b.dumpDir}
+	opts := tle.CompileOptions{Defines: defines, NumWarps: b.numWarps, MinCTAsPerSM: b.minCTAs, LoopAddresses: b.loopAddr, NumStages: b.numStages, DotMMASync: !b.dotWgmma, VerifyEach: b.verifyEach, DumpAfter: b.dumpAfter, DumpDir: b.dumpDir}
 	art, err := k.Build(opts, tle.GPUOptions{Arch: b.arch, Toolchain: b.toolchain}, b.emit)
 	if err != nil {
 		printError(e.stderr, "build", err)
