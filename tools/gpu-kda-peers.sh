@@ -10,14 +10,36 @@
 # STATE=bf16 too, the bf16-state kernels). The bench runs only the
 # configurations the file has complete (a peer run cut by PEER_TIMEOUT
 # keeps the ones it finished). About 6 minutes; logs under $OUT.
-# TEST=1 first runs the v3 accuracy tests on the GPU (.gpu/kda.test).
+# TEST=1 first runs the v3 accuracy tests on the GPU (.gpu/kda.test),
+# SANITIZE=1 compute-sanitizer memcheck, racecheck and synccheck on one of
+# them, TUT=1 the tutorial tests, ATTN=1 the attention tests (.gpu/*.test).
+# OLD=DIR also benches DIR/tlec (another build, for an A/B in the same
+# call); PDLBENCH=0 skips the --pdl bench.
 . "$(dirname "$0")/gpu-env.sh"
 REPS=${REPS:-30}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 if [ "${TEST:-0}" = 1 ]; then
   echo "== kda v3 accuracy on the GPU"
-  (cd kernels/kda && TLE_KDA_LARGE=0 TLE_REQUIRE_GPU=1 "$root/.gpu/kda.test" -test.run 'Accuracy//v3|Runner|PDL' -test.v >"$OUT/kda-test.log" 2>&1; echo "rc=$?")
+  (cd kernels/kda && TLE_KDA_LARGE=${KDALARGE:-0} TLE_KDA_VARIANT=v3 TLE_REQUIRE_GPU=1 "$root/.gpu/kda.test" -test.run 'Accuracy//v3|Runner|PDL|GPULarge' -test.v >"$OUT/kda-test.log" 2>&1; echo "rc=$?")
   grep -E "^(--- FAIL|ok|FAIL|PASS)" "$OUT/kda-test.log" | head -20
+fi
+
+if [ "${SANITIZE:-0}" = 1 ]; then
+  echo "== compute-sanitizer"
+  for tool in memcheck racecheck synccheck; do
+    (cd kernels/kda && TLE_REQUIRE_GPU=1 timeout 120 compute-sanitizer --tool $tool "$root/.gpu/kda.test" -test.run 'Accuracy//v3/varlen/h0/f32$' >"$OUT/san-$tool.log" 2>&1; echo "$tool rc=$?")
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(ok|FAIL|PASS)" "$OUT/san-$tool.log" | head -3
+  done
+fi
+if [ "${TUT:-0}" = 1 ]; then
+  echo "== tutorials"
+  (cd kernels/tutorials && TLE_REQUIRE_GPU=1 "$root/.gpu/tutorials.test" -test.v >"$OUT/tutorials.log" 2>&1; echo "tutorials rc=$?")
+  grep -E "^(--- FAIL|ok|FAIL)" "$OUT/tutorials.log" | head -10
+fi
+if [ "${ATTN:-0}" = 1 ]; then
+  echo "== attention"
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 "$root/.gpu/attention.test" -test.v >"$OUT/attention.log" 2>&1; echo "attention rc=$?")
+  grep -E "^(--- FAIL|ok|FAIL)" "$OUT/attention.log" | head -10
 fi
 
 echo "== FlashKDA build and FLA"
@@ -80,7 +102,13 @@ else
   peer=()
 fi
 bench plain ${peer[@]+"${peer[@]}"}
-bench pdl --pdl ${peer[@]+"${peer[@]}"}
+if [ -n "${OLD:-}" ]; then
+  echo "-- old ($OLD/tlec)"
+  "$OLD/tlec" bench kda_fwd --reps "$REPS" ${peer[@]+"${peer[@]}"} 2>"$OUT/bench-old.err" | tee "$OUT/bench-old.txt"
+fi
+if [ "${PDLBENCH:-1}" = 1 ]; then
+  bench pdl --pdl ${peer[@]+"${peer[@]}"}
+fi
 if [ "${STATE:-f32}" = bf16 ]; then
   bench bf16 --state bf16 ${peer[@]+"${peer[@]}"}
 fi

@@ -36,10 +36,10 @@ if [ "${NCU:-1}" = 1 ]; then
   for t in ${BINS:-tlec-base tlec}; do
     [ -x .gpu/$t ] || continue
     for w in ${NCU_VARIANTS:-4}; do
-      ncu --clock-control none -k regex:kda_prep --launch-count 1 --section LaunchStats --section Occupancy --section SchedulerStats --section SpeedOfLight \
-        --metrics sm__inst_executed.sum \
+      ncu --clock-control none -k regex:kda_prep --launch-count 1 --section LaunchStats --section Occupancy --section SchedulerStats --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
+        --metrics sm__inst_executed.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio,smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio,smsp__average_warps_issue_stalled_sleeping_per_issue_active.ratio \
         .gpu/$t bench kda_fwd --variant v3:$w --configs 1 --reps 1 --warmup 0 >"$OUT/ncu-$t-${w/:/-}.txt" 2>&1
-      echo "-- ncu $t v3:$w"; grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|inst_executed|Issued Warp|No Eligible|Block Limit Reg|Dynamic Shared" "$OUT/ncu-$t-${w/:/-}.txt" | head -12
+      echo "-- ncu $t v3:$w"; grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|inst_executed|Issued Warp|No Eligible|Block Limit|Dynamic Shared|Warp Cycles Per Issued|DRAM Throughput|Memory Throughput|stalled" "$OUT/ncu-$t-${w/:/-}.txt" | head -40
     done
   done
 fi

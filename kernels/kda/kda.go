@@ -350,11 +350,14 @@ type Launch struct {
 	Grid     [3]int
 	NumWarps int // 0: the compiler's default (4)
 	MinCTAs  int // CTAs per SM ptxas makes room for (0: no constraint)
+	// LoopAddresses: per-thread addresses computed in each iteration of
+	// the kernel's loop (tle.CompileOptions.LoopAddresses)
+	LoopAddresses bool
 }
 
 // Options are the compile options of the launch.
 func (l Launch) Options() tle.CompileOptions {
-	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps, MinCTAsPerSM: l.MinCTAs}
+	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps, MinCTAsPerSM: l.MinCTAs, LoopAddresses: l.LoopAddresses}
 }
 
 // Plan is the launch of validated sizes d with params p and block bv.

@@ -547,9 +547,10 @@ func TestV3OldTargetsBuildWithoutPDL(t *testing.T) {
 
 // TestPrepPTX: kda_prep at FlashKDA's head size, as v3 launches it, built
 // for sm_90a with llc-19: the cumulative gate is a sequential sum in
-// registers (no shfl.up), sigmoid takes one rcp.approx (no div.full), and
-// the whole program crosses at most 24 CTA barriers (it crossed 39 when
-// every layout trip and staged product had two).
+// registers (no shfl.up), sigmoid takes one rcp.approx (no div.full), the
+// inputs come by TMA, and an item crosses at most 24 CTA barriers (39 when
+// every layout trip and staged product had two, 31 before the compiler
+// re-read shared memory instead of converting).
 func TestPrepPTX(t *testing.T) {
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skipf("llc-19 not installed: %v", err)
@@ -574,5 +575,9 @@ func TestPrepPTX(t *testing.T) {
 		if kb == 0 {
 			require.LessOrEqual(t, strings.Count(ptx, "bar.sync"), 24)
 		}
+		// q, k and g by TMA, a 3-D box each (per K block, in a loop over
+		// the blocks when there are several), and dt_bias by one 2-D box
+		require.Equal(t, 3, strings.Count(ptx, "cp.async.bulk.tensor.3d"), "K block %d", kb)
+		require.Equal(t, 1, strings.Count(ptx, "cp.async.bulk.tensor.2d"), "K block %d", kb)
 	}
 }

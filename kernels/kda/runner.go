@@ -1,6 +1,7 @@
 package kda
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -209,8 +210,8 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	r.closePreps()
 	prep, rec := LaunchesV3(d, p, bv, nc, t.H0 != nil)
 	if nc > 0 {
-		pp, err := r.g.Prepare(prepK, prep.Options(), prep.Grid, t.Q, t.K, t.G, t.Beta, t.ALog, t.DtBias, chunks, ws, wd,
-			float32(p.Scale), float32(p.LowerBound), int32(d.H))
+		pp, err := r.preparePrep(prepK, prep, nc*d.H, t.Q, t.K, t.G, t.Beta, t.ALog, t.DtBias, chunks, ws, wd,
+			float32(p.Scale), float32(p.LowerBound), int32(d.H), int32(d.B*d.T), int32(nc*d.H))
 		if err != nil {
 			return err
 		}
@@ -224,6 +225,27 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	r.preps = append(r.preps, rp)
 	r.key, r.pdl = key, p.PDL && len(r.preps) == 2
 	return nil
+}
+
+// preparePrep prepares the persistent kda_prep over items items with one
+// program for each that the GPU holds at once (the driver's occupancy of
+// the loaded kernel times the SMs), so that every program is resident from
+// the start and the items are shared out evenly.
+func (r *Runner) preparePrep(k *tle.Kernel, l Launch, items int, args ...any) (*tle.Prepared, error) {
+	pp, err := r.g.Prepare(k, l.Options(), [3]int{1, 1, 1}, args...)
+	if err != nil {
+		return nil, err
+	}
+	per, err := pp.ResidentPerSM()
+	if err == nil && per < 1 {
+		err = fmt.Errorf("kda_prep: no program fits on an SM (occupancy 0)")
+	}
+	sms, err2 := r.g.SMs()
+	pp.Close()
+	if err = errors.Join(err, err2); err != nil {
+		return nil, err
+	}
+	return r.g.Prepare(k, l.Options(), [3]int{prepPrograms(items, per*sms), 1, 1}, args...)
 }
 
 // checkDeviceTensors checks each buffer's dtype and size against d and p,

@@ -64,7 +64,9 @@ func BlockVV3(v int) int {
 
 // LaunchesV3 are v3's two launches for sizes d: the preparation over
 // nchunks chunks, then the recurrence with V block bv; both built with the
-// PDL builtins when p.PDL.
+// PDL builtins when p.PDL. The preparation's grid is one program per
+// (chunk, head) item, the most its persistent loop can use: the Runner
+// shrinks it to the programs the GPU holds at once (prepPrograms).
 func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
 	b := strconv.FormatBool
 	kp := strconv.Itoa(paddedK(d.K))
@@ -79,8 +81,11 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 	prep = Launch{
 		Defines: map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "KB": strconv.Itoa(kb), "SPLIT": b(!p.Fast),
 			"PDL": b(p.PDL)},
-		Grid:     [3]int{nchunks, d.H, 1},
+		Grid:     [3]int{max(1, nchunks*d.H), 1, 1},
 		NumWarps: nw,
+		// its persistent loop would keep ~150 per-thread addresses live
+		// (255 registers, 4 programs an SM)
+		LoopAddresses: true,
 	}
 	rec = Launch{
 		Defines: map[string]string{
@@ -116,6 +121,15 @@ func KernelsV3() (prep, rec *tle.Kernel, err error) {
 	})
 	return v3Kernels.prep, v3Kernels.rec, v3Kernels.err
 }
+
+// interpPrepPrograms is the persistent preparation's grid on the
+// interpreter.
+const interpPrepPrograms = 3
+
+// prepPrograms is the persistent preparation's grid for items (chunk,
+// head) items and slots programs the device runs at once: one program a
+// slot, never more than the items.
+func prepPrograms(items, slots int) int { return max(1, min(items, slots)) }
 
 // DefaultPrepWarps is the warps of v3's preparation kernel when
 // Params.NumWarps is 0. Measured on the H200 at H 96, T 8192 (docs/perf.md,
@@ -175,9 +189,12 @@ func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) 
 		args := map[string]any{
 			"q": cp(in.Q), "k": cp(in.K), "g": cp(in.G), "beta": cp(in.Beta),
 			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": vector(ct.Chunks), "ws": ws, "wd": wd,
-			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
+			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H, "T": d.B * d.T, "items": nc * d.H,
 		}
-		if err := prepK.Run(dev, prep.Grid, prep.Options(), args); err != nil {
+		// a few programs, so that each runs several items of its
+		// persistent loop (and they get uneven shares)
+		grid := [3]int{prepPrograms(nc*d.H, interpPrepPrograms), 1, 1}
+		if err := prepK.Run(dev, grid, prep.Options(), args); err != nil {
 			return nil, fmt.Errorf("kda_prep on %s: %w", dev.Name(), err)
 		}
 	}
