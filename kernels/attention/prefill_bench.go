@@ -182,10 +182,11 @@ type PrefillBenchResult struct {
 	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
 	Us          float64 `json:"median_us"`
 	MinUs       float64 `json:"min_us"`
-	FLOPs       float64 `json:"flops"`           // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
-	DenseFLOPs  float64 `json:"dense_flops"`     // the same without the mask (dense causal)
-	TFLOPs      float64 `json:"tflop_s"`         // FLOPs / median
-	Error       string  `json:"error,omitempty"` // why the row has no time
+	FLOPs       float64 `json:"flops"`            // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
+	DenseFLOPs  float64 `json:"dense_flops"`      // the same without the mask (dense causal)
+	TFLOPs      float64 `json:"tflop_s"`          // FLOPs / median
+	Error       string  `json:"error,omitempty"`  // why the row has no time
+	Kernel      string  `json:"kernel,omitempty"` // the kernel timed (attn_prefill_fp8_k128: 128 keys a step)
 }
 
 // result is row's result with plan p's figures and no timing.
@@ -392,6 +393,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 		return PrefillBenchResult{}, err
 	}
 	res := row.result(plan)
+	res.Kernel = pl.Kernel
 	res.Us, res.MinUs, res.TFLOPs = tm.MedianMs*1e3, tm.MinMs*1e3, plan.FLOPs/tm.MedianMs/1e9
 	return res, nil
 }
