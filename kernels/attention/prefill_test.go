@@ -282,7 +282,8 @@ func TestPrefillLong(t *testing.T) {
 // TestPrefillGPU (GPU only): the (512, 4096) shape at one kv head
 // (Hq 8; the reference takes a few seconds on the host), BF16 and FP8
 // quant 0 and 1 on pages of 64, and a 127-token request with no prefix
-// beside it.
+// beside it; FP8 at both key steps (128 keys and one page a step), with
+// odd page counts (4000 keys: 63 pages) and pages of 16 at 128.
 func TestPrefillGPU(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -294,6 +295,13 @@ func TestPrefillGPU(t *testing.T) {
 		{name: "bf16 512 x 4096 hnd page 16", page: 16, hkv: 1, g: 8, qlens: []int64{512}, lens: []int64{4096}},
 		{name: "fp8q1 512 x 4096 + 127 x 127 hnd", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, qlens: []int64{512, 127}, lens: []int64{4096, 127}},
 		{name: "fp8q0 512 x 4096 nhd", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}},
+		// the FP8 rows above walk 128 keys a step (the default at pages of
+		// 64); these one page a step, and 128 keys a step over an odd page
+		// count and pages of 16
+		{name: "fp8q1 512 x 4096 + 127 x 127 hnd key step 64", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, qlens: []int64{512, 127}, lens: []int64{4096, 127}, ks: 64},
+		{name: "fp8q0 512 x 4096 nhd key step 64", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}, ks: 64},
+		{name: "fp8q0 300 x 4000 + 70 x 100 nhd key step 128", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{300, 70}, lens: []int64{4000, 100}, ks: 128},
+		{name: "fp8q1 200 x 1000 hnd page 16 key step 128", fp8: true, quant: 1, page: 16, hkv: 1, g: 8, qlens: []int64{200}, lens: []int64{1000}, ks: 128},
 	} {
 		runPrefill(t, []tle.Device{g}, r, c)
 	}
