@@ -116,8 +116,9 @@ rows' masks and FLOP counts on the CPU and prints them untimed, without a
 GPU. --block-m 64 runs the BF16 rows with 64 query rows a program (two
 programs an SM). --key-step 64 runs the FP8 rows one page (64 keys) a
 step (attn_prefill_fp8), --key-step 128 (the default) 128 keys a step
-over two pages (attn_prefill_fp8_k128), so the two can be compared. tools/gpu-attn-decode.sh (PREFILL=1) compares the rows
-with HPC-Ops and torch SDPA in the same session.`,
+over two pages (attn_prefill_fp8_k128), so the two can be compared.
+tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops and
+torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
