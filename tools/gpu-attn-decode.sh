@@ -25,6 +25,8 @@
 #           name and the speed-up, the geometric mean over the 24 FP8 rows,
 #           masked over dense (ours and HPC-Ops'), BF16 paged, and the
 #           self-attention rows against cuDNN and FA2
+#   KEYSTEP64=1 (with PREFILL=1): the FP8 rows again at --key-step 64 (one
+#           page a step), beside the default 128 keys a step (about 1 minute more)
 # $OUT gets at most 5 files (the device tool drops files past a count):
 # hpc_attn.json, tlec_prefill.json, sdpa_prefill.json, compare.txt (every
 # comparison table, in full) and logs.tar.gz (logs, gpu.txt and the decode
@@ -145,6 +147,31 @@ print(f"{'BF16 row':41s} {'128 rows us':>11s} {'64 rows us':>10s} {'64 TFLOP/s':
 for r in b:
     x = a.get(r["name"], {})
     print(f"{r['name']:41s} {x.get('median_us', 0):11.1f} {r.get('median_us', 0):10.1f} {r.get('tflop_s', 0):10.1f}")
+PY
+fi
+# KEYSTEP64=1: the FP8 rows again one page (64 keys) a step
+# (attn_prefill_fp8), their times beside the default 128 keys a step
+# (attn_prefill_fp8_k128)
+if [ "${KEYSTEP64:-0}" = 1 ]; then
+  echo "== tlec bench attn_prefill --key-step 64 (FP8)"
+  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases prefill_fp8 --key-step 64 --json >"$W/tlec_prefill_ks64.json" 2>"$W/tlec-prefill-ks64.err"; echo "rc=$?"
+  python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_ks64.json" <<'PY' | tee -a "$W/compare.txt"
+import json, math, sys
+try:
+    a = {r["name"]: r for r in json.load(open(sys.argv[1]))}
+    b = json.load(open(sys.argv[2]))
+except Exception as e:
+    print("no key-step figures:", e); sys.exit(0)
+print(f"{'FP8 row':41s} {'128 keys us':>11s} {'64 keys us':>10s} {'64/128':>7s}")
+v = []
+for r in b:
+    x = a.get(r["name"], {}).get("median_us", 0)
+    y = r.get("median_us", 0)
+    if x and y:
+        v.append(y / x)
+    print(f"{r['name']:41s} {x:11.1f} {y:10.1f} {(y / x if x and y else 0):7.3f}")
+if v:
+    print(f"geometric mean of 64-key / 128-key times over {len(v)} rows: {math.exp(sum(map(math.log, v)) / len(v)):.3f}")
 PY
 fi
 python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_bf16.json" >"$OUT/tlec_prefill.json" <<'PY'

@@ -49,6 +49,9 @@ func TestBenchPrefillFlags(t *testing.T) {
 	code, _, errs = runCLI("bench", "attn_prefill", "--block-m", "32")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--block-m 32: want 128 or 64")
+	code, _, errs = runCLI("bench", "attn_prefill", "--key-step", "32")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--key-step 32: want 128 or 64")
 
 	rows, err := prefillRows("nocache, _q1_masked_hnd/512x4096")
 	require.NoError(t, err)

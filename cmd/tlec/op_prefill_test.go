@@ -75,6 +75,21 @@ func testOpAttnPrefill(t *testing.T, fp8 bool) {
 	requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, fp8)
 }
 
+// TestOpAttnPrefillKeyStep: params.json's key_step 128 runs the FP8
+// walk of 128 keys a step (eight pages of 16) and gives the Go API's
+// results with PrefillParams.KeyStep 128.
+func TestOpAttnPrefillKeyStep(t *testing.T) {
+	in, inputs, p := prefillDir(t, true)
+	writeParams(t, in, `{"layout": "nhd", "dtype": "fp8", "quant_type": 0, "key_step": 128}`)
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
+	require.Equal(t, 0, code, errs)
+	p.KeyStep = 128
+	want, err := attention.Prefill(tle.CPU(), inputs, p)
+	require.NoError(t, err)
+	requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, true)
+}
+
 // TestOpAttnPrefillBad: every bad input exits 1 with the argument named on
 // standard error, and nothing is written.
 func TestOpAttnPrefillBad(t *testing.T) {
@@ -99,6 +114,9 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		{arg: "v_scale", fp8: true, file: "v_scale", arr: npy.Float32([]int{2}, []float32{1, 1})},
 		{arg: "k_scale", fp8: true, remove: "k_scale"},
 		{arg: "quant_type", fp8: true, params: `{"layout": "nhd", "dtype": "fp8", "quant_type": 3}`},
+		{arg: "key_step", fp8: true, params: `{"layout": "nhd", "dtype": "fp8", "quant_type": 0, "key_step": 64}`}, // pages of 16: 16 or 128
+		{arg: "key_step", params: `{"layout": "nhd", "dtype": "bf16", "key_step": 128}`},
+		{arg: "key_step", params: `{"layout": "nhd", "dtype": "bf16", "key_step": "128"}`},
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("<i4", []int{2, 4, 1, 1}, make([]int64, 8))}, // not uint8
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 2}, make([]int64, 16))},
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 1}, []int64{1, 1, 2, 1, 0, 0, 0, 0})},

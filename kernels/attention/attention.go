@@ -124,7 +124,17 @@
 // moved from the QK accumulator to PV's register a by warp shuffles and
 // scaled by 256; pages of 16 run PV in bf16 (e4m3 wgmma needs K = 32).
 // Each page's PV runs on under the next page's K wait and QK (BF16 and
-// FP8). PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
+// FP8). FP8 walks 128 keys a step by default for pages of 64
+// (PrefillParams.KeyStep 128, attn_prefill_fp8_k128; any page size takes
+// it): the step's 128/page pages land in the slots of one ring stage (three
+// stages of K, V and V^T), read as one [128, 128] shared view (reshape) by
+// one m64n128 QK^T per k step, the softmax runs over 128 columns, the
+// transposer writes the step's V^T [128, 128] and PV is m64n128 over 128
+// keys; the last step's missing pages repeat the last page, hidden by the
+// causal mask and zeroed past L; quant-0 K scales are staged in shared
+// memory by the producer. KeyStep = the page keeps one page a step
+// (attn_prefill_fp8), the default for pages of 16 and 32.
+// PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
 // program and two programs an SM. Block-sparse (PrefillInputs.BlockMask,
 // block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both
 // paths; MASK 1): before anything loads, the CTA compacts the active
@@ -137,18 +147,20 @@
 // attn_prefill` on its 39 bench rows (PrefillBenchRows, named as HPC-Ops
 // names them). Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8,
 // quant types 0/1, Lq = 1, Lq = L, prefixes, Lq past one tile, masks,
-// BlockM 64; TestPrefillGPU adds the (512, 4096) shape on a GPU.
+// BlockM 64, both FP8 key steps (TestPrefillKeyStep: odd page counts,
+// lengths off 128 and off the page); TestPrefillGPU adds the (512, 4096)
+// shape on a GPU, FP8 at both key steps.
 //
 // Not done yet for prefill (TODO; docs/perf.md run 20: FP8 0.676x HPC-Ops
 // over the 24 configurations, BF16 paged 1.00x / 1.13x, self-attention
 // 0.63x to 0.70x cuDNN):
 //
-//   - KV tiles of 128 keys: the KV walk is one page per step (QK is
+//   - KV tiles of 128 keys for BF16: its walk is one page per step (QK is
 //     m64nPAGEk16, so pages of 16 and 32 run narrow products and a
-//     softmax step per page), because a wgmma B operand must be one
-//     contiguous shared tile and TMA lands one page per box; several pages
-//     into row ranges of one [128, 128] tile needs a row-slice view of a
-//     shared buffer in the compiler.
+//     softmax step per page); reshape cannot merge the slots of a bf16
+//     D = 128 buffer (rows of 256 bytes are cut into two 64-column swizzle
+//     blocks, stored one after the other per slot). FP8 has it
+//     (attn_prefill_fp8_k128), not yet measured against one page a step.
 //   - Ping-pong between the two consumer warpgroups (FlashAttention-3's
 //     softmax of one under the other's products), and the persistent grid
 //     for many q tiles.

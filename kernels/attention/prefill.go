@@ -56,6 +56,14 @@ type PrefillParams struct {
 	// registers and shared memory: twice the programs where q tiles are
 	// few).
 	BlockM int
+	// KeyStep is the FP8 kernel's keys a step of its KV walk: 128 (the
+	// attn_prefill_fp8_k128 kernel: 128/page pages a step, one m64n128
+	// QK^T wgmma over the step's page slots seen as one [128, 128]
+	// shared view, the softmax and PV over 128 keys) or the page size
+	// (attn_prefill_fp8: one page a step). 0 is the default: 128 for
+	// pages of 64, one page a step for 16 and 32. BF16 walks one page a
+	// step (0 or the page size).
+	KeyStep int
 }
 
 // PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
@@ -72,13 +80,16 @@ type PrefillOutputs struct {
 // descriptor addressing decode uses.
 type PrefillDims struct {
 	Dims
-	T      int  // query rows
-	BQ     int  // query rows per program (PrefillParams.BlockM)
-	QT     int  // q tiles of the longest request: cdiv(max Lq, BQ)
-	MaskQT int  // the block mask's rows: cdiv(max Lq, 128)
-	Stages int  // K/V pages in flight
-	Mask   bool // a block mask is given
-	MaskKT int  // its columns: cdiv(max L, 128)
+	T      int // query rows
+	BQ     int // query rows per program (PrefillParams.BlockM)
+	QT     int // q tiles of the longest request: cdiv(max Lq, BQ)
+	MaskQT int // the block mask's rows: cdiv(max Lq, 128)
+	Stages int // K/V ring stages (a page each, or KeyStep keys for FP8)
+	// KeyStep is the keys a step of the KV walk (PrefillParams.KeyStep
+	// resolved: the page size or, FP8 only, 128); 0 is one page a step.
+	KeyStep int
+	Mask    bool // a block mask is given
+	MaskKT  int  // its columns: cdiv(max L, 128)
 }
 
 // The FP8 kernel's register split (setmaxnreg per warpgroup: one
@@ -94,6 +105,15 @@ const (
 // prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
 // pages of 64, eight of 32, sixteen of 16), half that for fp8 caches.
 func prefillStages(page int) int { return 256 / page }
+
+// PrefillKeyStep is the FP8 kernel's wide step: 128 keys (a block mask's
+// tile) from 128/page pages.
+const PrefillKeyStep = 128
+
+// prefillStagesK128 is the depth of attn_prefill_fp8_k128's ring: a stage
+// is 128 keys of K and V and their V^T (48 KB of e4m3); three stages and
+// the compiler's scratch fit the 227 KB of a CTA, four do not.
+const prefillStagesK128 = 3
 
 // ValidatePrefill checks every argument and returns the sizes; nothing
 // runs. Every error is an *ArgError naming the argument.
@@ -163,11 +183,36 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	}
 	d.Sq = 1 // unused by prefill; keeps the embedded Dims' invariants
 	d.Splits = 1
+	if err := d.setKeyStep(p.KeyStep); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
+// for FP8 pages of 64, else one page) and the ring's stages for it (after
+// setBlockM and the cache geometry).
+func (d *PrefillDims) setKeyStep(ks int) error {
+	switch {
+	case ks == 0 && d.FP8 && d.Page == 64:
+		ks = PrefillKeyStep
+	case ks == 0:
+		ks = d.Page
+	case ks == PrefillKeyStep && !d.FP8:
+		return argErr("key_step", "128 keys a step is the FP8 kernel's; BF16 walks one page (%d keys) a step", d.Page)
+	case ks != d.Page && ks != PrefillKeyStep:
+		return argErr("key_step", "want %d (one page a step) or 128 keys a step (0: the default), got %d", d.Page, ks)
+	}
+	d.KeyStep = ks
+	if d.FP8 && ks == PrefillKeyStep {
+		d.Stages = prefillStagesK128
+		return nil
+	}
 	d.Stages = prefillStages(d.Page)
 	if d.BQ == PrefillTile/2 {
 		d.Stages /= 2 // two programs an SM share its shared memory
 	}
-	return d, nil
+	return nil
 }
 
 // setBlockM sets the query rows per program (0: PrefillTile) and the q
@@ -249,6 +294,14 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	}
 	if d.FP8 {
 		name = "attn_prefill_fp8"
+		if d.KeyStep == PrefillKeyStep {
+			// 128 keys a step, whatever the page (attn_prefill_fp8_k128)
+			// (its ring's depth is SK: the file's kernels are checked
+			// together, and S stages of 128 keys would not fit)
+			name = "attn_prefill_fp8_k128"
+			defs["SK"] = defs["S"]
+			delete(defs, "S")
+		}
 		defs["QUANT"] = it(d.Quant)
 		// setmaxnreg of the producer, transposer and consumer warpgroups:
 		// 128 * (RP + RT + 2 RC) = 65536, the SM's registers

@@ -182,10 +182,11 @@ type PrefillBenchResult struct {
 	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
 	Us          float64 `json:"median_us"`
 	MinUs       float64 `json:"min_us"`
-	FLOPs       float64 `json:"flops"`           // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
-	DenseFLOPs  float64 `json:"dense_flops"`     // the same without the mask (dense causal)
-	TFLOPs      float64 `json:"tflop_s"`         // FLOPs / median
-	Error       string  `json:"error,omitempty"` // why the row has no time
+	FLOPs       float64 `json:"flops"`            // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
+	DenseFLOPs  float64 `json:"dense_flops"`      // the same without the mask (dense causal)
+	TFLOPs      float64 `json:"tflop_s"`          // FLOPs / median
+	Error       string  `json:"error,omitempty"`  // why the row has no time
+	Kernel      string  `json:"kernel,omitempty"` // the kernel timed (attn_prefill_fp8_k128: 128 keys a step)
 }
 
 // result is row's result with plan p's figures and no timing.
@@ -218,7 +219,11 @@ type PrefillBenchOptions struct {
 	Rows         []PrefillBenchRow // nil: PrefillBenchRows()
 	// BlockM is PrefillParams.BlockM for the BF16 rows (0: 128); FP8
 	// rows keep 128.
-	BlockM   int
+	BlockM int
+	// KeyStep is PrefillParams.KeyStep for the FP8 rows (0: the default,
+	// 128 keys a step at the bench's pages of 64; 64: one page a step);
+	// BF16 rows keep one page a step.
+	KeyStep  int
 	Progress func(done, total int, what string)
 }
 
@@ -278,7 +283,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 	}
 	d := &PrefillDims{Dims: Dims{B: b, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
 		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: b * int(s.Lq),
-		Stages: prefillStages(s.Page), Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
+		Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
 	if !fp8 {
 		d.Quant = 0
 	}
@@ -289,8 +294,12 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 	if err := d.setBlockM(bm, s.Lq); err != nil {
 		return PrefillBenchResult{}, err
 	}
-	if d.BQ < PrefillTile {
-		d.Stages /= 2 // as ValidatePrefill: two programs an SM
+	step := 0
+	if fp8 {
+		step = opts.KeyStep
+	}
+	if err := d.setKeyStep(step); err != nil { // the ring's stages too, as ValidatePrefill
+		return PrefillBenchResult{}, err
 	}
 	var bufs []*tle.DeviceBuffer
 	defer func() {
@@ -384,6 +393,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 		return PrefillBenchResult{}, err
 	}
 	res := row.result(plan)
+	res.Kernel = pl.Kernel
 	res.Us, res.MinUs, res.TFLOPs = tm.MedianMs*1e3, tm.MinMs*1e3, plan.FLOPs/tm.MedianMs/1e9
 	return res, nil
 }

@@ -78,6 +78,14 @@ func TestPrefillMask(t *testing.T) {
 				c.name = fmt.Sprintf("mask fp8 %v page %d keep diag %v", fp8, page, keep)
 				i++
 				runMasked(t, devs, r, c, 0.3, keep, nil)
+				if fp8 { // the other FP8 walk: one page a step at 64, 128 keys at 32
+					c.ks = PrefillKeyStep
+					if page == 64 {
+						c.ks = 64
+					}
+					c.name += fmt.Sprintf(" key step %d", c.ks)
+					runMasked(t, devs, r, c, 0.3, keep, nil)
+				}
 			}
 		}
 	}
@@ -94,8 +102,13 @@ func TestPrefillMask(t *testing.T) {
 func TestPrefillMaskEmptyTile(t *testing.T) {
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(63, 64))
-	for _, fp8 := range []bool{false, true} {
-		c := prefillCase{name: fmt.Sprintf("empty q tile fp8 %v", fp8), fp8: fp8, page: 64, hkv: 1, g: 4, qlens: []int64{150}, lens: []int64{300}}
+	for _, c := range []prefillCase{
+		{name: "empty q tile bf16", page: 64},
+		{name: "empty q tile fp8 (128 keys a step)", fp8: true, page: 64},
+		{name: "empty q tile fp8 one page a step", fp8: true, page: 64, ks: 64},
+		{name: "empty q tile fp8 q0 page 32, 128 keys a step", fp8: true, page: 32, ks: PrefillKeyStep},
+	} {
+		c.hkv, c.g, c.qlens, c.lens = 1, 4, []int64{150}, []int64{300}
 		runMasked(t, devs, r, c, 1, true, func(in *PrefillInputs) {
 			m := in.BlockMask // [1, 4, 2, 3]: q tile 1 of head 2 sees nothing
 			for kt := range 3 {

@@ -43,6 +43,7 @@ func (PrefillOp) Params() []registry.Arg {
 		{Name: "dtype", Doc: `"bf16" or "fp8"`},
 		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (ignored for bf16)"},
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
+		{Name: "key_step", Optional: true, Doc: "fp8: keys a step of the KV walk, 128 or the page size (default: 128 for pages of 64, else the page); bf16: the page size"},
 	}
 }
 
@@ -99,6 +100,9 @@ func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*Pre
 		p.QuantType = qt
 	}
 	if p.Scale, err = a.scale(); err != nil {
+		return nil, p, err
+	}
+	if p.KeyStep, _, err = a.integer("key_step", false); err != nil {
 		return nil, p, err
 	}
 	cu, err := a.ints("cu_seqlens_q", 1, "[B+1]")

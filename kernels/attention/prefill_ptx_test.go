@@ -168,3 +168,55 @@ func TestPrefillMaskPTX(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefillFP8K128PTX: the 128-keys-a-step fp8 kernel
+// (attn_prefill_fp8_k128) for sm_90a, pages 64, 32 and 16, quant types 0
+// and 1, dense and masked: S = Q K^T as one e4m3 wgmma m64n128k32 per k
+// step over the stage's 128/page page slots seen as one [128, 128] view
+// (four in all: K = 128), PV as e4m3 m64n128k32 with P in registers (four:
+// 128 keys), the pages TMA-loaded one box each into their slots, the
+// transposer alone transposing the stage's [128, 128] V view into V^T
+// (ldmatrix.trans, prmt, stmatrix) and fencing it, the same four
+// warpgroups and register split as attn_prefill_fp8, and the shared
+// memory of SK = 3 stages within a CTA's.
+func TestPrefillFP8K128PTX(t *testing.T) {
+	tletest.NeedLLC(t)
+	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
+	qk := tletest.PTXLine(`wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1;`)
+	pv := tletest.PTXLine(`wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`)
+	for _, c := range []struct {
+		page, g, quant int
+		mask           bool
+	}{{64, 8, 0, false}, {64, 4, 1, false}, {64, 8, 0, true}, {32, 8, 1, false}, {16, 4, 0, true}} {
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: 256}
+		require.NoError(t, d.setKeyStep(PrefillKeyStep))
+		pl := PlanPrefill(d)
+		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel)
+		k, err := PrefillKernel(pl.Kernel)
+		require.NoError(t, err)
+		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "%+v", c)
+		require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
+		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
+		producer, transposer, consumer := fp8Roles(t, b.PTX)
+		require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
+		require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
+		require.NotContains(t, consumer, "fence.proxy.async", "%+v", c)
+		for _, op := range []string{"ldmatrix", "stmatrix"} {
+			require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
+		}
+		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
+		require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
+		require.Len(t, qk.FindAllString(consumer, -1), 4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32", c)
+		require.Len(t, pv.FindAllString(consumer, -1), 4, "%+v: PV, K = 128 keys in 4 steps of 32", c)
+		require.NotRegexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n(16|32|64)k`, b.PTX, "%+v: no narrow product", c)
+		require.Len(t, tma.FindAllString(producer, -1), 2, "%+v: a K and a V box per page (a loop over the step's pages)", c)
+		require.Len(t, b.Descs, 2, "%+v", c)
+		for _, desc := range b.Descs {
+			require.Equal(t, []int{1, 1, c.page, HeadDim}, desc.Box, "%+v", c)
+		}
+		if c.mask {
+			require.Regexp(t, tletest.PTXLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type prefillCase struct {
 	lens   []int64
 	scale  float64 // PrefillParams.Scale (0: the default)
 	bm     int     // PrefillParams.BlockM (0: the default)
+	ks     int     // PrefillParams.KeyStep (0: the default)
 }
 
 // makePrefill draws a case: the caches, page table and K/V scales are
@@ -52,7 +53,7 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 	}
 	in := &PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: m.in.KCache, VCache: m.in.VCache,
 		BlockIDs: m.in.BlockIDs, KVLens: m.in.KVLens, KScale: m.in.KScale, VScale: m.in.VScale}
-	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale, BlockM: c.bm}
+	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale, BlockM: c.bm, KeyStep: c.ks}
 	if c.fp8 {
 		in.QScale = tle.NewTensor(T, hq)
 		for i := range in.QScale.Data {
@@ -182,7 +183,10 @@ func TestValidatePrefill(t *testing.T) {
 		{"quant_type", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.QuantType = 2 }},
 		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
 		{"block_m", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 32 }},
-		{"block_m", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 64 }}, // BF16 only
+		{"block_m", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 64 }},     // BF16 only
+		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 128 }}, // FP8 only
+		{"key_step", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},   // page 32: 32 or 128
+		{"key_step", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = -1 }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
 			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
@@ -278,7 +282,8 @@ func TestPrefillLong(t *testing.T) {
 // TestPrefillGPU (GPU only): the (512, 4096) shape at one kv head
 // (Hq 8; the reference takes a few seconds on the host), BF16 and FP8
 // quant 0 and 1 on pages of 64, and a 127-token request with no prefix
-// beside it.
+// beside it; FP8 at both key steps (128 keys and one page a step), with
+// odd page counts (4000 keys: 63 pages) and pages of 16 at 128.
 func TestPrefillGPU(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -290,7 +295,91 @@ func TestPrefillGPU(t *testing.T) {
 		{name: "bf16 512 x 4096 hnd page 16", page: 16, hkv: 1, g: 8, qlens: []int64{512}, lens: []int64{4096}},
 		{name: "fp8q1 512 x 4096 + 127 x 127 hnd", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, qlens: []int64{512, 127}, lens: []int64{4096, 127}},
 		{name: "fp8q0 512 x 4096 nhd", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}},
+		// the FP8 rows above walk 128 keys a step (the default at pages of
+		// 64); these one page a step, and 128 keys a step over an odd page
+		// count and pages of 16
+		{name: "fp8q1 512 x 4096 + 127 x 127 hnd key step 64", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, qlens: []int64{512, 127}, lens: []int64{4096, 127}, ks: 64},
+		{name: "fp8q0 512 x 4096 nhd key step 64", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}, ks: 64},
+		{name: "fp8q0 300 x 4000 + 70 x 100 nhd key step 128", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{300, 70}, lens: []int64{4000, 100}, ks: 128},
+		{name: "fp8q1 200 x 1000 hnd page 16 key step 128", fp8: true, quant: 1, page: 16, hkv: 1, g: 8, qlens: []int64{200}, lens: []int64{1000}, ks: 128},
 	} {
 		runPrefill(t, []tle.Device{g}, r, c)
+	}
+}
+
+// TestPrefillKeyStep: the FP8 walk of 128 keys a step
+// (attn_prefill_fp8_k128: 128/page pages a step, one QK^T product over
+// their slots seen as one [128, 128] view) against the float64 reference,
+// and the walk of one page a step on the same inputs: odd page counts (the
+// last step's missing pages repeat the last one and are hidden), Lq < L,
+// L not a multiple of 128 nor of the page, Lq = L, several q tiles, quant
+// types 0 and 1, NHD and HND, pages 64, 32 and 16 (NaN in every unread
+// cache slot and garbage K scales past each request's keys).
+func TestPrefillKeyStep(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(47, 48))
+	for _, c := range []prefillCase{
+		{name: "page 64 q0 hnd: 5 pages (odd), Lq < L", quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}},
+		{name: "page 64 q1 nhd: 1, 3 and 4 pages", quant: 1, page: 64, hkv: 2, g: 4, nhd: true, qlens: []int64{1, 130, 7}, lens: []int64{65, 170, 256}},
+		{name: "page 64 q0 nhd: Lq = L past two q tiles, L = 2 pages + 1", quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}},
+		{name: "page 64 q1 hnd: a 1-page request and L = 128", quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{5, 128}, lens: []int64{40, 128}},
+		{name: "page 32 q0 nhd: 4 pages a step, 7 pages", quant: 0, page: 32, hkv: 1, g: 4, nhd: true, qlens: []int64{70, 9}, lens: []int64{200, 37}},
+		{name: "page 16 q1 hnd: 8 pages a step, 13 pages", quant: 1, page: 16, hkv: 2, g: 4, qlens: []int64{150, 1}, lens: []int64{200, 17}},
+		{name: "page 16 q0 hnd: 8 pages a step", quant: 0, page: 16, hkv: 1, g: 8, qlens: []int64{33}, lens: []int64{161}},
+	} {
+		for _, ks := range []int{PrefillKeyStep, c.page} {
+			c := c
+			c.fp8, c.ks = true, ks
+			c.name = fmt.Sprintf("fp8 key step %d, %s", ks, c.name)
+			runPrefill(t, devs, r, c)
+		}
+	}
+}
+
+// TestPrefillKeyStepLong: 128 keys a step past the producer's 64 staged
+// page ids (32 steps of two pages of 64, 8 of eight pages of 16) and round
+// the ring of three stages many times, an odd page count at the end.
+func TestPrefillKeyStepLong(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(49, 50))
+	for _, c := range []prefillCase{
+		{name: "page 64 q0 L 4500 Lq 9 + L 4200 Lq 200", quant: 0, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{9, 200}, lens: []int64{4500, 4200}},
+		{name: "page 16 q1 L 1100 Lq 7", quant: 1, page: 16, hkv: 1, g: 4, qlens: []int64{7}, lens: []int64{1100}},
+	} {
+		c.name = "long fp8 key step 128 " + c.name
+		c.fp8, c.ks = true, PrefillKeyStep
+		runPrefill(t, devs, r, c)
+	}
+}
+
+// TestPrefillKeyStepPlan: FP8 pages of 64 walk 128 keys a step by default
+// (attn_prefill_fp8_k128, SK stages), 16 and 32 one page a step; an
+// explicit step picks either kernel; BF16 keeps one page a step.
+func TestPrefillKeyStepPlan(t *testing.T) {
+	for _, c := range []struct {
+		fp8        bool
+		page, ks   int
+		kernel     string
+		step, ring int
+	}{
+		{true, 64, 0, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{true, 64, 64, "attn_prefill_fp8", 64, 4},
+		{true, 32, 0, "attn_prefill_fp8", 32, 8},
+		{true, 32, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{true, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{false, 64, 0, "attn_prefill_bf16", 64, 4},
+		{false, 64, 64, "attn_prefill_bf16", 64, 4},
+	} {
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 1, Hkv: 1, Hq: 4, FP8: c.fp8}}
+		require.NoError(t, d.setBlockM(0, 100))
+		require.NoError(t, d.setKeyStep(c.ks), "%+v", c)
+		require.Equal(t, c.step, d.KeyStep, "%+v", c)
+		require.Equal(t, c.ring, d.Stages, "%+v", c)
+		pl := PlanPrefill(d)
+		require.Equal(t, c.kernel, pl.Kernel, "%+v", c)
+		if c.kernel == "attn_prefill_fp8_k128" {
+			require.Equal(t, fmt.Sprint(c.ring), pl.Defines["SK"], "%+v", c)
+			require.NotContains(t, pl.Defines, "S", "%+v", c)
+		}
 	}
 }
