@@ -4,7 +4,8 @@
 // an optional initial state and a final state in f32 or bf16 ([N, H, V, K]),
 // variable-length sequences through cu_seqlens, and T of any length.
 //
-// The default variant, v3 (kda_v3.tle), is two kernels: kda_prep builds
+// The default variant, v3 (kda_v3.tle), is two kernels: kda_prep, a
+// persistent kernel with its inputs brought by TMA one item ahead, builds
 // the state-independent operands of every 16-token chunk at once into a
 // workspace of 13,824 bytes per (chunk, head) at K = 128 (FlashKDA's size),
 // and kda_rec runs the recurrence with the transposed f32 state in
