@@ -809,35 +809,12 @@ func (s *assigner) weakish(v *ir.Value) bool {
 // after themselves, its element-wise ops recomputed in l from those (weak
 // operands recomputed, broadcasts converted before they broadcast).
 func (s *assigner) reread(v *ir.Value, l ir.Layout) *ir.Value {
-	key := memoKey{v, "reread:" + l.String()}
-	if nv, ok := s.memo[key]; ok {
-		return nv
-	}
-	def := v.Def
-	attrs := ir.Attrs{}
-	for k, a := range def.Attrs {
-		attrs[k] = a
-	}
-	ops := make([]*ir.Value, len(def.Operands))
-	for j, o := range def.Operands {
-		switch {
-		case !layIsTile(o):
-			ops[j] = o
-		case s.weakish(o) && !s.clonable(o):
-			ops[j] = s.reread(o, s.weakOperandLayout(def, j, l)) // a weak clone: cloned again
-		default:
-			ops[j] = s.get(o, s.weakOperandLayout(def, j, l), def, j)
+	return s.cloneIn(v, l, memoKey{v, "reread:" + l.String()}, func(o *ir.Value, ol ir.Layout, j int) *ir.Value {
+		if s.weakish(o) && !s.clonable(o) {
+			return s.reread(o, ol) // a weak clone: cloned again
 		}
-	}
-	t := layTileOf(v)
-	clone := s.newOp(def.Kind, ops, attrs, &ir.Tile{Shape: t.Shape, Elem: t.Elem, Layout: l}, v)
-	clone.Results[0].Name = v.Name
-	s.insertAfterDef(v, clone)
-	for _, o := range ops {
-		s.users[o] = append(s.users[o], clone)
-	}
-	s.memo[key] = clone.Results[0]
-	return clone.Results[0]
+		return s.get(o, ol, v.Def, j)
+	})
 }
 
 func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
@@ -1374,7 +1351,17 @@ func (s *assigner) newOp(kind ir.Kind, operands []*ir.Value, attrs ir.Attrs, res
 
 // remat recomputes the weak value v in layout l next to its definition.
 func (s *assigner) remat(v *ir.Value, l ir.Layout) *ir.Value {
-	key := memoKey{v, l.String()}
+	return s.cloneIn(v, l, memoKey{v, l.String()}, func(o *ir.Value, ol ir.Layout, j int) *ir.Value {
+		if s.clonable(o) {
+			return s.remat(o, ol)
+		}
+		return s.get(o, ol, v.Def, j)
+	})
+}
+
+// cloneIn recomputes v's defining op in layout l right after it (memoized
+// under key), its tile operand j, needed in layout ol, given by operand.
+func (s *assigner) cloneIn(v *ir.Value, l ir.Layout, key memoKey, operand func(o *ir.Value, ol ir.Layout, j int) *ir.Value) *ir.Value {
 	if nv, ok := s.memo[key]; ok {
 		return nv
 	}
@@ -1385,15 +1372,9 @@ func (s *assigner) remat(v *ir.Value, l ir.Layout) *ir.Value {
 	}
 	ops := make([]*ir.Value, len(def.Operands))
 	for j, o := range def.Operands {
+		ops[j] = o
 		if layIsTile(o) {
-			ol := s.weakOperandLayout(def, j, l)
-			if s.clonable(o) {
-				ops[j] = s.remat(o, ol)
-			} else {
-				ops[j] = s.get(o, ol, def, j)
-			}
-		} else {
-			ops[j] = o
+			ops[j] = operand(o, s.weakOperandLayout(def, j, l), j)
 		}
 	}
 	t := layTileOf(v)
