@@ -59,11 +59,7 @@ fi
 
 if [ "${SANITIZE:-0}" = 1 ]; then
   # small cases: a decode call of each dtype path and a masked FP8 prefill
-  echo "== compute-sanitizer"
-  for tool in memcheck racecheck synccheck; do
-    (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 45 compute-sanitizer --tool $tool "$root/.gpu/attention.test" -test.run 'TestDecodeQuick$|TestPrefillMaskEmptyTile' >"$W/san-$tool.log" 2>&1; echo "$tool rc=$?")
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" "$W/san-$tool.log" | head -4
-  done
+  sanitize attention attention.test "$W" 45 'TestDecodeQuick$|TestPrefillMaskEmptyTile'
 fi
 
 echo "== HPC-Ops build"
@@ -131,49 +127,37 @@ for part in fp8:prefill_fp8 bf16:kvcache_bf16,nocache; do
   echo "tlec bench rc=$? in $(( $(date +%s) - t0 )) s"
   tr '\r' '\n' <"$W/tlec-prefill-${part%%:*}.err" | grep -v '^\s*$' | tail -3 | cut -c1-300
 done
-# BLOCKM64=1: the BF16 rows again with 64 query rows a program (two
-# programs an SM), their times beside the 128-row ones
-if [ "${BLOCKM64:-0}" = 1 ]; then
-  echo "== tlec bench attn_prefill --block-m 64 (BF16)"
-  timeout 120 .gpu/tlec bench attn_prefill --reps "$REPS" --cases kvcache_bf16,nocache --block-m 64 --json >"$W/tlec_prefill_bm64.json" 2>"$W/tlec-prefill-bm64.err"; echo "rc=$?"
-  python3 - "$W/tlec_prefill_bf16.json" "$W/tlec_prefill_bm64.json" <<'PY' | tee -a "$W/compare.txt"
-import json, sys
-try:
-    a = {r["name"]: r for r in json.load(open(sys.argv[1]))}
-    b = json.load(open(sys.argv[2]))
-except Exception as e:
-    print("no block-m figures:", e); sys.exit(0)
-print(f"{'BF16 row':41s} {'128 rows us':>11s} {'64 rows us':>10s} {'64 TFLOP/s':>10s}")
-for r in b:
-    x = a.get(r["name"], {})
-    print(f"{r['name']:41s} {x.get('median_us', 0):11.1f} {r.get('median_us', 0):10.1f} {r.get('tflop_s', 0):10.1f}")
-PY
-fi
-# KEYSTEP64=1: the FP8 rows again one page (64 keys) a step
-# (attn_prefill_fp8), their times beside the default 128 keys a step
-# (attn_prefill_fp8_k128)
-if [ "${KEYSTEP64:-0}" = 1 ]; then
-  echo "== tlec bench attn_prefill --key-step 64 (FP8)"
-  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases prefill_fp8 --key-step 64 --json >"$W/tlec_prefill_ks64.json" 2>"$W/tlec-prefill-ks64.err"; echo "rc=$?"
-  python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_ks64.json" <<'PY' | tee -a "$W/compare.txt"
+# rerun LABEL DEFAULT CASES FLAGS...: the rows CASES again with FLAGS, their
+# times beside the default run's ($W/tlec_prefill_DEFAULT.json) and the
+# geometric mean of the ratios
+rerun() {
+  local label=$1 def=$2 cases=$3; shift 3
+  echo "== tlec bench attn_prefill $* ($label)"
+  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases "$cases" "$@" --json >"$W/tlec_prefill_$label.json" 2>"$W/tlec-prefill-$label.err"; echo "rc=$?"
+  python3 - "$W/tlec_prefill_$def.json" "$W/tlec_prefill_$label.json" "$label" <<'PY' | tee -a "$W/compare.txt"
 import json, math, sys
 try:
     a = {r["name"]: r for r in json.load(open(sys.argv[1]))}
     b = json.load(open(sys.argv[2]))
 except Exception as e:
-    print("no key-step figures:", e); sys.exit(0)
-print(f"{'FP8 row':41s} {'128 keys us':>11s} {'64 keys us':>10s} {'64/128':>7s}")
+    print(f"no {sys.argv[3]} figures:", e); sys.exit(0)
+print(f"{'row':41s} {'default us':>10s} {sys.argv[3] + ' us':>10s} {'ratio':>7s} {'TFLOP/s':>8s}")
 v = []
 for r in b:
     x = a.get(r["name"], {}).get("median_us", 0)
     y = r.get("median_us", 0)
     if x and y:
         v.append(y / x)
-    print(f"{r['name']:41s} {x:11.1f} {y:10.1f} {(y / x if x and y else 0):7.3f}")
+    print(f"{r['name']:41s} {x:10.1f} {y:10.1f} {(y / x if x and y else 0):7.3f} {r.get('tflop_s', 0):8.1f}")
 if v:
-    print(f"geometric mean of 64-key / 128-key times over {len(v)} rows: {math.exp(sum(map(math.log, v)) / len(v)):.3f}")
+    print(f"geometric mean of {sys.argv[3]} / default times over {len(v)} rows: {math.exp(sum(map(math.log, v)) / len(v)):.3f}")
 PY
-fi
+}
+# BLOCKM64=1: the BF16 rows again with 64 query rows a program (two
+# programs an SM); KEYSTEP64=1: the FP8 rows again one page (64 keys) a
+# step (attn_prefill_fp8) beside the default 128 keys (attn_prefill_fp8_k128)
+[ "${BLOCKM64:-0}" = 1 ] && rerun bm64 bf16 kvcache_bf16,nocache --block-m 64
+[ "${KEYSTEP64:-0}" = 1 ] && rerun ks64 fp8 prefill_fp8 --key-step 64
 python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_bf16.json" >"$OUT/tlec_prefill.json" <<'PY'
 import json, sys
 rows = []

@@ -25,11 +25,7 @@ if [ "${TEST:-0}" = 1 ]; then
 fi
 
 if [ "${SANITIZE:-0}" = 1 ]; then
-  echo "== compute-sanitizer"
-  for tool in memcheck racecheck synccheck; do
-    (cd kernels/kda && TLE_REQUIRE_GPU=1 timeout 120 compute-sanitizer --tool $tool "$root/.gpu/kda.test" -test.run 'Accuracy//v3/varlen/h0/f32$' >"$OUT/san-$tool.log" 2>&1; echo "$tool rc=$?")
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(ok|FAIL|PASS)" "$OUT/san-$tool.log" | head -3
-  done
+  sanitize kda kda.test "$OUT" 120 'Accuracy//v3/varlen/h0/f32$'
 fi
 if [ "${TUT:-0}" = 1 ]; then
   echo "== tutorials"
