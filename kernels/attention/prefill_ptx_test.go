@@ -78,19 +78,7 @@ func TestPrefillFP8PTX(t *testing.T) {
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	for _, c := range []struct{ page, g, quant int }{{16, 4, 1}, {32, 8, 0}, {64, 8, 1}, {64, 4, 0}} {
 		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: prefillStages(c.page)}
-		pl := PlanPrefill(d)
-		k, err := PrefillKernel(pl.Kernel)
-		require.NoError(t, err)
-		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
-		require.NoError(t, err, "%+v", c)
-		require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
-		producer, transposer, consumer := fp8Roles(t, b.PTX)
-		require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
-		require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
-		require.NotContains(t, consumer, "fence.proxy.async", "%+v: the consumers' products need no fence of their own", c)
-		for _, op := range []string{"ldmatrix", "stmatrix"} {
-			require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
-		}
+		b, _, transposer, consumer := compileFP8Roles(t, PlanPrefill(d), c)
 		if c.page != 16 {
 			// P from the QK^T accumulator to PV's register a: quad shuffles and
 			// byte permutes (one shfl.sync.idx a register of a), no shared memory
@@ -120,6 +108,28 @@ func TestPrefillFP8PTX(t *testing.T) {
 // fp8Roles splits the fp8 kernel's PTX at its warpgroups' setmaxnreg (the
 // producer's, the transposer's, the consumers'): each part runs from its
 // setmaxnreg to the next (the consumers' to the end).
+// compileFP8Roles builds the FP8 prefill launch pl with llc-19 and checks
+// what both FP8 kernels share: four warpgroups (16 warps), the transposer
+// alone fencing its V^T for wgmma, no fence on the producer or the
+// consumers' products and no transpose on the consumers; it returns the
+// binary and the roles' PTX (c names the case in messages).
+func compileFP8Roles(t *testing.T, pl PrefillLaunch, c any) (b *tle.Binary, producer, transposer, consumer string) {
+	t.Helper()
+	k, err := PrefillKernel(pl.Kernel)
+	require.NoError(t, err)
+	b, err = k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err, "%+v", c)
+	require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
+	producer, transposer, consumer = fp8Roles(t, b.PTX)
+	require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
+	require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
+	require.NotContains(t, consumer, "fence.proxy.async", "%+v: the consumers' products need no fence of their own", c)
+	for _, op := range []string{"ldmatrix", "stmatrix"} {
+		require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
+	}
+	return b, producer, transposer, consumer
+}
+
 func fp8Roles(t *testing.T, ptx string) (producer, transposer, consumer string) {
 	t.Helper()
 	at := func(s string) int {
@@ -192,19 +202,8 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel)
-		k, err := PrefillKernel(pl.Kernel)
-		require.NoError(t, err)
-		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
-		require.NoError(t, err, "%+v", c)
-		require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
+		b, producer, transposer, consumer := compileFP8Roles(t, pl, c)
 		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
-		producer, transposer, consumer := fp8Roles(t, b.PTX)
-		require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
-		require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
-		require.NotContains(t, consumer, "fence.proxy.async", "%+v", c)
-		for _, op := range []string{"ldmatrix", "stmatrix"} {
-			require.NotContains(t, consumer, op, "%+v: no transpose on the consumers", c)
-		}
 		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
 		require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
 		require.Len(t, qk.FindAllString(consumer, -1), 4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32", c)
