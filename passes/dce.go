@@ -82,11 +82,28 @@ func dceSideEffectFree(op *ir.Op) bool {
 	return op.Kind.IsPure() && len(op.Regions) == 0
 }
 
+// sharedLoad reports a load through pointers into this CTA's shared
+// memory (local_ptr): a read with no other effect, which the layout pass
+// may leave dead after reading it again in another layout.
+func sharedLoad(op *ir.Op) bool {
+	if op.Kind != ir.OpLoad || len(op.Operands) == 0 {
+		return false
+	}
+	var p *ir.Pointer
+	switch t := op.Operands[0].Type.(type) {
+	case *ir.Tile:
+		p, _ = t.Elem.(*ir.Pointer)
+	case *ir.Pointer:
+		p = t
+	}
+	return p != nil && p.Space == ir.Shared
+}
+
 // deletable reports whether op may go when its results are unused.
 func (d *dce) deletable(op *ir.Op) bool {
 	if d.rules.layoutOps {
 		k := op.Kind
-		return (k.IsPure() || k == gpu.OpConvertLayout || k == ir.OpLocalLoad || k == ir.OpAlloc) && len(op.Regions) == 0 && len(op.Results) > 0
+		return (k.IsPure() || k == gpu.OpConvertLayout || k == ir.OpLocalLoad || k == ir.OpAlloc || sharedLoad(op)) && len(op.Regions) == 0 && len(op.Results) > 0
 	}
 	if !d.rules.regions && len(op.Regions) > 0 {
 		return false

@@ -810,7 +810,7 @@ func (s *assigner) weakish(v *ir.Value) bool {
 // operands recomputed, broadcasts converted before they broadcast).
 func (s *assigner) reread(v *ir.Value, l ir.Layout) *ir.Value {
 	return s.cloneIn(v, l, memoKey{v, "reread:" + l.String()}, func(o *ir.Value, ol ir.Layout, j int) *ir.Value {
-		if s.weakish(o) && !s.clonable(o) {
+		if s.weakish(o) && !s.clonable(o) && o.Def != nil && weakKind(o.Def.Kind) {
 			return s.reread(o, ol) // a weak clone: cloned again
 		}
 		return s.get(o, ol, v.Def, j)
