@@ -87,7 +87,7 @@ type PrefillDims struct {
 	BQ     int // query rows per program (PrefillParams.BlockM)
 	QT     int // q tiles of the longest request: cdiv(max Lq, BQ)
 	MaskQT int // the block mask's rows: cdiv(max Lq, 128)
-	Stages int // K/V ring stages (a page each, or KeyStep keys for FP8)
+	Stages int // K/V ring stages (a page each, or KeyStep keys at 128)
 	// KeyStep is the keys a step of the KV walk (PrefillParams.KeyStep
 	// resolved: the page size or 128); 0 is one page a step.
 	KeyStep int
