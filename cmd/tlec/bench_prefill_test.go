@@ -52,6 +52,9 @@ func TestBenchPrefillFlags(t *testing.T) {
 	code, _, errs = runCLI("bench", "attn_prefill", "--key-step", "32")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--key-step 32: want 128 or 64")
+	code, _, errs = runCLI("bench", "attn_prefill", "--key-step", "128", "--block-m", "64")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--key-step 128 with --block-m 64")
 
 	rows, err := prefillRows("nocache, _q1_masked_hnd/512x4096")
 	require.NoError(t, err)

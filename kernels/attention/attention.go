@@ -108,7 +108,7 @@
 // head)), and kv_lens counting the new tokens; query i of request b sees
 // keys j <= L[b] - Lq[b] + i. It returns o [T, Hq, 128] and the natural-log
 // LSE [T, Hq] (-inf, with o = 0, for a row that sees no key). One kernel,
-// attn_prefill_bf16 or attn_prefill_fp8, over the grid (cdiv(max Lq, 128),
+// attn_prefill_bf16 or attn_prefill_fp8 (or their _k128 forms), over the grid (cdiv(max Lq, 128),
 // Hq, B): one CTA per (128-row q tile, q head), the heaviest (last) q tiles
 // first; the GQA group's heads share K/V through L2, not shared memory.
 // A producer warp stages the page-table row in shared memory (64 ids at a
@@ -133,7 +133,13 @@
 // keys; the last step's missing pages repeat the last page, hidden by the
 // causal mask and zeroed past L; quant-0 K scales are staged in shared
 // memory by the producer. KeyStep = the page keeps one page a step
-// (attn_prefill_fp8), the default for pages of 16 and 32.
+// (attn_prefill_fp8), the default for pages of 16 and 32. BF16 takes
+// KeyStep 128 opt-in (attn_prefill_bf16_k128, pages of 64 and BlockM 128;
+// not yet measured on a GPU, so its default stays one page a step): the
+// step's two pages land in two slots of a stage (two stages), read by two
+// m64n64 QK^T wgmmas (no reshape: bf16 slots of 256-byte rows are column
+// blocked), one softmax update over the 128 columns and two register-A PV
+// wgmmas, still run on under the next step's QK^T.
 // PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
 // program and two programs an SM. Block-sparse (PrefillInputs.BlockMask,
 // block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both
@@ -147,20 +153,20 @@
 // attn_prefill` on its 39 bench rows (PrefillBenchRows, named as HPC-Ops
 // names them). Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8,
 // quant types 0/1, Lq = 1, Lq = L, prefixes, Lq past one tile, masks,
-// BlockM 64, both FP8 key steps (TestPrefillKeyStep: odd page counts,
-// lengths off 128 and off the page); TestPrefillGPU adds the (512, 4096)
-// shape on a GPU, FP8 at both key steps.
+// BlockM 64, both key steps (TestPrefillKeyStep, TestPrefillBF16KeyStep:
+// odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
+// the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
 // Not done yet for prefill (TODO; docs/perf.md run 20: FP8 0.676x HPC-Ops
 // over the 24 configurations, BF16 paged 1.00x / 1.13x, self-attention
 // 0.63x to 0.70x cuDNN):
 //
-//   - KV tiles of 128 keys for BF16: its walk is one page per step (QK is
-//     m64nPAGEk16, so pages of 16 and 32 run narrow products and a
-//     softmax step per page); reshape cannot merge the slots of a bf16
-//     D = 128 buffer (rows of 256 bytes are cut into two 64-column swizzle
-//     blocks, stored one after the other per slot). FP8 has it
-//     (attn_prefill_fp8_k128), not yet measured against one page a step.
+//   - KV tiles of 128 keys for BF16 by default: attn_prefill_bf16_k128
+//     (KeyStep 128, pages of 64) is opt-in until it is timed against one
+//     page a step; pages of 16 and 32 still run m64nPAGEk16 products and a
+//     softmax step per page (reshape cannot merge the slots of a bf16
+//     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
+//     blocks, stored one after the other per slot).
 //   - Ping-pong between the two consumer warpgroups (FlashAttention-3's
 //     softmax of one under the other's products), and the persistent grid
 //     for many q tiles.

@@ -56,13 +56,16 @@ type PrefillParams struct {
 	// registers and shared memory: twice the programs where q tiles are
 	// few).
 	BlockM int
-	// KeyStep is the FP8 kernel's keys a step of its KV walk: 128 (the
-	// attn_prefill_fp8_k128 kernel: 128/page pages a step, one m64n128
-	// QK^T wgmma over the step's page slots seen as one [128, 128]
-	// shared view, the softmax and PV over 128 keys) or the page size
-	// (attn_prefill_fp8: one page a step). 0 is the default: 128 for
-	// pages of 64, one page a step for 16 and 32. BF16 walks one page a
-	// step (0 or the page size).
+	// KeyStep is the keys a step of the KV walk: 128 or the page size.
+	// FP8: 128 is the attn_prefill_fp8_k128 kernel (128/page pages a
+	// step, one m64n128 QK^T wgmma over the step's page slots seen as one
+	// [128, 128] shared view, the softmax and PV over 128 keys), the page
+	// size attn_prefill_fp8 (one page a step); 0 is the default: 128 for
+	// pages of 64, one page a step for 16 and 32. BF16: 0 (the default)
+	// and the page size walk one page a step (attn_prefill_bf16); 128 is
+	// attn_prefill_bf16_k128 (pages of 64 and BlockM 128 only: two page
+	// slots a step, two m64n64 QK^T wgmmas, one softmax update over their
+	// 128 columns, two PV wgmmas), opt-in: not yet measured on a GPU.
 	KeyStep int
 }
 
@@ -84,9 +87,9 @@ type PrefillDims struct {
 	BQ     int // query rows per program (PrefillParams.BlockM)
 	QT     int // q tiles of the longest request: cdiv(max Lq, BQ)
 	MaskQT int // the block mask's rows: cdiv(max Lq, 128)
-	Stages int // K/V ring stages (a page each, or KeyStep keys for FP8)
+	Stages int // K/V ring stages (a page each, or KeyStep keys at 128)
 	// KeyStep is the keys a step of the KV walk (PrefillParams.KeyStep
-	// resolved: the page size or, FP8 only, 128); 0 is one page a step.
+	// resolved: the page size or 128); 0 is one page a step.
 	KeyStep int
 	Mask    bool // a block mask is given
 	MaskKT  int  // its columns: cdiv(max L, 128)
@@ -106,14 +109,21 @@ const (
 // pages of 64, eight of 32, sixteen of 16), half that for fp8 caches.
 func prefillStages(page int) int { return 256 / page }
 
-// PrefillKeyStep is the FP8 kernel's wide step: 128 keys (a block mask's
-// tile) from 128/page pages.
+// PrefillKeyStep is the wide step of the KV walk: 128 keys (a block mask's
+// tile) from 128/page pages (FP8) or two pages of 64 (BF16, opt-in).
 const PrefillKeyStep = 128
 
 // prefillStagesK128 is the depth of attn_prefill_fp8_k128's ring: a stage
 // is 128 keys of K and V and their V^T (48 KB of e4m3); three stages and
 // the compiler's scratch fit the 227 KB of a CTA, four do not.
 const prefillStagesK128 = 3
+
+// prefillStagesBF16K128 is the depth of attn_prefill_bf16_k128's ring: a
+// stage is two bf16 pages of 64 keys of K and V (64 KB); two stages are
+// the 128 KB of attn_prefill_bf16's four one-page stages (256 keys ahead
+// either way; both kernels need 195 KB with Q and the compiler's scratch),
+// three would need 259 KB.
+const prefillStagesBF16K128 = 2
 
 // ValidatePrefill checks every argument and returns the sizes; nothing
 // runs. Every error is an *ArgError naming the argument.
@@ -190,22 +200,27 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 }
 
 // setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
-// for FP8 pages of 64, else one page) and the ring's stages for it (after
-// setBlockM and the cache geometry).
+// for FP8 pages of 64, else one page; BF16 takes 128 only when asked) and
+// the ring's stages for it (after setBlockM and the cache geometry).
 func (d *PrefillDims) setKeyStep(ks int) error {
 	switch {
 	case ks == 0 && d.FP8 && d.Page == 64:
 		ks = PrefillKeyStep
 	case ks == 0:
 		ks = d.Page
-	case ks == PrefillKeyStep && !d.FP8:
-		return argErr("key_step", "128 keys a step is the FP8 kernel's; BF16 walks one page (%d keys) a step", d.Page)
+	case ks == PrefillKeyStep && !d.FP8 && d.Page != 64:
+		return argErr("key_step", "128 keys a step for BF16 takes pages of 64 (two page slots a step); pages of %d walk one page (key_step %d or 0)", d.Page, d.Page)
+	case ks == PrefillKeyStep && !d.FP8 && d.BQ == PrefillTile/2:
+		return argErr("key_step", "128 keys a step for BF16 runs 128 query rows a program: with block_m 64 two programs an SM cannot hold two 64 KB stages each; use key_step 64 or block_m 128")
 	case ks != d.Page && ks != PrefillKeyStep:
 		return argErr("key_step", "want %d (one page a step) or 128 keys a step (0: the default), got %d", d.Page, ks)
 	}
 	d.KeyStep = ks
-	if d.FP8 && ks == PrefillKeyStep {
+	if ks == PrefillKeyStep {
 		d.Stages = prefillStagesK128
+		if !d.FP8 {
+			d.Stages = prefillStagesBF16K128
+		}
 		return nil
 	}
 	d.Stages = prefillStages(d.Page)
@@ -261,8 +276,9 @@ func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
 
 var prefillFile = &kernelFile{name: "prefill.tle"}
 
-// PrefillKernel is one kernel of prefill.tle (attn_prefill_bf16 or
-// attn_prefill_fp8), parsed and checked once per process.
+// PrefillKernel is one kernel of prefill.tle (attn_prefill_bf16,
+// attn_prefill_bf16_k128, attn_prefill_fp8 or attn_prefill_fp8_k128),
+// parsed and checked once per process.
 func PrefillKernel(name string) (*tle.Kernel, error) { return prefillFile.get(name) }
 
 // PrefillLaunch is the kernel, its specialisation and grid for sizes d.
@@ -311,6 +327,13 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	// BF16: BQ rows on BQ/16 consumer warps (a warpgroup per 64 rows);
 	// 128 rows: setmaxnreg (producer 40, consumers 232), one program an SM;
 	// 64: no setmaxnreg, two programs an SM (minctasm)
+	if d.KeyStep == PrefillKeyStep {
+		// 128 keys a step over two pages of 64 (attn_prefill_bf16_k128,
+		// opt-in): 128 rows, attn_prefill_bf16's register split, SK stages
+		defs["SK"], defs["PR"], defs["CR"] = defs["S"], "40", "232"
+		delete(defs, "S")
+		return PrefillLaunch{Kernel: "attn_prefill_bf16_k128", Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
+	}
 	bq := d.BQ
 	if bq == 0 {
 		bq = PrefillTile

@@ -220,9 +220,10 @@ type PrefillBenchOptions struct {
 	// BlockM is PrefillParams.BlockM for the BF16 rows (0: 128); FP8
 	// rows keep 128.
 	BlockM int
-	// KeyStep is PrefillParams.KeyStep for the FP8 rows (0: the default,
-	// 128 keys a step at the bench's pages of 64; 64: one page a step);
-	// BF16 rows keep one page a step.
+	// KeyStep is PrefillParams.KeyStep for every row (0: the defaults,
+	// FP8 128 keys a step at the bench's pages of 64 and BF16 one page a
+	// step; 64: one page a step for both; 128: 128 keys a step for both,
+	// BF16's attn_prefill_bf16_k128 opt-in and not yet measured).
 	KeyStep  int
 	Progress func(done, total int, what string)
 }
@@ -294,11 +295,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 	if err := d.setBlockM(bm, s.Lq); err != nil {
 		return PrefillBenchResult{}, err
 	}
-	step := 0
-	if fp8 {
-		step = opts.KeyStep
-	}
-	if err := d.setKeyStep(step); err != nil { // the ring's stages too, as ValidatePrefill
+	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as ValidatePrefill
 		return PrefillBenchResult{}, err
 	}
 	var bufs []*tle.DeviceBuffer

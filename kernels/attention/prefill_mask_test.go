@@ -128,6 +128,32 @@ func TestPrefillMaskEmptyTile(t *testing.T) {
 	}
 }
 
+// TestPrefillBF16KeyStepMask: BF16 block masks at 128 keys a step (a step
+// is one mask tile) and one page a step on the same inputs: random masks
+// with and without the diagonal, NHD and HND, and a q tile whose mask row
+// is all 0 (o 0, lse -inf on its rows at both steps).
+func TestPrefillBF16KeyStepMask(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(65, 66))
+	for i, keep := range []bool{true, false} {
+		in, p := makePrefill(r, prefillCase{page: 64, nhd: i == 0, hkv: 1, g: 4, qlens: []int64{200, 9}, lens: []int64{520, 300}})
+		in.BlockMask = randomMask(r, in, 0.3, keep)
+		runBF16KeySteps(t, devs, fmt.Sprintf("mask bf16 keep diag %v", keep), in, p)
+	}
+	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{150}, lens: []int64{300}})
+	in.BlockMask = randomMask(r, in, 1, true)
+	m := in.BlockMask // [1, 4, 2, 3]: q tile 1 of head 2 sees nothing
+	for kt := range 3 {
+		m.Data[(2*2+1)*3+kt] = 0
+	}
+	for ks, out := range runBF16KeySteps(t, devs, "empty q tile bf16", in, p) {
+		for tk := 128; tk < 150; tk++ {
+			require.Equal(t, 0.0, out.O.Data[(tk*4+2)*HeadDim], "key step %d row %d", ks, tk)
+			require.True(t, math.IsInf(out.LSE.Data[tk*4+2], -1), "key step %d row %d", ks, tk)
+		}
+	}
+}
+
 // TestValidatePrefillMask: a mask of the wrong shape or with a value
 // other than 0 and 1 is refused, naming block_mask.
 func TestValidatePrefillMask(t *testing.T) {

@@ -184,7 +184,8 @@ func TestValidatePrefill(t *testing.T) {
 		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
 		{"block_m", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 32 }},
 		{"block_m", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 64 }},     // BF16 only
-		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 128 }}, // FP8 only
+		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 128 }}, // BF16: pages of 64 only
+		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},  // page 32: 32 or 128
 		{"key_step", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},   // page 32: 32 or 128
 		{"key_step", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = -1 }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
@@ -231,6 +232,17 @@ func TestValidatePrefill(t *testing.T) {
 		_, err = Prefill(tle.CPU(), in, p)
 		require.ErrorAs(t, err, &ae, c.arg)
 	}
+	// BF16 at 128 keys a step takes 128 query rows a program
+	r := rand.New(rand.NewPCG(37, 38))
+	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{30}, lens: []int64{200}, ks: PrefillKeyStep})
+	_, err := ValidatePrefill(in, p)
+	require.NoError(t, err)
+	p.BlockM = 64
+	_, err = ValidatePrefill(in, p)
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, "key_step", ae.Arg, "%v", err)
+	require.Contains(t, err.Error(), "block_m 64")
 }
 
 // TestPrefillFP8: quant types 0 and 1, every page size, both layouts.
@@ -283,7 +295,8 @@ func TestPrefillLong(t *testing.T) {
 // (Hq 8; the reference takes a few seconds on the host), BF16 and FP8
 // quant 0 and 1 on pages of 64, and a 127-token request with no prefix
 // beside it; FP8 at both key steps (128 keys and one page a step), with
-// odd page counts (4000 keys: 63 pages) and pages of 16 at 128.
+// odd page counts (4000 keys: 63 pages) and pages of 16 at 128; BF16 at
+// 128 keys a step (opt-in) on the same shape and an odd page count.
 func TestPrefillGPU(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -302,6 +315,10 @@ func TestPrefillGPU(t *testing.T) {
 		{name: "fp8q0 512 x 4096 nhd key step 64", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}, ks: 64},
 		{name: "fp8q0 300 x 4000 + 70 x 100 nhd key step 128", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{300, 70}, lens: []int64{4000, 100}, ks: 128},
 		{name: "fp8q1 200 x 1000 hnd page 16 key step 128", fp8: true, quant: 1, page: 16, hkv: 1, g: 8, qlens: []int64{200}, lens: []int64{1000}, ks: 128},
+		// BF16 at 128 keys a step (attn_prefill_bf16_k128, opt-in): the
+		// issue's shape, and an odd page count (4000 keys: 63 pages)
+		{name: "bf16 512 x 4096 + 127 x 127 nhd key step 128", page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512, 127}, lens: []int64{4096, 127}, ks: 128},
+		{name: "bf16 300 x 4000 + 70 x 100 hnd key step 128", page: 64, hkv: 1, g: 8, qlens: []int64{300, 70}, lens: []int64{4000, 100}, ks: 128},
 	} {
 		runPrefill(t, []tle.Device{g}, r, c)
 	}
@@ -336,6 +353,84 @@ func TestPrefillKeyStep(t *testing.T) {
 	}
 }
 
+// TestPrefillBF16KeyStep: the BF16 walk of 128 keys a step
+// (attn_prefill_bf16_k128, opt-in: two page slots of 64 a step, two
+// m64n64 QK^T products, one softmax update over their 128 columns) and the
+// walk of one page a step (attn_prefill_bf16) on the same inputs against
+// the float64 reference: odd page counts (the last step's second slot
+// repeats the last page, hidden), Lq < L, L not a multiple of 128 nor of
+// the page, Lq = L past two q tiles, a 1-page request, NHD and HND, G 4
+// and 8, a softmax scale other than the default (NaN in every unread cache
+// slot, garbage ids past each request's pages).
+func TestPrefillBF16KeyStep(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, c := range []prefillCase{
+		{name: "hnd: 5 pages (odd), Lq < L", hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}},
+		{name: "nhd: 1, 3 and 4 pages", hkv: 2, g: 4, nhd: true, qlens: []int64{1, 130, 7}, lens: []int64{65, 170, 256}},
+		{name: "nhd: Lq = L past two q tiles, L = 2 pages + 1", hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}},
+		{name: "hnd: a 1-page request and L = 128", hkv: 1, g: 4, qlens: []int64{5, 128}, lens: []int64{40, 128}},
+		{name: "nhd: L 3 pages + 10, Lq 70, scale 0.3", hkv: 1, g: 8, nhd: true, qlens: []int64{70, 1}, lens: []int64{202, 63}, scale: 0.3},
+	} {
+		c.page = 64
+		in, p := makePrefill(r, c)
+		runBF16KeySteps(t, devs, "bf16 "+c.name, in, p)
+	}
+}
+
+// runBF16KeySteps runs BF16 inputs in at 128 keys a step
+// (attn_prefill_bf16_k128) and one page a step (attn_prefill_bf16)
+// against one float64 reference; it returns the outputs of each step.
+func runBF16KeySteps(t *testing.T, devs []tle.Device, name string, in *PrefillInputs, p PrefillParams) map[int]*PrefillOutputs {
+	t.Helper()
+	wo, wl := prefillReference(in, p)
+	outs := map[int]*PrefillOutputs{}
+	for _, ks := range []int{PrefillKeyStep, 64} {
+		p.KeyStep = ks
+		d, err := ValidatePrefill(in, p)
+		require.NoError(t, err, name)
+		require.Equal(t, map[int]string{128: "attn_prefill_bf16_k128", 64: "attn_prefill_bf16"}[ks], PlanPrefill(d).Kernel, name)
+		for _, dev := range devs {
+			out, err := Prefill(dev, in, p)
+			require.NoError(t, err, "%s key step %d on %s", name, ks, dev.Name())
+			for _, x := range out.O.Data {
+				require.False(t, math.IsNaN(x), "%s key step %d: NaN in o", name, ks)
+			}
+			requireClose(t, fmt.Sprintf("%s key step %d on %s", name, ks, dev.Name()), "", out.O.Data, out.LSE.Data, wo, wl, false)
+			outs[ks] = out
+		}
+	}
+	return outs
+}
+
+// TestPrefillBF16KeyStepLong: BF16 at 128 keys a step past the producer's
+// 64 staged page ids (32 steps of two pages) and round the ring of two
+// stages many times, an odd page count at the end.
+func TestPrefillBF16KeyStepLong(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(53, 54))
+	c := prefillCase{name: "long bf16 key step 128 L 4500 Lq 9 + L 4200 Lq 200", page: 64, hkv: 1, g: 4, nhd: true,
+		qlens: []int64{9, 200}, lens: []int64{4500, 4200}, ks: PrefillKeyStep}
+	runPrefill(t, devs, r, c)
+}
+
+// TestPrefillBF16KeyStepNaN: 128 keys a step leaves no NaN in the outputs
+// though every unread slot of the cache is NaN, the last page of request
+// 0 half past L and repeated in its last step (3 pages).
+func TestPrefillBF16KeyStepNaN(t *testing.T) {
+	r := rand.New(rand.NewPCG(55, 56))
+	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{3, 17}, lens: []int64{150, 17}, ks: PrefillKeyStep})
+	require.True(t, math.IsNaN(in.VCache.Data[(int(in.BlockIDs[0][2])*64+30)*HeadDim]), "slot 30 of request 0's third page is past L = 150")
+	d, err := ValidatePrefill(in, p)
+	require.NoError(t, err)
+	require.Equal(t, "attn_prefill_bf16_k128", PlanPrefill(d).Kernel)
+	out, err := Prefill(tle.CPU(), in, p)
+	require.NoError(t, err)
+	for _, x := range append(out.O.Data, out.LSE.Data...) {
+		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+	}
+}
+
 // TestPrefillKeyStepLong: 128 keys a step past the producer's 64 staged
 // page ids (32 steps of two pages of 64, 8 of eight pages of 16) and round
 // the ring of three stages many times, an odd page count at the end.
@@ -354,7 +449,8 @@ func TestPrefillKeyStepLong(t *testing.T) {
 
 // TestPrefillKeyStepPlan: FP8 pages of 64 walk 128 keys a step by default
 // (attn_prefill_fp8_k128, SK stages), 16 and 32 one page a step; an
-// explicit step picks either kernel; BF16 keeps one page a step.
+// explicit step picks either kernel; BF16 keeps one page a step unless
+// asked for 128 (attn_prefill_bf16_k128, two stages).
 func TestPrefillKeyStepPlan(t *testing.T) {
 	for _, c := range []struct {
 		fp8        bool
@@ -369,6 +465,8 @@ func TestPrefillKeyStepPlan(t *testing.T) {
 		{true, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
 		{false, 64, 0, "attn_prefill_bf16", 64, 4},
 		{false, 64, 64, "attn_prefill_bf16", 64, 4},
+		{false, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
+		{false, 32, 0, "attn_prefill_bf16", 32, 8},
 	} {
 		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 1, Hkv: 1, Hq: 4, FP8: c.fp8}}
 		require.NoError(t, d.setBlockM(0, 100))
@@ -377,7 +475,7 @@ func TestPrefillKeyStepPlan(t *testing.T) {
 		require.Equal(t, c.ring, d.Stages, "%+v", c)
 		pl := PlanPrefill(d)
 		require.Equal(t, c.kernel, pl.Kernel, "%+v", c)
-		if c.kernel == "attn_prefill_fp8_k128" {
+		if c.kernel == "attn_prefill_fp8_k128" || c.kernel == "attn_prefill_bf16_k128" {
 			require.Equal(t, fmt.Sprint(c.ring), pl.Defines["SK"], "%+v", c)
 			require.NotContains(t, pl.Defines, "S", "%+v", c)
 		}
