@@ -329,8 +329,10 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	// 64: no setmaxnreg, two programs an SM (minctasm)
 	if d.KeyStep == PrefillKeyStep {
 		// 128 keys a step over two pages of 64 (attn_prefill_bf16_k128,
-		// opt-in): 128 rows, attn_prefill_bf16's register split, SK stages
-		defs["SK"], defs["PR"], defs["CR"] = defs["S"], "40", "232"
+		// opt-in): 128 rows, attn_prefill_bf16's register split, SB stages
+		// (a name of its own: the file's kernels are checked together, and
+		// the FP8 kernels' SK ring must not size this one's)
+		defs["SB"], defs["PR"], defs["CR"] = defs["S"], "40", "232"
 		delete(defs, "S")
 		return PrefillLaunch{Kernel: "attn_prefill_bf16_k128", Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}

@@ -198,7 +198,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		page, g, quant int
 		mask           bool
 	}{{64, 8, 0, false}, {64, 4, 1, false}, {64, 8, 0, true}, {32, 8, 1, false}, {16, 4, 0, true}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: 256}
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles}
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel)
@@ -242,7 +242,7 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_bf16_k128", pl.Kernel)
-		require.Equal(t, "2", pl.Defines["SK"])
+		require.Equal(t, "2", pl.Defines["SB"])
 		k, err := PrefillKernel(pl.Kernel)
 		require.NoError(t, err)
 		b, err := k.Compile(pl.Options(), tle.GPUOptions{Toolchain: "llc"})
