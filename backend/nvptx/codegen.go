@@ -876,31 +876,16 @@ func (g *gen) forOp(op *ir.Op) {
 	g.sync = unknownState()
 	g.barrierInLoop = false
 	g.cur = loop
-	if g.loopAddresses && g.loopDepth == 0 && g.role == nil {
+	g.loopDepth++
+	if g.loopAddresses && g.loopDepth == 1 && g.role == nil {
 		// the body's own entry for the per-thread values (atEntry), from
 		// a thread index read in each iteration (AttrLoopAddresses)
-		saved := struct {
-			entry           *llvm.Block
-			tid, warp, lane value.Value
-			bases           map[*gpu.LinearLayout][]value.Value
-		}{g.entry, g.tid, g.warp, g.lane, g.bases}
-		g.entry = loop
-		g.tid = loop.NewCall(g.md.inlineAsm(types.I32, nil, "mov.u32 $0, %tid.x;", "=r", true))
-		g.lane = loop.NewAnd(g.tid, i32c(31))
-		g.warp = loop.NewLShr(g.tid, i32c(5))
-		g.bases = map[*gpu.LinearLayout][]value.Value{}
-		bodyB := g.newBlock()
-		g.cur = bodyB
-		g.loopDepth++
-		g.block(body)
-		g.loopDepth--
-		loop.NewBr(bodyB)
-		g.entry, g.tid, g.warp, g.lane, g.bases = saved.entry, saved.tid, saved.warp, saved.lane, saved.bases
+		tid := loop.NewCall(g.md.inlineAsm(types.I32, nil, "mov.u32 $0, %tid.x;", "=r", true))
+		g.ownEntry(loop, tid, loop.NewAnd(tid, i32c(31)), loop.NewLShr(tid, i32c(5)), body)
 	} else {
-		g.loopDepth++
 		g.block(body)
-		g.loopDepth--
 	}
+	g.loopDepth--
 	y := body.Terminator()
 	next := g.add(ivPhi, step)
 	latch := g.cur

@@ -77,6 +77,26 @@ func (g *gen) index32(v *ir.Value) value.Value {
 
 func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 
+// ownEntry generates region r in a new block after entry, with entry as
+// the block atEntry puts its values in (the per-thread values a warp role
+// or a loop body computes once, from its own tid, lane and warp) and a
+// fresh cache of them; g's own are restored after. g.cur is left at the
+// end of r.
+func (g *gen) ownEntry(entry *llvm.Block, tid, lane, warp value.Value, r *ir.Block) {
+	saved := struct {
+		entry           *llvm.Block
+		tid, lane, warp value.Value
+		bases           map[*gpu.LinearLayout][]value.Value
+	}{g.entry, g.tid, g.lane, g.warp, g.bases}
+	g.entry, g.tid, g.lane, g.warp = entry, tid, lane, warp
+	g.bases = map[*gpu.LinearLayout][]value.Value{}
+	body := g.newBlock()
+	g.cur = body
+	g.block(r)
+	entry.NewBr(body)
+	g.entry, g.tid, g.lane, g.warp, g.bases = saved.entry, saved.tid, saved.lane, saved.warp, saved.bases
+}
+
 // ---- mbarrier primitives (inline asm: the same text through llc and libNVVM)
 
 // electedAsm runs asm lines (each given the operands $0 = i32 address, and
@@ -393,24 +413,10 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 			g.cur = body
 		}
 		// the role's own entry (for hoisted values) and body
-		saved := struct {
-			entry           *llvm.Block
-			tid, warp, lane value.Value
-			bases           map[*gpu.LinearLayout][]value.Value
-		}{g.entry, g.tid, g.warp, g.lane, g.bases}
-		roleEntry := g.cur
-		g.entry = roleEntry
-		g.tid = g.sub(tid, i32c(int64(32*first)))
-		g.warp = g.sub(warp, i32c(int64(first)))
-		g.bases = map[*gpu.LinearLayout][]value.Value{}
 		g.role = &roleCtx{name: r.Attrs.String("name"), barID: k + 1, threads: 32 * active}
 		g.sync = smemState{}
-		bodyB := g.newBlock()
-		g.cur = bodyB
-		g.block(r.Regions[0])
+		g.ownEntry(g.cur, g.sub(tid, i32c(int64(32*first))), g.lane, g.sub(warp, i32c(int64(first))), r.Regions[0])
 		g.cur.NewBr(join)
-		roleEntry.NewBr(bodyB)
-		g.entry, g.tid, g.warp, g.lane, g.bases = saved.entry, saved.tid, saved.warp, saved.lane, saved.bases
 		g.role = nil
 		g.curOp = op
 		g.cur = next
