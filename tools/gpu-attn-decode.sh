@@ -27,6 +27,10 @@
 #           self-attention rows against cuDNN and FA2
 #   KEYSTEP64=1 (with PREFILL=1): the FP8 rows again at --key-step 64 (one
 #           page a step), beside the default 128 keys a step (about 1 minute more)
+#   BF16K128=1 (with PREFILL=1): the BF16 paged rows again at --key-step 128
+#           (attn_prefill_bf16_k128) beside the default one page a step
+#   TESTRUN, SANRUN: -test.run patterns for TEST=1 (default: every test) and
+#           SANITIZE=1 (default: TestDecodeQuick$|TestPrefillMaskEmptyTile)
 # $OUT gets at most 5 files (the device tool drops files past a count):
 # hpc_attn.json, tlec_prefill.json, sdpa_prefill.json, compare.txt (every
 # comparison table, in full) and logs.tar.gz (logs, gpu.txt and the decode
@@ -53,13 +57,13 @@ build=$!
 
 if [ "${TEST:-0}" = 1 ]; then
   echo "== kernels/attention tests on the GPU"
-  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 150 "$root/.gpu/attention.test" -test.v >"$W/attention-test.log" 2>&1; echo "rc=$?")
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 150 "$root/.gpu/attention.test" -test.v ${TESTRUN:+-test.run "$TESTRUN"} >"$W/attention-test.log" 2>&1; echo "rc=$?")
   grep -E "^(--- FAIL|--- SKIP|ok|FAIL|PASS)|Error:|Messages:" "$W/attention-test.log" | head -30
 fi
 
 if [ "${SANITIZE:-0}" = 1 ]; then
   # small cases: a decode call of each dtype path and a masked FP8 prefill
-  sanitize attention attention.test "$W" 45 'TestDecodeQuick$|TestPrefillMaskEmptyTile'
+  sanitize attention attention.test "$W" 45 "${SANRUN:-TestDecodeQuick\$|TestPrefillMaskEmptyTile}"
 fi
 
 echo "== HPC-Ops build"
@@ -113,11 +117,34 @@ for (dt, sq), v in sorted(groups.items()):
 PY
 done
 
+# NCU=1: each decode kernel's and combine's duration under Nsight Compute
+# on $NCU_CASES (BF16 and FP8, Sq 1, NHD: one call each) -> ncu-decode.txt
+if [ "${NCU:-0}" = 1 ]; then
+  echo "== ncu durations (${NCU_CASES:=skewed_extreme,uniform_512,uniform_4096,one_128k_31x4k})"
+  timeout 150 ncu --clock-control none -k regex:attn_ --metrics gpu__time_duration.sum,launch__grid_size,launch__registers_per_thread \
+    .gpu/tlec bench attn_decode --cases "$NCU_CASES" --reps 2 --warmup 1 >"$W/ncu-decode.txt" 2>&1
+  echo "ncu rc=$?"
+  python3 - "$W/ncu-decode.txt" <<'PY' | tee -a "$W/compare.txt"
+import re, sys
+name = None; rows = []
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"\s+(attn_\w+).*\(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
+    if m: name = m.group(1); cur = {"k": name}; rows.append(cur); continue
+    m = re.match(r"\s+(gpu__time_duration.sum|launch__grid_size|launch__registers_per_thread)\s+(\S+)\s+([\d.,]+)", line)
+    if m and rows: rows[-1][m.group(1)] = (m.group(3), m.group(2))
+for r in rows:
+    d = r.get("gpu__time_duration.sum", ("?", ""))
+    print(f"{r['k']:32s} {d[0]:>10s} {d[1]:6s} grid {r.get('launch__grid_size', ('?',))[0]:>6s} regs {r.get('launch__registers_per_thread', ('?',))[0]}")
+PY
+fi
+
 [ "$PREFILL" = 1 ] || exit 0
+if [ "${SDPA:-1}" = 1 ]; then  # SDPA=0 skips torch SDPA
 echo "== torch SDPA"
 t0=$(date +%s)
 PYTHONUNBUFFERED=1 timeout 150 python3 .peers/sdpa_prefill.py "$OUT/sdpa_prefill.json" >"$W/sdpa.log" 2>&1
 echo "sdpa rc=$? in $(( $(date +%s) - t0 )) s"
+fi
 # in two parts (FP8; BF16), so a timeout loses half the rows at most;
 # their rows joined into one list
 for part in fp8:prefill_fp8 bf16:kvcache_bf16,nocache; do
@@ -158,6 +185,7 @@ PY
 # step (attn_prefill_fp8) beside the default 128 keys (attn_prefill_fp8_k128)
 [ "${BLOCKM64:-0}" = 1 ] && rerun bm64 bf16 kvcache_bf16,nocache --block-m 64
 [ "${KEYSTEP64:-0}" = 1 ] && rerun ks64 fp8 prefill_fp8 --key-step 64
+[ "${BF16K128:-0}" = 1 ] && rerun bk128 bf16 kvcache_bf16 --key-step 128
 python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_bf16.json" >"$OUT/tlec_prefill.json" <<'PY'
 import json, sys
 rows = []

@@ -114,13 +114,11 @@ on standard error. --cases picks the rows whose names contain one of its
 comma-separated parts (--cases nocache,127x127); --dry-run builds the
 rows' masks and FLOP counts on the CPU and prints them untimed, without a
 GPU. --block-m 64 runs the BF16 rows with 64 query rows a program (two
-programs an SM). --key-step 64 runs the FP8 rows one page (64 keys) a
-step (attn_prefill_fp8), --key-step 128 (the FP8 default) 128 keys a step
-over two pages (attn_prefill_fp8_k128), so the two can be compared. The
-BF16 rows walk one page a step by default (and at --key-step 64);
---key-step 128 runs them 128 keys a step over two pages too
-(attn_prefill_bf16_k128; BF16: opt-in, not yet measured; not with
---block-m 64).
+programs an SM). --key-step 64 runs the rows one page (64 keys) a step
+(attn_prefill_fp8, attn_prefill_bf16), --key-step 128 (the default) 128
+keys a step over two pages (attn_prefill_fp8_k128, attn_prefill_bf16_k128;
+BF16 with --block-m 64 walks one page a step), so the two can be
+compared.
 tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops and
 torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 		flags: func(fs *flag.FlagSet) any {
@@ -138,7 +136,7 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
-			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: FP8 128, BF16 64 (BF16: opt-in, not yet measured)")
+			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
 			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b

@@ -134,8 +134,9 @@
 // causal mask and zeroed past L; quant-0 K scales are staged in shared
 // memory by the producer. KeyStep = the page keeps one page a step
 // (attn_prefill_fp8), the default for pages of 16 and 32. BF16 takes
-// KeyStep 128 opt-in (attn_prefill_bf16_k128, pages of 64 and BlockM 128;
-// not yet measured on a GPU, so its default stays one page a step): the
+// KeyStep 128 by default for pages of 64 and BlockM 128
+// (attn_prefill_bf16_k128; 7 % faster than one page a step on the H200,
+// docs/perf.md run 28): the
 // step's two pages land in two slots of a stage (two stages), read by two
 // m64n64 QK^T wgmmas (no reshape: bf16 slots of 256-byte rows are column
 // blocked), one softmax update over the 128 columns and two register-A PV
@@ -157,13 +158,11 @@
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
-// Not done yet for prefill (TODO; docs/perf.md run 20: FP8 0.676x HPC-Ops
-// over the 24 configurations, BF16 paged 1.00x / 1.13x, self-attention
-// 0.63x to 0.70x cuDNN):
+// Not done yet for prefill (TODO; docs/perf.md run 28: FP8 0.879x HPC-Ops
+// over the 24 configurations, BF16 paged 1.06x / 1.21x at 128 keys a
+// step, self-attention 0.64x to 0.80x cuDNN):
 //
-//   - KV tiles of 128 keys for BF16 by default: attn_prefill_bf16_k128
-//     (KeyStep 128, pages of 64) is opt-in until it is timed against one
-//     page a step; pages of 16 and 32 still run m64nPAGEk16 products and a
+//   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
 //     blocks, stored one after the other per slot).

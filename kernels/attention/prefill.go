@@ -61,11 +61,13 @@ type PrefillParams struct {
 	// step, one m64n128 QK^T wgmma over the step's page slots seen as one
 	// [128, 128] shared view, the softmax and PV over 128 keys), the page
 	// size attn_prefill_fp8 (one page a step); 0 is the default: 128 for
-	// pages of 64, one page a step for 16 and 32. BF16: 0 (the default)
-	// and the page size walk one page a step (attn_prefill_bf16); 128 is
+	// pages of 64, one page a step for 16 and 32. BF16: 128 is
 	// attn_prefill_bf16_k128 (pages of 64 and BlockM 128 only: two page
 	// slots a step, two m64n64 QK^T wgmmas, one softmax update over their
-	// 128 columns, two PV wgmmas), opt-in: not yet measured on a GPU.
+	// 128 columns, two PV wgmmas), the default there (0) since it measured
+	// 7 % faster than one page a step on the H200 (docs/perf.md run 28);
+	// the page size walks one page a step (attn_prefill_bf16), the default
+	// for pages of 16 and 32 and for BlockM 64.
 	KeyStep int
 }
 
@@ -110,7 +112,7 @@ const (
 func prefillStages(page int) int { return 256 / page }
 
 // PrefillKeyStep is the wide step of the KV walk: 128 keys (a block mask's
-// tile) from 128/page pages (FP8) or two pages of 64 (BF16, opt-in).
+// tile) from 128/page pages (FP8) or two pages of 64 (BF16).
 const PrefillKeyStep = 128
 
 // prefillStagesK128 is the depth of attn_prefill_fp8_k128's ring: a stage
@@ -200,11 +202,11 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 }
 
 // setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
-// for FP8 pages of 64, else one page; BF16 takes 128 only when asked) and
-// the ring's stages for it (after setBlockM and the cache geometry).
+// for pages of 64 (BF16: with 128 query rows a program), else one page)
+// and the ring's stages for it (after setBlockM and the cache geometry).
 func (d *PrefillDims) setKeyStep(ks int) error {
 	switch {
-	case ks == 0 && d.FP8 && d.Page == 64:
+	case ks == 0 && d.Page == 64 && (d.FP8 || d.BQ != PrefillTile/2):
 		ks = PrefillKeyStep
 	case ks == 0:
 		ks = d.Page
@@ -329,7 +331,7 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	// 64: no setmaxnreg, two programs an SM (minctasm)
 	if d.KeyStep == PrefillKeyStep {
 		// 128 keys a step over two pages of 64 (attn_prefill_bf16_k128,
-		// opt-in): 128 rows, attn_prefill_bf16's register split, SB stages
+		// the default for pages of 64): 128 rows, attn_prefill_bf16's register split, SB stages
 		// (a name of its own: the file's kernels are checked together, and
 		// the FP8 kernels' SK ring must not size this one's)
 		defs["SB"], defs["PR"], defs["CR"] = defs["S"], "40", "232"

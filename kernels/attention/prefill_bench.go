@@ -221,9 +221,8 @@ type PrefillBenchOptions struct {
 	// rows keep 128.
 	BlockM int
 	// KeyStep is PrefillParams.KeyStep for every row (0: the defaults,
-	// FP8 128 keys a step at the bench's pages of 64 and BF16 one page a
-	// step; 64: one page a step for both; 128: 128 keys a step for both,
-	// BF16's attn_prefill_bf16_k128 opt-in and not yet measured).
+	// 128 keys a step at the bench's pages of 64, for BF16 with BlockM
+	// 128; 64: one page a step for both; 128: 128 keys a step for both).
 	KeyStep  int
 	Progress func(done, total int, what string)
 }

@@ -220,7 +220,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 	}
 }
 
-// TestPrefillBF16K128PTX: the opt-in 128-keys-a-step bf16 kernel
+// TestPrefillBF16K128PTX: the 128-keys-a-step bf16 kernel
 // (attn_prefill_bf16_k128, pages of 64) for sm_90a, dense and masked: per
 // step two QK^T products m64n64k16 from shared memory (one per page slot,
 // K = 128 in 8 steps each; no reshape: no m64n128 QK^T) and two PV

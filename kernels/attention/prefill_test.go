@@ -295,8 +295,9 @@ func TestPrefillLong(t *testing.T) {
 // (Hq 8; the reference takes a few seconds on the host), BF16 and FP8
 // quant 0 and 1 on pages of 64, and a 127-token request with no prefix
 // beside it; FP8 at both key steps (128 keys and one page a step), with
-// odd page counts (4000 keys: 63 pages) and pages of 16 at 128; BF16 at
-// 128 keys a step (opt-in) on the same shape and an odd page count.
+// odd page counts (4000 keys: 63 pages) and pages of 16 at 128; BF16 one
+// page a step and at 128 keys a step (the default for pages of 64) on the
+// same shape, and an odd page count.
 func TestPrefillGPU(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -304,7 +305,7 @@ func TestPrefillGPU(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(45, 46))
 	for _, c := range []prefillCase{
-		{name: "bf16 512 x 4096 + 127 x 127 nhd", page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512, 127}, lens: []int64{4096, 127}},
+		{name: "bf16 512 x 4096 + 127 x 127 nhd key step 64", page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512, 127}, lens: []int64{4096, 127}, ks: 64},
 		{name: "bf16 512 x 4096 hnd page 16", page: 16, hkv: 1, g: 8, qlens: []int64{512}, lens: []int64{4096}},
 		{name: "fp8q1 512 x 4096 + 127 x 127 hnd", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, qlens: []int64{512, 127}, lens: []int64{4096, 127}},
 		{name: "fp8q0 512 x 4096 nhd", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}},
@@ -315,7 +316,7 @@ func TestPrefillGPU(t *testing.T) {
 		{name: "fp8q0 512 x 4096 nhd key step 64", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512}, lens: []int64{4096}, ks: 64},
 		{name: "fp8q0 300 x 4000 + 70 x 100 nhd key step 128", fp8: true, quant: 0, page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{300, 70}, lens: []int64{4000, 100}, ks: 128},
 		{name: "fp8q1 200 x 1000 hnd page 16 key step 128", fp8: true, quant: 1, page: 16, hkv: 1, g: 8, qlens: []int64{200}, lens: []int64{1000}, ks: 128},
-		// BF16 at 128 keys a step (attn_prefill_bf16_k128, opt-in): the
+		// BF16 at 128 keys a step (attn_prefill_bf16_k128): the
 		// issue's shape, and an odd page count (4000 keys: 63 pages)
 		{name: "bf16 512 x 4096 + 127 x 127 nhd key step 128", page: 64, hkv: 1, g: 8, nhd: true, qlens: []int64{512, 127}, lens: []int64{4096, 127}, ks: 128},
 		{name: "bf16 300 x 4000 + 70 x 100 hnd key step 128", page: 64, hkv: 1, g: 8, qlens: []int64{300, 70}, lens: []int64{4000, 100}, ks: 128},
@@ -354,7 +355,7 @@ func TestPrefillKeyStep(t *testing.T) {
 }
 
 // TestPrefillBF16KeyStep: the BF16 walk of 128 keys a step
-// (attn_prefill_bf16_k128, opt-in: two page slots of 64 a step, two
+// (attn_prefill_bf16_k128: two page slots of 64 a step, two
 // m64n64 QK^T products, one softmax update over their 128 columns) and the
 // walk of one page a step (attn_prefill_bf16) on the same inputs against
 // the float64 reference: odd page counts (the last step's second slot
@@ -453,23 +454,24 @@ func TestPrefillKeyStepLong(t *testing.T) {
 // asked for 128 (attn_prefill_bf16_k128, two stages).
 func TestPrefillKeyStepPlan(t *testing.T) {
 	for _, c := range []struct {
-		fp8        bool
-		page, ks   int
-		kernel     string
-		step, ring int
+		fp8          bool
+		bm, page, ks int
+		kernel       string
+		step, ring   int
 	}{
-		{true, 64, 0, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{true, 64, 64, "attn_prefill_fp8", 64, 4},
-		{true, 32, 0, "attn_prefill_fp8", 32, 8},
-		{true, 32, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{true, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{false, 64, 0, "attn_prefill_bf16", 64, 4},
-		{false, 64, 64, "attn_prefill_bf16", 64, 4},
-		{false, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
-		{false, 32, 0, "attn_prefill_bf16", 32, 8},
+		{true, 0, 64, 0, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{true, 0, 64, 64, "attn_prefill_fp8", 64, 4},
+		{true, 0, 32, 0, "attn_prefill_fp8", 32, 8},
+		{true, 0, 32, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{true, 0, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{false, 0, 64, 0, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
+		{false, 64, 64, 0, "attn_prefill_bf16", 64, 2}, // block_m 64: one page a step, half the ring
+		{false, 0, 64, 64, "attn_prefill_bf16", 64, 4},
+		{false, 0, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
+		{false, 0, 32, 0, "attn_prefill_bf16", 32, 8},
 	} {
 		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 1, Hkv: 1, Hq: 4, FP8: c.fp8}}
-		require.NoError(t, d.setBlockM(0, 100))
+		require.NoError(t, d.setBlockM(c.bm, 100))
 		require.NoError(t, d.setKeyStep(c.ks), "%+v", c)
 		require.Equal(t, c.step, d.KeyStep, "%+v", c)
 		require.Equal(t, c.ring, d.Stages, "%+v", c)
