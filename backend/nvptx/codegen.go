@@ -159,6 +159,7 @@ type gen struct {
 	smemBase32     value.Value
 	users          map[*ir.Value][]*ir.Op
 	asyncReadRoots map[*ir.Op]map[*ir.Value]bool // per warp role: buffers async-proxy readers of other roles read (roleArriveNeedsProxyFence)
+	wgmmaFences    map[*ir.Op]bool               // per wgmma: whether it fences generic writes before it (wgmmaNeedsProxyFence)
 }
 
 // newBlock makes a named basic block: libNVVM's LLVM 7 parser does not take

@@ -353,6 +353,54 @@ func TestPTXRoleProxyFences(t *testing.T) {
 	checkSyncStructure(t, ptx)
 }
 
+// TestPTXProxyFenceOnlyForOperandBytes: a generic store into a buffer
+// whose bytes are apart from a wgmma's operands (a staging buffer beside
+// TMA-loaded operands) needs no fence.proxy.async before that wgmma; a
+// store into an operand (MINE 1: sb) does, in the loop, before the
+// product.
+func TestPTXProxyFenceOnlyForOperandBytes(t *testing.T) {
+	prog, err := tle.Load(fstest.MapFS{"f.tle": {Data: []byte(fenceBytesSrc)}}, "f.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mine, want := range map[string]int{"0": 0, "1": 1} {
+		ptx := compileTLE(t, prog, "fence_bytes", map[string]string{"MINE": mine}).PTX
+		mma := strings.Index(ptx, "wgmma.mma_async")
+		if mma < 0 {
+			t.Fatalf("MINE %s: no wgmma", mine)
+		}
+		if n := countPTX(ptx[:mma], `fence\.proxy\.async\.shared::cta;`); n != want {
+			t.Errorf("MINE %s: %d fence.proxy.async before the wgmma, want %d", mine, n, want)
+		}
+		checkSyncStructure(t, ptx)
+	}
+}
+
+const fenceBytesSrc = `
+kernel fence_bytes(x *f32, y *bf16, a desc[bf16, 64, 64], b desc[bf16, 64, 64], c *f32, n i32, MINE const i32) {
+    sa := alloc([64, 64], bf16)
+    sb := alloc([64, 64], bf16)
+    own := alloc([64], f32)
+    bar := barrier(count: 1)
+    rm := arange(0, 64)
+    acc := zeros([64, 64], f32)
+    for k := range n {
+        expect(bar, 2*64*64*2)
+        copy(a, sa, 0, 0, barrier: bar)
+        copy(b, sb, 0, 0, barrier: bar)
+        wait(bar, k%2)
+        store(own, load(x + k*64 + rm))
+        if MINE == 1 {
+            store(sb, load(y + rm[:, None]*64 + rm[None, :]))
+        }
+        acc = wgmma(sa, sb, acc, trans_b: true)
+        wgmma_wait(0)
+        acc = acc * load(own)[None, :]
+    }
+    store(c + rm[:, None]*64 + rm[None, :], acc)
+}
+`
+
 // TestPTXProxyFenceAcrossWarpSpecialize: a generic store made in a role of
 // an earlier warp_specialize (ws2), or of the same one on an earlier trip
 // round a loop (wsloop2), reaches a later role's wgmma through barrier 0,

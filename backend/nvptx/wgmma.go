@@ -560,20 +560,47 @@ func (g *gen) wgmmaBlocks(ll *gpu.LinearLayout, M, N int) ([]int, int) {
 
 // wgmmaNeedsProxyFence reports whether generic-proxy writes to shared memory
 // (stores, local_store, alloc with a value, cp.async, shared atomics, asm)
-// may precede op: before op in program order, or anywhere in a loop around
-// it (an earlier iteration) unless an earlier wgmma of op's block, with no
-// such write between it and op, fenced them on every path (attention's
-// P V product after its q k^T in the same iteration: the writes of the
-// previous iteration reached the first product's fence and barrier first).
+// into the bytes op reads may precede it: before op in program order, or
+// anywhere in a loop around it (an earlier iteration) unless an earlier
+// wgmma of op's block, with no such write between it and op, fenced them on
+// every path (attention's P V product after its q k^T in the same
+// iteration: the writes of the previous iteration reached the first
+// product's fence and barrier first). A write into a buffer whose bytes
+// are apart from op's operands' (a softmax's own staging buffer beside the
+// K/V ring) needs no fence for op. The answer is memoised per wgmma (an
+// earlier wgmma's own answer decides whether it fenced).
 func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
+	if v, ok := g.wgmmaFences[op]; ok {
+		return v
+	}
+	if g.wgmmaFences == nil {
+		g.wgmmaFences = map[*ir.Op]bool{}
+	}
+	v := g.wgmmaFenceNeeded(op)
+	g.wgmmaFences[op] = v
+	return v
+}
+
+func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 	found, done, fencedBefore := false, false, false
 	role := gpu.EnclosingRole(op)
+	reads := []rng{smemBytes(smemRoot(op.Operands[1]))}
+	if _, isMem := op.Operands[0].Type.(*ir.MemDesc); isMem {
+		reads = append(reads, smemBytes(smemRoot(op.Operands[0])))
+	}
 	// a write in another warp role reaches op only through an mbarrier
 	// that role arrives on, and its arrive fences (roleArriveNeedsProxyFence)
 	// (and one outside any role reaches it through warp_specialize's
 	// entry, which fences: wsNeedsProxyFence)
-	mine := func(o *ir.Op) bool {
-		return role == nil || gpu.EnclosingRole(o) == role
+	reaches := func(o *ir.Op) bool {
+		if !genericSmemWrite(o) || role != nil && gpu.EnclosingRole(o) != role {
+			return false
+		}
+		w := fullRange
+		if root := smemWriteRoot(o); root != nil {
+			w = smemBytes(root)
+		}
+		return anyOverlap(reads, w)
 	}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
@@ -585,10 +612,10 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 			case o == op:
 				done = true
 				return
-			case genericSmemWrite(o) && mine(o):
+			case reaches(o):
 				found = true
-			case o.Kind == ir.OpWgmma && o.Parent == op.Parent:
-				found = false // it fenced (or needed no fence), on every path to op
+			case o.Kind == ir.OpWgmma && o.Parent == op.Parent && g.wgmmaNeedsProxyFence(o):
+				found = false // it fenced every write before it, on every path to op
 				fencedBefore = true
 			}
 			for _, r := range o.Regions {
@@ -610,7 +637,7 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 		any := false
 		for _, r := range p.Parent.Regions {
 			r.Walk(func(o *ir.Op) {
-				if genericSmemWrite(o) && mine(o) {
+				if reaches(o) {
 					any = true
 				}
 			})
@@ -620,6 +647,20 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 		}
 	}
 	return false
+}
+
+// smemBytes is the byte range of the placed buffer root (its alloc's
+// smem_offset and size), or every byte when root is not an alloc placed by
+// the shared-memory pass (a pipe's slot, a block argument).
+func smemBytes(root *ir.Value) rng {
+	if root == nil || root.Def == nil || root.Def.Kind != ir.OpAlloc {
+		return fullRange
+	}
+	off := root.Def.Attrs.Int(gpu.AttrSmemOffset, -1)
+	if off < 0 {
+		return fullRange
+	}
+	return rng{int(off), int(off) + ir.SmemBytes(root.Type)}
 }
 
 // roleArriveNeedsProxyFence reports whether arrive, an mbarrier arrival in
