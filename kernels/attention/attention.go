@@ -303,6 +303,7 @@ type Dims struct {
 	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
 	V1                bool
 	CTAs              int // v2 programs per SM (pages of 64)
+	CL                int // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
 	Scale             float64
 	FP8               bool
 	Quant             int
@@ -548,6 +549,20 @@ func (d *Dims) chunkArg() int {
 	return d.Chunk
 }
 
+// cluster is the decode kernels' cluster size, d.CL (1 when unset).
+func (d *Dims) cluster() int { return max(d.CL, 1) }
+
+// gridX is the decode grid's x extent: the programs padded to a whole
+// number of clusters (the padding programs idle).
+func (d *Dims) gridX() int {
+	cl := d.cluster()
+	return (d.Programs + cl - 1) / cl * cl
+}
+
+// hasOutputs reports whether the decode kernel of sizes d takes o and lse
+// (the v2 kernels for pages of 64, whose cluster merge may write them).
+func (d *Dims) hasOutputs() bool { return !d.V1 && d.Page == Tile }
+
 // WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
 // the decode programs write: Programs x Hkv x N.
 func (d *Dims) WorkspaceRows() int { return d.Programs * d.Hkv * d.N }
@@ -773,17 +788,22 @@ func Plan(d *Dims) Launches {
 	if !d.V1 && d.Page == Tile {
 		// one CTA an SM: setmaxnreg gives the consumer most of the register
 		// file; several: no setmaxnreg, and ptxas caps the registers so that
-		// d.CTAs fit (minctasm)
+		// d.CTAs fit (minctasm). A cluster (CL > 1) runs its merge after the
+		// roles on every warp, so no warp may have given its registers away:
+		// no setmaxnreg (the 5 warps of one CTA have 255 registers each).
 		defs["PR"], defs["CR"] = "40", "232"
-		if d.CTAs > 1 {
+		if d.CTAs > 1 || d.cluster() > 1 {
 			defs["PR"], defs["CR"] = "0", "0"
+		}
+		if d.CTAs > 1 {
 			minCTAs = d.CTAs
 		}
+		defs["CL"] = it(d.cluster())
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp},
-		DecodeGrid: [3]int{d.Programs, d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp, "CL": it(d.cluster())},
+		DecodeGrid: [3]int{d.gridX(), d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 		MinCTAsPerSM: minCTAs,
 	}
 }
@@ -875,13 +895,16 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
 		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
 	}
+	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
+	o := &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data}
+	lse := &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}
+	if d.hasOutputs() {
+		args["o"], args["lse"] = o, lse // the cluster merge writes the rows of requests complete in a cluster
+	}
 	if err := dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Decode, dev.Name(), err)
 	}
-	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
-	cargs := map[string]any{"part_o": partO, "part_lse": partL,
-		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
-		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
+	cargs := map[string]any{"part_o": partO, "part_lse": partL, "o": o, "lse": lse, "kv_lens": args["kv_lens"],
 		"B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(), "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
 	if err := ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs); err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)

@@ -106,10 +106,17 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	var args []any
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
-			d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg(), blk, tok, head}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL}
+		if d.hasOutputs() {
+			args = append(args, t.O, t.LSE)
+		}
+		args = append(args, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg(), blk, tok, head)
 	} else {
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg()}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL}
+		if d.hasOutputs() {
+			args = append(args, t.O, t.LSE)
+		}
+		args = append(args, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg())
 	}
 	if r.decode, err = g.Prepare(dk, pl.DecodeOptions(), pl.DecodeGrid, args...); err != nil {
 		r.Close()
