@@ -269,7 +269,16 @@ type DecodeParams struct {
 	// split between them (stagesShared) and the split policy filling
 	// CTAs * SMs programs.
 	CTAs int
+	// Cluster is the v2 kernels' cluster size for pages of 64 (1, 2, 4 or
+	// MaxCluster; 0: ChooseCluster's): the pieces of one request that land
+	// in one cluster of Cluster consecutive programs are merged in
+	// distributed shared memory, only the rest by attn_combine. The v1 and
+	// paged kernels run without clusters (1).
+	Cluster int
 }
+
+// MaxCluster bounds DecodeParams.Cluster (a portable cluster size).
+const MaxCluster = 8
 
 // MaxCTAs bounds DecodeParams.CTAs.
 const MaxCTAs = 4
@@ -302,8 +311,9 @@ type Dims struct {
 	Chunk             int // tiles per piece (split) of a request
 	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
 	V1                bool
-	CTAs              int // v2 programs per SM (pages of 64)
-	CL                int // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
+	CTAs              int  // v2 programs per SM (pages of 64)
+	CL                int  // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
+	clusterSet        bool // CL was asked for (DecodeParams.Cluster), not the policy's
 	Scale             float64
 	FP8               bool
 	Quant             int
@@ -394,8 +404,11 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	if p.Splits < 0 || p.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
 	}
-	d.choosePieces(in.KVLens, p.Splits, p.SMs)
-	if d.Programs > tle.MaxGridX {
+	if p.Cluster < 0 || p.Cluster > MaxCluster || p.Cluster&(p.Cluster-1) != 0 {
+		return nil, argErr("cluster", "want 1, 2, 4 or %d CTAs a cluster (0: the policy's), got %d", MaxCluster, p.Cluster)
+	}
+	d.choosePieces(in.KVLens, p.Splits, p.SMs, p.Cluster)
+	if d.gridX() > tle.MaxGridX {
 		return nil, argErr("splits", "%d pieces of %d tiles are more programs than a grid holds", d.Programs, d.Chunk)
 	}
 	if int64(d.Programs)*int64(d.Hkv)*int64(d.N)*HeadDim > math.MaxInt32 {
@@ -406,10 +419,11 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 
 // choosePieces settles the programs per SM (d.CTAs: 0 is DefaultCTAs;
 // one for the v1 and paged kernels; fewer when their shared memory does
-// not fit) and cuts the requests of lengths lens into pieces: splits
-// pieces of the longest request, or (0) the policy's ChooseChunk filling
-// d.CTAs programs on each of sms SMs (0: 132).
-func (d *Dims) choosePieces(lens []int64, splits, sms int) {
+// not fit), cuts the requests of lengths lens into pieces (splits pieces
+// of the longest request, or (0) the policy's ChooseChunk filling d.CTAs
+// programs on each of sms SMs, 0: 132) and sets the cluster size d.CL
+// (cluster, or (0) ChooseCluster's; 1 for the v1 and paged kernels).
+func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int) {
 	if d.CTAs == 0 {
 		d.CTAs = DefaultCTAs
 	}
@@ -426,6 +440,44 @@ func (d *Dims) choosePieces(lens []int64, splits, sms int) {
 		d.Chunk = chunkOf(lens, splits)
 	}
 	d.Splits, d.Programs = d.pieces(lens)
+	switch {
+	case d.V1 || d.Page != Tile:
+		d.CL = 1
+	case cluster > 0:
+		d.CL, d.clusterSet = cluster, true
+	default:
+		d.CL = ChooseCluster(d.B, d.Hkv, d.Programs, lens, sms*d.CTAs)
+	}
+}
+
+// ChooseCluster is the cluster policy of the page-64 v2 kernels: for
+// programs pieces (per kv head) of the requests of lengths lens, the
+// smallest power of two at least the pieces of a typical request (the
+// mean over the requests that have any), at most MaxCluster, so that a
+// typical request's pieces can lie in one cluster, which then finishes it
+// (no combine for its rows); 1 when every request is one piece (programs
+// = B: nothing to merge, and the kernels take request b in program b).
+// Halved while padding the grid to whole clusters would take more waves
+// of the slots program slots (SMs x CTAs) than the pieces alone. The
+// clusters' placement (a cluster's CTAs on one GPC) may leave fewer
+// clusters resident than slots / CL; a Runner checks it with the driver
+// (Prepared.MaxActiveClusters) and falls back to smaller clusters.
+func ChooseCluster(b, hkv, programs int, lens []int64, slots int) int {
+	if programs <= b {
+		return 1
+	}
+	busy := 0
+	for _, L := range lens {
+		if L > 0 {
+			busy++
+		}
+	}
+	cl := min(pow2((programs+busy-1)/max(busy, 1), 1), MaxCluster)
+	waves := func(p int) int { return (p*hkv + slots - 1) / max(slots, 1) }
+	for cl > 1 && waves((programs+cl-1)/cl*cl) > waves(programs) {
+		cl /= 2
+	}
+	return cl
 }
 
 // padRows is the N of G*Sq query rows: the next power of two of at least 8
@@ -749,7 +801,19 @@ const maxCombinePieces = 64
 // or two steps of independent loads rather than a chain of
 // memory-latency-bound steps of 16.
 func (d *Dims) combinePieces() int {
-	return min(pow2(d.Splits, 4), maxCombinePieces)
+	return min(pow2(d.leaderSlots(), 4), maxCombinePieces)
+}
+
+// leaderSlots bounds the partials attn_combine merges for one request:
+// its pieces (at most d.Splits) with CL = 1; with clusters the leader
+// slots of the cluster merge, the first piece and each cluster base past
+// it, at most 1 + cdiv(Splits - 1, CL).
+func (d *Dims) leaderSlots() int {
+	cl := d.cluster()
+	if cl == 1 || d.Splits <= 1 {
+		return d.Splits
+	}
+	return 1 + (d.Splits-1+cl-1)/cl
 }
 
 // Plan is the launches of validated sizes d: the v2 kernels
@@ -877,7 +941,22 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 	if err != nil {
 		return nil, err
 	}
-	rows := d.B * d.Sq
+	out := &DecodeOutputs{O: tle.NewTensor(d.B*d.Sq, d.Hq, HeadDim), LSE: tle.NewTensor(d.B*d.Sq, d.Hq)}
+	args, cargs := d.launchArgs(in, out)
+	if err := dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", pl.Decode, dev.Name(), err)
+	}
+	if err := ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
+	}
+	return out, nil
+}
+
+// launchArgs are the decode and combine kernels' arguments (Kernel.Run's)
+// for inputs in at sizes d, with a fresh workspace and the outputs in
+// out's tensors (shared by both kernels: the cluster merge writes the rows
+// of requests finished in a cluster, the combine the others).
+func (d *Dims) launchArgs(in *DecodeInputs, out *DecodeOutputs) (decode, combine map[string]any) {
 	partO := tle.NewTensor(d.WorkspaceRows() * HeadDim)
 	partL := tle.NewTensor(d.WorkspaceRows())
 	cache := func(t *tle.Tensor) *tle.StridedTensor {
@@ -895,19 +974,12 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
 		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
 	}
-	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
-	o := &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data}
-	lse := &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}
+	o := &tle.Tensor{Shape: []int{len(out.O.Data)}, Data: out.O.Data}
+	lse := &tle.Tensor{Shape: []int{len(out.LSE.Data)}, Data: out.LSE.Data}
 	if d.hasOutputs() {
-		args["o"], args["lse"] = o, lse // the cluster merge writes the rows of requests complete in a cluster
-	}
-	if err := dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args); err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", pl.Decode, dev.Name(), err)
+		args["o"], args["lse"] = o, lse
 	}
 	cargs := map[string]any{"part_o": partO, "part_lse": partL, "o": o, "lse": lse, "kv_lens": args["kv_lens"],
 		"B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(), "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
-	if err := ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs); err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
-	}
-	return out, nil
+	return args, cargs
 }
