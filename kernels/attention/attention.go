@@ -12,7 +12,9 @@
 // Decode is two kernels: a decode kernel over the grid (pieces, Hkv), then
 // attn_combine over the B*Sq*Hq output rows, launched as a programmatic
 // dependent launch by a Runner (it starts while the decode grid drains and
-// waits for its writes).
+// waits for its writes). With pages of 64 the decode grid runs in clusters
+// that merge the pieces of a request they hold and finish the requests
+// they hold whole, leaving the combine only the rest.
 //
 //   - Each request's cdiv(L[b], 64) tiles are cut into pieces of Chunk
 //     tiles (ChooseChunk), one program per piece and kv head, the pieces of
@@ -57,6 +59,39 @@
 //   - Each program writes its partial O and base-2 LSE to a workspace;
 //     attn_combine merges a row's partials with weights exp2(LSE_c - max
 //     LSE), up to 64 at a time (combinePieces) with a running max.
+//   - The cluster merge (pages of 64, Dims.CL 2, 4 or 8): CL consecutive
+//     decode programs form a thread-block cluster (the grid padded to whole
+//     clusters; padding programs idle but reach the barriers). A consumer
+//     keeps its partial in its own shared memory; after the roles,
+//     distributed_barrier, and the leader of each segment (the pieces of
+//     one request in the cluster: the request's first piece, or the
+//     cluster's first program) merges its peers' partials through remote
+//     with the combine's weights. A request whose pieces all lie in the
+//     cluster is finished there (o and lse written by the decode grid; its
+//     combine rows return at once, before their grid_dependency_wait, but
+//     row 0, which keeps the combine from completing before the decode
+//     grid); otherwise the leader writes the segment's merged partial to
+//     its workspace slot and attn_combine merges the request's leader
+//     slots (its first piece and each cluster base past it: 1 +
+//     cdiv(pieces - 1, CL) of them). A second distributed_barrier keeps
+//     each CTA's shared memory alive until its leader has read it. The
+//     kernels run no setmaxnreg with CL > 1 (the merge runs on every
+//     warp), and their shared memory is no larger than CL 1's (the
+//     partial's buffer replaces the epilogue's layout scratch; no stage is
+//     lost at any N). ChooseCluster picks CL: the smallest power of two at
+//     least the mean pieces of the requests that have any, at most 8, so
+//     that a typical request lies in one cluster; 1 when every request is
+//     one piece and for the v1 and paged kernels; halved while the padding
+//     would cost a wave of the SMs x CTAs slots. Clusters are placed whole
+//     on a GPC, so fewer of them may be resident than slots / CL: a Runner
+//     asks the driver (cuOccupancyMaxActiveClusters) and halves a
+//     policy-chosen CL until its clusters run in as few waves as the
+//     programs would. DecodeParams.Cluster forces CL (the op's "cluster",
+//     tlec bench attn_decode --cluster). On the spec's workloads the
+//     policy gives 4 (uniform_512, uniform_4096 BF16, skewed_mix BF16) or 8
+//     and finishes half to all of the requests in their clusters (all 64
+//     of uniform_512); the others' 5 to 128 pieces reach the combine as 2
+//     to 17 leader slots. Not yet measured on a GPU.
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -82,9 +117,11 @@
 //     of one length per call (ChooseChunk), planned on the host, and the
 //     kernels lengthen them only when lengths rewritten in place no longer
 //     fit the planned programs.
-//   - The cluster merge: partials of one output held in one cluster merged
-//     in distributed shared memory (remote + distributed_barrier) instead of
-//     the global combine.
+//   - The cluster merge's timing (CL 1 against the policy on the GPU) and
+//     a piece plan that aligns requests to clusters (today a request's
+//     pieces start wherever the dense numbering puts them, so uniform
+//     requests of 3 or 6 pieces straddle cluster boundaries and still go
+//     through the combine).
 //   - Pages of 16 and 32 from shared memory into wgmma: its shared a needs
 //     one 64-row view of the tile's 64/page pages (a row-range view of a
 //     shared buffer for TMA to land each page in), which the language
