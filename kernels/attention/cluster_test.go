@@ -85,7 +85,7 @@ func TestDecodeCluster(t *testing.T) {
 		require.Equal(t, c.cluster, d.CL, c.name)
 		pl := Plan(d)
 		require.Equal(t, it(c.cluster), pl.DecodeDefines["CL"], c.name)
-		require.Equal(t, it(c.cluster), pl.CombineDefs["CL"], c.name)
+		require.Equal(t, it(c.cluster), pl.CombineDefs["CLUSTER"], c.name)
 		require.Zero(t, pl.DecodeGrid[0]%c.cluster, "%s: the grid is whole clusters", c.name)
 		lay := layoutOf(d, c.lens)
 		require.Equal(t, c.shared, lay.shared, "%s: a cluster holds pieces of several requests", c.name)
