@@ -237,6 +237,19 @@ func (p *Prepared) ResidentPerSM() (int, error) {
 	return p.gk.fn.ResidentPerSM(int(p.cfg.Block.X), p.cfg.SharedMem)
 }
 
+// MaxActiveClusters is how many clusters of the launch (its kernel's
+// device_mesh) the device runs at once (the driver's
+// cuOccupancyMaxActiveClusters: a cluster's CTAs are placed on one GPC, so
+// this may be fewer than ResidentPerSM x SMs / cluster size). It is an
+// error for a kernel without a cluster.
+func (p *Prepared) MaxActiveClusters() (int, error) {
+	if p.cfg.Cluster.X == 0 {
+		return 0, fmt.Errorf("tle: %s has no cluster (device_mesh)", p.gk.bin.Kernel)
+	}
+	cfg := p.cfg
+	return p.l.MaxActiveClusters(&cfg)
+}
+
 // SMs is the device's multiprocessor count.
 func (g *GPU) SMs() (int, error) {
 	if err := g.check("SMs"); err != nil {

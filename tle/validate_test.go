@@ -424,3 +424,45 @@ kernel k(x desc[f32, 1, 8, 16], out *f32) {
 	err = k.Run(CPU(), [3]int{3, 1, 1}, CompileOptions{}, map[string]any{"x": &Tensor{Shape: []int{3, 8, 16}, Data: data}, "out": &StridedTensor{Shape: []int{384}, Strides: []int{1}, Data: out.Data}})
 	require.ErrorContains(t, err, "argument out (*f32) needs a tensor, got *tle.StridedTensor")
 }
+
+// A cluster kernel's launch may be a programmatic dependent launch, and
+// MaxActiveClusters queries
+// the driver with the launch's cluster shape; a kernel without a
+// device_mesh has no clusters to count.
+func TestGPUClusterPDLLaunch(t *testing.T) {
+	needLLC(t)
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	g := fakeGPU(t).With(GPUOptions{Toolchain: "llc"})
+	prog, err := Parse("vadd.tle", []byte(`kernel vadd(x *f32, y *f32, out *f32, n i32) {
+    mesh := device_mesh(cluster_x: 2)
+    grid_dependency_wait()
+    offs := program_id(0)*128 + arange(0, 128)
+    store(out + offs, load(x + offs, mask: offs < n, other: 0) + load(y + offs, mask: offs < n, other: 0), mask: offs < n)
+    distributed_barrier(mesh)
+}
+`))
+	require.NoError(t, err)
+	k, _ := prog.Kernel("vadd")
+	buf, err := g.Upload(ir.F32, make([]float64, 256))
+	require.NoError(t, err)
+	defer g.Free(buf)
+	p, err := g.Prepare(k, CompileOptions{}, [3]int{2, 1, 1}, buf, buf, buf, int32(256))
+	require.NoError(t, err)
+	defer p.Close()
+	require.Equal(t, [3]int{2, 1, 1}, p.Binary().Cluster)
+	// both attributes in one cuLaunchKernelEx (runtime/cuda's fake tests
+	// check their layout: TestFakeProgrammaticDependentLaunch)
+	require.NoError(t, p.LaunchWith(LaunchOptions{PDL: true}))
+	n, err := p.MaxActiveClusters()
+	require.NoError(t, err)
+	require.Equal(t, 132, n, "the fake's 264 CTAs in clusters of 2")
+
+	plain, err := Parse("plain.tle", []byte("kernel vadd(x *f32) {\n    store(x + arange(0, 128), zeros([128], f32))\n}\n"))
+	require.NoError(t, err)
+	pk, _ := plain.Kernel("vadd")
+	pp, err := g.Prepare(pk, CompileOptions{}, [3]int{1, 1, 1}, buf)
+	require.NoError(t, err)
+	defer pp.Close()
+	_, err = pp.MaxActiveClusters()
+	require.ErrorContains(t, err, "vadd has no cluster")
+}

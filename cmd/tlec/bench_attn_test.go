@@ -10,7 +10,7 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-// TestBenchAttnFlags: a bad --cases or --variant is refused (exit 2) before a GPU is
+// TestBenchAttnFlags: a bad --cases, --variant or --cluster is refused (exit 2) before a GPU is
 // looked for; without a GPU the suite exits 1 saying so.
 func TestBenchAttnFlags(t *testing.T) {
 	code, _, errs := runCLI("bench", "attn_decode", "--cases", "uniform_512,nope")
@@ -19,6 +19,9 @@ func TestBenchAttnFlags(t *testing.T) {
 	code, _, errs = runCLI("bench", "attn_decode", "--variant", "v3")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `--variant "v3": attn_decode has v1 and v2`)
+	code, _, errs = runCLI("bench", "attn_decode", "--cluster", "3")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, `--cluster 3: want 1, 2, 4 or 8`)
 	wls, err := attnWorkloads("skewed_extreme, uniform_512")
 	require.NoError(t, err)
 	require.Equal(t, "skewed_extreme", wls[0].Name)
@@ -33,8 +36,8 @@ func TestBenchAttnFlags(t *testing.T) {
 
 func TestPrintAttn(t *testing.T) {
 	var b bytes.Buffer
-	printAttn(&b, []attention.BenchResult{{Case: "uniform_4096", DType: "fp8", Quant: 1, Sq: 2, Layout: "hnd", B: 64, Splits: 4,
+	printAttn(&b, []attention.BenchResult{{Case: "uniform_4096", DType: "fp8", Quant: 1, Sq: 2, Layout: "hnd", B: 64, Splits: 4, Cluster: 8,
 		Us: 40.25, MinUs: 39.5, KVBytes: 67108864, TBps: 1.667, CopyTBps: 3.9, FloorUs: 17.2}})
 	require.Contains(t, b.String(), "copy rate 3.900 TB/s")
-	require.Regexp(t, `uniform_4096\s+fp8 q1\s+2\s+hnd\s+64\s+4\s+40\.2\s+39\.5\s+1\.667\s+17\.2`, b.String())
+	require.Regexp(t, `uniform_4096\s+fp8 q1\s+2\s+hnd\s+64\s+4\s+8\s+40\.2\s+39\.5\s+1\.667\s+17\.2`, b.String())
 }

@@ -95,6 +95,7 @@ func TestOpAttnDecodeBad(t *testing.T) {
 		{arg: "quant_type", fp8: true, params: `{"layout": "hnd", "sq": 2, "dtype": "fp8"}`},
 		{arg: "scale", params: `{"layout": "hnd", "sq": 2, "dtype": "bf16", "scale": -1}`},
 		{arg: "mask", params: `{"layout": "hnd", "sq": 2, "dtype": "bf16", "mask": 1}`},
+		{arg: "cluster", params: `{"layout": "hnd", "sq": 2, "dtype": "bf16", "cluster": 3}`},
 		{arg: "kv_lens", file: "kv_lens", arr: npy.Int("<i4", []int{2}, []int64{65, 2})},
 		{arg: "kv_lens", file: "kv_lens", arr: npy.Int("<i4", []int{2}, []int64{37, 1})},
 		{arg: "kv_lens", file: "kv_lens", arr: npy.Float32([]int{2}, []float32{37, 2})},

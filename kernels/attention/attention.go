@@ -12,7 +12,9 @@
 // Decode is two kernels: a decode kernel over the grid (pieces, Hkv), then
 // attn_combine over the B*Sq*Hq output rows, launched as a programmatic
 // dependent launch by a Runner (it starts while the decode grid drains and
-// waits for its writes).
+// waits for its writes). With pages of 64 the decode grid runs in clusters
+// that merge the pieces of a request they hold and finish the requests
+// they hold whole, leaving the combine only the rest.
 //
 //   - Each request's cdiv(L[b], 64) tiles are cut into pieces of Chunk
 //     tiles (ChooseChunk), one program per piece and kv head, the pieces of
@@ -57,6 +59,39 @@
 //   - Each program writes its partial O and base-2 LSE to a workspace;
 //     attn_combine merges a row's partials with weights exp2(LSE_c - max
 //     LSE), up to 64 at a time (combinePieces) with a running max.
+//   - The cluster merge (pages of 64, Dims.CL 2, 4 or 8): CL consecutive
+//     decode programs form a thread-block cluster (the grid padded to whole
+//     clusters; padding programs idle but reach the barriers). A consumer
+//     keeps its partial in its own shared memory; after the roles,
+//     distributed_barrier, and the leader of each segment (the pieces of
+//     one request in the cluster: the request's first piece, or the
+//     cluster's first program) merges its peers' partials through remote
+//     with the combine's weights. A request whose pieces all lie in the
+//     cluster is finished there (o and lse written by the decode grid; its
+//     combine rows return at once, before their grid_dependency_wait, but
+//     row 0, which keeps the combine from completing before the decode
+//     grid); otherwise the leader writes the segment's merged partial to
+//     its workspace slot and attn_combine merges the request's leader
+//     slots (its first piece and each cluster base past it: 1 +
+//     cdiv(pieces - 1, CL) of them). A second distributed_barrier keeps
+//     each CTA's shared memory alive until its leader has read it. The
+//     kernels run no setmaxnreg with CL > 1 (the merge runs on every
+//     warp), and their shared memory is no larger than CL 1's (the
+//     partial's buffer replaces the epilogue's layout scratch; no stage is
+//     lost at any N). ChooseCluster picks CL: the smallest power of two at
+//     least the mean pieces of the requests that have any, at most 8, so
+//     that a typical request lies in one cluster; 1 when every request is
+//     one piece and for the v1 and paged kernels; halved while the padding
+//     would cost a wave of the SMs x CTAs slots. Clusters are placed whole
+//     on a GPC, so fewer of them may be resident than slots / CL: a Runner
+//     asks the driver (cuOccupancyMaxActiveClusters) and halves a
+//     policy-chosen CL until its clusters run in as few waves as the
+//     programs would. DecodeParams.Cluster forces CL (the op's "cluster",
+//     tlec bench attn_decode --cluster). On the spec's workloads the
+//     policy gives 4 (uniform_512, uniform_4096 BF16, skewed_mix BF16) or 8
+//     and finishes half to all of the requests in their clusters (all 64
+//     of uniform_512); the others' 5 to 128 pieces reach the combine as 2
+//     to 17 leader slots. Not yet measured on a GPU.
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -82,9 +117,11 @@
 //     of one length per call (ChooseChunk), planned on the host, and the
 //     kernels lengthen them only when lengths rewritten in place no longer
 //     fit the planned programs.
-//   - The cluster merge: partials of one output held in one cluster merged
-//     in distributed shared memory (remote + distributed_barrier) instead of
-//     the global combine.
+//   - The cluster merge's timing (CL 1 against the policy on the GPU) and
+//     a piece plan that aligns requests to clusters (today a request's
+//     pieces start wherever the dense numbering puts them, so uniform
+//     requests of 3 or 6 pieces straddle cluster boundaries and still go
+//     through the combine).
 //   - Pages of 16 and 32 from shared memory into wgmma: its shared a needs
 //     one 64-row view of the tile's 64/page pages (a row-range view of a
 //     shared buffer for TMA to land each page in), which the language
@@ -268,7 +305,16 @@ type DecodeParams struct {
 	// split between them (stagesShared) and the split policy filling
 	// CTAs * SMs programs.
 	CTAs int
+	// Cluster is the v2 kernels' cluster size for pages of 64 (1, 2, 4 or
+	// MaxCluster; 0: ChooseCluster's): the pieces of one request that land
+	// in one cluster of Cluster consecutive programs are merged in
+	// distributed shared memory, only the rest by attn_combine. The v1 and
+	// paged kernels run without clusters (1).
+	Cluster int
 }
+
+// MaxCluster bounds DecodeParams.Cluster (a portable cluster size).
+const MaxCluster = 8
 
 // MaxCTAs bounds DecodeParams.CTAs.
 const MaxCTAs = 4
@@ -301,7 +347,9 @@ type Dims struct {
 	Chunk             int // tiles per piece (split) of a request
 	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
 	V1                bool
-	CTAs              int // v2 programs per SM (pages of 64)
+	CTAs              int  // v2 programs per SM (pages of 64)
+	CL                int  // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
+	clusterSet        bool // CL was asked for (DecodeParams.Cluster), not the policy's
 	Scale             float64
 	FP8               bool
 	Quant             int
@@ -392,8 +440,11 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	if p.Splits < 0 || p.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
 	}
-	d.choosePieces(in.KVLens, p.Splits, p.SMs)
-	if d.Programs > tle.MaxGridX {
+	if p.Cluster < 0 || p.Cluster > MaxCluster || p.Cluster&(p.Cluster-1) != 0 {
+		return nil, argErr("cluster", "want 1, 2, 4 or %d CTAs a cluster (0: the policy's), got %d", MaxCluster, p.Cluster)
+	}
+	d.choosePieces(in.KVLens, p.Splits, p.SMs, p.Cluster)
+	if d.gridX() > tle.MaxGridX {
 		return nil, argErr("splits", "%d pieces of %d tiles are more programs than a grid holds", d.Programs, d.Chunk)
 	}
 	if int64(d.Programs)*int64(d.Hkv)*int64(d.N)*HeadDim > math.MaxInt32 {
@@ -404,10 +455,11 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 
 // choosePieces settles the programs per SM (d.CTAs: 0 is DefaultCTAs;
 // one for the v1 and paged kernels; fewer when their shared memory does
-// not fit) and cuts the requests of lengths lens into pieces: splits
-// pieces of the longest request, or (0) the policy's ChooseChunk filling
-// d.CTAs programs on each of sms SMs (0: 132).
-func (d *Dims) choosePieces(lens []int64, splits, sms int) {
+// not fit), cuts the requests of lengths lens into pieces (splits pieces
+// of the longest request, or (0) the policy's ChooseChunk filling d.CTAs
+// programs on each of sms SMs, 0: 132) and sets the cluster size d.CL
+// (cluster, or (0) ChooseCluster's; 1 for the v1 and paged kernels).
+func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int) {
 	if d.CTAs == 0 {
 		d.CTAs = DefaultCTAs
 	}
@@ -424,6 +476,44 @@ func (d *Dims) choosePieces(lens []int64, splits, sms int) {
 		d.Chunk = chunkOf(lens, splits)
 	}
 	d.Splits, d.Programs = d.pieces(lens)
+	switch {
+	case d.V1 || d.Page != Tile:
+		d.CL = 1
+	case cluster > 0:
+		d.CL, d.clusterSet = cluster, true
+	default:
+		d.CL = ChooseCluster(d.B, d.Hkv, d.Programs, lens, sms*d.CTAs)
+	}
+}
+
+// ChooseCluster is the cluster policy of the page-64 v2 kernels: for
+// programs pieces (per kv head) of the requests of lengths lens, the
+// smallest power of two at least the pieces of a typical request (the
+// mean over the requests that have any), at most MaxCluster, so that a
+// typical request's pieces can lie in one cluster, which then finishes it
+// (no combine for its rows); 1 when every request is one piece (programs
+// = B: nothing to merge, and the kernels take request b in program b).
+// Halved while padding the grid to whole clusters would take more waves
+// of the slots program slots (SMs x CTAs) than the pieces alone. The
+// clusters' placement (a cluster's CTAs on one GPC) may leave fewer
+// clusters resident than slots / CL; a Runner checks it with the driver
+// (Prepared.MaxActiveClusters) and falls back to smaller clusters.
+func ChooseCluster(b, hkv, programs int, lens []int64, slots int) int {
+	if programs <= b {
+		return 1
+	}
+	busy := 0
+	for _, L := range lens {
+		if L > 0 {
+			busy++
+		}
+	}
+	cl := min(pow2((programs+busy-1)/max(busy, 1), 1), MaxCluster)
+	waves := func(p int) int { return (p*hkv + slots - 1) / max(slots, 1) }
+	for cl > 1 && waves((programs+cl-1)/cl*cl) > waves(programs) {
+		cl /= 2
+	}
+	return cl
 }
 
 // padRows is the N of G*Sq query rows: the next power of two of at least 8
@@ -546,6 +636,20 @@ func (d *Dims) chunkArg() int {
 	}
 	return d.Chunk
 }
+
+// cluster is the decode kernels' cluster size, d.CL (1 when unset).
+func (d *Dims) cluster() int { return max(d.CL, 1) }
+
+// gridX is the decode grid's x extent: the programs padded to a whole
+// number of clusters (the padding programs idle).
+func (d *Dims) gridX() int {
+	cl := d.cluster()
+	return (d.Programs + cl - 1) / cl * cl
+}
+
+// hasOutputs reports whether the decode kernel of sizes d takes o and lse
+// (the v2 kernels for pages of 64, whose cluster merge may write them).
+func (d *Dims) hasOutputs() bool { return !d.V1 && d.Page == Tile }
 
 // WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
 // the decode programs write: Programs x Hkv x N.
@@ -733,7 +837,19 @@ const maxCombinePieces = 64
 // or two steps of independent loads rather than a chain of
 // memory-latency-bound steps of 16.
 func (d *Dims) combinePieces() int {
-	return min(pow2(d.Splits, 4), maxCombinePieces)
+	return min(pow2(d.leaderSlots(), 4), maxCombinePieces)
+}
+
+// leaderSlots bounds the partials attn_combine merges for one request:
+// its pieces (at most d.Splits) with CL = 1; with clusters the leader
+// slots of the cluster merge, the first piece and each cluster base past
+// it, at most 1 + cdiv(Splits - 1, CL).
+func (d *Dims) leaderSlots() int {
+	cl := d.cluster()
+	if cl == 1 || d.Splits <= 1 {
+		return d.Splits
+	}
+	return 1 + (d.Splits-1+cl-1)/cl
 }
 
 // Plan is the launches of validated sizes d: the v2 kernels
@@ -772,17 +888,22 @@ func Plan(d *Dims) Launches {
 	if !d.V1 && d.Page == Tile {
 		// one CTA an SM: setmaxnreg gives the consumer most of the register
 		// file; several: no setmaxnreg, and ptxas caps the registers so that
-		// d.CTAs fit (minctasm)
+		// d.CTAs fit (minctasm). A cluster (CL > 1) runs its merge after the
+		// roles on every warp, so no warp may have given its registers away:
+		// no setmaxnreg (the 5 warps of one CTA have 255 registers each).
 		defs["PR"], defs["CR"] = "40", "232"
-		if d.CTAs > 1 {
+		if d.CTAs > 1 || d.cluster() > 1 {
 			defs["PR"], defs["CR"] = "0", "0"
+		}
+		if d.CTAs > 1 {
 			minCTAs = d.CTAs
 		}
+		defs["CL"] = it(d.cluster())
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp},
-		DecodeGrid: [3]int{d.Programs, d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp, "CLUSTER": it(d.cluster())},
+		DecodeGrid: [3]int{d.gridX(), d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 		MinCTAsPerSM: minCTAs,
 	}
 }
@@ -856,7 +977,22 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 	if err != nil {
 		return nil, err
 	}
-	rows := d.B * d.Sq
+	out := &DecodeOutputs{O: tle.NewTensor(d.B*d.Sq, d.Hq, HeadDim), LSE: tle.NewTensor(d.B*d.Sq, d.Hq)}
+	args, cargs := d.launchArgs(in, out)
+	if err := dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", pl.Decode, dev.Name(), err)
+	}
+	if err := ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
+	}
+	return out, nil
+}
+
+// launchArgs are the decode and combine kernels' arguments (Kernel.Run's)
+// for inputs in at sizes d, with a fresh workspace and the outputs in
+// out's tensors (shared by both kernels: the cluster merge writes the rows
+// of requests finished in a cluster, the combine the others).
+func (d *Dims) launchArgs(in *DecodeInputs, out *DecodeOutputs) (decode, combine map[string]any) {
 	partO := tle.NewTensor(d.WorkspaceRows() * HeadDim)
 	partL := tle.NewTensor(d.WorkspaceRows())
 	cache := func(t *tle.Tensor) *tle.StridedTensor {
@@ -874,16 +1010,12 @@ func decodeWith(dev tle.Device, in *DecodeInputs, d *Dims) (*DecodeOutputs, erro
 		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
 		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
 	}
-	if err := dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args); err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", pl.Decode, dev.Name(), err)
+	o := &tle.Tensor{Shape: []int{len(out.O.Data)}, Data: out.O.Data}
+	lse := &tle.Tensor{Shape: []int{len(out.LSE.Data)}, Data: out.LSE.Data}
+	if d.hasOutputs() {
+		args["o"], args["lse"] = o, lse
 	}
-	out := &DecodeOutputs{O: tle.NewTensor(rows, d.Hq, HeadDim), LSE: tle.NewTensor(rows, d.Hq)}
-	cargs := map[string]any{"part_o": partO, "part_lse": partL,
-		"o":   &tle.Tensor{Shape: []int{rows * d.Hq * HeadDim}, Data: out.O.Data},
-		"lse": &tle.Tensor{Shape: []int{rows * d.Hq}, Data: out.LSE.Data}, "kv_lens": args["kv_lens"],
+	cargs := map[string]any{"part_o": partO, "part_lse": partL, "o": o, "lse": lse, "kv_lens": args["kv_lens"],
 		"B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(), "Hq": d.Hq, "SQ": d.Sq, "G": d.G, "N": d.N}
-	if err := ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs); err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", pl.Combine, dev.Name(), err)
-	}
-	return out, nil
+	return args, cargs
 }

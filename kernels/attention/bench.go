@@ -67,6 +67,7 @@ type BenchResult struct {
 	B        int     `json:"B"`
 	Splits   int     `json:"splits"`    // the most pieces of one request
 	CTAs     int     `json:"ctas"`      // programs per SM the plan fills (Dims.CTAs)
+	Cluster  int     `json:"cluster"`   // the decode kernel's cluster size (Dims.CL)
 	Stages   int     `json:"stages"`    // the v2 ring's depth
 	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
 	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
@@ -88,6 +89,8 @@ type BenchOptions struct {
 	V1 bool
 	// CTAs is DecodeParams.CTAs (0: DefaultCTAs).
 	CTAs int
+	// Cluster is DecodeParams.Cluster (0: ChooseCluster's).
+	Cluster int
 	// Progress, when not nil, is told after each step how many of total
 	// are done.
 	Progress func(done, total int, what string)
@@ -266,7 +269,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			d.Quant = 0
 		}
 		d.V1, d.CTAs = opts.V1, opts.CTAs
-		d.choosePieces(w.Lens, 0, 0)
+		d.choosePieces(w.Lens, 0, 0, opts.Cluster)
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
 		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {
@@ -305,7 +308,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			return nil, err
 		}
 		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
-		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode,
+		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode,
 			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
 			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
 		out = append(out, res)

@@ -246,7 +246,9 @@ func TestDecodeGPULong(t *testing.T) {
 
 // TestRunnerGPU (GPU only): the Runner path (inputs uploaded once,
 // launches prepared once, two steps) gives Decode's accuracy, and a second
-// launch after the lengths change in place follows them.
+// launch after the lengths change in place follows them; pages of 64 run
+// the cluster merge (the policy's cluster size, and a forced 8) as cluster
+// launches that are programmatic dependent launches too.
 func TestRunnerGPU(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -256,6 +258,8 @@ func TestRunnerGPU(t *testing.T) {
 	for _, c := range []decodeCase{
 		{name: "bf16 nhd page 32", page: 32, hkv: 2, g: 8, sq: 2, lens: []int64{300, 77, 2}, nhd: true},
 		{name: "fp8q0 hnd page 16", fp8: true, quant: 0, page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{1000, 1}},
+		{name: "bf16 hnd page 64, the policy's clusters", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1200, 300, 64, 7}},
+		{name: "fp8q1 nhd page 64, clusters of 8", fp8: true, quant: 1, page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{1300, 200, 70}, splits: 20, cluster: 8, nhd: true},
 	} {
 		m := makeCase(r, c)
 		d, err := Validate(m.in, m.p)
@@ -264,6 +268,13 @@ func TestRunnerGPU(t *testing.T) {
 		require.NoError(t, err)
 		run, err := NewRunner(g, d, dev)
 		require.NoError(t, err)
+		if c.page == Tile {
+			require.Greater(t, d.CL, 1, "%s: the plan's clusters", c.name)
+			if c.cluster > 0 {
+				require.Equal(t, c.cluster, run.Cluster(), c.name)
+			}
+			t.Logf("%s: %d pieces, CL %d planned, %d launched", c.name, d.Programs, d.CL, run.Cluster())
+		}
 		to, tl := bf16TolO, bf16TolLSE
 		if c.fp8 {
 			to, tl = fp8TolO, fp8TolLSE

@@ -127,7 +127,7 @@ func TestDecodePTX(t *testing.T) {
 		}
 	}
 	for _, fp8 := range []bool{false, true} {
-		d, b := compileV2(t, fp8, 1, 3)
+		d, b := compileV2(t, fp8, 1, 3, 1)
 		require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, "fp8 %v: %d CTAs an SM share the register file", fp8, d.CTAs)
 		require.Equal(t, 5, b.NumWarps, "fp8 %v", fp8)
 		require.Regexp(t, fmt.Sprintf(`\.maxntid 160, 1, 1\s+\.minnctapersm %d`, d.CTAs), b.PTX, "fp8 %v", fp8)
@@ -149,22 +149,89 @@ func TestDecodeSmemFits(t *testing.T) {
 	tletest.NeedLLC(t)
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
-			for ctas := 1; ctas <= MaxCTAs; ctas++ {
-				d, b := compileV2(t, fp8, sq, ctas)
-				stage := 2 * Tile * HeadDim * 2
-				if fp8 {
-					stage /= 2
+			for _, cl := range []int{1, MaxCluster} {
+				for ctas := 1; ctas <= MaxCTAs; ctas++ {
+					d, b := compileV2(t, fp8, sq, ctas, cl)
+					stage := 2 * Tile * HeadDim * 2
+					if fp8 {
+						stage /= 2
+					}
+					what := fmt.Sprintf("fp8 %v, N %d, CL %d, %d CTAs asked, %d planned, %d stages, %d bytes", fp8, d.N, cl, ctas, d.CTAs, d.Stages(), b.SmemBytes)
+					require.LessOrEqual(t, b.SmemBytes-d.Stages()*stage, d.smemOther(), what)
+					if d.CTAs > 1 {
+						require.GreaterOrEqual(t, d.Stages(), 2, what)
+						require.LessOrEqual(t, d.CTAs*(b.SmemBytes+ctaReserved), MaxSMSmem, what)
+					}
+					t.Log(what)
 				}
-				what := fmt.Sprintf("fp8 %v, N %d, %d CTAs asked, %d planned, %d stages, %d bytes", fp8, d.N, ctas, d.CTAs, d.Stages(), b.SmemBytes)
-				require.LessOrEqual(t, b.SmemBytes-d.Stages()*stage, d.smemOther(), what)
-				if d.CTAs > 1 {
-					require.GreaterOrEqual(t, d.Stages(), 2, what)
-					require.LessOrEqual(t, d.CTAs*(b.SmemBytes+ctaReserved), MaxSMSmem, what)
-				}
-				t.Log(what)
 			}
 		}
 	}
+}
+
+// TestDecodeClusterPTX builds the page-64 v2 kernels with and without the
+// cluster merge (N = 8, 16, 32; one and several programs an SM): with CL
+// > 1 the kernel synchronises its cluster twice after the roles
+// (barrier.cluster.arrive.release / wait.acquire), maps its peers' partial
+// buffers (mapa.shared::cluster) and reads them from distributed shared
+// memory (ld.shared::cluster), runs no setmaxnreg (the merge needs every
+// warp's registers) and launches as a cluster of CL; with CL = 1 none of
+// that is there. attn_combine keeps its wait for the decode grid.
+func TestDecodeClusterPTX(t *testing.T) {
+	tletest.NeedLLC(t)
+	arrive := tletest.PTXLine(`barrier\.cluster\.arrive\.release\.aligned;`)
+	wait := tletest.PTXLine(`barrier\.cluster\.wait\.acquire\.aligned;`)
+	mapa := tletest.PTXLine(`mapa\.shared::cluster\.u32 %r\d+, %r\d+, %r\d+;`)
+	ldCluster := tletest.PTXLine(`ld\.shared::cluster\.f32 %f\d+, \[%r\d+\];`)
+	anyCluster := regexp.MustCompile(`barrier\.cluster\.(arrive|wait)|mapa|shared::cluster\.(f32|u32|b32|v\d)|ld\.shared::cluster|st\.shared::cluster`)
+	for _, fp8 := range []bool{false, true} {
+		for _, sq := range []int{1, 2, 4} {
+			for _, ctas := range []int{1, 2} {
+				for _, cl := range []int{1, 2, 8} {
+					d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8, CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
+					d.fitCTAs()
+					pl := Plan(d)
+					k, err := Kernel(pl.Decode)
+					require.NoError(t, err)
+					b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+					what := fmt.Sprintf("fp8 %v N %d CTAs %d CL %d", fp8, d.N, d.CTAs, cl)
+					require.NoError(t, err, what)
+					if cl == 1 {
+						require.NotRegexp(t, anyCluster, b.PTX, what)
+						require.Contains(t, [][3]int{{}, {1, 1, 1}}, b.Cluster, what)
+						if d.CTAs == 1 {
+							require.Regexp(t, tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`), b.PTX, what)
+						}
+						continue
+					}
+					require.Equal(t, [3]int{cl, 1, 1}, b.Cluster, what)
+					require.Len(t, arrive.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
+					require.Len(t, wait.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
+					require.Len(t, mapa.FindAllString(b.PTX, -1), 2, "%s: the peer's o and lse buffers", what)
+					require.GreaterOrEqual(t, len(ldCluster.FindAllString(b.PTX, -1)), 2, "%s: remote reads", what)
+					require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, what)
+					// both barriers after the roles: after the last wgmma
+					// and the last TMA load
+					first := arrive.FindStringIndex(b.PTX)[0]
+					require.Greater(t, first, strings.LastIndex(b.PTX, "wgmma.wait_group"), "%s: the barriers follow the consumer", what)
+					require.Greater(t, first, strings.LastIndex(b.PTX, "cp.async.bulk.tensor"), "%s: the barriers follow the producer", what)
+					last := arrive.FindAllStringIndex(b.PTX, -1)[1][0]
+					for _, ld := range append(ldCluster.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1)...) {
+						require.Less(t, first, ld[0], "%s: remote reads after the first barrier", what)
+						require.Less(t, ld[0], last, "%s: remote reads before the second barrier", what)
+					}
+				}
+			}
+		}
+	}
+	ck, err := Kernel("attn_combine")
+	require.NoError(t, err)
+	d := &Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64, Splits: 20, CL: 8}
+	require.Equal(t, 4, d.leaderSlots())
+	cb, err := ck.Compile(Plan(d).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.True(t, cb.GridDependencyWait)
+	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
 }
 
 // requireReadAfterWait checks that every instruction of ptx reading the
@@ -207,10 +274,11 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 }
 
 // compileV2 builds the page-64 v2 decode kernel (G 8, quant type 1) for sq
-// query tokens with ctas programs an SM asked (fitCTAs may lower them).
-func compileV2(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
+// query tokens with ctas programs an SM asked (fitCTAs may lower them) and
+// cluster size cl.
+func compileV2(t *testing.T, fp8 bool, sq, ctas, cl int) (*Dims, *tle.Binary) {
 	t.Helper()
-	d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas}
+	d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: cl}
 	d.fitCTAs()
 	pl := Plan(d)
 	k, err := Kernel(pl.Decode)

@@ -14,18 +14,19 @@ import (
 
 // decodeCase is one randomly generated decode call.
 type decodeCase struct {
-	name   string
-	fp8    bool
-	quant  int
-	nhd    bool
-	page   int
-	hkv, g int
-	sq     int
-	lens   []int64
-	splits int
-	v1     bool    // DecodeParams.V1: the first version's kernels
-	scale  float64 // DecodeParams.Scale (0: the default)
-	ctas   int     // DecodeParams.CTAs (0: the default)
+	name    string
+	fp8     bool
+	quant   int
+	nhd     bool
+	page    int
+	hkv, g  int
+	sq      int
+	lens    []int64
+	splits  int
+	v1      bool    // DecodeParams.V1: the first version's kernels
+	scale   float64 // DecodeParams.Scale (0: the default)
+	ctas    int     // DecodeParams.CTAs (0: the default)
+	cluster int     // DecodeParams.Cluster (0: the policy's)
 }
 
 // made is a case's inputs with the float64 view of the dequantized
@@ -125,7 +126,7 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
 		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas}
+	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas, Cluster: c.cluster}
 	if c.nhd {
 		p.Layout = LayoutNHD
 	}

@@ -82,14 +82,13 @@ type Runner struct {
 	pdl     bool // the combine is launched as a programmatic dependent launch
 }
 
-// NewRunner prepares the launches of sizes d (from Validate) over t.
+// NewRunner prepares the launches of sizes d (from Validate) over t. When
+// d's cluster size is the policy's (DecodeParams.Cluster 0) and the
+// driver says fewer clusters of it run at once than the padded grid needs
+// in one wave of the plan's program slots (d.CTAs x SMs), the Runner
+// halves it until they fit (Cluster reports the size it launches).
 func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	r := &Runner{g: g, d: *d}
-	pl := Plan(d)
-	dk, ck, err := pl.kernels()
-	if err != nil {
-		return nil, err
-	}
 	partO, err := g.Alloc(ir.F32, d.WorkspaceRows()*HeadDim)
 	if err != nil {
 		return nil, fmt.Errorf("attention: workspace: %w", err)
@@ -106,14 +105,41 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	var args []any
 	if d.FP8 {
 		blk, tok, head := d.kScaleStrides()
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL,
-			d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg(), blk, tok, head}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL}
+		if d.hasOutputs() {
+			args = append(args, t.O, t.LSE)
+		}
+		args = append(args, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg(), blk, tok, head)
 	} else {
-		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg()}
+		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.BlockIDs, t.KVLens, partO, partL}
+		if d.hasOutputs() {
+			args = append(args, t.O, t.LSE)
+		}
+		args = append(args, d.MaxBlocks, d.Hq, d.Scale, d.B, d.Programs, d.chunkArg())
 	}
-	if r.decode, err = g.Prepare(dk, pl.DecodeOptions(), pl.DecodeGrid, args...); err != nil {
+	var pl Launches
+	for {
+		pl = Plan(&r.d)
+		dk, err := Kernel(pl.Decode)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		if r.decode, err = g.Prepare(dk, pl.DecodeOptions(), pl.DecodeGrid, args...); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("%s: %w", pl.Decode, err)
+		}
+		if r.d.clusterSet || r.d.cluster() == 1 || r.clustersFit() {
+			break
+		}
+		r.decode.Close()
+		r.decode = nil
+		r.d.CL /= 2
+	}
+	ck, err := Kernel(pl.Combine)
+	if err != nil {
 		r.Close()
-		return nil, fmt.Errorf("%s: %w", pl.Decode, err)
+		return nil, err
 	}
 	if r.combine, err = g.Prepare(ck, pl.CombineOptions(), pl.CombineGrid,
 		partO, partL, t.O, t.LSE, t.KVLens, d.B, d.Programs, d.chunkArg(), d.Hq, d.Sq, d.G, d.N); err != nil {
@@ -123,6 +149,30 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	r.pdl = g.SupportsPDL()
 	return r, nil
 }
+
+// clustersFit reports whether the prepared decode launch's clusters run
+// in as few waves as its programs would without clusters: the driver's
+// resident clusters (MaxActiveClusters) against the plan's program slots,
+// d.CTAs x SMs. Without the driver's figure (an old driver) it trusts the
+// plan, which kept the padded grid within the slots (ChooseCluster).
+func (r *Runner) clustersFit() bool {
+	n, err := r.decode.MaxActiveClusters()
+	if err != nil || n < 1 {
+		return true
+	}
+	sms, err := r.g.SMs()
+	if err != nil || sms < 1 {
+		return true
+	}
+	d := &r.d
+	clusters := d.gridX() / d.cluster() * d.Hkv
+	slots := d.CTAs * sms
+	return (clusters+n-1)/n <= (d.Programs*d.Hkv+slots-1)/slots
+}
+
+// Cluster is the decode kernel's cluster size the Runner launches (the
+// plan's, or smaller when the device holds too few of its clusters).
+func (r *Runner) Cluster() int { return r.d.cluster() }
 
 // Launch enqueues one decode step (both kernels); it does not wait. Both
 // are programmatic dependent launches (on sm_90 and newer): the combine's

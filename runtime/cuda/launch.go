@@ -290,6 +290,29 @@ func (l *Launcher) Launch(cfg *LaunchConfig) error {
 	return nil
 }
 
+// MaxActiveClusters is cuOccupancyMaxActiveClusters: how many clusters of
+// cfg.Cluster CTAs the device runs at once for launches of cfg's block and
+// dynamic shared memory (the grid does not count). Clusters are placed
+// whole on one GPC, so this can be fewer than the CTAs one SM holds times
+// the SMs, divided by the cluster size. cfg.Cluster must be set; the
+// function's dynamic shared memory limit must already allow cfg.SharedMem.
+func (l *Launcher) MaxActiveClusters(cfg *LaunchConfig) (int, error) {
+	f := l.f
+	fn := f.c.d.cuOccupancyMaxActiveClusters
+	if fn == 0 {
+		return 0, fmt.Errorf("cuOccupancyMaxActiveClusters: not exported by %s", f.c.d.Library)
+	}
+	if cfg.Cluster.isZero() {
+		return 0, fmt.Errorf("cuda: MaxActiveClusters of %s without a cluster shape", f.Name)
+	}
+	if err := l.fill(cfg); err != nil {
+		return 0, err
+	}
+	var n int32
+	err := f.c.do("cuOccupancyMaxActiveClusters", fn, uintptr(unsafe.Pointer(&n)), f.h, l.cfgAddr)
+	return int(n), err
+}
+
 // LaunchKernel launches with the classic cuLaunchKernel (no cluster, no
 // programmatic dependent launch).
 func (l *Launcher) LaunchKernel(cfg *LaunchConfig) error {

@@ -56,3 +56,34 @@ func TestFakeOldDriverPDL(t *testing.T) {
 		t.Errorf("programmatic dependent launch on an old driver: %v", err)
 	}
 }
+
+// MaxActiveClusters passes the launcher's config, its cluster attribute
+// included, to cuOccupancyMaxActiveClusters; no cluster shape and an old
+// driver are clean errors.
+func TestFakeMaxActiveClusters(t *testing.T) {
+	c := fakeContext(t)
+	_, _, _, l := vaddSetup(t, c, 64)
+	launches := fakeGet(t, c.d, "launches")
+	for _, cl := range []uint32{1, 2, 8} {
+		n, err := l.MaxActiveClusters(&LaunchConfig{Grid: Dim3{X: 8}, Block: Dim3{X: 160}, SharedMem: 4096, Cluster: Dim3{X: cl}, ProgrammaticStreamSerialization: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 264/int(cl) {
+			t.Errorf("cluster %d: %d clusters, want %d", cl, n, 264/int(cl))
+		}
+		for k, want := range map[string]int64{"cluster_x": int64(cl), "block_x": 160, "smem": 4096, "launches": launches} {
+			if got := fakeGet(t, c.d, k); got != want {
+				t.Errorf("cluster %d: %s = %d, want %d", cl, k, got, want)
+			}
+		}
+	}
+	if _, err := l.MaxActiveClusters(&LaunchConfig{Grid: Dim3{X: 8}, Block: Dim3{X: 64}}); err == nil {
+		t.Error("MaxActiveClusters without a cluster shape")
+	}
+	old := fakeContext(t, "NO_EX")
+	_, _, _, lo := vaddSetup(t, old, 64)
+	if _, err := lo.MaxActiveClusters(&LaunchConfig{Grid: Dim3{X: 8}, Block: Dim3{X: 64}, Cluster: Dim3{X: 2}}); err == nil {
+		t.Error("MaxActiveClusters on a driver without it")
+	}
+}

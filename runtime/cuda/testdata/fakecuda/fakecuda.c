@@ -6,7 +6,8 @@
  * CUDA_ERROR_INVALID_CONTEXT unless the primary context is current on the
  * calling thread, which checks the package's thread/context discipline.
  *
- * Build flags: -DNO_EX leaves out cuLaunchKernelEx and cuTensorMapEncodeTiled.
+ * Build flags: -DNO_EX leaves out cuLaunchKernelEx, cuTensorMapEncodeTiled
+ * and cuOccupancyMaxActiveClusters.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
@@ -312,6 +313,25 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **params, void 
         }
     }
     return run(f, params, c->gridDimX, c->blockDimX);
+}
+
+/* cuOccupancyMaxActiveClusters: the fake device holds 264 CTAs (132 SMs of
+   two) in whole clusters of the config's cluster attribute, which it needs;
+   the config's block and shared memory are recorded as a launch's are. */
+CUresult cuOccupancyMaxActiveClusters(int *n, void *f, const CUlaunchConfig *c) {
+    NEED_CTX;
+    if (!f || !n) return 1;
+    record(c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ, c->sharedMemBytes, c->hStream);
+    last[L_LAUNCHES]--; /* a query, not a launch */
+    unsigned size = 0;
+    for (unsigned i = 0; i < c->numAttrs; i++)
+        if (c->attrs[i].id == 4) {
+            last[L_CX] = c->attrs[i].value.clusterDim.x;
+            size = c->attrs[i].value.clusterDim.x * c->attrs[i].value.clusterDim.y * c->attrs[i].value.clusterDim.z;
+        }
+    if (size == 0) return 1;
+    *n = 264 / size;
+    return 0;
 }
 
 /* The fake encoding: opaque[0] dtype, [1] rank, [2] address, [3..7] dims,

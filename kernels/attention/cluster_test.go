@@ -1,0 +1,305 @@
+package attention
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/tests/tletest"
+	"github.com/tlego/tle/tle"
+)
+
+// clusterLayout is how sizes d put the pieces of requests of lengths lens
+// into the decode grid's clusters (the plan of decode.tle for lengths
+// that fit the planned programs).
+type clusterLayout struct {
+	shared   bool   // a cluster holds pieces of two requests or more
+	spans    bool   // a request's pieces lie in two clusters or more (merged partly in each, the rest by the combine)
+	finished []bool // per request: all its pieces in one cluster (the decode grid writes its rows)
+	padding  int    // programs past the pieces that pad the grid to whole clusters
+}
+
+func layoutOf(d *Dims, lens []int64) clusterLayout {
+	cl := d.cluster()
+	out := clusterLayout{finished: make([]bool, len(lens)), padding: d.gridX() - d.Programs}
+	owners := map[int]map[int]bool{}
+	start := 0
+	for b, L := range lens {
+		n := int(((L+Tile-1)/Tile + int64(d.Chunk) - 1) / int64(d.Chunk))
+		if d.chunkArg() == 0 {
+			n = 1 // program b takes request b
+		}
+		for p := start; p < start+n; p++ {
+			if owners[p/cl] == nil {
+				owners[p/cl] = map[int]bool{}
+			}
+			owners[p/cl][b] = true
+		}
+		out.finished[b] = n > 0 && start/cl == (start+n-1)/cl
+		out.spans = out.spans || (n > 0 && !out.finished[b])
+		start += n
+	}
+	for _, o := range owners {
+		out.shared = out.shared || len(o) > 1
+	}
+	return out
+}
+
+// TestDecodeCluster forces the cluster merge's sizes (CL 2, 4 and 8) over
+// mixes where a cluster holds pieces of several requests, a request spans
+// several clusters (merged partly in each, the rest by attn_combine),
+// padding programs fill the last cluster, every request is one piece (the
+// kernels' CHUNK 0, padding programs past B), BF16 and FP8 (quant types 0
+// and 1), Sq 1 to 3 and two kv heads, against the float64 reference.
+func TestDecodeCluster(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(21, 22))
+	type want struct{ shared, spans, padding bool }
+	for _, c := range []struct {
+		decodeCase
+		want
+	}{
+		{decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{130, 64, 200, 70, 5}, splits: 2, cluster: 4}, want{true, true, true}},
+		{decodeCase{page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{130, 64, 200, 70, 5}, splits: 2, cluster: 2, nhd: true}, want{true, true, true}},
+		{decodeCase{page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{1250, 70}, splits: 20, cluster: 8}, want{true, true, true}},
+		{decodeCase{page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1250, 70, 130}, splits: 20, cluster: 4, nhd: true}, want{true, true, true}},
+		{decodeCase{fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{1250, 70}, splits: 20, cluster: 2}, want{false, true, false}},
+		{decodeCase{fp8: true, quant: 1, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{130, 64, 200, 70, 5}, splits: 2, cluster: 8, nhd: true}, want{true, false, true}},
+		{decodeCase{fp8: true, quant: 0, page: 64, hkv: 2, g: 4, sq: 1, lens: []int64{700, 129, 1, 400}, splits: 4, cluster: 8}, want{true, true, true}},
+		{decodeCase{fp8: true, quant: 0, page: 64, hkv: 1, g: 8, sq: 3, lens: []int64{900, 300, 65}, splits: 5, cluster: 4, nhd: true}, want{true, true, false}},
+		// one piece a request (CHUNK 0): each request finished in its cluster
+		{decodeCase{page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{100, 3, 64, 65, 7}, splits: 1, cluster: 4}, want{true, false, true}},
+		{decodeCase{fp8: true, quant: 1, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{100, 3, 64}, splits: 1, cluster: 8, nhd: true}, want{true, false, true}},
+		// one program an SM (no setmaxnreg with clusters)
+		{decodeCase{fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{300, 400, 100}, splits: 4, cluster: 4, ctas: 1}, want{true, true, false}},
+		{decodeCase{page: 64, hkv: 1, g: 4, sq: 2, lens: []int64{300, 90, 2}, splits: 3, cluster: 2, ctas: 1, nhd: true}, want{true, true, true}},
+	} {
+		c.name = fmt.Sprintf("fp8 %v q%d G %d Sq %d Hkv %d lens %v splits %d CL %d", c.fp8, c.quant, c.g, c.sq, c.hkv, c.lens, c.splits, c.cluster)
+		m := makeCase(r, c.decodeCase)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.Equal(t, c.cluster, d.CL, c.name)
+		pl := Plan(d)
+		require.Equal(t, it(c.cluster), pl.DecodeDefines["CL"], c.name)
+		require.Equal(t, it(c.cluster), pl.CombineDefs["CLUSTER"], c.name)
+		require.Zero(t, pl.DecodeGrid[0]%c.cluster, "%s: the grid is whole clusters", c.name)
+		lay := layoutOf(d, c.lens)
+		require.Equal(t, c.shared, lay.shared, "%s: a cluster holds pieces of several requests", c.name)
+		require.Equal(t, c.spans, lay.spans, "%s: a request spans clusters", c.name)
+		require.Equal(t, c.padding, lay.padding > 0, "%s: padding programs", c.name)
+		runCase(t, devs, r, c.decodeCase)
+	}
+}
+
+func it(n int) string { return fmt.Sprint(n) }
+
+// TestDecodeClusterReplan: the cluster merge with a plan made for other
+// lengths (a Runner's after the lengths are rewritten in place): a request
+// rewritten to length 0 has no piece, so the pieces after it move down and
+// the last planned programs idle (b >= B as well as the padding past P);
+// longer lengths lengthen the pieces in the kernels (fewer pieces than
+// programs, other cluster boundaries than planned).
+func TestDecodeClusterReplan(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, cl := range []int{2, 4, 8} {
+		for _, fp8 := range []bool{false, true} {
+			c := decodeCase{fp8: fp8, quant: 1, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{300, 5, 200, 129}, splits: 3, cluster: cl, nhd: cl == 4}
+			m := makeCase(r, c)
+			d, err := Validate(m.in, m.p)
+			require.NoError(t, err)
+			wo, wl := reference(m.in, m.p)
+			m.in.KVLens[1] = 0
+			rows := len(wo) / 4 // request 1's rows of o
+			for _, dev := range devs {
+				out, err := decodeWith(dev, m.in, d)
+				require.NoError(t, err, dev.Name())
+				what := fmt.Sprintf("CL %d fp8 %v on %s", cl, fp8, dev.Name())
+				for _, rg := range [][2]int{{0, 1}, {2, 4}} {
+					o, lse := out.O.Data[rg[0]*rows:rg[1]*rows], out.LSE.Data[rg[0]*len(wl)/4:rg[1]*len(wl)/4]
+					requireClose(t, what, fmt.Sprintf("requests %d..%d: ", rg[0], rg[1]-1), o, lse, wo[rg[0]*rows:rg[1]*rows], wl[rg[0]*len(wl)/4:rg[1]*len(wl)/4], fp8)
+				}
+				for i, x := range out.O.Data[rows : 2*rows] {
+					require.Equal(t, 0.0, x, "%s: o of the empty request, element %d", what, i)
+				}
+				for i, x := range out.LSE.Data[len(wl)/4 : 2*len(wl)/4] {
+					require.True(t, math.IsInf(x, -1), "%s: lse of the empty request, element %d = %v", what, i, x)
+				}
+			}
+		}
+		// longer lengths than planned: the kernels lengthen the pieces
+		c := decodeCase{page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{1500, 500, 3, 260}, splits: 4, cluster: cl}
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		plan := []int64{1000, 64, 3, 200}
+		d.Chunk = chunkOf(plan, c.splits)
+		d.Splits, d.Programs = d.pieces(plan)
+		_, need := d.pieces(m.in.KVLens)
+		require.Greater(t, need, d.Programs)
+		wo, wl := reference(m.in, m.p)
+		for _, dev := range devs {
+			out, err := decodeWith(dev, m.in, d)
+			require.NoError(t, err, dev.Name())
+			requireClose(t, fmt.Sprintf("longer, CL %d on %s", cl, dev.Name()), fmt.Sprintf("%d programs for %d pieces of %d tiles: ", d.Programs, need, d.Chunk), out.O.Data, out.LSE.Data, wo, wl, false)
+		}
+	}
+}
+
+// TestDecodeClusterWrites checks who writes which rows, kernel by kernel:
+// the decode grid writes o and lse of exactly the requests finished in a
+// cluster (the others' rows keep what was there), and attn_combine then
+// leaves those rows alone (poisoned after the decode grid, they stay so)
+// and writes the rest from the leader slots. With CL 1 the decode grid
+// writes no output.
+func TestDecodeClusterWrites(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	const poisonDecode, poisonCombine = 7168.0, -3072.0 // bf16 values (o is bf16)
+	for _, c := range []decodeCase{
+		{page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{1250, 70, 130}, splits: 20, cluster: 4},
+		{fp8: true, quant: 0, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1250, 70, 130}, splits: 20, cluster: 8, nhd: true},
+		{page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1250, 70, 130}, splits: 20, cluster: 1},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		lay := layoutOf(d, c.lens)
+		if c.cluster > 1 {
+			require.Equal(t, []bool{false, true, false}, lay.finished, "CL %d", c.cluster)
+		}
+		wo, wl := reference(m.in, m.p)
+		pl := Plan(d)
+		dk, ck, err := pl.kernels()
+		require.NoError(t, err)
+		dev := tletest.Devices(t)[0] // the interpreter
+		out := &DecodeOutputs{O: newFilled(len(wo), poisonDecode), LSE: newFilled(len(wl), poisonDecode)}
+		args, cargs := d.launchArgs(m.in, out)
+		require.NoError(t, dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args))
+		orow, lrow := len(wo)/len(c.lens), len(wl)/len(c.lens) // one request's values
+		for b := range c.lens {
+			o, lse := out.O.Data[b*orow:(b+1)*orow], out.LSE.Data[b*lrow:(b+1)*lrow]
+			what := fmt.Sprintf("CL %d fp8 %v, request %d after the decode grid", c.cluster, c.fp8, b)
+			if lay.finished[b] && c.cluster > 1 {
+				requireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
+				for i := range o {
+					o[i] = poisonCombine
+				}
+				for i := range lse {
+					lse[i] = poisonCombine
+				}
+				continue
+			}
+			for i := range o {
+				require.Equal(t, poisonDecode, o[i], "%s: o element %d written", what, i)
+			}
+			for i := range lse {
+				require.Equal(t, poisonDecode, lse[i], "%s: lse element %d written", what, i)
+			}
+		}
+		require.NoError(t, ck.Run(dev, pl.CombineGrid, pl.CombineOptions(), cargs))
+		for b := range c.lens {
+			o, lse := out.O.Data[b*orow:(b+1)*orow], out.LSE.Data[b*lrow:(b+1)*lrow]
+			what := fmt.Sprintf("CL %d fp8 %v, request %d after the combine", c.cluster, c.fp8, b)
+			if lay.finished[b] && c.cluster > 1 {
+				for i := range o {
+					require.Equal(t, poisonCombine, o[i], "%s: o element %d rewritten", what, i)
+				}
+				continue
+			}
+			requireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
+		}
+	}
+}
+
+func newFilled(n int, v float64) *tle.Tensor {
+	t := tle.NewTensor(n)
+	for i := range t.Data {
+		t.Data[i] = v
+	}
+	return t
+}
+
+// TestChooseCluster: the cluster policy on the spec's workloads and its
+// limits: one piece a request, the v1 and paged kernels, padding that
+// would cost a wave, requests of length 0, and DecodeParams.Cluster's
+// range.
+func TestChooseCluster(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		fp8            bool
+		lens           []int64
+		programs, want int // programs: 0 for the plan's
+	}{
+		{"uniform_512 bf16", false, rep(64, 512), 0, 4},
+		{"uniform_512 fp8", true, rep(64, 512), 0, 4},
+		{"skewed_extreme", false, append(rep(15, 64), 16384), 0, 8},
+		{"one_64k_31x4k fp8", true, append([]int64{65536}, rep(31, 4096)...), 0, 8},
+		{"one piece a request", false, rep(100, 64), 0, 1},
+	} {
+		d := &Dims{B: len(c.lens), Sq: 1, Hq: 8, Hkv: 1, G: 8, Page: Tile, N: 8, FP8: c.fp8}
+		d.choosePieces(c.lens, 0, 0, 0)
+		require.Equal(t, c.want, d.CL, "%s: %d programs of %d requests", c.name, d.Programs, d.B)
+		require.LessOrEqual(t, d.gridX(), 132*d.CTAs, "%s: one wave", c.name)
+	}
+	// the mean pieces of the requests that have any: 130 of 10 is 13, so
+	// 8 (capped), but 136 programs (17 clusters) overflow 132 slots, which
+	// 130 did not: 4 (132 programs)
+	lens := append(rep(10, 800), 0, 0)
+	require.Equal(t, 4, ChooseCluster(12, 1, 130, lens, 132))
+	require.Equal(t, 8, ChooseCluster(12, 1, 130, lens, 200))
+	require.Equal(t, 2, ChooseCluster(12, 1, 13, lens, 200)) // 1.3 a request
+	require.Equal(t, 1, ChooseCluster(12, 1, 12, lens, 200))
+	// more programs than slots already: padding within the same waves is free
+	require.Equal(t, 8, ChooseCluster(12, 2, 128, lens, 132))
+
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, c := range []decodeCase{
+		{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
+		{v1: true, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
+		{v1: true, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.Equal(t, 1, d.CL, "v1 %v page %d: no clusters", c.v1, c.page)
+		require.NotContains(t, Plan(d).DecodeDefines, "CL")
+	}
+	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}})
+	for _, bad := range []int{-1, 3, 16} {
+		m.p.Cluster = bad
+		_, err := Validate(m.in, m.p)
+		require.ErrorContains(t, err, "cluster", "cluster %d", bad)
+	}
+}
+
+// TestOpCluster: the op's "cluster" parameter reaches DecodeParams and
+// the op runs the cluster merge (pages of 64) as Decode does.
+func TestOpCluster(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 2, lens: []int64{700, 70, 130}, splits: 5, nhd: true})
+	table := make([]int64, 0, len(m.in.BlockIDs)*len(m.in.BlockIDs[0]))
+	for _, row := range m.in.BlockIDs {
+		table = append(table, row...)
+	}
+	in := map[string]*npy.Array{
+		"q": npy.Float64(m.in.Q.Shape, m.in.Q.Data), "k_cache": npy.Float64(m.in.KCache.Shape, m.in.KCache.Data),
+		"v_cache":   npy.Float64(m.in.VCache.Shape, m.in.VCache.Data),
+		"block_ids": npy.Int("<i8", []int{len(m.in.BlockIDs), len(m.in.BlockIDs[0])}, table),
+		"kv_lens":   npy.Int("<i8", []int{len(m.in.KVLens)}, m.in.KVLens),
+	}
+	params := map[string]any{"layout": "nhd", "sq": 2.0, "dtype": "bf16", "splits": 5.0, "cluster": 4.0}
+	_, p, err := Op{}.Parse(in, params)
+	require.NoError(t, err)
+	require.Equal(t, 4, p.Cluster)
+	d, err := Validate(m.in, p)
+	require.NoError(t, err)
+	require.Equal(t, 4, d.CL)
+	out, err := Op{}.Run(tle.CPU(), in, params)
+	require.NoError(t, err)
+	wo, wl := reference(m.in, m.p)
+	requireClose(t, "op, cluster 4", "", out["o"].Float64s(), out["lse"].Float64s(), wo, wl, false)
+}
