@@ -78,20 +78,25 @@
 //     kernels run no setmaxnreg with CL > 1 (the merge runs on every
 //     warp), and their shared memory is no larger than CL 1's (the
 //     partial's buffer replaces the epilogue's layout scratch; no stage is
-//     lost at any N). ChooseCluster picks CL: the smallest power of two at
-//     least the mean pieces of the requests that have any, at most 8, so
-//     that a typical request lies in one cluster; 1 when every request is
-//     one piece and for the v1 and paged kernels; halved while the padding
-//     would cost a wave of the SMs x CTAs slots. Clusters are placed whole
-//     on a GPC, so fewer of them may be resident than slots / CL: a Runner
-//     asks the driver (cuOccupancyMaxActiveClusters) and halves a
-//     policy-chosen CL until its clusters run in as few waves as the
-//     programs would. DecodeParams.Cluster forces CL (the op's "cluster",
-//     tlec bench attn_decode --cluster). On the spec's workloads the
-//     policy gives 4 (uniform_512, uniform_4096 BF16, skewed_mix BF16) or 8
-//     and finishes half to all of the requests in their clusters (all 64
-//     of uniform_512); the others' 5 to 128 pieces reach the combine as 2
-//     to 17 leader slots. Not yet measured on a GPU.
+//     lost at any N). ChooseCluster picks CL: the smallest power of two, at
+//     most 8, whose clusters each hold every piece of the requests they
+//     touch, so that the cluster merge finishes every request and the
+//     combine has nothing to merge; 1 when no such size exists (a request
+//     of more than 8 pieces, pieces straddling a cluster's edge), when
+//     every request is one piece, for the v1 and paged kernels, and when
+//     the padding would cost a wave of the SMs x CTAs slots. A cluster
+//     merge that leaves partials to the combine measured no faster than
+//     CL 1 on the H200 (docs/perf.md run 30: skewed_extreme 11.9 against
+//     11.4 us at CL 8, one_128k_31x4k FP8 28.1 against 27.5 at CL 8,
+//     uniform_4096 42.7 against 41.9 at CL 2), one that finishes every
+//     request faster (uniform_512 FP8 10.3 against 11.9 us at CL 4).
+//     Clusters are placed whole on a GPC, so fewer of them may be resident
+//     than slots / CL: a Runner asks the driver
+//     (cuOccupancyMaxActiveClusters) and falls back to CL 1 when a
+//     policy-chosen CL's clusters would take more waves than the programs
+//     (a smaller CL would no longer finish every request).
+//     DecodeParams.Cluster forces CL (the op's "cluster", tlec bench
+//     attn_decode --cluster).
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -482,38 +487,54 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int) {
 	case cluster > 0:
 		d.CL, d.clusterSet = cluster, true
 	default:
-		d.CL = ChooseCluster(d.B, d.Hkv, d.Programs, lens, sms*d.CTAs)
+		d.CL = ChooseCluster(d.Hkv, d.requestPieces(lens), sms*d.CTAs)
 	}
 }
 
 // ChooseCluster is the cluster policy of the page-64 v2 kernels: for
-// programs pieces (per kv head) of the requests of lengths lens, the
-// smallest power of two at least the pieces of a typical request (the
-// mean over the requests that have any), at most MaxCluster, so that a
-// typical request's pieces can lie in one cluster, which then finishes it
-// (no combine for its rows); 1 when every request is one piece (programs
-// = B: nothing to merge, and the kernels take request b in program b).
-// Halved while padding the grid to whole clusters would take more waves
-// of the slots program slots (SMs x CTAs) than the pieces alone. The
+// requests of cnts pieces each (per kv head, numbered densely), the
+// smallest power of two CL at most MaxCluster such that every request with
+// pieces has them all in one cluster of CL programs (the merge then
+// finishes it in distributed shared memory: no partial of it reaches the
+// combine), without padding the grid to whole clusters into more waves of
+// the slots program slots (SMs x CTAs) than the pieces take alone; 1 when
+// there is none or every request is one piece (nothing to merge, and the
+// kernels take request b in program b). A merge that leaves partials to
+// the combine measured no faster than none (docs/perf.md run 30). The
 // clusters' placement (a cluster's CTAs on one GPC) may leave fewer
 // clusters resident than slots / CL; a Runner checks it with the driver
-// (Prepared.MaxActiveClusters) and falls back to smaller clusters.
-func ChooseCluster(b, hkv, programs int, lens []int64, slots int) int {
-	if programs <= b {
+// (Prepared.MaxActiveClusters) and falls back to CL 1.
+func ChooseCluster(hkv int, cnts []int, slots int) int {
+	programs := 0
+	for _, n := range cnts {
+		programs += n
+	}
+	if programs <= len(cnts) {
 		return 1
 	}
-	busy := 0
-	for _, L := range lens {
-		if L > 0 {
-			busy++
+	waves := func(p int) int { return (p*hkv + slots - 1) / max(slots, 1) }
+	for cl := 2; cl <= MaxCluster; cl *= 2 {
+		if waves((programs+cl-1)/cl*cl) > waves(programs) {
+			break
+		}
+		if finishesAll(cnts, cl) {
+			return cl
 		}
 	}
-	cl := min(pow2((programs+busy-1)/max(busy, 1), 1), MaxCluster)
-	waves := func(p int) int { return (p*hkv + slots - 1) / max(slots, 1) }
-	for cl > 1 && waves((programs+cl-1)/cl*cl) > waves(programs) {
-		cl /= 2
+	return 1
+}
+
+// finishesAll reports whether every request of cnts pieces (numbered
+// densely from 0) that has any lies in one cluster of cl programs.
+func finishesAll(cnts []int, cl int) bool {
+	start := 0
+	for _, n := range cnts {
+		if n > 0 && start/cl != (start+n-1)/cl {
+			return false
+		}
+		start += n
 	}
-	return cl
+	return true
 }
 
 // padRows is the N of G*Sq query rows: the next power of two of at least 8
@@ -619,12 +640,20 @@ func ChooseChunk(b, hkv int, lens []int64, sms int) (splits, chunk int) {
 // of all requests (the decode programs per kv head) at d.Chunk tiles a
 // piece.
 func (d *Dims) pieces(lens []int64) (splits, programs int) {
-	for _, L := range lens {
-		n := int(((L+Tile-1)/Tile + int64(d.Chunk) - 1) / int64(d.Chunk))
+	for _, n := range d.requestPieces(lens) {
 		splits = max(splits, n)
 		programs += n
 	}
 	return splits, programs
+}
+
+// requestPieces is each request's pieces of d.Chunk tiles.
+func (d *Dims) requestPieces(lens []int64) []int {
+	cnts := make([]int, len(lens))
+	for b, L := range lens {
+		cnts[b] = int(((L+Tile-1)/Tile + int64(d.Chunk) - 1) / int64(d.Chunk))
+	}
+	return cnts
 }
 
 // chunkArg is the kernels' CHUNK: d.Chunk, or 0 when every request is one

@@ -236,25 +236,29 @@ func TestChooseCluster(t *testing.T) {
 	}{
 		{"uniform_512 bf16", false, rep(64, 512), 0, 4},
 		{"uniform_512 fp8", true, rep(64, 512), 0, 4},
-		{"skewed_extreme", false, append(rep(15, 64), 16384), 0, 8},
-		{"one_64k_31x4k fp8", true, append([]int64{65536}, rep(31, 4096)...), 0, 8},
+		{"skewed_extreme: the long request spans 16 clusters", false, append(rep(15, 64), 16384), 0, 1},
+		{"one_64k_31x4k fp8", true, append([]int64{65536}, rep(31, 4096)...), 0, 1},
 		{"one piece a request", false, rep(100, 64), 0, 1},
 	} {
 		d := &Dims{B: len(c.lens), Sq: 1, Hq: 8, Hkv: 1, G: 8, Page: Tile, N: 8, FP8: c.fp8}
 		d.choosePieces(c.lens, 0, 0, 0)
 		require.Equal(t, c.want, d.CL, "%s: %d programs of %d requests", c.name, d.Programs, d.B)
 		require.LessOrEqual(t, d.gridX(), 132*d.CTAs, "%s: one wave", c.name)
+		require.True(t, d.CL == 1 || finishesAll(d.requestPieces(c.lens), d.CL), c.name)
 	}
-	// the mean pieces of the requests that have any: 130 of 10 is 13, so
-	// 8 (capped), but 136 programs (17 clusters) overflow 132 slots, which
-	// 130 did not: 4 (132 programs)
-	lens := append(rep(10, 800), 0, 0)
-	require.Equal(t, 4, ChooseCluster(12, 1, 130, lens, 132))
-	require.Equal(t, 8, ChooseCluster(12, 1, 130, lens, 200))
-	require.Equal(t, 2, ChooseCluster(12, 1, 13, lens, 200)) // 1.3 a request
-	require.Equal(t, 1, ChooseCluster(12, 1, 12, lens, 200))
-	// more programs than slots already: padding within the same waves is free
-	require.Equal(t, 8, ChooseCluster(12, 2, 128, lens, 132))
+	// the smallest size that holds every request whole: 3 pieces each
+	// straddle clusters of 2 and 4 (3..5, 6..8), fit none of 8 either
+	// (6..8, then 9..11 across 8); 2, 2, 4 fit clusters of 4 (0..1, 2..3,
+	// 4..7) but not of 2 only when misaligned
+	require.Equal(t, 1, ChooseCluster(1, []int{3, 3, 3, 3}, 132))
+	require.Equal(t, 4, ChooseCluster(1, []int{2, 2, 4}, 132))
+	require.Equal(t, 2, ChooseCluster(1, []int{2, 2, 2, 0, 2}, 132))
+	require.Equal(t, 4, ChooseCluster(1, []int{1, 3, 4, 0}, 132))
+	require.Equal(t, 1, ChooseCluster(1, []int{1, 1, 1}, 132))  // one piece a request
+	require.Equal(t, 1, ChooseCluster(1, []int{16, 16}, 132))   // more than MaxCluster pieces
+	require.Equal(t, 4, ChooseCluster(1, []int{4, 4, 4}, 10))   // 12 programs in 2 waves of 10 either way
+	require.Equal(t, 1, ChooseCluster(1, []int{2, 2, 2, 1}, 7)) // clusters of 2 pad 7 to 8: a second wave
+	require.Equal(t, 2, ChooseCluster(1, []int{2, 2, 2, 1}, 8))
 
 	r := rand.New(rand.NewPCG(27, 28))
 	for _, c := range []decodeCase{

@@ -86,7 +86,8 @@ type Runner struct {
 // d's cluster size is the policy's (DecodeParams.Cluster 0) and the
 // driver says fewer clusters of it run at once than the padded grid needs
 // in one wave of the plan's program slots (d.CTAs x SMs), the Runner
-// halves it until they fit (Cluster reports the size it launches).
+// launches CL 1 instead (a smaller cluster would no longer finish every
+// request; Cluster reports the size it launches).
 func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	r := &Runner{g: g, d: *d}
 	partO, err := g.Alloc(ir.F32, d.WorkspaceRows()*HeadDim)
@@ -134,7 +135,7 @@ func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 		}
 		r.decode.Close()
 		r.decode = nil
-		r.d.CL /= 2
+		r.d.CL = 1
 	}
 	ck, err := Kernel(pl.Combine)
 	if err != nil {
