@@ -29,7 +29,8 @@
 #           page a step), beside the default 128 keys a step (about 1 minute more)
 #   BF16K128=1 (with PREFILL=1): the BF16 paged rows again at --key-step 128
 #           (attn_prefill_bf16_k128) beside the default one page a step
-#   TESTRUN, SANRUN: -test.run patterns for TEST=1 (default: every test) and
+#   TESTRUN, SANRUN: -test.run patterns for TEST=1 (default: every test;
+#           TEST_TIMEOUT seconds, default 150) and
 #           SANITIZE=1 (default: TestDecodeQuick$|TestPrefillMaskEmptyTile)
 # $OUT gets at most 5 files (the device tool drops files past a count):
 # hpc_attn.json, tlec_prefill.json, sdpa_prefill.json, compare.txt (every
@@ -57,7 +58,7 @@ build=$!
 
 if [ "${TEST:-0}" = 1 ]; then
   echo "== kernels/attention tests on the GPU"
-  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 150 "$root/.gpu/attention.test" -test.v ${TESTRUN:+-test.run "$TESTRUN"} >"$W/attention-test.log" 2>&1; echo "rc=$?")
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout "${TEST_TIMEOUT:-150}" "$root/.gpu/attention.test" -test.v ${TESTRUN:+-test.run "$TESTRUN"} >"$W/attention-test.log" 2>&1; echo "rc=$?")
   grep -E "^(--- FAIL|--- SKIP|ok|FAIL|PASS)|Error:|Messages:" "$W/attention-test.log" | head -30
 fi
 
