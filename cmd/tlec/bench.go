@@ -97,9 +97,9 @@ at the device-to-device copy rate measured in the same run). --variant v1
 times the first version's kernels instead (v2, the default, runs a TMA
 producer warp ahead of the consumer warpgroup). --ctas sets the v2
 programs per SM, --cluster the v2 decode kernel's cluster size (the
-pieces of a request in one cluster merged in distributed shared memory;
---cluster 1 sends every partial through the combine, 0 is the package's
-policy), so that both can be compared in one session. HPC-Ops is timed by
+pieces of a request in one cluster merged in distributed shared memory,
+opt-in; 0 and 1 send every partial through the combine, -1 is the
+package's policy), so that both can be compared in one session. HPC-Ops is timed by
 tools/gpu-attn-decode.sh in the same session.
 
 The attn_prefill suite times paged prefill attention (kernels/attention),
@@ -139,7 +139,7 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
 			fs.BoolVar(&b.pdl, "pdl", false, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (default: a plain launch, measured faster)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
-			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0: the package's policy; 1: no cluster merge, every partial through the combine)")
+			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
 			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
@@ -189,8 +189,8 @@ func runBench(e *env, cfg any, args []string) int {
 			fmt.Fprintf(e.stderr, "tlec bench: --ctas %d: want 1 to %d (0: the default)\n", b.ctas, attention.MaxCTAs)
 			return 2
 		}
-		if b.cluster < 0 || b.cluster > attention.MaxCluster || b.cluster&(b.cluster-1) != 0 {
-			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: want 1, 2, 4 or %d (0: the policy's)\n", b.cluster, attention.MaxCluster)
+		if b.cluster != attention.ClusterAuto && (b.cluster < 0 || b.cluster > attention.MaxCluster || b.cluster&(b.cluster-1) != 0) {
+			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: want 1, 2, 4 or %d (0: 1; -1: the policy's)\n", b.cluster, attention.MaxCluster)
 			return 2
 		}
 		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {

@@ -89,7 +89,7 @@ type BenchOptions struct {
 	V1 bool
 	// CTAs is DecodeParams.CTAs (0: DefaultCTAs).
 	CTAs int
-	// Cluster is DecodeParams.Cluster (0: ChooseCluster's).
+	// Cluster is DecodeParams.Cluster (0: 1; ClusterAuto: ChooseCluster's).
 	Cluster int
 	// Progress, when not nil, is told after each step how many of total
 	// are done.

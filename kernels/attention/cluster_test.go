@@ -241,7 +241,7 @@ func TestChooseCluster(t *testing.T) {
 		{"one piece a request", false, rep(100, 64), 0, 1},
 	} {
 		d := &Dims{B: len(c.lens), Sq: 1, Hq: 8, Hkv: 1, G: 8, Page: Tile, N: 8, FP8: c.fp8}
-		d.choosePieces(c.lens, 0, 0, 0)
+		d.choosePieces(c.lens, 0, 0, ClusterAuto)
 		require.Equal(t, c.want, d.CL, "%s: %d programs of %d requests", c.name, d.Programs, d.B)
 		require.LessOrEqual(t, d.gridX(), 132*d.CTAs, "%s: one wave", c.name)
 		require.True(t, d.CL == 1 || finishesAll(d.requestPieces(c.lens), d.CL), c.name)
@@ -273,10 +273,18 @@ func TestChooseCluster(t *testing.T) {
 		require.NotContains(t, Plan(d).DecodeDefines, "CL")
 	}
 	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}})
-	for _, bad := range []int{-1, 3, 16} {
+	for _, bad := range []int{-2, 3, 16} {
 		m.p.Cluster = bad
 		_, err := Validate(m.in, m.p)
 		require.ErrorContains(t, err, "cluster", "cluster %d", bad)
+	}
+	// the merge is opt-in: 0 is no clusters, ClusterAuto the policy's
+	m = makeCase(r, decodeCase{page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1024, 1000, 512, 7}})
+	for cl, want := range map[int]int{0: 1, ClusterAuto: 8, 2: 2} {
+		m.p.Cluster = cl
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.Equal(t, want, d.CL, "cluster %d", cl)
 	}
 }
 

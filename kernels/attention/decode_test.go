@@ -258,7 +258,7 @@ func TestRunnerGPU(t *testing.T) {
 	for _, c := range []decodeCase{
 		{name: "bf16 nhd page 32", page: 32, hkv: 2, g: 8, sq: 2, lens: []int64{300, 77, 2}, nhd: true},
 		{name: "fp8q0 hnd page 16", fp8: true, quant: 0, page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{1000, 1}},
-		{name: "bf16 hnd page 64, the policy's clusters", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1200, 300, 64, 7}},
+		{name: "bf16 hnd page 64, the policy's clusters", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1024, 1000, 512, 7}, cluster: ClusterAuto}, // 8, 8, 4, 1 pieces: CL 8 holds each whole
 		{name: "fp8q1 nhd page 64, clusters of 8", fp8: true, quant: 1, page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{1300, 200, 70}, splits: 20, cluster: 8, nhd: true},
 	} {
 		m := makeCase(r, c)

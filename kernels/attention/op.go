@@ -43,7 +43,7 @@ func (Op) Params() []registry.Arg {
 		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (absent for bf16)"},
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
 		{Name: "splits", Optional: true, Doc: "KV splits (pieces) of the longest request, 1 to 128 (shorter requests take fewer pieces of the same length); default the policy's (ChooseChunk)"},
-		{Name: "cluster", Optional: true, Doc: "pages of 64: the decode kernel's cluster size, 1, 2, 4 or 8 (the pieces of a request in one cluster merged in distributed shared memory; 1: all through the combine); default the policy's (ChooseCluster)"},
+		{Name: "cluster", Optional: true, Doc: "pages of 64: the decode kernel's cluster size, 1, 2, 4 or 8 (the pieces of a request in one cluster merged in distributed shared memory; 1, the default: all through the combine; -1: the policy's, ChooseCluster)"},
 	}
 }
 
