@@ -127,11 +127,12 @@
 //     of one length per call (ChooseChunk), planned on the host, and the
 //     kernels lengthen them only when lengths rewritten in place no longer
 //     fit the planned programs.
-//   - The cluster merge's timing (CL 1 against the policy on the GPU) and
-//     a piece plan that aligns requests to clusters (today a request's
-//     pieces start wherever the dense numbering puts them, so uniform
-//     requests of 3 or 6 pieces straddle cluster boundaries and still go
-//     through the combine).
+//   - The cluster merge's racecheck report (docs/perf.md run 31: hazards
+//     between a CTA's shared stores and reads across the role join and
+//     barrier.cluster), which keeps the merge opt-in; and a piece plan
+//     that aligns requests to clusters (today a request's pieces start
+//     wherever the dense numbering puts them, so uniform requests of 3 or
+//     6 pieces straddle cluster boundaries and the policy gives 1).
 //   - Pages of 16 and 32 from shared memory into wgmma: its shared a needs
 //     one 64-row view of the tile's 64/page pages (a row-range view of a
 //     shared buffer for TMA to land each page in), which the language
@@ -205,9 +206,10 @@
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
-// Not done yet for prefill (TODO; docs/perf.md run 28: FP8 0.879x HPC-Ops
-// over the 24 configurations, BF16 paged 1.06x / 1.21x at 128 keys a
-// step, self-attention 0.64x to 0.80x cuDNN):
+// Not done yet for prefill (TODO; docs/perf.md run 31: FP8 0.926x HPC-Ops
+// over the 24 configurations (dense 0.972x, masked 0.881x), BF16 paged
+// 1.108x / 1.247x at 512x4096 / 512x32768, self-attention 0.71x / 0.91x
+// HPC-Ops' varlen kernel at 4096 / 32768):
 //
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
