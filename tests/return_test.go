@@ -11,15 +11,12 @@ import (
 // A kernel's `return` ends the program instance wherever it stands among
 // the kernel's (possibly nested) ifs and blocks: nothing after it runs, at
 // any level. Each case runs 8 programs; out starts at -1 and unchanged
-// entries are the programs that returned before storing there. B and C are
-// the kernel's i32 arguments (4 and 6 unless the case says).
+// entries are the programs that returned before storing there. B is 4 and
+// C is 6.
 func TestKernelReturn(t *testing.T) {
-	const grid = 8
-	_ = grid
 	cases := []struct {
 		name    string
 		body    string
-		b, c    int
 		defines map[string]string
 		out     []float64 // out[pid] after the run
 		aux     []float64 // aux[pid] after the run, when the case checks it
@@ -250,10 +247,6 @@ func TestKernelReturn(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, cc := c.b, c.c
-			if b == 0 {
-				b, cc = 4, 6
-			}
 			x := tle.NewTensor(8)
 			for i := range x.Data {
 				x.Data[i] = float64(i)
@@ -264,7 +257,7 @@ func TestKernelReturn(t *testing.T) {
 				params += ", K const i32"
 			}
 			src := "kernel k(" + params + ") {\n    pid := program_id(0)" + c.body + "\n}\n"
-			err := run(t, src, c.defines, [3]int{8, 1, 1}, map[string]any{"x": x, "out": out, "aux": aux, "B": b, "C": cc})
+			err := run(t, src, c.defines, [3]int{8, 1, 1}, map[string]any{"x": x, "out": out, "aux": aux, "B": 4, "C": 6})
 			require.NoError(t, err, src)
 			require.Equal(t, c.out, out.Data, "out\n%s", src)
 			if c.aux != nil {
