@@ -447,6 +447,12 @@ func (c *checker) returnStmt(s *ast.ReturnStmt) {
 		c.errorAt(s.Kw, "return is not allowed inside a role")
 		return
 	}
+	if c.b.loopDepth > 0 {
+		// Loops lower to a counted loop op that runs every iteration:
+		// there is no leaving one early.
+		c.errorAt(s.Kw, "return is not allowed inside a for loop")
+		return
+	}
 	if c.b.kernel != nil {
 		if len(s.Results) > 0 {
 			c.errorf(s.Results[0], "kernel %s cannot return values", c.b.kernel.Name.Name)

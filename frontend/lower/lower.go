@@ -90,6 +90,8 @@ type fn struct {
 	ret   []*ir.Value // helper: values returned
 	retAt diag.Pos
 	role  bool
+	tail  bool // kernel: nothing runs after the statement being lowered
+	loops int  // for loops around the statement being lowered
 }
 
 func (l *lowerer) errorf(pos diag.Pos, format string, args ...any) {
@@ -133,10 +135,11 @@ func (l *lowerer) kernel(k *ast.KernelDecl) {
 	}
 	f.Attrs["num_warps"] = int64(nw)
 	l.m.Funcs = append(l.m.Funcs, f)
-	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global)}
+	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
 	for i, p := range runtime {
 		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
 	}
+	st.scope.declare(returned, &val{c: &constant{kind: 'b'}})
 	st.block(k.Body.Stmts)
 	st.b.Pos = k.Body.Rbrace
 	st.b.Create(ir.OpReturn, nil, nil, nil)

@@ -1,6 +1,9 @@
 package lower
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/ir"
@@ -11,11 +14,38 @@ func (s *fn) errorf(pos diag.Pos, format string, args ...any) { s.l.errorf(pos, 
 func (s *fn) push() { s.scope = newScope(s.scope) }
 func (s *fn) pop()  { s.scope = s.scope.parent }
 
+// A kernel's return ends the program instance, at any depth of ifs and
+// blocks. The IR has no branch out of a structured op, so the statements a
+// return skips are put where it cannot reach them:
+//
+//   - `if c { ...; return } [else { e }]; rest` lowers as
+//     `if c { ... } else { { e }; rest }`, and `if c { t } else { ...; return }; rest`
+//     as `if c { { t }; rest } else { ... }`: the rest of the block joins the
+//     branch that does not return (earlyReturn);
+//   - any other statement that holds a return (`if a { if b { return } }`, a
+//     return in an else-if, in a block) is followed by
+//     `if returned {} else { rest }` (guard): returned is a hidden kernel
+//     variable that such a return sets to true and that every if holding
+//     one yields like an assigned variable.
+//
+// The same applies in each enclosing block, so what follows a return at any
+// level runs only on the paths that did not return. A return in tail
+// position (s.tail: nothing in the kernel runs after the statement being
+// lowered) has nothing to skip: it is dropped, and sets or carries nothing.
+// A for loop cannot stop early, so a return inside one is an error (the
+// checker's first).
+const returned = "$returned" // not an identifier: no source name hides it
+
 func (s *fn) block(stmts []ast.Stmt) {
+	tail := s.tail
+	defer func() { s.tail = tail }()
+	kernel := s.kernel()
 	for i, st := range stmts {
-		if ifs, ok := st.(*ast.IfStmt); ok && s.f != nil && s.f.Kernel && endsInReturn(ifs.Then) {
-			// `if c { ...; return }; rest` is `if c { ... } else { rest }`:
-			// the kernel's remaining statements run only on the other path.
+		s.tail = tail && i == len(stmts)-1
+		if ifs, ok := st.(*ast.IfStmt); ok && kernel && (endsInReturn(ifs.Then) || endsInReturn(elseBlock(ifs))) {
+			// A branch ends in a return: the block's remaining statements
+			// join the other one.
+			s.tail = tail
 			s.earlyReturn(ifs, stmts[i+1:])
 			return
 		}
@@ -23,10 +53,21 @@ func (s *fn) block(stmts []ast.Stmt) {
 			s.errorf(ret.Pos(), "return must be the last statement of its block")
 		}
 		s.stmt(st)
+		if kernel && i < len(stmts)-1 && holdsReturn(st) {
+			// A return deeper in st: the rest runs where it did not.
+			s.tail = tail
+			s.guard(stmts[i+1:])
+			return
+		}
 	}
 }
 
+func (s *fn) kernel() bool { return s.f != nil && s.f.Kernel }
+
 func endsInReturn(b *ast.BlockStmt) bool {
+	if b == nil {
+		return false
+	}
 	if n := len(b.Stmts); n > 0 {
 		_, ok := b.Stmts[n-1].(*ast.ReturnStmt)
 		return ok
@@ -34,33 +75,84 @@ func endsInReturn(b *ast.BlockStmt) bool {
 	return false
 }
 
-// earlyReturn lowers `if c { then; return } [else { els }]` followed by
-// rest, in a kernel: rest joins the else branch.
-func (s *fn) earlyReturn(st *ast.IfStmt, rest []ast.Stmt) {
-	then := &ast.BlockStmt{Lbrace: st.Then.Lbrace, Stmts: st.Then.Stmts[:len(st.Then.Stmts)-1], Rbrace: st.Then.Rbrace}
-	var els []ast.Stmt
-	switch e := st.Else.(type) {
+// elseBlock is st's else branch when it is a block (not an else-if).
+func elseBlock(st *ast.IfStmt) *ast.BlockStmt {
+	b, _ := st.Else.(*ast.BlockStmt)
+	return b
+}
+
+// holdsReturn reports whether a return stands anywhere in st (roles hold
+// none: the checker rejects them).
+func holdsReturn(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
 	case *ast.BlockStmt:
-		els = e.Stmts
+		return st != nil && slices.ContainsFunc(st.Stmts, holdsReturn)
 	case *ast.IfStmt:
-		els = []ast.Stmt{e}
+		return holdsReturn(st.Then) || st.Else != nil && holdsReturn(st.Else)
+	case *ast.ForStmt:
+		return holdsReturn(st.Body)
 	}
-	if len(els) > 0 {
-		if last, ok := els[len(els)-1].(*ast.ReturnStmt); ok {
-			// Both branches return: what follows is unreachable.
-			els, rest = els[:len(els)-1], nil
-			_ = last
+	return false
+}
+
+// earlyReturn lowers `if c { then } [else { els }]` followed by rest, in a
+// kernel, where then or els ends in a return: rest joins the other branch
+// (it is unreachable when both end in one). The return stays, to set
+// returned, unless the if is in tail position.
+func (s *fn) earlyReturn(st *ast.IfStmt, rest []ast.Stmt) {
+	strip := func(b *ast.BlockStmt) *ast.BlockStmt {
+		if !s.tail || !endsInReturn(b) {
+			return b
 		}
+		return &ast.BlockStmt{Lbrace: b.Lbrace, Stmts: b.Stmts[:len(b.Stmts)-1], Rbrace: b.Rbrace}
 	}
-	elsePos := st.Then.Rbrace
-	if st.Else != nil {
-		elsePos = st.Else.Pos()
+	// join is b's statements followed by rest; b keeps its own scope, so a
+	// name it declares does not hide an outer one from rest.
+	join := func(b ast.Stmt, at, end diag.Pos) *ast.BlockStmt {
+		var stmts []ast.Stmt
+		switch b := b.(type) {
+		case *ast.BlockStmt:
+			stmts = b.Stmts
+			if len(rest) > 0 && len(stmts) > 0 {
+				stmts = []ast.Stmt{b}
+			}
+		case *ast.IfStmt:
+			stmts = []ast.Stmt{b}
+		}
+		joined := &ast.BlockStmt{Lbrace: at, Stmts: append(append([]ast.Stmt(nil), stmts...), rest...), Rbrace: end}
+		if len(rest) > 0 {
+			joined.Rbrace = rest[len(rest)-1].End() - 1
+		}
+		return joined
 	}
-	merged := &ast.BlockStmt{Lbrace: elsePos, Stmts: append(append([]ast.Stmt(nil), els...), rest...), Rbrace: st.Then.Rbrace}
-	if len(rest) > 0 {
-		merged.Rbrace = rest[len(rest)-1].End() - 1
+	then, els := st.Then, elseBlock(st)
+	switch {
+	case endsInReturn(then) && endsInReturn(els):
+		// Both branches return: what follows is unreachable.
+		s.ifStmt(&ast.IfStmt{Kw: st.Kw, Cond: st.Cond, Then: strip(then), Else: strip(els)})
+	case endsInReturn(then):
+		elsePos := then.Rbrace
+		if st.Else != nil {
+			elsePos = st.Else.Pos()
+		}
+		s.ifStmt(&ast.IfStmt{Kw: st.Kw, Cond: st.Cond, Then: strip(then), Else: join(st.Else, elsePos, then.Rbrace)})
+	default:
+		s.ifStmt(&ast.IfStmt{Kw: st.Kw, Cond: st.Cond, Then: join(then, then.Lbrace, then.Rbrace), Else: strip(els)})
 	}
-	s.ifStmt(&ast.IfStmt{Kw: st.Kw, Cond: st.Cond, Then: then, Else: merged})
+}
+
+// guard lowers rest, the statements after one that holds a return (nested
+// deeper than earlyReturn reaches), as `if returned {} else { rest }`.
+func (s *fn) guard(rest []ast.Stmt) {
+	at, end := rest[0].Pos(), rest[len(rest)-1].End()-1
+	s.ifStmt(&ast.IfStmt{
+		Kw:   at,
+		Cond: &ast.Ident{NamePos: at, Name: returned},
+		Then: &ast.BlockStmt{Lbrace: at, Rbrace: at},
+		Else: &ast.BlockStmt{Lbrace: at, Stmts: rest, Rbrace: end},
+	})
 }
 
 func (s *fn) stmt(st ast.Stmt) {
@@ -81,6 +173,17 @@ func (s *fn) stmt(st ast.Stmt) {
 		}
 		s.scope.declare(st.Name.Name, v)
 	case *ast.ReturnStmt:
+		if s.kernel() {
+			switch {
+			case s.loops > 0:
+				s.errorf(st.Pos(), "return is not allowed inside a for loop")
+			case s.role:
+				s.errorf(st.Pos(), "return is not allowed inside a role")
+			case !s.tail:
+				// Something follows: it runs under `if returned {} else { ... }`.
+				s.rebind(returned, &val{c: &constant{kind: 'b', b: true}})
+			}
+		}
 		if s.f != nil && !s.f.Kernel && (s.scope.parent == nil || s.scope.parent.parent != nil) {
 			s.errorf(st.Pos(), "a helper returns once, as the last statement of its body")
 		}
@@ -276,9 +379,22 @@ func (s *fn) ifStmt(st *ast.IfStmt) {
 		return
 	}
 	names := s.assignedOuter([]ast.Stmt{st})
+	// An if holding a kernel's return yields returned when something
+	// follows it; in tail position nothing reads returned after it, but a
+	// branch must not see the value the other one left.
+	var flag map[string]binding
+	if s.kernel() && holdsReturn(st) {
+		if s.tail {
+			flag = s.snapshot([]string{returned})
+			defer s.restore(flag)
+		} else {
+			names = append(names, returned)
+		}
+	}
 	want := map[string]ir.Type{}
 	for attempt := 0; attempt < 2; attempt++ {
 		snapshot := s.snapshot(names)
+		maps.Copy(snapshot, flag)
 		s.b.Pos = st.Pos()
 		c := s.materialize(cond, ir.I1, st.Cond.Pos())
 		op := s.b.Create(ir.OpIf, nil, []*ir.Value{c}, nil)
@@ -450,7 +566,12 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 			s.rebind(n, &val{v: s.f.AddBlockArg(body, inits[i].Type, n)})
 		}
 		s.push()
+		tail := s.tail
+		s.tail = false // the next iteration follows
+		s.loops++
 		s.block(st.Body.Stmts)
+		s.loops--
+		s.tail = tail
 		s.pop()
 		next := s.carried(names, want, st.Pos())
 		s.pop()
