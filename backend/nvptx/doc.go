@@ -136,8 +136,10 @@
 // stride, rows*128 bytes, and SBO 1024, as CUTLASS's MN-major SW128; wide K
 // steps the start address into the next block), aligned to gpu.WgmmaAlign, with
 // global_smem aligned to 1024). Before the first wgmma after ordinary
-// shared-memory stores, every thread runs fence.proxy.async.shared::cta and
-// the CTA (role) synchronises; then wgmma.fence, one
+// shared-memory stores into the bytes of its operand buffers (their
+// allocations' smem_offset ranges; a store whose buffer is unknown counts
+// as every byte), every thread runs fence.proxy.async.shared::cta and the
+// CTA (role) synchronises; then wgmma.fence, one
 // wgmma.mma_async.m64nNk16 (k32 for fp8) per 64-row block and k step, and
 // wgmma.commit_group. wgmma_wait(n) is wgmma.wait_group n threading the
 // in-flight accumulators' registers through the asm; layout conversions of
