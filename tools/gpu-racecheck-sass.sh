@@ -24,10 +24,13 @@ for run in $RUNS; do
   python3 - "$OUT/race-$n.log" "$cache" "$CTX" >"$OUT/sass-$n.txt" <<'PY'
 import glob, json, re, subprocess, sys, tempfile, os
 log, cache, ctx = sys.argv[1], sys.argv[2], int(sys.argv[3])
-offs = {}
+offs, kinds = {}, {}  # kernel -> offsets; (kernel, offset) -> "Read" or "Write"
 for line in open(log, errors="replace"):
+    a = re.search(r"\b(Read|Write) (access|Thread)", line)
     for k, o in re.findall(r"(\w+)\+0x([0-9a-f]+)", line):
         offs.setdefault(k, set()).add(int(o, 16))
+        if a:
+            kinds[(k, int(o, 16))] = a.group(1)
 if not offs:
     print("no instruction named in the report"); sys.exit(0)
 for path in sorted(glob.glob(os.path.join(cache, "*.json"))):
@@ -46,6 +49,19 @@ for path in sorted(glob.glob(os.path.join(cache, "*.json"))):
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/", l)
         if m:
             at[int(m.group(1), 16)] = i
+    # several builds of one kernel may be cached (other specialisations):
+    # keep the one whose instructions at the reported offsets are loads
+    # (reads) and stores (writes) of memory
+    def fits(o):
+        i = at.get(o)
+        if i is None:
+            return False
+        op = re.sub(r"^\s*/\*[0-9a-f]+\*/\s*(@!?U?P\w+\s+)?", "", sass[i]).split(" ")[0]
+        want = kinds.get((k, o))
+        return want is None or (want == "Read") == (op.startswith("LD") or op.startswith("ATOM")) or op.startswith("ATOM")
+    if not all(fits(o) for o in offs[k]):
+        print(f"==== {k} ({path}): not the reported build (its instructions at the offsets are not the reported accesses)")
+        continue
     print(f"==== {k} ({path}, {len(sass)} lines of SASS)")
     for o in sorted(offs[k]):
         i = at.get(o)
