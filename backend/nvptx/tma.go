@@ -549,8 +549,11 @@ func (g *gen) tmaCopy(op *ir.Op) {
 		}
 		bar := g.val(barV).bar
 		// earlier generic accesses to the bytes the copy overwrites: writes
-		// need a proxy fence, and both a barrier, before the async write
-		if anyOverlap(g.sync.writes, r) {
+		// need a proxy fence, and both a barrier, before the async write;
+		// a barrier since then orders the threads, not the proxies, so a
+		// write of the role before it (or on an earlier trip round a loop)
+		// still needs the fence
+		if anyOverlap(g.sync.writes, r) || g.genericWritesReach(op, []rng{smemBytes(smemRoot(viewV))}, nil) {
 			g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
 			g.barrier()
 		} else if anyOverlap(g.sync.reads, r) {

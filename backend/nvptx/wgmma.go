@@ -582,16 +582,27 @@ func (g *gen) wgmmaNeedsProxyFence(op *ir.Op) bool {
 }
 
 func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
-	found, done, fencedBefore := false, false, false
-	role := gpu.EnclosingRole(op)
 	reads := []rng{smemBytes(smemRoot(op.Operands[1]))}
 	if _, isMem := op.Operands[0].Type.(*ir.MemDesc); isMem {
 		reads = append(reads, smemBytes(smemRoot(op.Operands[0])))
 	}
-	// a write in another warp role reaches op only through an mbarrier
-	// that role arrives on, and its arrive fences (roleArriveNeedsProxyFence)
-	// (and one outside any role reaches it through warp_specialize's
-	// entry, which fences: wsNeedsProxyFence)
+	return g.genericWritesReach(op, reads, func(o *ir.Op) bool {
+		return o.Kind == ir.OpWgmma && o.Parent == op.Parent && g.wgmmaNeedsProxyFence(o)
+	})
+}
+
+// genericWritesReach reports whether a generic-proxy write to shared memory
+// of op's role (or program) into the byte ranges bytes may reach op
+// unfenced: before op in program order, or anywhere in a loop around it
+// (an earlier trip), unless an op of op's block before it for which
+// fences holds fenced every write (a thread's fence.proxy.async orders all
+// of its earlier writes) with no such write after it. A write in another
+// warp role reaches op only through an mbarrier that role arrives on, and
+// its arrive fences (roleArriveNeedsProxyFence), and one outside any role
+// through warp_specialize's entry, which fences (wsNeedsProxyFence).
+func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences func(*ir.Op) bool) bool {
+	found, done, fencedBefore := false, false, false
+	role := gpu.EnclosingRole(op)
 	reaches := func(o *ir.Op) bool {
 		if !genericSmemWrite(o) || role != nil && gpu.EnclosingRole(o) != role {
 			return false
@@ -600,7 +611,7 @@ func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 		if root := smemWriteRoot(o); root != nil {
 			w = smemBytes(root)
 		}
-		return anyOverlap(reads, w)
+		return anyOverlap(bytes, w)
 	}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
@@ -614,7 +625,7 @@ func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 				return
 			case reaches(o):
 				found = true
-			case o.Kind == ir.OpWgmma && o.Parent == op.Parent && g.wgmmaNeedsProxyFence(o):
+			case fences != nil && fences(o):
 				found = false // it fenced every write before it, on every path to op
 				fencedBefore = true
 			}
