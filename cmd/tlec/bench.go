@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -189,8 +190,9 @@ func runBench(e *env, cfg any, args []string) int {
 			fmt.Fprintf(e.stderr, "tlec bench: --ctas %d: want 1 to %d (0: the default)\n", b.ctas, attention.MaxCTAs)
 			return 2
 		}
-		if b.cluster != attention.ClusterAuto && (b.cluster < 0 || b.cluster > attention.MaxCluster || b.cluster&(b.cluster-1) != 0) {
-			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: want 1, 2, 4 or %d (0: 1; -1: the policy's)\n", b.cluster, attention.MaxCluster)
+		var ae *attention.ArgError
+		if errors.As(attention.CheckCluster(b.cluster), &ae) {
+			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: %s\n", b.cluster, ae.Msg)
 			return 2
 		}
 		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {

@@ -12,9 +12,10 @@
 // Decode is two kernels: a decode kernel over the grid (pieces, Hkv), then
 // attn_combine over the B*Sq*Hq output rows, launched as a programmatic
 // dependent launch by a Runner (it starts while the decode grid drains and
-// waits for its writes). With pages of 64 the decode grid runs in clusters
-// that merge the pieces of a request they hold and finish the requests
-// they hold whole, leaving the combine only the rest.
+// waits for its writes). With pages of 64 the decode grid can run in
+// clusters (opt-in, DecodeParams.Cluster) that merge the pieces of a
+// request they hold and finish the requests they hold whole, leaving the
+// combine only the rest.
 //
 //   - Each request's cdiv(L[b], 64) tiles are cut into pieces of Chunk
 //     tiles (ChooseChunk), one program per piece and kv head, the pieces of
@@ -333,6 +334,15 @@ const MaxCluster = 8
 // ClusterAuto as DecodeParams.Cluster asks for ChooseCluster's size.
 const ClusterAuto = -1
 
+// CheckCluster checks a DecodeParams.Cluster value: 0 (no clusters), 1,
+// 2, 4, MaxCluster or ClusterAuto.
+func CheckCluster(c int) error {
+	if c != ClusterAuto && (c < 0 || c > MaxCluster || c&(c-1) != 0) {
+		return argErr("cluster", "want 1, 2, 4 or %d CTAs a cluster (0: 1; %d: the policy's), got %d", MaxCluster, ClusterAuto, c)
+	}
+	return nil
+}
+
 // MaxCTAs bounds DecodeParams.CTAs.
 const MaxCTAs = 4
 
@@ -457,8 +467,8 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	if p.Splits < 0 || p.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
 	}
-	if p.Cluster != ClusterAuto && (p.Cluster < 0 || p.Cluster > MaxCluster || p.Cluster&(p.Cluster-1) != 0) {
-		return nil, argErr("cluster", "want 1, 2, 4 or %d CTAs a cluster (0: 1; %d: the policy's), got %d", MaxCluster, ClusterAuto, p.Cluster)
+	if err := CheckCluster(p.Cluster); err != nil {
+		return nil, err
 	}
 	d.choosePieces(in.KVLens, p.Splits, p.SMs, p.Cluster)
 	if d.gridX() > tle.MaxGridX {

@@ -139,6 +139,9 @@ func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
 // the median of opts.Reps back-to-back calls (decode and combine) after
 // opts.Warmup, buffers and launches prepared once per row.
 func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
+	if err := CheckCluster(opts.Cluster); err != nil {
+		return nil, err
+	}
 	wls, vars := opts.Workloads, opts.Variants
 	if wls == nil {
 		wls = Workloads

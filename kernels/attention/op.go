@@ -29,7 +29,7 @@ func (Op) Inputs() []registry.Arg {
 		{Name: "block_ids", Doc: "[B, max_blocks] int32 or int64"},
 		{Name: "kv_lens", Doc: "[B] int32 or int64, counting the Sq new tokens"},
 		{Name: "q_scale", Optional: true, Doc: "fp8: [B*Sq, Hq], non-negative"},
-		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
+		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1, non-negative) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
 		{Name: "v_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [Hkv] (type 0)"},
 	}
 }

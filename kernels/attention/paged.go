@@ -169,10 +169,12 @@ func (d *Dims) checkInputValues(q, kc, vc, qs, ks, vs *tle.Tensor, qRows int, qW
 			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
 				return argErr(s.name, "element %d is %v; scales must be finite f32", i, x)
 			}
-			// the prefill kernels take a row's score max from the unscaled
-			// scores, which a negative q scale would turn into its min
-			if s.name == "q_scale" && x < 0 {
-				return argErr(s.name, "element %d is %v; q scales must not be negative", i, x)
+			// the prefill kernels take a row's score max from the scores
+			// before the row's scale (q scale, times the tensor's K scale
+			// for quant type 1), which a negative scale would turn into
+			// its min
+			if x < 0 && (s.name == "q_scale" || s.name == "k_scale" && d.Quant == 1) {
+				return argErr(s.name, "element %d is %v; q scales and a per-tensor k scale must not be negative", i, x)
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func (PrefillOp) Inputs() []registry.Arg {
 		{Name: "block_ids", Doc: "[B, max_blocks] int32 or int64"},
 		{Name: "kv_lens", Doc: "[B] int32 or int64, total lengths (counting the new tokens)"},
 		{Name: "q_scale", Optional: true, Doc: "fp8: [T, Hq], non-negative"},
-		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
+		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1, non-negative) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
 		{Name: "v_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [Hkv] (type 0)"},
 		{Name: "block_mask", Optional: true, Doc: "uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] of 0/1 over 128x128 tiles (1 = compute; a key is visible when causal and its tile is 1; no tile forced on)"},
 	}

@@ -215,6 +215,7 @@ func TestValidatePrefill(t *testing.T) {
 		{"q_scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(32, 8) }}, // bf16 with a scale
 		{"q_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(2, 8) }},
 		{"q_scale", true, 0, func(in *PrefillInputs, p *PrefillParams) { in.QScale.Data[3] = -0.5 }}, // negative
+		{"k_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.KScale.Data[0] = -0.5 }}, // negative per-tensor scale
 		{"k_scale", true, 0, func(in *PrefillInputs, p *PrefillParams) { in.KScale = tle.NewTensor(1) }},
 		{"v_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.VScale.Data[0] = math.NaN() }},
 		{"k_cache", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.KCache.Data[5] = 0.3 }}, // not an e4m3 value

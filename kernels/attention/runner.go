@@ -83,7 +83,7 @@ type Runner struct {
 }
 
 // NewRunner prepares the launches of sizes d (from Validate) over t. When
-// d's cluster size is the policy's (DecodeParams.Cluster 0) and the
+// d's cluster size is the policy's (DecodeParams.Cluster ClusterAuto) and the
 // driver says fewer clusters of it run at once than the padded grid needs
 // in one wave of the plan's program slots (d.CTAs x SMs), the Runner
 // launches CL 1 instead (a smaller cluster would no longer finish every
