@@ -349,3 +349,25 @@ kernel k(out *f32) {
 		require.ErrorContains(t, err, c.err, c.src)
 	}
 }
+
+// A constant a helper returns takes the declared result dtype, not its
+// default one: 3000000000 is no i32 and 1<<40 no i32 either, so neither
+// may pass through one (they did, and came back wrapped).
+func TestHelperReturnConstant(t *testing.T) {
+	out, big := filled(-1, 2), filled(-1, 1)
+	err := run(t, `
+func three_billion() f32 { return 3000000000 }
+
+func half() f16 { return 0.5 }
+
+func tera() i64 { return 1 << 40 }
+
+kernel k(out *f32, big *i64) {
+    store(out, three_billion())
+    store(out + 1, cast(half(), f32))
+    store(big, tera())
+}`, nil, [3]int{1, 1, 1}, map[string]any{"out": out, "big": big})
+	require.NoError(t, err)
+	require.Equal(t, []float64{3e9, 0.5}, out.Data)
+	require.Equal(t, []float64{1 << 40}, big.Data)
+}

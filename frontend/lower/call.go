@@ -299,6 +299,9 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, con
 		global.declare(n, &val{c: c})
 	}
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global)}
+	for _, r := range d.Results {
+		st.results = append(st.results, l.scalarType(r))
+	}
 	for i, p := range runtime {
 		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
 	}
@@ -308,8 +311,7 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, con
 	}
 	var rets []*ir.Value
 	for i, r := range st.ret {
-		want := l.scalarType(d.Results[i])
-		t := ir.TileOf(ir.ShapeOf(r.Type), want)
+		t := ir.TileOf(ir.ShapeOf(r.Type), st.results[i])
 		st.b.Pos = st.retAt
 		rets = append(rets, st.convert(r, t, st.retAt))
 		f.Results = append(f.Results, t)

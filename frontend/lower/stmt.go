@@ -191,8 +191,15 @@ func (s *fn) stmt(st ast.Stmt) {
 			s.errorf(st.Pos(), "a kernel returns no values")
 		}
 		s.ret = nil
-		for _, r := range st.Results {
-			s.ret = append(s.ret, s.materialize(s.expr(r), nil, r.Pos()))
+		for i, r := range st.Results {
+			// A constant takes the declared result dtype here, not its
+			// default one: `return 3000000000` from an f32 helper is not
+			// an i32 first.
+			v, want := s.expr(r), ir.Type(nil)
+			if v.c != nil && i < len(s.results) {
+				want = s.results[i]
+			}
+			s.ret = append(s.ret, s.materialize(v, want, r.Pos()))
 		}
 		s.retAt = st.Pos()
 	case *ast.IfStmt:
