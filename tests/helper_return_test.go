@@ -235,6 +235,27 @@ func split(c i1, a f32, k i32) (f32, i32) {
 			return float64(e.i * e.s * 3)
 		},
 	}, {
+		name: "several results returned from a call to a helper",
+		funcs: `
+func divmod(a i32, b i32) (i32, i32) { return a / b, a % b }
+
+func dm(c i1, a i32, b i32) (i32, i32) {
+    if c {
+        return divmod(a, b)
+    } else {
+        return b, a
+    }
+}`,
+		body: `q, r := dm(s != 1, offs + 1, zi + s + 4)
+    store(outi + offs, q*100 + r)`,
+		outi: func(e helperEnv) float64 {
+			a, b := e.i+1, e.s+4
+			if e.s != 1 {
+				return float64(a/b*100 + a%b)
+			}
+			return float64(b*100 + a)
+		},
+	}, {
 		name: "constants in the branches take the declared dtypes",
 		funcs: `
 func sgn(v f32) f32 {
@@ -464,4 +485,27 @@ kernel k(x *f32, out *f32, outi *i32) {
 		require.Equal(t, want, out.Data[i], "out[%d]", i)
 		require.Equal(t, wanti, outi.Data[i], "outi[%d]", i)
 	}
+}
+
+// `return f(x)` where f returns several values returns them all, at the
+// top level of a helper's body as in its branches.
+func TestHelperReturnCall(t *testing.T) {
+	out := filled(-1, 4)
+	err := run(t, `
+func divmod(a i32, b i32) (i32, i32) { return a / b, a % b }
+
+func fwd(a i32, b i32) (i32, i32) { return divmod(a, b) }
+
+func fwd_paren(a i32, b i32) (i32, i32) { return (divmod(b, a)) }
+
+kernel k(out *i32) {
+    q, r := fwd(17, 5)
+    store(out, q)
+    store(out + 1, r)
+    q2, r2 := fwd_paren(3, 23)
+    store(out + 2, q2)
+    store(out + 3, r2)
+}`, nil, [3]int{1, 1, 1}, map[string]any{"out": out})
+	require.NoError(t, err)
+	require.Equal(t, []float64{3, 2, 7, 2}, out.Data)
 }

@@ -235,8 +235,23 @@ func (s *fn) helperReturn(st *ast.ReturnStmt) {
 	s.retAt = st.Pos()
 }
 
-// returnValues lowers a helper return's values.
+// returnValues lowers a helper return's values; `return f(x)` gives all of
+// the results of a helper f that has several (the checker accepts it as a
+// tuple).
 func (s *fn) returnValues(st *ast.ReturnStmt) []*val {
+	if len(st.Results) == 1 && len(s.results) > 1 {
+		x := st.Results[0]
+		for {
+			p, ok := x.(*ast.ParenExpr)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		if call, ok := x.(*ast.CallExpr); ok {
+			return s.callMulti(call)
+		}
+	}
 	var vals []*val
 	for _, r := range st.Results {
 		vals = append(vals, s.expr(r))
