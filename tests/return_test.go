@@ -300,8 +300,8 @@ kernel k(x *f32, out *f32, aux *f32, B i32) {
 }
 
 // A return the lowering cannot place is an error at its position, never
-// dropped: inside a for loop (the checker), and not last in a helper (the
-// lowering's limit).
+// dropped: inside a for loop (the checker), and in a helper, one that more
+// of the helper follows (the lowering's limit).
 func TestReturnErrors(t *testing.T) {
 	for _, c := range []struct{ src, err string }{{
 		src: `
@@ -336,7 +336,23 @@ func put(p *f32, v f32) {
 kernel k(out *f32) {
     put(out, 2.0)
 }`,
-		err: "t.tle:4:9: error: a helper returns once, as the last statement of its body",
+		err: "t.tle:4:9: error: a helper returns only at its end (its last statement, or the branches of a final if/else): more of the helper follows this return",
+	}, {
+		src: `
+func h(c i1, d i1, a f32) f32 {
+    if c {
+        if d {
+            return a
+        }
+        a = a * 2.0
+    }
+    return a
+}
+
+kernel k(out *f32) {
+    store(out, h(program_id(0) > 0, program_id(0) > 1, 1.0))
+}`,
+		err: "t.tle:5:13: error: a helper returns only at its end (its last statement, or the branches of a final if/else): more of the helper follows this return",
 	}} {
 		prog, err := tle.Parse("t.tle", []byte(c.src))
 		if err == nil {
@@ -348,4 +364,26 @@ kernel k(out *f32) {
 		}
 		require.ErrorContains(t, err, c.err, c.src)
 	}
+}
+
+// A constant a helper returns takes the declared result dtype, not its
+// default one: 3000000000 is no i32 and 1<<40 no i32 either, so neither
+// may pass through one (they did, and came back wrapped).
+func TestHelperReturnConstant(t *testing.T) {
+	out, big := filled(-1, 2), filled(-1, 1)
+	err := run(t, `
+func three_billion() f32 { return 3000000000 }
+
+func half() f16 { return 0.5 }
+
+func tera() i64 { return 1 << 40 }
+
+kernel k(out *f32, big *i64) {
+    store(out, three_billion())
+    store(out + 1, cast(half(), f32))
+    store(big, tera())
+}`, nil, [3]int{1, 1, 1}, map[string]any{"out": out, "big": big})
+	require.NoError(t, err)
+	require.Equal(t, []float64{3e9, 0.5}, out.Data)
+	require.Equal(t, []float64{1 << 40}, big.Data)
 }

@@ -163,5 +163,5 @@ kernel k(out *f32) {
 	k, err := prog.Kernel("k")
 	require.NoError(t, err)
 	_, err = k.IR(tle.CompileOptions{})
-	require.ErrorContains(t, err, "t.tle:4:9: error: a helper returns once, as the last statement of its body")
+	require.ErrorContains(t, err, "t.tle:4:9: error: a helper returns only at its end (its last statement, or the branches of a final if/else): more of the helper follows this return")
 }

@@ -298,21 +298,23 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, con
 	for n, c := range consts {
 		global.declare(n, &val{c: c})
 	}
-	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global)}
+	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
+	for i, r := range d.Results {
+		st.results = append(st.results, l.scalarType(r))
+		st.scope.declare(resultVar(i), nil) // bound by the return
+	}
 	for i, p := range runtime {
 		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
 	}
 	st.block(d.Body.Stmts)
-	if len(d.Results) != len(st.ret) {
-		l.errorf(d.Body.Rbrace, "%s must end with a return of %d values", d.Name.Name, len(d.Results))
-	}
 	var rets []*ir.Value
-	for i, r := range st.ret {
-		want := l.scalarType(d.Results[i])
-		t := ir.TileOf(ir.ShapeOf(r.Type), want)
-		st.b.Pos = st.retAt
-		rets = append(rets, st.convert(r, t, st.retAt))
-		f.Results = append(f.Results, t)
+	for i := range st.results {
+		r := st.scope.vars[resultVar(i)]
+		if r == nil {
+			l.errorf(d.Body.Rbrace, "%s must end with a return of %d values", d.Name.Name, len(d.Results))
+		}
+		rets = append(rets, r.v)
+		f.Results = append(f.Results, r.v.Type)
 	}
 	st.b.Pos = st.retAt
 	st.b.Create(ir.OpReturn, nil, rets, nil)

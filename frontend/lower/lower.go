@@ -83,15 +83,16 @@ type lowerer struct {
 
 // fn is the state of one function being lowered.
 type fn struct {
-	l     *lowerer
-	f     *ir.Func
-	b     *ir.Builder
-	scope *scope
-	ret   []*ir.Value // helper: values returned
-	retAt diag.Pos
-	role  bool
-	tail  bool // kernel: nothing runs after the statement being lowered
-	loops int  // for loops around the statement being lowered
+	l       *lowerer
+	f       *ir.Func
+	b       *ir.Builder
+	scope   *scope
+	ret     []*ir.Value // helper: values returned
+	results []ir.DType  // helper: the declared result dtypes
+	retAt   diag.Pos
+	role    bool
+	tail    bool // kernel: nothing runs after the statement being lowered
+	loops   int  // for loops around the statement being lowered
 }
 
 func (l *lowerer) errorf(pos diag.Pos, format string, args ...any) {

@@ -141,3 +141,112 @@ func TestLowerKernelReturn(t *testing.T) {
 		})
 	}
 }
+
+// A helper with results that ends in an if/else whose branches all return
+// lowers to ifs that yield the results of the branch taken, and a return of
+// the outermost if's results: one result per declared result, at the type
+// the returns give. A compile-time condition lowers only its branch.
+func TestLowerHelperReturn(t *testing.T) {
+	for _, c := range []struct {
+		name, helper, call string
+		want               string // the helper's shape, then its return's types
+	}{
+		{"if/else", `
+func h(c i1, a f32, b f32) f32 {
+    if c {
+        return a
+    } else {
+        return b
+    }
+}`, "store(out + offs, h(pid > 0, v, v * 2.0))", "if:[16]f32{}{} return:[16]f32"},
+		{"scalar", `
+func h(c i1, a f32, b f32) f32 {
+    if c {
+        return a
+    } else {
+        return b
+    }
+}`, "store(out, h(pid > 0, 1.0, 2.0))", "if:f32{}{} return:f32"},
+		{"nested", `
+func h(c i1, d i1, a f32, b f32) f32 {
+    if c {
+        if d {
+            return a
+        } else {
+            return b
+        }
+    } else {
+        return a + b
+    }
+}`, "store(out + offs, h(pid > 0, pid > 1, v, v))", "if:[16]f32{if:[16]f32{}{}}{} return:[16]f32"},
+		{"else if", `
+func h(s i32, a f32) f32 {
+    if s > 0 {
+        return a
+    } else if s < 0 {
+        return -a
+    } else {
+        return 0
+    }
+}`, "store(out, h(pid, 1.0))", "if:f32{}{if:f32{}{}} return:f32"},
+		{"several results, a variable assigned in a branch", `
+func h(c i1, a f32, k i32) (f32, i32) {
+    v := a
+    if c {
+        v = v * 2.0
+        return v, k
+    } else {
+        return a, k + 1
+    }
+}`, "p, q := h(pid > 0, v, offs)\n    store(out + offs, p + cast(q, f32))", "if:[16]f32:[16]f32:[16]i32{}{} return:[16]f32:[16]i32"},
+		{"compile-time condition", `
+func h(x f32, K const i32) f32 {
+    if K > 2 {
+        return x * x
+    } else {
+        return x
+    }
+}`, "store(out + offs, h(v, 3) + h(v, 1))", "return:[16]f32"},
+		{"no results", `
+func h(p *f32, c i1, v f32) {
+    if c {
+        store(p, v)
+        return
+    } else {
+        store(p, -v)
+        return
+    }
+}`, "h(out + offs, pid > 0, v)", "if{store}{store} return"},
+		{"straight line", `
+func h(a f32) f32 { return a * 2.0 }`, "store(out + offs, h(v))", "return:[16]f32"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := c.helper + `
+
+kernel k(x *f32, out *f32) {
+    pid := program_id(0)
+    offs := arange(0, 16)
+    v := load(x + offs)
+    ` + c.call + "\n}\n"
+			m := lowerSource(t, "h.tle", src)
+			h := m.Func("h")
+			require.NotNil(t, h, "%s", ir.Print(m))
+			last := h.Body.Ops[len(h.Body.Ops)-1]
+			require.Equal(t, ir.OpReturn, last.Kind)
+			got := "return"
+			for _, r := range last.Operands {
+				got += ":" + r.Type.String()
+			}
+			if s := shape(h.Body); s != "" {
+				got = s + " " + got
+			}
+			require.Equal(t, c.want, got, "%s\n%s", src, ir.Print(m))
+			if strings.HasPrefix(c.want, "if:") {
+				// The return returns what the outermost if yields.
+				outer := h.Body.Ops[len(h.Body.Ops)-2]
+				require.Equal(t, ir.OpIf, outer.Kind)
+				require.Equal(t, outer.Results[len(outer.Results)-len(last.Operands):], last.Operands)
+			}
+		})
+	}
+}

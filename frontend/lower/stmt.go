@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -173,28 +174,22 @@ func (s *fn) stmt(st ast.Stmt) {
 		}
 		s.scope.declare(st.Name.Name, v)
 	case *ast.ReturnStmt:
-		if s.kernel() {
-			switch {
-			case s.loops > 0:
-				s.errorf(st.Pos(), "return is not allowed inside a for loop")
-			case s.role:
-				s.errorf(st.Pos(), "return is not allowed inside a role")
-			case !s.tail:
-				// Something follows: it runs under `if returned {} else { ... }`.
-				s.rebind(returned, &val{c: &constant{kind: 'b', b: true}})
-			}
+		if !s.kernel() {
+			s.helperReturn(st)
+			break
 		}
-		if s.f != nil && !s.f.Kernel && (s.scope.parent == nil || s.scope.parent.parent != nil) {
-			s.errorf(st.Pos(), "a helper returns once, as the last statement of its body")
+		switch {
+		case s.loops > 0:
+			s.errorf(st.Pos(), "return is not allowed inside a for loop")
+		case s.role:
+			s.errorf(st.Pos(), "return is not allowed inside a role")
+		case !s.tail:
+			// Something follows: it runs under `if returned {} else { ... }`.
+			s.rebind(returned, &val{c: &constant{kind: 'b', b: true}})
 		}
-		if s.f != nil && s.f.Kernel && len(st.Results) > 0 {
+		if len(st.Results) > 0 {
 			s.errorf(st.Pos(), "a kernel returns no values")
 		}
-		s.ret = nil
-		for _, r := range st.Results {
-			s.ret = append(s.ret, s.materialize(s.expr(r), nil, r.Pos()))
-		}
-		s.retAt = st.Pos()
 	case *ast.IfStmt:
 		s.ifStmt(st)
 	case *ast.ForStmt:
@@ -204,6 +199,64 @@ func (s *fn) stmt(st ast.Stmt) {
 	default:
 		s.errorf(st.Pos(), "unsupported statement")
 	}
+}
+
+// resultVar names the hidden variable that holds a helper's i-th result.
+func resultVar(i int) string { return fmt.Sprintf("$result%d", i) } // not an identifier
+
+// helperReturn lowers a helper's return. A helper returns only in tail
+// position (s.tail: nothing in the helper runs after the return): as the
+// last statement of its body, or as the last statement of the branches of an
+// if/else (at any depth, else-ifs and blocks included) that ends the body.
+// The return binds the hidden variables resultVar(i), which every if holding
+// a return yields like an assigned variable, so that the return op at the
+// end of the body (instantiate) returns the values of the branch taken. A
+// return that more of the helper follows is a limit of the lowering (section
+// 18 of docs/language.md): the IR has no branch out of an if, and a helper
+// does not thread the rest of its body through the branches as a kernel
+// does.
+func (s *fn) helperReturn(st *ast.ReturnStmt) {
+	if !s.tail {
+		s.errorf(st.Pos(), "a helper returns only at its end (its last statement, or the branches of a final if/else): more of the helper follows this return")
+	}
+	vals := s.returnValues(st)
+	if len(vals) != len(s.results) {
+		s.errorf(st.Pos(), "wrong number of return values (want %d, got %d)", len(s.results), len(vals))
+	}
+	for i, v := range vals {
+		// The value takes the declared result dtype (a constant too:
+		// `return 3000000000` from an f32 helper is not an i32 first).
+		var want ir.Type = s.results[i]
+		if v.v != nil {
+			want = ir.TileOf(ir.ShapeOf(v.v.Type), s.results[i])
+		}
+		s.rebind(resultVar(i), &val{v: s.materialize(v, want, st.Results[min(i, len(st.Results)-1)].Pos())})
+	}
+	s.retAt = st.Pos()
+}
+
+// returnValues lowers a helper return's values; `return f(x)` gives all of
+// the results of a helper f that has several (the checker accepts it as a
+// tuple).
+func (s *fn) returnValues(st *ast.ReturnStmt) []*val {
+	if len(st.Results) == 1 && len(s.results) > 1 {
+		x := st.Results[0]
+		for {
+			p, ok := x.(*ast.ParenExpr)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		if call, ok := x.(*ast.CallExpr); ok {
+			return s.callMulti(call)
+		}
+	}
+	var vals []*val
+	for _, r := range st.Results {
+		vals = append(vals, s.expr(r))
+	}
+	return vals
 }
 
 func (s *fn) exprStmt(x ast.Expr) {
@@ -379,6 +432,13 @@ func (s *fn) ifStmt(st *ast.IfStmt) {
 		return
 	}
 	names := s.assignedOuter([]ast.Stmt{st})
+	if !s.kernel() && holdsReturn(st) {
+		// A helper's if that returns (in tail position: helperReturn)
+		// yields the results of the branch taken.
+		for i := range s.results {
+			names = append(names, resultVar(i))
+		}
+	}
 	// An if holding a kernel's return yields returned when something
 	// follows it; in tail position nothing reads returned after it, but a
 	// branch must not see the value the other one left.
@@ -407,6 +467,13 @@ func (s *fn) ifStmt(st *ast.IfStmt) {
 			s.push()
 			body()
 			s.pop()
+			for _, n := range names {
+				if v, _ := s.scope.lookup(n); v == nil {
+					// A result no return bound (the checker's
+					// "missing return" comes first).
+					s.errorf(st.Pos(), "missing return: a path through this if, which ends the helper, does not return")
+				}
+			}
 			vals := s.carried(names, want, st.Pos())
 			s.b.Pos = st.End() - 1
 			s.b.Create(ir.OpYield, nil, vals, nil)
