@@ -387,3 +387,45 @@ kernel k(out *f32, big *i64) {
 	require.Equal(t, []float64{3e9, 0.5}, out.Data)
 	require.Equal(t, []float64{1 << 40}, big.Data)
 }
+
+// TestHelperPointerResult: a helper may return pointers (the checker
+// accepted `func f(p *f32) *f32`, the lowering refused it): a scalar global
+// pointer, a tile of them, and a shared-memory pointer from local_ptr keep
+// their space and shape; returning an f32 where a *f32 is declared is the
+// checker's error at the value.
+func TestHelperPointerResult(t *testing.T) {
+	x, out := filled(0, 32), filled(-1, 48)
+	for i := range x.Data {
+		x.Data[i] = float64(i)
+	}
+	err := run(t, `
+func next(p *f32) *f32 { return p + 1 }
+
+func row(p *f32, i i32) *f32 { return p + i*4 + arange(0, 4) }
+
+kernel k(x *f32, out *f32) {
+    r := arange(0, 16)
+    store(out + r, load(next(x) + r))
+    store(row(out, 4), load(row(x, 2)))
+    buf := alloc([16], f32)
+    store(buf, load(x + 16 + r))
+    store(out + 32 + r, load(next(local_ptr(buf, r)), mask: r < 15, other: 0))
+}`, nil, [3]int{1, 1, 1}, map[string]any{"x": x, "out": out})
+	require.NoError(t, err)
+	for i := range 16 {
+		require.Equal(t, float64(i+1), out.Data[i], "out[%d]", i) // next(x)
+		if i < 4 {
+			require.Equal(t, float64(8+i), out.Data[16+i], "out[%d]", 16+i) // row(out, 4) <- row(x, 2)
+		}
+		if i < 15 {
+			require.Equal(t, float64(17+i), out.Data[32+i], "out[%d]", 32+i) // next(local_ptr(buf, r))
+		}
+	}
+	_, err = tle.Parse("t.tle", []byte(`
+func bad(p *f32) *f32 { return load(p) }
+
+kernel k(x *f32) {
+    store(x, load(bad(x)))
+}`))
+	require.ErrorContains(t, err, "t.tle:2:32: error: cannot return f32 as *f32 from func bad")
+}

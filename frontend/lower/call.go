@@ -300,7 +300,11 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, con
 	}
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
 	for i, r := range d.Results {
-		st.results = append(st.results, l.scalarType(r))
+		if p, ok := r.(*ast.PointerType); ok {
+			st.results = append(st.results, &ir.Pointer{Elem: l.scalarType(p.Elem)})
+		} else {
+			st.results = append(st.results, l.scalarType(r))
+		}
 		st.scope.declare(resultVar(i), nil) // bound by the return
 	}
 	for i, p := range runtime {

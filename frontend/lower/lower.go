@@ -88,7 +88,7 @@ type fn struct {
 	b       *ir.Builder
 	scope   *scope
 	ret     []*ir.Value // helper: values returned
-	results []ir.DType  // helper: the declared result dtypes
+	results []ir.Type   // helper: the declared result types (a dtype, or a *T: a pointer of any space)
 	retAt   diag.Pos
 	role    bool
 	tail    bool // kernel: nothing runs after the statement being lowered

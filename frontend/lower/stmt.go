@@ -225,10 +225,20 @@ func (s *fn) helperReturn(st *ast.ReturnStmt) {
 	}
 	for i, v := range vals {
 		// The value takes the declared result dtype (a constant too:
-		// `return 3000000000` from an f32 helper is not an i32 first).
-		var want ir.Type = s.results[i]
-		if v.v != nil {
-			want = ir.TileOf(ir.ShapeOf(v.v.Type), s.results[i])
+		// `return 3000000000` from an f32 helper is not an i32 first); a
+		// pointer result keeps the returned pointers' space and shape.
+		want := s.results[i]
+		if rp, ok := want.(*ir.Pointer); ok {
+			at := st.Results[min(i, len(st.Results)-1)].Pos()
+			if v.v == nil {
+				s.errorf(at, "result %d must be a *%s, got a constant", i+1, rp.Elem)
+			}
+			if p, isPtr := ir.Elem(v.v.Type).(*ir.Pointer); !isPtr || p.Elem != rp.Elem {
+				s.errorf(at, "result %d must be a *%s, got %s", i+1, rp.Elem, v.v.Type)
+			}
+			want = v.v.Type
+		} else if v.v != nil {
+			want = ir.TileOf(ir.ShapeOf(v.v.Type), want.(ir.DType))
 		}
 		s.rebind(resultVar(i), &val{v: s.materialize(v, want, st.Results[min(i, len(st.Results)-1)].Pos())})
 	}
