@@ -699,6 +699,7 @@ func (c *checker) funcBody(fd *ast.FuncDecl, inst *Instance) {
 		inst.Results = append(inst.Results, t)
 	}
 	inst.Smem = smem
+	inst.callees = b.callees
 }
 
 // instantiate checks a func for the argument types of one call.
