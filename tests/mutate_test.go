@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tlego/tle/frontend/parser/parsertest"
 	"github.com/tlego/tle/tle"
@@ -72,7 +73,8 @@ func mutateOnce(src string, rng *rand.Rand) string {
 }
 
 // TestMutate (TLE_MUTATE=N) runs N token-level mutants of each seed
-// through the FuzzPipeline checks, writing those that fail to $TLE_MUTATE_OUT.
+// through the FuzzPipeline checks (and a 30 s bound), writing those that
+// fail to $TLE_MUTATE_OUT; TLE_MUTATE_SEED picks the mutations.
 func TestMutate(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("TLE_MUTATE"))
 	if n == 0 {
@@ -98,7 +100,24 @@ func TestMutate(t *testing.T) {
 			for k := 1 + rng.Intn(3); k > 0; k-- {
 				m = mutateOnce(m, rng)
 			}
-			ok := t.Run(fmt.Sprintf("s%d_%d", si, i), func(t *testing.T) { pipelineOne(t, []byte(m)) })
+			ok := t.Run(fmt.Sprintf("s%d_%d", si, i), func(t *testing.T) {
+				// A hang is a failure too: the mutant is saved, the
+				// goroutine left running.
+				done := make(chan bool)
+				go func() {
+					defer close(done)
+					pipelineOne(t, []byte(m))
+				}()
+				select {
+				case <-done:
+				case <-time.After(30 * time.Second):
+					if out != "" {
+						os.MkdirAll(out, 0o755)
+						os.WriteFile(fmt.Sprintf("%s/hang_s%d_%d.tle", out, si, i), []byte(m), 0o644)
+					}
+					t.Fatalf("no result after 30s:\n%s", m)
+				}
+			})
 			if !ok {
 				fails++
 				if out != "" {
