@@ -72,7 +72,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 		f: f, nw: numWarps, axes: gpu.AnalyzeAxes(f),
 		weak: map[*ir.Value]bool{}, layout: map[*ir.Value]ir.Layout{}, desire: map[*ir.Value]ir.Layout{},
 		memo: map[memoKey]*ir.Value{}, users: map[*ir.Value][]*ir.Op{},
-		staged: map[*ir.Op]*ir.Op{}, chained: map[*ir.Op]bool{},
+		staged: map[*ir.Op]*ir.Op{}, chained: map[*ir.Op]bool{}, walked: map[*ir.Block]int{},
 	}
 	err := func() (err error) {
 		defer func() {
@@ -130,6 +130,11 @@ type assigner struct {
 	users   map[*ir.Value][]*ir.Op
 	staged  map[*ir.Op]*ir.Op // dot -> the first staging local_load before it
 	chained map[*ir.Op]bool   // dot -> chainedDot
+	// wishes counts the desires set so far: the version of desire, which
+	// only grows. walked is, per block, the version at the start of its
+	// latest desires walk; see desires.
+	wishes int
+	walked map[*ir.Block]int
 }
 
 func layIsTile(v *ir.Value) bool { _, ok := v.Type.(*ir.Tile); return ok }
@@ -535,10 +540,26 @@ func SameLayout(a, b ir.Layout, shape []int) bool {
 func (s *assigner) wish(v *ir.Value, l ir.Layout) {
 	if layIsTile(v) && s.weak[v] && s.desire[v] == nil && l != nil {
 		s.desire[v] = l
+		s.wishes++
 	}
 }
 
+// desires records, walking b backwards, the layouts the uses of weak values
+// want (loads, stores and dots want theirs; a weak op passes its result's
+// desire on to its operands).
+//
+// A for walks its body twice (and the function's body is walked twice), so
+// that desires from the loop's yield reach the body again; without a memo
+// that is 2^depth walks of a loop nest's innermost body. A walk's effect is
+// a function of desire alone, which only grows: when b's latest walk began
+// at the current version, that walk set nothing and this one would set
+// nothing either, so it is skipped. Each block is then walked at most once
+// more than the number of desires set.
 func (s *assigner) desires(b *ir.Block) {
+	if v, ok := s.walked[b]; ok && v == s.wishes {
+		return
+	}
+	s.walked[b] = s.wishes
 	for i := len(b.Ops) - 1; i >= 0; i-- {
 		op := b.Ops[i]
 		switch op.Kind {

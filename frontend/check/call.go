@@ -274,6 +274,9 @@ func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {
 		return Invalid
 	}
 	call.Instance = inst
+	if c.b != nil {
+		c.b.callees = append(c.b.callees, calleeAt{call: e, inst: inst})
+	}
 	if c.b != nil && c.b.smem != nil {
 		for _, s := range inst.Smem {
 			cp := *s

@@ -90,6 +90,14 @@ type body struct {
 	results   []Type // func: declared results (scalar T means elem T)
 	actual    []Type // func: actual result types seen so far
 	resultsAt diag.Pos
+	callees   []calleeAt // the helper calls of the body, in order
+}
+
+// calleeAt is one helper call of a body: the call and the instance it
+// inlines.
+type calleeAt struct {
+	call *ast.CallExpr
+	inst *Instance
 }
 
 type checker struct {
@@ -547,6 +555,7 @@ func (c *checker) kernel(k *ast.KernelDecl) {
 		}
 	}
 	c.block(k.Body.Stmts)
+	c.inlineBudget(k, c.b.callees)
 	kern.Smem = c.budget(k, smem)
 }
 

@@ -1,7 +1,9 @@
 package check
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -35,10 +37,30 @@ func ConstDim(n int64) Dim {
 // SymDim returns the symbol name (a const parameter, or an atom).
 func SymDim(name string) Dim { return Dim{terms: []term{{coef: 1, syms: []string{name}}}} }
 
-// atomDim makes an opaque symbol for a non-polynomial expression.
-func atomDim(s string) Dim { return SymDim("(" + s + ")") }
+// atomDim makes an opaque symbol for a non-polynomial expression. A long
+// one is named by a prefix and a hash of its text: an atom made from a
+// polynomial of many terms that holds another atom would otherwise repeat
+// that atom's text in each term, and nesting such atoms grows their names
+// exponentially.
+func atomDim(s string) Dim {
+	if len(s) > maxAtomText {
+		sum := sha256.Sum256([]byte(s))
+		s = fmt.Sprintf("%s...#%x", s[:maxAtomText/2], sum[:8])
+	}
+	return SymDim("(" + s + ")")
+}
 
-func normalize(ts []term) Dim {
+// maxAtomText bounds the text of an atom's name.
+const maxAtomText = 160
+
+// maxTerms bounds the terms of a Dim: a product of sums over distinct
+// symbols, (A0+B0)*(A1+B1)*..., doubles its terms with each factor, and a
+// larger result becomes an opaque atom instead (real shapes have a handful).
+const maxTerms = 64
+
+// normalize sorts and merges ts; ok is false when a coefficient overflows
+// int64 or there are more than maxTerms terms (the caller makes an atom).
+func normalize(ts []term) (d Dim, ok bool) {
 	m := map[string]*term{}
 	var keys []string
 	for _, t := range ts {
@@ -46,7 +68,11 @@ func normalize(ts []term) Dim {
 		sort.Strings(syms)
 		k := strings.Join(syms, "*")
 		if p, ok := m[k]; ok {
-			p.coef += t.coef
+			sum := p.coef + t.coef
+			if (sum > p.coef) != (t.coef > 0) {
+				return Dim{}, false
+			}
+			p.coef = sum
 			continue
 		}
 		m[k] = &term{coef: t.coef, syms: syms}
@@ -65,7 +91,10 @@ func normalize(ts []term) Dim {
 		}
 		return a.key() < b.key()
 	})
-	return Dim{terms: out}
+	if len(out) > maxTerms {
+		return Dim{}, false
+	}
+	return Dim{terms: out}, true
 }
 
 // Const returns the value of a dim with no symbols.
@@ -103,8 +132,14 @@ func (d Dim) Symbols() []string {
 // Equal reports whether two dims are the same polynomial.
 func (d Dim) Equal(o Dim) bool { return d.String() == o.String() }
 
-// Add returns d+o.
-func (d Dim) Add(o Dim) Dim { return normalize(append(append([]term(nil), d.terms...), o.terms...)) }
+// Add returns d+o (an atom when the sum does not stay a small polynomial
+// with int64 coefficients).
+func (d Dim) Add(o Dim) Dim {
+	if n, ok := normalize(append(append([]term(nil), d.terms...), o.terms...)); ok {
+		return n
+	}
+	return opaque("+", d, o)
+}
 
 // Neg returns -d.
 func (d Dim) Neg() Dim {
@@ -118,15 +153,27 @@ func (d Dim) Neg() Dim {
 // Sub returns d-o.
 func (d Dim) Sub(o Dim) Dim { return d.Add(o.Neg()) }
 
-// Mul returns d*o.
+// Mul returns d*o (an atom when the product does not stay a small
+// polynomial with int64 coefficients: a wrapped coefficient would make
+// different dims equal).
 func (d Dim) Mul(o Dim) Dim {
+	if len(d.terms)*len(o.terms) > maxTerms*maxTerms {
+		return opaque("*", d, o)
+	}
 	var ts []term
 	for _, a := range d.terms {
 		for _, b := range o.terms {
-			ts = append(ts, term{coef: a.coef * b.coef, syms: append(append([]string(nil), a.syms...), b.syms...)})
+			c := a.coef * b.coef
+			if a.coef != 0 && (c/a.coef != b.coef || a.coef == -1 && b.coef == math.MinInt64) {
+				return opaque("*", d, o)
+			}
+			ts = append(ts, term{coef: c, syms: append(append([]string(nil), a.syms...), b.syms...)})
 		}
 	}
-	return normalize(ts)
+	if n, ok := normalize(ts); ok {
+		return n
+	}
+	return opaque("*", d, o)
 }
 
 // Div returns d/o with Go's truncating division: exact when o is a constant

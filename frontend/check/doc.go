@@ -90,6 +90,12 @@
 //     when the known dims alone exceed it; the error is at the expression that
 //     makes the tile, once per shape per kernel. Shared-memory buffers and
 //     pipe fields are not tiles: the shared-memory budget bounds them.
+//   - A kernel has at most MaxInlinedNodes = 2^18 syntax nodes once every
+//     helper call is inlined (inlineBudget, limits.go: each call records its
+//     Instance in the caller's body, and an instance's inlined size is its
+//     own nodes plus its callees'); the error is at the kernel's heaviest
+//     call. Without it, helpers that call helpers twice grow the code
+//     exponentially past what the compiler can hold.
 //   - arange sizes must be powers of two when known (Triton's rule); dot needs
 //     every dim >= 16; wgmma needs M % 64 == 0, N % 8 == 0 and N <= 256,
 //     K % 16 == 0, all only when known.

@@ -142,6 +142,9 @@ type Instance struct {
 	Results []Type
 	Tables  *Tables
 	Smem    []*SmemBuffer // shared memory its body allocates
+
+	callees []calleeAt // the helper calls of its body (limits.go: inlineBudget)
+	size    int64      // its inlined size (inlinedSize), 0 until computed
 }
 
 // Tables are the per-body side tables.

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"math/big"
 	"sort"
 	"strings"
@@ -106,4 +107,99 @@ func symbolsOf(s Shape) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// MaxInlinedNodes is the most syntax nodes a kernel may have once every
+// helper call is replaced by the helper's body, as the lowering does. A
+// helper called twice by a helper called twice... doubles the code at each
+// level: without a bound, twenty such levels take the compiler minutes and
+// gigabytes. The repository's largest kernel is under 1% of the limit.
+const MaxInlinedNodes = 1 << 18
+
+// saturated caps inlined sizes, which grow exponentially, far below
+// overflow.
+const saturated = 1 << 40
+
+// nodeCount is the number of syntax nodes under n.
+func nodeCount(n ast.Node) int64 {
+	var k int64
+	ast.Inspect(n, func(x ast.Node) bool {
+		if x != nil {
+			k++
+		}
+		return true
+	})
+	return k
+}
+
+// inlinedSize is inst's body in syntax nodes with every helper call it
+// makes inlined (memoised on inst; recursion is an error before this, so
+// the calls form a DAG).
+func inlinedSize(inst *Instance) int64 {
+	if inst.size > 0 {
+		return inst.size
+	}
+	n := int64(1)
+	if inst.Decl != nil && inst.Decl.Body != nil {
+		n = max(1, nodeCount(inst.Decl.Body))
+	}
+	for _, ce := range inst.callees {
+		n = min(n+inlinedSize(ce.inst), saturated)
+	}
+	inst.size = n
+	return n
+}
+
+// inlineBudget enforces MaxInlinedNodes on kernel k, whose body makes the
+// helper calls callees. The error is at the call that inlines the most,
+// with a note naming how often each helper along its heaviest chain is
+// inlined.
+func (c *checker) inlineBudget(k *ast.KernelDecl, callees []calleeAt) {
+	total := nodeCount(k.Body)
+	var heaviest *calleeAt
+	for i := range callees {
+		ce := &callees[i]
+		total = min(total+inlinedSize(ce.inst), saturated)
+		if heaviest == nil || inlinedSize(ce.inst) > inlinedSize(heaviest.inst) {
+			heaviest = ce
+		}
+	}
+	if total <= MaxInlinedNodes || heaviest == nil {
+		return
+	}
+	about := func(n int64) string {
+		if n >= saturated {
+			return "more than 2^40"
+		}
+		return fmt.Sprint(n)
+	}
+	d := c.errorf(heaviest.call, "kernel %s is %s syntax nodes once its helper calls are inlined, more than the limit of %d (2^18); this call of %s inlines %s",
+		k.Name.Name, about(total), MaxInlinedNodes, heaviest.inst.Decl.Name.Name, about(inlinedSize(heaviest.inst)))
+	// The chain of heaviest calls, with how many copies of each helper it makes.
+	var chain []string
+	copies := int64(1)
+	for inst := heaviest.inst; inst != nil; {
+		if len(chain) == 4 {
+			chain = append(chain, "...")
+			break
+		}
+		times := about(copies) + " times"
+		if copies == 1 {
+			times = "once"
+		}
+		chain = append(chain, fmt.Sprintf("%s (line %d) %s", inst.Decl.Name.Name, c.line(inst.Decl.Name.Pos()), times))
+		var next *Instance
+		calls := map[*Instance]int64{}
+		for _, ce := range inst.callees {
+			calls[ce.inst]++
+			if next == nil || inlinedSize(ce.inst) > inlinedSize(next) {
+				next = ce.inst
+			}
+		}
+		if next != nil {
+			copies = min(copies*calls[next], saturated)
+		}
+		inst = next
+	}
+	d.Notes = append(d.Notes, "a helper is inlined at each of its calls; along the heaviest calls, "+strings.Join(chain, ", ")+": call a helper once and reuse its result, or loop")
 }

@@ -558,6 +558,9 @@ func terminates(stmts []ast.Stmt) bool {
 
 // ------------------------------------------------------- warp_specialize
 
+// maxCTAWarps is the most warps a CTA can have (1024 threads).
+const maxCTAWarps = 32
+
 func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 	switch {
 	case c.b == nil:
@@ -588,8 +591,8 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		c.nested(r.Body)
 		c.b.role, c.b.loopDepth = savedRole, savedDepth
 	}
-	if totalKnown && total > 32 {
-		c.errorAt(s.Kw, "warp_specialize needs %d warps once each role is padded to a warpgroup of 4, more than the 32 a CTA can have", total)
+	if totalKnown && total > maxCTAWarps {
+		c.errorAt(s.Kw, "warp_specialize needs %d warps once each role is padded to a warpgroup of 4, more than the %d a CTA can have", total, maxCTAWarps)
 	}
 }
 
@@ -631,9 +634,13 @@ func (c *checker) roleArgs(r *ast.Role) (int64, bool) {
 		t, v := c.expr(warps.Value)
 		if d, ok := c.intConst(warps.Value, t, v, "warps"); ok {
 			if x, isK := d.Const(); isK {
-				if x <= 0 {
+				switch {
+				case x <= 0:
 					c.errorf(warps.Value, "warps must be positive, got %d", x)
-				} else {
+				case x > maxCTAWarps:
+					// Also keeps the padded total below from overflowing.
+					c.errorf(warps.Value, "warps must be at most %d (the warps of a CTA), got %d", maxCTAWarps, x)
+				default:
 					n, known = x, true
 				}
 			}
@@ -699,6 +706,7 @@ func (c *checker) funcBody(fd *ast.FuncDecl, inst *Instance) {
 		inst.Results = append(inst.Results, t)
 	}
 	inst.Smem = smem
+	inst.callees = b.callees
 }
 
 // instantiate checks a func for the argument types of one call.

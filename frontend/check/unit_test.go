@@ -1,9 +1,12 @@
 package check
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,6 +65,32 @@ func TestDims(t *testing.T) {
 	assert.Equal(t, []string{"BLOCK", "N"}, B.Mul(N).Symbols())
 	assert.Equal(t, "1", B.Div(B).String())
 	assert.Equal(t, "0", B.Mul(two).Mod(two).String())
+}
+
+// A coefficient that overflows int64 makes an atom rather than wrapping:
+// 2^64*BLOCK wrapped to 0, so [BLOCK] and [2^64*BLOCK^3+BLOCK] broadcast
+// (found by fuzzing; testdata/errors/shapes.tle has the program). A
+// product of sums of distinct symbols, whose terms double with each
+// factor, becomes an atom past maxTerms (24 such factors took the checker
+// minutes and gigabytes).
+func TestDimsOverflow(t *testing.T) {
+	B := SymDim("BLOCK")
+	big := ConstDim(1 << 32)
+	d := big.Mul(B).Mul(big)
+	assert.False(t, d.Equal(ConstDim(0)), "%s", d)
+	assert.False(t, d.Mul(B).Mul(B).Add(B).Equal(B))
+	max := ConstDim(math.MaxInt64)
+	assert.False(t, max.Mul(B).Add(B).Equal(ConstDim(math.MinInt64).Mul(B)))
+	assert.Equal(t, "-2*BLOCK", ConstDim(math.MaxInt64).Mul(B).Add(ConstDim(math.MinInt64+1).Mul(B)).Add(B.Mul(ConstDim(-2))).String())
+
+	start := time.Now()
+	p := ConstDim(1)
+	for i := 0; i < 40; i++ {
+		p = p.Mul(SymDim(fmt.Sprintf("A%d", i)).Add(SymDim(fmt.Sprintf("B%d", i))))
+		assert.LessOrEqual(t, len(p.terms), maxTerms)
+	}
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.False(t, p.IsConst())
 }
 
 func TestBroadcast(t *testing.T) {
