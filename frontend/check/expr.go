@@ -308,7 +308,14 @@ func (c *checker) binary(e ast.Node, op string, x, y ast.Expr, xt Type, xv *Valu
 	if len(shape) > 0 || xv == nil || yv == nil {
 		return t, nil
 	}
-	return t, c.fold(e, op, res, rt, xv, yv)
+	n := len(c.errs)
+	v := c.fold(e, op, res, rt, xv, yv)
+	if len(c.errs) > n {
+		// the fold reported the expression (a division by zero, a shift
+		// count, an overflow): its uses are not reported again
+		return Invalid, nil
+	}
+	return t, v
 }
 
 // promote applies Triton's rules: untyped constants adopt the other side

@@ -426,3 +426,17 @@ func TestTypesComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldErrorReportedOnce: a constant expression whose fold fails (a
+// division by zero, a shift count) is reported once; its const is not
+// reported again as "not a compile-time constant" (found by the fuzz pass).
+func TestFoldErrorReportedOnce(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"const B = 0\nconst X = 64 / B\nkernel k(out *f32) {\n    store(out + arange(0, X), zeros([X], f32))\n}\n", "division by zero"},
+		{"const S = 1 << 2000\nkernel k(out *f32) {\n    store(out, cast(S, f32))\n}\n", "invalid shift count"},
+	} {
+		_, _, msgs := checkSrc(t, c.src, Config{})
+		require.Len(t, msgs, 1, "%q: %q", c.src, msgs)
+		require.Contains(t, msgs[0], c.want)
+	}
+}
