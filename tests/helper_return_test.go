@@ -404,7 +404,7 @@ func pk(c i1, a f32, b f32, K const i32) f32 {
 			for i, p := range r.Perm(progs) {
 				n[i] = float64(p - 3)
 			}
-			out, outi := filled(-1, progs*block), filled(-1, progs*block)
+			out, outi := tletest.Filled(-1, progs*block), tletest.Filled(-1, progs*block)
 			k := c.k
 			if k == "" {
 				k = "1"
@@ -413,7 +413,7 @@ func pk(c i1, a f32, b f32, K const i32) f32 {
 			err := run(t, src, map[string]string{"K": k}, [3]int{progs, 1, 1}, map[string]any{
 				"x": tensorOf(x), "y": tensorOf(y), "n": tensorOf(n), "out": out, "outi": outi})
 			require.NoError(t, err, src)
-			wantOut, wantOuti := filled(-1, progs*block).Data, filled(-1, progs*block).Data
+			wantOut, wantOuti := tletest.Filled(-1, progs*block).Data, tletest.Filled(-1, progs*block).Data
 			for i := range progs * block {
 				pid := i / block
 				e := helperEnv{i: int32(i), s: int32(n[pid]), a: float32(x[i]), b: float32(y[i]),
@@ -448,7 +448,7 @@ func TestHelperReturnIfElseNoResults(t *testing.T) {
 	const n = 64
 	r := rand.New(rand.NewPCG(9, 10))
 	x := tletest.Round(ir.F32, tletest.Randn(r, n))
-	out, outi := filled(-1, n), filled(-1, n)
+	out, outi := tletest.Filled(-1, n), tletest.Filled(-1, n)
 	err := run(t, `
 func put(p *f32, c i1, v f32) {
     if c {
@@ -490,7 +490,7 @@ kernel k(x *f32, out *f32, outi *i32) {
 // `return f(x)` where f returns several values returns them all, at the
 // top level of a helper's body as in its branches.
 func TestHelperReturnCall(t *testing.T) {
-	out := filled(-1, 4)
+	out := tletest.Filled(-1, 4)
 	err := run(t, `
 func divmod(a i32, b i32) (i32, i32) { return a / b, a % b }
 

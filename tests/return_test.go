@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -251,7 +252,7 @@ func TestKernelReturn(t *testing.T) {
 			for i := range x.Data {
 				x.Data[i] = float64(i)
 			}
-			out, aux := filled(-1, 8), filled(-1, 8)
+			out, aux := tletest.Filled(-1, 8), tletest.Filled(-1, 8)
 			params := "x *f32, out *f32, aux *f32, B i32, C i32"
 			if c.defines != nil {
 				params += ", K const i32"
@@ -274,7 +275,7 @@ func TestHelperReturnReturnsFromHelper(t *testing.T) {
 	for i := range x.Data {
 		x.Data[i] = float64(i)
 	}
-	out, aux := filled(-1, 8), filled(-1, 8)
+	out, aux := tletest.Filled(-1, 8), tletest.Filled(-1, 8)
 	err := run(t, `
 func put(p *f32, v f32) {
     store(p, v)
@@ -370,7 +371,7 @@ kernel k(out *f32) {
 // default one: 3000000000 is no i32 and 1<<40 no i32 either, so neither
 // may pass through one (they did, and came back wrapped).
 func TestHelperReturnConstant(t *testing.T) {
-	out, big := filled(-1, 2), filled(-1, 1)
+	out, big := tletest.Filled(-1, 2), tletest.Filled(-1, 1)
 	err := run(t, `
 func three_billion() f32 { return 3000000000 }
 
@@ -394,7 +395,7 @@ kernel k(out *f32, big *i64) {
 // their space and shape; returning an f32 where a *f32 is declared is the
 // checker's error at the value.
 func TestHelperPointerResult(t *testing.T) {
-	x, out := filled(0, 32), filled(-1, 48)
+	x, out := tletest.Filled(0, 32), tletest.Filled(-1, 48)
 	for i := range x.Data {
 		x.Data[i] = float64(i)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -18,16 +19,8 @@ func run(t *testing.T, src string, defines map[string]string, grid [3]int, args 
 	return k.Run(tle.CPU(), grid, tle.CompileOptions{Defines: defines, VerifyEach: true}, args)
 }
 
-func filled(v float64, n int) *tle.Tensor {
-	t := tle.NewTensor(n)
-	for i := range t.Data {
-		t.Data[i] = v
-	}
-	return t
-}
-
 func TestEarlyReturn(t *testing.T) {
-	out := filled(-1, 4)
+	out := tletest.Filled(-1, 4)
 	err := run(t, `
 kernel k(out *f32, n i32) {
     pid := program_id(0)
@@ -41,7 +34,7 @@ kernel k(out *f32, n i32) {
 }
 
 func TestMaskedCAS(t *testing.T) {
-	out := filled(3, 8)
+	out := tletest.Filled(3, 8)
 	err := run(t, `
 kernel k(out *i32) {
     offs := arange(0, 8)
@@ -52,7 +45,7 @@ kernel k(out *i32) {
 }
 
 func TestSmallIntSumWidens(t *testing.T) {
-	x := filled(100, 64) // 64 * 100 overflows i8 and i16 alike
+	x := tletest.Filled(100, 64) // 64 * 100 overflows i8 and i16 alike
 	out := tle.NewTensor(1)
 	err := run(t, `
 kernel k(x *i8, out *i32) {
@@ -63,7 +56,7 @@ kernel k(x *i8, out *i32) {
 }
 
 func TestIntegerDot(t *testing.T) {
-	a, b := filled(3, 16*16), filled(-2, 16*16)
+	a, b := tletest.Filled(3, 16*16), tletest.Filled(-2, 16*16)
 	out := tle.NewTensor(16 * 16)
 	err := run(t, `
 kernel k(a *i8, b *i8, out *i32) {

@@ -176,7 +176,7 @@ func TestDecodeClusterWrites(t *testing.T) {
 		dk, ck, err := pl.kernels()
 		require.NoError(t, err)
 		dev := tletest.Devices(t)[0] // the interpreter
-		out := &DecodeOutputs{O: newFilled(len(wo), poisonDecode), LSE: newFilled(len(wl), poisonDecode)}
+		out := &DecodeOutputs{O: tletest.Filled(poisonDecode, len(wo)), LSE: tletest.Filled(poisonDecode, len(wl))}
 		args, cargs := d.launchArgs(m.in, out)
 		require.NoError(t, dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args))
 		orow, lrow := len(wo)/len(c.lens), len(wl)/len(c.lens) // one request's values
@@ -213,14 +213,6 @@ func TestDecodeClusterWrites(t *testing.T) {
 			requireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
 		}
 	}
-}
-
-func newFilled(n int, v float64) *tle.Tensor {
-	t := tle.NewTensor(n)
-	for i := range t.Data {
-		t.Data[i] = v
-	}
-	return t
 }
 
 // TestChooseCluster: the cluster policy on the spec's workloads and its

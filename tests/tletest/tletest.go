@@ -66,3 +66,12 @@ func NeedLLC(t *testing.T) {
 // PTXLine matches the PTX instruction w at the start of a line, predicated
 // or not (@%p, @!%p): a whole instruction, not a name in a comment.
 func PTXLine(w string) *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(@!?%p\w* )?` + w) }
+
+// Filled is a tensor of shape whose every element is v.
+func Filled(v float64, shape ...int) *tle.Tensor {
+	t := tle.NewTensor(shape...)
+	for i := range t.Data {
+		t.Data[i] = v
+	}
+	return t
+}
