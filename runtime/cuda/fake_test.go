@@ -606,3 +606,68 @@ func TestFakeNVVM(t *testing.T) {
 		t.Errorf("bad option error %v", err)
 	}
 }
+
+// A launch into a capturing stream is recorded, not run, and runs at each
+// replay of the instantiated graph; an old driver's capture is an error.
+func TestFakeGraphCapture(t *testing.T) {
+	c := fakeContext(t)
+	const n = 300
+	_, _, out, l := vaddSetup(t, c, n)
+	if err := c.MemsetD8(out, 0, 4*n); err != nil {
+		t.Fatal(err)
+	}
+	if err := (*Stream)(nil).BeginCapture(); err == nil {
+		t.Error("capture of the legacy default stream accepted")
+	}
+	s, err := c.NewStream(StreamNonBlocking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Destroy()
+	if err := s.BeginCapture(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := LaunchConfig{Grid: Dim3{X: 3}, Block: Dim3{X: 128}, Stream: s, ProgrammaticStreamSerialization: true}
+	if err := l.Launch(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.EndCapture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Destroy()
+	if got := fakeGet(t, c.d, "captured"); got != 1 {
+		t.Errorf("captured %d launches, want 1", got)
+	}
+	var got [n]float32
+	if err := c.CopyDtoH(AsBytes(got[:]), out); err != nil {
+		t.Fatal(err)
+	}
+	if got[n-1] != 0 {
+		t.Fatal("a captured launch ran at capture time")
+	}
+	replays := fakeGet(t, c.d, "replays")
+	if err := e.Launch(nil); err != nil {
+		t.Fatal(err)
+	}
+	checkVadd(t, c, out, n)
+	if fakeGet(t, c.d, "replays") != replays+1 {
+		t.Error("the graph launch was not a replay")
+	}
+	if err := e.Destroy(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Launch(nil); err == nil {
+		t.Error("launch of a destroyed graph accepted")
+	}
+
+	old := fakeContext(t, "NO_EX")
+	so, err := old.NewStream(StreamNonBlocking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer so.Destroy()
+	if err := so.BeginCapture(); !errors.Is(err, ErrNoDriver) || !strings.Contains(err.Error(), "cuStreamBeginCapture_v2") {
+		t.Errorf("capture on an old driver: %v", err)
+	}
+}

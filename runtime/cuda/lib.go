@@ -60,6 +60,8 @@ type Driver struct {
 	cuLaunchKernel                                                         uintptr
 	cuLaunchKernelEx, cuTensorMapEncodeTiled, cuOccupancyMaxActiveClusters uintptr // optional (CUDA 12)
 	cuOccupancyMaxActiveBlocksPerMultiprocessor                            uintptr // optional
+	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiateWithFlags  uintptr // optional (graphs)
+	cuGraphLaunch, cuGraphExecDestroy, cuGraphDestroy                      uintptr // optional (graphs)
 	missingOptional                                                        map[string]bool
 }
 
@@ -104,6 +106,9 @@ func (d *Driver) optional() []sym {
 		{"cuTensorMapEncodeTiled", &d.cuTensorMapEncodeTiled},
 		{"cuOccupancyMaxActiveClusters", &d.cuOccupancyMaxActiveClusters},
 		{"cuOccupancyMaxActiveBlocksPerMultiprocessor", &d.cuOccupancyMaxActiveBlocksPerMultiprocessor},
+		{"cuStreamBeginCapture_v2", &d.cuStreamBeginCapture}, {"cuStreamEndCapture", &d.cuStreamEndCapture},
+		{"cuGraphInstantiateWithFlags", &d.cuGraphInstantiateWithFlags}, {"cuGraphLaunch", &d.cuGraphLaunch},
+		{"cuGraphExecDestroy", &d.cuGraphExecDestroy}, {"cuGraphDestroy", &d.cuGraphDestroy},
 	}
 }
 

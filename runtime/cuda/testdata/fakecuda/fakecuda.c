@@ -67,11 +67,11 @@ static long long setcurrent_calls;
 
 /* last launch, for fake_get */
 static long long last[32];
-enum { L_GX, L_GY, L_GZ, L_BX, L_BY, L_BZ, L_SMEM, L_STREAM, L_NATTR, L_CX, L_CY, L_CZ, L_EX, L_LAUNCHES, L_PDL, L_PDL_SLOT };
+enum { L_GX, L_GY, L_GZ, L_BX, L_BY, L_BZ, L_SMEM, L_STREAM, L_NATTR, L_CX, L_CY, L_CZ, L_EX, L_LAUNCHES, L_PDL, L_PDL_SLOT, L_CAPTURED, L_REPLAYS };
 
 long long fake_get(const char *k) {
     static const char *names[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "smem",
-                                  "stream", "num_attrs", "cluster_x", "cluster_y", "cluster_z", "used_ex", "launches", "pdl", "pdl_slot"};
+                                  "stream", "num_attrs", "cluster_x", "cluster_y", "cluster_z", "used_ex", "launches", "pdl", "pdl_slot", "captured", "replays"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(k, names[i])) return last[i];
     if (!strcmp(k, "retained")) return retained;
@@ -275,6 +275,18 @@ static CUresult run(function *f, void **params, unsigned int gx, unsigned int bx
     return 0;
 }
 
+typedef struct { void *f; void **params; unsigned gx, bx; } fnode;
+typedef struct { int n; fnode nodes[8]; } fgraph;
+static CUstream capturing;
+static fnode captured[8];
+static int ncaptured;
+
+static CUresult capture(void *f, void **params, unsigned gx, unsigned bx) {
+    if (ncaptured == 8) return 2; /* the fake's graphs hold 8 launches */
+    captured[ncaptured++] = (fnode){f, params, gx, bx};
+    return 0;
+}
+
 static void record(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem, void *st) {
     last[L_GX] = gx; last[L_GY] = gy; last[L_GZ] = gz;
     last[L_BX] = bx; last[L_BY] = by; last[L_BZ] = bz;
@@ -312,8 +324,56 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **params, void 
             last[L_PDL_SLOT] = i;
         }
     }
+    if (capturing && c->hStream == capturing) return capture(f, params, c->gridDimX, c->blockDimX);
     return run(f, params, c->gridDimX, c->blockDimX);
 }
+
+/* Stream capture: launches into the capturing stream are recorded (the
+   function, grid, block and the caller's parameter pointers: unlike the
+   driver, the fake does not copy the arguments, so a test keeps its
+   launcher alive) and run when the graph is launched. */
+CUresult cuStreamBeginCapture_v2(CUstream s, int mode) {
+    NEED_CTX;
+    if (!s || capturing || mode < 0 || mode > 2) return 1;
+    capturing = s;
+    ncaptured = 0;
+    return 0;
+}
+
+CUresult cuStreamEndCapture(CUstream s, void **graph) {
+    NEED_CTX;
+    if (!s || s != capturing) return 901; /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
+    capturing = NULL;
+    fgraph *g = malloc(sizeof *g);
+    g->n = ncaptured;
+    memcpy(g->nodes, captured, sizeof captured);
+    *graph = g;
+    last[L_CAPTURED] = ncaptured;
+    return 0;
+}
+
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+    NEED_CTX;
+    if (!graph || flags) return 1;
+    fgraph *e = malloc(sizeof *e);
+    memcpy(e, graph, sizeof *e);
+    *exec = e;
+    return 0;
+}
+
+CUresult cuGraphLaunch(void *exec, CUstream s) {
+    NEED_CTX;
+    fgraph *e = exec;
+    last[L_REPLAYS]++;
+    for (int i = 0; i < e->n; i++) {
+        CUresult r = run(e->nodes[i].f, e->nodes[i].params, e->nodes[i].gx, e->nodes[i].bx);
+        if (r) return r;
+    }
+    return 0;
+}
+
+CUresult cuGraphExecDestroy(void *exec) { NEED_CTX; free(exec); return 0; }
+CUresult cuGraphDestroy(void *graph) { NEED_CTX; free(graph); return 0; }
 
 /* cuOccupancyMaxActiveClusters: the fake device holds 264 CTAs (132 SMs of
    two) in whole clusters of the config's cluster attribute, which it needs;
