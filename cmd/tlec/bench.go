@@ -16,23 +16,24 @@ import (
 )
 
 type benchFlags struct {
-	reps    int
-	warmup  int
-	json    bool
-	blockV  int
-	fast    bool
-	variant string
-	configs string
-	parts   string
-	peer    string
-	state   string
-	pdl     bool
-	cases   string
-	ctas    int
-	cluster int
-	dryRun  bool
-	blockM  int
-	keyStep int
+	reps     int
+	warmup   int
+	json     bool
+	blockV   int
+	fast     bool
+	variant  string
+	configs  string
+	parts    string
+	peer     string
+	state    string
+	pdl      bool
+	cases    string
+	ctas     int
+	cluster  int
+	launches bool
+	dryRun   bool
+	blockM   int
+	keyStep  int
 }
 
 func init() {
@@ -140,6 +141,7 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
 			fs.BoolVar(&b.pdl, "pdl", false, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (default: a plain launch, measured faster)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
+			fs.BoolVar(&b.launches, "launches", false, "attn_decode: time each call as its two launches back to back instead of a CUDA graph replay (HPC-Ops' timing)")
 			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")

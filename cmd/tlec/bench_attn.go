@@ -38,7 +38,7 @@ func attnWorkloads(s string) ([]attention.Workload, error) {
 
 func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []attention.Workload) int {
 	bar := newProgressBar(e.stderr)
-	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, V1: b.variant == "v1", CTAs: b.ctas, Cluster: b.cluster, Progress: bar.update})
+	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, V1: b.variant == "v1", CTAs: b.ctas, Cluster: b.cluster, Launches: b.launches, Progress: bar.update})
 	bar.done()
 	if err != nil {
 		printError(e.stderr, "bench", err)
@@ -56,7 +56,11 @@ func printAttn(out io.Writer, rows []attention.BenchResult) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(out, "attn_decode: Hkv 1, Hq 8, page 64; the whole call (decode + combine), median of back-to-back calls; copy rate %.3f TB/s\n", rows[0].CopyTBps)
+	how := "a CUDA graph replay a call"
+	if rows[0].Timing == "launches" {
+		how = "back-to-back launches"
+	}
+	fmt.Fprintf(out, "attn_decode: Hkv 1, Hq 8, page 64; the whole call (decode + combine), median of %s; copy rate %.3f TB/s\n", how, rows[0].CopyTBps)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "case\tdtype\tsq\tlayout\tB\tsplits\tcluster\tmedian us\tmin us\tK+V TB/s\tfloor us\t")
 	for _, r := range rows {

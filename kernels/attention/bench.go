@@ -72,6 +72,7 @@ type BenchResult struct {
 	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
 	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
 	Kernel   string  `json:"kernel"`    // the decode kernel timed
+	Timing   string  `json:"timing"`    // "graph" (a CUDA graph replay a call) or "launches"
 	Us       float64 `json:"median_us"` // the whole call: decode and combine
 	MinUs    float64 `json:"min_us"`
 	KVBytes  int64   `json:"kv_bytes"`
@@ -91,6 +92,9 @@ type BenchOptions struct {
 	CTAs int
 	// Cluster is DecodeParams.Cluster (0: 1; ClusterAuto: ChooseCluster's).
 	Cluster int
+	// Launches times the call as two launches back to back (Runner.Launch)
+	// instead of a CUDA graph replay (Runner.Capture), HPC-Ops' timing.
+	Launches bool
 	// Progress, when not nil, is told after each step how many of total
 	// are done.
 	Progress func(done, total int, what string)
@@ -117,6 +121,26 @@ func CopyRate(g *tle.GPU, reps int) (float64, error) {
 	return 2 * n / t.MedianMs / 1e9, nil
 }
 
+// timeRunner times run's call (decode and combine): opts.Reps replays of
+// its CUDA graph after opts.Warmup, one event pair each, or the two
+// launches back to back (opts.Launches); it reports which.
+func timeRunner(g *tle.GPU, run *Runner, opts BenchOptions) (tle.Timing, string, error) {
+	fn, timing := run.Launch, "launches"
+	if !opts.Launches {
+		graph, err := run.Capture()
+		if err != nil {
+			return tle.Timing{}, "", fmt.Errorf("capturing the call as a CUDA graph: %w", err)
+		}
+		defer graph.Close()
+		fn, timing = graph.Launch, "graph"
+	}
+	if _, err := g.Time(opts.Warmup, 1, fn); err != nil {
+		return tle.Timing{}, "", err
+	}
+	tm, err := g.Time(0, opts.Reps, fn)
+	return tm, timing, err
+}
+
 // fillRandom writes random values of b's dtype into b, a chunk of 1M
 // values uploaded over and over (the bench's caches are hundreds of MB).
 func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
@@ -136,8 +160,9 @@ func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
 }
 
 // Bench times decode on g for every workload and variant with CUDA events:
-// the median of opts.Reps back-to-back calls (decode and combine) after
-// opts.Warmup, buffers and launches prepared once per row.
+// the median of opts.Reps calls (decode and combine; a CUDA graph replay
+// each, as HPC-Ops' bench times its calls, or two launches back to back)
+// after opts.Warmup, buffers and launches prepared once per row.
 func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if err := CheckCluster(opts.Cluster); err != nil {
 		return nil, err
@@ -301,17 +326,13 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		if err != nil {
 			return nil, err
 		}
-		_, err = g.Time(opts.Warmup, 1, run.Launch)
-		var tm tle.Timing
-		if err == nil {
-			tm, err = g.Time(0, opts.Reps, run.Launch)
-		}
+		tm, timing, err := timeRunner(g, run, opts)
 		run.Close()
 		if err != nil {
 			return nil, err
 		}
 		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
-		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode,
+		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode, Timing: timing,
 			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
 			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
 		out = append(out, res)

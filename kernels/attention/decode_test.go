@@ -245,8 +245,9 @@ func TestDecodeGPULong(t *testing.T) {
 }
 
 // TestRunnerGPU (GPU only): the Runner path (inputs uploaded once,
-// launches prepared once, two steps) gives Decode's accuracy, and a second
-// launch after the lengths change in place follows them; pages of 64 run
+// launches prepared once, three steps) gives Decode's accuracy, a second
+// launch after the lengths change in place follows them, and so does a
+// replay of the step captured as a CUDA graph before both; pages of 64 run
 // the cluster merge (the policy's cluster size, and a forced 8) as cluster
 // launches that are programmatic dependent launches too.
 func TestRunnerGPU(t *testing.T) {
@@ -279,14 +280,23 @@ func TestRunnerGPU(t *testing.T) {
 		if c.fp8 {
 			to, tl = fp8TolO, fp8TolLSE
 		}
-		for step := range 2 {
-			if step == 1 { // shorter lengths, same shape
+		graph, err := run.Capture()
+		require.NoError(t, err, c.name)
+		for step := range 3 {
+			if step > 0 { // shorter lengths, same shape
 				for i := range m.in.KVLens {
 					m.in.KVLens[i] = max(int64(c.sq), m.in.KVLens[i]-int64(1+i))
 				}
 				require.NoError(t, g.UploadTo(dev.KVLens, floats(m.in.KVLens)))
 			}
-			require.NoError(t, run.Launch())
+			if step == 2 {
+				// a replay of the graph captured before the first step reads
+				// the new lengths and writes every output
+				require.NoError(t, g.UploadTo(dev.O, make([]float64, dev.O.N)))
+				require.NoError(t, graph.Launch())
+			} else {
+				require.NoError(t, run.Launch())
+			}
 			o, err := g.Download(dev.O)
 			require.NoError(t, err)
 			lse, err := g.Download(dev.LSE)
@@ -297,6 +307,7 @@ func TestRunnerGPU(t *testing.T) {
 			require.LessOrEqual(t, eo, to, c.name)
 			require.LessOrEqual(t, el, tl, c.name)
 		}
+		require.NoError(t, graph.Close())
 		run.Close()
 		dev.Free(g)
 	}

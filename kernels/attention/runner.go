@@ -191,6 +191,16 @@ func (r *Runner) Launch() error {
 	return r.combine.LaunchWith(tle.LaunchOptions{PDL: r.pdl})
 }
 
+// Capture records one step (both launches, as Launch makes them) as a
+// CUDA graph: a serving loop replays it (Graph.Launch) at one driver
+// call's CPU cost instead of two launches'. Each replay reads the device
+// inputs as they are then (new tokens, new lengths), as Launch does; the
+// caller closes the graph before the Runner.
+func (r *Runner) Capture() (*tle.Graph, error) {
+	o := tle.LaunchOptions{PDL: r.pdl}
+	return r.g.Capture(tle.GraphStep{Launch: r.decode, Options: o}, tle.GraphStep{Launch: r.combine, Options: o})
+}
+
 // Close frees the workspace and the launches.
 func (r *Runner) Close() {
 	for _, p := range []*tle.Prepared{r.decode, r.combine} {
