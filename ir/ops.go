@@ -99,7 +99,7 @@ const (
 
 	// ---- warp roles
 	OpWarpSpecialize Kind = "warp_specialize" // region holding role ops, run concurrently
-	OpRole           Kind = "role"            // {name, warps, regs} region; ends in yield
+	OpRole           Kind = "role"            // {name, warps, regs, copy, copies} region; ends in yield
 
 	// ---- bulk copies, descriptors, wgmma
 	OpCopy      Kind = "copy"       // (src, dst, offsets... [, barrier]) {has_barrier}: desc->memdesc (TMA load) or memdesc->desc (TMA store)

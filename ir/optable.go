@@ -217,7 +217,7 @@ var opTable = []OpInfo{
 
 	// ---- warp roles
 	{Name: OpWarpSpecialize, Regions: one, verify: (*verifier).checkWarpSpecialize},
-	{Name: OpRole, Regions: one, Attrs: []AttrSpec{deferred("name", AttrString), deferred("warps", AttrInt), optional("regs", AttrInt)}, verify: (*verifier).checkRole},
+	{Name: OpRole, Regions: one, Attrs: []AttrSpec{deferred("name", AttrString), deferred("warps", AttrInt), optional("regs", AttrInt), optional("copy", AttrInt), optional("copies", AttrInt)}, verify: (*verifier).checkRole},
 
 	// ---- bulk copies, descriptors, wgmma
 	{Name: OpCopy, Operands: atLeast(2), Attrs: []AttrSpec{optional("has_barrier", AttrBool)}, verify: (*verifier).checkCopy},

@@ -176,7 +176,7 @@ func (v *verifier) checkUse(op *Op, j int, x *Value, b *Block) bool {
 				break
 			}
 			if blk.Parent.Kind == OpRole {
-				where = fmt.Sprintf("role %q, where it is defined", blk.Parent.Attrs.String("name"))
+				where = fmt.Sprintf("role %s, where it is defined", RoleLabel(blk.Parent))
 			}
 		}
 		v.errf(op, "operand %d is used outside %s%s", j, where, v.defDesc(site))

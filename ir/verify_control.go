@@ -138,6 +138,18 @@ func (v *verifier) checkRole(op, parent *Op) bool {
 	if w, ok := v.intAttr(op, "warps"); ok && w < 1 {
 		v.errf(op, "warps = %d, want >= 1", w)
 	}
+	_, hasCopy := op.Attrs["copy"]
+	_, hasCopies := op.Attrs["copies"]
+	switch {
+	case hasCopy != hasCopies:
+		v.errf(op, "copy and copies come together (a copy of a role with copies:)")
+	case hasCopy:
+		k, ok1 := v.intAttr(op, "copy")
+		n, ok2 := v.intAttr(op, "copies")
+		if ok1 && ok2 && (n < 1 || k < 0 || k >= n) {
+			v.errf(op, "copy = %d of copies = %d, want 0 <= copy < copies", k, n)
+		}
+	}
 	if len(op.Regions[0].Args) > 0 {
 		v.errf(op, "region has arguments")
 	}

@@ -111,6 +111,35 @@ func TestVerifyTextCases(t *testing.T) {
     }
     yield() loc(9)
   }`), `@11: func @k: op add: operand 0 is used outside role "a", where it is defined`},
+		{"use across copies", kernel(`  warp_specialize() loc(5) {
+    role() {copies = 2, copy = 0, name = "c", warps = 4} loc(6) {
+      %0 = add(%n, %n) : i32 loc(7)
+      yield() loc(8)
+    }
+    role() {copies = 2, copy = 1, name = "c", warps = 4} loc(6) {
+      %1 = add(%0, %n) : i32 loc(11)
+      yield() loc(8)
+    }
+    yield() loc(9)
+  }`), `@11: func @k: op add: operand 0 is used outside role "c" copy 0, where it is defined`},
+		{"role copy without copies", kernel(`  warp_specialize() loc(5) {
+    role() {copy = 1, name = "c", warps = 4} loc(6) {
+      yield() loc(8)
+    }
+    yield() loc(9)
+  }`), "op role: copy and copies come together"},
+		{"role copy out of range", kernel(`  warp_specialize() loc(5) {
+    role() {copies = 2, copy = 2, name = "c", warps = 4} loc(6) {
+      yield() loc(8)
+    }
+    yield() loc(9)
+  }`), "op role: copy = 2 of copies = 2, want 0 <= copy < copies"},
+		{"role copy not an int", kernel(`  warp_specialize() loc(5) {
+    role() {copies = 2, copy = true, name = "c", warps = 4} loc(6) {
+      yield() loc(8)
+    }
+    yield() loc(9)
+  }`), "op role: needs an int64 attribute copy"},
 		{"role outside warp_specialize", kernel(`  role() {name = "a", warps = 1} loc(6) {
     yield() loc(8)
   }`), "role outside a warp_specialize region"},

@@ -59,8 +59,8 @@ func sinkIntoRoles(f *ir.Func) error {
 				if def != nil {
 					what = string(def.Kind)
 				}
-				return nil, ir.ErrorAt(user, "role %q uses a tile (%s) computed before warp_specialize; only recomputable tiles (constants, arange, splat, element-wise ops of those) may cross into a role: compute it inside the role",
-					role.Attrs.String("name"), what)
+				return nil, ir.ErrorAt(user, "role %s uses a tile (%s) computed before warp_specialize; only recomputable tiles (constants, arange, splat, element-wise ops of those) may cross into a role: compute it inside the role",
+					ir.RoleLabel(role), what)
 			}
 			ops := make([]*ir.Value, len(def.Operands))
 			for j, o := range def.Operands {

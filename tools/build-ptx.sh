@@ -13,9 +13,10 @@ $tlec build $t/softmax.tle --kernel softmax -D BLOCK=512 --toolchain llc -o "$di
 $tlec build $t/matmul.tle --kernel matmul -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul.ptx"
 $tlec build $t/matmul_f32.tle --kernel matmul_f32 -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul_f32.ptx"
 $tlec build $t/layer_norm.tle --kernel layer_norm -D BLOCK=512 --toolchain llc -o "$dir/layer_norm.ptx"
-for k in pipe_scale cluster_exchange tma_copy tma_roundtrip; do
+for k in pipe_scale pingpong cluster_exchange tma_copy tma_roundtrip; do
   case $k in
     pipe_scale) d="-D ROWS=8 -D ROW=256 -D CAP=2" ;;
+    pingpong) d="-D ITERS=6 -D COLS=32" ;;
     cluster_exchange) d="-D BLOCK=128" ;;
     tma_copy) d="-D BM=32 -D BN=64" ;;
     tma_roundtrip) d="-D BM=64 -D BN=128" ;;

@@ -89,7 +89,9 @@
 // warp_specialize), values the CTA would hoist into the function's entry
 // are hoisted into the role's entry, and wherever the CTA would use bar.sync
 // 0 the role uses its named barrier `bar.sync k+1, 32*warps` (role k, ids
-// 1..15). Shared memory used inside roles never shares bytes with anything
+// 1..15). Each copy of a role with `copies: n` is a role op of its own, so
+// it gets its own warps and named barrier as the next role would. Shared
+// memory used inside roles never shares bytes with anything
 // used while the roles run (passes.AllocateShared). The CTA synchronises
 // (bar.sync 0) before and after the roles. `regs: R` becomes
 // setmaxnreg.dec/inc.sync.aligned.u32 R, run by the role's whole warpgroup

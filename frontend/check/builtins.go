@@ -264,6 +264,7 @@ func init() {
 		fn("shard_id", "this CTA's coordinate along a mesh axis (\"cluster_x\", \"cluster_y\" or \"cluster_z\")", (*checker).shardID, pos("mesh"), cst(pos("axis"))),
 		fn("remote", "the same buffer in CTA rank of the cluster (distributed shared memory)", (*checker).remote, pos("buf"), pos("rank"), pos("mesh")),
 		fn("distributed_barrier", "barrier across the mesh's CTAs, making remote writes visible", (*checker).distributedBarrier, pos("mesh")),
+		fn("role_index", "the index of the running copy of the enclosing role (copies: n), a compile-time i32 in [0, n); 0 in a role without copies:", (*checker).roleIndex),
 		fn("asm", "inline PTX (GPU only); out: gives the result type", (*checker).asm, cst(pos("template")), variadic("args"), cst(kwOpt("out"))),
 		// programmatic dependent launch (sm_90+; rules_pdl.go)
 		fn("grid_dependency_wait", "wait until the prerequisite grids (a PDL launch's previous kernel) completed and their memory is visible (griddepcontrol.wait)", (*checker).noArgs),

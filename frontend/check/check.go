@@ -86,6 +86,7 @@ type body struct {
 	inst      *Instance
 	loopDepth int
 	role      *ast.Role
+	roleIndex *Value // role_index() in role: the copy index (0, or symbolic)
 	smem      *[]*SmemBuffer
 	results   []Type // func: declared results (scalar T means elem T)
 	actual    []Type // func: actual result types seen so far

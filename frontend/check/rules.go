@@ -90,6 +90,14 @@ func (c *checker) knownInt(cc *callCtx, a *argv) (int64, bool) {
 	}
 	n, known := d.Const()
 	if !known {
+		switch {
+		case d.String() == roleIndexSym:
+			c.errorf(cc.at(a), "%s must be a known integer, but role_index() is known only in each copy of a role with copies:", c.what(cc, a))
+			return 0, false
+		case slices.Contains(d.Symbols(), roleIndexSym):
+			c.errorf(cc.at(a), "%s must be a known integer, but %s depends on role_index(), known only in each copy of a role with copies:", c.what(cc, a), d)
+			return 0, false
+		}
 		c.errorf(cc.at(a), "%s must be a known integer, but %s is symbolic (bind it with -D)", c.what(cc, a), d)
 		return 0, false
 	}

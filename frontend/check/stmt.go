@@ -575,59 +575,119 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 	}
 	seen := map[string]*ast.Role{}
 	total, totalKnown := int64(0), true
+	var copied []string // roles with copies: n > 1, "NAME x n"
 	for _, r := range s.Roles {
 		if prev := seen[r.Name.Name]; prev != nil {
 			c.errorf(r.Name, "duplicate role name %s (previous at line %d)", r.Name.Name, c.line(prev.Pos()))
 		}
 		seen[r.Name.Name] = r
-		warps, ok := c.roleArgs(r)
-		if ok {
-			total += (warps + 3) / 4 * 4
+		args := c.roleArgs(r)
+		if args.warpsKnown && args.copiesKnown {
+			// both bounded (32 warps, 8 copies): no overflow
+			total += (args.warps + 3) / 4 * 4 * args.copies
+			if args.copies > 1 {
+				copied = append(copied, fmt.Sprintf("%s x %d", r.Name.Name, args.copies))
+			}
 		} else {
 			totalKnown = false
 		}
-		savedRole, savedDepth := c.b.role, c.b.loopDepth
-		c.b.role = r
+		savedRole, savedIndex, savedDepth := c.b.role, c.b.roleIndex, c.b.loopDepth
+		c.b.role, c.b.roleIndex = r, args.index
+		smemBefore := 0
+		if c.b.smem != nil {
+			smemBefore = len(*c.b.smem)
+		}
 		c.nested(r.Body)
-		c.b.role, c.b.loopDepth = savedRole, savedDepth
+		c.copySmem(smemBefore, args)
+		c.b.role, c.b.roleIndex, c.b.loopDepth = savedRole, savedIndex, savedDepth
 	}
 	if totalKnown && total > maxCTAWarps {
-		c.errorAt(s.Kw, "warp_specialize needs %d warps once each role is padded to a warpgroup of 4, more than the %d a CTA can have", total, maxCTAWarps)
+		d := c.errorAt(s.Kw, "warp_specialize needs %d warps once each role is padded to a warpgroup of 4, more than the %d a CTA can have", total, maxCTAWarps)
+		if len(copied) > 0 {
+			d.Notes = append(d.Notes, "each copy of a role with copies: is a role of its own: "+strings.Join(copied, ", "))
+		}
 	}
 }
 
-// roleArgs checks warps: and regs:; it returns the warp count when known.
-func (c *checker) roleArgs(r *ast.Role) (int64, bool) {
-	var warps, regs *ast.Arg
+// maxRoleCopies is the most copies: a role may have.
+const maxRoleCopies = 8
+
+// roleIndexSym is the symbol role_index() stands for in a role with
+// several copies, or an unknown number of them: each copy is lowered with
+// its own constant, so the checker knows only that it is a compile-time
+// i32 in [0, copies). Not an identifier, so no const parameter can have
+// its name.
+const roleIndexSym = "role_index()"
+
+// roleInfo is what a role's arguments say.
+type roleInfo struct {
+	warps       int64 // when warpsKnown
+	warpsKnown  bool
+	copies      int64 // when copiesKnown; 1 without copies:
+	copiesKnown bool
+	index       *Value // role_index() in the role's body
+}
+
+// copySmem counts the shared memory that the body of a role with copies
+// allocates (the buffers from index from on) once per copy: each copy is
+// lowered on its own, with buffers of its own. With a number of copies not
+// known, their size is not known either.
+func (c *checker) copySmem(from int, args roleInfo) {
+	if c.b.smem == nil || len(*c.b.smem) == from || (args.copiesKnown && args.copies == 1) {
+		return
+	}
+	bufs := (*c.b.smem)[from:]
+	if !args.copiesKnown {
+		for _, b := range bufs {
+			b.Name += " (each copy)"
+			b.Known, b.Bytes = false, 0
+		}
+		return
+	}
+	var more []*SmemBuffer
+	for k := int64(1); k < args.copies; k++ {
+		for _, b := range bufs {
+			cp := *b
+			cp.Name = fmt.Sprintf("%s (copy %d)", b.Name, k)
+			more = append(more, &cp)
+		}
+	}
+	for _, b := range bufs {
+		b.Name += " (copy 0)"
+	}
+	*c.b.smem = append(*c.b.smem, more...)
+}
+
+// roleArgs checks warps:, regs: and copies:.
+func (c *checker) roleArgs(r *ast.Role) roleInfo {
+	var warps, regs, copies *ast.Arg
 	for _, a := range r.Args {
 		if a.Name == nil {
 			c.expr(a.Value)
-			c.errorf(a.Value, "role arguments are written warps: n and regs: n")
+			c.errorf(a.Value, "role arguments are written warps: n, regs: n and copies: n")
 			continue
 		}
+		var slot **ast.Arg
 		switch a.Name.Name {
-		case "warps", "regs":
-			dup := warps
-			if a.Name.Name == "regs" {
-				dup = regs
-			}
-			if dup != nil {
-				c.errorf(a.Name, "duplicate role argument %s", a.Name.Name)
-				c.expr(a.Value)
-				continue
-			}
-			if a.Name.Name == "warps" {
-				warps = a
-			} else {
-				regs = a
-			}
+		case "warps":
+			slot = &warps
+		case "regs":
+			slot = &regs
+		case "copies":
+			slot = &copies
 		default:
 			c.expr(a.Value)
-			c.errorf(a.Name, "unknown role argument %s (roles take warps: and regs:)", a.Name.Name)
+			c.errorf(a.Name, "unknown role argument %s (roles take warps:, regs: and copies:)", a.Name.Name)
+			continue
 		}
+		if *slot != nil {
+			c.errorf(a.Name, "duplicate role argument %s", a.Name.Name)
+			c.expr(a.Value)
+			continue
+		}
+		*slot = a
 	}
-	var n int64
-	known := false
+	info := roleInfo{copies: 1, copiesKnown: true}
 	if warps == nil {
 		c.errorf(r.Name, "role %s needs warps: (the number of warps it runs on)", r.Name.Name)
 	} else {
@@ -641,7 +701,7 @@ func (c *checker) roleArgs(r *ast.Role) (int64, bool) {
 					// Also keeps the padded total below from overflowing.
 					c.errorf(warps.Value, "warps must be at most %d (the warps of a CTA), got %d", maxCTAWarps, x)
 				default:
-					n, known = x, true
+					info.warps, info.warpsKnown = x, true
 				}
 			}
 		}
@@ -654,7 +714,26 @@ func (c *checker) roleArgs(r *ast.Role) (int64, bool) {
 			}
 		}
 	}
-	return n, known
+	if copies != nil {
+		info.copiesKnown = false
+		t, v := c.expr(copies.Value)
+		if d, ok := c.intConst(copies.Value, t, v, "copies"); ok {
+			if x, isK := d.Const(); isK {
+				if x < 1 || x > maxRoleCopies {
+					c.errorf(copies.Value, "copies must be in [1, %d], got %d", maxRoleCopies, x)
+				} else {
+					info.copies, info.copiesKnown = x, true
+				}
+			}
+		}
+	}
+	// One copy: role_index() is the constant 0; several, or a number not
+	// known yet: a symbol (the lowering gives each copy its own constant).
+	info.index = &Value{Sym: SymDim(roleIndexSym)}
+	if info.copiesKnown && info.copies == 1 {
+		info.index = knownInt(0)
+	}
+	return info
 }
 
 // ------------------------------------------------------------- helpers

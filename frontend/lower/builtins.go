@@ -77,6 +77,7 @@ func init() {
 		"shard_id":     (*fn).shardID,
 		"remote":       (*fn).remote,
 		"asm":          (*fn).asm,
+		"role_index":   (*fn).roleIndexCall,
 
 		"distributed_barrier": (*fn).distributedBarrier,
 

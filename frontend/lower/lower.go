@@ -91,8 +91,10 @@ type fn struct {
 	results []ir.Type   // helper: the declared result types (a dtype, or a *T: a pointer of any space)
 	retAt   diag.Pos
 	role    bool
-	tail    bool // kernel: nothing runs after the statement being lowered
-	loops   int  // for loops around the statement being lowered
+	// roleIndex is role_index() in the role being lowered: its copy
+	roleIndex int64
+	tail      bool // kernel: nothing runs after the statement being lowered
+	loops     int  // for loops around the statement being lowered
 }
 
 func (l *lowerer) errorf(pos diag.Pos, format string, args ...any) {

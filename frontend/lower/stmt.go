@@ -666,36 +666,3 @@ func isIdent(e ast.Expr, name string) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == name
 }
-
-func (s *fn) warpSpecialize(st *ast.WarpSpecializeStmt) {
-	op := s.b.Create(ir.OpWarpSpecialize, nil, nil, nil)
-	outer := s.b.Block
-	region := s.b.NewRegion(op)
-	for _, r := range st.Roles {
-		s.b.Block = region
-		s.b.Pos = r.Pos()
-		attrs := ir.Attrs{"name": r.Name.Name, "warps": int64(4), "regs": int64(0)}
-		for _, a := range r.Args {
-			v := s.expr(a.Value)
-			if a.Name == nil || v.c == nil || !v.c.isInt() {
-				s.errorf(a.Pos(), "role arguments are compile-time `warps:` and `regs:`")
-			}
-			attrs[a.Name.Name] = v.c.i
-		}
-		role := s.b.Create(ir.OpRole, nil, nil, attrs)
-		body := s.b.NewRegion(role)
-		s.b.Block = body
-		saved := s.role
-		s.role = true
-		s.push()
-		s.block(r.Body.Stmts)
-		s.pop()
-		s.role = saved
-		s.b.Pos = r.Body.Rbrace
-		s.b.Create(ir.OpYield, nil, nil, nil)
-	}
-	s.b.Block = region
-	s.b.Pos = st.Rbrace
-	s.b.Create(ir.OpYield, nil, nil, nil)
-	s.b.Block = outer
-}

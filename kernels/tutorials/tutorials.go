@@ -1,5 +1,6 @@
 // Package tutorials holds the tutorial kernels of TLE-Go: vector add, row
-// softmax, matmul, layer norm, a pipe producer/consumer with warp roles, a
+// softmax, matmul, layer norm, a pipe producer/consumer with warp roles,
+// ping-pong consumers (a role with copies: 2 taking turns, pingpong.tle), a
 // two-CTA cluster exchange, TMA copies (rank 2, and rank 3 to 5 in a paged
 // KV-cache gather), TMA matmuls in bf16 and FP8, wgmma of fp8 and of small
 // N, FP8 attention's V transpose in shared memory (smem_transpose_fp8.tle),

@@ -195,7 +195,7 @@ func (c *compiler) block(b *ir.Block, role *ir.Op) (*block, error) {
 				return nil, diag.Errorf(c.file, posIn(c.file, op.Pos), "%s uses a value that is not defined before it", op.Kind)
 			}
 			if r := c.role[v]; r != nil && r != role {
-				return nil, diag.Errorf(c.file, posIn(c.file, op.Pos), "role %q uses a value computed by role %q: roles share nothing but buffers, pipes and barriers",
+				return nil, diag.Errorf(c.file, posIn(c.file, op.Pos), "role %s uses a value computed by role %s: roles share nothing but buffers, pipes and barriers",
 					roleName(role), roleName(r))
 			}
 		}
@@ -254,7 +254,7 @@ func roleName(r *ir.Op) string {
 	if r == nil {
 		return "<outside warp_specialize>"
 	}
-	return r.Attrs.String("name")
+	return ir.RoleLabel(r)
 }
 
 func contains(xs []int, x int) bool {

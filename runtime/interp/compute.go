@@ -301,7 +301,7 @@ func (t *thread) print(in *instr) error {
 	c := t.c
 	fmt.Fprintf(&b, "pid (%d, %d, %d)", c.pid[0], c.pid[1], c.pid[2])
 	if t.roleIdx >= 0 {
-		fmt.Fprintf(&b, " role %s", t.role)
+		fmt.Fprintf(&b, " role %s%s", t.role, t.copy)
 	}
 	if p := in.op.Attrs.String("prefix"); p != "" {
 		b.WriteString(" " + p)

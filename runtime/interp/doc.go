@@ -61,6 +61,10 @@
 // Each role of a `warp_specialize` runs as its own goroutine sharing the
 // CTA's frame: a role only writes the slots of the values it defines, and a
 // role reading a value another role computes is rejected before the launch.
+// Each copy of a role with `copies: n` is a role op of its own (attributes
+// copy and copies, ir.RoleCopy), so it is a goroutine of its own, arrives as
+// a role of its own, and messages name it: `role "consumer" copy 1 of
+// program (0, 0, 0)`.
 // Pipes follow the slot/phase protocol with real capacity: acquire(i) waits
 // until slot i%cap was released for i-cap; wait(i) waits until index i was
 // committed (or closed); slot fields are readable only between wait(i) and

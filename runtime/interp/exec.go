@@ -14,7 +14,8 @@ type thread struct {
 	c       *cta
 	pool    *pool
 	role    string
-	roleIdx int // -1 for the main thread
+	copy    string // " copy k" for copy k of a role with copies, else ""
+	roleIdx int    // -1 for the main thread
 	ws      *wsState
 	cur     *ir.Op
 	// the wgmma groups this thread issued and the shared-memory reads of
@@ -31,7 +32,7 @@ type wsState struct{ remaining int }
 
 func (t *thread) who() string {
 	if t.roleIdx >= 0 {
-		return fmt.Sprintf("role %q of %s", t.role, t.c.where())
+		return fmt.Sprintf("role %q%s of %s", t.role, t.copy, t.c.where())
 	}
 	return t.c.where()
 }
@@ -500,6 +501,9 @@ func (t *thread) warpSpecialize(in *instr) error {
 			rt := &thread{c: t.c, pool: p, role: r.op.Attrs.String("name"), roleIdx: k, ws: ws}
 			if rt.role == "" {
 				rt.role = fmt.Sprint(k)
+			}
+			if i, n := ir.RoleCopy(r.op); n > 1 {
+				rt.copy = fmt.Sprintf(" copy %d", i)
 			}
 			err := rt.runGuarded(r.regions[0])
 			t.c.l.fail(err, t.c.linear)
