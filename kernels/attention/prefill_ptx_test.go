@@ -106,8 +106,9 @@ func TestPrefillFP8PTX(t *testing.T) {
 }
 
 // fp8Roles splits the fp8 kernel's PTX at its warpgroups' setmaxnreg (the
-// producer's, the transposer's, the consumers'): each part runs from its
-// setmaxnreg to the next (the consumers' to the end).
+// producer's, the transposer's, the consumers', as the launch's defines
+// RP, RT and RC give them): each part runs from its setmaxnreg to the next
+// (the consumers', both warpgroups, to the end).
 // compileFP8Roles builds the FP8 prefill launch pl with llc-19 and checks
 // what both FP8 kernels share: four warpgroups (16 warps), the transposer
 // alone fencing its V^T for wgmma, no fence on the producer or the
@@ -120,7 +121,7 @@ func compileFP8Roles(t *testing.T, pl PrefillLaunch, c any) (b *tle.Binary, prod
 	b, err = k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err, "%+v", c)
 	require.Equal(t, 16, b.NumWarps, "producer, transposer and two consumer warpgroups")
-	producer, transposer, consumer = fp8Roles(t, b.PTX)
+	producer, transposer, consumer = fp8Roles(t, b.PTX, pl.Defines)
 	require.NotContains(t, producer, "fence.proxy.async", "%+v", c)
 	require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), transposer, "%+v: the transposer fences its V^T for wgmma", c)
 	require.NotContains(t, consumer, "fence.proxy.async", "%+v: the consumers' products need no fence of their own", c)
@@ -130,16 +131,16 @@ func compileFP8Roles(t *testing.T, pl PrefillLaunch, c any) (b *tle.Binary, prod
 	return b, producer, transposer, consumer
 }
 
-func fp8Roles(t *testing.T, ptx string) (producer, transposer, consumer string) {
+func fp8Roles(t *testing.T, ptx string, defs map[string]string) (producer, transposer, consumer string) {
 	t.Helper()
 	at := func(s string) int {
 		i := strings.Index(ptx, s)
 		require.GreaterOrEqual(t, i, 0, "no %s", s)
 		return i
 	}
-	p := at(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %d;", fp8RegsProducer))
-	tr := at(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %d;", fp8RegsTransposer))
-	c := at(fmt.Sprintf("setmaxnreg.inc.sync.aligned.u32 %d;", fp8RegsConsumer))
+	p := at(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %s;", defs["RP"]))
+	tr := at(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %s;", defs["RT"]))
+	c := at(fmt.Sprintf("setmaxnreg.inc.sync.aligned.u32 %s;", defs["RC"]))
 	require.Less(t, p, tr)
 	require.Less(t, tr, c)
 	return ptx[p:tr], ptx[tr:c], ptx[c:]
@@ -187,8 +188,9 @@ func TestPrefillMaskPTX(t *testing.T) {
 // 128 keys), the pages TMA-loaded one box each into their slots, the
 // transposer alone transposing the stage's [128, 128] V view into V^T
 // (ldmatrix.trans, prmt, stmatrix) and fencing it, the same four
-// warpgroups and register split as attn_prefill_fp8, and the shared
-// memory of SK = 3 stages within a CTA's.
+// warpgroups as attn_prefill_fp8 (the consumers two copies of one role,
+// each with its setmaxnreg and its own named barrier), and the shared
+// memory of SK = 2 stages within a CTA's.
 func TestPrefillFP8K128PTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
@@ -206,8 +208,13 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
 		require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
-		require.Len(t, qk.FindAllString(consumer, -1), 4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32", c)
-		require.Len(t, pv.FindAllString(consumer, -1), 4, "%+v: PV, K = 128 keys in 4 steps of 32", c)
+		require.Equal(t, "2", pl.Defines["SK"], "%+v", c)
+		require.Equal(t, 2, strings.Count(consumer, "setmaxnreg.inc.sync.aligned.u32 224;"), "%+v: two consumer copies", c)
+		for _, bar := range []string{"bar.sync 3, 128;", "bar.sync 4, 128;"} {
+			require.Contains(t, consumer, bar, "%+v: each copy its own named barrier", c)
+		}
+		require.Len(t, qk.FindAllString(consumer, -1), 2*4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32, in each copy", c)
+		require.Len(t, pv.FindAllString(consumer, -1), 2*2*4, "%+v: PV, K = 128 keys in 4 steps of 32, in each copy's loop and after it", c)
 		require.NotRegexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n(16|32|64)k`, b.PTX, "%+v: no narrow product", c)
 		require.Len(t, tma.FindAllString(producer, -1), 2, "%+v: a K and a V box per page (a loop over the step's pages)", c)
 		require.Len(t, b.Descs, 2, "%+v", c)
