@@ -216,6 +216,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		require.Len(t, qk.FindAllString(consumer, -1), 2*4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32, in each copy", c)
 		require.Len(t, pv.FindAllString(consumer, -1), 2*2*4, "%+v: PV, K = 128 keys in 4 steps of 32, in each copy's loop and after it", c)
 		require.NotRegexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n(16|32|64)k`, b.PTX, "%+v: no narrow product", c)
+		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), b.PTX, "%+v: one wait_group 0 a step (ptxas serialises a kernel whose wait_group N retires the previous step's PV)", c)
 		require.Len(t, tma.FindAllString(producer, -1), 2, "%+v: a K and a V box per page (a loop over the step's pages)", c)
 		require.Len(t, b.Descs, 2, "%+v", c)
 		for _, desc := range b.Descs {
@@ -262,6 +263,7 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		require.Len(t, qk.FindAllString(b.PTX, -1), 2*2*8, "%+v: two QK^T a step (K = 128 in 8 steps each), two loops", c)
 		require.Len(t, pv.FindAllString(b.PTX, -1), 2*2*4, "%+v: two PV a step (K = 64 keys in 4 steps each), two loops", c)
 		require.NotRegexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, %rd\d+, %rd\d+`, b.PTX, "%+v: no m64n128 QK^T (no reshape of the bf16 slots)", c)
+		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), b.PTX, "%+v: one wait_group 0 a step (ptxas serialises a kernel whose wait_group N retires the previous step's PV)", c)
 		require.Len(t, tma.FindAllString(b.PTX, -1), 8, "%+v: K and V of two pages, two column blocks each", c)
 		require.Len(t, b.Descs, 2, "%+v", c)
 		for _, desc := range b.Descs {

@@ -102,7 +102,11 @@ func TestDecodePTX(t *testing.T) {
 			continue
 		}
 		shared := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %%rd\d+, %%rd\d+, %%wgp, 1, 1`, c.n, ks, ty, c.n/2-1)
-		require.Regexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned 1;`), cons, "%+v: the previous tile's PV runs on under the scores", c)
+		// the previous tile's PV runs on under this tile's K wait and
+		// S^T issue, and retires with S^T at one wait_group 0: a
+		// wait_group 1 that retires a product issued in the previous
+		// iteration makes ptxas serialise every wgmma of the kernel
+		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), cons, "%+v", c)
 		if d.FP8 {
 			// S^T = K Q^T from shared memory (4); O^T = V^T P^T with V^T
 			// read from the V stage straight into register a (4):
