@@ -213,7 +213,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		for _, bar := range []string{"bar.sync 3, 128;", "bar.sync 4, 128;"} {
 			require.Contains(t, consumer, bar, "%+v: each copy its own named barrier", c)
 		}
-		require.Len(t, qk.FindAllString(consumer, -1), 2*4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32, in each copy", c)
+		require.Len(t, qk.FindAllString(consumer, -1), 2*2*4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32, in each copy's step 0 and loop", c)
 		require.Len(t, pv.FindAllString(consumer, -1), 2*2*4, "%+v: PV, K = 128 keys in 4 steps of 32, in each copy's loop and after it", c)
 		require.NotRegexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n(16|32|64)k`, b.PTX, "%+v: no narrow product", c)
 		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), b.PTX, "%+v: one wait_group 0 a step (ptxas serialises a kernel whose wait_group N retires the previous step's PV)", c)
