@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A/B of two builds of tlec on the GPU host, in one call (repository root,
+# .gpu carried):
+#   .gpu/tlec       this build      (CGO_ENABLED=0 go build -o .gpu/tlec ./cmd/tlec)
+#   .gpu/old/tlec   the other one   (built from a worktree of the other commit)
+#   .gpu/var/*.ptx  optional PTX    (tlec build --emit ptx): ptxas' performance
+#                                   advisories and the SASS's WARPGROUP.DEPBAR count
+# DECODE=0 skips the decode bench; CASES= the prefill rows (tlec bench
+# attn_prefill --cases; default: FP8 dense and masked, BF16 paged, self-attention 4096);
+# TESTRUN= a -test.run pattern of .gpu/attention.test to run first (accuracy).
+# Prints each row's median us for both builds; logs in $OUT/logs.tar.gz.
+. "$(dirname "$0")/gpu-env.sh"
+W=/tmp/gpu-ab; rm -rf $W; mkdir -p $W
+finish() { tar -czf "$OUT/logs.tar.gz" -C "$W" . 2>/dev/null; }
+trap finish EXIT
+if ls .gpu/var/*.ptx >/dev/null 2>&1; then
+  echo "== ptxas advisories (name, DEPBARs in the SASS, advisory)"
+  for f in .gpu/var/*.ptx; do
+    adv=$(ptxas -arch=sm_90a -v $f -o /tmp/k.cubin 2>&1 | grep -E 'Performance' | sed 's/.*serialized due to //; s/ in the function.*//' | sort -u | tr '\n' ';')
+    echo "$(basename $f) depbar=$(cuobjdump -sass /tmp/k.cubin 2>/dev/null | grep -c WARPGROUP.DEPBAR) $adv"
+  done | tee $W/ptxas.txt
+fi
+if [ -n "${TESTRUN:-}" ]; then
+  echo "== accuracy: $TESTRUN"
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout "${TEST_TIMEOUT:-140}" "$root/.gpu/attention.test" -test.v -test.run "$TESTRUN" >$W/test.log 2>&1; echo "rc=$?")
+  grep -E "^(--- FAIL|ok|FAIL|PASS)|Error:" $W/test.log | head
+fi
+for b in new old; do
+  t=.gpu/tlec; [ $b = old ] && t=.gpu/old/tlec
+  if [ "${DECODE:-1}" = 1 ]; then timeout 150 $t bench attn_decode --reps "${REPS:-30}" >$W/dec-$b.txt 2>/dev/null; echo "decode $b rc=$?"; fi
+  timeout 150 $t bench attn_prefill --reps "${REPS:-15}" --cases "${CASES:-fp8_q1_dense_nhd,fp8_q0_dense_nhd,fp8_q0_masked_nhd,fp8_q1_masked_nhd,kvcache_bf16_nhd,kvcache_bf16_masked_nhd,nocache/4096}" >$W/pf-$b.txt 2>/dev/null; echo "prefill $b rc=$?"
+done
+python3 - $W <<'PY'
+import os, sys
+W = sys.argv[1]
+def dec(path):
+    out = {}
+    for l in open(path) if os.path.exists(path) else []:
+        f = l.split()
+        i = next((i for i, t in enumerate(f) if t in ("nhd", "hnd")), None)
+        if i is not None and len(f) > i + 4 and f[i] == "nhd":
+            out[" ".join(f[:i + 1])] = float(f[i + 4])
+    return out
+def pre(path):
+    out = {}
+    for l in open(path) if os.path.exists(path) else []:
+        f = l.split()
+        if f and f[0].startswith("prefill_"):
+            try: out[f[0]] = float(f[1])
+            except ValueError: pass
+    return out
+for name, fn, ext in (("decode", dec, "dec"), ("prefill", pre, "pf")):
+    new, old = fn(f"{W}/{ext}-new.txt"), fn(f"{W}/{ext}-old.txt")
+    if new:
+        print(f"{name} median us: this build / the other")
+        for k in new:
+            print(f"  {k:45s} {new[k]:8.1f} {old.get(k, float('nan')):8.1f}")
+PY
