@@ -137,6 +137,48 @@ func (d DType) Round(x float64) float64 {
 	return x
 }
 
+// HasFMA reports the dtypes fma is defined on: f16, bf16, f32 and f64, the
+// floats the GPU has a fused multiply-add instruction of (fma.rn); the fp8
+// formats have none.
+func (d DType) HasFMA() bool { return d == F16 || d == BF16 || d == F32 || d == F64 }
+
+// FMA is a*b + c computed exactly and rounded once to the float dtype d, as
+// Round rounds (to nearest, ties to even; d's overflow rule): the one
+// definition of fma, which the interpreter and constant folding call. a, b
+// and c must be values of d.
+//
+// For f64 it is math.FMA. For a narrower d, a*b is exact in float64 (at most
+// 2*24 significant bits, and a product of two f32 values neither overflows
+// nor underflows float64), and so is the sum as s + e (Knuth's TwoSum: s is
+// p + c rounded to float64, e the rounding error, exactly). Rounding s to
+// float64 and then to d would round twice: a sum within half a float64 ulp
+// of a tie of d, not on it, would become the tie and round to even, one ulp
+// of d off the correctly rounded result. So s + e is rounded to odd at 53
+// bits instead (s itself, or, when e is not zero and s is even, its
+// neighbour toward e) and that is rounded to d: with two or more bits more
+// than d (53 >= 24+2), rounding to odd and then to nearest gives the
+// correctly rounded result of the exact value (Boldo and Melquiond, "When
+// double rounding is odd", 2005), subnormal and overflowing results
+// included.
+func (d DType) FMA(a, b, c float64) float64 {
+	if d == F64 {
+		return math.FMA(a, b, c)
+	}
+	p := a * b
+	s := p + c
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return d.Round(s) // an infinite operand or product: exact
+	}
+	// TwoSum: p + c == s + e exactly. s is 0 only when p + c is: p and c
+	// are multiples of 2^-298, far above float64's subnormals.
+	bb := s - p
+	e := (p - (s - bb)) + (c - bb)
+	if e != 0 && math.Float64bits(s)&1 == 0 {
+		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	}
+	return d.Round(s)
+}
+
 // TruncInt converts a float to int64 toward zero, saturating at the ends and
 // mapping NaN to 0 (the rule every float-to-integer conversion follows).
 func TruncInt(x float64) int64 {

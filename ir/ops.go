@@ -56,6 +56,7 @@ const (
 	OpTanh    Kind = "tanh"
 	OpErf     Kind = "erf" // the GPU computes it with FMA polynomials and ex2.approx (backend/nvptx/erf.go)
 	OpAbs     Kind = "abs" // ints too
+	OpFMA     Kind = "fma" // (a, b, c) -> a*b + c computed exactly, rounded once (f16, bf16, f32, f64)
 
 	// ---- memory
 	OpLoad       Kind = "load"            // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee

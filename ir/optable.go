@@ -172,6 +172,7 @@ var opTable = []OpInfo{
 	{Name: OpTanh, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpErf, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
+	{Name: OpFMA, Operands: three, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFMA},
 
 	// ---- memory
 	{Name: OpLoad, Operands: between(1, 3), Results: one, Attrs: []AttrSpec{optional("async", AttrBool)}, verify: (*verifier).checkLoad},

@@ -76,6 +76,7 @@ func buildAll() *Module {
 	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpErf, OpAbs} {
 		f = v(k, tile(F32, 64), []*Value{f}, nil)
 	}
+	f = v(OpFMA, tile(F32, 64), []*Value{f, ld2, ld}, nil)
 	nm := v(OpNot, tile(I1, 64), []*Value{mask}, nil)
 	sel := v(OpSelect, tile(F32, 64), []*Value{nm, f, ld2}, nil)
 	bf := v(OpCast, tile(BF16, 64), []*Value{sel}, nil)

@@ -179,6 +179,18 @@ func (v *verifier) checkIntUnary(op, _ *Op) bool { return v.unary(op, takesInteg
 // sigmoid, tanh, erf.
 func (v *verifier) checkFloatUnary(op, _ *Op) bool { return v.unary(op, takesFloats) }
 
+// checkFMA checks fma: three operands and a result of one type, of a float
+// dtype with a fused multiply-add on every device (not fp8).
+func (v *verifier) checkFMA(op, _ *Op) bool {
+	v.sameType(op, "operand 1", op.ot(1), op.ot(0))
+	v.sameType(op, "operand 2", op.ot(2), op.ot(0))
+	v.sameType(op, "result", op.rt(), op.ot(0))
+	if d := elemDType(op.ot(0)); !d.HasFMA() {
+		v.errf(op, "needs f16, bf16, f32 or f64 operands, has %s", typeString(op.ot(0)))
+	}
+	return true
+}
+
 func (v *verifier) checkCmp(op, _ *Op) bool {
 	if !v.sameType(op, "operand 1", op.ot(1), op.ot(0)) {
 		return false

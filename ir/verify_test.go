@@ -21,6 +21,11 @@ func TestVerifyTextCases(t *testing.T) {
 		{"binary result type", kernel(`  %0 = add(%n, %n) : f32 loc(5)`), "op add: result has type f32, want i32"},
 		{"bitwise on floats", kernel(`  %0 = xor(%f, %f) : f32 loc(5)`), "needs integer operands"},
 		{"math on ints", kernel(`  %0 = exp(%n) : i32 loc(5)`), "needs a float operand"},
+		{"fma on ints", kernel(`  %0 = fma(%n, %n, %n) : i32 loc(5)`), "op fma: needs f16, bf16, f32 or f64 operands, has i32"},
+		{"fma on fp8", kernel(`  %0 = cast(%f) : f8e4m3 loc(4)
+  %1 = fma(%0, %0, %0) : f8e4m3 loc(5)`), "op fma: needs f16, bf16, f32 or f64 operands, has f8e4m3"},
+		{"fma operand types", kernel(`  %0 = fma(%f, %f, %n) : f32 loc(5)`), "op fma: operand 2 has type i32, want f32"},
+		{"fma operand count", kernel(`  %0 = fma(%f, %f) : f32 loc(5)`), "op fma: has 2 operands, want 3"},
 		{"cmp gives i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i32 loc(5)`), "op cmp: result has type i32, want i1"},
 		{"cmp predicate", kernel(`  %0 = cmp(%n, %n) {pred = "less"} : i1 loc(5)`), `pred = "less" is not one of`},
 		{"select condition", kernel(`  %0 = select(%n, %f, %f) : f32 loc(5)`), "op select: condition has type i32, want i1"},

@@ -15,8 +15,8 @@ import (
 //     dtype's wrap-around (not: division or remainder by zero, shifts by
 //     the bit width or more);
 //   - float add, sub, mul, neg, abs, min, max, rounded to the dtype with
-//     DType.Round (not: div and the transcendental functions, which the GPU
-//     computes approximately);
+//     DType.Round, and fma, rounded once with DType.FMA (not: div and the
+//     transcendental functions, which the GPU computes approximately);
 //   - cmp (float: ordered, except ne, which is true on NaN), select on a
 //     constant condition, casts with DType.Round (not: float-to-int casts
 //     out of the target's range, int-to-float beyond 2^53);
@@ -270,6 +270,10 @@ func (cf *cfFolder) fold(op *ir.Op) {
 	case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpPopc:
 		if v, ok := cfUnary(op.Kind, d, vals[0]); ok {
 			cf.setConst(op, d, v)
+		}
+	case ir.OpFMA:
+		if d.HasFMA() && src == d {
+			cf.setConst(op, d, cfCval{f: d.FMA(vals[0].f, vals[1].f, vals[2].f)})
 		}
 	default:
 		if !op.Kind.IsElementwise() || len(vals) != 2 || src != d {

@@ -13,7 +13,7 @@ import (
 // one earlier in its block or in an enclosing block, never by one inside a
 // region it does not belong to (an if's then branch cannot serve its else
 // branch or the code after the if). Operands of cseCommutative ops are
-// compared as a set. A global load is merged with an identical one earlier
+// compared as a set, and so are fma's two factors. A global load is merged with an identical one earlier
 // in its block when nothing between them may write global memory or order
 // it (cseKeepsLoads).
 func CSE(m *ir.Module, ctx *Context) error {
@@ -69,6 +69,8 @@ func (c *cse) key(op *ir.Op) string {
 	}
 	if cseCommutative(op) {
 		slices.Sort(ids)
+	} else if op.Kind == ir.OpFMA && ids[0] > ids[1] {
+		ids[0], ids[1] = ids[1], ids[0] // a*b + c is b*a + c, exactly
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%v%s:", op.Kind, ids, ir.FormatAttrs(op.Attrs))

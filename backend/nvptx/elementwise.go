@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"math"
+	"slices"
 
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
@@ -288,6 +289,8 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 		return g.cur.NewSelect(args[0], args[1], args[2])
 	case ir.OpCmp:
 		return g.cmp(op.Attrs.String("pred"), ir.ElemDType(op.Operands[0].Type), args[0], args[1])
+	case ir.OpFMA:
+		return g.fma(res, args)
 	}
 	d := ir.ElemDType(op.Operands[0].Type)
 	if d.IsFloat() {
@@ -299,6 +302,28 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 		return g.fromCompute(r, d)
 	}
 	return g.intOp(op.Kind, d, args)
+}
+
+// fma is a*b + c rounded once to d, by the fused multiply-add of d itself
+// on its storage values: llvm.fma (PTX fma.rn.f32, fma.rn.f64) for f32 and
+// f64, fma.rn.f16 and fma.rn.bf16 (sm_53, sm_80; inline asm on the 16-bit
+// patterns, as the backend's other bf16 instructions, which libNVVM's
+// LLVM 7 IR has no type for) for f16 and bf16. The 16-bit formats are not
+// widened to f32 as their other arithmetic is: an f32 fma rounded to 16 bits
+// would round twice (ir.DType.FMA's tests show where that differs).
+func (g *gen) fma(d ir.DType, args []value.Value) value.Value {
+	x := slices.Clone(args) // the call keeps its operand slice; elementwise reuses args
+	switch d {
+	case ir.F32:
+		return g.fintr("llvm.fma.f32", x...)
+	case ir.F64:
+		return g.fintr("llvm.fma.f64", x...)
+	case ir.F16, ir.BF16:
+		a := g.md.inlineAsm(types.I16, []types.Type{types.I16, types.I16, types.I16}, "fma.rn."+d.String()+" $0, $1, $2, $3;", "=h,h,h,h", false)
+		return g.cur.NewCall(a, x...)
+	}
+	g.failf("fma is not defined on %s", d)
+	return nil
 }
 
 func (g *gen) cmp(pred string, d ir.DType, a, b value.Value) value.Value {

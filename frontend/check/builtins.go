@@ -230,6 +230,7 @@ func init() {
 		fn("abs", "absolute value", (*checker).abs, pos("x")),
 		fn("minimum", "elementwise minimum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
 		fn("maximum", "elementwise maximum (broadcast, promoted)", (*checker).minmax, pos("x"), pos("y")),
+		fn("fma", "fused multiply-add: a*b + c computed exactly and rounded once (broadcast, promoted; f16, bf16, f32 or f64)", (*checker).fma, pos("a"), pos("b"), pos("c")),
 		fn("cdiv", "ceiling division (a + b - 1) / b of integers; folded at compile time", (*checker).cdiv, pos("a"), pos("b")),
 		fn("reshape", "the same elements in a new shape (element counts must match); of a shared-memory view, a view with its leading dimensions merged or split", (*checker).reshape, pos("x"), cst(pos("shape"))),
 		fn("broadcast_to", "broadcast x to shape (NumPy rules)", (*checker).broadcastTo, pos("x"), cst(pos("shape"))),

@@ -639,6 +639,51 @@ func (c *checker) minmax(cc *callCtx) Type {
 	return TileOf(c.promoteArgs(x, y, xd, yd), shape)
 }
 
+// fma broadcasts and promotes its three operands as a binary arithmetic
+// operator would, pairwise from the left; untyped constants take the
+// others' dtype (f32 when all are untyped, as exp(1) is). It is defined on
+// floats only: a typed integer operand is an error, not converted (its
+// conversion would round before the one rounding fma promises; integer
+// a*b + c is exact, modulo the width, with the operators already), and so is
+// an fp8 result, which has no fused multiply-add on the GPU.
+func (c *checker) fma(cc *callCtx) Type {
+	args := []*argv{cc.get("a"), cc.get("b"), cc.get("c")}
+	ds, shapes := make([]DType, len(args)), make([]Shape, len(args))
+	ok := true
+	for i, a := range args {
+		d, s, isNum := c.numeric(cc, a)
+		switch {
+		case !isNum:
+			ok = false
+		case !d.IsFloat() && !d.IsUntyped():
+			c.argErr(cc, a, "a float or a tile of floats (fma works on floats; cast integers first)")
+			ok = false
+		}
+		ds[i], shapes[i] = d, s
+	}
+	if !ok {
+		return Invalid
+	}
+	shape, ok1 := Broadcast(shapes[0], shapes[1])
+	shape, ok2 := Broadcast(shape, shapes[2])
+	if !ok1 || !ok2 {
+		c.errorf(cc.call, "fma: cannot broadcast shapes %s, %s and %s", shapes[0], shapes[1], shapes[2])
+		return Invalid
+	}
+	d := promote(promote(ds[0], ds[1]), ds[2])
+	if d.IsUntyped() {
+		d = F32
+	}
+	if d.IsFP8() {
+		c.errorf(cc.call, "fma: %s has no fused multiply-add (cast the operands to f16, bf16 or f32)", d)
+		return Invalid
+	}
+	for _, a := range args {
+		c.convert(a, d)
+	}
+	return TileOf(d, shape)
+}
+
 func (c *checker) cdiv(cc *callCtx) Type {
 	a, b := cc.get("a"), cc.get("b")
 	ad, bd, as, bs, ok := c.numerics(cc, a, b)

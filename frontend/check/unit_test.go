@@ -269,6 +269,39 @@ kernel k(p *f32, out *f16, BLOCK const i32) {
 	assert.Equal(t, int64(2*8*4+4*8), info.Kernels[0].Smem.Total)
 }
 
+// TestFMATypes checks fma's result types: the three operands promote and
+// broadcast as a binary operator's would, untyped constants take the
+// others' dtype (f32 when all are untyped), and the constants are converted.
+func TestFMATypes(t *testing.T) {
+	src := `kernel k(p *f32, f f32, d f64) {
+    x := load(p + arange(0, 16))
+    h := cast(x, f16)
+    b := cast(x, bf16)
+    e := cast(x, f8e4m3)
+    r1 := fma(h, h, 1)
+    r2 := fma(b, h, f)
+    r3 := fma(1, 2, 3)
+    r4 := fma(f, f, f)
+    r5 := fma(d, x, 1)
+    r6 := fma(e, e, h)
+    r7 := fma(x[:, None], x[None, :], 0.5)
+    r8 := fma(b, 2.5, b)
+}`
+	f, info, msgs := checkSrc(t, src, Config{})
+	require.Empty(t, msgs)
+	stmts := f.Decls[0].(*ast.KernelDecl).Body.Stmts
+	want := []string{"[16]f16", "[16]f32", "f32", "f32", "[16]f64", "[16]f16", "[16,16]f32", "[16]bf16"}
+	for i, w := range want {
+		call := stmts[4+i].(*ast.AssignStmt).RHS[0].(*ast.CallExpr)
+		assert.Equal(t, w, info.Types[call].Type.String(), "r%d", i+1)
+		for _, a := range info.Calls[call].Args {
+			if d, ok := info.Types[a.Expr].Type.(DType); ok {
+				assert.False(t, d.IsUntyped(), "r%d: argument %s stays %s", i+1, a.Name, d)
+			}
+		}
+	}
+}
+
 func TestSmemNotes(t *testing.T) {
 	src := `kernel big(p *f32) {
     a := alloc([256, 256], f32)
@@ -292,7 +325,7 @@ func TestBuiltinTable(t *testing.T) {
 	// Every builtin the language sketch and the issue name is in the table.
 	for _, name := range strings.Fields(`program_id num_programs arange zeros full load store atomic_add
 		atomic_max atomic_min atomic_cas atomic_xchg dot where cast sum max min cumsum exp exp2 log log2
-		sqrt rsqrt sigmoid tanh erf abs minimum maximum cdiv reshape broadcast_to trans permute print assert
+		sqrt rsqrt sigmoid tanh erf abs minimum maximum fma cdiv reshape broadcast_to trans permute print assert
 		make_desc alloc local_ptr copy barrier arrive wait expect pipe wgmma wgmma_wait device_mesh
 		shard_id remote distributed_barrier asm`) {
 		assert.NotNil(t, LookupBuiltin(name), name)

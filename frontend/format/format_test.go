@@ -220,3 +220,10 @@ func TestInjectedComments(t *testing.T) {
 		}
 	}
 }
+
+// TestFMAFormats: fma prints like any call, its arguments positional or by
+// name.
+func TestFMAFormats(t *testing.T) {
+	expectFormatted(t, "kernel k(p *f32, s f32) {\n    t:=load(p)\n    store(p,exp2(fma( t,s ,  -t*s )))\n    store(p, fma(c:1.0,a: s,b :2))\n}\n",
+		"kernel k(p *f32, s f32) {\n    t := load(p)\n    store(p, exp2(fma(t, s, -t * s)))\n    store(p, fma(c: 1.0, a: s, b: 2))\n}\n")
+}

@@ -49,6 +49,7 @@ func init() {
 		"abs":          with((*fn).math, ir.OpAbs),
 		"minimum":      with((*fn).minmax, ir.OpMin),
 		"maximum":      with((*fn).minmax, ir.OpMax),
+		"fma":          (*fn).fma,
 		"cdiv":         (*fn).cdiv,
 		"reshape":      (*fn).reshape,
 		"broadcast_to": (*fn).broadcastToCall,
@@ -440,6 +441,54 @@ func (s *fn) minmax(a *args, kind ir.Kind) *val {
 	xv, yv := s.materialize(x, t, s.argPos(a, "x")), s.materialize(y, t, s.argPos(a, "y"))
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(kind, t, []*ir.Value{xv, yv}, nil)}
+}
+
+// fma promotes as the checker does: the typed operands' dtypes pairwise
+// from the left (the untyped constants adopt it), f32 when every operand is
+// an untyped constant; the checker rejected integer and fp8 dtypes.
+func (s *fn) fma(a *args) *val {
+	c := a.call
+	names := []string{"a", "b", "c"}
+	xs := make([]*val, len(names))
+	dt := ir.Invalid
+	var shape []int
+	ok := true
+	for i, name := range names {
+		x := s.arg(a, name)
+		xs[i] = x
+		d := ir.Invalid
+		switch {
+		case x.v != nil:
+			d = ir.ElemDType(x.v.Type)
+		case x.c != nil:
+			d = x.c.dt
+		}
+		switch {
+		case d == ir.Invalid:
+		case dt == ir.Invalid:
+			dt = d
+		default:
+			dt = ir.Promote(dt, d)
+		}
+		if i == 0 {
+			shape = valShape(x)
+		} else if ok {
+			shape, ok = ir.BroadcastShapes(shape, valShape(x))
+		}
+	}
+	if !ok {
+		s.errorf(c.Pos(), "fma: cannot broadcast shapes %v, %v and %v", valShape(xs[0]), valShape(xs[1]), valShape(xs[2]))
+	}
+	if dt == ir.Invalid {
+		dt = ir.F32
+	}
+	t := ir.TileOf(shape, dt)
+	ops := make([]*ir.Value, len(xs))
+	for i, x := range xs {
+		ops[i] = s.materialize(x, t, s.argPos(a, names[i]))
+	}
+	s.b.Pos = c.Pos()
+	return &val{v: s.b.Value(ir.OpFMA, t, ops, nil)}
 }
 
 func (s *fn) cdiv(a *args) *val {

@@ -50,3 +50,34 @@ func TestKeywordArguments(t *testing.T) {
 		assert.True(t, strings.Contains(text, op), "no %s in\n%s", op, text)
 	}
 }
+
+// TestFMALowers checks fma lowers to one fma op of the promoted type: the
+// untyped constants become constants of that dtype, a narrower operand is
+// cast, a scalar splat, and a row and a column broadcast to the tile; three
+// untyped constants give f32.
+func TestFMALowers(t *testing.T) {
+	src := `kernel k(a *f16, b *bf16, out *f32, f f32) {
+    r := arange(0, 16)
+    h := load(a + r)
+    store(out + r, fma(h, load(b + r), f))
+    store(out + r, cast(fma(h, h, 1), f32))
+    store(out + r[:, None]*16 + r[None, :], fma(h[:, None], f, h[None, :]))
+    store(out, fma(1, 2, 0.5))
+}
+`
+	text := ir.Print(lowerSource(t, "fma.tle", src))
+	for _, want := range []string{
+		"fma(%", ") : [16]f32 loc(", // f16 * bf16 + f32
+		"{value = 1.0} : [16]f16", ") : [16]f16 loc(", // fma(h, h, 1)
+		") : [16,16]f32 loc(",
+		"{value = 0.5} : f32",
+	} {
+		assert.Contains(t, text, want)
+	}
+	assert.Equal(t, 4, strings.Count(text, "= fma("), text)
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "= fma(") {
+			assert.Regexp(t, `: (\[16\]f32|\[16\]f16|\[16,16\]f32|f32) loc`, l)
+		}
+	}
+}

@@ -349,6 +349,22 @@ func (t *thread) sel(in *instr) error {
 	return nil
 }
 
+// fma computes a*b + c exactly, rounded once to the dtype (ir.DType.FMA).
+func (t *thread) fma(in *instr) error {
+	so := t.info(in.res[0])
+	a, b, c := t.arg(in, 0), t.arg(in, 1), t.arg(in, 2)
+	v := t.out(in, 0)
+	if !so.float || !so.dt.HasFMA() || a.f == nil || b.f == nil || c.f == nil {
+		return t.errAt(in.op, "fma is not defined on %v", so.dt)
+	}
+	n := so.n
+	x, y, z := t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n], t.bcastF(c.f, n, 2)[:n]
+	for k := range v.f[:n] {
+		v.f[k] = so.dt.FMA(x[k], y[k], z[k])
+	}
+	return nil
+}
+
 // choose sets dst[k] to x[k] where cond[k] is nonzero, else to y[k].
 func choose[T float64 | int64](dst []T, cond []int64, x, y []T) {
 	for k := range dst {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"math/big"
 	"math/rand"
 	"testing"
 
@@ -239,6 +240,128 @@ func TestErf(t *testing.T) {
 			}
 			require.Equal(t, want, got[i], "%v erf(%v)", d, x)
 			require.Equal(t, math.Signbit(want), math.Signbit(got[i]), "%v erf(%v) sign", d, x)
+		}
+	}
+}
+
+// fmaKernel stores fma(x, y, z) of n elements of d; scalarC makes the
+// addend one scalar, z[0], that the interpreter broadcasts.
+func fmaKernel(d ir.DType, n int, scalarC bool) *ir.Module {
+	k := newKernel("fma", param("x", ptr(d)), param("y", ptr(d)), param("z", ptr(d)), param("out", ptr(d)))
+	offs := k.arange(n)
+	x := k.load(k.addptr(k.arg(0), offs), nil, nil)
+	y := k.load(k.addptr(k.arg(1), offs), nil, nil)
+	var z *ir.Value
+	if scalarC {
+		z = k.splat(k.load(k.addptr(k.arg(2), k.ci(0)), nil, nil), []int{n})
+	} else {
+		z = k.load(k.addptr(k.arg(2), offs), nil, nil)
+	}
+	k.store(k.addptr(k.arg(3), offs), k.Value(ir.OpFMA, x.Type, []*ir.Value{x, y, z}, nil), nil)
+	return k.ret()
+}
+
+// ratFMA32 is a*b + c exactly (math/big), rounded to f32 by big.Rat.Float32
+// (to nearest, ties to even, subnormals kept): a reference independent of
+// ir.DType.FMA.
+func ratFMA32(a, b, c float64) float64 {
+	x := new(big.Rat).Mul(new(big.Rat).SetFloat64(a), new(big.Rat).SetFloat64(b))
+	f, _ := x.Add(x, new(big.Rat).SetFloat64(c)).Float32()
+	return float64(f)
+}
+
+// TestFMA checks the interpreter's fma rounds a*b + c once: in f32 against
+// math/big's exact sum rounded to f32, on cases where the product's low bits
+// decide the rounding (the exact sum within 2^-70 of an f32 tie, which
+// float64 arithmetic rounds onto the tie) and on random operands; in f16,
+// bf16 and f64 against ir.DType.FMA (tested against math/big in package ir)
+// and pinned hard cases; with the addend a tile and a broadcast scalar.
+func TestFMA(t *testing.T) {
+	const n = 512
+	r := rand.New(rand.NewSource(11))
+	f32 := func(x float64) float64 { return float64(float32(x)) }
+	// a = 1 + u 2^-23, b = (1 - u 2^-23) 2^(e-24): a*b = 2^(e-24) (1 - u^2 2^-46),
+	// just below half an ulp of c = 2^e (1 + k 2^-23)
+	hard := func() (a, b, c float64) {
+		u := float64(1 + r.Intn(300))
+		e := r.Intn(40) - 20
+		a = 1 + u*0x1p-23
+		b = math.Ldexp(1-u*0x1p-23, e-24)
+		c = math.Ldexp(1+float64(r.Intn(1<<23))*0x1p-23, e)
+		if r.Intn(2) == 0 {
+			a = -a
+		}
+		if r.Intn(2) == 0 {
+			c = -c
+		}
+		return a, b, c
+	}
+	xs, ys, zs := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range xs {
+		if i%2 == 0 {
+			xs[i], ys[i], zs[i] = hard()
+		} else {
+			xs[i] = f32((r.Float64()*2 - 1) * math.Pow(2, float64(r.Intn(60)-30)))
+			ys[i] = f32((r.Float64()*2 - 1) * math.Pow(2, float64(r.Intn(60)-30)))
+			zs[i] = f32(-xs[i] * ys[i] * (1 + (r.Float64()-0.5)*0x1p-20)) // cancellation
+		}
+	}
+	k := fmaKernel(ir.F32, n, false)
+	x, y, z, out := FromFloat64(ir.F32, xs), FromFloat64(ir.F32, ys), FromFloat64(ir.F32, zs), NewBuffer(ir.F32, n)
+	require.NoError(t, launchT(t, k, [3]int{1, 1, 1}, x, y, z, out))
+	twice := 0
+	for i, got := range out.Float64() {
+		want := ratFMA32(xs[i], ys[i], zs[i])
+		require.Equal(t, want, got, "fma(%v, %v, %v)", xs[i], ys[i], zs[i])
+		if f32(math.FMA(xs[i], ys[i], zs[i])) != want {
+			twice++
+		}
+	}
+	require.Greater(t, twice, n/20, "float64's FMA rounded to f32 again was wrong on only %d of %d", twice, n)
+
+	// pinned: the product's last bits decide against the tie
+	for _, c := range []struct {
+		d          ir.DType
+		a, b, c, w float64
+	}{
+		{ir.F32, 1 + 0x1p-23, 0x1p-24 * (1 - 0x1p-23), 1 + 0x1p-23, 1 + 0x1p-23},
+		{ir.F32, 3, 0x1.555556p-2, -1, 0x1p-25}, // 3 * f32(1/3) - 1: mul then add gives 0
+		{ir.F16, 1 + 0x1p-10, 0x1p-11 * (1 - 0x1p-10), 1 + 0x1p-10, 1 + 0x1p-10},
+		{ir.BF16, 1.75, 1.15625, -0x1p-100, 2 + 2.0/128},
+		{ir.F64, 0.1, 10, -1, math.FMA(0.1, 10, -1)},
+	} {
+		out := NewBuffer(c.d, 1)
+		require.NoError(t, launchT(t, fmaKernel(c.d, 1, false), [3]int{1, 1, 1},
+			FromFloat64(c.d, []float64{c.a}), FromFloat64(c.d, []float64{c.b}), FromFloat64(c.d, []float64{c.c}), out))
+		require.Equal(t, c.w, out.Float64()[0], "%v fma(%v, %v, %v)", c.d, c.a, c.b, c.c)
+	}
+
+	// every dtype, addend a tile or a broadcast scalar, specials included
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 65504, 1e-7}
+	for _, d := range []ir.DType{ir.F16, ir.BF16, ir.F32, ir.F64} {
+		for _, scalar := range []bool{false, true} {
+			for i := range xs {
+				xs[i], ys[i], zs[i] = d.Round(r.NormFloat64()*8), d.Round(r.NormFloat64()), d.Round(r.NormFloat64()*8)
+				if i < len(special)*len(special) {
+					xs[i], zs[i] = special[i%len(special)], special[i/len(special)]
+				}
+			}
+			x, y, z, out := FromFloat64(d, xs), FromFloat64(d, ys), FromFloat64(d, zs), NewBuffer(d, n)
+			require.NoError(t, launchT(t, fmaKernel(d, n, scalar), [3]int{1, 1, 1}, x, y, z, out), "%v", d)
+			xv, yv, zv := x.Float64(), y.Float64(), z.Float64()
+			for i, got := range out.Float64() {
+				c := zv[i]
+				if scalar {
+					c = zv[0]
+				}
+				want := d.FMA(xv[i], yv[i], c)
+				if math.IsNaN(want) {
+					require.True(t, math.IsNaN(got), "%v fma(%v, %v, %v) = %v", d, xv[i], yv[i], c, got)
+					continue
+				}
+				require.Equal(t, want, got, "%v fma(%v, %v, %v)", d, xv[i], yv[i], c)
+				require.Equal(t, math.Signbit(want), math.Signbit(got), "%v fma(%v, %v, %v) sign", d, xv[i], yv[i], c)
+			}
 		}
 	}
 }

@@ -223,6 +223,8 @@ func (t *thread) exec(in *instr) error {
 		return t.cmp(in)
 	case ir.OpSelect:
 		return t.sel(in)
+	case ir.OpFMA:
+		return t.fma(in)
 	case ir.OpCast:
 		return t.cast(in)
 	case ir.OpAddPtr:
