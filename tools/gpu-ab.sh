@@ -7,7 +7,8 @@
 #                                   advisories and the SASS's WARPGROUP.DEPBAR count
 # DECODE=0 skips the decode bench; CASES= the prefill rows (tlec bench
 # attn_prefill --cases; default: FP8 dense and masked, BF16 paged, self-attention 4096);
-# TESTRUN= a -test.run pattern of .gpu/attention.test to run first (accuracy).
+# TESTRUN= a -test.run pattern of .gpu/attention.test to run first (accuracy);
+# RACE= one to run under compute-sanitizer racecheck.
 # Prints each row's median us for both builds; logs in $OUT/logs.tar.gz.
 . "$(dirname "$0")/gpu-env.sh"
 W=/tmp/gpu-ab; rm -rf $W; mkdir -p $W
@@ -24,6 +25,11 @@ if [ -n "${TESTRUN:-}" ]; then
   echo "== accuracy: $TESTRUN"
   (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout "${TEST_TIMEOUT:-140}" "$root/.gpu/attention.test" -test.v -test.run "$TESTRUN" >$W/test.log 2>&1; echo "rc=$?")
   grep -E "^(--- FAIL|ok|FAIL|PASS)|Error:" $W/test.log | head
+fi
+if [ -n "${RACE:-}" ]; then
+  echo "== racecheck: $RACE"
+  (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 100 compute-sanitizer --tool racecheck "$root/.gpu/attention.test" -test.run "$RACE" >$W/race.log 2>&1; echo "rc=$?")
+  grep -E "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" $W/race.log | head -4
 fi
 for b in new old; do
   t=.gpu/tlec; [ $b = old ] && t=.gpu/old/tlec
