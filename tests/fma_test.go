@@ -1,10 +1,12 @@
 package tests
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,31 +15,23 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-const fmaSrc = `
-kernel fma_f32(x *f32, y *f32, z *f32, out *f32, n i32) {
+// fmaSrc is one element-wise fma kernel per float dtype (fma_f32, fma_f16,
+// fma_bf16, fma_f64) and fma_scaled.
+var fmaSrc = func() string {
+	var b strings.Builder
+	for _, dt := range []string{"f32", "f16", "bf16", "f64"} {
+		fmt.Fprintf(&b, `
+kernel fma_%[1]s(x *%[1]s, y *%[1]s, z *%[1]s, out *%[1]s, n i32) {
     offs := program_id(0)*1024 + arange(0, 1024)
     m := offs < n
     store(out + offs, fma(load(x + offs, mask: m), load(y + offs, mask: m), load(z + offs, mask: m)), mask: m)
 }
+`, dt)
+	}
+	return b.String() + fmaScaledSrc
+}()
 
-kernel fma_f16(x *f16, y *f16, z *f16, out *f16, n i32) {
-    offs := program_id(0)*1024 + arange(0, 1024)
-    m := offs < n
-    store(out + offs, fma(load(x + offs, mask: m), load(y + offs, mask: m), load(z + offs, mask: m)), mask: m)
-}
-
-kernel fma_bf16(x *bf16, y *bf16, z *bf16, out *bf16, n i32) {
-    offs := program_id(0)*1024 + arange(0, 1024)
-    m := offs < n
-    store(out + offs, fma(load(x + offs, mask: m), load(y + offs, mask: m), load(z + offs, mask: m)), mask: m)
-}
-
-kernel fma_f64(x *f64, y *f64, z *f64, out *f64, n i32) {
-    offs := program_id(0)*1024 + arange(0, 1024)
-    m := offs < n
-    store(out + offs, fma(load(x + offs, mask: m), load(y + offs, mask: m), load(z + offs, mask: m)), mask: m)
-}
-
+const fmaScaledSrc = `
 // the attention form t*rs - m, the scale and the maximum scalars
 kernel fma_scaled(x *f32, y *f32, z *f32, out *f32, n i32) {
     offs := program_id(0)*1024 + arange(0, 1024)
