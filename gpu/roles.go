@@ -16,42 +16,23 @@ func OutsideWarps(total int) int {
 	return p
 }
 
-// RoleActiveWarps is the number of warps a role's body runs on.
+// RoleActiveWarps is the number of warps a role's body runs on
+// (ir.RoleActiveWarps of its warps:).
 func RoleActiveWarps(role *ir.Op) int {
-	n := int(role.Attrs.Int("warps", 1))
-	p := 1
-	for p < n && p < 1<<30 { // the checker allows 32; the bound keeps p from overflowing
-		p *= 2
-	}
-	return p
-}
-
-// RolePaddedWarps is a role's warps rounded up to a warpgroup (4 warps):
-// what it occupies when a role after it must start on a warpgroup boundary
-// (wgmma and setmaxnreg act per warpgroup).
-func RolePaddedWarps(role *ir.Op) int {
-	return (RoleActiveWarps(role) + 3) / 4 * 4
+	return ir.RoleActiveWarps(int(role.Attrs.Int("warps", 1)))
 }
 
 // RoleWarps is the number of warps each role of warp_specialize ws
-// occupies, in order: RolePaddedWarps, except that the last role keeps its
-// RoleActiveWarps when no role gives regs (no setmaxnreg, which would need
-// its whole warpgroup): a one-warp producer after a consumer warpgroup then
-// costs the CTA one warp, not four, so more CTAs fit on an SM.
+// occupies, in order (ir.RoleOccupiedWarps).
 func RoleWarps(ws *ir.Op) []int {
 	roles := Roles(ws)
 	regs := false
-	for _, r := range roles {
-		regs = regs || r.Attrs.Int("regs", 0) > 0
-	}
-	out := make([]int, len(roles))
+	warps := make([]int, len(roles))
 	for k, r := range roles {
-		out[k] = RolePaddedWarps(r)
-		if k == len(roles)-1 && !regs {
-			out[k] = RoleActiveWarps(r)
-		}
+		regs = regs || r.Attrs.Int("regs", 0) > 0
+		warps[k] = int(r.Attrs.Int("warps", 1))
 	}
-	return out
+	return ir.RoleOccupiedWarps(warps, regs)
 }
 
 // Roles returns the role ops of a warp_specialize op, in order.

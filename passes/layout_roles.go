@@ -6,12 +6,12 @@ import (
 
 // Warp roles (warp_specialize) on the GPU.
 //
-// A role with `warps: n` runs its body on RoleActiveWarps(n) warps (n rounded
-// up to a power of two, so that tiles can be laid out over them) and occupies
-// RolePaddedWarps(n) warps of the CTA (that rounded up to a warpgroup, 4
-// warps, so that `regs:` can become setmaxnreg, which acts per warpgroup,
-// and the next role starts on a warpgroup; the last role of a
-// warp_specialize without regs is not padded: gpu.RoleWarps); the padding
+// A role with `warps: n` runs its body on ir.RoleActiveWarps(n) warps (n
+// rounded up to a power of two, so that tiles can be laid out over them) and
+// occupies that rounded up to a warpgroup, 4 warps, of the CTA (so that
+// `regs:` can become setmaxnreg, which acts per warpgroup, and the next role
+// starts on a warpgroup; the last role of a warp_specialize without regs is
+// not padded: ir.RoleOccupiedWarps, gpu.RoleWarps); the padding
 // warps idle until the roles join. Roles are placed one after the
 // other in the order they are written, from warp 0; the CTA has as many warps
 // as the roles of its largest warp_specialize occupy, and code outside

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/tlego/tle/ir"
 	"strings"
 
 	"github.com/tlego/tle/frontend/ast"
@@ -574,7 +575,8 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		c.errorAt(s.Kw, "warp_specialize needs at least one role")
 	}
 	seen := map[string]*ast.Role{}
-	total, totalKnown := int64(0), true
+	var warps []int // each role's, once per copy, while all are known
+	totalKnown, regs := true, false
 	var copied []string // roles with copies: n > 1, "NAME x n"
 	for _, r := range s.Roles {
 		if prev := seen[r.Name.Name]; prev != nil {
@@ -582,9 +584,12 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		}
 		seen[r.Name.Name] = r
 		args := c.roleArgs(r)
+		regs = regs || args.regs > 0
 		if args.warpsKnown && args.copiesKnown {
 			// both bounded (32 warps, 8 copies): no overflow
-			total += (args.warps + 3) / 4 * 4 * args.copies
+			for range args.copies {
+				warps = append(warps, int(args.warps))
+			}
 			if args.copies > 1 {
 				copied = append(copied, fmt.Sprintf("%s x %d", r.Name.Name, args.copies))
 			}
@@ -601,8 +606,12 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		c.copySmem(smemBefore, args)
 		c.b.role, c.b.roleIndex, c.b.loopDepth = savedRole, savedIndex, savedDepth
 	}
+	total := 0
+	for _, n := range ir.RoleOccupiedWarps(warps, regs) {
+		total += n
+	}
 	if totalKnown && total > maxCTAWarps {
-		d := c.errorAt(s.Kw, "warp_specialize needs %d warps once each role is padded to a warpgroup of 4, more than the %d a CTA can have", total, maxCTAWarps)
+		d := c.errorAt(s.Kw, "warp_specialize needs %d warps once each role's warps are rounded up to a power of two and padded to a warpgroup of 4 (the last role unpadded without regs:), more than the %d a CTA can have", total, maxCTAWarps)
 		if len(copied) > 0 {
 			d.Notes = append(d.Notes, "each copy of a role with copies: is a role of its own: "+strings.Join(copied, ", "))
 		}
@@ -625,6 +634,7 @@ type roleInfo struct {
 	warpsKnown  bool
 	copies      int64 // when copiesKnown; 1 without copies:
 	copiesKnown bool
+	regs        int64  // a known regs: (0 without, or when not known)
 	index       *Value // role_index() in the role's body
 }
 
@@ -711,6 +721,8 @@ func (c *checker) roleArgs(r *ast.Role) roleInfo {
 		if d, ok := c.intConst(regs.Value, t, v, "regs"); ok {
 			if x, isK := d.Const(); isK && x != 0 && (x%8 != 0 || x < 24 || x > 256) {
 				c.errorf(regs.Value, "regs must be a multiple of 8 in [24, 256] (or 0: none), got %d", x)
+			} else if isK {
+				info.regs = x
 			}
 		}
 	}
