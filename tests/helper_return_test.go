@@ -338,6 +338,31 @@ func pick2(c i1, d i1, a f32, b f32) f32 {
 			}
 			return float64(float32(e.a * 3))
 		},
+	}, {
+		name: "tile result types ([W]i32, [W]f32)",
+		funcs: `
+const W = 16
+
+func ramp(base i32) [W]i32 {
+    return base + arange(0, W)
+}
+
+func fill(c i1) [W]f32 {
+    if c {
+        return full([W], 2.5, f32)
+    } else {
+        return zeros([W], f32) - 1.0
+    }
+}`,
+		body: `store(out + offs, fill(s > 0) + a)
+    store(outi + offs, ramp(s))`,
+		out: func(e helperEnv) float64 {
+			if e.s > 0 {
+				return float64(float32(2.5) + e.a)
+			}
+			return float64(float32(-1) + e.a)
+		},
+		outi: func(e helperEnv) float64 { return float64(e.s + e.i%16) },
 	}}
 	for _, k := range []string{"1", "2", "3"} {
 		cases = append(cases, struct {

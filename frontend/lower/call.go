@@ -300,9 +300,12 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, con
 	}
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
 	for i, r := range d.Results {
-		if p, ok := r.(*ast.PointerType); ok {
-			st.results = append(st.results, &ir.Pointer{Elem: l.scalarType(p.Elem)})
-		} else {
+		switch r := r.(type) {
+		case *ast.PointerType:
+			st.results = append(st.results, &ir.Pointer{Elem: l.scalarType(r.Elem)})
+		case *ast.TileType: // a tile result type, as the checker takes it ([HALF]i32)
+			st.results = append(st.results, l.paramType(r, global))
+		default:
 			st.results = append(st.results, l.scalarType(r))
 		}
 		st.scope.declare(resultVar(i), nil) // bound by the return

@@ -237,9 +237,9 @@ func (s *fn) helperReturn(st *ast.ReturnStmt) {
 				s.errorf(at, "result %d must be a *%s, got %s", i+1, rp.Elem, v.v.Type)
 			}
 			want = v.v.Type
-		} else if v.v != nil {
-			want = ir.TileOf(ir.ShapeOf(v.v.Type), want.(ir.DType))
-		}
+		} else if dt, scalar := want.(ir.DType); scalar && v.v != nil {
+			want = ir.TileOf(ir.ShapeOf(v.v.Type), dt)
+		} // a tile result type ([HALF]i32) is the value's type, as the checker took it
 		s.rebind(resultVar(i), &val{v: s.materialize(v, want, st.Results[min(i, len(st.Results)-1)].Pos())})
 	}
 	s.retAt = st.Pos()
