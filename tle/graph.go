@@ -21,10 +21,13 @@ type GraphStep struct {
 // overlap inside the graph (a programmatic edge). The graph replays the
 // arguments its launches had when it was captured: the kernels read the
 // device buffers' current contents, but a new argument (another buffer, a
-// new length passed by value) needs a new graph.
+// new length passed by value) needs a new graph. A graph whose launches
+// were closed (Prepared.Close; their buffers may be freed) refuses to
+// replay.
 type Graph struct {
-	g    *GPU
-	exec *cuda.GraphExec
+	g     *GPU
+	exec  *cuda.GraphExec
+	steps []*Prepared
 }
 
 // Capture records steps, in order, into a graph on g (nothing runs). Each
@@ -47,6 +50,11 @@ func (g *GPU) Capture(steps ...GraphStep) (*Graph, error) {
 			return nil, err
 		}
 	}
+	// the GPU's lock: nothing of g synchronises the context (which a
+	// capture in progress forbids) while the stream captures
+	mu := g.lock()
+	mu.Lock()
+	defer mu.Unlock()
 	s, err := g.ctx.NewStream(cuda.StreamNonBlocking)
 	if err != nil {
 		return nil, err
@@ -74,13 +82,22 @@ func (g *GPU) Capture(steps ...GraphStep) (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tle: Capture: %w", err)
 	}
-	return &Graph{g: g, exec: exec}, nil
+	gr := &Graph{g: g, exec: exec}
+	for _, st := range steps {
+		gr.steps = append(gr.steps, st.Launch)
+	}
+	return gr, nil
 }
 
 // Launch enqueues one replay of the graph; it does not wait.
 func (gr *Graph) Launch() error {
 	if gr.exec == nil {
 		return errors.New("tle: launch of a closed graph")
+	}
+	for _, p := range gr.steps {
+		if p.l.Closed() {
+			return fmt.Errorf("tle: launch of a graph whose launch of %s was closed (its arguments may be freed): capture a new graph", p.gk.bin.Kernel)
+		}
 	}
 	return gr.exec.Launch(nil)
 }

@@ -563,3 +563,39 @@ kernel pipetma(x *f32, out desc[f32, 64, 64], n i32) {
     }
 }
 `
+
+// A warp_specialize whose regs: add up to more than the SM's 65536
+// registers (a producer warpgroup at 40 and two consumer copies at 256:
+// 128 * (40 + 256 + 256)) is refused with the sum, not built into a kernel
+// whose setmaxnreg.inc would wait forever; at 232 it builds.
+func TestRoleRegistersOverBudget(t *testing.T) {
+	src := `kernel r(x *f32, C const i32) {
+    warp_specialize {
+        role p(warps: 1, regs: 40) {
+            store(x + arange(0, 32), 1.0)
+        }
+        role c(warps: 4, regs: C, copies: 2) {
+            store(x + 32 + arange(0, 128) + 128*role_index(), 2.0)
+        }
+    }
+}
+`
+	if _, err := nvptx.FindLLC(); err != nil {
+		t.Skipf("llc-19 not installed: %v", err)
+	}
+	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	prog, err := tle.Load(fstest.MapFS{"r.tle": {Data: []byte(src)}}, "r.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := prog.Kernel("r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = k.Compile(tle.CompileOptions{Defines: map[string]string{"C": "256"}}, tle.GPUOptions{Toolchain: "llc"})
+	if err == nil || !strings.Contains(err.Error(), "need 70656 registers per CTA") {
+		t.Fatalf("over budget: %v", err)
+	}
+	b := compileTLE(t, prog, "r", map[string]string{"C": "232"})
+	wantPTX(t, b.PTX, 2, `setmaxnreg\.inc\.sync\.aligned\.u32 232;`)
+}

@@ -162,6 +162,9 @@ func (f *Function) NewLauncher(params ...Param) (*Launcher, error) {
 }
 
 // Close frees the argument block.
+// Closed reports whether Close has run (its argument block is freed).
+func (l *Launcher) Closed() bool { return l.block == nil }
+
 func (l *Launcher) Close() error {
 	if l.block == nil {
 		return nil
