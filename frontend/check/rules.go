@@ -104,6 +104,18 @@ func (c *checker) knownInt(cc *callCtx, a *argv) (int64, bool) {
 	return n, true
 }
 
+// sameInEveryCopy refuses a shape dimension (what, at e) that depends on
+// role_index(): the copies of a role run one body, so their tiles and
+// buffers have one shape (the checker, which checks the body once, could
+// not check each copy's).
+func (c *checker) sameInEveryCopy(e ast.Node, what string, d Dim) bool {
+	if slices.Contains(d.Symbols(), roleIndexSym) {
+		c.errorf(e, "%s %s depends on role_index(): the copies of a role have the same shapes", what, d)
+		return false
+	}
+	return true
+}
+
 // knownIntIn requires argument name to be a known integer in [lo, hi].
 func (c *checker) knownIntIn(cc *callCtx, name string, lo, hi int64) bool {
 	a := cc.get(name)
@@ -167,6 +179,7 @@ func (c *checker) shapeArg(cc *callCtx, a *argv) (Shape, bool) {
 				c.convertConst(e, ad, tv.Value, I32)
 			}
 			d, ok := c.posDim(e, tv.Type, tv.Value, "dimension in "+c.what(cc, a))
+			ok = ok && c.sameInEveryCopy(e, "dimension in "+c.what(cc, a), d)
 			good = good && ok
 			shape = append(shape, d)
 		}
@@ -174,7 +187,7 @@ func (c *checker) shapeArg(cc *callCtx, a *argv) (Shape, bool) {
 	}
 	if d, ok := a.typ.(DType); ok && d.IsInteger() {
 		dim, ok := c.constDim(cc, a, true)
-		return Shape{dim}, ok
+		return Shape{dim}, ok && c.sameInEveryCopy(a.expr, c.what(cc, a), dim)
 	}
 	c.argErr(cc, a, "a shape like [16, 128]")
 	return nil, false
@@ -257,6 +270,9 @@ func (c *checker) arange(cc *callCtx) Type {
 		return Invalid
 	}
 	size := hi.Sub(lo)
+	if !c.sameInEveryCopy(cc.call, "arange size", size) {
+		return Invalid
+	}
 	if n, ok := size.Const(); ok {
 		if n <= 0 {
 			c.errorf(cc.call, "arange size must be positive, got %d", n)
