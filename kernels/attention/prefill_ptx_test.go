@@ -209,7 +209,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
 		require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
 		require.Equal(t, "2", pl.Defines["SK"], "%+v", c)
-		require.Equal(t, 2, strings.Count(consumer, "setmaxnreg.inc.sync.aligned.u32 224;"), "%+v: two consumer copies", c)
+		require.Equal(t, 2, strings.Count(consumer, "setmaxnreg.inc.sync.aligned.u32 "+pl.Defines["RC"]+";"), "%+v: two consumer copies", c)
 		for _, bar := range []string{"bar.sync 3, 128;", "bar.sync 4, 128;"} {
 			require.Contains(t, consumer, bar, "%+v: each copy its own named barrier", c)
 		}
