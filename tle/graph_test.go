@@ -13,17 +13,7 @@ import (
 // grid_dependency_wait, is refused before anything is captured; a graph
 // whose launch was closed refuses to replay, and a closed graph too.
 func TestGraphCapture(t *testing.T) {
-	needLLC(t)
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	g := fakeGPU(t).With(GPUOptions{Toolchain: "llc"})
-	prog, err := Parse("vadd.tle", []byte(`kernel vadd(x *f32, y *f32, out *f32, n i32) {
-    offs := program_id(0)*128 + arange(0, 128)
-    store(out + offs, load(x + offs, mask: offs < n, other: 0) + load(y + offs, mask: offs < n, other: 0), mask: offs < n)
-}
-`))
-	require.NoError(t, err)
-	k, err := prog.Kernel("vadd")
-	require.NoError(t, err)
+	g, k := fakeVadd(t)
 	x, err := g.Upload(ir.F32, []float64{1, 2, 3, 4})
 	require.NoError(t, err)
 	defer g.Free(x)

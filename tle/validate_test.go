@@ -235,7 +235,10 @@ func fakeGPU(t *testing.T) *GPU {
 	return &GPU{ctx: ctx, name: "fake", loaded: map[string]*gpuKernel{}}
 }
 
-func TestGPUChecks(t *testing.T) {
+// fakeVadd is the fake GPU (through llc-19, a JIT cache of the test's
+// own) and a vadd kernel for it.
+func fakeVadd(t *testing.T) (*GPU, *Kernel) {
+	t.Helper()
 	needLLC(t)
 	t.Setenv("TLE_CACHE_DIR", t.TempDir())
 	g := fakeGPU(t).With(GPUOptions{Toolchain: "llc"})
@@ -245,7 +248,13 @@ func TestGPUChecks(t *testing.T) {
 }
 `))
 	require.NoError(t, err)
-	k, _ := prog.Kernel("vadd")
+	k, err := prog.Kernel("vadd")
+	require.NoError(t, err)
+	return g, k
+}
+
+func TestGPUChecks(t *testing.T) {
+	g, k := fakeVadd(t)
 	x := &Tensor{Shape: []int{4}, Data: []float64{1, 2, 3, 4}}
 	args := func() map[string]any { return map[string]any{"x": x, "y": x, "out": NewTensor(4), "n": 4} }
 
@@ -258,7 +267,7 @@ func TestGPUChecks(t *testing.T) {
 	a = args()
 	ctx := &endsAfter{Context: context.Background()}
 	ctx.n.Store(2)
-	err = k.RunContext(ctx, g, [3]int{1, 1, 1}, CompileOptions{}, a)
+	err := k.RunContext(ctx, g, [3]int{1, 1, 1}, CompileOptions{}, a)
 	require.EqualError(t, err, "vadd not launched: context canceled")
 	require.Equal(t, []float64{0, 0, 0, 0}, a["out"].(*Tensor).Data)
 
