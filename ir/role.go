@@ -55,3 +55,36 @@ func RoleOccupiedWarps(warps []int, regs bool) []int {
 	}
 	return out
 }
+
+// SMRegisters is the register file of an SM (Hopper): 65536 32-bit
+// registers, which a CTA's warpgroups share once setmaxnreg moves them.
+const SMRegisters = 65536
+
+// EntryRegisters is the per-thread register cap a kernel of ctaWarps
+// warps starts with: SMRegisters over its threads in units of 8, at most
+// 248 (ptxas gives a kernel using setmaxnreg the whole cap its maxntid and
+// minctasm allow, and a thread has at most 255).
+func EntryRegisters(ctaWarps int) int {
+	return min(SMRegisters/(max(ctaWarps, 1)*32)/8*8, 248)
+}
+
+// RoleRegisters is the registers a CTA of ctaWarps warps holds once its
+// warp_specialize's roles have applied their regs: (regs[k], 0 for none):
+// each role's occupied warps (RoleOccupiedWarps) times 32 threads times
+// its regs, or the entry cap for a role without, and the warps past the
+// roles at the entry cap. A setmaxnreg.inc waits until the other
+// warpgroups' .dec have freed what it takes: forever when this passes
+// SMRegisters.
+func RoleRegisters(occupied, regs []int, ctaWarps int) int {
+	cap := EntryRegisters(ctaWarps)
+	total, warps := 0, 0
+	for k, w := range occupied {
+		r := regs[k]
+		if r == 0 {
+			r = cap
+		}
+		total += 32 * w * r
+		warps += w
+	}
+	return total + 32*max(ctaWarps-warps, 0)*cap
+}

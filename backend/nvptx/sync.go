@@ -429,34 +429,17 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 }
 
 // checkRoleRegisters refuses roles whose regs: ask for more registers than
-// the SM has: once one role gives regs:, each warpgroup holds its role's
-// regs per thread (a role without regs:, and the warps past the roles,
-// the kernel's entry cap), and a setmaxnreg.inc waits until the
-// warpgroups' .dec have freed what it takes, forever if the sum passes
-// 65536.
+// the SM has (ir.RoleRegisters): a setmaxnreg.inc would wait forever.
 func (g *gen) checkRoleRegisters(roles []*ir.Op, occupied []int) {
-	cap := entryRegs(g.nw)
-	total, warps, any := 0, 0, false
+	regs := make([]int, len(roles))
+	any := false
 	for k, r := range roles {
-		regs := int(r.Attrs.Int("regs", 0))
-		any = any || regs > 0
-		if regs == 0 {
-			regs = cap
-		}
-		total += 32 * occupied[k] * regs
-		warps += occupied[k]
+		regs[k] = int(r.Attrs.Int("regs", 0))
+		any = any || regs[k] > 0
 	}
-	total += 32 * max(g.nw-warps, 0) * cap
-	if any && total > 65536 {
-		g.failf("the roles' regs: need %d registers per CTA (each warpgroup's regs times 128 threads, %d for a role without regs:), more than the SM's 65536: a setmaxnreg.inc would wait forever", total, cap)
+	if total := ir.RoleRegisters(occupied, regs, g.nw); any && total > ir.SMRegisters {
+		g.failf("the roles' regs: need %d registers per CTA (each warpgroup's regs times 128 threads, %d for a role without regs:), more than the SM's %d: a setmaxnreg.inc would wait forever", total, ir.EntryRegisters(g.nw), ir.SMRegisters)
 	}
-}
-
-// entryRegs is the per-thread register cap a kernel of nw warps starts
-// with: 65536 over its threads in units of 8, at most 248 (ptxas gives a
-// kernel using setmaxnreg the whole cap its maxntid and minctasm allow).
-func entryRegs(nw int) int {
-	return min(65536/(nw*32)/8*8, 248)
 }
 
 // setmaxnreg moves the warpgroup's register allocation to regs per thread:
@@ -467,7 +450,7 @@ func (g *gen) setmaxnreg(regs int) {
 	if regs < 24 || regs > 256 || regs%8 != 0 {
 		g.failf("regs: %d: setmaxnreg takes a multiple of 8 in 24..256", regs)
 	}
-	cap := entryRegs(g.nw) // 255 registers at most, allocated in units of 8
+	cap := ir.EntryRegisters(g.nw) // 255 registers at most, allocated in units of 8
 	switch {
 	case regs < cap:
 		g.convergentAsm(fmt.Sprintf("setmaxnreg.dec.sync.aligned.u32 %d;", regs))

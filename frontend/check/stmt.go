@@ -575,8 +575,8 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		c.errorAt(s.Kw, "warp_specialize needs at least one role")
 	}
 	seen := map[string]*ast.Role{}
-	var warps []int // each role's, once per copy, while all are known
-	totalKnown, regs := true, false
+	var warps, roleRegs []int // each role's, once per copy, while all are known
+	totalKnown, regs, regsKnown := true, false, true
 	var copied []string // roles with copies: n > 1, "NAME x n"
 	for _, r := range s.Roles {
 		if prev := seen[r.Name.Name]; prev != nil {
@@ -585,10 +585,12 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		seen[r.Name.Name] = r
 		args := c.roleArgs(r)
 		regs = regs || args.regs > 0
+		regsKnown = regsKnown && args.regsKnown
 		if args.warpsKnown && args.copiesKnown {
 			// both bounded (32 warps, 8 copies): no overflow
 			for range args.copies {
 				warps = append(warps, int(args.warps))
+				roleRegs = append(roleRegs, int(args.regs))
 			}
 			if args.copies > 1 {
 				copied = append(copied, fmt.Sprintf("%s x %d", r.Name.Name, args.copies))
@@ -607,8 +609,14 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 		c.b.role, c.b.roleIndex, c.b.loopDepth = savedRole, savedIndex, savedDepth
 	}
 	total := 0
-	for _, n := range ir.RoleOccupiedWarps(warps, regs) {
+	occupied := ir.RoleOccupiedWarps(warps, regs)
+	for _, n := range occupied {
 		total += n
+	}
+	if totalKnown && total <= maxCTAWarps && regs && regsKnown {
+		if n := ir.RoleRegisters(occupied, roleRegs, total); n > ir.SMRegisters {
+			c.errorAt(s.Kw, "the roles' regs: need %d registers per CTA (each warpgroup's regs times 128 threads, %d for a role without regs:), more than the SM's %d: a setmaxnreg.inc would wait forever", n, ir.EntryRegisters(total), ir.SMRegisters)
+		}
 	}
 	if totalKnown && total > maxCTAWarps {
 		d := c.errorAt(s.Kw, "warp_specialize needs %d warps once each role's warps are rounded up to a power of two and padded to a warpgroup of 4 (the last role unpadded without regs:), more than the %d a CTA can have", total, maxCTAWarps)
@@ -635,6 +643,7 @@ type roleInfo struct {
 	copies      int64 // when copiesKnown; 1 without copies:
 	copiesKnown bool
 	regs        int64  // a known regs: (0 without, or when not known)
+	regsKnown   bool   // no regs:, or a known one
 	index       *Value // role_index() in the role's body
 }
 
@@ -697,7 +706,7 @@ func (c *checker) roleArgs(r *ast.Role) roleInfo {
 		}
 		*slot = a
 	}
-	info := roleInfo{copies: 1, copiesKnown: true}
+	info := roleInfo{copies: 1, copiesKnown: true, regsKnown: regs == nil}
 	if warps == nil {
 		c.errorf(r.Name, "role %s needs warps: (the number of warps it runs on)", r.Name.Name)
 	} else {
@@ -722,7 +731,7 @@ func (c *checker) roleArgs(r *ast.Role) roleInfo {
 			if x, isK := d.Const(); isK && x != 0 && (x%8 != 0 || x < 24 || x > 256) {
 				c.errorf(regs.Value, "regs must be a multiple of 8 in [24, 256] (or 0: none), got %d", x)
 			} else if isK {
-				info.regs = x
+				info.regs, info.regsKnown = x, true
 			}
 		}
 	}
