@@ -2,7 +2,6 @@ package nvptx
 
 import (
 	"math"
-	"slices"
 
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
@@ -312,15 +311,17 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 // widened to f32 as their other arithmetic is: an f32 fma rounded to 16 bits
 // would round twice (ir.DType.FMA's tests show where that differs).
 func (g *gen) fma(d ir.DType, args []value.Value) value.Value {
-	x := slices.Clone(args) // the call keeps its operand slice; elementwise reuses args
+	// the operands one by one, as every other op passes them: a call keeps
+	// the slice it is given, and elementwise reuses args for each element
+	a, b, c := args[0], args[1], args[2]
 	switch d {
 	case ir.F32:
-		return g.fintr("llvm.fma.f32", x...)
+		return g.fintr("llvm.fma.f32", a, b, c)
 	case ir.F64:
-		return g.fintr("llvm.fma.f64", x...)
+		return g.fintr("llvm.fma.f64", a, b, c)
 	case ir.F16, ir.BF16:
-		a := g.md.inlineAsm(types.I16, []types.Type{types.I16, types.I16, types.I16}, "fma.rn."+d.String()+" $0, $1, $2, $3;", "=h,h,h,h", false)
-		return g.cur.NewCall(a, x...)
+		asm := g.md.inlineAsm(types.I16, []types.Type{types.I16, types.I16, types.I16}, "fma.rn."+d.String()+" $0, $1, $2, $3;", "=h,h,h,h", false)
+		return g.cur.NewCall(asm, a, b, c)
 	}
 	g.failf("fma is not defined on %s", d)
 	return nil
