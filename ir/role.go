@@ -88,3 +88,8 @@ func RoleRegisters(occupied, regs []int, ctaWarps int) int {
 	}
 	return total + 32*max(ctaWarps-warps, 0)*cap
 }
+
+// RoleRegistersTooMany is the error the checker and the backend give when
+// RoleRegisters passes SMRegisters (its arguments: the total, the entry
+// cap, SMRegisters).
+const RoleRegistersTooMany = "the roles' regs: need %d registers per CTA (each warpgroup's regs times 128 threads, %d for a role without regs:), more than the SM's %d: a setmaxnreg.inc would wait forever"

@@ -438,7 +438,7 @@ func (g *gen) checkRoleRegisters(roles []*ir.Op, occupied []int) {
 		any = any || regs[k] > 0
 	}
 	if total := ir.RoleRegisters(occupied, regs, g.nw); any && total > ir.SMRegisters {
-		g.failf("the roles' regs: need %d registers per CTA (each warpgroup's regs times 128 threads, %d for a role without regs:), more than the SM's %d: a setmaxnreg.inc would wait forever", total, ir.EntryRegisters(g.nw), ir.SMRegisters)
+		g.failf(ir.RoleRegistersTooMany, total, ir.EntryRegisters(g.nw), ir.SMRegisters)
 	}
 }
 

@@ -615,7 +615,7 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 	}
 	if totalKnown && total <= maxCTAWarps && regs && regsKnown {
 		if n := ir.RoleRegisters(occupied, roleRegs, total); n > ir.SMRegisters {
-			c.errorAt(s.Kw, "the roles' regs: need %d registers per CTA (each warpgroup's regs times 128 threads, %d for a role without regs:), more than the SM's %d: a setmaxnreg.inc would wait forever", n, ir.EntryRegisters(total), ir.SMRegisters)
+			c.errorAt(s.Kw, ir.RoleRegistersTooMany, n, ir.EntryRegisters(total), ir.SMRegisters)
 		}
 	}
 	if totalKnown && total > maxCTAWarps {
