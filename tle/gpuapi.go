@@ -219,12 +219,20 @@ func (p *Prepared) Launch() error { return p.LaunchWith(LaunchOptions{}) }
 
 // LaunchWith enqueues the kernel once with the launch's options (PDL); it
 // does not wait, and allocates nothing.
-func (p *Prepared) LaunchWith(o LaunchOptions) error {
+func (p *Prepared) LaunchWith(o LaunchOptions) error { return p.launchOn(nil, o) }
+
+// launchOn enqueues the kernel once into stream s (nil: the legacy default
+// stream, where every other launch of a GPU goes; Capture's stream while
+// it records a graph).
+func (p *Prepared) launchOn(s *cuda.Stream, o LaunchOptions) error {
 	if err := o.check(p.gk.bin); err != nil {
 		return err
 	}
 	p.cfg.ProgrammaticStreamSerialization = o.PDL
-	return p.l.Launch(&p.cfg)
+	p.cfg.Stream = s
+	err := p.l.Launch(&p.cfg)
+	p.cfg.Stream = nil
+	return err
 }
 
 // Binary is what the launch runs.

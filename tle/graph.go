@@ -65,10 +65,7 @@ func (g *GPU) Capture(steps ...GraphStep) (*Graph, error) {
 	}
 	var launchErr error
 	for _, st := range steps {
-		cfg := st.Launch.cfg
-		cfg.Stream = s
-		cfg.ProgrammaticStreamSerialization = st.Options.PDL
-		if launchErr = st.Launch.l.Launch(&cfg); launchErr != nil {
+		if launchErr = st.Launch.launchOn(s, st.Options); launchErr != nil {
 			break
 		}
 	}
