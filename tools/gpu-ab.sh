@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# A/B of two builds of tlec on the GPU host, in one call (repository root,
+# A/B of builds of tlec on the GPU host, in one call (repository root,
 # .gpu carried):
 #   .gpu/tlec       this build      (CGO_ENABLED=0 go build -o .gpu/tlec ./cmd/tlec)
-#   .gpu/old/tlec   the other one   (built from a worktree of the other commit)
+#   .gpu/NAME/tlec  the others      (each built from a worktree of another
+#                                   commit: old, and any variants)
 #   .gpu/var/*.ptx  optional PTX    (tlec build --emit ptx): ptxas' performance
 #                                   advisories and the SASS's WARPGROUP.DEPBAR count
 # DECODE=0 skips the decode bench; CASES= the prefill rows (tlec bench
 # attn_prefill --cases; default: FP8 dense and masked, BF16 paged, self-attention 4096);
 # TESTRUN= a -test.run pattern of .gpu/attention.test to run first (accuracy);
 # RACE= one to run under compute-sanitizer racecheck.
-# Prints each row's median us for both builds; logs in $OUT/logs.tar.gz.
+# SPILLS= a kernel-name regex: registers and spills of each build's kernels.
+# DECODE_BUILDS= the builds the decode bench times (default all), DECODE_ARGS=
+# more flags for it (--cases ...); PREFILL=0 skips the prefill bench.
+# EXTRA= a command run after the timings from the repository root, logs under
+# $W (an ncu profile, another bench).
+# Prints each row's median us for every build; logs in $OUT/logs.tar.gz.
 . "$(dirname "$0")/gpu-env.sh"
 W=/tmp/gpu-ab; rm -rf $W; mkdir -p $W
 finish() { tar -czf "$OUT/logs.tar.gz" -C "$W" . 2>/dev/null; }
@@ -31,12 +37,20 @@ if [ -n "${RACE:-}" ]; then
   (cd kernels/attention && TLE_REQUIRE_GPU=1 timeout 100 compute-sanitizer --tool racecheck "$root/.gpu/attention.test" -test.run "$RACE" >$W/race.log 2>&1; echo "rc=$?")
   grep -E "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" $W/race.log | head -4
 fi
-for b in new old; do
-  t=.gpu/tlec; [ $b = old ] && t=.gpu/old/tlec
-  if [ "${DECODE:-1}" = 1 ]; then timeout 150 $t bench attn_decode --reps "${REPS:-30}" >$W/dec-$b.txt 2>/dev/null; echo "decode $b rc=$?"; fi
-  timeout 150 $t bench attn_prefill --reps "${REPS:-15}" --cases "${CASES:-fp8_q1_dense_nhd,fp8_q0_dense_nhd,fp8_q0_masked_nhd,fp8_q1_masked_nhd,kvcache_bf16_nhd,kvcache_bf16_masked_nhd,nocache/4096}" >$W/pf-$b.txt 2>/dev/null; echo "prefill $b rc=$?"
+builds="new $(cd .gpu && ls -d */ 2>/dev/null | tr -d / | while read b; do [ -x $b/tlec ] && echo $b; done | tr '\n' ' ')"
+for b in $builds; do
+  t=.gpu/tlec; [ $b = new ] || t=.gpu/$b/tlec
+  export TLE_CACHE_DIR=$W/cache-$b
+  if [ "${DECODE:-1}" = 1 ] && [[ " ${DECODE_BUILDS:-$builds} " == *" $b "* ]]; then timeout 150 $t bench attn_decode --reps "${REPS:-30}" ${DECODE_ARGS:-} >$W/dec-$b.txt 2>/dev/null; echo "decode $b rc=$?"; fi
+  if [ "${PREFILL:-1}" = 1 ]; then timeout 150 $t bench attn_prefill --reps "${REPS:-15}" --cases "${CASES:-fp8_q1_dense_nhd,fp8_q0_dense_nhd,fp8_q0_masked_nhd,fp8_q1_masked_nhd,kvcache_bf16_nhd,kvcache_bf16_masked_nhd,nocache/4096}" >$W/pf-$b.txt 2>/dev/null; echo "prefill $b rc=$?"; fi
 done
-python3 - $W <<'PY'
+unset TLE_CACHE_DIR
+if [ -n "${SPILLS:-}" ]; then
+  echo "== registers and spills of the kernels matching $SPILLS"
+  for b in $builds; do echo "-- $b"; bash tools/gpu-ptxas-spills.sh $W/cache-$b "$SPILLS" | grep -v "^    "; done
+fi
+if [ -n "${EXTRA:-}" ]; then echo "== extra"; (eval "$EXTRA"; echo "extra rc=$?"); fi
+python3 - $W "$builds" <<'PY'
 import os, sys
 W = sys.argv[1]
 def dec(path):
@@ -55,10 +69,11 @@ def pre(path):
             try: out[f[0]] = float(f[1])
             except ValueError: pass
     return out
+builds = sys.argv[2].split()
 for name, fn, ext in (("decode", dec, "dec"), ("prefill", pre, "pf")):
-    new, old = fn(f"{W}/{ext}-new.txt"), fn(f"{W}/{ext}-old.txt")
-    if new:
-        print(f"{name} median us: this build / the other")
-        for k in new:
-            print(f"  {k:45s} {new[k]:8.1f} {old.get(k, float('nan')):8.1f}")
+    res = {b: fn(f"{W}/{ext}-{b}.txt") for b in builds}
+    if res[builds[0]]:
+        print(f"{name} median us: " + " / ".join(builds))
+        for k in res[builds[0]]:
+            print(f"  {k:45s}" + "".join(f" {res[b].get(k, float('nan')):8.1f}" for b in builds))
 PY

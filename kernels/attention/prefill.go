@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/tlego/tle/tle"
@@ -95,6 +96,8 @@ type PrefillDims struct {
 	KeyStep int
 	Mask    bool // a block mask is given
 	MaskKT  int  // its columns: cdiv(max L, 128)
+	// KeyTiles is the longest walk's 128-key steps: cdiv(max L, 128).
+	KeyTiles int
 }
 
 // The FP8 kernel's register split (setmaxnreg per warpgroup: one
@@ -117,6 +120,14 @@ const (
 	fp8K128RegsTransposer = 32
 	fp8K128RegsConsumer   = 224
 )
+
+// fp8K128PeelSteps is the longest walk (in 128-key steps) for which
+// attn_prefill_fp8_k128 peels its step 0 (PEEL 1: Q K^T alone before the
+// loop, so a short walk's first product does not wait for V^T). Longer
+// walks run step 0 in the loop (PEEL 0): the peeled kernel's consumers
+// ran the 512x32768 rows 5 to 9 % slower on an H200 (docs/perf.md run
+// 39), the one-step 127x127 walks 10 to 25 % faster.
+const fp8K128PeelSteps = 32
 
 // prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
 // pages of 64, eight of 32, sixteen of 16), half that for fp8 caches.
@@ -194,6 +205,7 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if err := d.checkTable(in.BlockIDs, in.KVLens, "B = len(cu_seqlens_q) - 1", lq, "the request's query tokens (cu_seqlens_q)"); err != nil {
 		return nil, err
 	}
+	d.KeyTiles = int((slices.Max(in.KVLens) + PrefillTile - 1) / PrefillTile)
 	if err := d.checkInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.T, "[T, Hq]"); err != nil {
 		return nil, err
 	}
@@ -264,10 +276,7 @@ func (d *PrefillDims) setBlockM(bm int, maxQ int64) error {
 
 // checkMask validates the block mask against the sizes already checked.
 func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
-	maxL := int64(0)
-	for _, l := range lens {
-		maxL = max(maxL, l)
-	}
+	maxL := slices.Max(lens)
 	kt := int((maxL + PrefillTile - 1) / PrefillTile)
 	if kt > PrefillMaxKeyTiles {
 		return argErr("block_mask", "at most %d key tiles of 128 (%d keys), the longest request has %d", PrefillMaxKeyTiles, PrefillMaxKeyTiles*PrefillTile, maxL)
@@ -338,6 +347,10 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 		defs["RP"], defs["RT"], defs["RC"] = it(fp8RegsProducer), it(fp8RegsTransposer), it(fp8RegsConsumer)
 		if name == "attn_prefill_fp8_k128" {
 			defs["RT"], defs["RC"] = it(fp8K128RegsTransposer), it(fp8K128RegsConsumer)
+			defs["PEEL"] = "0"
+			if d.KeyTiles <= fp8K128PeelSteps {
+				defs["PEEL"] = "1"
+			}
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}

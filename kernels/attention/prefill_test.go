@@ -356,6 +356,25 @@ func TestPrefillKeyStep(t *testing.T) {
 	}
 }
 
+// TestPrefillLongWalk: attn_prefill_fp8_k128 with step 0 in its loop
+// (PEEL 0, which the plan picks when the longest walk passes
+// fp8K128PeelSteps steps of 128 keys): a walk of 34 steps (L 4300, not a
+// multiple of the page) and, in the same call, a one-step walk, whose
+// only PV runs after the loop; quant 0 and 1.
+func TestPrefillLongWalk(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(53, 54))
+	for _, q := range []int{0, 1} {
+		c := prefillCase{name: fmt.Sprintf("fp8 q%d long walk", q), fp8: true, quant: q, page: 64, hkv: 1, g: 4, nhd: q == 1, qlens: []int64{3, 70}, lens: []int64{4300, 70}}
+		in, p := makePrefill(r, c)
+		d, err := ValidatePrefill(in, p)
+		require.NoError(t, err)
+		require.Greater(t, d.KeyTiles, fp8K128PeelSteps)
+		require.Equal(t, "0", PlanPrefill(d).Defines["PEEL"], "the long walk's plan runs step 0 in the loop")
+		runPrefill(t, devs, r, c)
+	}
+}
+
 // TestPrefillBF16KeyStep: the BF16 walk of 128 keys a step
 // (attn_prefill_bf16_k128: two page slots of 64 a step, two
 // m64n64 QK^T products, one softmax update over their 128 columns) and the
