@@ -269,6 +269,7 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 	g.tid = g.cur.NewCall(tidF)
 	g.lane = g.cur.NewAnd(g.tid, i32c(31))
 	g.warp = g.cur.NewLShr(g.tid, i32c(5))
+	g.prefetchDescs(f, params)
 	body := g.fn.NewBlock("body")
 	g.cur = body
 	g.sync = smemState{}

@@ -437,6 +437,38 @@ kernel tma_after_barrier(x *f32, a desc[f32, 64, 64], out *f32) {
 }
 `
 
+// TestPTXPrefetchDescs: a kernel prefetches each desc parameter a copy
+// uses, once, before its first TMA (prefetch.tensormap on the map's
+// generic address), and none it does not use.
+func TestPTXPrefetchDescs(t *testing.T) {
+	prog, err := tle.Load(fstest.MapFS{"f.tle": {Data: []byte(prefetchDescsSrc)}}, "f.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := compileTLE(t, prog, "prefetch_descs", nil).PTX
+	if n := strings.Count(ptx, "prefetch.tensormap ["); n != 2 {
+		t.Errorf("%d prefetch.tensormap, want 2 (a and b; c is not copied)", n)
+	}
+	pf, cp := strings.LastIndex(ptx, "prefetch.tensormap"), strings.Index(ptx, "cp.async.bulk.tensor")
+	if cp < 0 || pf > cp {
+		t.Errorf("the prefetches do not all come before the first TMA (prefetch at %d, copy at %d)", pf, cp)
+	}
+}
+
+const prefetchDescsSrc = `
+kernel prefetch_descs(a desc[f32, 64, 64], b desc[f32, 64, 64], c desc[f32, 64, 64], out *f32) {
+    sa := alloc([64, 64], f32)
+    sb := alloc([64, 64], f32)
+    bar := barrier(count: 1)
+    rm := arange(0, 64)
+    expect(bar, 2*64*64*4)
+    copy(a, sa, 0, 0, barrier: bar)
+    copy(b, sb, 0, 0, barrier: bar)
+    wait(bar, 0)
+    store(out + rm[:, None]*64 + rm[None, :], load(sa) + load(sb))
+}
+`
+
 // TestPTXProxyFenceAcrossWarpSpecialize: a generic store made in a role of
 // an earlier warp_specialize (ws2), or of the same one on an earlier trip
 // round a loop (wsloop2), reaches a later role's wgmma through barrier 0,

@@ -384,6 +384,32 @@ func unsplitPlan(d *ir.Desc) *tmaPlan {
 	return p
 }
 
+// prefetchDescs has thread 0 prefetch each desc parameter a copy uses
+// into the SM's descriptor cache at the kernel's entry (prefetch.tensormap,
+// as CUTLASS's kernels do), so that the first TMA through it does not wait
+// for the 128-byte map to come from memory after the kernel's other
+// start-up loads.
+func (g *gen) prefetchDescs(f *ir.Func, params []*llvm.Param) {
+	pf := g.md.inlineAsm(types.Void, []types.Type{types.I32, types.I64},
+		"{\n\t.reg .pred %p;\n\tsetp.eq.u32 %p, $0, 0;\n\t@%p prefetch.tensormap [$1];\n}", "r,l,~{memory}", true)
+	for i, prm := range f.Params {
+		if _, ok := prm.Type.(*ir.Desc); !ok || !usedByCopy(g.users[f.Body.Args[i]]) {
+			continue
+		}
+		g.cur.NewCall(pf, g.tid, g.cur.NewPtrToInt(params[i], types.I64))
+	}
+}
+
+// usedByCopy reports whether one of ops is a copy (a TMA through the desc).
+func usedByCopy(ops []*ir.Op) bool {
+	for _, op := range ops {
+		if op.Kind == ir.OpCopy {
+			return true
+		}
+	}
+	return false
+}
+
 // descParams returns the map each desc parameter needs, from the plans of
 // descPlans.
 func descParams(f *ir.Func, plans map[*ir.Value]*tmaPlan) []DescParam {
