@@ -205,7 +205,7 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if err := d.checkTable(in.BlockIDs, in.KVLens, "B = len(cu_seqlens_q) - 1", lq, "the request's query tokens (cu_seqlens_q)"); err != nil {
 		return nil, err
 	}
-	d.KeyTiles = int((slices.Max(in.KVLens) + PrefillTile - 1) / PrefillTile)
+	d.setKeyTiles(slices.Max(in.KVLens))
 	if err := d.checkInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.T, "[T, Hq]"); err != nil {
 		return nil, err
 	}
@@ -254,6 +254,12 @@ func (d *PrefillDims) setKeyStep(ks int) error {
 		d.Stages /= 2 // two programs an SM share its shared memory
 	}
 	return nil
+}
+
+// setKeyTiles sets the longest walk's 128-key steps from the longest
+// request's maxL keys.
+func (d *PrefillDims) setKeyTiles(maxL int64) {
+	d.KeyTiles = int((maxL + PrefillTile - 1) / PrefillTile)
 }
 
 // setBlockM sets the query rows per program (0: PrefillTile) and the q

@@ -259,6 +259,32 @@ func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, e
 	return out, errors.Join(errs...)
 }
 
+// benchPrefillDims are the sizes ValidatePrefill would give row's inputs
+// (a cache of blocks pages), built from the row's shape without them.
+func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBenchOptions, blocks int) (*PrefillDims, error) {
+	s := row.Shape
+	fp8 := row.DType == DTypeFP8
+	np := int((s.L + int64(s.Page) - 1) / int64(s.Page))
+	d := &PrefillDims{Dims: Dims{B: s.B, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
+		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: s.B * int(s.Lq),
+		Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
+	if !fp8 {
+		d.Quant = 0
+	}
+	bm := 0
+	if !fp8 {
+		bm = opts.BlockM
+	}
+	if err := d.setBlockM(bm, s.Lq); err != nil {
+		return nil, err
+	}
+	d.setKeyTiles(s.L)
+	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as ValidatePrefill
+		return nil, err
+	}
+	return d, nil
+}
+
 func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts PrefillBenchOptions) (PrefillBenchResult, error) {
 	s, plan := row.Shape, PlanPrefillBench(row)
 	fp8 := row.DType == DTypeFP8
@@ -281,20 +307,8 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 			table[i] = float64(perm[i])
 		}
 	}
-	d := &PrefillDims{Dims: Dims{B: b, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
-		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: b * int(s.Lq),
-		Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
-	if !fp8 {
-		d.Quant = 0
-	}
-	bm := 0
-	if !fp8 {
-		bm = opts.BlockM
-	}
-	if err := d.setBlockM(bm, s.Lq); err != nil {
-		return PrefillBenchResult{}, err
-	}
-	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as ValidatePrefill
+	d, err := benchPrefillDims(row, plan, opts, blocks)
+	if err != nil {
 		return PrefillBenchResult{}, err
 	}
 	var bufs []*tle.DeviceBuffer
@@ -303,7 +317,6 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 			g.Free(x)
 		}
 	}()
-	var err error
 	buf := func(dt ir.DType, n int, fill bool, data []float64) *tle.DeviceBuffer {
 		if err != nil {
 			return nil

@@ -11,6 +11,30 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
+// TestPrefillBenchPlan: the bench launches what the op would for its
+// rows' sizes: every FP8 row's plan peels step 0 exactly when its walk of
+// cdiv(L, 128) steps is short (the bench once built its sizes without the
+// walk's length and timed the peeled kernel everywhere).
+func TestPrefillBenchPlan(t *testing.T) {
+	for _, row := range PrefillBenchRows() {
+		if row.DType != DTypeFP8 {
+			continue
+		}
+		np := int((row.Shape.L + int64(row.Shape.Page) - 1) / int64(row.Shape.Page))
+		d, err := benchPrefillDims(row, PlanPrefillBench(row), PrefillBenchOptions{}, row.Shape.B*np+1)
+		require.NoError(t, err, row.Name)
+		tiles := int((row.Shape.L + PrefillTile - 1) / PrefillTile)
+		require.Equal(t, tiles, d.KeyTiles, row.Name)
+		pl := PlanPrefill(d)
+		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel, row.Name)
+		want := "0"
+		if tiles <= fp8K128PeelSteps {
+			want = "1"
+		}
+		require.Equal(t, want, pl.Defines["PEEL"], row.Name)
+	}
+}
+
 // TestPrefillBenchRows: the rows carry HPC-Ops' bench names exactly (the
 // 24 FP8 configurations, BF16 paged at the three shapes, BF16 no-cache at
 // 4096 and 32768, plus ours at 8192), each once, with their settings.
