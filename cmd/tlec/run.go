@@ -57,7 +57,8 @@ Each pointer argument gets its own buffer, even when two read the same file.
 f32, integers as they are).
 
 --device cpu is the interpreter, which also reports out-of-bounds accesses,
-pipe misuse and deadlocks at their .tle position; cuda is the GPU; auto (the
+pipe misuse, shared-memory races between roles and deadlocks at their .tle
+position; cuda is the GPU; auto (the
 default) takes the GPU when one is present, else the interpreter, and says
 which on standard error. --timeout (default 5m) stops the interpreter's
 programs after that long and names those still running; a GPU launch is

@@ -24,6 +24,9 @@ type Buffer struct {
 	mu    sync.Mutex
 	name  string       // shared-memory buffers: what error messages call it
 	pend  pendingReads // in-flight wgmma reads of a shared-memory buffer
+	// shadow holds a shared-memory buffer's last accesses for the race
+	// check (race.go); nil for global memory and pipe fields
+	shadow *raceShadow
 }
 
 // NewBuffer allocates a zero-filled buffer of n elements of dtype d.

@@ -91,6 +91,11 @@
 // the GPU's warp votes (vote.sync.ballot, popc, %lanemask_lt) are tested
 // against.
 //
+// Shared-memory races between roles (and between a cluster's CTAs) are
+// errors too: every shared access is checked against the happens-before
+// order of the kernel's barriers, pipes, role forks and joins and
+// distributed barriers, with vector clocks (race.go).
+//
 // Deadlocks are errors, never hangs. All goroutines of a cluster share one
 // synchronisation domain (a mutex and a condition variable guarding its
 // pipes, barriers and distributed barrier). A goroutine that must block

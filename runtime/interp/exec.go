@@ -26,6 +26,9 @@ type thread struct {
 	// barrier this thread last waited for: on the GPU nothing orders this
 	// thread's writes after their end
 	inherited []*wgmmaRead
+	// the race check's goroutine id in the cluster and vector clock (race.go)
+	gid int
+	vc  vclock
 }
 
 type wsState struct{ remaining int }
@@ -494,19 +497,26 @@ func (t *thread) warpSpecialize(in *instr) error {
 	cl.live += len(roles) - 1
 	cl.mu.Unlock()
 	errs := make([]error, len(roles))
+	rts := make([]*thread, len(roles))
+	for k, r := range roles {
+		rt := &thread{c: t.c, role: r.op.Attrs.String("name"), roleIdx: k, ws: ws}
+		if rt.role == "" {
+			rt.role = fmt.Sprint(k)
+		}
+		if i, n := ir.RoleCopy(r.op); n > 1 {
+			rt.copy = fmt.Sprintf(" copy %d", i)
+		}
+		rt.raceClock(t)
+		rts[k] = rt
+	}
 	var wg sync.WaitGroup
 	for k, r := range roles {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			p := rolePools.Get().(*pool)
-			rt := &thread{c: t.c, pool: p, role: r.op.Attrs.String("name"), roleIdx: k, ws: ws}
-			if rt.role == "" {
-				rt.role = fmt.Sprint(k)
-			}
-			if i, n := ir.RoleCopy(r.op); n > 1 {
-				rt.copy = fmt.Sprintf(" copy %d", i)
-			}
+			rt := rts[k]
+			rt.pool = p
 			err := rt.runGuarded(r.regions[0])
 			t.c.l.fail(err, t.c.linear)
 			errs[k] = err
@@ -520,6 +530,10 @@ func (t *thread) warpSpecialize(in *instr) error {
 			return errStopped // recorded by the role already
 		}
 	}
+	for _, rt := range rts {
+		t.acquire(rt.vc)
+	}
+	t.vc[t.gid]++
 	return nil
 }
 

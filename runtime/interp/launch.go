@@ -672,6 +672,7 @@ func (l *launch) runCTA(c *cta, p *pool, frame []val) {
 		frame[s] = l.params[k]
 	}
 	t := &thread{c: c, pool: p, roleIdx: -1}
+	t.raceClock(nil)
 	err := t.runGuarded(l.prog.body)
 	l.fail(err, c.linear)
 	c.cl.exit(t)

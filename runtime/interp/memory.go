@@ -88,6 +88,7 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 	var lo, hi int64
 	curID := -1
 	var src []T
+	var curBuf *Buffer
 	n := len(dst)
 	for k := range dst {
 		if mask != nil && mask[k] == 0 {
@@ -108,10 +109,15 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 			if src = data(rg.buf); src == nil {
 				return a.t.errAt(op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
-			curID, lo, hi = id, int64(rg.lo), int64(rg.hi)
+			curID, lo, hi, curBuf = id, int64(rg.lo), int64(rg.hi), rg.buf
 		}
 		if off < lo || off >= hi {
 			return a.oob(p, k, n)
+		}
+		if curBuf.shadow != nil {
+			if err := a.t.raceOne(op, curBuf, int(off), false); err != nil {
+				return err
+			}
 		}
 		dst[k] = src[off]
 	}
@@ -176,6 +182,11 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 		}
 		if rgBuf != nil && (rgBuf.pend.n.Load() != 0 || len(a.t.inherited) > 0) {
 			if err := a.t.checkWgmmaReads(a.op, rgBuf, int(off), int(off)+1); err != nil {
+				return err
+			}
+		}
+		if rgBuf.shadow != nil {
+			if err := a.t.raceOne(a.op, rgBuf, int(off), true); err != nil {
 				return err
 			}
 		}
@@ -384,6 +395,7 @@ func (t *thread) smemBuffer(c *cta, k int) *Buffer {
 	op := t.c.l.prog.allocs[k]
 	md := op.Results[0].Type.(*ir.MemDesc)
 	b := NewBuffer(md.Elem, ir.NumElements(md.Shape))
+	b.shadow = newRaceShadow(ir.NumElements(md.Shape))
 	b.name = op.Results[0].Name
 	if b.name == "" {
 		b.name = fmt.Sprintf("alloc@%s", t.c.l.where(op))
@@ -449,6 +461,9 @@ func writeElems[T float64 | int64](t *thread, op *ir.Op, v *view, dt ir.DType, m
 	}
 	lo, hi := v.span()
 	if err := t.checkWgmmaReads(op, v.buf, lo, hi); err != nil {
+		return err
+	}
+	if err := t.raceAccess(op, v.buf, v, nil, true); err != nil {
 		return err
 	}
 	scatter(mem, src, v.shape, v.strides, v.off)
@@ -596,6 +611,9 @@ func gatherView[T float64 | int64](t *thread, op *ir.Op, v *view, dst, mem []T, 
 	if mem == nil {
 		return t.errAt(op, "local_load of %s from %s, a buffer of %v", what, v.name, v.buf.dtype)
 	}
+	if err := t.raceAccess(op, v.buf, v, nil, false); err != nil {
+		return err
+	}
 	gather(dst, mem, v.shape, v.strides, v.off)
 	return nil
 }
@@ -618,6 +636,9 @@ func (t *thread) readViewF(op *ir.Op, v *view, k int) ([]float64, error) {
 	}
 	if v.buf.f == nil {
 		return nil, t.errAt(op, "%s holds %v, not floats", v.name, v.buf.dtype)
+	}
+	if err := t.raceAccess(op, v.buf, v, nil, false); err != nil {
+		return nil, err
 	}
 	n := ir.NumElements(v.shape)
 	dst := scratch(&t.pool.scrF[k], n)

@@ -25,6 +25,10 @@ type cluster struct {
 	ctas     []*cta
 	dbGen    int
 	dbCount  int
+	// the race check (race.go): each goroutine's description by id, and
+	// the clocks of the distributed barrier's arrivals and last release
+	who            []string
+	dbAcc, dbClock vclock
 }
 
 func newCluster(l *launch, size int) *cluster {
@@ -153,6 +157,7 @@ type pslot struct {
 	idx                           int64 // index of the current round
 	acquired, committed, released int64 // rounds done
 	closed                        bool
+	full, empty                   vclock // the clocks commit and release carry (race.go)
 }
 
 type pipeField struct {
@@ -272,6 +277,7 @@ func (t *thread) pipeAcquire(op *ir.Op, p *pipeState, i int64) (*slotHandle, err
 	}
 	s.state, s.idx = slotWriting, i
 	s.acquired++
+	t.acquire(s.empty)
 	return &slotHandle{p: p, slot: si, idx: i, writer: true, guard: &guard{p: p, slot: si, idx: i, writer: true}}, nil
 }
 
@@ -308,6 +314,7 @@ func (t *thread) pipeCommit(op *ir.Op, p *pipeState, i int64, closed bool) error
 	s.state = slotFull
 	s.committed++
 	s.closed = closed
+	t.release(&s.full)
 	cl.cond.Broadcast()
 	return nil
 }
@@ -335,6 +342,7 @@ func (t *thread) pipeWait(op *ir.Op, p *pipeState, i int64) (*slotHandle, error)
 		return nil, t.errAt(op, "pipe_wait(%s, %d): index %d was already waited (slot %d is %v)", p.name, i, i, si, s.state)
 	}
 	s.state = slotReading
+	t.acquire(s.full)
 	return &slotHandle{p: p, slot: si, idx: i, closed: s.closed, guard: &guard{p: p, slot: si, idx: i}}, nil
 }
 
@@ -352,6 +360,7 @@ func (t *thread) pipeRelease(op *ir.Op, p *pipeState, i int64) error {
 	}
 	s.state = slotEmpty
 	s.released++
+	t.release(&s.empty)
 	cl.cond.Broadcast()
 	return nil
 }
@@ -369,6 +378,10 @@ type barrierState struct {
 	// phase, and those of the last completed phase, which a waiter inherits
 	// (wgmmareads.go)
 	released, lastReleased []*wgmmaRead
+	// the race check (race.go): the clocks of the current phase's arrivals
+	// and of the last completed phase of each parity
+	acc  vclock
+	done [2]vclock
 }
 
 func (t *thread) barrierAlloc(in *instr) error {
@@ -427,12 +440,14 @@ func (t *thread) arriveLocked(op *ir.Op, b *barrierState, bytes int64) error {
 	b.tx += bytes
 	b.pending--
 	b.released = append(b.released, t.wgmmaReads...)
+	t.release(&b.acc)
 	b.maybeComplete()
 	return nil
 }
 
 func (b *barrierState) maybeComplete() {
 	if b.pending == 0 && b.tx == 0 {
+		b.done[b.phase%2], b.acc = b.acc, nil
 		b.phase++
 		b.pending = b.count
 		b.lastReleased, b.released = b.released, nil
@@ -446,10 +461,12 @@ func (t *thread) barrierArrive(op *ir.Op, b *barrierState, bytes int64) error {
 	return t.arriveLocked(op, b, bytes)
 }
 
-// completeTx is a bulk copy completing bytes on b.
-func (b *barrierState) completeTx(bytes int64) {
+// completeTx is a bulk copy by t completing bytes on b: the copy's writes
+// are t's, ordered before the phase's waits.
+func (b *barrierState) completeTx(t *thread, bytes int64) {
 	b.cl.mu.Lock()
 	defer b.cl.mu.Unlock()
+	b.acc = b.acc.join(t.vc)
 	b.tx -= bytes
 	b.maybeComplete()
 }
@@ -464,6 +481,7 @@ func (t *thread) barrierWait(op *ir.Op, b *barrierState, parity int64) error {
 	b.cl.mu.Lock()
 	defer b.cl.mu.Unlock()
 	defer func() { t.inherited = append(t.inherited[:0], b.lastReleased...) }()
+	defer func() { t.acquire(b.done[parity]) }()
 	return b.cl.block(t, op, func() bool { return b.phase%2 != parity }, func() string {
 		s := fmt.Sprintf("wait(%s, phase %d): the barrier is in phase %d (%d completed), %d of %d arrivals missing",
 			b.name, parity, b.phase, b.phase, b.pending, b.count)
@@ -485,12 +503,16 @@ func (t *thread) distributedBarrier(op *ir.Op) error {
 	defer c.mu.Unlock()
 	gen := c.dbGen
 	c.dbCount++
+	t.release(&c.dbAcc)
 	if c.dbCount == len(c.ctas) {
 		c.dbCount = 0
 		c.dbGen++
+		c.dbClock, c.dbAcc = c.dbAcc, nil
 		c.cond.Broadcast()
+		t.acquire(c.dbClock)
 		return nil
 	}
+	defer func() { t.acquire(c.dbClock) }()
 	return c.block(t, op, func() bool { return c.dbGen != gen }, func() string {
 		return fmt.Sprintf("distributed_barrier: %d of %d CTAs arrived", c.dbCount, len(c.ctas))
 	})

@@ -115,6 +115,9 @@ func (t *thread) copyOp(in *instr) error {
 		if err := t.checkView(op, src, false); err != nil {
 			return err
 		}
+		if err := t.raceAccess(op, src.buf, src, nil, false); err != nil {
+			return err
+		}
 		switch dst := regs[args[1]].ref.(type) {
 		case *descVal:
 			n, err := t.checkBlock(op, dst, src, offs)
@@ -141,6 +144,9 @@ func (t *thread) copyOp(in *instr) error {
 			if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
 				return err
 			}
+			if err := t.raceAccess(op, dst.buf, dst, nil, true); err != nil {
+				return err
+			}
 			if src.buf.f != nil && dst.buf.f != nil {
 				scatter(dst.buf.f, copyOfView(src, n, src.buf.f, roundSlice, dst.buf.dtype), dst.shape, dst.strides, dst.off)
 			} else if src.buf.i != nil && dst.buf.i != nil {
@@ -156,7 +162,7 @@ func (t *thread) copyOp(in *instr) error {
 		return t.errAt(op, "copy source must be a descriptor or a shared buffer")
 	}
 	if bar != nil {
-		bar.completeTx(int64(bytes))
+		bar.completeTx(t, int64(bytes))
 	}
 	return nil
 }
@@ -172,6 +178,9 @@ func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view,
 	fix(dst.buf.dtype, tmp)
 	lo, hi := dst.span()
 	if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
+		return err
+	}
+	if err := t.raceAccess(op, dst.buf, dst, nil, true); err != nil {
 		return err
 	}
 	scatter(to, tmp, dst.shape, dst.strides, dst.off)
