@@ -26,9 +26,13 @@ type thread struct {
 	// barrier this thread last waited for: on the GPU nothing orders this
 	// thread's writes after their end
 	inherited []*wgmmaRead
-	// the race check's goroutine id in the cluster and vector clock (race.go)
-	gid int
-	vc  vclock
+	// the race check (race.go): the goroutine id in the cluster and vector
+	// clock, those of its TMA copies (agid -1 before the first), the ids of
+	// joined roles free for reuse, and the thread that started this role
+	gid, agid int
+	vc, avc   vclock
+	freeGIDs  []int
+	parent    *thread
 }
 
 type wsState struct{ remaining int }
@@ -297,7 +301,7 @@ func (t *thread) exec(in *instr) error {
 	case ir.OpWgmma:
 		return t.wgmma(in)
 	case ir.OpWgmmaWait:
-		t.wgmmaWaited(op.Attrs.Int("pending", 0))
+		return t.wgmmaWaited(op.Attrs.Int("pending", 0))
 	case ir.OpDeviceMesh:
 		t.setRef(in, 0, meshDims(op))
 	case ir.OpShardID:
@@ -531,7 +535,7 @@ func (t *thread) warpSpecialize(in *instr) error {
 		}
 	}
 	for _, rt := range rts {
-		t.acquire(rt.vc)
+		t.joined(rt)
 	}
 	t.vc[t.gid]++
 	return nil

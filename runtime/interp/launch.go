@@ -62,19 +62,23 @@ type Arg any
 var errStopped = errors.New("interp: launch stopped")
 
 type launch struct {
-	prog    *program
-	file    *diag.File
-	kernel  string
-	noFile  bool
-	grid    [3]int
-	nprog   int
-	cdims   [3]int
-	csize   int
-	reg     *registry
-	params  []val
-	stopped atomic.Bool
-	out     io.Writer
-	printMu sync.Mutex
+	// the ops the race check's shadows name, by index (race.go)
+	raceOps   []*ir.Op
+	raceOpIdx map[*ir.Op]int32
+	raceMu    sync.Mutex
+	prog      *program
+	file      *diag.File
+	kernel    string
+	noFile    bool
+	grid      [3]int
+	nprog     int
+	cdims     [3]int
+	csize     int
+	reg       *registry
+	params    []val
+	stopped   atomic.Bool
+	out       io.Writer
+	printMu   sync.Mutex
 
 	errMu sync.Mutex
 	errs  []launchErr

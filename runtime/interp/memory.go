@@ -264,6 +264,11 @@ func (t *thread) atomic(in *instr) error {
 			rg.buf.mu.Lock()
 			locked = rg
 		}
+		if rg.buf.shadow != nil {
+			if err := t.raceElem(op, t.c.l.opRef(op), rg.buf, int(off), raceAtomic, t.gid, t.vc, nil); err != nil {
+				return err
+			}
+		}
 		dt := rg.buf.dtype
 		if so.float {
 			if rg.buf.f == nil {

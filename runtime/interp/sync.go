@@ -380,8 +380,8 @@ type barrierState struct {
 	released, lastReleased []*wgmmaRead
 	// the race check (race.go): the clocks of the current phase's arrivals
 	// and of the last completed phase of each parity
-	acc  vclock
-	done [2]vclock
+	acc, total vclock
+	done       [2]vclock
 }
 
 func (t *thread) barrierAlloc(in *instr) error {
@@ -447,7 +447,8 @@ func (t *thread) arriveLocked(op *ir.Op, b *barrierState, bytes int64) error {
 
 func (b *barrierState) maybeComplete() {
 	if b.pending == 0 && b.tx == 0 {
-		b.done[b.phase%2], b.acc = b.acc, nil
+		b.total, b.acc = b.total.join(b.acc), nil
+		b.done[b.phase%2] = b.total.clone()
 		b.phase++
 		b.pending = b.count
 		b.lastReleased, b.released = b.released, nil
@@ -461,12 +462,12 @@ func (t *thread) barrierArrive(op *ir.Op, b *barrierState, bytes int64) error {
 	return t.arriveLocked(op, b, bytes)
 }
 
-// completeTx is a bulk copy by t completing bytes on b: the copy's writes
-// are t's, ordered before the phase's waits.
+// completeTx is a bulk copy by t completing bytes on b: the copy's writes,
+// of t's copy engine (tmaClock), are ordered before the phase's waits.
 func (b *barrierState) completeTx(t *thread, bytes int64) {
 	b.cl.mu.Lock()
 	defer b.cl.mu.Unlock()
-	b.acc = b.acc.join(t.vc)
+	b.acc = b.acc.join(t.avc)
 	b.tx -= bytes
 	b.maybeComplete()
 }

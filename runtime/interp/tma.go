@@ -102,10 +102,18 @@ func (t *thread) copyOp(in *instr) error {
 		if err != nil {
 			return err
 		}
+		// with a barrier the bytes are the copy engine's, published by
+		// the barrier (tmaClock); a copy without one (IR built by hand) is
+		// the thread's own write
+		gid, vc := t.gid, t.vc
+		if bar != nil {
+			t.tmaClock()
+			gid, vc = t.agid, t.avc
+		}
 		if src.rg.buf.f != nil {
-			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.f, dst.buf.f, roundSlice)
+			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.f, dst.buf.f, roundSlice, gid, vc)
 		} else {
-			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.i, dst.buf.i, wrapSlice)
+			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.i, dst.buf.i, wrapSlice, gid, vc)
 		}
 		if err != nil {
 			return err
@@ -168,8 +176,9 @@ func (t *thread) copyOp(in *instr) error {
 }
 
 // tmaCopyIn is a TMA load of the block at offs of src into dst: from and
-// to are their storage of one element kind, fix converts to dst's dtype.
-func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from, to []T, fix func(ir.DType, []T)) error {
+// to are their storage of one element kind, fix converts to dst's dtype;
+// the race check records the write as goroutine gid with clock vc.
+func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from, to []T, fix func(ir.DType, []T), gid int, vc vclock) error {
 	tmp := make([]T, n)
 	tmaLoad(tmp, from, src, offs)
 	if to == nil {
@@ -180,7 +189,7 @@ func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view,
 	if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
 		return err
 	}
-	if err := t.raceAccess(op, dst.buf, dst, nil, true); err != nil {
+	if err := t.raceAccessAs(op, dst.buf, dst, nil, raceWrite, gid, vc); err != nil {
 		return err
 	}
 	scatter(to, tmp, dst.shape, dst.strides, dst.off)

@@ -18,6 +18,7 @@ import (
 // wgmmaRead is the span [lo, hi) of buf an in-flight wgmma reads.
 type wgmmaRead struct {
 	buf    *Buffer
+	v      *view // the operand (its elements, for the race check)
 	lo, hi int
 	op     *ir.Op
 	group  int64 // the issuing thread's wgmma group number
@@ -39,7 +40,7 @@ func (t *thread) wgmmaIssued(op *ir.Op, views ...*view) {
 			continue
 		}
 		lo, hi := v.span()
-		r := &wgmmaRead{buf: v.buf, lo: lo, hi: hi, op: op, group: t.wgmmaGroup}
+		r := &wgmmaRead{buf: v.buf, v: v, lo: lo, hi: hi, op: op, group: t.wgmmaGroup}
 		b := v.buf
 		b.mu.Lock()
 		b.pend.reads = append(b.pend.reads, r)
@@ -50,13 +51,18 @@ func (t *thread) wgmmaIssued(op *ir.Op, views ...*view) {
 }
 
 // wgmmaWaited ends the reads of every group of this thread but the n
-// most recent (wgmma_wait(n)).
-func (t *thread) wgmmaWaited(n int64) {
+// most recent (wgmma_wait(n)); the race check records each retired read
+// again, now: the product read its operands until this wait.
+func (t *thread) wgmmaWaited(n int64) error {
 	keep := t.wgmmaReads[:0]
+	var err error
 	for _, r := range t.wgmmaReads {
 		if r.group > t.wgmmaGroup-n {
 			keep = append(keep, r)
 			continue
+		}
+		if err == nil {
+			err = t.raceAccess(r.op, r.buf, r.v, nil, false)
 		}
 		b := r.buf
 		b.mu.Lock()
@@ -70,6 +76,7 @@ func (t *thread) wgmmaWaited(n int64) {
 		b.mu.Unlock()
 	}
 	t.wgmmaReads = keep
+	return err
 }
 
 // checkWgmmaReads refuses a write of [lo, hi) of b while an in-flight
