@@ -17,17 +17,17 @@ import (
 // kernels with the synchronisation they need pass. Each case is one
 // kernel, with SYNC choosing whether the ordering is there, and want a
 // regular expression of the error.
-var smemRaceCases = []struct {
-	name, src, want string
-}{
-	{"write then read, no barrier", `
+// barrierPair is a kernel of two roles on buf [64]f32: w runs write, then
+// (SYNC) arrives on done; r (SYNC) waits for done, then runs read.
+func barrierPair(write, read string) string {
+	return `
 kernel k(x *f32, out *f32, SYNC const i1) {
     buf := alloc([64], f32)
     done := barrier(count: 1)
     c := arange(0, 64)
     warp_specialize {
         role w(warps: 1) {
-            store(buf, load(x + c))
+            ` + write + `
             if SYNC {
                 arrive(done)
             }
@@ -36,11 +36,17 @@ kernel k(x *f32, out *f32, SYNC const i1) {
             if SYNC {
                 wait(done, 0)
             }
-            store(out + c, load(buf))
+            ` + read + `
         }
     }
 }
-`, `shared-memory race on buf element 0`},
+`
+}
+
+var smemRaceCases = []struct {
+	name, src, want string
+}{
+	{"write then read, no barrier", barrierPair("store(buf, load(x + c))", "store(out + c, load(buf))"), `shared-memory race on buf element 0`},
 	{"a ring slot released before its read", `
 kernel k(x *f32, out *f32, SYNC const i1) {
     buf := alloc([2, 64], f32)
@@ -76,27 +82,7 @@ kernel k(x *f32, out *f32, SYNC const i1) {
     }
 }
 `, `shared-memory race on buf element \d+: this (write|read) is not ordered after the (read|write) by role "[rw]" of program`},
-	{"a pointer store read through local_ptr by another role", `
-kernel k(x *f32, out *f32, SYNC const i1) {
-    buf := alloc([64], f32)
-    done := barrier(count: 1)
-    c := arange(0, 64)
-    warp_specialize {
-        role w(warps: 1) {
-            store(local_ptr(buf, c), load(x + c))
-            if SYNC {
-                arrive(done)
-            }
-        }
-        role r(warps: 1) {
-            if SYNC {
-                wait(done, 0)
-            }
-            store(out + c, load(local_ptr(buf, 63 - c)))
-        }
-    }
-}
-`, `shared-memory race on buf element \d+: this (write|read) is not ordered after the (read|write) by role "[rw]" of program`},
+	{"a pointer store read through local_ptr by another role", barrierPair("store(local_ptr(buf, c), load(x + c))", "store(out + c, load(local_ptr(buf, 63 - c)))"), `shared-memory race on buf element \d+: this (write|read) is not ordered after the (read|write) by role "[rw]" of program`},
 	{"a buffer a pipe's commit publishes", `
 kernel k(x *f32, out *f32, SYNC const i1) {
     buf := alloc([64], f32)
@@ -221,27 +207,7 @@ kernel k(x *bf16, out *f32, SYNC const i1) {
     }
 }
 `, `shared-memory race on sa element|write to sa while the wgmma at race.tle:17:20 may still read it`},
-	{"an atomic and a plain read of one element", `
-kernel k(x *f32, out *f32, SYNC const i1) {
-    buf := alloc([64], f32)
-    done := barrier(count: 1)
-    c := arange(0, 64)
-    warp_specialize {
-        role w(warps: 1) {
-            atomic_add(local_ptr(buf, c), 1.0)
-            if SYNC {
-                arrive(done)
-            }
-        }
-        role r(warps: 1) {
-            if SYNC {
-                wait(done, 0)
-            }
-            store(out + c, load(buf))
-        }
-    }
-}
-`, `shared-memory race on buf element 0`},
+	{"an atomic and a plain read of one element", barrierPair("atomic_add(local_ptr(buf, c), 1.0)", "store(out + c, load(buf))"), `shared-memory race on buf element 0`},
 	{"roles of a warp_specialize in a loop", `
 kernel k(x *f32, out *f32, SYNC const i1) {
     buf := alloc([64], f32)
