@@ -102,7 +102,11 @@
 //     decode test passes with CL 2, 4 and 8), but compute-sanitizer's
 //     racecheck reports hazards between a CTA's shared stores and reads
 //     of the same bytes across the role join and barrier.cluster
-//     (docs/perf.md run 31), which are not yet explained.
+//     (docs/perf.md run 31), which are not yet explained: the
+//     interpreter's race check (runtime/interp/race.go) finds none in the
+//     kernel's tile program (TestDecodeCluster), so they lie in the
+//     lowering or in racecheck's model of the cluster barrier. Under
+//     CUDA-graph timing the merge measured no faster than CL 1 (run 39).
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -145,10 +149,10 @@
 //     wgmma reads from shared memory only); more than one product in flight
 //     (the v2 consumer lets a tile's PV run on under the next tile's K wait
 //     and scores, then waits for it: the softmax needs the scores).
-//   - The speed targets of issue 15 (1.15x HPC-Ops for BF16 Sq 1, no
-//     workload below 1.0x, 1.05x for BF16 Sq 2 and FP8) are not met:
-//     docs/perf.md run 20 measured 1.084x, 1.016x and 1.040x, the long
-//     single-request rows (skewed_extreme, one_64k_7x4k FP8) lowest.
+//   - The speed target of issue 15 for BF16 Sq 1 (1.15x HPC-Ops, no
+//     workload below 1.0x) is not met: docs/perf.md run 40 measured
+//     1.144x (min 1.028x, uniform_4096), with BF16 Sq 2 at 1.090x and FP8
+//     at 1.147x (targets 1.05x, met).
 //
 // # Prefill (prefill.tle, prefill.go, issue 16)
 //
@@ -207,18 +211,23 @@
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
-// Not done yet for prefill (TODO; docs/perf.md run 31: FP8 0.926x HPC-Ops
-// over the 24 configurations (dense 0.972x, masked 0.881x), BF16 paged
-// 1.108x / 1.247x at 512x4096 / 512x32768, self-attention 0.71x / 0.91x
-// HPC-Ops' varlen kernel at 4096 / 32768):
+// Not done yet for prefill (TODO; docs/perf.md run 40: FP8 0.894x HPC-Ops
+// over the 24 configurations (dense 0.974x, masked 0.820x), BF16 paged
+// 1.265x / 1.468x at 512x4096 / 512x32768, self-attention 0.78x / 0.85x /
+// 0.85x cuDNN at 4096 / 8192 / 32768; run 41's build is 1.016x faster
+// over the FP8 rows, not timed beside HPC-Ops):
 //
+//   - FP8 at 1.0x: the masked rows run each step slower than the dense
+//     ones (ours 1.08-1.16 of the dense step time, HPC-Ops 0.84-0.91;
+//     Nsight Compute has the transposer waiting for V), quant 0 dense at
+//     0.91x.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
 //     blocks, stored one after the other per slot).
-//   - Ping-pong between the two consumer warpgroups (FlashAttention-3's
-//     softmax of one under the other's products), and the persistent grid
-//     for many q tiles.
+//   - BF16 ping-pong between the two consumer warpgroups (tried: no gain,
+//     docs/perf.md run 33; FP8 runs it), and the persistent grid for many
+//     q tiles.
 //   - The unpaged self-attention entry point: the bench's self-attention
 //     rows go through identity page tables.
 package attention
