@@ -218,9 +218,10 @@
 // over the FP8 rows, not timed beside HPC-Ops):
 //
 //   - FP8 at 1.0x: the masked rows run each step slower than the dense
-//     ones (ours 1.08-1.16 of the dense step time, HPC-Ops 0.84-0.91;
-//     Nsight Compute has the transposer waiting for V), quant 0 dense at
-//     0.91x.
+//     ones (ours 1.08-1.16 of the dense step time, HPC-Ops 0.84-0.91; a
+//     profile of a variant build had the transposer spinning on its V
+//     wait for 9 % of the masked row's stall samples, docs/perf.md run
+//     39), quant 0 dense at 0.91x.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
