@@ -34,6 +34,7 @@ type benchFlags struct {
 	dryRun   bool
 	blockM   int
 	keyStep  int
+	vStages  int
 }
 
 func init() {
@@ -146,6 +147,7 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
 			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
+			fs.IntVar(&b.vStages, "v-stages", 0, "attn_prefill: the FP8 rows' V and V^T ring depth at 128 keys a step, 2 or 3 (0: 2)")
 			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
@@ -219,6 +221,14 @@ func runBench(e *env, cfg any, args []string) int {
 		}
 		if b.keyStep == 128 && b.blockM == 64 {
 			fmt.Fprintf(e.stderr, "tlec bench: --key-step 128 with --block-m 64: BF16's 128 keys a step runs 128 query rows a program\n")
+			return 2
+		}
+		if b.vStages != 0 && b.vStages != 2 && b.vStages != 3 {
+			fmt.Fprintf(e.stderr, "tlec bench: --v-stages %d: want 2 or 3 (0: 2)\n", b.vStages)
+			return 2
+		}
+		if b.vStages != 0 && b.keyStep == 64 {
+			fmt.Fprintf(e.stderr, "tlec bench: --v-stages with --key-step 64: the V ring's depth is FP8's at 128 keys a step\n")
 			return 2
 		}
 		if b.dryRun {

@@ -55,6 +55,12 @@ func TestBenchPrefillFlags(t *testing.T) {
 	code, _, errs = runCLI("bench", "attn_prefill", "--key-step", "128", "--block-m", "64")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--key-step 128 with --block-m 64")
+	code, _, errs = runCLI("bench", "attn_prefill", "--v-stages", "4")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--v-stages 4: want 2 or 3")
+	code, _, errs = runCLI("bench", "attn_prefill", "--v-stages", "3", "--key-step", "64")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--v-stages with --key-step 64")
 
 	rows, err := prefillRows("nocache, _q1_masked_hnd/512x4096")
 	require.NoError(t, err)

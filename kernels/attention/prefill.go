@@ -70,6 +70,11 @@ type PrefillParams struct {
 	// the page size walks one page a step (attn_prefill_bf16), the default
 	// for pages of 16 and 32 and for BlockM 64.
 	KeyStep int
+	// VStages is the depth of the V and V^T rings of attn_prefill_fp8_k128
+	// (FP8 at 128 keys a step), 2 or 3 (0: the default, 2, the K ring's
+	// depth); 3 lets the producer load V a step earlier, in the 47 KB of
+	// shared memory two stages of 48 KB leave (not yet measured on a GPU).
+	VStages int
 }
 
 // PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
@@ -98,6 +103,9 @@ type PrefillDims struct {
 	MaskKT  int  // its columns: cdiv(max L, 128)
 	// KeyTiles is the longest walk's 128-key steps: cdiv(max L, 128).
 	KeyTiles int
+	// VStages is attn_prefill_fp8_k128's V and V^T ring depth
+	// (PrefillParams.VStages resolved; 0 for the other kernels).
+	VStages int
 }
 
 // The FP8 kernel's register split (setmaxnreg per warpgroup: one
@@ -222,7 +230,30 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if err := d.setKeyStep(p.KeyStep); err != nil {
 		return nil, err
 	}
+	if err := d.setVStages(p.VStages); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// fp8K128VStages is attn_prefill_fp8_k128's default V and V^T ring depth.
+const fp8K128VStages = 2
+
+// setVStages sets the V and V^T ring depth of attn_prefill_fp8_k128 (vs 0:
+// the default) after setKeyStep.
+func (d *PrefillDims) setVStages(vs int) error {
+	k128 := d.FP8 && d.KeyStep == PrefillKeyStep
+	switch {
+	case vs == 0 && k128:
+		vs = fp8K128VStages
+	case vs == 0:
+	case !k128:
+		return argErr("v_stages", "the V ring's depth is FP8's at 128 keys a step (attn_prefill_fp8_k128); want 0 here, got %d", vs)
+	case vs != 2 && vs != 3:
+		return argErr("v_stages", "want 2 or 3 stages of V and V^T (0: %d), got %d", fp8K128VStages, vs)
+	}
+	d.VStages = vs
+	return nil
 }
 
 // setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
@@ -357,6 +388,8 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 			if d.KeyTiles <= fp8K128PeelSteps {
 				defs["PEEL"] = "1"
 			}
+			// (sizes built without setVStages take the default)
+			defs["SV"] = it(max(d.VStages, fp8K128VStages))
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}

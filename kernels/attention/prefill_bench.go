@@ -223,7 +223,9 @@ type PrefillBenchOptions struct {
 	// KeyStep is PrefillParams.KeyStep for every row (0: the defaults,
 	// 128 keys a step at the bench's pages of 64, for BF16 with BlockM
 	// 128; 64: one page a step for both; 128: 128 keys a step for both).
-	KeyStep  int
+	KeyStep int
+	// VStages is PrefillParams.VStages for the FP8 rows (0: the default).
+	VStages  int
 	Progress func(done, total int, what string)
 }
 
@@ -280,6 +282,13 @@ func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBe
 	}
 	d.setKeyTiles(s.L)
 	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as ValidatePrefill
+		return nil, err
+	}
+	vs := 0
+	if fp8 {
+		vs = opts.VStages
+	}
+	if err := d.setVStages(vs); err != nil {
 		return nil, err
 	}
 	return d, nil

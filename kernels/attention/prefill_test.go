@@ -188,6 +188,9 @@ func TestValidatePrefill(t *testing.T) {
 		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},  // page 32: 32 or 128
 		{"key_step", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},   // page 32: 32 or 128
 		{"key_step", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = -1 }},
+		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 4 }},
+		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep, p.VStages = 32, 3 }}, // one page a step
+		{"v_stages", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 2 }},               // BF16
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
 			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
@@ -372,6 +375,43 @@ func TestPrefillLongWalk(t *testing.T) {
 		require.Greater(t, d.KeyTiles, fp8K128PeelSteps)
 		require.Equal(t, "0", PlanPrefill(d).Defines["PEEL"], "the long walk's plan runs step 0 in the loop")
 		runPrefill(t, devs, r, c)
+	}
+}
+
+// TestPrefillVStages: attn_prefill_fp8_k128 with three stages of V and V^T
+// beside two of K (PrefillParams.VStages 3): a long walk and short ones,
+// masked and not, quant 0 and 1, pages 64 and 32, on the interpreter (its
+// race check covers the rings) and the GPU.
+func TestPrefillVStages(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(55, 56))
+	for _, c := range []prefillCase{
+		{name: "fp8 q1 v-stages 3, long walk", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{3, 70}, lens: []int64{4300, 70}},
+		{name: "fp8 q0 v-stages 3, 5 pages, Lq < L", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}},
+		{name: "fp8 q0 v-stages 3, page 32, two q tiles", fp8: true, quant: 0, page: 32, hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}},
+	} {
+		in, p := makePrefill(r, c)
+		p.KeyStep, p.VStages = PrefillKeyStep, 3
+		d, err := ValidatePrefill(in, p)
+		require.NoError(t, err)
+		require.Equal(t, "3", PlanPrefill(d).Defines["SV"], c.name)
+		wo, wl := prefillReference(in, p)
+		for _, dev := range devs {
+			out, err := Prefill(dev, in, p)
+			require.NoError(t, err, "%s on %s", c.name, dev.Name())
+			requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
+		}
+	}
+	// masked: half the tiles off at random, the diagonal ones too
+	c := prefillCase{name: "fp8 q1 v-stages 3, masked", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{300}, lens: []int64{900}}
+	in, p := makePrefill(r, c)
+	in.BlockMask = randomMask(r, in, 0.5, false)
+	p.KeyStep, p.VStages = PrefillKeyStep, 3
+	wo, wl := prefillReference(in, p)
+	for _, dev := range devs {
+		out, err := Prefill(dev, in, p)
+		require.NoError(t, err, "%s on %s", c.name, dev.Name())
+		requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
 	}
 }
 
