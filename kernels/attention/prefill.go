@@ -103,8 +103,8 @@ type PrefillDims struct {
 	MaskKT  int  // its columns: cdiv(max L, 128)
 	// KeyTiles is the longest walk's 128-key steps: cdiv(max L, 128).
 	KeyTiles int
-	// VStages is attn_prefill_fp8_k128's V and V^T ring depth
-	// (PrefillParams.VStages resolved; 0 for the other kernels).
+	// VStages is PrefillParams.VStages, checked (0: the default; vStages
+	// resolves it).
 	VStages int
 }
 
@@ -239,13 +239,11 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 // fp8K128VStages is attn_prefill_fp8_k128's default V and V^T ring depth.
 const fp8K128VStages = 2
 
-// setVStages sets the V and V^T ring depth of attn_prefill_fp8_k128 (vs 0:
-// the default) after setKeyStep.
+// setVStages checks and sets the V and V^T ring depth of
+// attn_prefill_fp8_k128 (vs 0: the default), after setKeyStep.
 func (d *PrefillDims) setVStages(vs int) error {
 	k128 := d.FP8 && d.KeyStep == PrefillKeyStep
 	switch {
-	case vs == 0 && k128:
-		vs = fp8K128VStages
 	case vs == 0:
 	case !k128:
 		return argErr("v_stages", "the V ring's depth is FP8's at 128 keys a step (attn_prefill_fp8_k128); want 0 here, got %d", vs)
@@ -254,6 +252,14 @@ func (d *PrefillDims) setVStages(vs int) error {
 	}
 	d.VStages = vs
 	return nil
+}
+
+// vStages is attn_prefill_fp8_k128's V and V^T ring depth.
+func (d *PrefillDims) vStages() int {
+	if d.VStages == 0 {
+		return fp8K128VStages
+	}
+	return d.VStages
 }
 
 // setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
@@ -388,8 +394,7 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 			if d.KeyTiles <= fp8K128PeelSteps {
 				defs["PEEL"] = "1"
 			}
-			// (sizes built without setVStages take the default)
-			defs["SV"] = it(max(d.VStages, fp8K128VStages))
+			defs["SV"] = it(d.vStages())
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}
