@@ -110,6 +110,25 @@ type smemBuf struct {
 	offset      int
 	placedIndex int
 	align       int // beyond SmemAlign (WgmmaAlign for buffers wgmma reads)
+	// role is the warp role whose code alone uses the buffer (nil: none),
+	// ws its warp_specialize and [wsStart, wsEnd] that op's range
+	role, ws       *ir.Op
+	wsStart, wsEnd int
+}
+
+// conflicts reports whether b and p may not share bytes: their live
+// ranges overlap, or one belongs to a warp role and the other is live
+// while that role's warp_specialize runs without belonging to the same
+// role (roles run concurrently, so program order says nothing between
+// them).
+func (b *smemBuf) conflicts(p *smemBuf) bool {
+	if p.start <= b.end && b.start <= p.end {
+		return true
+	}
+	concurrent := func(x, y *smemBuf) bool {
+		return x.ws != nil && x.role != y.role && y.start <= x.wsEnd && x.wsStart <= y.end
+	}
+	return concurrent(b, p) || concurrent(p, b)
 }
 
 // AllocateFuncShared assigns shared-memory offsets after layout assignment:
@@ -163,8 +182,12 @@ func AllocateFuncShared(f *ir.Func) error {
 		b := &smemBuf{op: op, size: size, start: index[op], end: index[op]}
 		if ws := enclosingWS(op, parentOf); ws != nil {
 			// warp roles run concurrently: what one uses must not share
-			// bytes with anything another uses while they run
-			b.start, b.end = index[ws], loopEnd[ws]
+			// bytes with anything another uses while they run (conflicts);
+			// within its role a buffer shares bytes as in straight code
+			b.ws, b.wsStart, b.wsEnd = ws, index[ws], loopEnd[ws]
+			if b.role = enclosingRole(op, parentOf); b.role == nil {
+				b.start, b.end = b.wsStart, b.wsEnd
+			}
 		}
 		if (op.Kind == ir.OpReduce || op.Kind == ir.OpScan || op.Kind == ir.OpPrefixCount) && size <= smallScratch {
 			// small reduction scratch is not shared with other scratch: the
@@ -246,7 +269,7 @@ func AllocateFuncShared(f *ir.Func) error {
 		for {
 			moved := false
 			for _, p := range placed {
-				if p.start <= b.end && b.start <= p.end && off < p.offset+p.size && p.offset < off+b.size {
+				if b.conflicts(p) && off < p.offset+p.size && p.offset < off+b.size {
 					off = layAlignUp(p.offset+p.size, max(gpu.SmemAlign, b.align))
 					moved = true
 				}
@@ -274,6 +297,16 @@ func enclosingWS(op *ir.Op, parentOf map[*ir.Op]*ir.Op) *ir.Op {
 		}
 	}
 	return ws
+}
+
+// enclosingRole is the role op whose body holds op (nil: none).
+func enclosingRole(op *ir.Op, parentOf map[*ir.Op]*ir.Op) *ir.Op {
+	for p := parentOf[op]; p != nil; p = parentOf[p] {
+		if p.Kind == ir.OpRole {
+			return p
+		}
+	}
+	return nil
 }
 
 func layContains(loop, op *ir.Op, parentOf map[*ir.Op]*ir.Op) bool {
