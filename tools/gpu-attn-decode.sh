@@ -15,8 +15,10 @@
 #           (bench.py --only decode: 9 workloads, BF16 dynamic/static Sq 1/2,
 #           FP8 q1 dynamic Sq 1, CUDA-graph replay; PREFILL=1 adds its prefill
 #           bench, DECODE=0 drops the decode one) -> $OUT/hpc_attn.json
-#   TLE-Go decode (DECODE=1, the default): tlec bench attn_decode --ctas C --json
-#           for each C of $CTAS (default 0: the package's choice) -> tlec_attn_cC.json,
+#   TLE-Go decode (DECODE=1, the default): tlec bench attn_decode --ctas C
+#           --schedule S --json for each C of $CTAS (default 0: the package's
+#           choice) and S of $SCHEDS (default auto: the package's policy;
+#           fixed, dynamic) -> tlec_attn_cC-S.json,
 #           against HPC-Ops' compute+combine with a prebuilt task map (its
 #           fastest), per workload, and the geometric means
 #   PREFILL=1: torch SDPA (.peers/sdpa_prefill.py, cuDNN and FA2; copy it from
@@ -80,15 +82,19 @@ OUT="$OUT" PYTHONUNBUFFERED=1 timeout 240 python3 /tmp/hpc/bench.py $only --iter
 echo "hpc bench rc=$? in $(( $(date +%s) - t0 )) s"
 grep -E "FAIL|^wrote" "$W/hpc-bench.log" | head -10
 
-# CTAS: the --ctas values to time (0: the package's default), one table each
-[ "$DECODE" = 1 ] && for c in $CTAS; do
-echo "== tlec bench attn_decode --ctas $c"
+# CTAS: the --ctas values to time (0: the package's default); SCHEDS: the
+# --schedule values (auto: the package's policy; fixed, dynamic); one
+# table each
+[ "$DECODE" = 1 ] && for c in $CTAS; do for s in ${SCHEDS:-auto}; do
+sa=""; [ "$s" != auto ] && sa="--schedule $s"
+l="c$c-$s"
+echo "== tlec bench attn_decode --ctas $c $sa"
 t0=$(date +%s)
-timeout 200 .gpu/tlec bench attn_decode --reps "$REPS" --ctas "$c" --json >"$W/tlec_attn_c$c.json" 2>"$W/tlec-bench-c$c.err"
+timeout 200 .gpu/tlec bench attn_decode --reps "$REPS" --ctas "$c" $sa --json >"$W/tlec_attn_$l.json" 2>"$W/tlec-bench-$l.err"
 echo "tlec bench rc=$? in $(( $(date +%s) - t0 )) s"
-tail -3 "$W/tlec-bench-c$c.err"
-echo "== decode --ctas $c" >>"$W/compare.txt"
-python3 - "$W/tlec_attn_c$c.json" "$OUT/hpc_attn.json" <<'PY' | tee -a "$W/compare.txt" | grep -E "geometric|copy rate|^uniform_4096|^skewed"
+tail -3 "$W/tlec-bench-$l.err"
+echo "== decode --ctas $c $sa" >>"$W/compare.txt"
+python3 - "$W/tlec_attn_$l.json" "$OUT/hpc_attn.json" <<'PY' | tee -a "$W/compare.txt" | grep -E "geometric|copy rate|^uniform_4096|^skewed"
 import json, math, sys
 try:
     ours = json.load(open(sys.argv[1]))
@@ -102,7 +108,7 @@ def peer(case, dt, sq):
     r = hpc.get(f"decode_{dt}_dynamic_sq{sq}_nhd/{case} [compute+combine]")
     return r["us"] if r else None
 print(f"copy rate {ours[0]['copy_tb_per_s']:.3f} TB/s (same run)" if ours else "no rows")
-print(f"{'case':16s} {'dtype':7s} sq layout ctas stages splits {'us':>8s} {'TB/s':>6s} {'floor':>7s} {'HPC dyn':>8s} {'speed-up':>8s}")
+print(f"{'case':16s} {'dtype':7s} sq layout ctas stages sched   splits {'us':>8s} {'TB/s':>6s} {'floor':>7s} {'HPC dyn':>8s} {'speed-up':>8s}")
 groups = {}
 for r in ours:
     dt = "bf16" if r["dtype"] == "bf16" else f"fp8q{r.get('quant_type', 1)}"
@@ -110,13 +116,13 @@ for r in ours:
     sp = p / r["median_us"] if p else None
     if sp and r["layout"] == "nhd":
         groups.setdefault((dt, r["sq"]), []).append(sp)
-    print(f"{r['case']:16s} {dt:7s} {r['sq']:2d} {r['layout']:6s} {r.get('ctas', 1):4d} {r.get('stages', 0):6d} {r['splits']:6d} {r['median_us']:8.1f} {r['tb_per_s']:6.2f} {r['floor_us']:7.1f} "
+    print(f"{r['case']:16s} {dt:7s} {r['sq']:2d} {r['layout']:6s} {r.get('ctas', 1):4d} {r.get('stages', 0):6d} {r.get('schedule', '-'):7s} {r['splits']:6d} {r['median_us']:8.1f} {r['tb_per_s']:6.2f} {r['floor_us']:7.1f} "
           f"{(f'{p:8.1f}' if p else '       -')} {(f'{sp:7.3f}x' if sp else '       -')}")
 for (dt, sq), v in sorted(groups.items()):
     g = math.exp(sum(map(math.log, v)) / len(v))
     print(f"geometric mean over {len(v)} NHD workloads, {dt} Sq {sq}: {g:.3f}x HPC-Ops (min {min(v):.3f}x)")
 PY
-done
+done; done
 
 # NCU=1: each decode kernel's and combine's duration under Nsight Compute
 # on $NCU_CASES (BF16 and FP8, Sq 1, NHD: one call each) -> ncu-decode.txt

@@ -30,6 +30,7 @@ type benchFlags struct {
 	cases    string
 	ctas     int
 	cluster  int
+	schedule string
 	launches bool
 	dryRun   bool
 	blockM   int
@@ -102,7 +103,10 @@ producer warp ahead of the consumer warpgroup). --ctas sets the v2
 programs per SM, --cluster the v2 decode kernel's cluster size (the
 pieces of a request in one cluster merged in distributed shared memory,
 opt-in; 0 and 1 send every partial through the combine, -1 is the
-package's policy), so that both can be compared in one session. HPC-Ops is timed by
+package's policy), --schedule the v2 programs' share of the tiles (fixed
+pieces of one length or the dynamic schedule's even deal over a
+persistent grid; default the package's policy, ChooseSchedule), so that
+each can be compared in one session. HPC-Ops is timed by
 tools/gpu-attn-decode.sh in the same session.
 
 The attn_prefill suite times paged prefill attention (kernels/attention),
@@ -144,6 +148,7 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.BoolVar(&b.launches, "launches", false, "attn_decode: time each call as its two launches back to back instead of a CUDA graph replay (HPC-Ops' timing)")
 			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
+			fs.StringVar(&b.schedule, "schedule", "", "attn_decode: how the v2 decode programs share the tiles, fixed (pieces of one length) or dynamic (all requests' tiles dealt evenly over a persistent grid); default the package's policy")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
 			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
@@ -201,6 +206,10 @@ func runBench(e *env, cfg any, args []string) int {
 		}
 		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {
 			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: attn_decode has v1 and v2 (the default)\n", b.variant)
+			return 2
+		}
+		if errors.As(attention.CheckSchedule(b.schedule, b.variant == "v1", b.cluster), &ae) {
+			fmt.Fprintf(e.stderr, "tlec bench: --schedule %q: %s\n", b.schedule, ae.Msg)
 			return 2
 		}
 	}

@@ -38,7 +38,7 @@ func attnWorkloads(s string) ([]attention.Workload, error) {
 
 func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []attention.Workload) int {
 	bar := newProgressBar(e.stderr)
-	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, V1: b.variant == "v1", CTAs: b.ctas, Cluster: b.cluster, Launches: b.launches, Progress: bar.update})
+	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, V1: b.variant == "v1", CTAs: b.ctas, Cluster: b.cluster, Schedule: b.schedule, Launches: b.launches, Progress: bar.update})
 	bar.done()
 	if err != nil {
 		printError(e.stderr, "bench", err)
@@ -62,13 +62,13 @@ func printAttn(out io.Writer, rows []attention.BenchResult) {
 	}
 	fmt.Fprintf(out, "attn_decode: Hkv 1, Hq 8, page 64; the whole call (decode + combine), median of %s; copy rate %.3f TB/s\n", how, rows[0].CopyTBps)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "case\tdtype\tsq\tlayout\tB\tsplits\tcluster\tmedian us\tmin us\tK+V TB/s\tfloor us\t")
+	fmt.Fprintln(w, "case\tdtype\tsq\tlayout\tB\tschedule\tsplits\tcluster\tmedian us\tmin us\tK+V TB/s\tfloor us\t")
 	for _, r := range rows {
 		dt := r.DType
 		if dt == attention.DTypeFP8 {
 			dt = fmt.Sprintf("fp8 q%d", r.Quant)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%d\t%d\t%.1f\t%.1f\t%.3f\t%.1f\t\n", r.Case, dt, r.Sq, r.Layout, r.B, r.Splits, r.Cluster, r.Us, r.MinUs, r.TBps, r.FloorUs)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%s\t%d\t%d\t%.1f\t%.1f\t%.3f\t%.1f\t\n", r.Case, dt, r.Sq, r.Layout, r.B, r.Schedule, r.Splits, r.Cluster, r.Us, r.MinUs, r.TBps, r.FloorUs)
 	}
 	w.Flush()
 }

@@ -17,10 +17,23 @@
 // request they hold and finish the requests they hold whole, leaving the
 // combine only the rest.
 //
-//   - Each request's cdiv(L[b], 64) tiles are cut into pieces of Chunk
-//     tiles (ChooseChunk), one program per piece and kv head, the pieces of
-//     all requests numbered densely: a short request beside a long one
-//     costs no empty programs.
+//   - Two schedules share the requests' cdiv(L[b], 64) tiles among the
+//     decode programs, each computed by every program from kv_lens on the
+//     GPU inside the call (span in decode.tle), so a CUDA graph of the
+//     call replays correctly as lengths change. The fixed split cuts each
+//     request into pieces of Chunk tiles (ChooseChunk, planned on the
+//     host from the lengths; the kernels lengthen the pieces when
+//     lengths rewritten in place no longer fit the programs), one program
+//     per piece and kv head, the pieces numbered densely. The dynamic
+//     schedule (Dims.Dynamic; pages of 64, CL 1) runs a persistent grid
+//     of SMs x CTAs / Hkv programs per kv head, independent of the
+//     lengths: the tiles of all requests laid end to end are dealt out
+//     max(cdiv(T, P), MinChunk) a program, so a program may finish one
+//     request and go on with the next (the producer's ring runs on across
+//     them) and one 128k request beside 31 of 4k fills every slot.
+//     ChooseSchedule (DecodeParams.Schedule, tlec bench attn_decode
+//     --schedule) takes the fixed split for uniform batches and the
+//     dynamic schedule otherwise.
 //   - The group's G*Sq query rows, padded to N (8, 16 or 32: the next power
 //     of two, as a tile's extent must be; G*Sq = 12 and 24 run as 16 and
 //     32), are wgmma's N and 64 KV tokens its M: S^T = K Q^T [64, N] and
@@ -37,7 +50,7 @@
 //     (bf16: transposed by wgmma; fp8: ldmatrix.trans + prmt straight into
 //     wgmma's register a) and P^T staged in a small buffer, and hands the
 //     stage back. DecodeParams.CTAs programs share an SM (DefaultCTAs 3,
-//     fewer where shared memory does not fit: BF16 holds 2): the CTA is
+//     fewer where two stages each do not fit: BF16 at N 16 and 32 holds 2): the CTA is
 //     the consumer warpgroup and the producer warp (5 warps, no
 //     setmaxnreg), its ring cut to the SM's share (stagesShared), and the
 //     split policy fills CTAs x SMs program slots; CTAs 1 is one program an
@@ -57,9 +70,14 @@
 //     a sum.
 //   - FP8: e4m3 wgmma for both products, P scaled by 256 before its e4m3
 //     cast, each tile's PV into a fresh accumulator added in f32.
-//   - Each program writes its partial O and base-2 LSE to a workspace;
-//     attn_combine merges a row's partials with weights exp2(LSE_c - max
-//     LSE), up to 64 at a time (combinePieces) with a running max.
+//   - A page-64 program that saw all of a request's tiles writes its o and
+//     lse itself; otherwise (and always for the paged and v1 kernels) it
+//     writes its partial O and base-2 LSE to a workspace (under the
+//     dynamic schedule two slots a program: its first and its last
+//     request may both run on in a neighbour); attn_combine merges a
+//     row's partials with weights exp2(LSE_c - max LSE), up to 64 at a
+//     time (combinePieces) with a running max, and returns at once for
+//     the rows the decode grid finished.
 //   - The cluster merge (pages of 64, Dims.CL 2, 4 or 8): CL consecutive
 //     decode programs form a thread-block cluster (the grid padded to whole
 //     clusters; padding programs idle but reach the barriers). A consumer
@@ -126,12 +144,6 @@
 //
 // # Not done yet (TODO)
 //
-//   - Dynamic split-K: an assign kernel that deals 64-token tiles of all
-//     (request, kv head) pairs evenly over a persistent grid, built on the
-//     GPU and reusable across steps of equal lengths; today the pieces are
-//     of one length per call (ChooseChunk), planned on the host, and the
-//     kernels lengthen them only when lengths rewritten in place no longer
-//     fit the planned programs.
 //   - The cluster merge's racecheck report (docs/perf.md run 31: hazards
 //     between a CTA's shared stores and reads across the role join and
 //     barrier.cluster), which keeps the merge opt-in; and a piece plan
@@ -336,7 +348,22 @@ type DecodeParams struct {
 	// that are not yet explained (docs/perf.md run 31). The v1 and paged
 	// kernels run without clusters (1).
 	Cluster int
+	// Schedule is how the page-64 v2 kernels share the requests' tiles
+	// among their programs: ScheduleFixed (every request cut into pieces
+	// of one length, a program a piece), ScheduleDynamic (the tiles of all
+	// requests dealt out evenly over a persistent grid on the GPU, a
+	// program running over request boundaries) or ScheduleAuto (""), the
+	// policy's (ChooseSchedule). The v1 and paged kernels and an explicit
+	// Splits or Cluster take the fixed split.
+	Schedule string
 }
+
+// Schedules (DecodeParams.Schedule).
+const (
+	ScheduleAuto    = ""
+	ScheduleFixed   = "fixed"
+	ScheduleDynamic = "dynamic"
+)
 
 // MaxCluster bounds DecodeParams.Cluster (a portable cluster size).
 const MaxCluster = 8
@@ -386,6 +413,7 @@ type Dims struct {
 	V1                bool
 	CTAs              int  // v2 programs per SM (pages of 64)
 	CL                int  // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
+	Dynamic           bool // the dynamic schedule (pages of 64, CL 1): Programs is the persistent grid, Chunk the fewest tiles a program takes
 	clusterSet        bool // CL was asked for (DecodeParams.Cluster), not the policy's
 	Scale             float64
 	FP8               bool
@@ -480,7 +508,10 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 	if err := CheckCluster(p.Cluster); err != nil {
 		return nil, err
 	}
-	d.choosePieces(in.KVLens, p.Splits, p.SMs, p.Cluster)
+	if err := d.checkSchedule(p); err != nil {
+		return nil, err
+	}
+	d.choosePieces(in.KVLens, p.Splits, p.SMs, p.Cluster, p.Schedule)
 	if d.gridX() > tle.MaxGridX {
 		return nil, argErr("splits", "%d pieces of %d tiles are more programs than a grid holds", d.Programs, d.Chunk)
 	}
@@ -494,15 +525,20 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 // one for the v1 and paged kernels; fewer when their shared memory does
 // not fit), cuts the requests of lengths lens into pieces (splits pieces
 // of the longest request, or (0) the policy's ChooseChunk filling d.CTAs
-// programs on each of sms SMs, 0: 132) and sets the cluster size d.CL
+// programs on each of sms SMs, 0: 132), sets the cluster size d.CL
 // (cluster; ClusterAuto: ChooseCluster's; 0 and the v1 and paged
-// kernels: 1).
-func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int) {
+// kernels: 1) and, where schedule (or ChooseSchedule, for ScheduleAuto)
+// asks for it, the dynamic schedule's persistent grid instead of the
+// pieces.
+func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule string) {
 	if d.CTAs == 0 {
 		d.CTAs = DefaultCTAs
 	}
 	if d.V1 || d.Page != Tile {
 		d.CTAs = 1 // one program an SM: those kernels keep their setmaxnreg split
+	}
+	if cluster > 1 || cluster == ClusterAuto {
+		d.CL = MaxCluster // the merge's shared memory, until the size is known
 	}
 	d.fitCTAs()
 	if sms <= 0 {
@@ -524,6 +560,90 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int) {
 	default:
 		d.CL = 1
 	}
+	if schedule == ScheduleAuto {
+		schedule = ChooseSchedule(lens)
+	}
+	if schedule == ScheduleDynamic && d.cluster() == 1 && splits == 0 && !d.V1 && d.Page == Tile {
+		d.Dynamic = true
+		d.Programs = max(1, sms*d.CTAs/d.Hkv)
+		d.Chunk = MinChunk
+		d.Splits = d.dynamicSlots(lens)
+	}
+}
+
+// schedule names d's schedule: ScheduleDynamic or ScheduleFixed.
+func (d *Dims) schedule() string {
+	if d.Dynamic {
+		return ScheduleDynamic
+	}
+	return ScheduleFixed
+}
+
+// ChooseSchedule is the schedule policy of the page-64 v2 kernels for
+// requests of lengths lens: the fixed split when every length is the same
+// (its pieces of one length then balance the tiles already, with no
+// program crossing a request, and a batch of at least one request a
+// program slot runs a request a program with no plan to scan), the
+// dynamic schedule otherwise (requests of different lengths, whose pieces
+// of one length leave some programs short and, past MaxSplits pieces of
+// the longest or one piece a request, fill fewer than the slots or more
+// than one wave).
+func ChooseSchedule(lens []int64) string {
+	for _, L := range lens {
+		if L != lens[0] {
+			return ScheduleDynamic
+		}
+	}
+	return ScheduleFixed
+}
+
+// dynamicSlots bounds the partials attn_combine merges for one request
+// under the dynamic schedule of lengths lens: the programs its tiles run
+// over, at most cdiv(its tiles, per) + 1 for per tiles a program.
+func (d *Dims) dynamicSlots(lens []int64) int {
+	var total, most int64
+	for _, L := range lens {
+		t := (L + Tile - 1) / Tile
+		total += t
+		most = max(most, t)
+	}
+	per := max((total+int64(d.Programs)-1)/int64(d.Programs), int64(d.Chunk))
+	return int((most+per-1)/per) + 1
+}
+
+// CheckSchedule checks a DecodeParams.Schedule value beside the V1 and
+// Cluster it comes with: the dynamic schedule runs on the v2 kernels
+// without the cluster merge.
+func CheckSchedule(schedule string, v1 bool, cluster int) error {
+	switch schedule {
+	case ScheduleAuto, ScheduleFixed:
+		return nil
+	case ScheduleDynamic:
+	default:
+		return argErr("schedule", "want %q, %q or \"\" (the policy's), got %q", ScheduleFixed, ScheduleDynamic, schedule)
+	}
+	switch {
+	case v1:
+		return argErr("schedule", "the dynamic schedule runs on the v2 kernels, not v1")
+	case cluster != 0 && cluster != 1:
+		return argErr("schedule", "the dynamic schedule runs without the cluster merge (cluster %d)", cluster)
+	}
+	return nil
+}
+
+// checkSchedule checks DecodeParams.Schedule against the call: the
+// dynamic schedule runs on the page-64 v2 kernels without fixed splits.
+func (d *Dims) checkSchedule(p DecodeParams) error {
+	if err := CheckSchedule(p.Schedule, p.V1, p.Cluster); err != nil || p.Schedule != ScheduleDynamic {
+		return err
+	}
+	switch {
+	case d.Page != Tile:
+		return argErr("schedule", "the dynamic schedule runs on the kernels for pages of %d tokens, not %d", Tile, d.Page)
+	case p.Splits != 0:
+		return argErr("schedule", "the dynamic schedule takes no fixed splits (splits %d)", p.Splits)
+	}
+	return nil
 }
 
 // ChooseCluster is the cluster policy of the page-64 v2 kernels: for
@@ -695,7 +815,7 @@ func (d *Dims) requestPieces(lens []int64) []int {
 // piece (program b takes request b: the kernels skip the plan's prefix
 // sum over the lengths, which a large batch would make costly).
 func (d *Dims) chunkArg() int {
-	if d.Programs == d.B {
+	if d.Programs == d.B && !d.Dynamic {
 		return 0
 	}
 	return d.Chunk
@@ -716,8 +836,15 @@ func (d *Dims) gridX() int {
 func (d *Dims) hasOutputs() bool { return !d.V1 && d.Page == Tile }
 
 // WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
-// the decode programs write: Programs x Hkv x N.
-func (d *Dims) WorkspaceRows() int { return d.Programs * d.Hkv * d.N }
+// the decode programs write: Programs x Hkv x N, twice that under the
+// dynamic schedule (a program's first and last request may each be
+// unfinished).
+func (d *Dims) WorkspaceRows() int {
+	if d.Dynamic {
+		return 2 * d.Programs * d.Hkv * d.N
+	}
+	return d.Programs * d.Hkv * d.N
+}
 
 // pow2 is the least power of two >= max(n, lo).
 func pow2(n, lo int) int {
@@ -882,13 +1009,21 @@ const (
 
 // smemOther bounds the shared memory of a page-64 v2 program besides its
 // ring: Q, P, the page table, the reductions' and the epilogue's layout
-// scratch, growing with the query rows N. The constants are the compiled kernels' figures
-// rounded up; TestDecodeSmemFits checks them against every N.
+// scratch (shared within the consumer role), growing with the query rows
+// N, and with the cluster merge (CL > 1) its partial o and LSE. The
+// constants are the compiled kernels' figures rounded up;
+// TestDecodeSmemFits checks them against every N, both schedules and the
+// merge.
 func (d *Dims) smemOther() int {
-	if d.FP8 {
-		return 3584 + 1024*d.N
+	switch {
+	case d.cluster() > 1 && d.FP8:
+		return 2304 + 992*d.N
+	case d.cluster() > 1:
+		return 2304 + 1184*d.N
+	case d.FP8:
+		return 2560 + 736*d.N
 	}
-	return 3072 + 1184*d.N
+	return 2560 + 928*d.N
 }
 
 // maxCombinePieces bounds how many partials the combine merges at a time
@@ -924,7 +1059,7 @@ func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	name := "attn_decode_bf16"
 	bp := it(64) // few specialisations (one for B <= 64): requests past B are masked
-	if d.chunkArg() > 0 {
+	if d.chunkArg() > 0 || d.Dynamic {
 		bp = it(pow2(d.B, 64))
 	}
 	defs := map[string]string{"G": it(d.G), "SQ": it(d.Sq), "N": it(d.N), "TB": it(tableBlock), "BP": bp}
@@ -963,13 +1098,22 @@ func Plan(d *Dims) Launches {
 			minCTAs = d.CTAs
 		}
 		defs["CL"] = it(d.cluster())
+		defs["DYN"] = b01(d.Dynamic)
 	}
 	return Launches{
 		Decode: name, Combine: "attn_combine",
-		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp, "CLUSTER": it(d.cluster())},
+		DecodeDefines: defs, CombineDefs: map[string]string{"SP2": it(d.combinePieces()), "BP": bp, "CLUSTER": it(d.cluster()), "DYN": b01(d.Dynamic), "DIRECT": b01(d.hasOutputs())},
 		DecodeGrid: [3]int{d.gridX(), d.Hkv, 1}, CombineGrid: [3]int{d.B * d.Sq * d.Hq, 1, 1},
 		MinCTAsPerSM: minCTAs,
 	}
+}
+
+// b01 is a boolean define: "1" or "0".
+func b01(v bool) string {
+	if v {
+		return "1"
+	}
+	return "0"
 }
 
 // descShape and descStrides are the caches' descriptor: [blocks, Hkv,

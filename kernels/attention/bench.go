@@ -68,6 +68,7 @@ type BenchResult struct {
 	Splits   int     `json:"splits"`    // the most pieces of one request
 	CTAs     int     `json:"ctas"`      // programs per SM the plan fills (Dims.CTAs)
 	Cluster  int     `json:"cluster"`   // the decode kernel's cluster size (Dims.CL)
+	Schedule string  `json:"schedule"`  // "fixed" or "dynamic" (Dims.Dynamic)
 	Stages   int     `json:"stages"`    // the v2 ring's depth
 	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
 	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
@@ -92,6 +93,8 @@ type BenchOptions struct {
 	CTAs int
 	// Cluster is DecodeParams.Cluster (0: 1; ClusterAuto: ChooseCluster's).
 	Cluster int
+	// Schedule is DecodeParams.Schedule ("": the policy's).
+	Schedule string
 	// Launches times the call as two launches back to back (Runner.Launch)
 	// instead of a CUDA graph replay (Runner.Capture), HPC-Ops' timing.
 	Launches bool
@@ -167,6 +170,9 @@ func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
 // after opts.Warmup, buffers and launches prepared once per row.
 func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if err := CheckCluster(opts.Cluster); err != nil {
+		return nil, err
+	}
+	if err := CheckSchedule(opts.Schedule, opts.V1, opts.Cluster); err != nil {
 		return nil, err
 	}
 	wls, vars := opts.Workloads, opts.Variants
@@ -299,7 +305,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			d.Quant = 0
 		}
 		d.V1, d.CTAs = opts.V1, opts.CTAs
-		d.choosePieces(w.Lens, 0, 0, opts.Cluster)
+		d.choosePieces(w.Lens, 0, 0, opts.Cluster, opts.Schedule)
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
 		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {
@@ -334,7 +340,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			return nil, err
 		}
 		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
-		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode, Timing: timing,
+		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Schedule: d.schedule(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode, Timing: timing,
 			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
 			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
 		out = append(out, res)

@@ -61,10 +61,21 @@ func TestDecodeQuick(t *testing.T) {
 // to 0 between steps (a padding slot): its outputs are o 0 and lse -inf,
 // never NaN, and the other requests are unaffected.
 func TestDecodeZeroLength(t *testing.T) {
+	for _, sched := range []string{ScheduleFixed, ScheduleDynamic} {
+		testZeroLength(t, sched)
+	}
+}
+
+func testZeroLength(t *testing.T, sched string) {
 	r := rand.New(rand.NewPCG(17, 18))
-	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{300, 5}, splits: 2})
+	c := decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{300, 5}, splits: 2, sched: sched}
+	if sched == ScheduleDynamic {
+		c.splits, c.sms = 0, 1
+	}
+	m := makeCase(r, c)
 	d, err := Validate(m.in, m.p)
 	require.NoError(t, err)
+	require.Equal(t, sched == ScheduleDynamic, d.Dynamic, sched)
 	wo, wl := reference(m.in, m.p)
 	m.in.KVLens[1] = 0
 	rows := len(wo) / 2 // request 1's rows of o follow request 0's
@@ -80,6 +91,40 @@ func TestDecodeZeroLength(t *testing.T) {
 			require.True(t, math.IsInf(x, -1), "%s: lse of the empty request, element %d = %v", dev.Name(), i, x)
 		}
 	}
+}
+
+// TestDecodeDynamic: the dynamic schedule (span in decode.tle) on a few
+// program slots (SMs x CTAs), so that programs finish one request and
+// start the next, a request runs over several programs (its first slot a
+// program's second), short requests lie whole in one program (written by
+// the decode grid, not the combine), and the stages' phases run on
+// across requests; BF16 and FP8 (quant 0 and 1), kv heads 1 and 2, Sq 1
+// to 4. The policy picks it for requests of different lengths and the
+// fixed split for uniform ones.
+func TestDecodeDynamic(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, c := range []decodeCase{
+		{name: "bf16 across requests", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{300, 5, 130, 64, 1}, sms: 1, ctas: 3},
+		{name: "bf16 hkv 2 sq 2", page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{70, 900, 2, 129, 200}, sms: 2, ctas: 2, nhd: true},
+		{name: "bf16 one long request", page: 64, hkv: 1, g: 4, sq: 4, lens: []int64{2000, 64, 4}, sms: 2, ctas: 3},
+		{name: "fp8 q1", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 3, lens: []int64{3, 500, 65, 190}, sms: 1, ctas: 3, nhd: true},
+		{name: "fp8 q0", fp8: true, quant: 0, page: 64, hkv: 2, g: 4, sq: 1, lens: []int64{640, 1, 300, 129, 7}, sms: 2, ctas: 2},
+	} {
+		m := makeCase(r, c)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.True(t, d.Dynamic, "%s: the policy's schedule", c.name)
+		runCase(t, devs, r, c)
+	}
+	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{300, 300, 300}, sms: 1})
+	d, err := Validate(m.in, m.p)
+	require.NoError(t, err)
+	require.False(t, d.Dynamic, "uniform lengths: the fixed split")
+	m.p.Schedule = ScheduleDynamic
+	d, err = Validate(m.in, m.p)
+	require.NoError(t, err)
+	require.True(t, d.Dynamic, "asked for")
 }
 
 // TestDecodeV1: the first version's kernels (DecodeParams.V1, for

@@ -44,6 +44,7 @@ func (Op) Params() []registry.Arg {
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
 		{Name: "splits", Optional: true, Doc: "KV splits (pieces) of the longest request, 1 to 128 (shorter requests take fewer pieces of the same length); default the policy's (ChooseChunk)"},
 		{Name: "cluster", Optional: true, Doc: "pages of 64: the decode kernel's cluster size, 1, 2, 4 or 8 (the pieces of a request in one cluster merged in distributed shared memory; 1, the default: all through the combine; -1: the policy's, ChooseCluster)"},
+		{Name: "schedule", Optional: true, Doc: `pages of 64: "fixed" (every request cut into pieces of one length), "dynamic" (all requests' tiles dealt evenly over a persistent grid on the GPU); default the policy's (ChooseSchedule)`},
 	}
 }
 
@@ -108,6 +109,11 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*DecodeInpu
 	}
 	if p.Cluster, _, err = a.integer("cluster", false); err != nil {
 		return nil, p, err
+	}
+	if _, ok := params["schedule"]; ok {
+		if p.Schedule, err = a.str("schedule"); err != nil {
+			return nil, p, err
+		}
 	}
 	if p.Scale, err = a.scale(); err != nil {
 		return nil, p, err

@@ -137,8 +137,24 @@ func TestDecodePTX(t *testing.T) {
 		require.Regexp(t, fmt.Sprintf(`\.maxntid 160, 1, 1\s+\.minnctapersm %d`, d.CTAs), b.PTX, "fp8 %v", fp8)
 		require.Len(t, tma.FindAllString(b.PTX, -1), map[bool]int{false: 4, true: 2}[fp8], "fp8 %v: the producer's K and V loads (bf16: two column blocks a page)", fp8)
 	}
+	// the dynamic schedule: the same products in the tiles' loop (now
+	// inside the loop over the span's requests), still one wait_group 0
+	// a tile, the same loads
+	for _, fp8 := range []bool{false, true} {
+		_, fixed := compileV2(t, fp8, 1, 3, 1)
+		d, b := compileV2Dyn(t, fp8, 1, 3)
+		require.Equal(t, "1", Plan(d).DecodeDefines["DYN"])
+		require.Len(t, anyWgmma.FindAllString(b.PTX, -1), len(anyWgmma.FindAllString(fixed.PTX, -1)), "fp8 %v", fp8)
+		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), b.PTX, "fp8 %v", fp8)
+		require.Len(t, tma.FindAllString(b.PTX, -1), len(tma.FindAllString(fixed.PTX, -1)), "fp8 %v", fp8)
+	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
+	for _, dyn := range []bool{false, true} {
+		cd, err := ck.Compile(Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "dynamic %v", dyn)
+		require.True(t, cd.GridDependencyWait, "dynamic %v", dyn)
+	}
 	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
@@ -153,9 +169,15 @@ func TestDecodeSmemFits(t *testing.T) {
 	tletest.NeedLLC(t)
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
-			for _, cl := range []int{1, MaxCluster} {
+			for _, cl := range []int{1, MaxCluster, -1} { // -1: the dynamic schedule (CL 1)
 				for ctas := 1; ctas <= MaxCTAs; ctas++ {
-					d, b := compileV2(t, fp8, sq, ctas, cl)
+					var d *Dims
+					var b *tle.Binary
+					if cl < 0 {
+						d, b = compileV2Dyn(t, fp8, sq, ctas)
+					} else {
+						d, b = compileV2(t, fp8, sq, ctas, cl)
+					}
 					stage := 2 * Tile * HeadDim * 2
 					if fp8 {
 						stage /= 2
@@ -282,7 +304,18 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 // cluster size cl.
 func compileV2(t *testing.T, fp8 bool, sq, ctas, cl int) (*Dims, *tle.Binary) {
 	t.Helper()
-	d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: cl}
+	return compileDims(t, &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: cl})
+}
+
+// compileV2Dyn is compileV2 under the dynamic schedule (CL 1).
+func compileV2Dyn(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
+	t.Helper()
+	return compileDims(t, &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: 1, Dynamic: true})
+}
+
+// compileDims compiles the decode kernel of Plan(d) to PTX (llc).
+func compileDims(t *testing.T, d *Dims) (*Dims, *tle.Binary) {
+	t.Helper()
 	d.fitCTAs()
 	pl := Plan(d)
 	k, err := Kernel(pl.Decode)

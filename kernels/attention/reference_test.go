@@ -27,6 +27,8 @@ type decodeCase struct {
 	scale   float64 // DecodeParams.Scale (0: the default)
 	ctas    int     // DecodeParams.CTAs (0: the default)
 	cluster int     // DecodeParams.Cluster (0: the policy's)
+	sms     int     // DecodeParams.SMs (0: 132)
+	sched   string  // DecodeParams.Schedule ("": the policy's)
 }
 
 // made is a case's inputs with the float64 view of the dequantized
@@ -126,7 +128,7 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
 		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas, Cluster: c.cluster}
+	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas, Cluster: c.cluster, SMs: c.sms, Schedule: c.sched}
 	if c.nhd {
 		p.Layout = LayoutNHD
 	}

@@ -31,7 +31,9 @@ func TestValidate(t *testing.T) {
 		{"sq", false, 0, func(m *made) { m.p.Sq = 0 }},
 		{"scale", false, 0, func(m *made) { m.p.Scale = math.NaN() }},
 		{"splits", false, 0, func(m *made) { m.p.Splits = MaxSplits + 1 }},
-		{"kv_lens", false, 0, func(m *made) { m.in.KVLens[0] = 1 << 31 }}, // past what the kernels count in i32
+		{"schedule", false, 0, func(m *made) { m.p.Schedule = "balanced" }},
+		{"schedule", false, 0, func(m *made) { m.p.Schedule = ScheduleDynamic }}, // page 32: the fixed split's kernels only
+		{"kv_lens", false, 0, func(m *made) { m.in.KVLens[0] = 1 << 31 }},        // past what the kernels count in i32
 		{"q", false, 0, func(m *made) { m.in.Q = nil }},
 		{"q", false, 0, func(m *made) { m.in.Q = &tle.Tensor{Shape: []int{4, 8, 64}, Data: make([]float64, 4*8*64)} }},
 		{"q", false, 0, func(m *made) { m.in.Q.Shape = []int{4, 8, 128, 1} }},
