@@ -93,7 +93,8 @@ columns per step, a power of two in [16, 128]; kda.Params.PrepBlockK).
 
 The attn_decode suite times paged decode attention (kernels/attention) on
 the spec's nine workloads (Hkv 1, Hq 8, page 64: uniform_512 ...
-two_32k_30x4k; --cases picks some by name) for BF16 and FP8 (quant type 1),
+two_32k_30x4k; --cases picks some by name, and names large_mix_512, 512
+requests of 64 to 4096 tokens, which runs only when named) for BF16 and FP8 (quant type 1),
 Sq 1 and 2, NHD and HND, with the splits of the package's policy: the
 median microseconds of --reps back-to-back calls (decode and combine
 kernels) after --warmup, the K+V bytes per second and the floor (K+V bytes

@@ -17,9 +17,10 @@ func attnWorkloads(s string) ([]attention.Workload, error) {
 		return attention.Workloads, nil
 	}
 	var out []attention.Workload
+	known := append(append([]attention.Workload(nil), attention.Workloads...), attention.ExtraWorkloads...)
 	for _, name := range strings.Split(s, ",") {
 		found := false
-		for _, w := range attention.Workloads {
+		for _, w := range known {
 			if w.Name == strings.TrimSpace(name) {
 				out = append(out, w)
 				found = true
@@ -27,7 +28,7 @@ func attnWorkloads(s string) ([]attention.Workload, error) {
 		}
 		if !found {
 			var all []string
-			for _, w := range attention.Workloads {
+			for _, w := range known {
 				all = append(all, w.Name)
 			}
 			return nil, fmt.Errorf("--cases: no workload %q (workloads: %s)", name, strings.Join(all, ", "))

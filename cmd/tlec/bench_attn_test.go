@@ -30,6 +30,9 @@ func TestBenchAttnFlags(t *testing.T) {
 	require.Equal(t, "skewed_extreme", wls[0].Name)
 	require.Equal(t, []int64{64}, wls[0].Lens[:1])
 	require.Len(t, wls[0].Lens, 16)
+	wls, err = attnWorkloads("large_mix_512") // beyond the spec's nine: named only
+	require.NoError(t, err)
+	require.Len(t, wls[0].Lens, 512)
 	if _, err := tle.OpenGPU(); err != nil {
 		code, _, errs = runCLI("bench", "attn_decode", "--cases", "uniform_512")
 		require.Equal(t, 1, code)

@@ -32,8 +32,10 @@
 //     request and go on with the next (the producer's ring runs on across
 //     them) and one 128k request beside 31 of 4k fills every slot.
 //     ChooseSchedule (DecodeParams.Schedule, tlec bench attn_decode
-//     --schedule) takes the fixed split for uniform batches and the
-//     dynamic schedule otherwise.
+//     --schedule) takes the dynamic schedule when the fixed split would
+//     take more than one wave of the slots with lengths that differ, and
+//     the fixed split otherwise: on the spec's nine workloads, which it
+//     fits in one wave, it measured 3-5 % faster (docs/perf.md run 42).
 //   - The group's G*Sq query rows, padded to N (8, 16 or 32: the next power
 //     of two, as a tile's extent must be; G*Sq = 12 and 24 run as 16 and
 //     32), are wgmma's N and 64 KV tokens its M: S^T = K Q^T [64, N] and
@@ -49,9 +51,9 @@
 //     the online softmax, and O^T = V^T P^T with V^T read from the V stage
 //     (bf16: transposed by wgmma; fp8: ldmatrix.trans + prmt straight into
 //     wgmma's register a) and P^T staged in a small buffer, and hands the
-//     stage back. DecodeParams.CTAs programs share an SM (DefaultCTAs 3,
-//     fewer where two stages each do not fit: BF16 at N 16 and 32 holds 2): the CTA is
-//     the consumer warpgroup and the producer warp (5 warps, no
+//     stage back. DecodeParams.CTAs programs share an SM (3 for N = 8, 2
+//     beyond; fewer where two stages each do not fit): the CTA is the
+//     consumer warpgroup and the producer warp (5 warps, no
 //     setmaxnreg), its ring cut to the SM's share (stagesShared), and the
 //     split policy fills CTAs x SMs program slots; CTAs 1 is one program an
 //     SM with setmaxnreg and StagesBF16 / StagesFP8 stages.
@@ -383,13 +385,25 @@ func CheckCluster(c int) error {
 // MaxCTAs bounds DecodeParams.CTAs.
 const MaxCTAs = 4
 
-// DefaultCTAs is DecodeParams.CTAs' default: three programs an SM (FP8,
-// two stages each; BF16 fits two, with three stages at N = 8). Measured on
-// the H200 against one (docs/perf.md run 19): geometric means over the
-// nine workloads 0.943x -> 0.975x HPC-Ops for BF16 Sq 1, 0.640x -> 0.730x
-// for FP8; a second program hides the first's per-tile latency (wgmma
-// waits, softmax barriers) that one deep ring cannot.
+// DefaultCTAs is DecodeParams.CTAs' default for 8 query rows (N = 8):
+// three programs an SM (FP8 with four stages each, BF16 with two).
+// Measured on the H200 against one (docs/perf.md run 19): geometric means
+// over the nine workloads 0.943x -> 0.975x HPC-Ops for BF16 Sq 1, 0.640x
+// -> 0.730x for FP8; a second program hides the first's per-tile latency
+// (wgmma waits, softmax barriers) that one deep ring cannot. More rows (N
+// 16 and 32) take two (defaultCTAs).
 const DefaultCTAs = 3
+
+// defaultCTAs is the programs per SM for d.N query rows: DefaultCTAs at N
+// = 8, two beyond (at three, FP8's consumer spills under the register cap
+// and its ring holds 3 stages: FP8 Sq 2 ran 4-18 % slower than at two,
+// docs/perf.md run 42; BF16 fits only two).
+func (d *Dims) defaultCTAs() int {
+	if d.N > 8 {
+		return 2
+	}
+	return DefaultCTAs
+}
 
 // DefaultScale is 128^-0.5.
 var DefaultScale = 1 / math.Sqrt(HeadDim)
@@ -500,7 +514,7 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 
 	d.V1, d.CTAs = p.V1, p.CTAs
 	if p.CTAs < 0 || p.CTAs > MaxCTAs {
-		return nil, argErr("ctas", "want 1 to %d programs per SM (0: %d), got %d", MaxCTAs, DefaultCTAs, p.CTAs)
+		return nil, argErr("ctas", "want 1 to %d programs per SM (0: %d for 8 query rows, 2 for more), got %d", MaxCTAs, DefaultCTAs, p.CTAs)
 	}
 	if p.Splits < 0 || p.Splits > MaxSplits {
 		return nil, argErr("splits", "want 1 to %d (0: the policy's), got %d", MaxSplits, p.Splits)
@@ -532,7 +546,7 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 // pieces.
 func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule string) {
 	if d.CTAs == 0 {
-		d.CTAs = DefaultCTAs
+		d.CTAs = d.defaultCTAs()
 	}
 	if d.V1 || d.Page != Tile {
 		d.CTAs = 1 // one program an SM: those kernels keep their setmaxnreg split
@@ -561,7 +575,7 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule str
 		d.CL = 1
 	}
 	if schedule == ScheduleAuto {
-		schedule = ChooseSchedule(lens)
+		schedule = ChooseSchedule(lens, d.Programs, d.Hkv, sms*d.CTAs)
 	}
 	if schedule == ScheduleDynamic && d.cluster() == 1 && splits == 0 && !d.V1 && d.Page == Tile {
 		d.Dynamic = true
@@ -580,15 +594,22 @@ func (d *Dims) schedule() string {
 }
 
 // ChooseSchedule is the schedule policy of the page-64 v2 kernels for
-// requests of lengths lens: the fixed split when every length is the same
-// (its pieces of one length then balance the tiles already, with no
-// program crossing a request, and a batch of at least one request a
-// program slot runs a request a program with no plan to scan), the
-// dynamic schedule otherwise (requests of different lengths, whose pieces
-// of one length leave some programs short and, past MaxSplits pieces of
-// the longest or one piece a request, fill fewer than the slots or more
-// than one wave).
-func ChooseSchedule(lens []int64) string {
+// requests of lengths lens over hkv kv heads, whose fixed split (ChooseChunk)
+// takes programs programs per kv head, on slots program slots (SMs x
+// CTAs): the dynamic schedule when the fixed split's programs take more
+// than one wave of the slots (more requests than slots: a request a
+// program) and the lengths differ, so that short and long requests no
+// longer queue in waves; the fixed split otherwise. Measured on the H200
+// (docs/perf.md run 42), the fixed split was 3-5 % faster over the nine
+// workloads of the spec, every one of which it fits in one wave (programs
+// crossing requests cost a second Q load and epilogue, and a long
+// request's more numerous partials a longer combine), and the dynamic
+// schedule 4-10 % faster on large_mix_512 (512 requests of 64 to 4096
+// tokens over 396 slots).
+func ChooseSchedule(lens []int64, programs, hkv, slots int) string {
+	if programs*hkv <= slots {
+		return ScheduleFixed
+	}
 	for _, L := range lens {
 		if L != lens[0] {
 			return ScheduleDynamic

@@ -36,6 +36,20 @@ var Workloads = []Workload{
 	{"two_32k_30x4k", append(rep(2, 32768), rep(30, 4096)...)},
 }
 
+// ExtraWorkloads are decode workloads beyond the spec's, timed only when
+// named (tlec bench attn_decode --cases): large_mix_512 is 512 requests of
+// 64 to 4096 tokens (64 (1 + 37 i mod 64)), more requests than an H200's
+// program slots, where the fixed split runs a request a program.
+var ExtraWorkloads = []Workload{
+	{"large_mix_512", func() []int64 {
+		out := make([]int64, 512)
+		for i := range out {
+			out[i] = int64(64 * (1 + 37*i%64))
+		}
+		return out
+	}()},
+}
+
 // BenchVariant is one kernel configuration timed on every workload.
 type BenchVariant struct {
 	DType  string // DTypeBF16 or DTypeFP8 (quant type 1)

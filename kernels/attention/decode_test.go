@@ -99,32 +99,39 @@ func testZeroLength(t *testing.T, sched string) {
 // program's second), short requests lie whole in one program (written by
 // the decode grid, not the combine), and the stages' phases run on
 // across requests; BF16 and FP8 (quant 0 and 1), kv heads 1 and 2, Sq 1
-// to 4. The policy picks it for requests of different lengths and the
-// fixed split for uniform ones.
+// to 4. The policy (ChooseSchedule) picks it when the fixed split takes
+// more than a wave of the slots and the lengths differ.
 func TestDecodeDynamic(t *testing.T) {
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(21, 22))
 	for _, c := range []decodeCase{
 		{name: "bf16 across requests", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{300, 5, 130, 64, 1}, sms: 1, ctas: 3},
-		{name: "bf16 hkv 2 sq 2", page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{70, 900, 2, 129, 200}, sms: 2, ctas: 2, nhd: true},
-		{name: "bf16 one long request", page: 64, hkv: 1, g: 4, sq: 4, lens: []int64{2000, 64, 4}, sms: 2, ctas: 3},
+		{name: "bf16 hkv 2 sq 2", page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{70, 900, 2, 129, 200}, sms: 2, ctas: 2, nhd: true, sched: ScheduleDynamic},
+		{name: "bf16 one long request", page: 64, hkv: 1, g: 4, sq: 4, lens: []int64{2000, 64, 4}, sms: 2, ctas: 3, sched: ScheduleDynamic},
 		{name: "fp8 q1", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 3, lens: []int64{3, 500, 65, 190}, sms: 1, ctas: 3, nhd: true},
 		{name: "fp8 q0", fp8: true, quant: 0, page: 64, hkv: 2, g: 4, sq: 1, lens: []int64{640, 1, 300, 129, 7}, sms: 2, ctas: 2},
 	} {
 		m := makeCase(r, c)
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
-		require.True(t, d.Dynamic, "%s: the policy's schedule", c.name)
+		require.True(t, d.Dynamic, "%s: the schedule", c.name)
 		runCase(t, devs, r, c)
 	}
-	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{300, 300, 300}, sms: 1})
-	d, err := Validate(m.in, m.p)
-	require.NoError(t, err)
-	require.False(t, d.Dynamic, "uniform lengths: the fixed split")
-	m.p.Schedule = ScheduleDynamic
-	d, err = Validate(m.in, m.p)
-	require.NoError(t, err)
-	require.True(t, d.Dynamic, "asked for")
+	for _, c := range []struct {
+		name string
+		lens []int64
+		sms  int
+		want bool
+	}{
+		{"more requests than slots, lengths differ", []int64{300, 5, 130, 64}, 1, true},
+		{"more requests than slots, one length", []int64{300, 300, 300, 300}, 1, false},
+		{"pieces in one wave", []int64{300, 5, 130, 64}, 0, false},
+	} {
+		m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: c.lens, sms: c.sms, ctas: 3})
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		require.Equal(t, c.want, d.Dynamic, c.name)
+	}
 }
 
 // TestDecodeV1: the first version's kernels (DecodeParams.V1, for
