@@ -35,7 +35,7 @@
 //     --schedule) takes the dynamic schedule when the fixed split would
 //     take more than one wave of the slots with lengths that differ, and
 //     the fixed split otherwise: on the spec's nine workloads, which it
-//     fits in one wave, it measured 3-5 % faster (docs/perf.md run 42).
+//     fits in one wave, it measured 3-5 % faster (docs/perf.md runs 42-43).
 //   - The group's G*Sq query rows, padded to N (8, 16 or 32: the next power
 //     of two, as a tile's extent must be; G*Sq = 12 and 24 run as 16 and
 //     32), are wgmma's N and 64 KV tokens its M: S^T = K Q^T [64, N] and
@@ -122,11 +122,14 @@
 //     decode test passes with CL 2, 4 and 8), but compute-sanitizer's
 //     racecheck reports hazards between a CTA's shared stores and reads
 //     of the same bytes across the role join and barrier.cluster
-//     (docs/perf.md run 31), which are not yet explained: the
+//     (docs/perf.md runs 31 and 44), which are not yet explained: the
 //     interpreter's race check (runtime/interp/race.go) finds none in the
-//     kernel's tile program (TestDecodeCluster), so they lie in the
-//     lowering or in racecheck's model of the cluster barrier. Under
-//     CUDA-graph timing the merge measured no faster than CL 1 (run 39).
+//     kernel's tile program (TestDecodeCluster), and every pair the SASS
+//     excerpt of run 44 names has a CTA-wide BAR.SYNC 0 between its write
+//     and its read, so they look like racecheck's model of the cluster
+//     kernel rather than a missing barrier. Under CUDA-graph timing the
+//     merge measured no faster than CL 1 (run 39). It runs with the fixed
+//     split only (the dynamic schedule is CL 1).
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -146,9 +149,10 @@
 //
 // # Not done yet (TODO)
 //
-//   - The cluster merge's racecheck report (docs/perf.md run 31: hazards
-//     between a CTA's shared stores and reads across the role join and
-//     barrier.cluster), which keeps the merge opt-in; and a piece plan
+//   - The cluster merge's racecheck report (docs/perf.md runs 31 and 44:
+//     hazards between a CTA's shared stores and reads with a BAR.SYNC 0
+//     between them), which keeps the merge opt-in; the merge under the
+//     dynamic schedule; and a piece plan
 //     that aligns requests to clusters (today a request's pieces start
 //     wherever the dense numbering puts them, so uniform requests of 3 or
 //     6 pieces straddle cluster boundaries and the policy gives 1).
@@ -163,10 +167,10 @@
 //     wgmma reads from shared memory only); more than one product in flight
 //     (the v2 consumer lets a tile's PV run on under the next tile's K wait
 //     and scores, then waits for it: the softmax needs the scores).
-//   - The speed target of issue 15 for BF16 Sq 1 (1.15x HPC-Ops, no
-//     workload below 1.0x) is not met: docs/perf.md run 40 measured
-//     1.144x (min 1.028x, uniform_4096), with BF16 Sq 2 at 1.090x and FP8
-//     at 1.147x (targets 1.05x, met).
+//   - The 3.8 TB/s aim on uniform_4096 and one_128k_31x4k: docs/perf.md
+//     run 45 measured 3.26 and 3.22 TB/s (the speed targets of issue 15
+//     are met there: BF16 Sq 1 1.202x HPC-Ops, min 1.040x; Sq 2 1.141x;
+//     FP8 1.219x).
 //
 // # Prefill (prefill.tle, prefill.go, issue 16)
 //
@@ -600,7 +604,7 @@ func (d *Dims) schedule() string {
 // than one wave of the slots (more requests than slots: a request a
 // program) and the lengths differ, so that short and long requests no
 // longer queue in waves; the fixed split otherwise. Measured on the H200
-// (docs/perf.md run 42), the fixed split was 3-5 % faster over the nine
+// (docs/perf.md runs 42-43), the fixed split was 3-5 % faster over the nine
 // workloads of the spec, every one of which it fits in one wave (programs
 // crossing requests cost a second Q load and epilogue, and a long
 // request's more numerous partials a longer combine), and the dynamic

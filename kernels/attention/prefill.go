@@ -73,7 +73,9 @@ type PrefillParams struct {
 	// VStages is the depth of the V and V^T rings of attn_prefill_fp8_k128
 	// (FP8 at 128 keys a step), 2 or 3 (0: the default, 2, the K ring's
 	// depth); 3 lets the producer load V a step earlier, in the 47 KB of
-	// shared memory two stages of 48 KB leave (not yet measured on a GPU).
+	// shared memory two stages of 48 KB leave. Measured on the H200 it is
+	// slower: 0.973x over the 24 FP8 rows (min 0.917x; docs/perf.md run
+	// 43), so 2 stays the default.
 	VStages int
 }
 
