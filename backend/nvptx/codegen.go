@@ -434,8 +434,40 @@ func init() {
 	}
 }
 
+// hopperOps are the ops whose instructions a target before Hopper lacks,
+// with the instruction an error names; sm90a marks those sm_90 lacks too
+// (wgmma is sm_90a's).
+var hopperOps = map[ir.Kind]struct {
+	instr string
+	sm90a bool
+}{
+	ir.OpCopy:               {"cp.async.bulk.tensor, a TMA copy", false},
+	ir.OpMakeDesc:           {"tensormap.replace, a TMA descriptor", false},
+	ir.OpBarrierExpect:      {"mbarrier.expect_tx", false},
+	ir.OpShardID:            {"%cluster_ctaid, a cluster", false},
+	ir.OpRemote:             {"mapa, distributed shared memory", false},
+	ir.OpDistributedBarrier: {"barrier.cluster", false},
+	ir.OpWgmma:              {"wgmma.mma_async", true},
+	ir.OpWgmmaWait:          {"wgmma.wait_group", true},
+}
+
+// needHopper reports, at op, an op the target lacks (hopperOps): a user
+// error naming the instruction and the target rather than PTX that ptxas
+// or the driver refuses later.
+func (g *gen) needHopper(op *ir.Op) {
+	need, ok := hopperOps[op.Kind]
+	switch {
+	case !ok:
+	case need.sm90a && g.arch != "" && g.arch != "sm_90a":
+		g.failf("needs sm_90a (%s); the target is %s", need.instr, g.arch)
+	case !archAtLeast90(g.arch):
+		g.failf("needs sm_90 or newer (%s); the target is %s", need.instr, g.arch)
+	}
+}
+
 // op lowers one op: through its method in lowerings, or here.
 func (g *gen) op(op *ir.Op) {
+	g.needHopper(op)
 	if lower, ok := lowerings[op.Kind]; ok {
 		lower(g, op)
 		return

@@ -406,6 +406,9 @@ func (g *gen) warpSpecialize(op *ir.Op) {
 		g.cur.NewCondBr(in, roleB, next)
 		g.cur = roleB
 		if regs := int(r.Attrs.Int("regs", 0)); regs > 0 {
+			if g.arch != "" && g.arch != "sm_90a" {
+				panic(genError{ir.ErrorAt(r, "%s: regs %d needs sm_90a (setmaxnreg); the target is %s", r.Attrs.String("name"), regs, g.arch)})
+			}
 			g.setmaxnreg(regs)
 		}
 		if active < padded {
