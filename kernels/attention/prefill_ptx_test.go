@@ -199,11 +199,15 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 	for _, c := range []struct {
 		page, g, quant int
 		mask           bool
-	}{{64, 8, 0, false}, {64, 4, 1, false}, {64, 8, 0, true}, {32, 8, 1, false}, {16, 4, 0, true}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles}
+		keyTiles       int // the longest walk's steps: PEEL 1 up to fp8K128PeelSteps, PEEL 0 past them
+	}{{64, 8, 0, false, 0}, {64, 4, 1, false, 0}, {64, 8, 0, true, 0}, {32, 8, 1, false, 0}, {16, 4, 0, true, 0},
+		{64, 8, 0, false, 256}, {64, 4, 1, true, 256}} {
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles, KeyTiles: c.keyTiles}
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel)
+		peeled := c.keyTiles <= fp8K128PeelSteps
+		require.Equal(t, map[bool]string{true: "1", false: "0"}[peeled], pl.Defines["PEEL"], "%+v", c)
 		b, producer, transposer, consumer := compileFP8Roles(t, pl, c)
 		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
@@ -213,7 +217,11 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		for _, bar := range []string{"bar.sync 3, 128;", "bar.sync 4, 128;"} {
 			require.Contains(t, consumer, bar, "%+v: each copy its own named barrier", c)
 		}
-		require.Len(t, qk.FindAllString(consumer, -1), 2*2*4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32, in each copy's step 0 and loop", c)
+		qkAt := 2 // each copy's peeled step 0 and loop
+		if !peeled {
+			qkAt = 1 // the loop only
+		}
+		require.Len(t, qk.FindAllString(consumer, -1), 2*qkAt*4, "%+v: QK^T over 128 keys, K = 128 in 4 steps of 32, in each copy's step 0 (PEEL 1) and loop", c)
 		require.Len(t, pv.FindAllString(consumer, -1), 2*2*4, "%+v: PV, K = 128 keys in 4 steps of 32, in each copy's loop and after it", c)
 		require.NotRegexp(t, `wgmma\.mma_async\.sync\.aligned\.m64n(16|32|64)k`, b.PTX, "%+v: no narrow product", c)
 		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), b.PTX, "%+v: one wait_group 0 a step (ptxas serialises a kernel whose wait_group N retires the previous step's PV)", c)
