@@ -110,8 +110,9 @@ type smemBuf struct {
 	offset      int
 	placedIndex int
 	align       int // beyond SmemAlign (WgmmaAlign for buffers wgmma reads)
-	// role is the warp role whose code alone uses the buffer (nil: none),
-	// ws its warp_specialize and [wsStart, wsEnd] that op's range
+	// role is the warp role whose code alone uses the scratch (nil: none,
+	// or a buffer, which keeps the whole warp_specialize), ws its
+	// warp_specialize and [wsStart, wsEnd] that op's range
 	role, ws       *ir.Op
 	wsStart, wsEnd int
 }
@@ -185,7 +186,10 @@ func AllocateFuncShared(f *ir.Func) error {
 			// bytes with anything another uses while they run (conflicts);
 			// within its role a buffer shares bytes as in straight code
 			b.ws, b.wsStart, b.wsEnd = ws, index[ws], loopEnd[ws]
-			if b.role = enclosingRole(op, parentOf); b.role == nil {
+			if isScratch(op) {
+				b.role = enclosingRole(op, parentOf)
+			}
+			if b.role == nil {
 				b.start, b.end = b.wsStart, b.wsEnd
 			}
 		}
@@ -297,6 +301,20 @@ func enclosingWS(op *ir.Op, parentOf map[*ir.Op]*ir.Op) *ir.Op {
 		}
 	}
 	return ws
+}
+
+// isScratch reports whether op's shared memory is scratch the op alone
+// uses while it runs (a layout conversion, a reduction, a scan...), whose
+// accesses the backend orders with barriers by their bytes; buffers
+// (alloc, pipes, mbarriers, a descriptor's staging) are not: mbarrier
+// polling and the async proxy (TMA, wgmma) escape that tracking, so within
+// a warp_specialize they keep the whole region.
+func isScratch(op *ir.Op) bool {
+	switch op.Kind {
+	case ir.OpAlloc, ir.OpPipeAlloc, ir.OpBarrierAlloc, ir.OpMakeDesc:
+		return false
+	}
+	return true
 }
 
 // enclosingRole is the role op whose body holds op (nil: none).
