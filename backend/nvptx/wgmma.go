@@ -588,7 +588,7 @@ func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 	}
 	return g.genericWritesReach(op, reads, func(o *ir.Op) bool {
 		return o.Kind == ir.OpWgmma && o.Parent == op.Parent && g.wgmmaNeedsProxyFence(o)
-	})
+	}, nil)
 }
 
 // genericWritesReach reports whether a generic-proxy write to shared memory
@@ -600,7 +600,12 @@ func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 // warp role reaches op only through an mbarrier that role arrives on, and
 // its arrive fences (roleArriveNeedsProxyFence), and one outside any role
 // through warp_specialize's entry, which fences (wsNeedsProxyFence).
-func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences func(*ir.Op) bool) bool {
+//
+// carried, when not nil, refines the loop rule: a write of a loop around
+// op reaches op's next trip only if no op of the loop body's top level
+// after it fences (carried holds for it). It must not ask about op itself
+// (wgmma's own question, which keeps the plain rule, would recurse).
+func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences, carried func(*ir.Op) bool) bool {
 	found, done, fencedBefore := false, false, false
 	role := gpu.EnclosingRole(op)
 	reaches := func(o *ir.Op) bool {
@@ -645,19 +650,40 @@ func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences func(*ir.Op) boo
 		if p.Parent.Kind != ir.OpFor {
 			continue
 		}
-		any := false
 		for _, r := range p.Parent.Regions {
-			r.Walk(func(o *ir.Op) {
-				if reaches(o) {
-					any = true
-				}
-			})
-		}
-		if any {
-			return true
+			if writesCarried(r, reaches, carried) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// writesCarried reports whether a write of body (for which reaches holds)
+// may reach the next trip of its loop unfenced: it is not followed, at the
+// body's top level, by an op for which fences holds (run on every trip; it
+// fences every earlier write of the thread). With fences nil any write
+// does.
+func writesCarried(body *ir.Block, reaches, fences func(*ir.Op) bool) bool {
+	carried := false
+	for _, o := range body.Ops {
+		if fences != nil && fences(o) {
+			carried = false
+			continue
+		}
+		if reaches(o) {
+			carried = true
+			continue
+		}
+		for _, r := range o.Regions {
+			r.Walk(func(x *ir.Op) {
+				if reaches(x) {
+					carried = true
+				}
+			})
+		}
+	}
+	return carried
 }
 
 // smemBytes is the byte range of the placed buffer root (its alloc's
@@ -676,12 +702,15 @@ func smemBytes(root *ir.Value) rng {
 
 // roleArriveNeedsProxyFence reports whether arrive, an mbarrier arrival in
 // a warp role, may publish generic-proxy writes of that role to a buffer
-// that an async-proxy reader in another role consumes (a wgmma operand, or
-// the source of a TMA store): a write before it in the role, or anywhere
-// in a loop of the role around it (an earlier iteration). The reader's
-// fence cannot order another thread's writes, so every writing thread
-// runs fence.proxy.async before the role's barrier and the arrival, as
-// CUTLASS's producers do (fence_view_async_shared, then the commit).
+// that the async proxy accesses in another role: a wgmma operand or the
+// source of a TMA store (a read after the writes), or the destination of
+// a TMA load (a write after them: a stage the role wrote into, handed
+// back for the next load). The write may come before it in the role, or
+// anywhere in a loop of the role around it (an earlier iteration). The
+// other role's fence cannot order this role's writes, so every writing
+// thread runs fence.proxy.async before the role's barrier and the
+// arrival, as CUTLASS's producers do (fence_view_async_shared, then the
+// commit).
 func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
 	role := gpu.EnclosingRole(arrive)
 	if role == nil {
@@ -703,7 +732,9 @@ func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
 				vs = o.Operands[:2]
 			case o.Kind == ir.OpCopy && len(o.Operands) > 1:
 				if _, isDesc := o.Operands[1].Type.(*ir.Desc); isDesc {
-					vs = o.Operands[:1]
+					vs = o.Operands[:1] // a TMA store's source
+				} else if _, isDesc := o.Operands[0].Type.(*ir.Desc); isDesc {
+					vs = o.Operands[1:2] // a TMA load's destination
 				}
 			}
 			for _, v := range vs {
@@ -717,14 +748,16 @@ func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
 	if len(roots) == 0 {
 		return false
 	}
-	hits := func(o *ir.Op) bool {
-		if !genericSmemWrite(o) {
-			return false
-		}
-		w := smemWriteRoot(o)
-		return w == nil || roots[w]
+	var bytes []rng
+	for r := range roots {
+		bytes = append(bytes, smemBytes(r))
 	}
-	return hitBefore(role.Regions[0], arrive, hits)
+	// a wgmma that fences (wgmmaProxySync) orders every earlier write of
+	// the thread, as this fence would
+	fences := func(o *ir.Op) bool {
+		return o.Kind == ir.OpWgmma && gpu.EnclosingRole(o) == role && g.wgmmaNeedsProxyFence(o)
+	}
+	return g.genericWritesReach(arrive, bytes, fences, fences)
 }
 
 // wsNeedsProxyFence reports whether generic shared-memory writes may
