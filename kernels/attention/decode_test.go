@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -131,6 +132,60 @@ func TestDecodeDynamic(t *testing.T) {
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
 		require.Equal(t, c.want, d.Dynamic, c.name)
+	}
+}
+
+// TestDecodeRewritten: a Runner's lengths rewritten in place after the
+// plan: requests that grew past what the combine was sized for (more
+// partial slots than it merges at a time: several rounds) and requests
+// rewritten to 0 tokens first, in the middle and last, under the dynamic
+// schedule and under the cluster merge with a request a program (CHUNK 0,
+// where an emptied request's program must not merge its unwritten partial).
+// The emptied requests read o 0 and lse -inf, the others match the
+// reference of their lengths.
+func TestDecodeRewritten(t *testing.T) {
+	devs := tletest.Devices(t)
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, c := range []struct {
+		decodeCase
+		zero  []int // requests rewritten to 0 tokens
+		slots int   // the combine sized for this many partials a request (0: the plan's)
+	}{
+		{decodeCase{name: "dynamic, grown past the combine's slots", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{900, 300, 700, 5}, sms: 4, ctas: 3, sched: ScheduleDynamic}, nil, 2},
+		{decodeCase{name: "dynamic, first emptied", page: 64, hkv: 1, g: 4, sq: 2, lens: []int64{900, 300, 700, 5}, sms: 4, ctas: 3, sched: ScheduleDynamic}, []int{0}, 0},
+		{decodeCase{name: "dynamic fp8, middle emptied", fp8: true, quant: 1, page: 64, hkv: 2, g: 4, sq: 1, lens: []int64{200, 300, 700, 64}, sms: 2, ctas: 3, sched: ScheduleDynamic, nhd: true}, []int{1, 2}, 0},
+		{decodeCase{name: "cluster 4, a request a program, emptied", page: 64, hkv: 1, g: 8, sq: 2, lens: []int64{100, 3, 64, 65, 7}, splits: 1, cluster: 4}, []int{1, 4}, 0},
+		{decodeCase{name: "cluster 8 fp8, a request a program, emptied", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{100, 3, 64}, splits: 1, cluster: 8, nhd: true}, []int{0}, 0},
+	} {
+		m := makeCase(r, c.decodeCase)
+		d, err := Validate(m.in, m.p)
+		require.NoError(t, err)
+		if c.slots > 0 {
+			d.Splits = c.slots
+			require.Greater(t, d.dynamicSlots(m.in.KVLens), d.combinePieces(), c.name)
+		}
+		wo, wl := reference(m.in, m.p)
+		for _, b := range c.zero {
+			m.in.KVLens[b] = 0
+		}
+		ro, rl := c.sq*d.Hq*HeadDim, c.sq*d.Hq // one request's o and lse
+		for _, dev := range devs {
+			out, err := decodeWith(dev, m.in, d)
+			require.NoError(t, err, "%s on %s", c.name, dev.Name())
+			for b := range c.lens {
+				o, l := out.O.Data[b*ro:(b+1)*ro], out.LSE.Data[b*rl:(b+1)*rl]
+				if slices.Contains(c.zero, b) {
+					for i := range o {
+						require.Equal(t, 0.0, o[i], "%s on %s: request %d's o", c.name, dev.Name(), b)
+					}
+					for i := range l {
+						require.True(t, math.IsInf(l[i], -1), "%s on %s: request %d's lse = %v", c.name, dev.Name(), b, l[i])
+					}
+					continue
+				}
+				requireClose(t, fmt.Sprintf("%s on %s, request %d", c.name, dev.Name(), b), "", o, l, wo[b*ro:(b+1)*ro], wl[b*rl:(b+1)*rl], c.fp8)
+			}
+		}
 	}
 }
 
