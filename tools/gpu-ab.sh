@@ -58,8 +58,12 @@ def dec(path):
     for l in open(path) if os.path.exists(path) else []:
         f = l.split()
         i = next((i for i, t in enumerate(f) if t in ("nhd", "hnd")), None)
-        if i is not None and len(f) > i + 4 and f[i] == "nhd":
-            out[" ".join(f[:i + 1])] = float(f[i + 4])
+        # the median is the first decimal after the layout (B, the
+        # schedule, splits and cluster come before it; builds before the
+        # schedule column have one column fewer)
+        med = next((t for t in f[i + 1:] if "." in t), None) if i is not None else None
+        if med is not None and f[i] == "nhd":
+            out[" ".join(f[:i + 1])] = float(med)
     return out
 def pre(path):
     out = {}
