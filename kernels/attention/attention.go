@@ -170,7 +170,8 @@
 //   - The 3.8 TB/s aim on uniform_4096 and one_128k_31x4k: docs/perf.md
 //     run 45 measured 3.26 and 3.22 TB/s (the speed targets of issue 15
 //     are met there: BF16 Sq 1 1.202x HPC-Ops, min 1.040x; Sq 2 1.141x;
-//     FP8 1.219x).
+//     FP8 1.219x, which the stage fence added since costs about 1 %, run
+//     46).
 //
 // # Prefill (prefill.tle, prefill.go, issue 16)
 //
@@ -351,7 +352,7 @@ type DecodeParams struct {
 	// request that land in one cluster of Cluster consecutive programs are
 	// merged in distributed shared memory, only the rest by attn_combine.
 	// Opt-in: compute-sanitizer's racecheck reports hazards on the merge
-	// that are not yet explained (docs/perf.md run 31). The v1 and paged
+	// that are not yet explained (docs/perf.md runs 31 and 44). The v1 and paged
 	// kernels run without clusters (1).
 	Cluster int
 	// Schedule is how the page-64 v2 kernels share the requests' tiles
