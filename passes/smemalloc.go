@@ -136,7 +136,10 @@ func (b *smemBuf) conflicts(p *smemBuf) bool {
 // alloc buffers live from their alloc to their last use (extended over any
 // loop that uses them but does not contain the alloc), scratch of layout
 // conversions, reductions and scans lives during its op only; buffers whose
-// lifetimes do not overlap share bytes (first fit, largest first). It records
+// lifetimes do not overlap share bytes (first fit, largest first). Inside a
+// warp_specialize the roles run concurrently: a buffer there lives for the
+// whole region, and a role's scratch, which keeps its own range, shares
+// bytes only with that role's other scratch (conflicts). It records
 // each op's offset in AttrSmemOffset and the total in the function's
 // AttrSmemBytes.
 func AllocateFuncShared(f *ir.Func) error {
