@@ -579,7 +579,7 @@ func (g *gen) tmaCopy(op *ir.Op) {
 		// a barrier since then orders the threads, not the proxies, so a
 		// write of the role before it (or on an earlier trip round a loop)
 		// still needs the fence
-		if anyOverlap(g.sync.writes, r) || g.genericWritesReach(op, []rng{smemBytes(smemRoot(viewV))}, nil, nil) {
+		if anyOverlap(g.sync.writes, r) || g.genericWritesReach(op, []rng{smemBytes(smemRoot(viewV))}, nil) {
 			g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "fence.proxy.async.shared::cta;", "~{memory}", true))
 			g.barrier()
 		} else if anyOverlap(g.sync.reads, r) {

@@ -588,7 +588,7 @@ func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 	}
 	return g.genericWritesReach(op, reads, func(o *ir.Op) bool {
 		return o.Kind == ir.OpWgmma && o.Parent == op.Parent && g.wgmmaNeedsProxyFence(o)
-	}, nil)
+	})
 }
 
 // genericWritesReach reports whether a generic-proxy write to shared memory
@@ -600,12 +600,7 @@ func (g *gen) wgmmaFenceNeeded(op *ir.Op) bool {
 // warp role reaches op only through an mbarrier that role arrives on, and
 // its arrive fences (roleArriveNeedsProxyFence), and one outside any role
 // through warp_specialize's entry, which fences (wsNeedsProxyFence).
-//
-// carried, when not nil, refines the loop rule: a write of a loop around
-// op reaches op's next trip only if no op of the loop body's top level
-// after it fences (carried holds for it). It must not ask about op itself
-// (wgmma's own question, which keeps the plain rule, would recurse).
-func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences, carried func(*ir.Op) bool) bool {
+func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences func(*ir.Op) bool) bool {
 	found, done, fencedBefore := false, false, false
 	role := gpu.EnclosingRole(op)
 	reaches := func(o *ir.Op) bool {
@@ -650,40 +645,19 @@ func (g *gen) genericWritesReach(op *ir.Op, bytes []rng, fences, carried func(*i
 		if p.Parent.Kind != ir.OpFor {
 			continue
 		}
+		any := false
 		for _, r := range p.Parent.Regions {
-			if writesCarried(r, reaches, carried) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// writesCarried reports whether a write of body (for which reaches holds)
-// may reach the next trip of its loop unfenced: it is not followed, at the
-// body's top level, by an op for which fences holds (run on every trip; it
-// fences every earlier write of the thread). With fences nil any write
-// does.
-func writesCarried(body *ir.Block, reaches, fences func(*ir.Op) bool) bool {
-	carried := false
-	for _, o := range body.Ops {
-		if fences != nil && fences(o) {
-			carried = false
-			continue
-		}
-		if reaches(o) {
-			carried = true
-			continue
-		}
-		for _, r := range o.Regions {
-			r.Walk(func(x *ir.Op) {
-				if reaches(x) {
-					carried = true
+			r.Walk(func(o *ir.Op) {
+				if reaches(o) {
+					any = true
 				}
 			})
 		}
+		if any {
+			return true
+		}
 	}
-	return carried
+	return false
 }
 
 // smemBytes is the byte range of the placed buffer root (its alloc's
@@ -752,12 +726,93 @@ func (g *gen) roleArriveNeedsProxyFence(arrive *ir.Op) bool {
 	for r := range roots {
 		bytes = append(bytes, smemBytes(r))
 	}
-	// a wgmma that fences (wgmmaProxySync) orders every earlier write of
-	// the thread, as this fence would
-	fences := func(o *ir.Op) bool {
-		return o.Kind == ir.OpWgmma && gpu.EnclosingRole(o) == role && g.wgmmaNeedsProxyFence(o)
+	reaches := func(o *ir.Op) bool {
+		if !genericSmemWrite(o) {
+			return false
+		}
+		w := fullRange
+		if root := smemWriteRoot(o); root != nil {
+			w = smemBytes(root)
+		}
+		return anyOverlap(bytes, w)
 	}
-	return g.genericWritesReach(arrive, bytes, fences, fences)
+	// a wgmma of the role that fences (wgmmaProxySync: every thread, then
+	// the role's barrier) orders every earlier write of the role, as this
+	// fence would
+	fences := func(o *ir.Op) bool {
+		return o.Kind == ir.OpWgmma && g.wgmmaNeedsProxyFence(o)
+	}
+	return unfencedAt(role.Regions[0], arrive, reaches, fences)
+}
+
+// unfencedAt reports whether a write for which reaches holds may reach at
+// (an op of root's nested blocks) with no op for which fences holds after
+// it on the way: a dataflow over root's structured control flow. A fence
+// clears the writes before it in its block; a nested op (if, for) leaves
+// writes pending when any of its regions ends with writes pending (a
+// fence in one branch does not clear the writes before the branch); a
+// loop around at also brings in what its body leaves pending at the end
+// of a trip (an earlier trip's writes).
+func unfencedAt(root *ir.Block, at *ir.Op, reaches, fences func(*ir.Op) bool) bool {
+	var walk func(b *ir.Block, pending bool) (bool, bool)
+	walk = func(b *ir.Block, pending bool) (bool, bool) {
+		for _, o := range b.Ops {
+			if o == at {
+				return pending, true
+			}
+			for _, r := range o.Regions {
+				if blockHolds(r, at) {
+					in := pending
+					if o.Kind == ir.OpFor && endsUnfenced(r, reaches, fences) {
+						in = true
+					}
+					return walk(r, in)
+				}
+			}
+			pending = stepFence(o, pending, reaches, fences)
+		}
+		return pending, false
+	}
+	p, _ := walk(root, false)
+	return p
+}
+
+// endsUnfenced reports whether block b, entered with no write pending,
+// may end with one (unfencedAt's rule).
+func endsUnfenced(b *ir.Block, reaches, fences func(*ir.Op) bool) bool {
+	pending := false
+	for _, o := range b.Ops {
+		pending = stepFence(o, pending, reaches, fences)
+	}
+	return pending
+}
+
+// stepFence is unfencedAt's transfer function for one op that does not
+// hold the op asked about.
+func stepFence(o *ir.Op, pending bool, reaches, fences func(*ir.Op) bool) bool {
+	switch {
+	case fences(o):
+		return false
+	case reaches(o):
+		return true
+	}
+	for _, r := range o.Regions {
+		if endsUnfenced(r, reaches, fences) {
+			pending = true
+		}
+	}
+	return pending
+}
+
+// blockHolds reports whether op lies in b or a block nested in it.
+func blockHolds(b *ir.Block, op *ir.Op) bool {
+	found := false
+	b.Walk(func(o *ir.Op) {
+		if o == op {
+			found = true
+		}
+	})
+	return found
 }
 
 // wsNeedsProxyFence reports whether generic shared-memory writes may
