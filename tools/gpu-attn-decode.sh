@@ -26,7 +26,9 @@
 #           --json -> $OUT/tlec_prefill.json; per row HPC-Ops' time of the same
 #           name and the speed-up, the geometric mean over the 24 FP8 rows,
 #           masked over dense (ours and HPC-Ops'), BF16 paged, and the
-#           self-attention rows against cuDNN and FA2
+#           self-attention rows against cuDNN and FA2; SAME_MASK=1 (default)
+#           gives our masked rows HPC-Ops' own block masks (tools/hpc_masks.py,
+#           tlec bench attn_prefill --masks) so both walk one mask
 #   KEYSTEP64=1 (with PREFILL=1): the FP8 rows again at --key-step 64 (one
 #           page a step), beside the default 128 keys a step (about 1 minute more)
 #   BF16K128=1 (with PREFILL=1): the BF16 paged rows again at --key-step 128
@@ -152,12 +154,21 @@ t0=$(date +%s)
 PYTHONUNBUFFERED=1 timeout 150 python3 .peers/sdpa_prefill.py "$OUT/sdpa_prefill.json" >"$W/sdpa.log" 2>&1
 echo "sdpa rc=$? in $(( $(date +%s) - t0 )) s"
 fi
+# SAME_MASK=1 (the default): HPC-Ops' own block masks (its bench's draw,
+# tools/hpc_masks.py) for our masked rows too, so both walk one mask;
+# SAME_MASK=0 keeps our bench's draw (same rule and seed, other generator)
+masks=()
+if [ "${SAME_MASK:-1}" = 1 ] && timeout 60 python3 tools/hpc_masks.py /tmp/hpc "$W/masks" >"$W/hpc-masks.log" 2>&1; then
+  masks=(--masks "$W/masks"); tail -2 "$W/hpc-masks.log"
+else
+  echo "our own masks (SAME_MASK=${SAME_MASK:-1})"; tail -2 "$W/hpc-masks.log" 2>/dev/null
+fi
 # in two parts (FP8; BF16), so a timeout loses half the rows at most;
 # their rows joined into one list
 for part in fp8:prefill_fp8 bf16:kvcache_bf16,nocache; do
-  echo "== tlec bench attn_prefill --cases ${part#*:}"
+  echo "== tlec bench attn_prefill --cases ${part#*:} ${masks[*]}"
   t0=$(date +%s)
-  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases "${part#*:}" --json >"$W/tlec_prefill_${part%%:*}.json" 2>"$W/tlec-prefill-${part%%:*}.err"
+  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases "${part#*:}" "${masks[@]}" --json >"$W/tlec_prefill_${part%%:*}.json" 2>"$W/tlec-prefill-${part%%:*}.err"
   echo "tlec bench rc=$? in $(( $(date +%s) - t0 )) s"
   tr '\r' '\n' <"$W/tlec-prefill-${part%%:*}.err" | grep -v '^\s*$' | tail -3 | cut -c1-300
 done
@@ -167,7 +178,7 @@ done
 rerun() {
   local label=$1 def=$2 cases=$3; shift 3
   echo "== tlec bench attn_prefill $* ($label)"
-  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases "$cases" "$@" --json >"$W/tlec_prefill_$label.json" 2>"$W/tlec-prefill-$label.err"; echo "rc=$?"
+  timeout 180 .gpu/tlec bench attn_prefill --reps "$REPS" --cases "$cases" "${masks[@]}" "$@" --json >"$W/tlec_prefill_$label.json" 2>"$W/tlec-prefill-$label.err"; echo "rc=$?"
   python3 - "$W/tlec_prefill_$def.json" "$W/tlec_prefill_$label.json" "$label" <<'PY' | tee -a "$W/compare.txt"
 import json, math, sys
 try:

@@ -36,6 +36,8 @@ type benchFlags struct {
 	blockM   int
 	keyStep  int
 	vStages  int
+	masksDir string
+	masks    attention.PrefillBenchMasks
 }
 
 func init() {
@@ -153,6 +155,7 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
 			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
+			fs.StringVar(&b.masksDir, "masks", "", "attn_prefill: a directory of block masks, mask_127x127.npy, mask_512x4096.npy, mask_512x32768.npy ([1, 32, q tiles, key tiles], 0 or 1: tools/hpc_masks.py saves HPC-Ops' draw) for the masked rows instead of the bench's own draw")
 			fs.IntVar(&b.vStages, "v-stages", 0, "attn_prefill: the FP8 rows' V and V^T ring depth at 128 keys a step, 2 or 3 (0: 2)")
 			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
@@ -240,6 +243,19 @@ func runBench(e *env, cfg any, args []string) int {
 		if b.vStages != 0 && b.keyStep == 64 {
 			fmt.Fprintf(e.stderr, "tlec bench: --v-stages with --key-step 64: the V ring's depth is FP8's at 128 keys a step\n")
 			return 2
+		}
+		if b.masksDir != "" {
+			var ae *attention.ArgError
+			m, err := attention.LoadPrefillBenchMasks(b.masksDir)
+			if errors.As(err, &ae) {
+				fmt.Fprintf(e.stderr, "tlec bench: --masks %s: %s\n", b.masksDir, ae.Msg)
+				return 2
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "tlec bench: --masks %s: %v\n", b.masksDir, err)
+				return 2
+			}
+			b.masks = m
 		}
 		if b.dryRun {
 			return benchPrefill(e, nil, b, prows)

@@ -46,11 +46,11 @@ func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBen
 	var res []attention.PrefillBenchResult
 	code := 0
 	if g == nil {
-		res = attention.PrefillBenchDry(rows)
+		res = attention.PrefillBenchDry(rows, b.masks)
 	} else {
 		bar := newProgressBar(e.stderr)
 		var err error
-		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, BlockM: b.blockM, KeyStep: b.keyStep, VStages: b.vStages, Progress: bar.update})
+		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, BlockM: b.blockM, KeyStep: b.keyStep, VStages: b.vStages, Masks: b.masks, Progress: bar.update})
 		bar.done()
 		if err != nil { // the other rows are still printed
 			printError(e.stderr, "bench", err)
@@ -69,17 +69,17 @@ func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBen
 func printPrefill(out io.Writer, rows []attention.PrefillBenchResult) {
 	fmt.Fprintln(out, "attn_prefill: B 1, Hq 32, Hkv 4, page 64; median of back-to-back launches (CUDA events); TFLOP/s of the visible work (causal, mask tile on)")
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "name\tmedian us\tmin us\tTFLOP/s\tmask density\tGFLOP\tdense GFLOP\t\t")
+	fmt.Fprintln(w, "name\tmedian us\tmin us\tTFLOP/s\tmask density\tmax tiles\tGFLOP\tdense GFLOP\t\t")
 	for _, r := range rows {
 		us, min, tf := "-", "-", "-"
 		if r.Us > 0 {
 			us, min, tf = fmt.Sprintf("%.1f", r.Us), fmt.Sprintf("%.1f", r.MinUs), fmt.Sprintf("%.1f", r.TFLOPs)
 		}
-		dens := "-"
+		dens, most := "-", "-"
 		if r.Masked {
-			dens = fmt.Sprintf("%.3f", r.MaskDensity)
+			dens, most = fmt.Sprintf("%.3f", r.MaskDensity), fmt.Sprint(r.MaxTiles)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t\n", r.Name, us, min, tf, dens, r.FLOPs/1e9, r.DenseFLOPs/1e9, r.Error)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t\n", r.Name, us, min, tf, dens, most, r.FLOPs/1e9, r.DenseFLOPs/1e9, r.Error)
 	}
 	w.Flush()
 }

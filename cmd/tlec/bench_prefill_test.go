@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,13 +23,13 @@ func TestBenchPrefill(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printPrefill(&b, []attention.PrefillBenchResult{
-		{Name: "prefill_fp8_q0_masked_nhd/512x4096", Masked: true, MaskDensity: 0.2537, Us: 120.25, MinUs: 119.5, TFLOPs: 512.3, FLOPs: 8.18e9, DenseFLOPs: 32.22e9},
+		{Name: "prefill_fp8_q0_masked_nhd/512x4096", Masked: true, MaskDensity: 0.2537, MaxTiles: 16, Us: 120.25, MinUs: 119.5, TFLOPs: 512.3, FLOPs: 8.18e9, DenseFLOPs: 32.22e9},
 		{Name: "prefill_bf16_nocache/8192x8192", FLOPs: 549.8e9, DenseFLOPs: 549.8e9},
 		{Name: "prefill_fp8_q1_dense_hnd/127x127", FLOPs: 0.13e9, DenseFLOPs: 0.13e9, Error: "ptxas: out of registers"},
 	})
-	require.Regexp(t, `prefill_fp8_q1_dense_hnd/127x127\s+-\s+-\s+-\s+-\s+0\.13\s+0\.13\s+ptxas: out of registers`, b.String())
-	require.Regexp(t, `prefill_fp8_q0_masked_nhd/512x4096\s+120\.2\s+119\.5\s+512\.3\s+0\.254\s+8\.18\s+32\.22`, b.String())
-	require.Regexp(t, `prefill_bf16_nocache/8192x8192\s+-\s+-\s+-\s+-\s+549\.80\s+549\.80`, b.String())
+	require.Regexp(t, `prefill_fp8_q1_dense_hnd/127x127\s+-\s+-\s+-\s+-\s+-\s+0\.13\s+0\.13\s+ptxas: out of registers`, b.String())
+	require.Regexp(t, `prefill_fp8_q0_masked_nhd/512x4096\s+120\.2\s+119\.5\s+512\.3\s+0\.254\s+16\s+8\.18\s+32\.22`, b.String())
+	require.Regexp(t, `prefill_bf16_nocache/8192x8192\s+-\s+-\s+-\s+-\s+-\s+549\.80\s+549\.80`, b.String())
 	// 127 x 127: query i sees i + 1 keys, 127*128/2 = 8128 in all
 	require.Equal(t, 4.0*128*32*8128, attention.PrefillFLOPs(attention.PrefillShapes[0]))
 	// 512 x 4096: query i sees 3585 + i keys
@@ -61,6 +62,10 @@ func TestBenchPrefillFlags(t *testing.T) {
 	code, _, errs = runCLI("bench", "attn_prefill", "--v-stages", "3", "--key-step", "64")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--v-stages with --key-step 64")
+	code, _, errs = runCLI("bench", "attn_prefill", "--dry-run", "--masks", filepath.Join(t.TempDir(), "nope"))
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--masks ")
+	require.Contains(t, errs, "no such file or directory")
 
 	rows, err := prefillRows("nocache, _q1_masked_hnd/512x4096")
 	require.NoError(t, err)
@@ -92,8 +97,9 @@ func TestBenchPrefillFlags(t *testing.T) {
 	}
 	require.Contains(t, out, `"name": "prefill_fp8_q0_dense_nhd/512x4096"`)
 	require.Contains(t, out, `"mask_density"`)
+	require.Contains(t, out, `"max_tiles": 16`)
 
 	code, out, _ = runCLI("bench", "attn_prefill", "--dry-run", "--cases", "nocache/32768")
 	require.Equal(t, 0, code)
-	require.Regexp(t, `prefill_bf16_nocache/32768x32768\s+-\s+-\s+-\s+-\s+8796\.36\s+8796\.36`, out)
+	require.Regexp(t, `prefill_bf16_nocache/32768x32768\s+-\s+-\s+-\s+-\s+-\s+8796\.36\s+8796\.36`, out)
 }

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
 
@@ -150,24 +153,77 @@ type PrefillBenchPlan struct {
 	Mask              []float64
 	MaskKT            int
 	Density           float64
+	MaxTiles          int // the most active key tiles of one (request, head, q tile) program: a masked row's critical path
 	FLOPs, DenseFLOPs float64
 }
 
-// PlanPrefillBench builds row's plan on the CPU, the mask drawn from
-// PrefillBenchMaskSeed.
-func PlanPrefillBench(row PrefillBenchRow) PrefillBenchPlan {
+// PlanPrefillBench builds row's plan on the CPU, the mask masks' for the
+// row's shape or, without one, drawn from PrefillBenchMaskSeed.
+func PlanPrefillBench(row PrefillBenchRow, masks PrefillBenchMasks) PrefillBenchPlan {
 	p := PrefillBenchPlan{DenseFLOPs: PrefillFLOPs(row.Shape)}
 	p.FLOPs = p.DenseFLOPs
 	if row.Masked {
-		p.Mask, p.MaskKT = PrefillBenchMask(rand.New(rand.NewPCG(PrefillBenchMaskSeed, 0)), row.Shape)
+		if m, ok := masks[row.Shape.Name]; ok {
+			p.Mask, p.MaskKT = m, int((row.Shape.L+PrefillTile-1)/PrefillTile)
+		} else {
+			p.Mask, p.MaskKT = PrefillBenchMask(rand.New(rand.NewPCG(PrefillBenchMaskSeed, 0)), row.Shape)
+		}
 		var n float64
-		for _, x := range p.Mask {
+		for i, x := range p.Mask {
 			n += x
+			if i%p.MaskKT == p.MaskKT-1 { // the end of one (request, head, q tile) program's row
+				var on int
+				for _, y := range p.Mask[i+1-p.MaskKT : i+1] {
+					on += int(y)
+				}
+				p.MaxTiles = max(p.MaxTiles, on)
+			}
 		}
 		p.Density = n / float64(len(p.Mask))
 		p.FLOPs = PrefillMaskedFLOPs(row.Shape, p.Mask, p.MaskKT)
 	}
 	return p
+}
+
+// PrefillBenchMasks are block masks by shape name (PrefillShape.Name), each
+// [B, Hq, cdiv(Lq, 128), cdiv(L, 128)] flattened, 0 or 1: the masked rows
+// of those shapes take them instead of PrefillBenchMask's draw, so that
+// two benches can walk one mask (HPC-Ops' draw comes from torch's
+// generator; tools/hpc_masks.py saves it).
+type PrefillBenchMasks map[string][]float64
+
+// LoadPrefillBenchMasks reads DIR/mask_NAME.npy for each shape of
+// PrefillShapes that has one (any integer or bool dtype, the shape above,
+// values 0 or 1); a shape without a file keeps the bench's own draw.
+func LoadPrefillBenchMasks(dir string) (PrefillBenchMasks, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, argErr("masks", "%v", err)
+	}
+	masks := PrefillBenchMasks{}
+	for _, s := range PrefillShapes {
+		path := filepath.Join(dir, "mask_"+s.Name+".npy")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		a, err := npy.ReadFile(path)
+		if err != nil {
+			return nil, argErr("masks", "%s: %v", path, err)
+		}
+		qt, kt := int((s.Lq+PrefillTile-1)/PrefillTile), int((s.L+PrefillTile-1)/PrefillTile)
+		want := []int{s.B, s.Hq, qt, kt}
+		if fmt.Sprint(a.Shape) != fmt.Sprint(want) || a.I64 == nil {
+			return nil, argErr("masks", "%s: want an integer or bool array of shape %v (B, Hq, q tiles, key tiles of %s), got %s %v", path, want, s.Name, a.DType, a.Shape)
+		}
+		m := make([]float64, len(a.I64))
+		for i, x := range a.I64 {
+			if x != 0 && x != 1 {
+				return nil, argErr("masks", "%s: element %d = %d; a block mask holds 0 or 1", path, i, x)
+			}
+			m[i] = float64(x)
+		}
+		masks[s.Name] = m
+	}
+	return masks, nil
 }
 
 // PrefillBenchResult is one measured row.
@@ -179,6 +235,7 @@ type PrefillBenchResult struct {
 	Layout      string  `json:"layout"`
 	Masked      bool    `json:"masked"`
 	MaskDensity float64 `json:"mask_density,omitempty"` // the mean of the block mask's tiles
+	MaxTiles    int     `json:"max_tiles,omitempty"`    // the most active key tiles of one program (PrefillBenchPlan.MaxTiles)
 	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
 	Us          float64 `json:"median_us"`
 	MinUs       float64 `json:"min_us"`
@@ -200,15 +257,16 @@ func (row PrefillBenchRow) result(p PrefillBenchPlan) PrefillBenchResult {
 		q = 0
 	}
 	return PrefillBenchResult{Name: row.Name, Case: row.Shape.Name, DType: row.DType, Quant: q, Layout: row.Layout, Masked: row.Masked,
-		MaskDensity: p.Density, Pages: pages, FLOPs: p.FLOPs, DenseFLOPs: p.DenseFLOPs}
+		MaskDensity: p.Density, MaxTiles: p.MaxTiles, Pages: pages, FLOPs: p.FLOPs, DenseFLOPs: p.DenseFLOPs}
 }
 
 // PrefillBenchDry is the rows' results without a GPU: names, mask
-// densities and FLOP counts, every time 0.
-func PrefillBenchDry(rows []PrefillBenchRow) []PrefillBenchResult {
+// densities, their programs' most active tiles and FLOP counts, every
+// time 0 (masks: PrefillBenchOptions.Masks).
+func PrefillBenchDry(rows []PrefillBenchRow, masks PrefillBenchMasks) []PrefillBenchResult {
 	var out []PrefillBenchResult
 	for _, row := range rows {
-		out = append(out, row.result(PlanPrefillBench(row)))
+		out = append(out, row.result(PlanPrefillBench(row, masks)))
 	}
 	return out
 }
@@ -225,7 +283,9 @@ type PrefillBenchOptions struct {
 	// 128; 64: one page a step for both; 128: 128 keys a step for both).
 	KeyStep int
 	// VStages is PrefillParams.VStages for the FP8 rows (0: the default).
-	VStages  int
+	VStages int
+	// Masks replace the masked rows' drawn masks by shape (nil: none).
+	Masks    PrefillBenchMasks
 	Progress func(done, total int, what string)
 }
 
@@ -251,7 +311,7 @@ func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, e
 		progress(i, len(rows), row.Name)
 		res, err := benchPrefillRow(g, r, row, opts)
 		if err != nil {
-			res = row.result(PlanPrefillBench(row))
+			res = row.result(PlanPrefillBench(row, opts.Masks))
 			res.Error = err.Error()
 			errs = append(errs, fmt.Errorf("%s: %w", row.Name, err))
 		}
@@ -295,7 +355,7 @@ func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBe
 }
 
 func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts PrefillBenchOptions) (PrefillBenchResult, error) {
-	s, plan := row.Shape, PlanPrefillBench(row)
+	s, plan := row.Shape, PlanPrefillBench(row, opts.Masks)
 	fp8 := row.DType == DTypeFP8
 	dt := ir.BF16
 	if fp8 {

@@ -3,10 +3,12 @@ package attention
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
@@ -21,7 +23,7 @@ func TestPrefillBenchPlan(t *testing.T) {
 			continue
 		}
 		np := int((row.Shape.L + int64(row.Shape.Page) - 1) / int64(row.Shape.Page))
-		d, err := benchPrefillDims(row, PlanPrefillBench(row), PrefillBenchOptions{}, row.Shape.B*np+1)
+		d, err := benchPrefillDims(row, PlanPrefillBench(row, nil), PrefillBenchOptions{}, row.Shape.B*np+1)
 		require.NoError(t, err, row.Name)
 		tiles := int((row.Shape.L + PrefillTile - 1) / PrefillTile)
 		require.Equal(t, tiles, d.KeyTiles, row.Name)
@@ -149,7 +151,7 @@ func TestPrefillBenchMask(t *testing.T) {
 		var plans []PrefillBenchPlan
 		for _, r := range PrefillBenchRows() {
 			if r.Masked && r.Shape.Name == c.name {
-				plans = append(plans, PlanPrefillBench(r))
+				plans = append(plans, PlanPrefillBench(r, nil))
 			}
 		}
 		require.Len(t, plans, 6, c.name) // fp8 q0/q1 x nhd/hnd, bf16 nhd/hnd
@@ -170,10 +172,86 @@ func TestPrefillBenchMask(t *testing.T) {
 		require.NoError(t, d.setBlockM(0, s.Lq))
 		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.MaskQT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
 	}
-	dense := PlanPrefillBench(PrefillBenchRows()[0])
+	dense := PlanPrefillBench(PrefillBenchRows()[0], nil)
 	require.Nil(t, dense.Mask)
 	require.Equal(t, dense.DenseFLOPs, dense.FLOPs)
 	require.Equal(t, PrefillFLOPs(PrefillShapes[0]), dense.FLOPs)
+}
+
+// TestPrefillBenchMasks: masks given by shape (LoadPrefillBenchMasks from
+// DIR/mask_NAME.npy, as tools/hpc_masks.py saves HPC-Ops' draw) replace
+// the bench's own draw for the masked rows of that shape, with their
+// density, most active tiles of a program and work; a shape without a file
+// keeps the draw; a file of the wrong shape or with values other than 0
+// and 1, or a missing directory, is refused naming the argument.
+func TestPrefillBenchMasks(t *testing.T) {
+	dir := t.TempDir()
+	s := PrefillShapes[1] // 512x4096: 4 q tiles, 32 key tiles
+	qt, kt := 4, 32
+	m := make([]int64, s.Hq*qt*kt)
+	for h := range s.Hq {
+		for i := range qt {
+			row := m[(h*qt+i)*kt:][:kt]
+			last := int((s.L - s.Lq + min(int64(i+1)*PrefillTile, s.Lq) - 1) / PrefillTile)
+			for j := 0; j <= last; j += 2 + h%3 { // every 2nd to 4th tile up to the frontier
+				row[j] = 1
+			}
+			row[last] = 1
+		}
+	}
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "mask_512x4096.npy"), &npy.Array{Shape: []int{1, s.Hq, qt, kt}, DType: "|u1", I64: m}))
+	masks, err := LoadPrefillBenchMasks(dir)
+	require.NoError(t, err)
+	require.Len(t, masks, 1)
+	var row, other PrefillBenchRow
+	for _, r := range PrefillBenchRows() {
+		if r.Masked && r.Shape.Name == s.Name {
+			row = r
+		}
+		if r.Masked && r.Shape.Name == "512x32768" {
+			other = r
+		}
+	}
+	p := PlanPrefillBench(row, masks)
+	require.Equal(t, kt, p.MaskKT)
+	var on, most float64
+	for i, x := range m {
+		on += float64(x)
+		if i%kt == kt-1 {
+			var c float64
+			for _, y := range m[i+1-kt : i+1] {
+				c += float64(y)
+			}
+			most = max(most, c)
+		}
+	}
+	require.InDelta(t, on/float64(len(m)), p.Density, 1e-12)
+	require.Equal(t, int(most), p.MaxTiles)
+	require.Less(t, p.FLOPs, p.DenseFLOPs)
+	require.Equal(t, PlanPrefillBench(other, nil), PlanPrefillBench(other, masks), "no file for 512x32768: the bench's draw")
+	drawn := PlanPrefillBench(row, nil)
+	require.NotEqual(t, drawn.Mask, p.Mask)
+	require.Equal(t, 16, drawn.MaxTiles, "the draw's 512x4096 programs: 2 to 16 active tiles")
+
+	m[5] = 2
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "mask_512x4096.npy"), &npy.Array{Shape: []int{1, s.Hq, qt, kt}, DType: "|u1", I64: m}))
+	_, err = LoadPrefillBenchMasks(dir)
+	requireArgErr(t, err, "masks", "element 5 = 2; a block mask holds 0 or 1")
+	require.NoError(t, npy.WriteFile(filepath.Join(dir, "mask_512x4096.npy"), &npy.Array{Shape: []int{s.Hq, qt, kt}, DType: "|u1", I64: m}))
+	_, err = LoadPrefillBenchMasks(dir)
+	requireArgErr(t, err, "masks", "want an integer or bool array of shape [1 32 4 32]")
+	_, err = LoadPrefillBenchMasks(filepath.Join(dir, "nope"))
+	requireArgErr(t, err, "masks", "no such file or directory")
+}
+
+// requireArgErr requires err to be an ArgError naming arg whose message
+// holds text.
+func requireArgErr(t *testing.T, err error, arg, text string) {
+	t.Helper()
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, arg, ae.Arg)
+	require.Contains(t, ae.Msg, text)
 }
 
 // TestPrefillBenchMaskRun: a mask of the bench's rule (first-row and
