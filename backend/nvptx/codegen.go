@@ -26,7 +26,7 @@ type Options struct {
 	// div.full.f32.
 	PreciseDiv bool
 	// Arch is the target (one of Targets; empty: sm_90a). Ops the target
-	// lacks are user errors at their position (pdl.go).
+	// lacks are user errors at their position (hopperOps).
 	Arch string
 }
 
@@ -449,6 +449,8 @@ var hopperOps = map[ir.Kind]struct {
 	ir.OpDistributedBarrier: {"barrier.cluster", false},
 	ir.OpWgmma:              {"wgmma.mma_async", true},
 	ir.OpWgmmaWait:          {"wgmma.wait_group", true},
+	ir.OpGridDepWait:        {"griddepcontrol.wait", false},
+	ir.OpLaunchDependents:   {"griddepcontrol.launch_dependents", false},
 }
 
 // needHopper reports, at op, an op the target lacks (hopperOps): a user

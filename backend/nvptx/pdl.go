@@ -28,22 +28,12 @@ import (
 
 // gridDepWait lowers grid_dependency_wait().
 func (g *gen) gridDepWait(op *ir.Op) {
-	g.needSM90("griddepcontrol.wait")
 	g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "griddepcontrol.wait;", "~{memory}", true))
 }
 
 // launchDependents lowers launch_dependents().
 func (g *gen) launchDependents(op *ir.Op) {
-	g.needSM90("griddepcontrol.launch_dependents")
 	g.cur.NewCall(g.md.inlineAsm(types.Void, nil, "griddepcontrol.launch_dependents;", "~{memory}", true))
-}
-
-// needSM90 reports, at the op being emitted, a builtin the target lacks: the
-// PDL instructions need sm_90 or newer.
-func (g *gen) needSM90(instr string) {
-	if !archAtLeast90(g.arch) {
-		g.failf("needs sm_90 or newer (%s); the target is %s", instr, g.arch)
-	}
 }
 
 // archAtLeast90 reports whether arch (one of Targets; empty: the default

@@ -846,39 +846,7 @@ func (g *gen) wsNeedsProxyFence(ws *ir.Op) bool {
 // before at in program order (nested regions included), or lies anywhere
 // in a loop of root around at (a previous trip's).
 func hitBefore(root *ir.Block, at *ir.Op, hit func(*ir.Op) bool) bool {
-	found, done := false, false
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, o := range b.Ops {
-			if done {
-				return
-			}
-			if o == at {
-				done = true
-				return
-			}
-			if hit(o) {
-				found = true
-			}
-			for _, r := range o.Regions {
-				walk(r)
-			}
-		}
-	}
-	walk(root)
-	for p := at.Parent; !found && p != nil && p != root && p.Parent != nil; p = p.Parent.Parent {
-		if p.Parent.Kind != ir.OpFor {
-			continue
-		}
-		for _, r := range p.Parent.Regions {
-			r.Walk(func(o *ir.Op) {
-				if hit(o) {
-					found = true
-				}
-			})
-		}
-	}
-	return found
+	return unfencedAt(root, at, hit, func(*ir.Op) bool { return false })
 }
 
 // smemRoot follows a shared-memory view through slot, transpose and reshape views
