@@ -85,12 +85,19 @@ func testZeroLength(t *testing.T, sched string) {
 		require.NoError(t, err, dev.Name())
 		require.LessOrEqual(t, maxAbs(out.O.Data[:rows], wo[:rows]), bf16TolO, "%s: request 0", dev.Name())
 		require.LessOrEqual(t, maxAbs(out.LSE.Data[:len(wl)/2], wl[:len(wl)/2]), bf16TolLSE, "%s: request 0", dev.Name())
-		for i, x := range out.O.Data[rows:] {
-			require.Equal(t, 0.0, x, "%s: o of the empty request, element %d", dev.Name(), i)
-		}
-		for i, x := range out.LSE.Data[len(wl)/2:] {
-			require.True(t, math.IsInf(x, -1), "%s: lse of the empty request, element %d = %v", dev.Name(), i, x)
-		}
+		requireEmptied(t, out.O.Data[rows:], out.LSE.Data[len(wl)/2:], dev.Name()+": the empty request")
+	}
+}
+
+// requireEmptied requires the rows of a request of 0 tokens: o 0 and lse
+// -inf, never NaN.
+func requireEmptied(t *testing.T, o, lse []float64, what string) {
+	t.Helper()
+	for i, x := range o {
+		require.Equal(t, 0.0, x, "%s: o, element %d", what, i)
+	}
+	for i, x := range lse {
+		require.True(t, math.IsInf(x, -1), "%s: lse, element %d = %v", what, i, x)
 	}
 }
 
@@ -175,12 +182,7 @@ func TestDecodeRewritten(t *testing.T) {
 			for b := range c.lens {
 				o, l := out.O.Data[b*ro:(b+1)*ro], out.LSE.Data[b*rl:(b+1)*rl]
 				if slices.Contains(c.zero, b) {
-					for i := range o {
-						require.Equal(t, 0.0, o[i], "%s on %s: request %d's o", c.name, dev.Name(), b)
-					}
-					for i := range l {
-						require.True(t, math.IsInf(l[i], -1), "%s on %s: request %d's lse = %v", c.name, dev.Name(), b, l[i])
-					}
+					requireEmptied(t, o, l, fmt.Sprintf("%s on %s: request %d", c.name, dev.Name(), b))
 					continue
 				}
 				requireClose(t, fmt.Sprintf("%s on %s, request %d", c.name, dev.Name(), b), "", o, l, wo[b*ro:(b+1)*ro], wl[b*rl:(b+1)*rl], c.fp8)
