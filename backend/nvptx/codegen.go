@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -869,35 +870,39 @@ func (g *gen) forOp(op *ir.Op) {
 	header := g.newBlock()
 	loop := g.newBlock()
 	exit := g.newBlock()
-	g.cur.NewBr(header)
-	g.cur = header
-	ivPhi := header.NewPhi(llvm.NewIncoming(lb, pre))
 	type carried struct {
 		phis []*llvm.InstPhi
 	}
 	cs := make([]carried, len(inits))
+	// 8-bit tiles travel as packed words (carried), packed in the
+	// preheader: g.cur is still pre here
+	incoming := make([][]value.Value, len(inits))
 	for i, init := range inits {
 		t := g.val(init)
-		arg := body.Args[1+i]
 		if t.mem != nil {
 			g.failf("a loop-carried shared buffer is not supported")
 		}
-		if t.s != nil {
-			p := header.NewPhi(llvm.NewIncoming(t.s, pre))
-			cs[i].phis = []*llvm.InstPhi{p}
-			g.set(arg, &tval{s: p})
-			continue
+		incoming[i] = g.carried(t, init.Type)
+	}
+	g.cur.NewBr(header)
+	g.cur = header
+	ivPhi := header.NewPhi(llvm.NewIncoming(lb, pre))
+	for i := range inits {
+		for _, v := range incoming[i] {
+			cs[i].phis = append(cs[i].phis, header.NewPhi(llvm.NewIncoming(v, pre)))
 		}
-		nt := &tval{ll: g.layoutOf(arg.Type), regs: make([]value.Value, len(t.regs))}
-		if nt.ll.NumRegs() != len(t.regs) {
-			g.failf("loop-carried tile changes layout")
+	}
+	args := make([]*tval, len(inits))
+	for i := range inits {
+		arg := body.Args[1+i]
+		vs := make([]value.Value, len(cs[i].phis))
+		for r, p := range cs[i].phis {
+			vs[r] = p
 		}
-		for r, v := range t.regs {
-			p := header.NewPhi(llvm.NewIncoming(v, pre))
-			cs[i].phis = append(cs[i].phis, p)
-			nt.regs[r] = p
-		}
-		g.set(arg, nt)
+		args[i] = g.uncarried(vs, g.val(inits[i]), arg.Type)
+		a := *args[i] // the body may rewrite its own registers (a wgmma wait)
+		a.regs = slices.Clone(a.regs)
+		g.set(arg, &a)
 	}
 	pred := enum.IPredSLT
 	if ivType.IsUnsigned() {
@@ -926,13 +931,9 @@ func (g *gen) forOp(op *ir.Op) {
 	next := g.add(ivPhi, step)
 	latch := g.cur
 	for i := range inits {
-		t := g.val(y.Operands[i])
-		if t.s != nil {
-			cs[i].phis[0].Incs = append(cs[i].phis[0].Incs, llvm.NewIncoming(t.s, latch))
-			continue
-		}
+		vs := g.carried(g.val(y.Operands[i]), y.Operands[i].Type)
 		for r, p := range cs[i].phis {
-			p.Incs = append(p.Incs, llvm.NewIncoming(t.regs[r], latch))
+			p.Incs = append(p.Incs, llvm.NewIncoming(vs[r], latch))
 		}
 	}
 	ivPhi.Incs = append(ivPhi.Incs, llvm.NewIncoming(next, latch))
@@ -941,16 +942,68 @@ func (g *gen) forOp(op *ir.Op) {
 	g.sync = unknownState()
 	g.barrierInLoop = false
 	for i, res := range op.Results {
-		if len(cs[i].phis) == 1 && g.val(inits[i]).s != nil {
-			g.set(res, &tval{s: cs[i].phis[0]})
-			continue
-		}
-		t := &tval{ll: g.layoutOf(res.Type)}
-		for _, p := range cs[i].phis {
-			t.regs = append(t.regs, p)
+		// the header's values (phis, and the registers cut from them)
+		// dominate the exit
+		t := args[i]
+		if t.ll != nil {
+			t.ll = g.layoutOf(res.Type)
 		}
 		g.set(res, t)
 	}
+}
+
+// carried is what a loop or a branch carries of t, a value of type typ,
+// through its phis: a scalar; a tile's registers; an 8-bit tile's
+// registers packed four to an i32 (quad: one prmt.b32 at most for
+// registers cut from words, as a packed cast or ldmatrix gives them),
+// which takes a quarter of the phis and of the registers that hold them
+// (PTX has no 8-bit registers: each byte of a tile would take one) and
+// hands on the words to the users that pack them again (wgmma's register
+// a, shuffles).
+func (g *gen) carried(t *tval, typ ir.Type) []value.Value {
+	if t.s != nil {
+		return []value.Value{t.s}
+	}
+	if !wordCarried(typ, t) {
+		return t.regs
+	}
+	out := make([]value.Value, len(t.regs)/4)
+	for w := range out {
+		out[w] = g.quad(t, 4*w)
+	}
+	return out
+}
+
+// uncarried is the value of type typ that the phis vs carry (carried),
+// like (the incoming value's form): registers cut from the words (trunc,
+// lshr) in g.cur, for an 8-bit tile.
+func (g *gen) uncarried(vs []value.Value, like *tval, typ ir.Type) *tval {
+	if like.s != nil {
+		return &tval{s: vs[0]}
+	}
+	nt := &tval{ll: g.layoutOf(typ), regs: make([]value.Value, len(like.regs))}
+	if nt.ll.NumRegs() != len(like.regs) {
+		g.failf("loop-carried tile changes layout")
+	}
+	if !wordCarried(typ, like) {
+		copy(nt.regs, vs)
+		return nt
+	}
+	for r := range nt.regs {
+		w := vs[r/4]
+		if k := r % 4; k > 0 {
+			w = g.cur.NewLShr(w, i32c(int64(8*k)))
+		}
+		nt.regs[r] = g.cur.NewTrunc(w, types.I8)
+	}
+	nt.cut = true
+	return nt
+}
+
+// wordCarried reports whether a tile t of type typ goes through phis as
+// packed words (carried).
+func wordCarried(typ ir.Type, t *tval) bool {
+	return t.s == nil && ir.ElemDType(typ).Bits() == 8 && len(t.regs)%4 == 0 && len(t.regs) > 0
 }
 
 func (g *gen) ifOp(op *ir.Op) {
@@ -962,6 +1015,7 @@ func (g *gen) ifOp(op *ir.Op) {
 	before, barrierBefore := g.sync, g.barrierInLoop
 	type arm struct {
 		vals    []*tval
+		words   [][]value.Value // carried
 		block   *llvm.Block
 		st      smemState
 		barrier bool
@@ -974,7 +1028,9 @@ func (g *gen) ifOp(op *ir.Op) {
 			g.block(op.Regions[i])
 			if y := op.Regions[i].Terminator(); y != nil && y.Kind == ir.OpYield {
 				for _, v := range y.Operands {
-					arms[i].vals = append(arms[i].vals, g.val(v))
+					t := g.val(v)
+					arms[i].vals = append(arms[i].vals, t)
+					arms[i].words = append(arms[i].words, g.carried(t, v.Type))
 				}
 			}
 		}
@@ -985,17 +1041,15 @@ func (g *gen) ifOp(op *ir.Op) {
 	g.sync = arms[0].st.union(arms[1].st)
 	// a barrier since the loop's top only if there was one on both paths
 	g.barrierInLoop = barrierBefore || (arms[0].barrier && arms[1].barrier)
+	phis := make([][]value.Value, len(op.Results))
+	for i := range op.Results {
+		a, b := arms[0].words[i], arms[1].words[i]
+		for r := range a {
+			phis[i] = append(phis[i], merge.NewPhi(llvm.NewIncoming(a[r], arms[0].block), llvm.NewIncoming(b[r], arms[1].block)))
+		}
+	}
 	for i, res := range op.Results {
-		a, b := arms[0].vals[i], arms[1].vals[i]
-		if a.s != nil {
-			g.set(res, &tval{s: merge.NewPhi(llvm.NewIncoming(a.s, arms[0].block), llvm.NewIncoming(b.s, arms[1].block))})
-			continue
-		}
-		t := &tval{ll: g.layoutOf(res.Type), regs: make([]value.Value, len(a.regs))}
-		for r := range a.regs {
-			t.regs[r] = merge.NewPhi(llvm.NewIncoming(a.regs[r], arms[0].block), llvm.NewIncoming(b.regs[r], arms[1].block))
-		}
-		g.set(res, t)
+		g.set(res, g.uncarried(phis[i], arms[0].vals[i], res.Type))
 	}
 }
 

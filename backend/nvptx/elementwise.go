@@ -74,7 +74,14 @@ func (g *gen) elementwise(op *ir.Op) {
 // deleted by LLVM when nothing reads them).
 func (g *gen) packedCast(op *ir.Op, in, out *tval) {
 	from, to := ir.ElemDType(op.Operands[0].Type), ir.ElemDType(op.Results[0].Type)
-	if from != ir.F32 || (to != ir.BF16 && to != ir.F16) || in.s != nil || len(in.regs) < 2 || len(in.regs)%2 != 0 {
+	if from != ir.F32 || in.s != nil || len(in.regs) < 2 || len(in.regs)%2 != 0 {
+		return
+	}
+	if to.Bits() == 8 && to.IsFloat() {
+		g.packedCast8(to, in, out)
+		return
+	}
+	if to != ir.BF16 && to != ir.F16 {
 		return
 	}
 	a := g.md.inlineAsm(types.I32, []types.Type{types.Float, types.Float}, "cvt.rn."+to.String()+"x2.f32 $0, $1, $2;", "=r,f,f", false)
@@ -83,6 +90,28 @@ func (g *gen) packedCast(op *ir.Op, in, out *tval) {
 		// d = {hi: a, lo: b}: register r is the low half
 		out.pairs[r] = g.cur.NewCall(a, in.regs[r+1], in.regs[r])
 	}
+}
+
+// packedCast8 is packedCast for f32 -> e4m3 / e5m2: one
+// cvt.rn.satfinite.e4m3x2.f32 (e5m2x2) per register pair, whose two bytes
+// (register r low) are the pair's registers, cut from the word (trunc,
+// lshr): quad then packs four of them with one prmt.b32 of two words
+// (prmtWord) where per-register conversions would take a conversion each
+// and shifts and ors to pack (FP8 attention's P before its shuffle to
+// wgmma's register a). The same rounding and saturation as fromCompute.
+func (g *gen) packedCast8(to ir.DType, in, out *tval) {
+	name := "e4m3x2"
+	if to == ir.F8E5M2 {
+		name = "e5m2x2"
+	}
+	a := g.md.inlineAsm(types.I32, []types.Type{types.Float, types.Float},
+		"{ .reg .b16 t; cvt.rn.satfinite."+name+".f32 t, $1, $2; cvt.u32.u16 $0, t; }", "=r,f,f", false)
+	for r := 0; r < len(in.regs); r += 2 {
+		w := g.cur.NewCall(a, in.regs[r+1], in.regs[r])
+		out.regs[r] = g.cur.NewTrunc(w, types.I8)
+		out.regs[r+1] = g.cur.NewTrunc(g.cur.NewLShr(w, i32c(8)), types.I8)
+	}
+	out.cut = true
 }
 
 // unpackBF16 lowers a bf16 -> f32 cast of a tile whose register pairs are

@@ -31,4 +31,35 @@ func TestShufflePTX(t *testing.T) {
 	for _, op := range []string{"bar.sync", "barrier.sync", "st.shared", "ld.shared"} {
 		require(!strings.Contains(conv, op), "no "+op+" between the products")
 	}
+	// the cast packs its register pairs (32 f32 a thread, 16 conversions)
+	// and four bytes are one prmt of two conversions' words: no shifts
+	// and ors to build the words the lanes send
+	n = strings.Count(conv, "cvt.rn.satfinite.e4m3x2.f32")
+	require(n == 16, fmt.Sprintf("want 16 packed e4m3x2 conversions, got %d", n))
+	require(!strings.Contains(conv, "shl.b32"), "no byte packing by shifts")
+}
+
+// TestWordCarriedPhis: a loop (and an if) carries an 8-bit tile as i32
+// words, four bytes each, not a phi per byte: 16 registers a thread of a
+// [16, 128] e4m3 tile over 4 warps are 4 phis of i32 at the loop head and
+// at the if's join, none of i8.
+func TestWordCarriedPhis(t *testing.T) {
+	res := emitTLE(t, `kernel k(x *f32, o *f32, n i32) {
+    off := arange(0, 16)[:, None]*128 + arange(0, 128)[None, :]
+    p := load(x + off).to(f8e4m3)
+    for i := range n {
+        p = (p.to(f32) * load(x + off + i)).to(f8e4m3)
+    }
+    if n > 3 {
+        p = (p.to(f32) * 2.0).to(f8e4m3)
+    }
+    store(o + off, p.to(f32))
+}`)
+	ll := res.LLVMIR
+	if c := strings.Count(ll, "phi i8"); c != 0 {
+		t.Fatalf("%d phis of i8:\n%s", c, ll)
+	}
+	if c := strings.Count(ll, "phi i32"); c < 8 {
+		t.Fatalf("want 4 word phis at the loop head and 4 at the join, got %d phis of i32:\n%s", c, ll)
+	}
 }
