@@ -105,6 +105,9 @@ type memRef struct {
 	// cluster: off is an i32 address in the cluster's shared window (a
 	// remote view, from mapa); its pointers are i32 too.
 	cluster bool
+	// span is the bytes of the alloc the view lies in ({0, 0}: not known,
+	// as for a pipe's slots or a remote view), for refRange
+	span rng
 }
 
 // tval is the lowered form of an IR value: a scalar, the registers a thread
@@ -117,6 +120,7 @@ type tval struct {
 	pairs map[int]value.Value // 16-bit tiles: i32 packing registers r (even) and r+1
 	lazy  map[int]func()      // registers produced on first use (see ldmatrix)
 	cut   bool                // registers cut from ldmatrix words (matrixLoad): quad packs them with prmt
+	span  rng                 // shared pointers from local_ptr: the bytes of the alloc they point into ({0, 0}: anywhere)
 	mem   *memRef
 	pipe  *pipeRef // pipe_alloc
 	slot  *slotRef // pipe_acquire / pipe_wait
@@ -833,11 +837,15 @@ func (g *gen) scratchRange(size int) rng {
 	return rng{off, off + size}
 }
 
-// refRange is the bytes of a buffer view (all of shared memory when its
-// offset is not a constant).
+// refRange is the bytes of a buffer view: from its constant offset, else
+// the alloc's it lies in (a slot at a computed index), else all of shared
+// memory.
 func refRange(ref *memRef) rng {
 	if off, ok := constInt(ref.off); ok {
 		return rng{int(off), int(off) + ir.NumElements(ref.desc.Shape)*ref.desc.Elem.Bytes()}
+	}
+	if ref.span.hi > 0 {
+		return ref.span
 	}
 	return fullRange
 }

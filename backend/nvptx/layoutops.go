@@ -352,7 +352,8 @@ func (g *gen) alloc(op *ir.Op) {
 	if !ok {
 		g.failf("alloc of %s is not supported", op.Results[0].Type)
 	}
-	ref := &memRef{off: i32c(int64(g.smemOffset())), desc: md}
+	off := g.smemOffset()
+	ref := &memRef{off: i32c(int64(off)), desc: md, span: rng{off, off + ir.NumElements(md.Shape)*md.Elem.Bytes()}}
 	g.set(op.Results[0], &tval{mem: ref})
 	if len(op.Operands) > 0 {
 		t := g.val(op.Operands[0])
@@ -391,12 +392,12 @@ func (g *gen) memIndex(op *ir.Op) {
 	}
 	sliceBytes := ir.NumElements(md.Shape) * md.Elem.Bytes()
 	off := g.add(src.mem.off, g.mul(g.cast(i, ir.ElemDType(op.Operands[1].Type), ir.I32), i32c(int64(sliceBytes))))
-	g.set(op.Results[0], &tval{mem: &memRef{off: off, desc: md}})
+	g.set(op.Results[0], &tval{mem: &memRef{off: off, desc: md, span: src.mem.span}})
 }
 
 func (g *gen) memTrans(op *ir.Op) {
 	src := g.val(op.Operands[0])
-	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc)}})
+	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc), span: src.mem.span}})
 }
 
 // memReshape lowers a view reshape (memdesc_reshape): the view starts
@@ -416,7 +417,7 @@ func (g *gen) memReshape(op *ir.Op) {
 		g.failf("reshape of a shared-memory view %v to %v: its layout %s is not the source's %s seen in the new shape (%s)",
 			from.Shape, md.Shape, got, sharedLayoutOf(from), want)
 	}
-	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: md, cluster: src.mem.cluster}})
+	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: md, cluster: src.mem.cluster, span: src.mem.span}})
 }
 
 func sharedLayoutOf(md *ir.MemDesc) *gpu.Shared {
@@ -615,8 +616,11 @@ func (g *gen) localPtr(op *ir.Op) {
 		}
 		out.regs[r] = g.smemPtr(g.add(ref.off, g.mul(e, i32c(int64(eb)))), et)
 	}
+	if !ref.cluster {
+		out.span = ref.span
+	}
 	if _, ok := res.Type.(*ir.Tile); !ok {
-		g.set(res, &tval{s: out.regs[0]})
+		g.set(res, &tval{s: out.regs[0], span: out.span})
 		return
 	}
 	g.set(res, out)

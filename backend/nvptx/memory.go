@@ -326,6 +326,15 @@ func (g *gen) plainStore(ptr value.Value, space int, w word, vals []value.Value)
 	s.Align = llvm.Align(len(vals) * w.bytes)
 }
 
+// ptrRange is the shared bytes the pointers p may point to: their
+// alloc's for local_ptr's (span), else all of shared memory.
+func ptrRange(p *tval) rng {
+	if p.span.hi > 0 {
+		return p.span
+	}
+	return fullRange
+}
+
 func ptrSpace(t ir.Type) int {
 	if p, ok := ir.Elem(t).(*ir.Pointer); ok {
 		return spaceOf(p.Space)
@@ -339,7 +348,7 @@ func (g *gen) load(op *ir.Op) {
 	d := ir.ElemDType(res.Type)
 	space := ptrSpace(op.Operands[0].Type)
 	if space == asShared {
-		g.beforeSharedRead()
+		g.beforeSharedReadR(ptrRange(g.val(op.Operands[0])))
 	}
 	var mask, other *tval
 	if len(op.Operands) > 1 {
@@ -456,7 +465,7 @@ func (g *gen) store(op *ir.Op) {
 	d := ir.ElemDType(op.Operands[1].Type)
 	space := ptrSpace(op.Operands[0].Type)
 	if space == asShared {
-		g.beforeSharedWrite()
+		g.beforeSharedWriteR(ptrRange(g.val(op.Operands[0])))
 	}
 	pt, vt := g.val(op.Operands[0]), g.val(op.Operands[1])
 	var mask *tval

@@ -63,3 +63,27 @@ func TestWordCarriedPhis(t *testing.T) {
 		t.Fatalf("want 4 word phis at the loop head and 4 at the join, got %d phis of i32:\n%s", c, ll)
 	}
 }
+
+// TestSlotRanges: a slot at a computed index, and a pointer from
+// local_ptr, lie in their alloc's bytes: reading a slot of b (and an entry
+// of tab through a pointer) and then writing a slot of a needs no barrier
+// between them, only the one at the loop's head (whose state is not
+// known).
+func TestSlotRanges(t *testing.T) {
+	res := emitTLE(t, `kernel k(o *f32, n i32) {
+    r := arange(0, 32)
+    a := alloc([2, 32, 32], f32)
+    b := alloc([2, 32, 32], f32, init: zeros([2, 32, 32], f32))
+    tab := alloc([4], i32, init: arange(0, 4))
+    for i := range n {
+        j := load(local_ptr(tab, i % 4))
+        store(a.slot(i % 2), load(b.slot(j % 2)) + 1.0)
+    }
+    store(o + r[:, None]*32 + r[None, :], load(a.slot(1)))
+}`)
+	loop := res.LLVMIR[strings.Index(res.LLVMIR, "phi i32"):]
+	loop = loop[:strings.Index(loop, "br label")]
+	if c := strings.Count(loop, "@llvm.nvvm.barrier0"); c != 1 {
+		t.Fatalf("want the loop head's barrier alone in the body, got %d:\n%s", c, loop)
+	}
+}
