@@ -31,6 +31,9 @@
 #           tlec bench attn_prefill --masks) so both walk one mask
 #   KEYSTEP64=1 (with PREFILL=1): the FP8 rows again at --key-step 64 (one
 #           page a step), beside the default 128 keys a step (about 1 minute more)
+#   RERUN_FP8="FLAGS" (with PREFILL=1): the FP8 rows again with FLAGS
+#           (--v-stages 3, ...) beside the default run, and the ratio
+#   HPC_BUILD_TIMEOUT: seconds for the kit's build (default 240)
 #   BF16K128=1 (with PREFILL=1): the BF16 paged rows again at --key-step 128
 #           (attn_prefill_bf16_k128) beside the default one page a step
 #   TESTRUN, SANRUN: -test.run patterns for TEST=1 (default: every test;
@@ -57,7 +60,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 # the kit builds on the CPU while the tests run on the GPU (timings come after both)
 t0=$(date +%s)
 rm -rf /tmp/hpc && tar -xJf .peers/hpc-ops-kit.tar.xz -C /tmp
-(timeout 240 bash /tmp/hpc/build.sh >"$W/hpc-build.log" 2>&1; echo "rc=$?" >"$W/hpc-build.rc") &
+(timeout ${HPC_BUILD_TIMEOUT:-240} bash /tmp/hpc/build.sh >"$W/hpc-build.log" 2>&1; echo "rc=$?" >"$W/hpc-build.rc") &
 build=$!
 
 if [ "${TEST:-0}" = 1 ]; then
@@ -204,6 +207,8 @@ PY
 [ "${BLOCKM64:-0}" = 1 ] && rerun bm64 bf16 kvcache_bf16,nocache --block-m 64
 [ "${KEYSTEP64:-0}" = 1 ] && rerun ks64 fp8 prefill_fp8 --key-step 64
 [ "${BF16K128:-0}" = 1 ] && rerun bk128 bf16 kvcache_bf16 --key-step 128
+# RERUN_FP8="FLAGS": the FP8 rows again with FLAGS (--v-stages 3, ...)
+[ -n "${RERUN_FP8:-}" ] && rerun alt fp8 prefill_fp8 $RERUN_FP8
 python3 - "$W/tlec_prefill_fp8.json" "$W/tlec_prefill_bf16.json" >"$OUT/tlec_prefill.json" <<'PY'
 import json, sys
 rows = []
