@@ -38,7 +38,10 @@
 // Shared memory is ordered by barriers the backend inserts from the byte
 // ranges read and written since the last barrier (a write waits for reads of
 // its bytes, a read for writes of its bytes; loop heads and joins are
-// conservative). Layout conversions go through registers when every thread
+// conservative): a view's bytes are its own where its offset is a
+// constant, else its alloc's (a ring slot at a computed index), and a
+// pointer from local_ptr points into its alloc's; other shared pointers may
+// point anywhere. Layout conversions go through registers when every thread
 // already holds its elements; when the data only moves between lanes of a
 // warp (the same warp bases: an f32 accumulator cast to e4m3 and read as an
 // 8-bit wgmma register a) by shfl.sync.idx rounds and one prmt.b32 a word
@@ -64,10 +67,14 @@
 // register (matrix.go: each plan is checked lane by lane against the
 // layout before it is used, addresses go through the swizzle). f32 -> bf16/f16 casts
 // pack their register pairs with one cvt.rn.bf16x2.f32 (f16x2) each, which
-// dot operands and vector stores use.
+// dot operands and vector stores use; f32 -> e4m3/e5m2 casts convert each
+// pair with one cvt.rn.satfinite.e4m3x2.f32 whose bytes the registers are
+// cut from, so four of them pack with one prmt.b32.
 //
 // Control flow is structured: for becomes header/body/exit blocks with one phi
-// per loop-carried register, if a diamond with phis. f32 division is
+// per loop-carried register, if a diamond with phis; 8-bit tiles go
+// through them as i32 words of four registers (PTX has no 8-bit
+// registers: a phi per byte would hold a 32-bit register each). f32 division is
 // div.full.f32 as in Triton (Options.PreciseDiv for IEEE), exp is
 // ex2.approx.ftz(x*log2 e), log lg2.approx(x)*ln 2.
 //

@@ -230,17 +230,19 @@
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
-// Not done yet for prefill (TODO; docs/perf.md run 40: FP8 0.894x HPC-Ops
-// over the 24 configurations (dense 0.974x, masked 0.820x), BF16 paged
-// 1.265x / 1.468x at 512x4096 / 512x32768, self-attention 0.78x / 0.85x /
-// 0.85x cuDNN at 4096 / 8192 / 32768; run 41's build is 1.016x faster
-// over the FP8 rows, not timed beside HPC-Ops):
+// Not done yet for prefill (TODO; docs/perf.md run 50, HPC-Ops and torch
+// in the same call, both benches on HPC-Ops' own block masks: FP8 1.130x
+// HPC-Ops over the 24 configurations, but 0.960x over the 16 at 512x4096
+// and 512x32768 (dense 0.998x, masked 0.922x), the 127x127 rows' 1.566x
+// resting on HPC-Ops times 1.40x those of run 47; BF16 paged 1.275x /
+// 1.454x; self-attention 0.785x / 0.860x / 0.841x cuDNN):
 //
-//   - FP8 at 1.0x: the masked rows run each step slower than the dense
-//     ones (ours 1.08-1.16 of the dense step time, HPC-Ops 0.84-0.91; a
-//     profile of a variant build had the transposer spinning on its V
-//     wait for 9 % of the masked row's stall samples, docs/perf.md run
-//     39), quant 0 dense at 0.91x.
+//   - FP8 at 1.0x on the long rows: the masked rows run each step
+//     slower than the dense ones (our masked over dense speed-up is
+//     0.91-0.94 of HPC-Ops'); Nsight Compute (run 48) has the
+//     transposer waiting for V for 9 % of the masked row's stall
+//     samples, so V's latency from memory reaches the consumers through
+//     the transposer's hop; quant 0 dense 512x32768 at 0.95-0.97x.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
