@@ -171,7 +171,8 @@
 //     run 45 measured 3.26 and 3.22 TB/s (the speed targets of issue 15
 //     are met there: BF16 Sq 1 1.202x HPC-Ops, min 1.040x; Sq 2 1.141x;
 //     FP8 1.219x, which the stage fence added since costs about 1 %, run
-//     46).
+//     46; the barrier ranges of run 49 cost decode 0.7-2 % more, so about
+//     1.19x for BF16 Sq 1, a product of calls).
 //
 // # Prefill (prefill.tle, prefill.go, issue 16)
 //
