@@ -83,7 +83,6 @@ body:
 	%v70 = zext i32 %v69 to i64
 	%v71 = getelementptr inbounds [0 x i8], [0 x i8] addrspace(3)* @global_smem, i64 0, i64 %v70
 	%v72 = bitcast i8 addrspace(3)* %v71 to i32 addrspace(3)*
-	call void @llvm.nvvm.barrier0()
 	%v73 = zext i1 %v29 to i32
 	call void asm sideeffect "{\0A\09.reg .pred %p;\0A\09setp.ne.b32 %p, $1, 0;\0A\09@%p st.shared.b32 [$0], $2;\0A}", "l,r,r"(i32 addrspace(3)* %v68, i32 %v73, i32 %v7)
 	%v74 = zext i1 %v30 to i32
