@@ -1011,6 +1011,9 @@ func (g *gen) uncarried(vs []value.Value, like *tval, typ ir.Type) *tval {
 // wordCarried reports whether a tile t of type typ goes through phis as
 // packed words (carried).
 func wordCarried(typ ir.Type, t *tval) bool {
+	if _, ok := ir.Elem(typ).(ir.DType); !ok {
+		return false // pointers (ElemDType is their pointee's type)
+	}
 	return t.s == nil && ir.ElemDType(typ).Bits() == 8 && len(t.regs)%4 == 0 && len(t.regs) > 0
 }
 

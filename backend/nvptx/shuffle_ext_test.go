@@ -56,6 +56,28 @@ func TestWordCarriedPhis(t *testing.T) {
     store(o + off, p.to(f32))
 }`)
 	ll := res.LLVMIR
+	// pointers to 8-bit data stay pointers through the phis
+	for _, src := range []string{`kernel k(x *f8e4m3, o *f32, n i32) {
+    off := arange(0, 16)[:, None]*128 + arange(0, 128)[None, :]
+    p := x + off
+    acc := zeros([16, 128], f32)
+    for i := range n {
+        acc = acc + load(p).to(f32)
+        p = p + 2048
+    }
+    store(o + off, acc)
+}`, `kernel k(x *u8, o *u8, n i32) {
+    off := arange(0, 16)[:, None]*128 + arange(0, 128)[None, :]
+    p := x + off
+    if n > 3 {
+        p = p + 2048
+    }
+    store(o + off, load(p))
+}`} {
+		if _, err := emitTLEErr(t, src); err != nil {
+			t.Fatalf("a pointer tile to 8-bit data through a phi: %v", err)
+		}
+	}
 	if c := strings.Count(ll, "phi i8"); c != 0 {
 		t.Fatalf("%d phis of i8:\n%s", c, ll)
 	}
