@@ -252,6 +252,11 @@ func AllocateFuncShared(f *ir.Func) error {
 							if p, ok := ir.Elem(r.Type).(*ir.Pointer); ok && p.Space != ir.Global {
 								visit(r)
 							}
+						case *ir.Pointer:
+							// a scalar local_ptr
+							if r.Type.(*ir.Pointer).Space != ir.Global {
+								visit(r)
+							}
 						}
 					}
 				}
