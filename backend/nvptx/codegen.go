@@ -793,7 +793,7 @@ func (a rng) overlaps(b rng) bool { return a.lo < b.hi && b.lo < a.hi }
 // smemState is the shared-memory traffic of this CTA since the last
 // barrier: the byte ranges read and written (any thread may still be
 // reading or writing them).
-type smemState struct{ reads, writes []rng }
+type smemState struct{ reads, writes, atomics []rng }
 
 func anyOverlap(rs []rng, r rng) bool {
 	for _, x := range rs {
@@ -805,11 +805,14 @@ func anyOverlap(rs []rng, r rng) bool {
 }
 
 func (s smemState) union(o smemState) smemState {
-	return smemState{reads: append(append([]rng{}, s.reads...), o.reads...), writes: append(append([]rng{}, s.writes...), o.writes...)}
+	return smemState{reads: append(append([]rng{}, s.reads...), o.reads...), writes: append(append([]rng{}, s.writes...), o.writes...),
+		atomics: append(append([]rng{}, s.atomics...), o.atomics...)}
 }
 
 // unknownState is assumed where control flow joins (loop heads).
-func unknownState() smemState { return smemState{reads: []rng{fullRange}, writes: []rng{fullRange}} }
+func unknownState() smemState {
+	return smemState{reads: []rng{fullRange}, writes: []rng{fullRange}, atomics: []rng{fullRange}}
+}
 
 // beforeSharedWrite / beforeSharedRead insert the barriers that order this
 // CTA's shared-memory traffic: a write waits for earlier reads of its bytes
@@ -818,17 +821,27 @@ func (g *gen) beforeSharedWrite() { g.beforeSharedWriteR(fullRange) }
 func (g *gen) beforeSharedRead()  { g.beforeSharedReadR(fullRange) }
 
 func (g *gen) beforeSharedWriteR(r rng) {
-	if anyOverlap(g.sync.reads, r) {
+	if anyOverlap(g.sync.reads, r) || anyOverlap(g.sync.atomics, r) {
 		g.barrier()
 	}
 	g.sync.writes = append(g.sync.writes, r)
 }
 
 func (g *gen) beforeSharedReadR(r rng) {
-	if anyOverlap(g.sync.writes, r) {
+	if anyOverlap(g.sync.writes, r) || anyOverlap(g.sync.atomics, r) {
 		g.barrier()
 	}
 	g.sync.reads = append(g.sync.reads, r)
+}
+
+// beforeSharedAtomicR orders an atomic on the bytes r after earlier plain
+// reads and writes of them (atomics among themselves need no barrier);
+// later plain accesses wait for it.
+func (g *gen) beforeSharedAtomicR(r rng) {
+	if anyOverlap(g.sync.reads, r) || anyOverlap(g.sync.writes, r) {
+		g.barrier()
+	}
+	g.sync.atomics = append(g.sync.atomics, r)
 }
 
 // scratchRange is the current op's scratch bytes.

@@ -527,6 +527,9 @@ func (g *gen) atomic(op *ir.Op) {
 	d := ir.ElemDType(res.Type)
 	space := ptrSpace(op.Operands[0].Type)
 	pt := g.val(op.Operands[0])
+	if space == asShared {
+		g.beforeSharedAtomicR(ptrRange(pt))
+	}
 	nval := 1
 	if op.Kind == ir.OpAtomicCAS {
 		nval = 2

@@ -1,6 +1,7 @@
 package nvptx_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tlego/tle/gpu"
@@ -25,5 +26,31 @@ func TestScalarLocalPtrKeepsBuffer(t *testing.T) {
 	})
 	if len(offs) != 2 || offs[0] == offs[1] {
 		t.Fatalf("the two buffers' offsets: %v", offs)
+	}
+}
+
+// TestSharedAtomicBarrier: an atomic on shared memory waits for the plain
+// stores before it (the buffer's init) and a plain load after it waits
+// for the atomics: a barrier on each side.
+func TestSharedAtomicBarrier(t *testing.T) {
+	res := emitTLE(t, `kernel k(x *i32, o *i32) {
+    r := arange(0, 128)
+    h := alloc([16], i32, init: zeros([16], i32))
+    atomic_add(local_ptr(h, load(x + r) % 16), 1)
+    store(o + arange(0, 16), load(h))
+}`)
+	ll := res.LLVMIR
+	at := strings.Index(ll, "atomicrmw")
+	if at < 0 {
+		at = strings.Index(ll, "atom.")
+	}
+	if at < 0 {
+		t.Fatalf("no atomic:\n%s", ll)
+	}
+	if !strings.Contains(ll[:at], "@llvm.nvvm.barrier0") {
+		t.Fatalf("no barrier between the init stores and the atomics:\n%s", ll)
+	}
+	if !strings.Contains(ll[at:], "@llvm.nvvm.barrier0") {
+		t.Fatalf("no barrier between the atomics and the load:\n%s", ll)
 	}
 }
