@@ -392,12 +392,12 @@ func (g *gen) memIndex(op *ir.Op) {
 	}
 	sliceBytes := ir.NumElements(md.Shape) * md.Elem.Bytes()
 	off := g.add(src.mem.off, g.mul(g.cast(i, ir.ElemDType(op.Operands[1].Type), ir.I32), i32c(int64(sliceBytes))))
-	g.set(op.Results[0], &tval{mem: &memRef{off: off, desc: md, span: src.mem.span}})
+	g.set(op.Results[0], &tval{mem: &memRef{off: off, desc: md, cluster: src.mem.cluster, span: src.mem.span}})
 }
 
 func (g *gen) memTrans(op *ir.Op) {
 	src := g.val(op.Operands[0])
-	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc), span: src.mem.span}})
+	g.set(op.Results[0], &tval{mem: &memRef{off: src.mem.off, desc: op.Results[0].Type.(*ir.MemDesc), cluster: src.mem.cluster, span: src.mem.span}})
 }
 
 // memReshape lowers a view reshape (memdesc_reshape): the view starts

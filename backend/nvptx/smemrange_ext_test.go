@@ -54,3 +54,23 @@ func TestSharedAtomicBarrier(t *testing.T) {
 		t.Fatalf("no barrier between the atomics and the load:\n%s", ll)
 	}
 }
+
+// TestRemoteSlot: a slot (and a transpose) of a remote view stays a
+// cluster address: the load is ld.shared::cluster from the mapa address
+// plus the slot's offset, not that address added to this CTA's shared
+// base.
+func TestRemoteSlot(t *testing.T) {
+	res := emitTLE(t, `kernel k(x *f32, out *f32) {
+    mesh := device_mesh(cluster_x: 2)
+    rank := shard_id(mesh, "cluster_x")
+    c := arange(0, 32)
+    buf := alloc([2, 32], f32)
+    store(local_ptr(buf.slot(1), c), load(x + c))
+    distributed_barrier(mesh)
+    store(out + c, load(local_ptr(remote(buf, 1 - rank, mesh).slot(1), c)))
+}`)
+	ll := res.LLVMIR
+	if !strings.Contains(ll, `"ld.shared::cluster.f32 $0, [$1];", "=f,r,~{memory}"(i32 `) {
+		t.Fatalf("the remote slot's load is not a cluster load of the i32 cluster address:\n%s", ll)
+	}
+}
