@@ -244,6 +244,9 @@
 //     transposer waiting for V for 9 % of the masked row's stall
 //     samples, so V's latency from memory reaches the consumers through
 //     the transposer's hop; quant 0 dense 512x32768 at 0.95-0.97x.
+//     PrefillParams.ConsumerTranspose (HPC-Ops' arrangement: each
+//     consumer copy transposes V itself, V's stage back at once) is built
+//     and accurate on the interpreter, not yet timed on a GPU.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle

@@ -77,6 +77,13 @@ type PrefillParams struct {
 	// slower: 0.973x over the 24 FP8 rows (min 0.917x; docs/perf.md run
 	// 43), so 2 stays the default.
 	VStages int
+	// ConsumerTranspose makes attn_prefill_fp8_k128's consumer copies
+	// transpose V themselves, each into its own V^T right after its
+	// softmax, and hand V's stage back at once, as HPC-Ops' kernel does;
+	// the transposer role idles (24 registers, the consumers 232). Opt-in:
+	// accurate on the interpreter, not yet timed on a GPU (docs/perf.md
+	// run 48 has the transposer's V wait as the masked rows' gap).
+	ConsumerTranspose bool
 }
 
 // PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
@@ -108,6 +115,8 @@ type PrefillDims struct {
 	// VStages is PrefillParams.VStages, checked (0: the default; vStages
 	// resolves it).
 	VStages int
+	// CT is PrefillParams.ConsumerTranspose, checked.
+	CT bool
 }
 
 // The FP8 kernel's register split (setmaxnreg per warpgroup: one
@@ -129,6 +138,10 @@ const (
 const (
 	fp8K128RegsTransposer = 32
 	fp8K128RegsConsumer   = 224
+	// with the consumers transposing (PrefillParams.ConsumerTranspose) the
+	// idle transposer keeps the least: 128 (24 + 24 + 2 * 232) = 65536
+	fp8K128CTRegsTransposer = 24
+	fp8K128CTRegsConsumer   = 232
 )
 
 // fp8K128PeelSteps is the longest walk (in 128-key steps) for which
@@ -235,7 +248,20 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if err := d.setVStages(p.VStages); err != nil {
 		return nil, err
 	}
+	if err := d.setConsumerTranspose(p.ConsumerTranspose); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// setConsumerTranspose checks and sets PrefillParams.ConsumerTranspose,
+// after setKeyStep.
+func (d *PrefillDims) setConsumerTranspose(ct bool) error {
+	if ct && !(d.FP8 && d.KeyStep == PrefillKeyStep) {
+		return argErr("consumer_transpose", "the consumers transpose V in FP8's kernel at 128 keys a step (attn_prefill_fp8_k128) only")
+	}
+	d.CT = ct
+	return nil
 }
 
 // fp8K128VStages is attn_prefill_fp8_k128's default V and V^T ring depth.
@@ -397,6 +423,11 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 				defs["PEEL"] = "1"
 			}
 			defs["SV"] = it(d.vStages())
+			defs["CT"] = "0"
+			if d.CT {
+				defs["CT"] = "1"
+				defs["RT"], defs["RC"] = it(fp8K128CTRegsTransposer), it(fp8K128CTRegsConsumer)
+			}
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}

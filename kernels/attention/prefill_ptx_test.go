@@ -2,6 +2,7 @@ package attention
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -280,5 +281,47 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		if c.mask {
 			require.Regexp(t, tletest.PTXLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
 		}
+	}
+}
+
+// TestPrefillConsumerTransposePTX: attn_prefill_fp8_k128 with
+// PrefillParams.ConsumerTranspose for sm_90a (dense long walk, PEEL 0;
+// masked short walk, PEEL 1; quant 0 and 1): the idle transposer
+// (setmaxnreg 24) moves no data, each consumer copy (232) transposes V
+// with ldmatrix.trans and stmatrix and fences its V^T for its own wgmma,
+// and the products are the default kernel's.
+func TestPrefillConsumerTransposePTX(t *testing.T) {
+	tletest.NeedLLC(t)
+	pv := tletest.PTXLine(`wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1;`)
+	for _, c := range []struct {
+		quant, keyTiles int
+		mask            bool
+	}{{1, 256, false}, {0, 4, true}} {
+		d := &PrefillDims{Dims: Dims{Page: 64, G: 8, B: 1, Hkv: 1, Hq: 8, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles, KeyTiles: c.keyTiles}
+		require.NoError(t, d.setKeyStep(PrefillKeyStep))
+		require.NoError(t, d.setConsumerTranspose(true))
+		pl := PlanPrefill(d)
+		require.Equal(t, "1", pl.Defines["CT"])
+		k, err := PrefillKernel(pl.Kernel)
+		require.NoError(t, err)
+		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "%+v", c)
+		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
+		require.Equal(t, "24", pl.Defines["RT"])
+		require.Equal(t, "232", pl.Defines["RC"])
+		// producer and transposer both setmaxnreg.dec 24, in that order
+		dec := regexp.MustCompile(`setmaxnreg\.dec\.sync\.aligned\.u32 24;`).FindAllStringIndex(b.PTX, -1)
+		require.Len(t, dec, 2, "%+v", c)
+		ci := strings.Index(b.PTX, "setmaxnreg.inc.sync.aligned.u32 232;")
+		require.Greater(t, ci, dec[1][0], "%+v", c)
+		producer, transposer, consumer := b.PTX[dec[0][0]:dec[1][0]], b.PTX[dec[1][0]:ci], b.PTX[ci:]
+		for _, op := range []string{"ldmatrix", "stmatrix", "mbarrier.try_wait"} {
+			require.NotContains(t, transposer, op, "%+v: the transposer idles", c)
+		}
+		require.NotContains(t, producer, "ldmatrix", "%+v", c)
+		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), consumer, "%+v: the consumers transpose", c)
+		require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), consumer, "%+v", c)
+		require.Regexp(t, tletest.PTXLine(`fence\.proxy\.async\.shared::cta;`), consumer, "%+v: V^T fenced for the copy's wgmma", c)
+		require.Len(t, pv.FindAllString(consumer, -1), 2*2*4, "%+v: PV in each copy's loop and after it", c)
 	}
 }
