@@ -397,24 +397,14 @@ func TestPrefillVStages(t *testing.T) {
 		d, err := ValidatePrefill(in, p)
 		require.NoError(t, err)
 		require.Equal(t, "3", PlanPrefill(d).Defines["SV"], c.name)
-		wo, wl := prefillReference(in, p)
-		for _, dev := range devs {
-			out, err := Prefill(dev, in, p)
-			require.NoError(t, err, "%s on %s", c.name, dev.Name())
-			requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
-		}
+		requirePrefillOn(t, devs, c.name, in, p)
 	}
 	// masked: half the tiles off at random, the diagonal ones too
 	c := prefillCase{name: "fp8 q1 v-stages 3, masked", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{300}, lens: []int64{900}}
 	in, p := makePrefill(r, c)
 	in.BlockMask = randomMask(r, in, 0.5, false)
 	p.KeyStep, p.VStages = PrefillKeyStep, 3
-	wo, wl := prefillReference(in, p)
-	for _, dev := range devs {
-		out, err := Prefill(dev, in, p)
-		require.NoError(t, err, "%s on %s", c.name, dev.Name())
-		requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
-	}
+	requirePrefillOn(t, devs, c.name, in, p)
 }
 
 // TestPrefillConsumerTranspose: attn_prefill_fp8_k128 with each consumer
@@ -445,12 +435,19 @@ func TestPrefillConsumerTranspose(t *testing.T) {
 		d, err := ValidatePrefill(in, p)
 		require.NoError(t, err)
 		require.Equal(t, "1", PlanPrefill(d).Defines["CT"], c.name)
-		wo, wl := prefillReference(in, p)
-		for _, dev := range devs {
-			out, err := Prefill(dev, in, p)
-			require.NoError(t, err, "%s on %s", c.name, dev.Name())
-			requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
-		}
+		requirePrefillOn(t, devs, c.name, in, p)
+	}
+}
+
+// requirePrefillOn runs Prefill on each device and checks it against the
+// float64 reference (prefillReference) within the dtype's limits.
+func requirePrefillOn(t *testing.T, devs []tle.Device, name string, in *PrefillInputs, p PrefillParams) {
+	t.Helper()
+	wo, wl := prefillReference(in, p)
+	for _, dev := range devs {
+		out, err := Prefill(dev, in, p)
+		require.NoError(t, err, "%s on %s", name, dev.Name())
+		requireClose(t, name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
 	}
 }
 
