@@ -426,6 +426,8 @@ func TestPrefillConsumerTranspose(t *testing.T) {
 		{prefillCase{name: "fp8 q0 consumer transpose, 5 pages, Lq < L", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}}, 3, false},
 		{prefillCase{name: "fp8 q0 consumer transpose, page 32, two q tiles", fp8: true, quant: 0, page: 32, hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}}, 0, false},
 		{prefillCase{name: "fp8 q1 consumer transpose, masked", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{300}, lens: []int64{900}}, 0, true},
+		{prefillCase{name: "fp8 q1 consumer transpose, one partial step (PEEL 1)", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{100, 1}, lens: []int64{100, 90}}, 0, false},
+		{prefillCase{name: "fp8 q0 consumer transpose, long walk, masked, v-stages 3", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{2, 130}, lens: []int64{4350, 4000}}, 3, true},
 	} {
 		in, p := makePrefill(r, c.prefillCase)
 		if c.mask {
