@@ -3,7 +3,6 @@ package nvptx_test
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/tlego/tle/tle"
 )
@@ -28,14 +27,7 @@ const loopAddrSrc = `kernel persist(x *f32, out *f32, items i32) {
 // cannot hoist) and the loop's per-thread values derive from it; without
 // it, the kernel reads it once, at its entry.
 func TestLoopAddresses(t *testing.T) {
-	prog, err := tle.Load(fstest.MapFS{"p.tle": {Data: []byte(loopAddrSrc)}}, "p.tle")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := prog.Kernel("persist")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := kernelOf(t, "p.tle", loopAddrSrc, "persist")
 	const reread = `asm sideeffect "mov.u32 $0, %tid.x;"`
 	for _, on := range []bool{false, true} {
 		a, err := k.Build(tle.CompileOptions{NumWarps: 2, LoopAddresses: on}, tle.GPUOptions{}, "ll")

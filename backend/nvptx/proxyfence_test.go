@@ -3,7 +3,6 @@ package nvptx_test
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/tlego/tle/tle"
 )
@@ -83,14 +82,7 @@ const stageSrc = `kernel stage(x desc[bf16, 64, 64], y *bf16, out *f32, n i32, c
 // the stage does not fence (stageSrc's V). Each case's fences are the
 // wgmma's (one, when it runs one) plus one per arrival it does not cover.
 func TestProxyFenceBeforeRelease(t *testing.T) {
-	prog, err := tle.Load(fstest.MapFS{"stage.tle": {Data: []byte(stageSrc)}}, "stage.tle")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := prog.Kernel("stage")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := kernelOf(t, "stage.tle", stageSrc, "stage")
 	for v, want := range map[string]int{"0": 1, "1": 2, "2": 2, "3": 3, "4": 0} {
 		art, err := k.Build(tle.CompileOptions{Defines: map[string]string{"V": v}}, tle.GPUOptions{}, "ll")
 		if err != nil {

@@ -15,6 +15,20 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
+// kernelOf parses src as the file name and returns its kernel.
+func kernelOf(t *testing.T, name, src, kernel string) *tle.Kernel {
+	t.Helper()
+	prog, err := tle.Load(fstest.MapFS{name: {Data: []byte(src)}}, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := prog.Kernel(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 func compileTLE(t *testing.T, prog *tle.Program, kernel string, defines map[string]string) *tle.Binary {
 	t.Helper()
 	if _, err := nvptx.FindLLC(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/tle"
@@ -59,14 +58,7 @@ func votePTX(t *testing.T, kernel string, n, warps int) string {
 		t.Skipf("llc-19 not installed: %v", err)
 	}
 	t.Setenv("TLE_CACHE_DIR", t.TempDir())
-	prog, err := tle.Load(fstest.MapFS{"votes.tle": {Data: []byte(votesSrc)}}, "votes.tle")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := prog.Kernel(kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := kernelOf(t, "votes.tle", votesSrc, kernel)
 	defs := map[string]string{"W": "1024", "N": "512"}
 	if n > 0 {
 		defs["N"] = fmt.Sprint(n)
