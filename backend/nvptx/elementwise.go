@@ -92,6 +92,14 @@ func (g *gen) packedCast(op *ir.Op, in, out *tval) {
 	}
 }
 
+// fp8x2 is the PTX name of a pair of d, an 8-bit float (e4m3x2, e5m2x2).
+func fp8x2(d ir.DType) string {
+	if d == ir.F8E5M2 {
+		return "e5m2x2"
+	}
+	return "e4m3x2"
+}
+
 // packedCast8 is packedCast for f32 -> e4m3 / e5m2: one
 // cvt.rn.satfinite.e4m3x2.f32 (e5m2x2) per register pair, whose two bytes
 // (register r low) are the pair's registers, cut from the word (trunc,
@@ -100,10 +108,7 @@ func (g *gen) packedCast(op *ir.Op, in, out *tval) {
 // and shifts and ors to pack (FP8 attention's P before its shuffle to
 // wgmma's register a). The same rounding and saturation as fromCompute.
 func (g *gen) packedCast8(to ir.DType, in, out *tval) {
-	name := "e4m3x2"
-	if to == ir.F8E5M2 {
-		name = "e5m2x2"
-	}
+	name := fp8x2(to)
 	a := g.md.inlineAsm(types.I32, []types.Type{types.Float, types.Float},
 		"{ .reg .b16 t; cvt.rn.satfinite."+name+".f32 t, $1, $2; cvt.u32.u16 $0, t; }", "=r,f,f", false)
 	for r := 0; r < len(in.regs); r += 2 {
@@ -175,10 +180,7 @@ func (g *gen) toCompute(v value.Value, d ir.DType) value.Value {
 		x := g.cur.NewZExt(v, types.I32)
 		return g.cur.NewBitCast(g.cur.NewShl(x, i32c(16)), types.Float)
 	case ir.F8E4M3, ir.F8E5M2:
-		name := "e4m3x2"
-		if d == ir.F8E5M2 {
-			name = "e5m2x2"
-		}
+		name := fp8x2(d)
 		a := g.md.inlineAsm(types.I32, []types.Type{types.I16}, "cvt.rn.f16x2."+name+" $0, $1;", "=r,h", false)
 		pair := g.cur.NewCall(a, g.cur.NewZExt(v, types.I16))
 		lo := g.cur.NewTrunc(pair, types.I16)
@@ -205,10 +207,7 @@ func (g *gen) fromCompute(v value.Value, d ir.DType) value.Value {
 		if v.Type() == types.Double {
 			v = g.cur.NewFPTrunc(v, types.Float)
 		}
-		name := "e4m3x2"
-		if d == ir.F8E5M2 {
-			name = "e5m2x2"
-		}
+		name := fp8x2(d)
 		a := g.md.inlineAsm(types.I16, []types.Type{types.Float, types.Float},
 			"cvt.rn.satfinite."+name+".f32 $0, $1, $2;", "=h,f,f", false)
 		pair := g.cur.NewCall(a, f32c(0), v)
