@@ -31,6 +31,10 @@ func (s *assigner) matrixCopy(ld *ir.Op) ir.Layout {
 		v = us[0].Results[0]
 		us = s.users[v]
 	}
+	if len(us) == 1 && maskedCopy(us[0], v) {
+		v = us[0].Results[0]
+		us = s.users[v]
+	}
 	b := -1
 	for _, u := range us {
 		var dst *ir.MemDesc
@@ -54,6 +58,40 @@ func (s *assigner) matrixCopy(ld *ir.Op) ir.Layout {
 		return nil
 	}
 	return MatrixCopyLayout(t.Shape, a, b, dt.Bits(), s.nwAt(ld))
+}
+
+// MatrixCopyLoad is the local_load whose tile a store of v writes into
+// another buffer as a matrix copy (matrixCopy): v is the load's result or
+// its trans, or a select of either against a constant (a partial tile,
+// store(dst, where(m, load(src.T), 0))); nil otherwise.
+func MatrixCopyLoad(v *ir.Value) *ir.Op {
+	if d := v.Def; d != nil && d.Kind == ir.OpSelect && len(d.Operands) == 3 {
+		switch {
+		case maskedCopy(d, d.Operands[1]):
+			v = d.Operands[1]
+		case maskedCopy(d, d.Operands[2]):
+			v = d.Operands[2]
+		default:
+			return nil
+		}
+	}
+	d := v.Def
+	if d != nil && d.Kind == ir.OpTrans {
+		d = d.Operands[0].Def
+	}
+	if d != nil && d.Kind == ir.OpLocalLoad {
+		return d
+	}
+	return nil
+}
+
+// maskedCopy reports whether op selects between v and a constant.
+func maskedCopy(op *ir.Op, v *ir.Value) bool {
+	if op.Kind != ir.OpSelect || len(op.Operands) != 3 {
+		return false
+	}
+	isConst := func(x *ir.Value) bool { return x.Def != nil && x.Def.Kind == ir.OpConstant }
+	return (op.Operands[1] == v && isConst(op.Operands[2])) || (op.Operands[2] == v && isConst(op.Operands[1]))
 }
 
 // viewContig is the contiguous dimension of a shared view.
@@ -99,11 +137,8 @@ func MatrixCopyLayout(shape []int, a, b, bits, numWarps int) *gpu.Blocked {
 // before, by wgmmaSharedLayouts).
 func (s *assigner) matrixSharedLayouts() {
 	matrixVal := func(v *ir.Value) bool {
-		d := v.Def
-		if d != nil && d.Kind == ir.OpTrans {
-			d = d.Operands[0].Def
-		}
-		return d != nil && d.Kind == ir.OpLocalLoad && s.isMatrixCopy(d)
+		d := MatrixCopyLoad(v)
+		return d != nil && s.isMatrixCopy(d)
 	}
 	s.f.Walk(func(op *ir.Op) {
 		if op.Kind != ir.OpAlloc || len(op.Results) != 1 {

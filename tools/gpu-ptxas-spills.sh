@@ -5,7 +5,10 @@
 # the host's ptxas -v for sm_90a and prints one line per kernel: its name,
 # registers, spill stores and loads (bytes), and the cache entry; then each
 # performance advisory ptxas gave for it ("Potential Performance Loss", e.g.
-# wgmma.mma_async serialized and why).
+# wgmma.mma_async serialized and why). ROLES=1 adds, per kernel, the SASS's
+# local-memory instructions (STL, LDL) counted by the register count of the
+# last USETMAXREG before them in program order: a warp role's region (the
+# producer, the transposer, the consumers of a warp-specialized kernel).
 dir=${1:?cache dir}
 python3 - "$dir" "${2:-.}" <<'PY'
 import glob, json, os, re, subprocess, sys, tempfile
@@ -21,6 +24,19 @@ for path in sorted(glob.glob(os.path.join(d, "*.json"))):
     regs = re.search(r"Used (\d+) registers", r.stderr)
     sp = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", r.stderr)
     print(f"{k:32s} regs {regs.group(1) if regs else '?':>4s} spill st/ld {sp.group(1) if sp else '?'}/{sp.group(2) if sp else '?'}  {os.path.basename(path)}")
+    if os.environ.get("ROLES") == "1":
+        sass = subprocess.run(["cuobjdump", "-sass", f"{t}/k.cubin"], capture_output=True, text=True).stdout
+        if os.environ.get("SASS_DIR"):
+            open(os.path.join(os.environ["SASS_DIR"], os.path.basename(path) + ".sass"), "w").write(sass)
+        region, count = "entry", {}
+        for l in sass.splitlines():
+            m = re.search(r"USETMAXREG\S*\s.*?(0x[0-9a-f]+)\s*;", l)
+            if m:
+                region = f"regs {int(m.group(1), 0)}"
+            for op in ("STL", "LDL"):
+                if re.search(rf"\b{op}(\.|\s)", l):
+                    count.setdefault(region, {"STL": 0, "LDL": 0})[op] += 1
+        print("    local memory by role: " + ("; ".join(f"{k}: STL {v['STL']} LDL {v['LDL']}" for k, v in count.items()) or "none"))
     for line in sorted(set(l.strip() for l in r.stderr.splitlines() if "Performance Loss" in l)):
         print("    " + re.sub(r" in the function '[^']*'", "", line.split("info    : ")[-1]))
 PY

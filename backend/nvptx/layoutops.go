@@ -15,6 +15,43 @@ import (
 // result to the source's (a linear map: dropping, zeroing or permuting
 // dimensions). It reports false when threads would need others' data.
 func (g *gen) regGather(src *tval, dst *gpu.LinearLayout, mapc func([]int) []int) ([]value.Value, bool) {
+	idx, ok := g.regSources(src, dst, mapc)
+	if !ok {
+		return nil, false
+	}
+	out := make([]value.Value, len(idx))
+	for r, sr := range idx {
+		out[r] = src.regs[sr]
+	}
+	return out, true
+}
+
+// gatherRegs is the tile of layout dst whose register r is src's register
+// idx[r] (regSources); a source register still lazy stays lazy: the
+// result's register runs its emission, then takes what it made.
+func gatherRegs(src *tval, dst *gpu.LinearLayout, idx []int) *tval {
+	out := &tval{ll: dst, regs: make([]value.Value, len(idx))}
+	for r, sr := range idx {
+		th, ok := src.lazy[sr]
+		if !ok {
+			out.regs[r] = src.regs[sr]
+			continue
+		}
+		if out.lazy == nil {
+			out.lazy = map[int]func(){}
+		}
+		out.lazy[r] = func() {
+			th()
+			out.regs[r] = src.regs[sr]
+		}
+	}
+	return out
+}
+
+// regSources is, for each register of layout dst, the register of src
+// holding the element mapc maps it to, when no element crosses lanes or
+// warps; false otherwise.
+func (g *gen) regSources(src *tval, dst *gpu.LinearLayout, mapc func([]int) []int) ([]int, bool) {
 	if len(src.ll.Lane) != len(dst.Lane) || len(src.ll.Warp) != len(dst.Warp) {
 		return nil, false
 	}
@@ -28,13 +65,13 @@ func (g *gen) regGather(src *tval, dst *gpu.LinearLayout, mapc func([]int) []int
 			return nil, false
 		}
 	}
-	out := make([]value.Value, dst.NumRegs())
+	out := make([]int, dst.NumRegs())
 	for r, c := range g.coordsOf(dst) {
 		sr := g.regAt(src.ll, mapc(c))
 		if sr < 0 {
 			return nil, false
 		}
-		out[r] = src.regs[sr]
+		out[r] = sr
 	}
 	return out, true
 }
@@ -250,8 +287,8 @@ func (g *gen) reshapeLike(op *ir.Op) {
 			}
 			return o
 		}
-		if regs, ok := g.regGather(src, dst, mapc); ok {
-			g.set(res, &tval{ll: dst, regs: regs})
+		if idx, ok := g.regSources(src, dst, mapc); ok {
+			g.set(res, gatherRegs(src, dst, idx))
 			return
 		}
 	} else {
@@ -262,6 +299,7 @@ func (g *gen) reshapeLike(op *ir.Op) {
 		}
 	}
 	// through shared memory, row-major in the source's shape
+	g.force(src)
 	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
 	eb := d.Bytes()
 	off := g.smemOffset()
@@ -530,6 +568,7 @@ func (g *gen) storeShared(ref *memRef, t *tval) {
 	if g.matrixStore(ref, t) {
 		return
 	}
+	g.force(t)
 	g.beforeSharedWriteR(refRange(ref))
 	a := newSharedAccess(ref, t.ll)
 	for r := 0; r < len(t.regs); r += a.vec {
@@ -567,7 +606,7 @@ func (g *gen) localLoad(op *ir.Op) {
 		}
 	}
 	ll := g.layoutOf(res.Type)
-	if t := g.matrixLoad(ref, ll); t != nil {
+	if t := g.matrixLoad(ref, ll, g.copyLazyOK(op)); t != nil {
 		g.set(res, t)
 		return
 	}
@@ -675,23 +714,34 @@ func (g *gen) asyncCopy(op *ir.Op) {
 // shared memory (cp.async of the pipeliner writes other slots).
 func (g *gen) lazyOK(op *ir.Op) bool {
 	us := g.users[op.Results[0]]
-	if len(us) != 1 || us[0].Kind != ir.OpDot || us[0].Parent != op.Parent {
+	return len(us) == 1 && us[0].Kind == ir.OpDot && g.quietBetween(op, us[0], nil)
+}
+
+// quietBetween reports whether to follows from in the same block with
+// nothing in between that writes shared memory (cp.async of the
+// pipeliner writes other slots) or may use it as scratch; skip, when not
+// nil, is an op of the chain from from to to that the caller vouches for.
+func (g *gen) quietBetween(from, to, skip *ir.Op) bool {
+	b := from.Parent
+	if to.Parent != b {
 		return false
 	}
-	b := op.Parent
 	i := 0
-	for i < len(b.Ops) && b.Ops[i] != op {
+	for i < len(b.Ops) && b.Ops[i] != from {
 		i++
 	}
-	for i++; i < len(b.Ops) && b.Ops[i] != us[0]; i++ {
+	for i++; i < len(b.Ops) && b.Ops[i] != to; i++ {
 		switch o := b.Ops[i]; o.Kind {
 		case ir.OpLocalLoad, gpu.OpAsyncCopy, gpu.OpAsyncCommit, ir.OpMemIndex, ir.OpConstant:
 		default:
+			if o == skip {
+				continue
+			}
 			if len(o.Regions) > 0 || !o.Kind.IsPure() || o.Kind == ir.OpTrans || o.Kind == ir.OpReshape ||
 				o.Kind == ir.OpReduce || o.Kind == ir.OpScan {
 				return false
 			}
 		}
 	}
-	return true
+	return i < len(b.Ops)
 }

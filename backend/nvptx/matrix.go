@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/passes"
 )
 
 // Whole-view loads and stores of 8- and 16-bit tiles through ldmatrix and
@@ -68,6 +69,16 @@ import (
 // for the store (bits 0, 1 along b), so the load's words are the strided
 // ones; packMatrixWord finds each store word's bytes in the ldmatrix words
 // they came from and emits the prmt.
+//
+// The copy's load is lazy (copyLazyOK: the store follows in the same
+// block with nothing in between that writes shared memory): each
+// ldmatrix is emitted just before the first stmatrix that needs its
+// words, so a thread holds one group's words at a time rather than the
+// tile (a [128, 128] 8-bit V^T is 32 registers a thread: the whole budget
+// of attn_prefill_fp8_k128's transposer role, which spilled it). A
+// partial tile, store(dst, where(m, load(src.T), 0)) (passes.MatrixCopyLoad),
+// keeps the copy's layout and both instructions; its words are packed
+// from the selected registers, the load emitted whole.
 type matrixPlan struct {
 	trans bool
 	eb    int     // element bytes (1 or 2)
@@ -275,9 +286,11 @@ func matrixPlanFor(ll *gpu.LinearLayout, md *ir.MemDesc) *matrixPlan {
 	return nil
 }
 
-// matrixAddrs returns the shared address (32-bit) each lane gives for each
-// instruction group of p.
-func (g *gen) matrixAddrs(ref *memRef, ll *gpu.LinearLayout, p *matrixPlan) []value.Value {
+// matrixAddrs returns, for each instruction group of p, the shared
+// address (32-bit) each lane gives: computed at once, or, with lazy set,
+// where the group's instruction is emitted (an address computed ahead
+// would stay live until then).
+func (g *gen) matrixAddrs(ref *memRef, ll *gpu.LinearLayout, p *matrixPlan, lazy bool) []func() value.Value {
 	wb := g.warpBase(ll)
 	lanePart := make([]value.Value, 2)
 	g.atEntry(func() {
@@ -292,12 +305,19 @@ func (g *gen) matrixAddrs(ref *memRef, ll *gpu.LinearLayout, p *matrixPlan) []va
 			lanePart[d] = acc
 		}
 	})
-	out := make([]value.Value, len(p.words)/p.n)
+	out := make([]func() value.Value, len(p.words)/p.n)
 	for gi := range out {
 		rc := ll.RegCoords(p.words[gi*p.n][0])
-		out[gi] = g.sharedAddr32(ref, func() value.Value {
-			return g.sharedIndex(ref.desc, []value.Value{g.add(lanePart[0], i32c(int64(rc[0]))), g.add(lanePart[1], i32c(int64(rc[1])))})
-		}, p.eb)
+		addr := func() value.Value {
+			return g.sharedAddr32(ref, func() value.Value {
+				return g.sharedIndex(ref.desc, []value.Value{g.add(lanePart[0], i32c(int64(rc[0]))), g.add(lanePart[1], i32c(int64(rc[1])))})
+			}, p.eb)
+		}
+		if !lazy {
+			a := addr()
+			addr = func() value.Value { return a }
+		}
+		out[gi] = addr
 	}
 	return out
 }
@@ -311,8 +331,12 @@ func (p *matrixPlan) instr(op string) string {
 }
 
 // matrixLoad reads a whole view into a tile of layout ll with ldmatrix;
-// nil when ll does not fit it.
-func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout) *tval {
+// nil when ll does not fit it. With lazy set (copyLazyOK), each ldmatrix
+// is emitted where its registers are first needed: the store of the copy
+// then interleaves ldmatrix and stmatrix, and the tile is never whole in
+// registers (a 128 x 128 8-bit V^T is 32 registers a thread, the
+// transposer role's whole budget).
+func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout, lazy bool) *tval {
 	p := matrixPlanFor(ll, ref.desc)
 	if p == nil {
 		return nil
@@ -333,24 +357,95 @@ func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout) *tval {
 		fmt.Sprintf("%s {%s}, [$%d];", p.instr("ldmatrix"), strings.Join(outs, ", "), p.n),
 		strings.Repeat("=r,", p.n)+"r,~{memory}", true)
 	g.md.convergent[asm] = true
-	for gi, addr := range g.matrixAddrs(ref, ll, p) {
-		call := g.cur.NewCall(asm, addr)
-		for i := 0; i < p.n; i++ {
-			w := g.cur.NewExtractValue(call, uint64(i))
-			regs := p.words[gi*p.n+i]
-			for e, r := range regs {
-				var x value.Value = w
-				if e > 0 {
-					x = g.cur.NewLShr(w, i32c(int64(8*p.eb*e)))
+	addrs := g.matrixAddrs(ref, ll, p, lazy)
+	for gi := range addrs {
+		emit := func() {
+			call := g.cur.NewCall(asm, addrs[gi]())
+			for i := 0; i < p.n; i++ {
+				w := g.cur.NewExtractValue(call, uint64(i))
+				regs := p.words[gi*p.n+i]
+				for e, r := range regs {
+					var x value.Value = w
+					if e > 0 {
+						x = g.cur.NewLShr(w, i32c(int64(8*p.eb*e)))
+					}
+					out.regs[r] = g.cur.NewTrunc(x, mt)
 				}
-				out.regs[r] = g.cur.NewTrunc(x, mt)
+				if p.eb == 2 && regs[1] == regs[0]+1 && regs[0]%2 == 0 {
+					out.pairs[regs[0]] = w
+				}
 			}
-			if p.eb == 2 && regs[1] == regs[0]+1 && regs[0]%2 == 0 {
-				out.pairs[regs[0]] = w
+		}
+		if !lazy {
+			emit()
+			continue
+		}
+		if out.lazy == nil {
+			out.lazy = map[int]func(){}
+		}
+		th := once(emit)
+		for i := 0; i < p.n; i++ {
+			for _, r := range p.words[gi*p.n+i] {
+				out.lazy[r] = th
 			}
 		}
 	}
 	return out
+}
+
+// once returns f made idempotent: a lazy register group's emission.
+func once(f func()) func() {
+	done := false
+	return func() {
+		if !done {
+			done = true
+			f()
+		}
+	}
+}
+
+// force emits every lazy register of t still pending, for lowerings that
+// read t.regs directly.
+func (g *gen) force(t *tval) {
+	for r := range t.regs {
+		if th, ok := t.lazy[r]; ok {
+			th()
+		}
+	}
+}
+
+// copyLazyOK reports whether the local_load op, read by matrixLoad, may
+// be emitted lazily at the store of a copy between buffers: its only
+// user, directly or through one trans that has no other user, is a
+// local_store into (or an alloc initialised from) another buffer later in
+// the same block, and nothing in between writes shared memory (lazyOK's
+// rule). The store then issues each ldmatrix just before the stmatrix
+// that first needs its words.
+func (g *gen) copyLazyOK(op *ir.Op) bool {
+	if !archAtLeast90(g.arch) {
+		return false
+	}
+	v := op.Results[0]
+	us := g.users[v]
+	var tr *ir.Op
+	if len(us) == 1 && us[0].Kind == ir.OpTrans {
+		tr, v = us[0], us[0].Results[0]
+		us = g.users[v]
+	}
+	if len(us) != 1 {
+		return false
+	}
+	st := us[0]
+	switch {
+	case st.Kind == ir.OpLocalStore && len(st.Operands) == 2 && st.Operands[1] == v:
+		if smemRoot(st.Operands[0]) == smemRoot(op.Operands[0]) {
+			return false
+		}
+	case st.Kind == ir.OpAlloc && len(st.Operands) == 1 && st.Operands[0] == v:
+	default:
+		return false
+	}
+	return g.quietBetween(op, st, tr)
 }
 
 // matrixStore writes a tile into a whole view with stmatrix (sm_90); false
@@ -360,7 +455,7 @@ func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout) *tval {
 // layout happens to fit (a coalesced 8-bit tile, spt 4 and 4 lanes along
 // the row) keep their st.shared.
 func (g *gen) matrixStore(ref *memRef, t *tval) bool {
-	if !archAtLeast90(g.arch) || t.ll == nil || t.lazy != nil || !copiedFromShared(g.curOp) {
+	if !archAtLeast90(g.arch) || t.ll == nil || !copiedFromShared(g.curOp) {
 		return false
 	}
 	p := matrixPlanFor(t.ll, ref.desc)
@@ -380,8 +475,8 @@ func (g *gen) matrixStore(ref *memRef, t *tval) bool {
 		fmt.Sprintf("%s [$0], {%s};", p.instr("stmatrix"), strings.Join(ins, ", ")),
 		strings.Join(cons, ",")+",~{memory}", true)
 	g.md.convergent[asm] = true
-	for gi, addr := range g.matrixAddrs(ref, t.ll, p) {
-		args := []value.Value{addr}
+	for gi, addr := range g.matrixAddrs(ref, t.ll, p, t.lazy != nil) {
+		args := []value.Value{addr()}
 		for i := 0; i < p.n; i++ {
 			args = append(args, g.packMatrixWord(t, p.words[gi*p.n+i], ref.desc.Elem))
 		}
@@ -469,7 +564,8 @@ func prmtSelector[W comparable](from []wordPos[W], bits int) ([]W, int, bool) {
 
 // copiedFromShared reports whether the tile op (a local_store or an alloc
 // with init) writes was read from shared memory by a local_load, directly
-// or through a trans.
+// or through a trans and a select against a constant
+// (passes.MatrixCopyLoad).
 func copiedFromShared(op *ir.Op) bool {
 	var v *ir.Value
 	switch {
@@ -482,16 +578,16 @@ func copiedFromShared(op *ir.Op) bool {
 	default:
 		return false
 	}
-	d := v.Def
-	if d != nil && d.Kind == ir.OpTrans {
-		d = d.Operands[0].Def
-	}
-	return d != nil && d.Kind == ir.OpLocalLoad
+	return passes.MatrixCopyLoad(v) != nil
 }
 
+// regsOf returns registers regs of t, emitting those still lazy.
 func regsOf(t *tval, regs []int) []value.Value {
 	out := make([]value.Value, len(regs))
 	for i, r := range regs {
+		if th, ok := t.lazy[r]; ok {
+			th()
+		}
 		out[i] = t.regs[r]
 	}
 	return out

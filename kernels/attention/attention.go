@@ -245,10 +245,11 @@
 //     samples, so V's latency from memory reaches the consumers through
 //     the transposer's hop; quant 0 dense 512x32768 at 0.95-0.97x.
 //     PrefillParams.ConsumerTranspose (HPC-Ops' arrangement: each
-//     consumer copy transposes V itself, V's stage back at once) is built
-//     and accurate on the interpreter, not yet timed on a GPU (its
-//     partial-tile transpose leaves the ldmatrix path for byte stores whose
-//     offsets stay live across the loop: check ptxas -v first).
+//     consumer copy transposes V itself, V's stage back at once) is
+//     accurate and 1.4-1.6x slower on the long rows (docs/perf.md runs
+//     51 and 52): the whole tile's transpose on each copy's path between
+//     its tensor-core turns costs more than the hop; HPC-Ops interleaves
+//     it with the PV product, which needs P sliced along K.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
