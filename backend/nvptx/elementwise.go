@@ -27,6 +27,18 @@ func (g *gen) elementwise(op *ir.Op) {
 		return
 	}
 	out := g.newTile(res.Type)
+	for _, t := range ins {
+		if len(t.lazy) == 0 {
+			continue
+		}
+		if op.Kind == ir.OpSelect {
+			// only a lazy copy's partial tile gets here (copyLazyOK)
+			g.lazySelect(op, ins, out)
+			g.set(res, out)
+			return
+		}
+		g.force(t)
+	}
 	if op.Kind == ir.OpDiv && ir.ElemDType(res.Type) == ir.F32 && !g.preciseDiv && uniform(ins[1]) && !uniform(ins[0]) {
 		// x / splat(s): one reciprocal per thread, then multiplies (the
 		// same approximate-division accuracy class as div.full.f32)

@@ -721,20 +721,15 @@ func (g *gen) lazyOK(op *ir.Op) bool {
 // nothing in between that writes shared memory (cp.async of the
 // pipeliner writes other slots) or may use it as scratch; skip, when not
 // nil, is an op of the chain from from to to that the caller vouches for.
-func (g *gen) quietBetween(from, to, skip *ir.Op) bool {
-	b := from.Parent
-	if to.Parent != b {
+func (g *gen) quietBetween(from, to *ir.Op, skip ...*ir.Op) bool {
+	if to.Parent != from.Parent {
 		return false
 	}
-	i := 0
-	for i < len(b.Ops) && b.Ops[i] != from {
-		i++
-	}
-	for i++; i < len(b.Ops) && b.Ops[i] != to; i++ {
-		switch o := b.Ops[i]; o.Kind {
+	for _, o := range opsBetween(from, to) {
+		switch o.Kind {
 		case ir.OpLocalLoad, gpu.OpAsyncCopy, gpu.OpAsyncCommit, ir.OpMemIndex, ir.OpConstant:
 		default:
-			if o == skip {
+			if slices.Contains(skip, o) {
 				continue
 			}
 			if len(o.Regions) > 0 || !o.Kind.IsPure() || o.Kind == ir.OpTrans || o.Kind == ir.OpReshape ||
@@ -743,5 +738,17 @@ func (g *gen) quietBetween(from, to, skip *ir.Op) bool {
 			}
 		}
 	}
-	return i < len(b.Ops)
+	return true
+}
+
+// opsBetween is the ops of from's block strictly between from and to (to
+// after from in the same block).
+func opsBetween(from, to *ir.Op) []*ir.Op {
+	ops := from.Parent.Ops
+	i := slices.Index(ops, from)
+	j := slices.Index(ops, to)
+	if i < 0 || j < i {
+		return nil
+	}
+	return ops[i+1 : j]
 }

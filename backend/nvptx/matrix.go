@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	llvm "github.com/llir/llvm/ir"
@@ -404,6 +405,25 @@ func once(f func()) func() {
 	}
 }
 
+// lazySelect lowers a select whose tile operand has lazy registers (the
+// partial tile of a lazy copy, copyLazyOK): each result register is
+// computed when first needed, after its operand's ldmatrix.
+func (g *gen) lazySelect(op *ir.Op, ins []*tval, out *tval) {
+	out.lazy = map[int]func(){}
+	for r := range out.regs {
+		out.lazy[r] = once(func() {
+			args := make([]value.Value, len(ins))
+			for i, t := range ins {
+				if th, ok := t.lazy[r]; ok {
+					th()
+				}
+				args[i] = regOf(t, r)
+			}
+			out.regs[r] = g.scalarOp(op, args)
+		})
+	}
+}
+
 // force emits every lazy register of t still pending, for lowerings that
 // read t.regs directly.
 func (g *gen) force(t *tval) {
@@ -416,20 +436,26 @@ func (g *gen) force(t *tval) {
 
 // copyLazyOK reports whether the local_load op, read by matrixLoad, may
 // be emitted lazily at the store of a copy between buffers: its only
-// user, directly or through one trans that has no other user, is a
+// user, directly or through one trans and one select against a constant
+// (a partial tile; passes.MatrixCopyLoad), each with no other user, is a
 // local_store into (or an alloc initialised from) another buffer later in
 // the same block, and nothing in between writes shared memory (lazyOK's
-// rule). The store then issues each ldmatrix just before the stmatrix
-// that first needs its words.
+// rule; no layout conversion either). The store then issues each
+// ldmatrix just before the stmatrix that first needs its words (the
+// select's registers as lazy as the load's: lazySelect).
 func (g *gen) copyLazyOK(op *ir.Op) bool {
 	if !archAtLeast90(g.arch) {
 		return false
 	}
 	v := op.Results[0]
 	us := g.users[v]
-	var tr *ir.Op
+	var chain []*ir.Op // the trans and the select between the load and the store
 	if len(us) == 1 && us[0].Kind == ir.OpTrans {
-		tr, v = us[0], us[0].Results[0]
+		chain, v = append(chain, us[0]), us[0].Results[0]
+		us = g.users[v]
+	}
+	if len(us) == 1 && us[0].Kind == ir.OpSelect && passes.MatrixCopyLoad(us[0].Results[0]) == op {
+		chain, v = append(chain, us[0]), us[0].Results[0]
 		us = g.users[v]
 	}
 	if len(us) != 1 {
@@ -445,7 +471,9 @@ func (g *gen) copyLazyOK(op *ir.Op) bool {
 	default:
 		return false
 	}
-	return g.quietBetween(op, st, tr)
+	return g.quietBetween(op, st, chain...) && !slices.ContainsFunc(opsBetween(op, st), func(o *ir.Op) bool {
+		return o.Kind == gpu.OpConvertLayout // may stage through shared memory
+	})
 }
 
 // matrixStore writes a tile into a whole view with stmatrix (sm_90); false
