@@ -246,8 +246,8 @@
 //     the transposer's hop; quant 0 dense 512x32768 at 0.95-0.97x.
 //     PrefillParams.ConsumerTranspose (HPC-Ops' arrangement: each
 //     consumer copy transposes V itself, V's stage back at once) is
-//     accurate and 1.4-1.6x slower on the long rows (docs/perf.md runs
-//     51 and 52): the whole tile's transpose on each copy's path between
+//     accurate and 1.3-1.6x slower on the long rows (docs/perf.md runs
+//     51 and 53): the whole tile's transpose on each copy's path between
 //     its tensor-core turns costs more than the hop; HPC-Ops interleaves
 //     it with the PV product, which needs P sliced along K.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a

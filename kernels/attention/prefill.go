@@ -81,8 +81,8 @@ type PrefillParams struct {
 	// transpose V themselves, each into its own V^T right after its
 	// softmax, and hand V's stage back at once, as HPC-Ops' kernel does;
 	// the transposer role idles (24 registers, the consumers 232). Opt-in:
-	// accurate on the interpreter, not yet timed on a GPU (docs/perf.md
-	// run 48 has the transposer's V wait as the masked rows' gap).
+	// accurate, and 1.3-1.6x slower than the default on the long rows
+	// (docs/perf.md runs 51 and 53).
 	ConsumerTranspose bool
 }
 
@@ -130,18 +130,17 @@ const (
 )
 
 // The register split of attn_prefill_fp8_k128 (the same four warpgroups,
-// the consumer a role of two copies): its consumers spill at 216 (one
-// copy holds acc, the step's scores and the previous step's PV tile, 64
-// registers each, while both products run); at 224 they spill less, and
-// the transposer runs at 32. Measured on an H200 (docs/perf.md run 35):
-// 24, 32, 224 was the fastest of three splits on every FP8 row.
+// the consumer a role of two copies), 128 (24 + 24 + 2 * 232) = 65536:
+// one consumer copy holds acc, the step's scores and the previous step's
+// PV tile (64 registers each) while both products run, and spills below
+// 232; the transposer needs a group's words at a time since the backend
+// interleaves its ldmatrix and stmatrix (before, it held the whole V^T and
+// ran at 32, the consumers at 224). Measured on an H200 (docs/perf.md run
+// 54): 4-8 % faster than 24, 32, 224 on the long rows. The split serves
+// PrefillParams.ConsumerTranspose as well.
 const (
-	fp8K128RegsTransposer = 32
-	fp8K128RegsConsumer   = 224
-	// with the consumers transposing (PrefillParams.ConsumerTranspose) the
-	// idle transposer keeps the least: 128 (24 + 24 + 2 * 232) = 65536
-	fp8K128CTRegsTransposer = 24
-	fp8K128CTRegsConsumer   = 232
+	fp8K128RegsTransposer = 24
+	fp8K128RegsConsumer   = 232
 )
 
 // fp8K128PeelSteps is the longest walk (in 128-key steps) for which
@@ -426,7 +425,6 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 			defs["CT"] = "0"
 			if d.CT {
 				defs["CT"] = "1"
-				defs["RT"], defs["RC"] = it(fp8K128CTRegsTransposer), it(fp8K128CTRegsConsumer)
 			}
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
