@@ -231,19 +231,18 @@
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
-// Not done yet for prefill (TODO; docs/perf.md run 50, HPC-Ops and torch
-// in the same call, both benches on HPC-Ops' own block masks: FP8 1.130x
-// HPC-Ops over the 24 configurations, but 0.960x over the 16 at 512x4096
-// and 512x32768 (dense 0.998x, masked 0.922x), the 127x127 rows' 1.566x
-// resting on HPC-Ops times 1.40x those of run 47; BF16 paged 1.275x /
-// 1.454x; self-attention 0.785x / 0.860x / 0.841x cuDNN):
+// Not done yet for prefill (TODO; docs/perf.md run 55, HPC-Ops and torch
+// in the same call, both benches on HPC-Ops' own block masks: FP8 1.147x
+// HPC-Ops over the 24 configurations, 1.062x over the 16 at 512x4096 and
+// 512x32768 (dense 1.140x, masked 0.989x); BF16 paged 1.266x / 1.437x;
+// self-attention 0.779x / 0.808x / 0.864x cuDNN):
 //
-//   - FP8 at 1.0x on the long rows: the masked rows run each step
-//     slower than the dense ones (our masked over dense speed-up is
-//     0.91-0.94 of HPC-Ops'); Nsight Compute (run 48) has the
-//     transposer waiting for V for 9 % of the masked row's stall
-//     samples, so V's latency from memory reaches the consumers through
-//     the transposer's hop; quant 0 dense 512x32768 at 0.95-0.97x.
+//   - BF16 causal self-attention at 1.0x cuDNN (the unmet target).
+//   - FP8 quant 0's masked rows at 0.95x HPC-Ops: the masked rows gain
+//     less over their dense rows than HPC-Ops' do (2.82x against 3.27x at
+//     512x32768); Nsight Compute (run 48, before the transposer stopped
+//     spilling) had the transposer waiting for V on the masked rows, V's
+//     latency from memory reaching the consumers through its hop.
 //     PrefillParams.ConsumerTranspose (HPC-Ops' arrangement: each
 //     consumer copy transposes V itself, V's stage back at once) is
 //     accurate and 1.3-1.6x slower on the long rows (docs/perf.md runs
