@@ -36,7 +36,6 @@ type benchFlags struct {
 	blockM   int
 	keyStep  int
 	vStages  int
-	ct       bool
 	masksDir string
 	masks    attention.PrefillBenchMasks
 }
@@ -158,7 +157,6 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
 			fs.StringVar(&b.masksDir, "masks", "", "attn_prefill: a directory of block masks, mask_127x127.npy, mask_512x4096.npy, mask_512x32768.npy ([1, 32, q tiles, key tiles], 0 or 1: tools/hpc_masks.py saves HPC-Ops' draw) for the masked rows instead of the bench's own draw")
 			fs.IntVar(&b.vStages, "v-stages", 0, "attn_prefill: the FP8 rows' V and V^T ring depth at 128 keys a step, 2 or 3 (0: 2)")
-			fs.BoolVar(&b.ct, "consumer-transpose", false, "attn_prefill: the FP8 rows at 128 keys a step with each consumer warpgroup transposing V itself (opt-in; measured slower)")
 			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
@@ -244,10 +242,6 @@ func runBench(e *env, cfg any, args []string) int {
 		}
 		if b.vStages != 0 && b.keyStep == 64 {
 			fmt.Fprintf(e.stderr, "tlec bench: --v-stages with --key-step 64: the V ring's depth is FP8's at 128 keys a step\n")
-			return 2
-		}
-		if b.ct && b.keyStep == 64 {
-			fmt.Fprintf(e.stderr, "tlec bench: --consumer-transpose with --key-step 64: the consumers transpose in FP8's kernel at 128 keys a step\n")
 			return 2
 		}
 		if b.masksDir != "" {

@@ -243,12 +243,12 @@
 //     512x32768); Nsight Compute (run 48, before the transposer stopped
 //     spilling) had the transposer waiting for V on the masked rows, V's
 //     latency from memory reaching the consumers through its hop.
-//     PrefillParams.ConsumerTranspose (HPC-Ops' arrangement: each
-//     consumer copy transposes V itself, V's stage back at once) is
-//     accurate and 1.3-1.6x slower on the long rows (docs/perf.md runs
-//     51 and 53): the whole tile's transpose on each copy's path between
-//     its tensor-core turns costs more than the hop; HPC-Ops interleaves
-//     it with the PV product, which needs P sliced along K.
+//     HPC-Ops' arrangement (each consumer copy transposing V itself,
+//     V's stage back at once) ran 1.3-1.6x slower on the long rows
+//     (docs/perf.md runs 51 and 53) and was dropped: the whole tile's
+//     transpose on each copy's path between its tensor-core turns costs
+//     more than the hop; HPC-Ops interleaves it with the PV product,
+//     which needs P sliced along K.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle

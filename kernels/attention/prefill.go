@@ -77,13 +77,6 @@ type PrefillParams struct {
 	// slower: 0.973x over the 24 FP8 rows (min 0.917x; docs/perf.md run
 	// 43), so 2 stays the default.
 	VStages int
-	// ConsumerTranspose makes attn_prefill_fp8_k128's consumer copies
-	// transpose V themselves, each into its own V^T right after its
-	// softmax, and hand V's stage back at once, as HPC-Ops' kernel does;
-	// the transposer role idles (24 registers, the consumers 232). Opt-in:
-	// accurate, and 1.3-1.6x slower than the default on the long rows
-	// (docs/perf.md runs 51 and 53).
-	ConsumerTranspose bool
 }
 
 // PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
@@ -115,8 +108,6 @@ type PrefillDims struct {
 	// VStages is PrefillParams.VStages, checked (0: the default; vStages
 	// resolves it).
 	VStages int
-	// CT is PrefillParams.ConsumerTranspose, checked.
-	CT bool
 }
 
 // The FP8 kernel's register split (setmaxnreg per warpgroup: one
@@ -136,8 +127,7 @@ const (
 // 232; the transposer needs a group's words at a time since the backend
 // interleaves its ldmatrix and stmatrix (before, it held the whole V^T and
 // ran at 32, the consumers at 224). Measured on an H200 (docs/perf.md run
-// 54): 4-8 % faster than 24, 32, 224 on the long rows. The split serves
-// PrefillParams.ConsumerTranspose as well.
+// 54): 4-8 % faster than 24, 32, 224 on the long rows.
 const (
 	fp8K128RegsTransposer = 24
 	fp8K128RegsConsumer   = 232
@@ -247,20 +237,7 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if err := d.setVStages(p.VStages); err != nil {
 		return nil, err
 	}
-	if err := d.setConsumerTranspose(p.ConsumerTranspose); err != nil {
-		return nil, err
-	}
 	return d, nil
-}
-
-// setConsumerTranspose checks and sets PrefillParams.ConsumerTranspose,
-// after setKeyStep.
-func (d *PrefillDims) setConsumerTranspose(ct bool) error {
-	if ct && !(d.FP8 && d.KeyStep == PrefillKeyStep) {
-		return argErr("consumer_transpose", "the consumers transpose V in FP8's kernel at 128 keys a step (attn_prefill_fp8_k128) only")
-	}
-	d.CT = ct
-	return nil
 }
 
 // fp8K128VStages is attn_prefill_fp8_k128's default V and V^T ring depth.
@@ -422,10 +399,6 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 				defs["PEEL"] = "1"
 			}
 			defs["SV"] = it(d.vStages())
-			defs["CT"] = "0"
-			if d.CT {
-				defs["CT"] = "1"
-			}
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}

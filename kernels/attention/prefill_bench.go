@@ -284,8 +284,6 @@ type PrefillBenchOptions struct {
 	KeyStep int
 	// VStages is PrefillParams.VStages for the FP8 rows (0: the default).
 	VStages int
-	// ConsumerTranspose is PrefillParams.ConsumerTranspose for the FP8 rows.
-	ConsumerTranspose bool
 	// Masks replace the masked rows' drawn masks by shape (nil: none).
 	Masks    PrefillBenchMasks
 	Progress func(done, total int, what string)
@@ -351,9 +349,6 @@ func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBe
 		vs = opts.VStages
 	}
 	if err := d.setVStages(vs); err != nil {
-		return nil, err
-	}
-	if err := d.setConsumerTranspose(fp8 && opts.ConsumerTranspose); err != nil {
 		return nil, err
 	}
 	return d, nil

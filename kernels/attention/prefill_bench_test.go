@@ -34,10 +34,6 @@ func TestPrefillBenchPlan(t *testing.T) {
 			want = "1"
 		}
 		require.Equal(t, want, pl.Defines["PEEL"], row.Name)
-		require.Equal(t, "0", pl.Defines["CT"], row.Name)
-		d, err = benchPrefillDims(row, PlanPrefillBench(row, nil), PrefillBenchOptions{ConsumerTranspose: true}, row.Shape.B*np+1)
-		require.NoError(t, err, row.Name)
-		require.Equal(t, "1", PlanPrefill(d).Defines["CT"], "%s: --consumer-transpose", row.Name)
 	}
 }
 

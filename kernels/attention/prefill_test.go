@@ -189,10 +189,8 @@ func TestValidatePrefill(t *testing.T) {
 		{"key_step", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},   // page 32: 32 or 128
 		{"key_step", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = -1 }},
 		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 4 }},
-		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep, p.VStages = 32, 3 }},                        // one page a step
-		{"v_stages", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 2 }},                                      // BF16
-		{"consumer_transpose", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.ConsumerTranspose = true }},               // BF16
-		{"consumer_transpose", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep, p.ConsumerTranspose = 32, true }}, // one page a step
+		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep, p.VStages = 32, 3 }}, // one page a step
+		{"v_stages", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 2 }},               // BF16
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
 			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
@@ -405,40 +403,6 @@ func TestPrefillVStages(t *testing.T) {
 	in.BlockMask = randomMask(r, in, 0.5, false)
 	p.KeyStep, p.VStages = PrefillKeyStep, 3
 	requirePrefillOn(t, devs, c.name, in, p)
-}
-
-// TestPrefillConsumerTranspose: attn_prefill_fp8_k128 with each consumer
-// copy transposing V into its own V^T (PrefillParams.ConsumerTranspose):
-// a long walk (PEEL 0: step 0's PV reads the zeroed V^T) and short ones
-// (PEEL 1), lengths off the tile, quant 0 and 1, pages 64 and 32, a mask
-// with empty tiles, two V stages and three, on the interpreter (its race
-// check covers the private V^T and the V ring handed back after the
-// transpose) and the GPU.
-func TestPrefillConsumerTranspose(t *testing.T) {
-	devs := tletest.Devices(t)
-	r := rand.New(rand.NewPCG(57, 58))
-	for _, c := range []struct {
-		prefillCase
-		vs   int
-		mask bool
-	}{
-		{prefillCase{name: "fp8 q1 consumer transpose, long walk", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{3, 70}, lens: []int64{4300, 70}}, 0, false},
-		{prefillCase{name: "fp8 q0 consumer transpose, 5 pages, Lq < L", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}}, 3, false},
-		{prefillCase{name: "fp8 q0 consumer transpose, page 32, two q tiles", fp8: true, quant: 0, page: 32, hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}}, 0, false},
-		{prefillCase{name: "fp8 q1 consumer transpose, masked", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{300}, lens: []int64{900}}, 0, true},
-		{prefillCase{name: "fp8 q1 consumer transpose, one partial step (PEEL 1)", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{100, 1}, lens: []int64{100, 90}}, 0, false},
-		{prefillCase{name: "fp8 q0 consumer transpose, long walk, masked, v-stages 3", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{2, 130}, lens: []int64{4350, 4000}}, 3, true},
-	} {
-		in, p := makePrefill(r, c.prefillCase)
-		if c.mask {
-			in.BlockMask = randomMask(r, in, 0.5, false)
-		}
-		p.KeyStep, p.VStages, p.ConsumerTranspose = PrefillKeyStep, c.vs, true
-		d, err := ValidatePrefill(in, p)
-		require.NoError(t, err)
-		require.Equal(t, "1", PlanPrefill(d).Defines["CT"], c.name)
-		requirePrefillOn(t, devs, c.name, in, p)
-	}
 }
 
 // requirePrefillOn runs Prefill on each device and checks it against the
