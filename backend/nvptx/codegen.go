@@ -834,6 +834,16 @@ func (g *gen) beforeSharedReadR(r rng) {
 	g.sync.reads = append(g.sync.reads, r)
 }
 
+// readingShared records a read of r that happens here, for a read whose
+// barrier check ran earlier (a lazy ldmatrix, emitted at its use): a
+// barrier since then (the using store's, before its first stmatrix)
+// cleared the record, and a later write of r must still wait for it.
+func (g *gen) readingShared(r rng) {
+	if !slices.Contains(g.sync.reads, r) {
+		g.beforeSharedReadR(r)
+	}
+}
+
 // beforeSharedAtomicR orders an atomic on the bytes r after earlier plain
 // reads and writes of them (atomics among themselves need no barrier);
 // later plain accesses wait for it.

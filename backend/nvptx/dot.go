@@ -224,7 +224,8 @@ func (g *gen) ldmatrix(ref *memRef, dl *gpu.DotOperand, shape []int, lazy bool) 
 	wm, wn := dl.Parent.WarpsPerCTA[0], dl.Parent.WarpsPerCTA[1]
 	contig := sh.Order[0]
 	wb := g.warpBase(ll)
-	g.beforeSharedReadR(refRange(ref))
+	rr := refRange(ref)
+	g.beforeSharedReadR(rr)
 	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs()), pairs: map[int]value.Value{}}
 	var lanePart [2]value.Value
 	var trans bool
@@ -311,13 +312,10 @@ func (g *gen) ldmatrix(ref *memRef, dl *gpu.DotOperand, shape []int, lazy bool) 
 			emit()
 			return
 		}
-		done := false
-		th := func() {
-			if !done {
-				done = true
-				emit()
-			}
-		}
+		th := once(func() {
+			g.readingShared(rr)
+			emit()
+		})
 		if out.lazy == nil {
 			out.lazy = map[int]func(){}
 		}

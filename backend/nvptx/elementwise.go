@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/passes"
 )
 
 // elementwise lowers an element-wise op register by register.
@@ -31,8 +32,8 @@ func (g *gen) elementwise(op *ir.Op) {
 		if len(t.lazy) == 0 {
 			continue
 		}
-		if op.Kind == ir.OpSelect {
-			// only a lazy copy's partial tile gets here (copyLazyOK)
+		if passes.MatrixCopyLoad(res) != nil {
+			// a lazy copy's partial tile (copyLazyOK)
 			g.lazySelect(op, ins, out)
 			g.set(res, out)
 			return

@@ -722,7 +722,8 @@ func (g *gen) lazyOK(op *ir.Op) bool {
 // pipeliner writes other slots) or may use it as scratch; skip, when not
 // nil, is an op of the chain from from to to that the caller vouches for.
 func (g *gen) quietBetween(from, to *ir.Op, skip ...*ir.Op) bool {
-	if to.Parent != from.Parent {
+	ops := from.Parent.Ops
+	if to.Parent != from.Parent || slices.Index(ops, to) < slices.Index(ops, from) {
 		return false
 	}
 	for _, o := range opsBetween(from, to) {

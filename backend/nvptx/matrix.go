@@ -342,7 +342,8 @@ func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout, lazy bool) *tval {
 	if p == nil {
 		return nil
 	}
-	g.beforeSharedReadR(refRange(ref))
+	r := refRange(ref)
+	g.beforeSharedReadR(r)
 	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs()), cut: true}
 	if p.eb == 2 {
 		out.pairs = map[int]value.Value{}
@@ -361,6 +362,9 @@ func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout, lazy bool) *tval {
 	addrs := g.matrixAddrs(ref, ll, p, lazy)
 	for gi := range addrs {
 		emit := func() {
+			if lazy {
+				g.readingShared(r)
+			}
 			call := g.cur.NewCall(asm, addrs[gi]())
 			for i := 0; i < p.n; i++ {
 				w := g.cur.NewExtractValue(call, uint64(i))
@@ -405,10 +409,30 @@ func once(f func()) func() {
 	}
 }
 
+// allocBytes is the bytes of the alloc a shared view lies in (smemRoot),
+// when it is an alloc that AllocateShared placed.
+func allocBytes(v *ir.Value) (rng, bool) {
+	root := smemRoot(v)
+	md, isMD := root.Type.(*ir.MemDesc)
+	if root.Def == nil || root.Def.Kind != ir.OpAlloc || !isMD {
+		return rng{}, false
+	}
+	off, ok := root.Def.Attrs[gpu.AttrSmemOffset].(int64)
+	if !ok {
+		return rng{}, false
+	}
+	return rng{int(off), int(off) + ir.NumElements(md.Shape)*md.Elem.Bytes()}, true
+}
+
 // lazySelect lowers a select whose tile operand has lazy registers (the
 // partial tile of a lazy copy, copyLazyOK): each result register is
 // computed when first needed, after its operand's ldmatrix.
 func (g *gen) lazySelect(op *ir.Op, ins []*tval, out *tval) {
+	for i, t := range ins {
+		if t.s == nil && len(t.regs) != len(out.regs) {
+			g.failf("operand %d has %d registers, result %d (layouts differ)", i, len(t.regs), len(out.regs))
+		}
+	}
 	out.lazy = map[int]func(){}
 	for r := range out.regs {
 		out.lazy[r] = once(func() {
@@ -440,7 +464,7 @@ func (g *gen) force(t *tval) {
 // (a partial tile; passes.MatrixCopyLoad), each with no other user, is a
 // local_store into (or an alloc initialised from) another buffer later in
 // the same block, and nothing in between writes shared memory (lazyOK's
-// rule; no layout conversion either). The store then issues each
+// rule) or owns shared bytes (scratch). The store then issues each
 // ldmatrix just before the stmatrix that first needs its words (the
 // select's registers as lazy as the load's: lazySelect).
 func (g *gen) copyLazyOK(op *ir.Op) bool {
@@ -462,24 +486,35 @@ func (g *gen) copyLazyOK(op *ir.Op) bool {
 		return false
 	}
 	st := us[0]
+	var dst *ir.Value
 	switch {
 	case st.Kind == ir.OpLocalStore && len(st.Operands) == 2 && st.Operands[1] == v:
-		if smemRoot(st.Operands[0]) == smemRoot(op.Operands[0]) {
-			return false
-		}
+		dst = st.Operands[0]
 	case st.Kind == ir.OpAlloc && len(st.Operands) == 1 && st.Operands[0] == v:
+		dst = st.Results[0]
 	default:
 		return false
 	}
+	// the source's bytes must stay untouched until the last ldmatrix: an
+	// alloc's init may reuse a source dead after the load
+	sr, ok1 := allocBytes(op.Operands[0])
+	dr, ok2 := allocBytes(dst)
+	if !ok1 || !ok2 || sr.overlaps(dr) {
+		return false
+	}
 	return g.quietBetween(op, st, chain...) && !slices.ContainsFunc(opsBetween(op, st), func(o *ir.Op) bool {
-		return o.Kind == gpu.OpConvertLayout // may stage through shared memory
+		// an op with shared bytes of its own (scratch: a layout conversion,
+		// a prefix count) may be placed over a source dead after the load
+		_, owns := o.Attrs[gpu.AttrSmemOffset]
+		return o.Kind == gpu.OpConvertLayout || (owns && !slices.Contains(chain, o))
 	})
 }
 
 // matrixStore writes a tile into a whole view with stmatrix (sm_90); false
 // when its layout does not fit it, or when the tile is not one just read
 // from shared memory (a copy between buffers: the value of the current
-// local_store or alloc is a local_load or its trans). Other tiles whose
+// local_store or alloc is a local_load or its trans, or either selected
+// against a constant; passes.MatrixCopyLoad). Other tiles whose
 // layout happens to fit (a coalesced 8-bit tile, spt 4 and 4 lanes along
 // the row) keep their st.shared.
 func (g *gen) matrixStore(ref *memRef, t *tval) bool {
