@@ -10,7 +10,9 @@ import (
 // matrixCopy is the layout of a tile that a local_load reads from one
 // shared view only to store into others contiguous along another
 // dimension: store(dst, load(src.T)), store(dst, load(src).T) (the trans
-// of the loaded tile), or alloc(..., init: load(src.T)). Such a transpose
+// of the loaded tile), or alloc(..., init: load(src.T)), or any of these
+// selected against a constant (a partial tile, where(m, load(src.T), 0):
+// maskedCopy). Such a transpose
 // between buffers gets the layout MatrixCopyLayout, in which the backend
 // reads src with ldmatrix.trans and writes dst with stmatrix, no data
 // crossing lanes (backend/nvptx/matrix.go); nil when the pattern or the

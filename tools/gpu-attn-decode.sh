@@ -35,7 +35,8 @@
 #           (--v-stages 3, ...) beside the default run, and the ratio
 #   HPC_BUILD_TIMEOUT: seconds for the kit's build (default 240)
 #   BF16K128=1 (with PREFILL=1): the BF16 paged rows again at --key-step 128
-#           (attn_prefill_bf16_k128) beside the default one page a step
+#           (attn_prefill_bf16_k128, the default at pages of 64 since run 30:
+#           a repeat of the default run there)
 #   TESTRUN, SANRUN: -test.run patterns for TEST=1 (default: every test;
 #           TEST_TIMEOUT seconds, default 150) and
 #           SANITIZE=1 (default: TestDecodeQuick$|TestPrefillMaskEmptyTile)

@@ -6,9 +6,11 @@
 # registers, spill stores and loads (bytes), and the cache entry; then each
 # performance advisory ptxas gave for it ("Potential Performance Loss", e.g.
 # wgmma.mma_async serialized and why). ROLES=1 adds, per kernel, the SASS's
-# local-memory instructions (STL, LDL) counted by the register count of the
-# last USETMAXREG before them in program order: a warp role's region (the
-# producer, the transposer, the consumers of a warp-specialized kernel).
+# local-memory instructions (STL, LDL) counted by the last USETMAXREG before
+# them in program order, "#N regs R" for the N-th of the kernel's
+# USETMAXREG (R registers): a warp role's region, in the order the roles'
+# code lies in the SASS (attn_prefill_fp8_k128: the two consumer copies,
+# the transposer, the producer).
 dir=${1:?cache dir}
 python3 - "$dir" "${2:-.}" <<'PY'
 import glob, json, os, re, subprocess, sys, tempfile
@@ -28,11 +30,12 @@ for path in sorted(glob.glob(os.path.join(d, "*.json"))):
         sass = subprocess.run(["cuobjdump", "-sass", f"{t}/k.cubin"], capture_output=True, text=True).stdout
         if os.environ.get("SASS_DIR"):
             open(os.path.join(os.environ["SASS_DIR"], os.path.basename(path) + ".sass"), "w").write(sass)
-        region, count = "entry", {}
+        region, count, n = "entry", {}, 0
         for l in sass.splitlines():
             m = re.search(r"USETMAXREG\S*\s.*?(0x[0-9a-f]+)\s*;", l)
             if m:
-                region = f"regs {int(m.group(1), 0)}"
+                n += 1
+                region = f"#{n} regs {int(m.group(1), 0)}"
             for op in ("STL", "LDL"):
                 if re.search(rf"\b{op}(\.|\s)", l):
                     count.setdefault(region, {"STL": 0, "LDL": 0})[op] += 1

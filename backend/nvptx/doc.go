@@ -65,7 +65,9 @@
 // (passes.MatrixCopyLayout) and moves with ldmatrix.x4.trans and
 // stmatrix.x4, 8-bit types re-pairing their bytes with one prmt.b32 per
 // register (matrix.go: each plan is checked lane by lane against the
-// layout before it is used, addresses go through the swizzle). f32 -> bf16/f16 casts
+// layout before it is used, addresses go through the swizzle), each
+// stmatrix right after the ldmatrix it needs; a partial tile,
+// where(m, load(src.T), 0), stays on that path. f32 -> bf16/f16 casts
 // pack their register pairs with one cvt.rn.bf16x2.f32 (f16x2) each, which
 // dot operands and vector stores use; f32 -> e4m3/e5m2 casts convert each
 // pair with one cvt.rn.satfinite.e4m3x2.f32 whose bytes the registers are

@@ -72,14 +72,17 @@ import (
 // they came from and emits the prmt.
 //
 // The copy's load is lazy (copyLazyOK: the store follows in the same
-// block with nothing in between that writes shared memory): each
-// ldmatrix is emitted just before the first stmatrix that needs its
-// words, so a thread holds one group's words at a time rather than the
-// tile (a [128, 128] 8-bit V^T is 32 registers a thread: the whole budget
-// of attn_prefill_fp8_k128's transposer role, which spilled it). A
-// partial tile, store(dst, where(m, load(src.T), 0)) (passes.MatrixCopyLoad),
-// keeps the copy's layout and both instructions; its words are packed
-// from the selected registers, the load emitted whole.
+// block with nothing in between that writes shared memory or owns shared
+// bytes, and both buffers are allocs whose bytes are known and disjoint):
+// each ldmatrix is emitted just before the first stmatrix that needs its
+// words, where it records its read for the barriers (readingShared), so a
+// thread holds one group's words at a time rather than the tile (a [128,
+// 128] 8-bit V^T is 32 registers a thread, more than
+// attn_prefill_fp8_k128's transposer role has). A partial tile,
+// store(dst, where(m, load(src.T), 0)) (passes.MatrixCopyLoad), keeps the
+// copy's layout and both instructions; its select is computed a register
+// at a time when its stmatrix needs it (lazySelect), its words packed from
+// the selected registers (no prmt).
 type matrixPlan struct {
 	trans bool
 	eb    int     // element bytes (1 or 2)

@@ -229,7 +229,7 @@ func runBench(e *env, cfg any, args []string) int {
 			return 2
 		}
 		if b.keyStep != 0 && b.keyStep != 64 && b.keyStep != 128 {
-			fmt.Fprintf(e.stderr, "tlec bench: --key-step %d: want 128 or 64 (0: FP8 128, BF16 64)\n", b.keyStep)
+			fmt.Fprintf(e.stderr, "tlec bench: --key-step %d: want 128 or 64 (0: 128; BF16 with --block-m 64: 64)\n", b.keyStep)
 			return 2
 		}
 		if b.keyStep == 128 && b.blockM == 64 {

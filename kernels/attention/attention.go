@@ -199,11 +199,11 @@
 // Each page's PV runs on under the next page's K wait and QK (BF16 and
 // FP8). FP8 walks 128 keys a step by default for pages of 64
 // (PrefillParams.KeyStep 128, attn_prefill_fp8_k128; any page size takes
-// it): the step's 128/page pages land in the slots of one ring stage (three
-// stages of K, V and V^T), read as one [128, 128] shared view (reshape) by
-// one m64n128 QK^T per k step, the softmax runs over 128 columns, the
-// transposer writes the step's V^T [128, 128] and PV is m64n128 over 128
-// keys; the last step's missing pages repeat the last page, hidden by the
+// it): the step's 128/page pages land in the slots of one ring stage (two
+// stages of K, and SV of V and V^T, 2 by default), read as one [128, 128]
+// shared view (reshape) by one m64n128 QK^T per k step, the softmax runs
+// over 128 columns, the transposer writes the step's V^T [128, 128] and PV
+// is m64n128 over 128 keys; the last step's missing pages repeat the last page, hidden by the
 // causal mask and zeroed past L; quant-0 K scales are staged in shared
 // memory by the producer. KeyStep = the page keeps one page a step
 // (attn_prefill_fp8), the default for pages of 16 and 32. BF16 takes
