@@ -338,15 +338,15 @@ func (p *matrixPlan) instr(op string) string {
 // nil when ll does not fit it. With lazy set (copyLazyOK), each ldmatrix
 // is emitted where its registers are first needed: the store of the copy
 // then interleaves ldmatrix and stmatrix, and the tile is never whole in
-// registers (a 128 x 128 8-bit V^T is 32 registers a thread, the
-// transposer role's whole budget).
+// registers (a 128 x 128 8-bit V^T is 32 registers a thread, more than
+// attn_prefill_fp8_k128's transposer role has).
 func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout, lazy bool) *tval {
 	p := matrixPlanFor(ll, ref.desc)
 	if p == nil {
 		return nil
 	}
-	r := refRange(ref)
-	g.beforeSharedReadR(r)
+	span := refRange(ref)
+	g.beforeSharedReadR(span)
 	out := &tval{ll: ll, regs: make([]value.Value, ll.NumRegs()), cut: true}
 	if p.eb == 2 {
 		out.pairs = map[int]value.Value{}
@@ -366,7 +366,7 @@ func (g *gen) matrixLoad(ref *memRef, ll *gpu.LinearLayout, lazy bool) *tval {
 	for gi := range addrs {
 		emit := func() {
 			if lazy {
-				g.readingShared(r)
+				g.readingShared(span)
 			}
 			call := g.cur.NewCall(asm, addrs[gi]())
 			for i := 0; i < p.n; i++ {
