@@ -10,7 +10,8 @@
 # attn_prefill --cases; default: FP8 dense and masked, BF16 paged, self-attention 4096);
 # TESTRUN= a -test.run pattern of .gpu/attention.test to run first (accuracy);
 # RACE= one to run under compute-sanitizer racecheck.
-# SPILLS= a kernel-name regex: registers and spills of each build's kernels.
+# SPILLS= a kernel-name regex: registers and spills of each build's kernels, and
+# their local memory by warp role (gpu-ptxas-spills.sh ROLES=1).
 # DECODE_BUILDS= the builds the decode bench times (default all), DECODE_ARGS=
 # more flags for it (--cases ...); PREFILL=0 skips the prefill bench.
 # EXTRA= a command run after the timings from the repository root, logs under
@@ -47,7 +48,7 @@ done
 unset TLE_CACHE_DIR
 if [ -n "${SPILLS:-}" ]; then
   echo "== registers and spills of the kernels matching $SPILLS"
-  for b in $builds; do echo "-- $b"; bash tools/gpu-ptxas-spills.sh $W/cache-$b "$SPILLS" | grep -v "^    "; done
+  for b in $builds; do echo "-- $b"; ROLES=1 bash tools/gpu-ptxas-spills.sh $W/cache-$b "$SPILLS" | grep -v "^    [^l]"; done
 fi
 if [ -n "${EXTRA:-}" ]; then echo "== extra"; (eval "$EXTRA"; echo "extra rc=$?"); fi
 python3 - $W "$builds" <<'PY'
