@@ -26,16 +26,9 @@ func (s *assigner) matrixCopy(ld *ir.Op) ir.Layout {
 		return nil
 	}
 	perm := []int{0, 1}
-	v := res
-	us := s.users[res]
-	if len(us) == 1 && us[0].Kind == ir.OpTrans {
-		perm = us[0].Attrs.Ints("perm")
-		v = us[0].Results[0]
-		us = s.users[v]
-	}
-	if len(us) == 1 && maskedCopy(us[0], v) {
-		v = us[0].Results[0]
-		us = s.users[v]
+	chain, v, us := MatrixCopyUses(ld, func(x *ir.Value) []*ir.Op { return s.users[x] })
+	if len(chain) > 0 && chain[0].Kind == ir.OpTrans {
+		perm = chain[0].Attrs.Ints("perm")
 	}
 	b := -1
 	for _, u := range us {
@@ -60,6 +53,25 @@ func (s *assigner) matrixCopy(ld *ir.Op) ir.Layout {
 		return nil
 	}
 	return MatrixCopyLayout(t.Shape, a, b, dt.Bits(), s.nwAt(ld))
+}
+
+// MatrixCopyUses follows the tile a local_load ld reads through the
+// register ops a matrix copy allows between the load and its stores (one
+// trans, then one select against a constant, each the only user of the
+// value before it): it returns those ops, the value the stores would
+// write, and that value's users (users gives an IR value's).
+func MatrixCopyUses(ld *ir.Op, users func(*ir.Value) []*ir.Op) (chain []*ir.Op, v *ir.Value, us []*ir.Op) {
+	v = ld.Results[0]
+	us = users(v)
+	if len(us) == 1 && us[0].Kind == ir.OpTrans {
+		chain, v = append(chain, us[0]), us[0].Results[0]
+		us = users(v)
+	}
+	if len(us) == 1 && maskedCopy(us[0], v) {
+		chain, v = append(chain, us[0]), us[0].Results[0]
+		us = users(v)
+	}
+	return chain, v, us
 }
 
 // MatrixCopyLoad is the local_load whose tile a store of v writes into

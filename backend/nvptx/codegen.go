@@ -860,12 +860,17 @@ func (g *gen) scratchRange(size int) rng {
 	return rng{off, off + size}
 }
 
+// viewBytes is the bytes of a view of md's shape starting at byte off.
+func viewBytes(off int, md *ir.MemDesc) rng {
+	return rng{off, off + ir.NumElements(md.Shape)*md.Elem.Bytes()}
+}
+
 // refRange is the bytes of a buffer view: from its constant offset, else
 // the alloc's it lies in (a slot at a computed index), else all of shared
 // memory.
 func refRange(ref *memRef) rng {
 	if off, ok := constInt(ref.off); ok {
-		return rng{int(off), int(off) + ir.NumElements(ref.desc.Shape)*ref.desc.Elem.Bytes()}
+		return viewBytes(int(off), ref.desc)
 	}
 	if ref.span.hi > 0 {
 		return ref.span
@@ -1029,6 +1034,14 @@ func (g *gen) uncarried(vs []value.Value, like *tval, typ ir.Type) *tval {
 	}
 	nt.cut = true
 	return nt
+}
+
+// ready emits register r of t if it is still lazy (see ldmatrix), so that
+// t.regs[r] holds it.
+func (t *tval) ready(r int) {
+	if th, ok := t.lazy[r]; ok {
+		th()
+	}
 }
 
 // wordCarried reports whether a tile t of type typ goes through phis as

@@ -11,9 +11,7 @@ import (
 
 // pair returns the i32 holding registers r and r+1 of a 16-bit tile.
 func (g *gen) pair(t *tval, r int) value.Value {
-	if th, ok := t.lazy[r]; ok {
-		th()
-	}
+	t.ready(r)
 	if p, ok := t.pairs[r]; ok {
 		return p
 	}
@@ -29,9 +27,7 @@ func (g *gen) pair(t *tval, r int) value.Value {
 // and ors.
 func (g *gen) quad(t *tval, r int) value.Value {
 	for i := 0; i < 4; i++ {
-		if th, ok := t.lazy[r+i]; ok {
-			th()
-		}
+		t.ready(r + i)
 	}
 	if t.cut {
 		if w := g.prmtWord(t.regs[r:r+4], 8); w != nil {

@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"math"
+	"slices"
 
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
@@ -28,17 +29,16 @@ func (g *gen) elementwise(op *ir.Op) {
 		return
 	}
 	out := g.newTile(res.Type)
-	for _, t := range ins {
-		if len(t.lazy) == 0 {
-			continue
-		}
+	if slices.ContainsFunc(ins, func(t *tval) bool { return len(t.lazy) > 0 }) {
 		if passes.MatrixCopyLoad(res) != nil {
 			// a lazy copy's partial tile (copyLazyOK)
 			g.lazySelect(op, ins, out)
 			g.set(res, out)
 			return
 		}
-		g.force(t)
+		for _, t := range ins {
+			g.force(t)
+		}
 	}
 	if op.Kind == ir.OpDiv && ir.ElemDType(res.Type) == ir.F32 && !g.preciseDiv && uniform(ins[1]) && !uniform(ins[0]) {
 		// x / splat(s): one reciprocal per thread, then multiplies (the

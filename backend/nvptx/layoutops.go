@@ -391,7 +391,7 @@ func (g *gen) alloc(op *ir.Op) {
 		g.failf("alloc of %s is not supported", op.Results[0].Type)
 	}
 	off := g.smemOffset()
-	ref := &memRef{off: i32c(int64(off)), desc: md, span: rng{off, off + ir.NumElements(md.Shape)*md.Elem.Bytes()}}
+	ref := &memRef{off: i32c(int64(off)), desc: md, span: viewBytes(off, md)}
 	g.set(op.Results[0], &tval{mem: ref})
 	if len(op.Operands) > 0 {
 		t := g.val(op.Operands[0])
@@ -714,13 +714,13 @@ func (g *gen) asyncCopy(op *ir.Op) {
 // shared memory (cp.async of the pipeliner writes other slots).
 func (g *gen) lazyOK(op *ir.Op) bool {
 	us := g.users[op.Results[0]]
-	return len(us) == 1 && us[0].Kind == ir.OpDot && g.quietBetween(op, us[0], nil)
+	return len(us) == 1 && us[0].Kind == ir.OpDot && g.quietBetween(op, us[0])
 }
 
 // quietBetween reports whether to follows from in the same block with
 // nothing in between that writes shared memory (cp.async of the
-// pipeliner writes other slots) or may use it as scratch; skip, when not
-// nil, is an op of the chain from from to to that the caller vouches for.
+// pipeliner writes other slots) or may use it as scratch; skip are ops of
+// the chain from from to to that the caller vouches for.
 func (g *gen) quietBetween(from, to *ir.Op, skip ...*ir.Op) bool {
 	ops := from.Parent.Ops
 	if to.Parent != from.Parent || slices.Index(ops, to) < slices.Index(ops, from) {

@@ -424,7 +424,7 @@ func allocBytes(v *ir.Value) (rng, bool) {
 	if !ok {
 		return rng{}, false
 	}
-	return rng{int(off), int(off) + ir.NumElements(md.Shape)*md.Elem.Bytes()}, true
+	return viewBytes(int(off), md), true
 }
 
 // lazySelect lowers a select whose tile operand has lazy registers (the
@@ -441,9 +441,6 @@ func (g *gen) lazySelect(op *ir.Op, ins []*tval, out *tval) {
 		out.lazy[r] = once(func() {
 			args := make([]value.Value, len(ins))
 			for i, t := range ins {
-				if th, ok := t.lazy[r]; ok {
-					th()
-				}
 				args[i] = regOf(t, r)
 			}
 			out.regs[r] = g.scalarOp(op, args)
@@ -455,9 +452,7 @@ func (g *gen) lazySelect(op *ir.Op, ins []*tval, out *tval) {
 // read t.regs directly.
 func (g *gen) force(t *tval) {
 	for r := range t.regs {
-		if th, ok := t.lazy[r]; ok {
-			th()
-		}
+		t.ready(r)
 	}
 }
 
@@ -474,17 +469,7 @@ func (g *gen) copyLazyOK(op *ir.Op) bool {
 	if !archAtLeast90(g.arch) {
 		return false
 	}
-	v := op.Results[0]
-	us := g.users[v]
-	var chain []*ir.Op // the trans and the select between the load and the store
-	if len(us) == 1 && us[0].Kind == ir.OpTrans {
-		chain, v = append(chain, us[0]), us[0].Results[0]
-		us = g.users[v]
-	}
-	if len(us) == 1 && us[0].Kind == ir.OpSelect && passes.MatrixCopyLoad(us[0].Results[0]) == op {
-		chain, v = append(chain, us[0]), us[0].Results[0]
-		us = g.users[v]
-	}
+	chain, v, us := passes.MatrixCopyUses(op, func(x *ir.Value) []*ir.Op { return g.users[x] })
 	if len(us) != 1 {
 		return false
 	}
@@ -651,9 +636,7 @@ func copiedFromShared(op *ir.Op) bool {
 func regsOf(t *tval, regs []int) []value.Value {
 	out := make([]value.Value, len(regs))
 	for i, r := range regs {
-		if th, ok := t.lazy[r]; ok {
-			th()
-		}
+		t.ready(r)
 		out[i] = t.regs[r]
 	}
 	return out

@@ -418,6 +418,7 @@ func regOf(t *tval, r int) value.Value {
 	if t.s != nil {
 		return t.s
 	}
+	t.ready(r)
 	return t.regs[r]
 }
 

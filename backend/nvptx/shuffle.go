@@ -408,11 +408,7 @@ func verifyShuffle(p *shflPlan, src, dst *gpu.LinearLayout) bool {
 
 // emitShuffle lowers src to dst by plan p (d: the elements' scratch dtype).
 func (g *gen) emitShuffle(p *shflPlan, src *tval, dst *gpu.LinearLayout, toD, fromD func(value.Value) value.Value, d ir.DType) []value.Value {
-	for r := range src.regs {
-		if th, ok := src.lazy[r]; ok {
-			th()
-		}
-	}
+	g.force(src)
 	// lane-dependent values, once at the entry
 	preds := map[string]value.Value{}
 	pred := func(pats []int) value.Value {
