@@ -210,10 +210,11 @@
 // KeyStep 128 by default for pages of 64 and BlockM 128
 // (attn_prefill_bf16_k128; 7 % faster than one page a step on the H200,
 // docs/perf.md run 28): the
-// step's two pages land in two slots of a stage (two stages), read by two
-// m64n64 QK^T wgmmas (no reshape: bf16 slots of 256-byte rows are column
-// blocked), one softmax update over the 128 columns and two register-A PV
-// wgmmas, still run on under the next step's QK^T.
+// step's two pages land in two slots of a stage (two stages), in 64-column
+// halves, so that each half of both pages is one [128, 64] operand: one
+// m64n128 QK^T a step chained over the halves, two register-A m64n64 PV
+// wgmmas (one per half of V), and attn_prefill_fp8_k128's two consumer
+// copies taking turns on the tensor cores (docs/perf.md run 57).
 // PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
 // program and two programs an SM. Block-sparse (PrefillInputs.BlockMask,
 // block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both

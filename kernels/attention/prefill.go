@@ -64,8 +64,9 @@ type PrefillParams struct {
 	// size attn_prefill_fp8 (one page a step); 0 is the default: 128 for
 	// pages of 64, one page a step for 16 and 32. BF16: 128 is
 	// attn_prefill_bf16_k128 (pages of 64 and BlockM 128 only: two page
-	// slots a step, two m64n64 QK^T wgmmas, one softmax update over their
-	// 128 columns, two PV wgmmas), the default there (0) since it measured
+	// slots a step in 64-column halves, one m64n128 QK^T a step chained
+	// over the halves, two PV wgmmas, two consumer copies taking turns on
+	// the tensor cores), the default there (0) since it measured
 	// 7 % faster than one page a step on the H200 (docs/perf.md run 28);
 	// the page size walks one page a step (attn_prefill_bf16), the default
 	// for pages of 16 and 32 and for BlockM 64.

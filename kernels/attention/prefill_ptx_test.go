@@ -245,15 +245,16 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 }
 
 // TestPrefillBF16K128PTX: the 128-keys-a-step bf16 kernel
-// (attn_prefill_bf16_k128, pages of 64) for sm_90a, dense and masked: per
-// step one QK^T product m64n128k16 from shared memory over both pages (q
-// and k in two 64-column halves, K = 128 in 2 x 4 steps) and two PV
-// products m64n64k16 with P in registers and V N-major (one per column
-// half of v, K = 128 keys in 8 steps each), in both loops (unmasked and
-// diagonal steps); the pages TMA-loaded into their slots (two 64-column
-// boxes a page, K and V of two pages: 8 copies); 12 warps with
-// attn_prefill_bf16's setmaxnreg split; the two-stage ring's shared
-// memory within a CTA's.
+// (attn_prefill_bf16_k128, pages of 64) for sm_90a, dense and masked: each
+// of the two consumer copies (a role op each, so its code twice) issues
+// per step one QK^T product m64n128k16 from shared memory over both pages
+// (q and k in two 64-column halves, K = 128 in 2 x 4 steps: in step 0's
+// prologue and in the loop) and two PV products m64n64k16 with P in
+// registers and V N-major (one per column half of v, K = 128 keys in 8
+// steps each: in the loop and for the last step); the pages TMA-loaded into
+// their slots (two 64-column boxes a page, K and V of two pages: 8
+// copies); 12 warps with attn_prefill_bf16's setmaxnreg split; the
+// two-stage ring's shared memory within a CTA's.
 func TestPrefillBF16K128PTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
@@ -277,8 +278,8 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`setmaxnreg\.dec\.sync\.aligned\.u32 40;`), b.PTX, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`setmaxnreg\.inc\.sync\.aligned\.u32 232;`), b.PTX, "%+v", c)
-		require.Len(t, qk.FindAllString(b.PTX, -1), 2*2*4, "%+v: one QK^T a step (two column halves, K = 64 in 4 steps each), two loops", c)
-		require.Len(t, pv.FindAllString(b.PTX, -1), 2*2*8, "%+v: two PV a step (one per column half, K = 128 keys in 8 steps each), two loops", c)
+		require.Len(t, qk.FindAllString(b.PTX, -1), 2*2*2*4, "%+v: per copy one QK^T a step (two column halves, K = 64 in 4 steps each), step 0 and the loop", c)
+		require.Len(t, pv.FindAllString(b.PTX, -1), 2*2*2*8, "%+v: per copy two PV a step (one per column half, K = 128 keys in 8 steps each), the loop and the last step", c)
 		require.NotRegexp(t, `m64n64k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){31}%f\d+\}, %rd\d+, %rd\d+`, b.PTX, "%+v: no m64n64 QK^T from shared memory", c)
 		require.NotRegexp(t, tletest.PTXLine(`wgmma\.wait_group\.sync\.aligned [1-9];`), b.PTX, "%+v: one wait_group 0 a step (ptxas serialises a kernel whose wait_group N retires the previous step's PV)", c)
 		require.Len(t, tma.FindAllString(b.PTX, -1), 8, "%+v: K and V of two pages, two column blocks each", c)

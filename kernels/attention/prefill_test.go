@@ -418,8 +418,8 @@ func requirePrefillOn(t *testing.T, devs []tle.Device, name string, in *PrefillI
 }
 
 // TestPrefillBF16KeyStep: the BF16 walk of 128 keys a step
-// (attn_prefill_bf16_k128: two page slots of 64 a step, two
-// m64n64 QK^T products, one softmax update over their 128 columns) and the
+// (attn_prefill_bf16_k128: two page slots of 64 a step, one m64n128
+// QK^T product over both in 64-column halves, two consumer copies) and the
 // walk of one page a step (attn_prefill_bf16) on the same inputs against
 // the float64 reference: odd page counts (the last step's second slot
 // repeats the last page, hidden), Lq < L, L not a multiple of 128 nor of
