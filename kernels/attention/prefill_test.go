@@ -514,7 +514,7 @@ func TestPrefillKeyStepLong(t *testing.T) {
 // TestPrefillKeyStepPlan: FP8 pages of 64 walk 128 keys a step by default
 // (attn_prefill_fp8_k128, SK stages), 16 and 32 one page a step; an
 // explicit step picks either kernel; BF16 keeps one page a step unless
-// asked for 128 (attn_prefill_bf16_k128, two stages).
+// asked for 128 (attn_prefill_bf16_k128, two stages); each kernel's grid.
 func TestPrefillKeyStepPlan(t *testing.T) {
 	for _, c := range []struct {
 		fp8          bool
@@ -533,13 +533,20 @@ func TestPrefillKeyStepPlan(t *testing.T) {
 		{false, 0, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
 		{false, 0, 32, 0, "attn_prefill_bf16", 32, 8},
 	} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 1, Hkv: 1, Hq: 4, FP8: c.fp8}}
-		require.NoError(t, d.setBlockM(c.bm, 100))
+		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 2, Hkv: 1, Hq: 4, FP8: c.fp8}}
+		require.NoError(t, d.setBlockM(c.bm, 300))
 		require.NoError(t, d.setKeyStep(c.ks), "%+v", c)
 		require.Equal(t, c.step, d.KeyStep, "%+v", c)
 		require.Equal(t, c.ring, d.Stages, "%+v", c)
 		pl := PlanPrefill(d)
 		require.Equal(t, c.kernel, pl.Kernel, "%+v", c)
+		// attn_prefill_bf16_k128 puts the heads first (every head's
+		// heaviest q tile before any lighter one), the others the q tiles
+		grid := [3]int{d.QT, 4, 2}
+		if c.kernel == "attn_prefill_bf16_k128" {
+			grid = [3]int{4, d.QT, 2}
+		}
+		require.Equal(t, grid, pl.Grid, "%+v", c)
 		// the 128-key kernels' rings have names of their own (the file's
 		// kernels are checked together: one's ring must not size another)
 		if ring := map[string]string{"attn_prefill_fp8_k128": "SK", "attn_prefill_bf16_k128": "SB"}[c.kernel]; ring != "" {
