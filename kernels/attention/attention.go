@@ -182,11 +182,14 @@
 // keys j <= L[b] - Lq[b] + i. It returns o [T, Hq, 128] and the natural-log
 // LSE [T, Hq] (-inf, with o = 0, for a row that sees no key). One kernel,
 // attn_prefill_bf16 or attn_prefill_fp8 (or their _k128 forms), over the grid (cdiv(max Lq, 128),
-// Hq, B): one CTA per (128-row q tile, q head), the heaviest (last) q tiles
-// first; the GQA group's heads share K/V through L2, not shared memory.
-// A producer warp stages the page-table row in shared memory (64 ids at a
-// time) and TMA-loads each page's K, then its V, into a ring of 256/page
-// stages with separate full barriers and an empty barrier per stage; two
+// Hq, B) ((Hq, cdiv(max Lq, 128), B) for attn_prefill_bf16_k128: every
+// head's heaviest tile first): one CTA per (128-row q tile, q head), the
+// heaviest (last) q tiles first; the GQA group's heads share K/V through
+// L2, not shared memory. A producer warp stages the page-table row in
+// shared memory (64 ids at a time) and TMA-loads each page's K, then its
+// V, into a ring of 256/page stages (the one-page kernels; two stages of
+// 128 keys for the _k128 ones, released by K and V apart) with separate
+// full barriers and an empty barrier per stage; two
 // consumer warpgroups (rows 0-63 and 64-127) run S = Q K^T (both operands
 // in shared memory, K K-major), the base-2 online softmax and O += P V (P
 // in registers). Pages past the tile's causal limit are never loaded, only
@@ -196,8 +199,8 @@
 // by a transposer warpgroup into a ring the consumers wait on (vtfull), P
 // moved from the QK accumulator to PV's register a by warp shuffles and
 // scaled by 256; pages of 16 run PV in bf16 (e4m3 wgmma needs K = 32).
-// Each page's PV runs on under the next page's K wait and QK (BF16 and
-// FP8). FP8 walks 128 keys a step by default for pages of 64
+// In the one-page kernels each page's PV runs on under the next page's K
+// wait and QK (BF16 and FP8). FP8 walks 128 keys a step by default for pages of 64
 // (PrefillParams.KeyStep 128, attn_prefill_fp8_k128; any page size takes
 // it): the step's 128/page pages land in the slots of one ring stage (two
 // stages of K, and SV of V and V^T, 2 by default), read as one [128, 128]

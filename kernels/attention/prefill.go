@@ -161,8 +161,8 @@ const prefillStagesK128 = 2
 // prefillStagesBF16K128 is the depth of attn_prefill_bf16_k128's ring: a
 // stage is two bf16 pages of 64 keys of K and V (64 KB); two stages are
 // the 128 KB of attn_prefill_bf16's four one-page stages (256 keys ahead
-// either way; both kernels need 195 KB with Q and the compiler's scratch),
-// three would need 259 KB.
+// either way): 179 KB with Q and the compiler's scratch (attn_prefill_bf16
+// 195 KB); three would need 243 KB.
 const prefillStagesBF16K128 = 2
 
 // ValidatePrefill checks every argument and returns the sizes; nothing

@@ -513,8 +513,9 @@ func TestPrefillKeyStepLong(t *testing.T) {
 
 // TestPrefillKeyStepPlan: FP8 pages of 64 walk 128 keys a step by default
 // (attn_prefill_fp8_k128, SK stages), 16 and 32 one page a step; an
-// explicit step picks either kernel; BF16 keeps one page a step unless
-// asked for 128 (attn_prefill_bf16_k128, two stages); each kernel's grid.
+// explicit step picks either kernel; BF16 walks 128 keys a step by default
+// for pages of 64 and 128 rows (attn_prefill_bf16_k128, two stages), one
+// page a step otherwise; each kernel's grid.
 func TestPrefillKeyStepPlan(t *testing.T) {
 	for _, c := range []struct {
 		fp8          bool
