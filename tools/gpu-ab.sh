@@ -14,6 +14,11 @@
 # their local memory by warp role (gpu-ptxas-spills.sh ROLES=1).
 # DECODE_BUILDS= the builds the decode bench times (default all), DECODE_ARGS=
 # more flags for it (--cases ...); PREFILL=0 skips the prefill bench.
+# ROUNDS= how many times the benches run, the builds alternating in each
+# round (default 1; each row then shows every round's median); SDPA=1 times
+# torch SDPA (.peers/sdpa_prefill.py: cuDNN, FA2) after them, in the same
+# call; SANRUN= a -test.run pattern of .gpu/attention.test for
+# compute-sanitizer memcheck, racecheck and synccheck.
 # EXTRA= a command run after the timings from the repository root, logs under
 # $W (an ncu profile, another bench).
 # Prints each row's median us for every build; logs in $OUT/logs.tar.gz.
@@ -39,19 +44,27 @@ if [ -n "${RACE:-}" ]; then
   grep -E "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)" $W/race.log | head -4
 fi
 builds="new $(cd .gpu && ls -d */ 2>/dev/null | tr -d / | while read b; do [ -x $b/tlec ] && echo $b; done | tr '\n' ' ')"
-for b in $builds; do
-  t=.gpu/tlec; [ $b = new ] || t=.gpu/$b/tlec
-  export TLE_CACHE_DIR=$W/cache-$b
-  if [ "${DECODE:-1}" = 1 ] && [[ " ${DECODE_BUILDS:-$builds} " == *" $b "* ]]; then timeout 150 $t bench attn_decode --reps "${REPS:-30}" ${DECODE_ARGS:-} >$W/dec-$b.txt 2>/dev/null; echo "decode $b rc=$?"; fi
-  if [ "${PREFILL:-1}" = 1 ]; then timeout 150 $t bench attn_prefill --reps "${REPS:-15}" --cases "${CASES:-fp8_q1_dense_nhd,fp8_q0_dense_nhd,fp8_q0_masked_nhd,fp8_q1_masked_nhd,kvcache_bf16_nhd,kvcache_bf16_masked_nhd,nocache/4096}" >$W/pf-$b.txt 2>/dev/null; echo "prefill $b rc=$?"; fi
+for r in $(seq "${ROUNDS:-1}"); do
+  sfx=; [ $r = 1 ] || sfx=.r$r
+  for b in $builds; do
+    t=.gpu/tlec; [ $b = new ] || t=.gpu/$b/tlec
+    export TLE_CACHE_DIR=$W/cache-$b
+    if [ "${DECODE:-1}" = 1 ] && [[ " ${DECODE_BUILDS:-$builds} " == *" $b "* ]]; then timeout 150 $t bench attn_decode --reps "${REPS:-30}" ${DECODE_ARGS:-} >$W/dec-$b$sfx.txt 2>/dev/null; echo "decode $b rc=$?"; fi
+    if [ "${PREFILL:-1}" = 1 ]; then timeout 150 $t bench attn_prefill --reps "${REPS:-15}" --cases "${CASES:-fp8_q1_dense_nhd,fp8_q0_dense_nhd,fp8_q0_masked_nhd,fp8_q1_masked_nhd,kvcache_bf16_nhd,kvcache_bf16_masked_nhd,nocache/4096}" >$W/pf-$b$sfx.txt 2>/dev/null; echo "prefill $b rc=$?"; fi
+  done
 done
 unset TLE_CACHE_DIR
+if [ "${SDPA:-0}" = 1 ]; then
+  echo "== torch SDPA (.peers/sdpa_prefill.py), GQA 32/4"
+  PYTHONUNBUFFERED=1 timeout 100 python3 .peers/sdpa_prefill.py "$W/sdpa.json" 2>&1 | grep _gqa32_4_
+fi
+if [ -n "${SANRUN:-}" ]; then sanitize attention attention.test "$W" 45 "$SANRUN"; fi
 if [ -n "${SPILLS:-}" ]; then
   echo "== registers and spills of the kernels matching $SPILLS"
   for b in $builds; do echo "-- $b"; ROLES=1 bash tools/gpu-ptxas-spills.sh $W/cache-$b "$SPILLS" | grep -v "^    [^l]"; done
 fi
 if [ -n "${EXTRA:-}" ]; then echo "== extra"; (eval "$EXTRA"; echo "extra rc=$?"); fi
-python3 - $W "$builds" <<'PY'
+python3 - $W "$builds" "${ROUNDS:-1}" <<'PY'
 import os, sys
 W = sys.argv[1]
 def dec(path):
@@ -75,10 +88,12 @@ def pre(path):
             except ValueError: pass
     return out
 builds = sys.argv[2].split()
+rounds = int(sys.argv[3])
 for name, fn, ext in (("decode", dec, "dec"), ("prefill", pre, "pf")):
-    res = {b: fn(f"{W}/{ext}-{b}.txt") for b in builds}
-    if res[builds[0]]:
-        print(f"{name} median us: " + " / ".join(builds))
-        for k in res[builds[0]]:
-            print(f"  {k:45s}" + "".join(f" {res[b].get(k, float('nan')):8.1f}" for b in builds))
+    # per build, one result per round (round 1's file has no suffix)
+    res = {b: [fn(f"{W}/{ext}-{b}{'' if r == 1 else f'.r{r}'}.txt") for r in range(1, rounds + 1)] for b in builds}
+    if res[builds[0]][0]:
+        print(f"{name} median us: " + " / ".join(builds) + (f" ({rounds} rounds each)" if rounds > 1 else ""))
+        for k in res[builds[0]][0]:
+            print(f"  {k:45s}" + "".join(" " + "/".join(f"{x.get(k, float('nan')):.1f}" for x in res[b]).rjust(8) for b in builds))
 PY
