@@ -35,29 +35,27 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 	if err != nil {
 		return nil, err
 	}
-	fn := m.Func(k.Name())
-	numWarps := int(fn.Attrs.Int("num_warps", 4))
 	if emit == "tir" {
-		if err := gpuPasses(m, numWarps, opts, g); err != nil {
+		fn := m.Func(k.Name())
+		if err := gpuPasses(m, int(fn.Attrs.Int("num_warps", 4)), opts, g); err != nil {
 			return nil, err
 		}
 		return &Artifacts{TIR: ir.Print(m)}, nil
 	}
+	var b *Binary
 	if emit == "ll" {
-		if err := gpuPasses(m, numWarps, opts, g); err != nil {
-			return nil, err
-		}
-		res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch})
-		if err != nil {
-			return nil, err
-		}
-		return &Artifacts{TIR: ir.Print(m), LLVMIR: res.LLVMIR}, nil
+		b, err = emitModule(m, k.Name(), opts, g)
+	} else {
+		b, err = compileModule(m, k.Name(), opts, g)
 	}
-	b, err := compileModule(m, k.Name(), opts, g)
 	if err != nil {
 		return nil, err
 	}
-	return &Artifacts{TIR: ir.Print(m), LLVMIR: b.LLVMIR, Binary: b}, nil
+	art = &Artifacts{TIR: ir.Print(m), LLVMIR: b.LLVMIR}
+	if emit == "ptx" {
+		art.Binary = b
+	}
+	return art, nil
 }
 
 // gpuPasses runs the GPU rows of the pass table (passes.PhaseGPU: layouts,

@@ -46,6 +46,8 @@ type GPU struct {
 	// GPU that owns the lock
 	scratchPtr cuda.DevicePtr
 	scratchLen int
+
+	dry *dryState // a dry GPU (DryGPU): no context, builds recorded
 }
 
 func (g *GPU) lock() *sync.Mutex {
@@ -102,7 +104,7 @@ func OpenGPU() (*GPU, error) {
 
 // check refuses a nil *GPU (a GPU comes from OpenGPU or CUDA).
 func (g *GPU) check(what string) error {
-	if g == nil || g.ctx == nil {
+	if g == nil || (g.ctx == nil && g.dry == nil) {
 		return fmt.Errorf("tle: %s on a nil *tle.GPU (use one from tle.OpenGPU())", what)
 	}
 	return nil
@@ -111,7 +113,7 @@ func (g *GPU) check(what string) error {
 // With returns a view of the same GPU that compiles with other options
 // (toolchain, arch, or PTX built elsewhere).
 func (g *GPU) With(opts GPUOptions) *GPU {
-	return &GPU{ctx: g.ctx, name: g.name, opts: opts, loaded: g.loaded, shared: g}
+	return &GPU{ctx: g.ctx, name: g.name, opts: opts, loaded: g.loaded, shared: g, dry: g.dry}
 }
 
 // Name says which GPU this is ("nil *tle.GPU" for a nil one, so that
@@ -147,6 +149,9 @@ func (g *GPU) LoadBinary(bin *Binary) (*LoadedKernel, error) {
 	if bin == nil {
 		return nil, errors.New("tle: LoadBinary of a nil *tle.Binary")
 	}
+	if g.dry != nil {
+		return nil, errors.New("tle: a dry GPU loads no binary (it compiles and runs nothing)")
+	}
 	mu := g.lock()
 	mu.Lock()
 	defer mu.Unlock()
@@ -181,6 +186,10 @@ func (g *GPU) LoadBinary(bin *Binary) (*LoadedKernel, error) {
 // loaded and again just before the launch; a running kernel is not
 // interrupted.
 func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [3]int, args []*boundArg) error {
+	if g.dry != nil {
+		g.dry.record(k, opts, g.opts)
+		return nil
+	}
 	gk, err := g.load(k, opts)
 	if err != nil {
 		return err

@@ -28,8 +28,11 @@ func (g *GPU) Alloc(dt DType, n int) (*DeviceBuffer, error) {
 	if err := g.check("Alloc"); err != nil {
 		return nil, err
 	}
-	if n < 0 || dt.Bytes() == 0 || n > math.MaxInt/dt.Bytes() {
-		return nil, fmt.Errorf("tle: Alloc of %d %s elements", n, dt)
+	if err := dryCheckAlloc(dt, n); err != nil {
+		return nil, err
+	}
+	if g.dry != nil {
+		return &DeviceBuffer{Ptr: g.dry.alloc(n * dt.Bytes()), DType: dt, N: n}, nil
 	}
 	p, err := g.ctx.Alloc(max(n*dt.Bytes(), 16))
 	if err != nil {
@@ -48,8 +51,8 @@ func (g *GPU) Upload(dt DType, data []float64) (*DeviceBuffer, error) {
 		return nil, err
 	}
 	b, err := g.Alloc(dt, len(data))
-	if err != nil {
-		return nil, err
+	if err != nil || g.dry != nil {
+		return b, err
 	}
 	if err := g.ctx.CopyHtoD(b.Ptr, raw); err != nil {
 		g.Free(b)
@@ -71,7 +74,7 @@ func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
 		return fmt.Errorf("upload of %d elements into a buffer of %d", len(data), b.N)
 	}
 	raw, err := npy.Encode(b.DType, data)
-	if err != nil {
+	if err != nil || g.dry != nil {
 		return err
 	}
 	return g.ctx.CopyHtoD(b.Ptr, raw)
@@ -84,6 +87,9 @@ func (g *GPU) Download(b *DeviceBuffer) ([]float64, error) {
 	}
 	if b == nil || b.Ptr == 0 {
 		return nil, fmt.Errorf("download of a nil or freed buffer")
+	}
+	if g.dry != nil {
+		return make([]float64, b.N), nil
 	}
 	raw := make([]byte, b.Bytes())
 	if err := g.ctx.CopyDtoH(raw, b.Ptr); err != nil {
@@ -99,6 +105,10 @@ func (g *GPU) Free(b *DeviceBuffer) error {
 	}
 	if err := g.check("Free"); err != nil {
 		return err
+	}
+	if g.dry != nil {
+		b.Ptr = 0
+		return nil
 	}
 	err := g.ctx.Free(b.Ptr)
 	b.Ptr = 0
@@ -161,6 +171,12 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 		return nil, err
 	}
 	opts.Div16 = div16
+	if g.dry != nil {
+		p := g.dryPrepared(k, opts)
+		p.cfg.Grid = cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])}
+		p.cfg.Block = cuda.Dim3{X: uint32(32 * max(opts.NumWarps, 4)), Y: 1, Z: 1}
+		return p, nil
+	}
 	gk, err := g.load(k, opts)
 	if err != nil {
 		return nil, err
@@ -225,6 +241,9 @@ func (p *Prepared) LaunchWith(o LaunchOptions) error { return p.launchOn(nil, o)
 // stream, where every other launch of a GPU goes; Capture's stream while
 // it records a graph).
 func (p *Prepared) launchOn(s *cuda.Stream, o LaunchOptions) error {
+	if p.g.dry != nil {
+		return nil
+	}
 	if err := o.check(p.gk.bin); err != nil {
 		return err
 	}
@@ -242,6 +261,9 @@ func (p *Prepared) Binary() *Binary { return p.gk.bin }
 // (the driver's occupancy calculator on the loaded kernel: its registers,
 // shared memory and threads). A persistent kernel sizes its grid by it.
 func (p *Prepared) ResidentPerSM() (int, error) {
+	if p.g.dry != nil {
+		return p.dryResident(), nil
+	}
 	return p.gk.fn.ResidentPerSM(int(p.cfg.Block.X), p.cfg.SharedMem)
 }
 
@@ -251,6 +273,9 @@ func (p *Prepared) ResidentPerSM() (int, error) {
 // this may be fewer than ResidentPerSM x SMs / cluster size). It is an
 // error for a kernel without a cluster.
 func (p *Prepared) MaxActiveClusters() (int, error) {
+	if p.g.dry != nil {
+		return 0, errDryCluster
+	}
 	if p.cfg.Cluster.X == 0 {
 		return 0, fmt.Errorf("tle: %s has no cluster (device_mesh)", p.gk.bin.Kernel)
 	}
@@ -263,12 +288,18 @@ func (g *GPU) SMs() (int, error) {
 	if err := g.check("SMs"); err != nil {
 		return 0, err
 	}
+	if g.dry != nil {
+		return g.dry.facts.SMs, nil
+	}
 	return g.ctx.Dev.Attribute(cuda.AttrMultiprocessorCount)
 }
 
 // Close frees the launch's argument block (and its make_desc scratch,
 // after the GPU has finished with it).
 func (p *Prepared) Close() error {
+	if p.g.dry != nil {
+		return nil
+	}
 	err := p.l.Close()
 	if p.scratch != 0 {
 		if e := p.g.ctx.Synchronize(); e != nil && err == nil {
@@ -297,6 +328,9 @@ func (g *GPU) Time(warmup, reps int, fn func() error) (Timing, error) {
 	}
 	if reps < 1 {
 		return Timing{}, fmt.Errorf("tle: Time needs at least one rep, got %d", reps)
+	}
+	if g.dry != nil {
+		return Timing{Reps: reps}, fn()
 	}
 	for range warmup {
 		if err := fn(); err != nil {
@@ -349,6 +383,9 @@ func (g *GPU) CopyDtoD(dst, src *DeviceBuffer, n int) error {
 	}
 	if dst == nil || src == nil || dst.Ptr == 0 || src.Ptr == 0 {
 		return fmt.Errorf("tle: CopyDtoD with a nil or freed buffer")
+	}
+	if g.dry != nil {
+		return nil
 	}
 	return g.ctx.CopyDtoDAsync(dst.Ptr, src.Ptr, n, nil)
 }

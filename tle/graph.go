@@ -28,6 +28,7 @@ type Graph struct {
 	g     *GPU
 	exec  *cuda.GraphExec
 	steps []*Prepared
+	dry   bool // captured on a dry GPU: replays do nothing
 }
 
 // Capture records steps, in order, into a graph on g (nothing runs). Each
@@ -46,9 +47,16 @@ func (g *GPU) Capture(steps ...GraphStep) (*Graph, error) {
 		if st.Launch.g.ctx != g.ctx {
 			return nil, fmt.Errorf("tle: Capture: step %d (%s) was prepared on another GPU", i, st.Launch.gk.bin.Kernel)
 		}
-		if err := st.Options.check(st.Launch.gk.bin); err != nil {
+		if err := st.Options.check(st.Launch.gk.bin); err != nil && g.dry == nil {
 			return nil, err
 		}
+	}
+	if g.dry != nil {
+		gr := &Graph{g: g, dry: true}
+		for _, st := range steps {
+			gr.steps = append(gr.steps, st.Launch)
+		}
+		return gr, nil
 	}
 	// the GPU's lock: nothing of g synchronises the context (which a
 	// capture in progress forbids) while the stream captures
@@ -88,6 +96,9 @@ func (g *GPU) Capture(steps ...GraphStep) (*Graph, error) {
 
 // Launch enqueues one replay of the graph; it does not wait.
 func (gr *Graph) Launch() error {
+	if gr.dry {
+		return nil
+	}
 	if gr.exec == nil {
 		return errors.New("tle: launch of a closed graph")
 	}

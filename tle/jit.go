@@ -230,9 +230,33 @@ func CompileModule(m *IRModule, kernel string, g GPUOptions) (b *Binary, err err
 }
 
 // compileModule is CompileModule with the compile's pass options
-// (--verify-each, --dump-after, DotMMASync).
+// (--verify-each, --dump-after, DotMMASync): emitModule, then PTX.
 func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (b *Binary, err error) {
 	g = g.withDefaults()
+	if b, err = emitModule(m, kernel, opts, g); err != nil {
+		return nil, err
+	}
+	defer func() { err = ir.Diagnose(m.File, err) }()
+	ptx, why := g.PTX, "PTX given by the caller"
+	if ptx == "" {
+		tc, reason, err := nvptx.Select(g.Toolchain)
+		if err != nil {
+			return nil, err
+		}
+		if ptx, err = tc.PTX(b.LLVMIR, g.Arch); err != nil {
+			return nil, err
+		}
+		why = reason
+	}
+	b.PTX, b.Toolchain = ptx, why
+	return b, nil
+}
+
+// emitModule is the one path from the tile IR to LLVM IR that the JIT,
+// Kernel.Build and a dry GPU share: the GPU rows of the pass pipeline on
+// m, then LLVM IR for NVPTX, with the launch parameters the backend chose
+// (warps, shared memory, cluster, descs); no PTX yet.
+func emitModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (b *Binary, err error) {
 	defer func() { err = ir.Diagnose(m.File, err) }()
 	fn := m.Func(kernel)
 	if fn == nil {
@@ -247,18 +271,7 @@ func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOption
 	if err != nil {
 		return nil, err
 	}
-	ptx, why := g.PTX, "PTX given by the caller"
-	if ptx == "" {
-		tc, reason, err := nvptx.Select(g.Toolchain)
-		if err != nil {
-			return nil, err
-		}
-		if ptx, err = tc.PTX(res.LLVMIR, g.Arch); err != nil {
-			return nil, err
-		}
-		why = reason
-	}
-	b = &Binary{Kernel: kernel, PTX: ptx, LLVMIR: res.LLVMIR, Toolchain: why, Arch: g.Arch}
+	b = &Binary{Kernel: kernel, LLVMIR: res.LLVMIR, Arch: g.Arch}
 	for _, kk := range res.Kernels {
 		if kk.Name == kernel {
 			b.NumWarps, b.SmemBytes, b.Params, b.Descs, b.ScratchBytes = kk.NumWarps, kk.SmemBytes, kk.Params, kk.Descs, kk.ScratchBytes

@@ -459,7 +459,7 @@ func (bch *bencher) launchCost() error {
 			}
 		}
 		us = append(us, float64(time.Since(start).Microseconds())/batch)
-		if err := g.Context().Synchronize(); err != nil {
+		if err := g.Synchronize(); err != nil {
 			return err
 		}
 	}
