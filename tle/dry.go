@@ -34,8 +34,12 @@ type Build struct {
 // Key identifies the build: the kernel's file and name and its binding
 // (every option that changes the code).
 func (b Build) Key() string {
-	return b.Kernel.prog.name + ":" + b.Kernel.Name() + " " + bindingKey(b.Options)
+	return b.Kernel.prog.name + ":" + b.Kernel.Name() + " " + b.Binding()
 }
+
+// Binding is the build's binding: every option that changes the code,
+// as the JIT cache keys it.
+func (b Build) Binding() string { return bindingKey(b.Options) }
 
 // dryState is what a dry GPU records.
 type dryState struct {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/tlego/tle/kernels/attention"
 	"github.com/tlego/tle/kernels/kda"
@@ -136,7 +135,10 @@ BF16 with --block-m 64 walks one page a step), so the two can be
 compared.
 tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops and
 torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
-		flags: func(fs *flag.FlagSet) any {
+		argFlags: func(fs *flag.FlagSet, args []string) any {
+			if s := suiteFor(args); len(args) == 0 || contains(args, "list") || contains(args, "builds") || (s != nil && s.Name == "tutorials") {
+				return benchFlagsFor(fs, args)
+			}
 			b := &benchFlags{}
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
 			fs.BoolVar(&b.json, "json", false, "print the results as JSON")
@@ -166,6 +168,15 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 }
 
 func runBench(e *env, cfg any, args []string) int {
+	if sf, ok := cfg.(*suiteFlags); ok {
+		switch {
+		case len(args) > 0 && args[0] == "list":
+			return runBenchList(e)
+		case len(args) > 0 && args[0] == "builds":
+			return runBenchBuilds(e, args[1:], sf.ll)
+		}
+		return runSuiteBench(e, sf, args)
+	}
 	b := cfg.(*benchFlags)
 	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd" && args[0] != "attn_decode" && args[0] != "attn_prefill") {
 		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials, kda_fwd, attn_decode or attn_prefill")
@@ -276,28 +287,7 @@ func runBench(e *env, cfg any, args []string) int {
 	if args[0] == "attn_prefill" {
 		return benchPrefill(e, g, b, prows)
 	}
-	if kp != nil {
-		return benchKDA(e, g, b, kp)
-	}
-	var parts []string
-	if b.parts != "" {
-		parts = strings.Split(b.parts, ",")
-	}
-	res, err := tutorials.Bench(g, b.reps, parts, func(s string) { fmt.Fprintf(e.stderr, "tlec bench: %s\n", s) })
-	if err != nil {
-		printError(e.stderr, "bench", err)
-		return 1
-	}
-	if b.json {
-		return printJSON(e, res)
-	}
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "kernel\tconfig\tmedian ms\trate\t")
-	for _, r := range res {
-		fmt.Fprintf(w, "%s\t%s\t%.4f\t%.3f %s\t\n", r.Name, r.Config, r.Ms, r.Rate, r.Unit)
-	}
-	w.Flush()
-	return 0
+	return benchKDA(e, g, b, kp)
 }
 
 // printJSON writes v indented to standard output.

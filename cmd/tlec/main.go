@@ -28,7 +28,10 @@ type command struct {
 	summary string
 	help    string // longer description printed by `tlec help NAME`
 	flags   func(fs *flag.FlagSet) any
-	run     func(env *env, cfg any, args []string) int
+	// argFlags, when set instead of flags, declares flags that depend on
+	// the arguments (bench: the suite's own).
+	argFlags func(fs *flag.FlagSet, args []string) any
+	run      func(env *env, cfg any, args []string) int
 }
 
 // env carries the process's streams so that commands are testable.
@@ -89,8 +92,16 @@ func run(e *env, args []string) int {
 	if c.flags != nil {
 		cfg = c.flags(fs)
 	}
+	if c.argFlags != nil {
+		cfg = c.argFlags(fs, args[1:])
+	}
 	pos, err := parseInterspersed(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
+		if h, ok := cfg.(interface{ helpText() (usage, help string) }); ok {
+			u, text := h.helpText()
+			commandHelp(e.stdout, &command{name: c.name, usage: u, help: text}, fs)
+			return 0
+		}
 		commandHelp(e.stdout, c, fs)
 		return 0
 	}
@@ -169,6 +180,9 @@ func init() {
 			fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 			if c.flags != nil {
 				c.flags(fs)
+			}
+			if c.argFlags != nil {
+				c.argFlags(fs, args[1:])
 			}
 			commandHelp(e.stdout, c, fs)
 			return 0

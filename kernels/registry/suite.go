@@ -110,6 +110,9 @@ type Report struct {
 	// DryRun marks a report of a dry run: no time was measured.
 	DryRun bool  `json:"dry_run,omitempty"`
 	Rows   []Row `json:"rows"`
+	// Builds are, for a dry run, the kernel builds the timed run
+	// compiles (tle.Build.Key).
+	Builds []string `json:"builds,omitempty"`
 }
 
 var suites = map[string]*Suite{}
@@ -142,4 +145,21 @@ func Suites() []*Suite {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// Timed is r with its times from t and its rate from its work: FLOPs as
+// TFLOP/s, else Bytes as TB/s (no rate for an untimed row, as on a dry
+// GPU).
+func (r Row) Timed(t tle.Timing) Row {
+	r.MedianUs, r.MinUs = t.MedianMs*1e3, t.MinMs*1e3
+	switch {
+	case r.FLOPs > 0:
+		r.Unit = "TFLOP/s"
+	case r.Bytes > 0:
+		r.Unit = "TB/s"
+	}
+	if t.MedianMs > 0 && r.Unit != "" {
+		r.Rate = max(r.FLOPs, r.Bytes) / t.MedianMs / 1e9
+	}
+	return r
 }

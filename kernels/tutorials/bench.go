@@ -1,7 +1,9 @@
 package tutorials
 
 import (
+	"flag"
 	"fmt"
+	"github.com/tlego/tle/kernels/registry"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -15,27 +17,51 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-// BenchResult is one measured configuration.
-type BenchResult struct {
-	Name    string  `json:"name"`
-	Config  string  `json:"config"`
-	Ms      float64 `json:"median_ms"`
-	Rate    float64 `json:"rate"` // TB/s or TFLOP/s
-	Unit    string  `json:"unit"`
-	PTXFrom string  `json:"toolchain,omitempty"`
+func init() {
+	registry.RegisterSuite(&registry.Suite{
+		Name: "tutorials",
+		Doc:  "the tutorial kernels next to a device-to-device copy: vector add, softmax, matmuls, attention, compile time, launch cost",
+		Help: `The tutorials suite measures a device-to-device copy in the same run as
+the bandwidth ceiling, vector add at 1 GiB per operand, row softmax on
+4096x8192 f32, matmul with mma.sync and as wgmma at several sizes, the TMA
+matmuls (B^T, B [K, N], maps made on the device), the FP8 matmul, the
+causal attention tutorial on torch SDPA's shapes, the time from source to
+a loaded module, and the host-side cost of one launch of a cached kernel.
+--parts runs some of its parts. TLE_BENCH_ATTENTION="BM:BN:STAGES:WARPS
+..." replaces the attention configurations.`,
+		Flags: func(fs *flag.FlagSet) func() (registry.Bench, error) {
+			parts := fs.String("parts", "", "the parts to run, comma-separated ("+strings.Join(BenchParts, ",")+"); default all")
+			return func() (registry.Bench, error) {
+				var ps []string
+				if *parts != "" {
+					ps = strings.Split(*parts, ",")
+				}
+				for _, p := range ps {
+					if !slices.Contains(BenchParts, p) {
+						return nil, registry.ArgErr("--parts", "no part %q (the parts: %s)", p, strings.Join(BenchParts, ", "))
+					}
+				}
+				return benchSuite{parts: ps}, nil
+			}
+		},
+	})
 }
 
-// Bench times the tutorial kernels on g with CUDA events (median of reps
-// launches after warm-up), next to a device-to-device copy measured in the
-// same run, plus the host-side cost of launching a cached kernel and the
-// time from source to a loaded module. progress, when not nil, is told
-// what is being measured.
-// parts, when not empty, names the parts to run (BenchParts lists them).
-func Bench(g *tle.GPU, reps int, parts []string, progress func(string)) ([]BenchResult, error) {
-	if progress == nil {
-		progress = func(string) {}
-	}
-	bch := &bencher{g: g, reps: reps, progress: progress, r: rand.New(rand.NewPCG(1, 1))}
+// benchSuite is the tutorials suite with its parts chosen (nil: all).
+type benchSuite struct{ parts []string }
+
+func (b benchSuite) Run(g *tle.GPU, o registry.RunOptions) ([]registry.Row, error) {
+	return Bench(g, o, b.parts)
+}
+
+// Bench times the tutorial kernels on g with CUDA events (median of
+// o.Reps launches after warm-up), next to a device-to-device copy
+// measured in the same run, plus the host-side cost of launching a cached
+// kernel and the time from source to a loaded module. parts, when not
+// empty, names the parts to run (BenchParts lists them). On a dry GPU the
+// compile part, which times the toolchain itself, gives its rows untimed.
+func Bench(g *tle.GPU, o registry.RunOptions, parts []string) ([]registry.Row, error) {
+	bch := &bencher{g: g, reps: o.Reps, r: rand.New(rand.NewPCG(1, 1))}
 	fns := map[string]func() error{"copy": bch.copyAndVectorAdd, "softmax": bch.softmax, "matmul": bch.matmuls,
 		"tma": bch.tmaMatmuls, "fp8": bch.fp8Matmuls, "attention": bch.attention, "compile": bch.compileTime, "launch": bch.launchCost}
 	for _, p := range parts {
@@ -43,14 +69,19 @@ func Bench(g *tle.GPU, reps int, parts []string, progress func(string)) ([]Bench
 			return nil, fmt.Errorf("no bench part %q (the parts: %s)", p, strings.Join(BenchParts, ", "))
 		}
 	}
+	var run []string
 	for _, name := range BenchParts {
-		if len(parts) > 0 && !slices.Contains(parts, name) {
-			continue
+		if len(parts) == 0 || slices.Contains(parts, name) {
+			run = append(run, name)
 		}
+	}
+	for i, name := range run {
+		bch.progress = func(what string) { o.Step(i, len(run), what) }
 		if err := fns[name](); err != nil {
 			return nil, err
 		}
 	}
+	o.Step(len(run), len(run), "done")
 	return bch.out, nil
 }
 
@@ -68,7 +99,13 @@ type bencher struct {
 	reps     int
 	progress func(string)
 	r        *rand.Rand
-	out      []BenchResult
+	out      []registry.Row
+}
+
+// add appends a row of kernel on case c (config cfg) timed t, whose work
+// is flops or bytes (the other 0).
+func (bch *bencher) add(c, cfg, kernel string, t tle.Timing, flops, bytes float64) {
+	bch.out = append(bch.out, registry.Row{Suite: "tutorials", Case: c, Config: cfg, Kernel: kernel, FLOPs: flops, Bytes: bytes}.Timed(t))
 }
 
 const gib = 1 << 30
@@ -119,7 +156,7 @@ func (bch *bencher) copyAndVectorAdd() error {
 	if err != nil {
 		return err
 	}
-	bch.out = append(bch.out, BenchResult{Name: "d2d copy", Config: "1 GiB", Ms: t.MedianMs, Rate: 2 * gib / t.MedianMs / 1e9, Unit: "TB/s"})
+	bch.add("d2d copy", "1 GiB", "cuMemcpyDtoDAsync", t, 0, 2*gib)
 	for _, block := range []string{"1024", "4096"} {
 		if err := bch.vectorAdd(block, src, dst); err != nil {
 			return err
@@ -152,7 +189,7 @@ func (bch *bencher) vectorAdd(block string, x, y *tle.DeviceBuffer) error {
 	if err != nil {
 		return err
 	}
-	bch.out = append(bch.out, BenchResult{Name: "vector_add", Config: "2^28 f32, BLOCK=" + block, Ms: t.MedianMs, Rate: 3 * gib / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
+	bch.add("vector_add 2^28 f32", "BLOCK="+block, "vector_add", t, 0, 3*gib)
 	p.Close()
 	g.Free(outb)
 	return nil
@@ -187,7 +224,7 @@ func (bch *bencher) softmax() error {
 			return err
 		}
 		bytes := 2.0 * rows * cols * 4
-		bch.out = append(bch.out, BenchResult{Name: "softmax", Config: fmt.Sprintf("4096x8192 f32, %d warps", warps), Ms: t.MedianMs, Rate: bytes / t.MedianMs / 1e9, Unit: "TB/s", PTXFrom: p.Binary().Toolchain})
+		bch.add("softmax 4096x8192 f32", fmt.Sprintf("%d warps", warps), "softmax", t, 0, bytes)
 		p.Close()
 		g.Free(x)
 		g.Free(y)
@@ -235,7 +272,7 @@ func (bch *bencher) matmulRowOf(dt ir.DType, name, kernel, config string, size i
 		return err
 	}
 	flops := 2 * float64(size) * float64(size) * float64(size)
-	bch.out = append(bch.out, BenchResult{Name: name, Config: fmt.Sprintf("%d^3 %s, %s", size, dt, config), Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: p.Binary().Toolchain})
+	bch.add(fmt.Sprintf("%s %d^3 %s", name, size, dt), config, kernel, t, flops, 0)
 	return nil
 }
 
@@ -380,14 +417,12 @@ func (bch *bencher) attention() error {
 				return err
 			}
 			t, err := g.Time(2, bch.reps, p.Launch)
-			toolchain := p.Binary().Toolchain
 			p.Close()
 			if err != nil {
 				return err
 			}
 			flops := 4 * float64(heads) * float64(sl) * float64(sl) * d / 2
-			bch.out = append(bch.out, BenchResult{Name: "attention", Config: fmt.Sprintf("causal, B 1, H 32, S %d, D 128, BM %s, BN %s, %s stages, %d warps", sl, bm, bn, st, warps),
-				Ms: t.MedianMs, Rate: flops / t.MedianMs / 1e9, Unit: "TFLOP/s", PTXFrom: toolchain})
+			bch.add(fmt.Sprintf("attention causal B1 H32 S%d D128", sl), fmt.Sprintf("BM %s, BN %s, %s stages, %d warps", bm, bn, st, warps), "attention", t, flops, 0)
 		}
 	}
 	return nil
@@ -398,6 +433,12 @@ func (bch *bencher) attention() error {
 // in this process), then again (the in-memory cache).
 func (bch *bencher) compileTime() error {
 	bch.progress("compile matmul: source to loaded module")
+	if bch.g.Dry() { // it times the toolchain, which a dry GPU does not run
+		for _, round := range []string{"first", "cached"} {
+			bch.add("compile matmul", "source to loaded module, "+round, "matmul", tle.Timing{}, 0, 0)
+		}
+		return nil
+	}
 	dir, err := os.MkdirTemp("", "tle-bench-cache")
 	if err != nil {
 		return err
@@ -424,7 +465,7 @@ func (bch *bencher) compileTime() error {
 			return err
 		}
 		ms := float64(time.Since(start).Microseconds()) / 1000
-		bch.out = append(bch.out, BenchResult{Name: "compile matmul", Config: "source to loaded module, " + round, Ms: ms, Rate: ms, Unit: "ms", PTXFrom: bin.Toolchain})
+		bch.add("compile matmul", "source to loaded module, "+round, "matmul", tle.Timing{MedianMs: ms, MinMs: ms, Reps: 1}, 0, 0)
 	}
 	if had {
 		os.Setenv("TLE_CACHE_DIR", old)
@@ -464,7 +505,11 @@ func (bch *bencher) launchCost() error {
 		}
 	}
 	sort.Float64s(us)
-	bch.out = append(bch.out, BenchResult{Name: "host launch cost", Config: "cached vector_add, per launch", Ms: us[len(us)/2] / 1000, Rate: us[len(us)/2], Unit: "us"})
+	t := tle.Timing{MedianMs: us[len(us)/2] / 1000, MinMs: us[0] / 1000, Reps: len(us)}
+	if g.Dry() {
+		t = tle.Timing{}
+	}
+	bch.add("host launch cost", "cached vector_add, per launch", "vector_add", t, 0, 0)
 	p.Close()
 	g.Free(x)
 	return nil
