@@ -110,6 +110,22 @@ func scan(file *diag.File) (toks []lexer.Token, comments []*ast.Comment, inserte
 func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 
+// checkComment refuses invalid UTF-8 and NUL characters in the comment
+// src[start:end]: a source file is UTF-8 text throughout, comments
+// included (the formatter writes them back out).
+func (s *scanner) checkComment(start, end int) {
+	for i := start; i < end; {
+		r, size := utf8.DecodeRune(s.src[i:end])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			s.fail(i, "invalid UTF-8 encoding in comment")
+		case r == 0:
+			s.fail(i, "invalid NUL character in comment")
+		}
+		i += size
+	}
+}
+
 func (s *scanner) run() {
 	src := s.src
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
@@ -131,6 +147,7 @@ func (s *scanner) run() {
 			for end < len(src) && src[end] != '\n' {
 				end++
 			}
+			s.checkComment(start, end)
 			text := strings.TrimRight(string(src[start:end]), "\r")
 			s.comments = append(s.comments, &ast.Comment{Start: diag.Pos(start), Text: text})
 			s.off = end
@@ -140,6 +157,7 @@ func (s *scanner) run() {
 				s.fail(start, "comment not terminated")
 			}
 			end := start + 2 + i + 2
+			s.checkComment(start, end)
 			text := string(src[start:end])
 			s.comments = append(s.comments, &ast.Comment{Start: diag.Pos(start), Text: text})
 			if nl := strings.Count(text, "\n"); nl > 0 {
