@@ -1,9 +1,11 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"go/constant"
 	"go/token"
+	"math"
 	"math/big"
 	"regexp"
 	"sort"
@@ -11,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/tlego/tle/diag"
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/frontend/ast"
+	"github.com/tlego/tle/ir"
 )
 
 // DefaultSmemLimit is the shared memory a CTA may use on Hopper: 227 KB.
@@ -354,8 +358,11 @@ func parseDefineValue(raw string, t DType) (constant.Value, error) {
 		return v, nil
 	case t.IsFloat():
 		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return nil, fmt.Errorf("not a number")
+		}
+		if err != nil || !floatFits(f, t) {
+			return nil, fmt.Errorf("out of range for %s (at most %g in magnitude)", t, maxFinite(t))
 		}
 		return constant.MakeFloat64(f), nil
 	}
@@ -396,8 +403,52 @@ func representable(v constant.Value, t DType) bool {
 		return ok && x.Cmp(lo) >= 0 && x.Cmp(hi) <= 0
 	case t == UntypedInt:
 		return constant.ToInt(v).Kind() == constant.Int
+	case t.IsFloat() && !t.IsUntyped():
+		if v.Kind() != constant.Int && v.Kind() != constant.Float {
+			return false
+		}
+		f, _ := constant.Float64Val(v)
+		return floatFits(f, t)
 	}
 	return v.Kind() == constant.Int || v.Kind() == constant.Float
+}
+
+// floatFits reports whether x rounds to a finite value of the float dtype
+// t: a constant whose magnitude rounds past t's largest finite value does
+// not fit, as in Go ("constant 1e+39 overflows f32"), rather than becoming
+// an infinity.
+func floatFits(x float64, t DType) bool {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return false
+	}
+	m := maxFinite(t)
+	if math.Abs(x) <= m {
+		return true
+	}
+	f, ok := ir.DType(t).FloatFormat()
+	man := 52
+	switch {
+	case ok:
+		man = f.MantissaBits()
+	case t == F32:
+		man = 23
+	}
+	// (m, m + half an ulp of the top binade) rounds down to m
+	return math.Abs(x) < m+math.Ldexp(1, math.Ilogb(m)-man-1)
+}
+
+// maxFinite is the largest finite value of the float dtype t.
+func maxFinite(t DType) float64 {
+	switch t {
+	case F64:
+		return math.MaxFloat64
+	case F32:
+		return math.MaxFloat32
+	}
+	if f, ok := ir.DType(t).FloatFormat(); ok {
+		return floats.MaxFinite(f)
+	}
+	return math.MaxFloat64
 }
 
 // universe builds the predeclared scope: dtypes, builtins, true/false, smem.

@@ -477,7 +477,7 @@ func boolToInt(v constant.Value) constant.Value {
 
 // checkOverflow reports a typed integer constant that does not fit its type.
 func (c *checker) checkOverflow(e ast.Node, t DType, v *Value) *Value {
-	if t.IsInteger() && !t.IsUntyped() && t != I1 && v.Known != nil && !representable(v.Known, t) {
+	if (t.IsInteger() || t.IsFloat()) && !t.IsUntyped() && t != I1 && v.Known != nil && !representable(v.Known, t) {
 		c.errorf(e, "constant %s overflows %s", v.Known, t)
 		return nil
 	}

@@ -234,6 +234,9 @@ func (c *checker) defaultType(e ast.Expr, d DType, v *Value) DType {
 			c.errorf(e, "constant %s overflows i64", v.Known)
 		}
 	}
+	if t.IsFloat() && v != nil && v.Known != nil && !representable(v.Known, t) {
+		c.errorf(e, "constant %s overflows %s", v.Known, t)
+	}
 	return t
 }
 
@@ -316,7 +319,7 @@ func (c *checker) convertConst(e ast.Expr, d DType, v *Value, target DType) bool
 		}
 		return false
 	}
-	if target.IsInteger() && v != nil && v.Known != nil && !representable(v.Known, target) {
+	if (target.IsInteger() || target.IsFloat()) && v != nil && v.Known != nil && !representable(v.Known, target) {
 		c.errorf(e, "constant %s overflows %s", v.Known.String(), target)
 		c.setType(e, Invalid)
 		return true
