@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a byte offset into a File's source. NoPos marks a missing position.
@@ -129,8 +130,6 @@ func (d *Diagnostic) Format(w io.Writer) {
 	fmt.Fprintln(w, d.Error())
 	pos := d.Position()
 	if d.File != nil && pos.Line > 0 {
-		line := d.File.Line(pos.Line)
-		fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(line, "\t", " "))
 		width := 1
 		if d.End.IsValid() && d.End > d.Pos {
 			endPos := d.File.Position(d.End)
@@ -138,7 +137,9 @@ func (d *Diagnostic) Format(w io.Writer) {
 				width = endPos.Col - pos.Col
 			}
 		}
-		fmt.Fprintf(w, "    %s%s\n", strings.Repeat(" ", pos.Col-1), strings.Repeat("^", max(width, 1)))
+		text, col, width := excerpt(d.File.Line(pos.Line), pos.Col-1, max(width, 1))
+		fmt.Fprintf(w, "    %s\n", text)
+		fmt.Fprintf(w, "    %s%s\n", strings.Repeat(" ", col), strings.Repeat("^", width))
 	}
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "    %s\n", n)
@@ -224,4 +225,56 @@ func (l List) Format(w io.Writer) {
 // Errorf builds a single-diagnostic error at pos in f.
 func Errorf(f *File, pos Pos, format string, args ...any) *Diagnostic {
 	return &Diagnostic{File: f, Pos: pos, End: NoPos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// maxExcerpt is the most characters of a source line an excerpt shows.
+const maxExcerpt = 120
+
+// excerpt is line as a terminal may show it, with the caret's column and
+// width (from the byte offset col and byte width) in its characters: a
+// tab is a space, an invalid UTF-8 byte or a control character is U+FFFD
+// (a binary file given as source must not write raw bytes to the
+// terminal), and a long line is cut to maxExcerpt characters around col,
+// "..." marking the cuts.
+func excerpt(line string, col, width int) (text string, ccol, cwidth int) {
+	var out []rune
+	ccol, end := -1, -1
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if ccol < 0 && col < i+size {
+			ccol = len(out)
+		}
+		if end < 0 && col+width <= i {
+			end = len(out)
+		}
+		switch {
+		case r == '\t':
+			r = ' '
+		case r == utf8.RuneError && size == 1, r < 0x20, r == 0x7f, 0x80 <= r && r < 0xa0:
+			r = utf8.RuneError
+		}
+		out = append(out, r)
+		i += size
+	}
+	if ccol < 0 { // past the end of the line (a missing token at its end)
+		ccol = len(out) + col - len(line)
+	}
+	if end < 0 {
+		end = max(len(out), ccol+1)
+	}
+	cwidth = max(end-ccol, 1)
+	if len(out) <= maxExcerpt {
+		return string(out), ccol, cwidth
+	}
+	lo := max(0, min(ccol-maxExcerpt/2, len(out)-maxExcerpt))
+	hi := lo + maxExcerpt
+	text = string(out[lo:hi])
+	ccol -= lo
+	if lo > 0 {
+		text, ccol = "..."+text, ccol+3
+	}
+	if hi < len(out) {
+		text += "..."
+	}
+	return text, ccol, max(1, min(cwidth, maxExcerpt+3-ccol))
 }
