@@ -2,9 +2,6 @@ package tle
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/passes"
@@ -32,47 +29,6 @@ func PassNames() (names []string, gpu []bool) {
 		gpu = append(gpu, p.Phase == passes.PhaseGPU)
 	}
 	return names, gpu
-}
-
-// DumpAfterHelp is the help text of a --dump-after flag, from the pass table.
-func DumpAfterHelp() string {
-	names, gpu := PassNames()
-	var tile, dev []string
-	for i, n := range names {
-		if gpu[i] {
-			dev = append(dev, n)
-		} else {
-			tile = append(tile, n)
-		}
-	}
-	return "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir; passes: " + strings.Join(tile, ", ") +
-		"; on the GPU only: " + strings.Join(dev, ", ")
-}
-
-// Limits on the files tlec and LoadFile read whole, so that a wrong path
-// (/dev/zero, a multi-gigabyte file) is an error, not an out-of-memory crash.
-const (
-	MaxSourceBytes = 16 << 20  // a .tle source
-	MaxPTXBytes    = 256 << 20 // a PTX file for GPUOptions.PTX
-	MaxJSONBytes   = 1 << 20   // params.json of an op
-)
-
-// ReadFileMax reads path whole, refusing one of more than max bytes (it
-// reads at most max+1, so an endless file such as /dev/zero is refused too).
-func ReadFileMax(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: larger than the limit of %d bytes for this input", path, max)
-	}
-	return data, nil
 }
 
 // MaxNumWarps is the most warps a CTA may have (1024 threads).

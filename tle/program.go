@@ -13,6 +13,7 @@ import (
 	"github.com/tlego/tle/frontend/lower"
 	"github.com/tlego/tle/frontend/parser"
 	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/passes"
 )
 
@@ -41,9 +42,10 @@ func Parse(name string, src []byte) (*Program, error) {
 	return &Program{name: name, src: src, file: f, info: info}, nil
 }
 
-// LoadFile reads, parses and checks a .tle file.
+// LoadFile reads, parses and checks a .tle file (of at most 16 MiB:
+// a wrong path, say /dev/zero, is an error rather than a crash).
 func LoadFile(path string) (*Program, error) {
-	src, err := ReadFileMax(path, MaxSourceBytes)
+	src, err := fileio.ReadFile(path, fileio.MaxSourceBytes)
 	if err != nil {
 		return nil, err
 	}

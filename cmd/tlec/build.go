@@ -57,7 +57,7 @@ sm_90 or sm_90a; earlier targets keep every dot on mma.sync).`,
 			fs.IntVar(&b.numStages, "num-stages", 0, "software-pipeline depth of the loads feeding a loop's products (0: 3; 1: none)")
 			fs.BoolVar(&b.dotWgmma, "dot-wgmma", true, "run dots whose operands are loaded from global memory as wgmma where their shapes allow (sm_90a); --dot-wgmma=false keeps mma.sync")
 			fs.BoolVar(&b.verifyEach, "verify-each", false, "verify the IR after every pass")
-			fs.StringVar(&b.dumpAfter, "dump-after", "", tle.DumpAfterHelp())
+			fs.StringVar(&b.dumpAfter, "dump-after", "", dumpAfterHelp())
 			fs.StringVar(&b.dumpDir, "dump-dir", ".", "where --dump-after writes")
 			return b
 		},

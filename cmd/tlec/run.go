@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
@@ -73,7 +74,7 @@ checked against it before it starts.`,
 			fs.StringVar(&r.device, "device", "auto", "auto, cpu or cuda")
 			fs.IntVar(&r.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
 			fs.BoolVar(&r.verifyEach, "verify-each", false, "verify the IR after every pass")
-			fs.StringVar(&r.dumpAfter, "dump-after", "", tle.DumpAfterHelp())
+			fs.StringVar(&r.dumpAfter, "dump-after", "", dumpAfterHelp())
 			fs.StringVar(&r.dumpDir, "dump-dir", ".", "where --dump-after writes")
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
 			fs.StringVar(&r.toolchain, "toolchain", "auto", "PTX toolchain on the GPU: auto, llc or nvvm")
@@ -127,7 +128,7 @@ func runRun(e *env, cfg any, files []string) int {
 			return fail("--ptx runs on the GPU; it cannot go with --device cpu")
 		}
 		r.device = "cuda"
-		data, err := tle.ReadFileMax(r.ptx, tle.MaxPTXBytes)
+		data, err := fileio.ReadFile(r.ptx, maxPTXBytes)
 		if err != nil {
 			return fail("--ptx: %v", err)
 		}
