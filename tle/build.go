@@ -26,11 +26,10 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 	default:
 		return nil, fmt.Errorf("--emit %q: want tir, ll or ptx", emit)
 	}
-	g = g.withDefaults()
-	if err := CheckArch(g.Arch); err != nil {
+	opts, g, err = forGPU(opts, g)
+	if err != nil {
 		return nil, err
 	}
-	opts = opts.forArch(g.Arch)
 	m, err := k.IR(opts)
 	if err != nil {
 		return nil, err

@@ -88,39 +88,6 @@ type Binary struct {
 	Key                string // the cache key
 }
 
-// forArch keeps dots on mma.sync for targets without wgmma (all but
-// sm_90a).
-func (o CompileOptions) forArch(arch string) CompileOptions {
-	if arch != "sm_90a" {
-		o.DotMMASync = true
-	}
-	return o
-}
-
-// GPUOptions choose the target and toolchain.
-type GPUOptions struct {
-	Arch      string // "sm_90a" when empty
-	Toolchain string // "auto", "llc" or "nvvm"; empty: $TLE_TOOLCHAIN, else auto
-	// PTX, when set, is used instead of running a toolchain: PTX that
-	// `tlec build` wrote elsewhere (say with llc-19 on a machine without a
-	// GPU). The kernel is still compiled to LLVM IR for its launch
-	// parameters (warps, shared memory, cluster).
-	PTX string
-}
-
-func (g GPUOptions) withDefaults() GPUOptions {
-	if g.Arch == "" {
-		g.Arch = "sm_90a"
-	}
-	if g.Toolchain == "" {
-		g.Toolchain = os.Getenv("TLE_TOOLCHAIN")
-	}
-	if g.Toolchain == "" {
-		g.Toolchain = "auto"
-	}
-	return g
-}
-
 // jit is the process-wide JIT cache: in memory, then on disk under
 // $TLE_CACHE_DIR (default: the user cache directory's tle-go folder).
 var jit = struct {
@@ -146,37 +113,15 @@ func CacheDir() string {
 	return filepath.Join(os.TempDir(), "tle-go-cache")
 }
 
-// cacheKey hashes everything the PTX depends on: the source, the kernel,
-// the bindings, the warp count, the parameter types (dtypes included), the
-// 16-byte alignment every pointer argument is required to have, the arch,
-// the toolchain and the compiler version.
-func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "tle-go %s %s\x00%s\x00%s\x00", Version, buildID, k.prog.name, k.Name())
-	h.Write(k.prog.src)
-	fmt.Fprintf(h, "\x00%s\x00align16\x00%s\x00%s\x00", bindingKey(opts), g.Arch, g.Toolchain)
-	if g.PTX != "" {
-		fmt.Fprintf(h, "ptx:%x\x00", sha256.Sum256([]byte(g.PTX)))
-	}
-	for _, p := range k.Params() {
-		fmt.Fprintf(h, "%s:%s,", p.Name, p.Type)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
 // Compile compiles the kernel to PTX for the GPU, through the JIT cache:
 // concurrent requests for one specialisation compile once, a disk entry is
 // checked against its hash and rebuilt when corrupt, and TLE_LOG=jit says
 // why a kernel was (re)compiled.
 func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
-	g = g.withDefaults()
-	if err := CheckArch(g.Arch); err != nil {
+	opts, g, err := forGPU(opts, g)
+	if err != nil {
 		return nil, err
 	}
-	if err := opts.validate(); err != nil {
-		return nil, err
-	}
-	opts = opts.forArch(g.Arch)
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()
 	b, ok := jit.mem[key]
