@@ -140,15 +140,25 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 	return m, nil
 }
 
+// unbound lists the kernel's compile-time parameters that defines does
+// not bind, in order.
+func (k *Kernel) unbound(defines map[string]string) []*ast.Param {
+	var out []*ast.Param
+	for _, p := range k.decl.Params {
+		if _, ok := defines[p.Name.Name]; p.Const && !ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // checkBound re-checks the file with the bindings (so a bad -D value is
 // reported at the parameter) and makes sure every compile-time parameter of
 // this kernel is bound.
 func (k *Kernel) checkBound(defines map[string]string) diag.List {
 	var errs diag.List
-	for _, p := range k.decl.Params {
-		if _, ok := defines[p.Name.Name]; p.Const && !ok {
-			errs.Add(k.prog.file.File, p.Pos(), p.End(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name(), p.Name.Name)
-		}
+	for _, p := range k.unbound(defines) {
+		errs.Add(k.prog.file.File, p.Pos(), p.End(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name(), p.Name.Name)
 	}
 	if errs != nil {
 		return errs
