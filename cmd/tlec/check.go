@@ -43,7 +43,7 @@ says which to bind.
 The exit status is 1 when any file has errors.`,
 		flags: func(fs *flag.FlagSet) any {
 			c := &checkFlags{}
-			fs.Var(&c.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
+			registerDefines(fs, &c.defines)
 			fs.StringVar(&c.arch, "arch", "", "also compile the kernels for this GPU `target` (as tlec build --arch) and report what would not build")
 			return c
 		},
