@@ -23,11 +23,9 @@ func (k *Kernel) CheckTarget(opts CompileOptions, g GPUOptions) error {
 	}
 	file := k.prog.file.File
 	var unbound, binds []string
-	for _, p := range k.Params() {
-		if _, ok := opts.Defines[p.Name]; p.Const && !ok {
-			unbound = append(unbound, p.Name)
-			binds = append(binds, "-D "+p.Name+"=VALUE")
-		}
+	for _, p := range k.unbound(opts.Defines) {
+		unbound = append(unbound, p.Name.Name)
+		binds = append(binds, "-D "+p.Name.Name+"=VALUE")
 	}
 	if len(unbound) > 0 {
 		d := diag.Errorf(file, k.decl.Name.Pos(), "kernel %s was not compiled for %s: its compile-time parameters %s are not bound (bind them with %s)",

@@ -237,6 +237,11 @@ type boundArg struct {
 	scalar interp.Scalar // scalar parameters
 }
 
+// DefaultTimeout bounds an interpreter launch whose context has no
+// deadline (RunContext): past it the launch stops with the list of programs
+// still running.
+const DefaultTimeout = interp.DefaultTimeout
+
 // Run is RunContext with context.Background(): the interpreter's
 // watchdog (interp.DefaultTimeout) still bounds a launch on the CPU.
 func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[string]any) error {
@@ -311,20 +316,6 @@ func (k *Kernel) compiled(opts CompileOptions) (*ir.Module, error) {
 	}
 	k.prog.cache[k.Name()+"|"+key] = m
 	return m, nil
-}
-
-func bindingKey(opts CompileOptions) string {
-	names := make([]string, 0, len(opts.Defines))
-	for n := range opts.Defines {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "%s=%s;", n, opts.Defines[n])
-	}
-	fmt.Fprintf(&b, "warps=%d;div16=%v;minctas=%d;mmasync=%v;stages=%d;loopaddr=%v", opts.NumWarps, opts.Div16, opts.MinCTAsPerSM, opts.DotMMASync, opts.NumStages, opts.LoopAddresses)
-	return b.String()
 }
 
 // bindArgs checks args against the kernel's runtime parameters (as

@@ -15,7 +15,9 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/passes"
 )
 
 // Version is the compiler's version; it is part of every JIT cache key, so
@@ -88,39 +90,6 @@ type Binary struct {
 	Key                string // the cache key
 }
 
-// forArch keeps dots on mma.sync for targets without wgmma (all but
-// sm_90a).
-func (o CompileOptions) forArch(arch string) CompileOptions {
-	if arch != "sm_90a" {
-		o.DotMMASync = true
-	}
-	return o
-}
-
-// GPUOptions choose the target and toolchain.
-type GPUOptions struct {
-	Arch      string // "sm_90a" when empty
-	Toolchain string // "auto", "llc" or "nvvm"; empty: $TLE_TOOLCHAIN, else auto
-	// PTX, when set, is used instead of running a toolchain: PTX that
-	// `tlec build` wrote elsewhere (say with llc-19 on a machine without a
-	// GPU). The kernel is still compiled to LLVM IR for its launch
-	// parameters (warps, shared memory, cluster).
-	PTX string
-}
-
-func (g GPUOptions) withDefaults() GPUOptions {
-	if g.Arch == "" {
-		g.Arch = "sm_90a"
-	}
-	if g.Toolchain == "" {
-		g.Toolchain = os.Getenv("TLE_TOOLCHAIN")
-	}
-	if g.Toolchain == "" {
-		g.Toolchain = "auto"
-	}
-	return g
-}
-
 // jit is the process-wide JIT cache: in memory, then on disk under
 // $TLE_CACHE_DIR (default: the user cache directory's tle-go folder).
 var jit = struct {
@@ -146,37 +115,15 @@ func CacheDir() string {
 	return filepath.Join(os.TempDir(), "tle-go-cache")
 }
 
-// cacheKey hashes everything the PTX depends on: the source, the kernel,
-// the bindings, the warp count, the parameter types (dtypes included), the
-// 16-byte alignment every pointer argument is required to have, the arch,
-// the toolchain and the compiler version.
-func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "tle-go %s %s\x00%s\x00%s\x00", Version, buildID, k.prog.name, k.Name())
-	h.Write(k.prog.src)
-	fmt.Fprintf(h, "\x00%s\x00align16\x00%s\x00%s\x00", bindingKey(opts), g.Arch, g.Toolchain)
-	if g.PTX != "" {
-		fmt.Fprintf(h, "ptx:%x\x00", sha256.Sum256([]byte(g.PTX)))
-	}
-	for _, p := range k.Params() {
-		fmt.Fprintf(h, "%s:%s,", p.Name, p.Type)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
 // Compile compiles the kernel to PTX for the GPU, through the JIT cache:
 // concurrent requests for one specialisation compile once, a disk entry is
 // checked against its hash and rebuilt when corrupt, and TLE_LOG=jit says
 // why a kernel was (re)compiled.
 func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
-	g = g.withDefaults()
-	if err := CheckArch(g.Arch); err != nil {
+	opts, g, err := forGPU(opts, g)
+	if err != nil {
 		return nil, err
 	}
-	if err := opts.validate(); err != nil {
-		return nil, err
-	}
-	opts = opts.forArch(g.Arch)
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()
 	b, ok := jit.mem[key]
@@ -258,15 +205,11 @@ func compileModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOption
 // (warps, shared memory, cluster, descs); no PTX yet.
 func emitModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (b *Binary, err error) {
 	defer func() { err = ir.Diagnose(m.File, err) }()
-	fn := m.Func(kernel)
-	if fn == nil {
-		return nil, fmt.Errorf("no kernel %q in the module", kernel)
-	}
-	numWarps := int(fn.Attrs.Int("num_warps", 4))
-	if err := gpuPasses(m, numWarps, opts, g); err != nil {
+	numWarps, err := gpuPasses(m, kernel, opts, g)
+	if err != nil {
 		return nil, err
 	}
-	fn = m.Func(kernel) // gpuPasses may have rebuilt the module with fewer stages
+	fn := m.Func(kernel) // gpuPasses may have rebuilt the module with fewer stages
 	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch})
 	if err != nil {
 		return nil, err
@@ -294,6 +237,66 @@ func emitModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) 
 		}
 	}
 	return b, nil
+}
+
+// gpuPasses runs the GPU rows of the pass table (passes.PhaseGPU: layouts,
+// pipelining, shared memory...) on m, which k.IR took through the
+// target-independent rows, with the compile's --verify-each and
+// --dump-after, and returns the kernel's warp count (its num_warps
+// attribute, else 4). It is the first half of emitModule, and all of
+// Build's "tir".
+//
+// With the default pipeline depth (opts.NumStages 0), a kernel whose
+// shared memory the target cannot hold is compiled again with one stage
+// fewer, down to 2, as a user of Triton would lower num_stages by hand; a
+// kernel that still does not fit (or whose depth was set) is an error
+// naming the budget.
+func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (numWarps int, err error) {
+	fn := m.Func(kernel)
+	if fn == nil {
+		return 0, fmt.Errorf("no kernel %q in the module", kernel)
+	}
+	numWarps = int(fn.Attrs.Int("num_warps", 4))
+	var before []byte
+	if opts.NumStages == 0 {
+		before = []byte(ir.Print(m))
+	}
+	run := func(m *ir.Module, stages int) error {
+		return passes.Run(m, passes.Options{
+			From: passes.PhaseGPU,
+			GPU: &passes.GPUOptions{Arch: g.Arch, NumWarps: numWarps, Stages: stages,
+				DotMMASync: opts.DotMMASync},
+			VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir,
+		})
+	}
+	if err := run(m, nvptx.DefaultStages); err != nil {
+		return 0, err
+	}
+	limit := nvptx.MaxSmemBytes(g.Arch)
+	for stages := nvptx.DefaultStages - 1; before != nil && stages >= 2 && smemBytes(m) > limit; stages-- {
+		m2, err := ir.Parse(m.File.Name, before)
+		if err != nil {
+			return 0, fmt.Errorf("internal compiler error: re-reading the IR for a shallower pipeline: %w", err)
+		}
+		m2.File = m.File
+		if err := run(m2, stages); err != nil {
+			return 0, err
+		}
+		*m = *m2
+	}
+	if n := smemBytes(m); n > limit {
+		return 0, fmt.Errorf("the kernel needs %d bytes of shared memory; %s allows %d per CTA (smaller tiles or fewer pipeline stages: CompileOptions.NumStages, tlec --num-stages)", n, g.Arch, limit)
+	}
+	return numWarps, nil
+}
+
+// smemBytes is the most shared memory a function of m uses.
+func smemBytes(m *ir.Module) int {
+	n := 0
+	for _, f := range m.Funcs {
+		n = max(n, int(f.Attrs.Int(gpu.AttrSmemBytes, 0)))
+	}
+	return n
 }
 
 // cacheEntry is a disk entry; Sum guards against corruption.

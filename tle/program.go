@@ -6,13 +6,12 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/lower"
 	"github.com/tlego/tle/frontend/parser"
-	"github.com/tlego/tle/gpu"
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/passes"
 )
 
@@ -41,9 +40,10 @@ func Parse(name string, src []byte) (*Program, error) {
 	return &Program{name: name, src: src, file: f, info: info}, nil
 }
 
-// LoadFile reads, parses and checks a .tle file.
+// LoadFile reads, parses and checks a .tle file (of at most 16 MiB:
+// a wrong path, say /dev/zero, is an error rather than a crash).
 func LoadFile(path string) (*Program, error) {
-	src, err := ReadFileMax(path, MaxSourceBytes)
+	src, err := fileio.ReadFile(path, fileio.MaxSourceBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -119,47 +119,6 @@ func (k *Kernel) Params() []Param {
 	return out
 }
 
-// CompileOptions specialise and instrument a compilation.
-type CompileOptions struct {
-	// Defines binds compile-time parameters: NAME -> value text.
-	Defines map[string]string
-	// NumWarps is the warp count of a kernel without warp_specialize; 0 is 4.
-	NumWarps int
-	// VerifyEach verifies the IR after every pass.
-	VerifyEach bool
-	// DumpAfter ("all" or a pass name) writes <kernel>_<seq>__<pass>.tir
-	// files into DumpDir.
-	DumpAfter string
-	DumpDir   string
-	// DotMMASync keeps every dot on mma.sync. By default a dot whose
-	// operands are loaded from global memory runs as Hopper's warpgroup MMA
-	// (wgmma on shared operands, sm_90a) where its shapes allow
-	// (passes.DotToWgmma): 1.4x the mma.sync matmul at 4096^3 on an H200
-	// (docs/perf.md).
-	DotMMASync bool
-	// MinCTAsPerSM, when > 0, asks ptxas to fit that many CTAs of the
-	// kernel on one SM (the minctasm annotation): the registers per thread
-	// are capped to make room, spilling if they must.
-	MinCTAsPerSM int
-	// NumStages is the depth of the software pipeline the compiler builds
-	// around the loads that feed a loop's products (Triton's num_stages):
-	// 0 is the default (3), 1 turns pipelining off, at most MaxNumStages.
-	// Each stage holds one more copy of every pipelined tile in shared
-	// memory.
-	NumStages int
-	// LoopAddresses computes each thread's element addresses inside the
-	// body of every outermost loop instead of once at the kernel's entry
-	// (nvptx.AttrLoopAddresses): for a persistent kernel, whose loop would
-	// otherwise keep all of them live in registers from start to end, at
-	// the cost of recomputing them in each iteration.
-	LoopAddresses bool
-	// Div16 names integer parameters whose values are multiples of 16 (a
-	// specialisation key, as in Triton): the compiler may then prove that
-	// addresses built from them are 16-byte aligned and vectorise. Run and
-	// GPU.Prepare fill it from the arguments.
-	Div16 []string
-}
-
 // IR checks the kernel with its bindings, lowers it to the tile IR and runs
 // the pass pipeline. The module holds the kernel alone (helpers inlined).
 func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
@@ -173,30 +132,7 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(opts.Div16) > 0 {
-		fn := m.Func(k.Name())
-		var idx []int64
-		for i, p := range fn.Params {
-			for _, n := range opts.Div16 {
-				if p.Name == n {
-					idx = append(idx, int64(i))
-				}
-			}
-		}
-		fn.Attrs["div16"] = idx
-	}
-	if opts.MinCTAsPerSM > 0 {
-		m.Func(k.Name()).Attrs[nvptx.AttrMinCTAsPerSM] = int64(opts.MinCTAsPerSM)
-	}
-	if opts.LoopAddresses {
-		m.Func(k.Name()).Attrs[nvptx.AttrLoopAddresses] = true
-	}
-	if !opts.DotMMASync {
-		m.Func(k.Name()).Attrs[gpu.AttrDotWgmma] = true
-	}
-	if opts.NumStages > 0 {
-		m.Func(k.Name()).Attrs[gpu.AttrPipelineStages] = int64(opts.NumStages)
-	}
+	opts.annotate(m.Func(k.Name()))
 	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
 	if err != nil {
 		return nil, err
@@ -204,15 +140,25 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 	return m, nil
 }
 
+// unbound lists the kernel's compile-time parameters that defines does
+// not bind, in order.
+func (k *Kernel) unbound(defines map[string]string) []*ast.Param {
+	var out []*ast.Param
+	for _, p := range k.decl.Params {
+		if _, ok := defines[p.Name.Name]; p.Const && !ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // checkBound re-checks the file with the bindings (so a bad -D value is
 // reported at the parameter) and makes sure every compile-time parameter of
 // this kernel is bound.
 func (k *Kernel) checkBound(defines map[string]string) diag.List {
 	var errs diag.List
-	for _, p := range k.decl.Params {
-		if _, ok := defines[p.Name.Name]; p.Const && !ok {
-			errs.Add(k.prog.file.File, p.Pos(), p.End(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name(), p.Name.Name)
-		}
+	for _, p := range k.unbound(defines) {
+		errs.Add(k.prog.file.File, p.Pos(), p.End(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name(), p.Name.Name)
 	}
 	if errs != nil {
 		return errs

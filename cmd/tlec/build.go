@@ -9,20 +9,10 @@ import (
 )
 
 type buildFlags struct {
-	kernel     string
-	defines    multiFlag
-	arch       string
-	emit       string
-	out        string
-	toolchain  string
-	numWarps   int
-	minCTAs    int
-	loopAddr   bool
-	numStages  int
-	dotWgmma   bool
-	verifyEach bool
-	dumpAfter  string
-	dumpDir    string
+	kernel  string
+	emit    string
+	out     string
+	compile compileFlags
 }
 
 func init() {
@@ -46,19 +36,9 @@ sm_90 or sm_90a; earlier targets keep every dot on mma.sync).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &buildFlags{}
 			fs.StringVar(&b.kernel, "kernel", "", "the kernel to build")
-			fs.Var(&b.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
-			fs.StringVar(&b.arch, "arch", "sm_90a", "the GPU architecture")
 			fs.StringVar(&b.emit, "emit", "ptx", "what to write: tir, ll or ptx")
 			fs.StringVar(&b.out, "o", "", "output file (default: standard output)")
-			fs.StringVar(&b.toolchain, "toolchain", "auto", "auto, llc or nvvm")
-			fs.IntVar(&b.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
-			fs.IntVar(&b.minCTAs, "min-ctas", 0, "CTAs per SM that ptxas must make room for (the minctasm annotation; 0: none)")
-			fs.BoolVar(&b.loopAddr, "loop-addresses", false, "compute per-thread addresses in each iteration of the outermost loops instead of at the kernel's entry (fewer registers live across a persistent loop)")
-			fs.IntVar(&b.numStages, "num-stages", 0, "software-pipeline depth of the loads feeding a loop's products (0: 3; 1: none)")
-			fs.BoolVar(&b.dotWgmma, "dot-wgmma", true, "run dots whose operands are loaded from global memory as wgmma where their shapes allow (sm_90a); --dot-wgmma=false keeps mma.sync")
-			fs.BoolVar(&b.verifyEach, "verify-each", false, "verify the IR after every pass")
-			fs.StringVar(&b.dumpAfter, "dump-after", "", tle.DumpAfterHelp())
-			fs.StringVar(&b.dumpDir, "dump-dir", ".", "where --dump-after writes")
+			b.compile.register(fs)
 			return b
 		},
 		run: runBuild,
@@ -75,11 +55,13 @@ func runBuild(e *env, cfg any, files []string) int {
 		fmt.Fprintln(e.stderr, "tlec build: --kernel is required")
 		return 2
 	}
-	defines, ok := parseDefines(e, "build", b.defines)
-	if !ok {
+	opts, err := b.compile.options()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2
 	}
-	if err := tle.CheckArch(b.arch); err != nil {
+	gopts, err := b.compile.gpuOptions()
+	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2
 	}
@@ -93,8 +75,7 @@ func runBuild(e *env, cfg any, files []string) int {
 		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2
 	}
-	opts := tle.CompileOptions{Defines: defines, NumWarps: b.numWarps, MinCTAsPerSM: b.minCTAs, LoopAddresses: b.loopAddr, NumStages: b.numStages, DotMMASync: !b.dotWgmma, VerifyEach: b.verifyEach, DumpAfter: b.dumpAfter, DumpDir: b.dumpDir}
-	art, err := k.Build(opts, tle.GPUOptions{Arch: b.arch, Toolchain: b.toolchain}, b.emit)
+	art, err := k.Build(opts, gopts, b.emit)
 	if err != nil {
 		printError(e.stderr, "build", err)
 		return 1

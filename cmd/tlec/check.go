@@ -14,6 +14,7 @@ import (
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/frontend/format"
 	"github.com/tlego/tle/frontend/parser"
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/tle"
 )
 
@@ -42,7 +43,7 @@ says which to bind.
 The exit status is 1 when any file has errors.`,
 		flags: func(fs *flag.FlagSet) any {
 			c := &checkFlags{}
-			fs.Var(&c.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
+			registerDefines(fs, &c.defines)
 			fs.StringVar(&c.arch, "arch", "", "also compile the kernels for this GPU `target` (as tlec build --arch) and report what would not build")
 			return c
 		},
@@ -107,7 +108,7 @@ func runCheck(e *env, cfg any, files []string) int {
 	}
 	status := 0
 	for _, path := range files {
-		src, err := tle.ReadFileMax(path, tle.MaxSourceBytes)
+		src, err := fileio.ReadFile(path, fileio.MaxSourceBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tlec check: %v\n", err)
 			status = 1
@@ -179,7 +180,7 @@ func runFmt(e *env, cfg any, files []string) int {
 	}
 	status := 0
 	for _, path := range files {
-		src, err := tle.ReadFileMax(path, tle.MaxSourceBytes)
+		src, err := fileio.ReadFile(path, fileio.MaxSourceBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tlec fmt: %v\n", err)
 			status = 1

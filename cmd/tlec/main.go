@@ -21,6 +21,14 @@ import (
 // version is the compiler version; it is part of the JIT cache key.
 const version = tle.Version
 
+// Limits on the files tlec reads whole besides .tle sources
+// (fileio.MaxSourceBytes), so that a wrong path (/dev/zero, a
+// multi-gigabyte file) is an error, not an out-of-memory crash.
+const (
+	maxPTXBytes  = 256 << 20 // a PTX file for tlec run --ptx
+	maxJSONBytes = 1 << 20   // params.json of an op
+)
+
 // command is one tlec subcommand.
 type command struct {
 	name    string

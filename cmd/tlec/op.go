@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/kernels"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/npy"
@@ -138,7 +139,7 @@ func runOp(e *env, cfg any, args []string) int {
 	}
 	params := map[string]any{}
 	ppath := filepath.Join(o.in, "params.json")
-	if raw, err := tle.ReadFileMax(ppath, tle.MaxJSONBytes); err == nil {
+	if raw, err := fileio.ReadFile(ppath, maxJSONBytes); err == nil {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		if err := dec.Decode(&params); err != nil {
 			return fail(1, "%s: params.json: %s: want a JSON object: %v", name, ppath, err)

@@ -11,28 +11,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
 
 type runFlags struct {
-	kernel     string
-	grid       string
-	defines    multiFlag
-	args       multiFlag
-	saves      multiFlag
-	device     string
-	numWarps   int
-	verifyEach bool
-	dumpAfter  string
-	dumpDir    string
-	ptx        string
-	toolchain  string
-	dotWgmma   bool
-	minCTAs    int
-	numStages  int
-	timeout    time.Duration
+	kernel  string
+	grid    string
+	args    multiFlag
+	saves   multiFlag
+	device  string
+	ptx     string
+	timeout time.Duration
+	compile compileFlags
 }
 
 func init() {
@@ -62,25 +55,24 @@ position; cuda is the GPU; auto (the
 default) takes the GPU when one is present, else the interpreter, and says
 which on standard error. --timeout (default 5m) stops the interpreter's
 programs after that long and names those still running; a GPU launch is
-checked against it before it starts.`,
+checked against it before it starts.
+
+The compile flags are tlec build's: -D, --num-warps, --num-stages,
+--min-ctas, --loop-addresses, --dot-wgmma, --verify-each, --dump-after,
+--dump-dir, and, on a GPU, --arch and --toolchain. --ptx FILE runs PTX from
+tlec build instead of compiling it here (GPU only); the kernel is still
+compiled to LLVM IR for its launch parameters (warps, shared memory), so
+give run the flags the PTX was built with.`,
 		flags: func(fs *flag.FlagSet) any {
 			r := &runFlags{}
 			fs.StringVar(&r.kernel, "kernel", "", "the kernel to run")
 			fs.StringVar(&r.grid, "grid", "", "CTAs to launch: X[,Y[,Z]]")
-			fs.Var(&r.defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
 			fs.Var(&r.args, "arg", "a runtime argument: `NAME=VALUE` (repeatable)")
 			fs.Var(&r.saves, "save", "write a buffer after the launch: `NAME=PATH` (repeatable)")
 			fs.StringVar(&r.device, "device", "auto", "auto, cpu or cuda")
-			fs.IntVar(&r.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
-			fs.BoolVar(&r.verifyEach, "verify-each", false, "verify the IR after every pass")
-			fs.StringVar(&r.dumpAfter, "dump-after", "", tle.DumpAfterHelp())
-			fs.StringVar(&r.dumpDir, "dump-dir", ".", "where --dump-after writes")
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
-			fs.StringVar(&r.toolchain, "toolchain", "auto", "PTX toolchain on the GPU: auto, llc or nvvm")
-			fs.BoolVar(&r.dotWgmma, "dot-wgmma", true, "as tlec build: --dot-wgmma=false keeps dots on mma.sync (give the same as to the build of a --ptx file)")
 			fs.DurationVar(&r.timeout, "timeout", tle.DefaultTimeout, "stop the launch after this long (Go duration: 2s, 1m30s); the interpreter stops its programs, a GPU launch is checked before it starts")
-			fs.IntVar(&r.minCTAs, "min-ctas", 0, "as tlec build: CTAs per SM ptxas must fit (give the same as to the build of a --ptx file)")
-			fs.IntVar(&r.numStages, "num-stages", 0, "as tlec build: software-pipeline depth (0: 3; 1: none)")
+			r.compile.register(fs)
 			return r
 		},
 		run: runRun,
@@ -106,9 +98,13 @@ func runRun(e *env, cfg any, files []string) int {
 	if r.timeout <= 0 {
 		return fail("--timeout %v: want a positive duration, e.g. 2s", r.timeout)
 	}
-	defines, ok := parseDefines(e, "run", r.defines)
-	if !ok {
-		return 2
+	opts, err := r.compile.options()
+	if err != nil {
+		return fail("%v", err)
+	}
+	gopts, err := r.compile.gpuOptions()
+	if err != nil {
+		return fail("%v", err)
 	}
 	prog, err := tle.LoadFile(files[0])
 	if err != nil {
@@ -119,15 +115,12 @@ func runRun(e *env, cfg any, files []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	opts := tle.CompileOptions{Defines: defines, NumWarps: r.numWarps, VerifyEach: r.verifyEach, DumpAfter: r.dumpAfter, DumpDir: r.dumpDir,
-		DotMMASync: !r.dotWgmma, MinCTAsPerSM: r.minCTAs, NumStages: r.numStages}
-	gopts := tle.GPUOptions{Toolchain: r.toolchain}
 	if r.ptx != "" {
 		if r.device == "cpu" {
 			return fail("--ptx runs on the GPU; it cannot go with --device cpu")
 		}
 		r.device = "cuda"
-		data, err := tle.ReadFileMax(r.ptx, tle.MaxPTXBytes)
+		data, err := fileio.ReadFile(r.ptx, maxPTXBytes)
 		if err != nil {
 			return fail("--ptx: %v", err)
 		}

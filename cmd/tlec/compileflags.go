@@ -1,0 +1,105 @@
+package main
+
+import (
+	"flag"
+	"strings"
+
+	"github.com/tlego/tle/tle"
+)
+
+// compileFlags are the flags that say how a kernel is compiled, declared
+// once for every command that compiles kernels: tlec build and tlec run
+// today, tlec bench when it takes them. Each has the name, default and
+// meaning it has in tlec build, so `tlec help CMD` describes them alike
+// wherever they appear. A command keeps one in its flags, registers it on
+// its flag set and asks it for the API's options once the flags are
+// parsed:
+//
+//	type benchFlags struct {
+//		compile compileFlags
+//		...
+//	}
+//
+//	flags: func(fs *flag.FlagSet) any {
+//		b := &benchFlags{}
+//		b.compile.register(fs)
+//		...
+//	}
+//
+//	opts, err := b.compile.options()  // -D, warps, stages, dumps...: tle.CompileOptions
+//	g, err := b.compile.gpuOptions()  // --arch, --toolchain: tle.GPUOptions
+//
+// An error from either is a usage error (exit status 2), printed after the
+// command's name ("tlec bench: ..."). The values themselves (warps a power
+// of two, stages at most tle.MaxNumStages...) are checked by the API when
+// it compiles, as for any Go caller.
+type compileFlags struct {
+	defines    multiFlag
+	arch       string
+	toolchain  string
+	numWarps   int
+	numStages  int
+	minCTAs    int
+	loopAddr   bool
+	dotWgmma   bool
+	verifyEach bool
+	dumpAfter  string
+	dumpDir    string
+}
+
+// register declares the compile flags on fs.
+func (c *compileFlags) register(fs *flag.FlagSet) {
+	registerDefines(fs, &c.defines)
+	fs.StringVar(&c.arch, "arch", "sm_90a", "the GPU architecture: "+strings.Join(tle.Targets(), ", "))
+	fs.StringVar(&c.toolchain, "toolchain", "auto", "the PTX toolchain: auto, llc or nvvm")
+	fs.IntVar(&c.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
+	fs.IntVar(&c.numStages, "num-stages", 0, "software-pipeline depth of the loads feeding a loop's products (0: 3; 1: none)")
+	fs.IntVar(&c.minCTAs, "min-ctas", 0, "CTAs per SM that ptxas must make room for (the minctasm annotation; 0: none)")
+	fs.BoolVar(&c.loopAddr, "loop-addresses", false, "compute per-thread addresses in each iteration of the outermost loops instead of at the kernel's entry (fewer registers live across a persistent loop)")
+	fs.BoolVar(&c.dotWgmma, "dot-wgmma", true, "run dots whose operands are loaded from global memory as wgmma where their shapes allow (sm_90a); --dot-wgmma=false keeps mma.sync")
+	fs.BoolVar(&c.verifyEach, "verify-each", false, "verify the IR after every pass")
+	fs.StringVar(&c.dumpAfter, "dump-after", "", dumpAfterHelp())
+	fs.StringVar(&c.dumpDir, "dump-dir", ".", "where --dump-after writes")
+}
+
+// options are the compile options the flags ask for; an error is a bad or
+// repeated -D binding.
+func (c *compileFlags) options() (tle.CompileOptions, error) {
+	defines, err := defineMap(c.defines)
+	if err != nil {
+		return tle.CompileOptions{}, err
+	}
+	return tle.CompileOptions{Defines: defines, NumWarps: c.numWarps, NumStages: c.numStages, MinCTAsPerSM: c.minCTAs,
+		LoopAddresses: c.loopAddr, DotMMASync: !c.dotWgmma, VerifyEach: c.verifyEach, DumpAfter: c.dumpAfter, DumpDir: c.dumpDir}, nil
+}
+
+// gpuOptions are the target and toolchain the flags ask for; an error is
+// an --arch that is not among tle.Targets.
+func (c *compileFlags) gpuOptions() (tle.GPUOptions, error) {
+	if err := tle.CheckArch(c.arch); err != nil {
+		return tle.GPUOptions{}, err
+	}
+	return tle.GPUOptions{Arch: c.arch, Toolchain: c.toolchain}, nil
+}
+
+// registerDefines declares -D, which binds compile-time parameters, on
+// fs: for the compile flags and for tlec check.
+func registerDefines(fs *flag.FlagSet, defines *multiFlag) {
+	fs.Var(defines, "D", "bind a compile-time parameter: `NAME=VALUE` (repeatable)")
+}
+
+// dumpAfterHelp is the help text of the --dump-after flag, from the pass
+// table (tle.PassNames).
+func dumpAfterHelp() string {
+	names, gpu := tle.PassNames()
+	var tile, dev []string
+	for i, n := range names {
+		if gpu[i] {
+			dev = append(dev, n)
+		} else {
+			tile = append(tile, n)
+		}
+	}
+	return "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir; passes: " + strings.Join(tile, ", ") +
+		"; on the GPU only: " + strings.Join(dev, ", ")
+}
