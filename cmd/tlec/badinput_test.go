@@ -207,19 +207,20 @@ func TestScalarTextBases(t *testing.T) {
 	}
 }
 
-// An endless or huge input file is refused, not read until memory runs out.
+// An endless input (a device) is refused before anything is read; a huge
+// regular file is refused at the limit (internal/fileio's tests).
 func TestEndlessInputFile(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
 	r := tlec(t, "", "check", "/dev/zero")
 	require.Equal(t, 1, r.code, r.stderr)
-	require.Contains(t, r.stderr, "/dev/zero: larger than the limit")
+	require.Contains(t, r.stderr, "/dev/zero is a character device, not a regular file")
 	args := softmaxRun(t, "--arg", "x=zeros:4x100", "--arg", "n_cols=100", "--ptx", "/dev/zero")
 	args[slices.Index(args, "cpu")] = "cuda" // --ptx is read before the device is opened
 	r = tlec(t, "", args...)
 	require.NotEqual(t, 0, r.code, r.stderr)
-	require.Contains(t, r.stderr, "/dev/zero: larger than the limit")
+	require.Contains(t, r.stderr, "/dev/zero is a character device, not a regular file")
 }
 
 func TestZerosRankAndSize(t *testing.T) {

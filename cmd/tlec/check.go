@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/tlego/tle/diag"
@@ -222,28 +220,12 @@ func printError(w io.Writer, cmd string, err error) {
 	fmt.Fprintf(w, "tlec %s: %v\n", cmd, err)
 }
 
-// writeFileAtomic replaces path with data through a temporary file in the
-// same directory, so that an interrupted write never leaves half a file.
+// writeFileAtomic replaces path's target (links are written through)
+// with data through a temporary file, so that an interrupted write never
+// leaves half a file (fileio.WriteAtomic).
 func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	return fileio.WriteAtomic(path, 0o666, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }

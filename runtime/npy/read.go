@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/tlego/tle/ir"
+
+	"github.com/tlego/tle/internal/fileio"
 )
 
 const (
@@ -48,19 +49,14 @@ var nativeBig = binary.NativeEndian.Uint16([]byte{0, 1}) == 1
 // ReadFile reads a .npy file; every error names the file. Bytes after the
 // array's data are ignored, as numpy.load does.
 func ReadFile(path string) (*Array, error) {
-	f, err := os.Open(path)
+	f, err := fileio.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	size := int64(-1)
 	if fi, err := f.Stat(); err == nil {
-		if fi.IsDir() {
-			return nil, fmt.Errorf("%s: npy: is a directory, not a .npy file", path)
-		}
-		if fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
+		size = fi.Size()
 	}
 	a, err := read(f, size)
 	if err != nil {

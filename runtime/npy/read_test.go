@@ -162,7 +162,7 @@ func TestReadFileErrorsNameThePath(t *testing.T) {
 		!strings.Contains(err.Error(), "header length 4294967295 is more than 10000, the most numpy.load reads") {
 		t.Errorf("4 GiB header length from a stream: %v", err)
 	}
-	if _, err := ReadFile(dir); err == nil || !strings.Contains(err.Error(), dir+": npy: is a directory") {
+	if _, err := ReadFile(dir); err == nil || !strings.Contains(err.Error(), dir+" is a directory, not a regular file") {
 		t.Errorf("directory: %v", err)
 	}
 	if _, err := ReadFile(filepath.Join(dir, "missing.npy")); err == nil || !strings.Contains(err.Error(), "missing.npy") {

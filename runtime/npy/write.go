@@ -4,110 +4,37 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tlego/tle/internal/fileio"
 )
 
-// rename is os.Rename; tests replace it to make the last step fail.
-var rename = os.Rename
-
-// WriteFile writes a to path as a .npy file, atomically: the array goes to
-// a new temporary file in path's directory, which is synced and renamed over
-// path, so path holds either its old content or the whole new file, never a
-// part; on any failure the temporary file is removed and path is untouched.
-// The temporary file is named after path: .NAME.tmp followed by random
-// letters. A symbolic link at path is followed (its target is replaced, as
-// os.Create writes through it; a dangling link is itself replaced). An
-// existing file keeps its permission bits; a new one gets 0666 less the
-// umask, as with os.Create. A path that is a directory is an error, as is
-// an invalid array, before anything is written. An existing path that is
-// not a regular file (a device, a FIFO) is written directly, without a
-// temporary file.
-func WriteFile(path string, a *Array) (err error) {
+// WriteFile writes a to path as a .npy file, atomically
+// (fileio.WriteAtomic): the array goes to a temporary file beside path's
+// target, which is synced and renamed over the target, so the target holds
+// either its old content or the whole new file, never a part; on any
+// failure, an interruption by SIGINT or SIGTERM included, the temporary
+// file is removed and the target is untouched. A symbolic link at path is
+// written through (its target is replaced, a dangling link's target
+// created; the link stays). An existing file keeps its permission bits; a
+// new one gets 0666 less the umask. A path that is a directory is an
+// error, as is an invalid array, before anything is written. An existing
+// path that is not a regular file (a device, a FIFO) is written directly.
+func WriteFile(path string, a *Array) error {
 	if err := a.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	target, perm, existed := path, fs.FileMode(0o666), false
-	fi, err := os.Stat(path)
-	switch {
-	case err == nil && fi.IsDir():
-		return fmt.Errorf("%s: npy: is a directory", path)
-	case err == nil && !fi.Mode().IsRegular():
-		return writeDirect(path, a)
-	case err == nil:
-		perm, existed = fi.Mode().Perm(), true
-		if t, err := filepath.EvalSymlinks(path); err == nil {
-			target = t
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	dir, base := filepath.Split(target)
-	var f *os.File
-	for try := 0; ; try++ {
-		tmp := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(rand.Uint64(), 36))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
-			break
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("%s: npy: creating a temporary file: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("%s: %w", path, err)
-		}
-	}()
-	if existed {
-		if err := f.Chmod(perm); err != nil {
+	return fileio.WriteAtomic(path, 0o666, func(f io.Writer) error {
+		w := bufio.NewWriter(f)
+		if err := Write(w, a); err != nil {
 			return err
 		}
-	}
-	w := bufio.NewWriter(f)
-	if err := Write(w, a); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return rename(f.Name(), target)
-}
-
-// writeDirect writes a into the existing non-regular file at path.
-func writeDirect(path string, a *Array) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	err = Write(w, a)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		return w.Flush()
+	})
 }
 
 // Write writes a as .npy (format 1.0, header padded to 64 bytes as numpy

@@ -37,7 +37,7 @@ func TestWriteFileAtomic(t *testing.T) {
 
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
-	if err := WriteFile(sub, good); err == nil || !strings.Contains(err.Error(), sub+": npy: is a directory") {
+	if err := WriteFile(sub, good); err == nil || !strings.Contains(err.Error(), sub+": is a directory") {
 		t.Errorf("directory: %v", err)
 	}
 	if names := dirNames(t, sub); len(names) != 0 {
