@@ -31,15 +31,11 @@ type accCase struct {
 	state   string
 	bv      int
 	fast    bool
-	variant string  // "" is the default (v3)
-	warps   int     // 0 is 4
-	kb      int     // v3's PrepBlockK (0: the default)
-	tolO    float64 // 0: 0.005
+	warps   int // the preparation kernel's (0: the default)
+	kb      int // PrepBlockK (0: the default)
 }
 
-// accFixedVarlen are the first inputs of v1 and v3 (v2 runs on some of
-// them), named without the variant (accVariant adds it).
-var accFixedVarlen = []accCase{
+var accCases = []accCase{
 	// Fixed length with a tail (53 = 3*16 + 5), no initial state.
 	{name: "fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32},
 	{name: "fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32},
@@ -49,59 +45,20 @@ var accFixedVarlen = []accCase{
 	// K != V and the V columns split over programs.
 	{name: "varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16},
 	{name: "varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32},
-}
-
-// accFast is the last input of every variant.
-var accFast = accCase{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true}
-
-var accCases = slices.Concat(
-	accVariant(VariantV1, accFixedVarlen, []accCase{
-		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32},
-		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16},
-		// Head sizes that are not powers of two: padded, masked lanes.
-		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
-		// FlashKDA's head size.
-		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
-		// The variant without the hi/lo split.
-		accFast,
-	}),
-
-	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input: fixed
-	// no-h0/f32 and h0/bf16, varlen h0/f32.
-	accVariant(VariantV2, []accCase{
-		accFixedVarlen[0], accFixedVarlen[2], accFixedVarlen[4],
-		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, warps: 8},
-		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
-		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32},
-		accFast,
-	}),
-
-	// Variant v3 (kda_v3.tle: preparation and recurrence kernels).
-	accVariant(VariantV3, accFixedVarlen, []accCase{
-		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
-		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
-		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
-		{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
-		{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
-		// The preparation kernel over K blocks: two of the head, and four
-		// of a padded head (48 of 64 columns: the last block all padding),
-		// on 2 warps.
-		{name: "fixed/K128-V128/kb64/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, kb: 64},
-		{name: "varlen/K48-V32/kb16/w2/h0/f32", T: 60, H: 2, K: 48, V: 32, cu: []int64{0, 9, 60}, h0: true, state: StateF32, kb: 16, warps: 2},
-		accFast,
-	}),
-)
-
-// accVariant gives the cases of groups, in order, the kernel variant, and
-// their names its prefix.
-func accVariant(variant string, groups ...[]accCase) []accCase {
-	var out []accCase
-	for _, c := range slices.Concat(groups...) {
-		c.variant = variant
-		c.name = variant + "/" + c.name
-		out = append(out, c)
-	}
-	return out
+	{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
+	// Head sizes that are not powers of two: padded, masked lanes.
+	{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
+	// FlashKDA's head size.
+	{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
+	{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
+	{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
+	// The preparation kernel over K blocks: two of the head, and four
+	// of a padded head (48 of 64 columns: the last block all padding),
+	// on 2 warps.
+	{name: "fixed/K128-V128/kb64/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, kb: 64},
+	{name: "varlen/K48-V32/kb16/w2/h0/f32", T: 60, H: 2, K: 48, V: 32, cu: []int64{0, 9, 60}, h0: true, state: StateF32, kb: 16, warps: 2},
+	// Without the hi/lo split.
+	{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true},
 }
 
 // TestAccuracy checks o and the final state against the float64 token-by-
@@ -117,7 +74,7 @@ func TestAccuracy(t *testing.T) {
 				}
 				in := randomInputs(r, B, c.T, c.H, c.K, c.V, c.cu, c.h0, c.state)
 				p := Params{Scale: DefaultScale(c.K), LowerBound: -5, StateDType: c.state, FinalState: true, BlockV: c.bv, Fast: c.fast,
-					Variant: c.variant, NumWarps: c.warps, PrepBlockK: c.kb}
+					NumWarps: c.warps, PrepBlockK: c.kb}
 				out, err := Forward(dev, in, p)
 				require.NoError(t, err)
 				o, ht := reference(in, p)
@@ -240,7 +197,7 @@ func TestOpBadInputs(t *testing.T) {
 	var op Op
 	_, err := op.Run(tle.CPU(), arrays(), params())
 	require.NoError(t, err)
-	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "variant": "v2", "num_warps": 8.0})
+	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "num_warps": 4.0})
 	require.NoError(t, err)
 	cases := []struct {
 		arg    string
@@ -262,9 +219,8 @@ func TestOpBadInputs(t *testing.T) {
 		{"state_dtype", func(a map[string]*npy.Array, p map[string]any) { p["state_dtype"] = 32.0 }},
 		{"fast", func(a map[string]*npy.Array, p map[string]any) { p["fast"] = 1.0 }},
 		{"block_v", func(a map[string]*npy.Array, p map[string]any) { p["block_v"] = 16.5 }},
-		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = "v9" }},
-		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = 2.0 }},
 		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 6.0 }},
+		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 2.5 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
 	}
 	for i, c := range cases {
@@ -279,8 +235,7 @@ func TestOpBadInputs(t *testing.T) {
 // TestGPULarge is the check of the issue at FlashKDA's size (T = 8192,
 // H = 96, K = V = 128; f32 and bf16 states, fixed length and varlen, with
 // and without h0), on the GPU only; the reference is computed for a few
-// heads. Set TLE_KDA_LARGE=0 to skip it, and
-// TLE_KDA_VARIANT to pick the kernel variant (default v1).
+// heads. Set TLE_KDA_LARGE=0 to skip it.
 func TestGPULarge(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -297,7 +252,7 @@ func TestGPULarge(t *testing.T) {
 	}{{nil, StateF32, true}, {varlen, StateF32, true}, {varlen, StateBF16, true}, {nil, StateBF16, false}} {
 		r := rand.New(rand.NewPCG(11, 12))
 		in := randomInputs(r, 1, 8192, 96, 128, 128, c.cu, c.h0, c.state)
-		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: c.state, FinalState: true, Variant: os.Getenv("TLE_KDA_VARIANT")}
+		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: c.state, FinalState: true}
 		out, err := Forward(g, in, p)
 		require.NoError(t, err)
 		heads := func(h int) bool { return h == 0 || h == 57 || h == 95 }
@@ -323,63 +278,33 @@ func TestGPULarge(t *testing.T) {
 	}
 }
 
-// TestBuildsForGPU compiles the kernel to LLVM IR for NVPTX (the Go part of
-// the GPU compilation; no GPU or LLVM needed) for the specialisations the op
-// launches: FlashKDA's sizes with each V block, both state dtypes and
-// precision variants, and a padded head size.
+// TestBuildsForGPU compiles both kernels to LLVM IR for NVPTX (the Go
+// part of the GPU compilation; no GPU or LLVM needed) for specialisations
+// the op launches: FlashKDA's sizes with each V block, both state dtypes
+// and precision variants, and a padded head size.
 func TestBuildsForGPU(t *testing.T) {
+	prepK, recK, err := KernelsV3()
+	require.NoError(t, err)
 	for _, c := range []struct {
 		K, V, bv int
 		h0       bool
 		p        Params
 	}{
-		{128, 128, 32, true, Params{StateDType: StateF32, FinalState: true}},
-		{128, 128, 64, true, Params{StateDType: StateBF16, FinalState: true, Fast: true}},
+		{128, 128, 64, false, Params{StateDType: StateBF16, FinalState: true, Fast: true}},
 		{128, 128, 16, false, Params{StateDType: StateF32}},
-		{48, 80, 32, true, Params{StateDType: StateF32, FinalState: true}},
-		{128, 128, 32, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2}},
-		{128, 128, 64, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2, NumWarps: 8}},
-		{128, 128, 16, false, Params{StateDType: StateBF16, Fast: true, Variant: VariantV2}},
-		{48, 80, 32, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2}},
+		{48, 80, 16, true, Params{StateDType: StateF32, FinalState: true}},
 	} {
-		k, err := KernelOf(c.p.Variant)
-		require.NoError(t, err)
 		d := &Dims{B: 1, T: 64, H: 4, K: c.K, V: c.V, N: 1}
-		l := Plan(d, c.p, c.bv, c.h0)
-		a, err := k.Build(l.Options(), tle.GPUOptions{}, "ll")
-		require.NoError(t, err, "%s %v", c.p.Variant, l.Defines)
-		require.Contains(t, a.LLVMIR, "mma.sync", "%v", l.Defines)
-		if c.p.Variant == VariantV2 {
-			// v2 changes layouts only through its own buffers: no
-			// convert_layout inside the chunk loop.
-			require.Zero(t, loopConverts(t, a.TIR), "%v", l.Defines)
+		prep, rec := LaunchesV3(d, c.p, c.bv, 4, c.h0)
+		for _, k := range []struct {
+			k *tle.Kernel
+			l Launch
+		}{{prepK, prep}, {recK, rec}} {
+			a, err := k.k.Build(k.l.Options(), tle.GPUOptions{}, "ll")
+			require.NoError(t, err, "%s %v", k.k.Name(), k.l.Defines)
+			require.Contains(t, a.LLVMIR, "mma.sync", "%s %v", k.k.Name(), k.l.Defines)
 		}
 	}
-}
-
-// loopConverts counts the convert_layout ops inside the (single) for loop
-// of a kernel's printed tile IR.
-func loopConverts(t *testing.T, tir string) int {
-	lines := strings.Split(tir, "\n")
-	start, indent := -1, ""
-	for i, l := range lines {
-		if strings.Contains(l, " = for(") {
-			start, indent = i, l[:len(l)-len(strings.TrimLeft(l, " "))]
-			break
-		}
-	}
-	require.GreaterOrEqual(t, start, 0, "no for loop in the tile IR")
-	n := 0
-	for _, l := range lines[start+1:] {
-		if l == indent+"}" {
-			return n
-		}
-		if strings.Contains(l, "convert_layout(") {
-			n++
-		}
-	}
-	t.Fatal("unterminated for loop in the tile IR")
-	return n
 }
 
 // TestRunnerWarmAllocatesNothing: on a GPU, a second call of the same

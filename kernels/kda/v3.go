@@ -8,11 +8,6 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-// VariantV3 is the two-kernel forward pass of kda_v3.tle: kda_prep builds
-// each chunk's state-independent operands for all chunks at once, kda_rec
-// runs the recurrence with the transposed state in registers.
-const VariantV3 = "v3"
-
 // WorkspaceBytes is the size of v3's workspace per (16-token chunk, head)
 // for head size K: 3 C KP + 2 C C bf16 values and KP f32 values (13,824
 // bytes at K = 128).
