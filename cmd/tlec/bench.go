@@ -28,7 +28,6 @@ type benchFlags struct {
 	parts      string
 	peer       string
 	state      string
-	pdl        bool
 	cases      string
 	ctas       int
 	cluster    int
@@ -72,10 +71,6 @@ and prints the median ms of --reps launches after --warmup, the bytes
 moved per second and each kernel's median timed alone (the preparation
 kda_prep, then the recurrence kda_rec); a progress bar is drawn on
 standard error. --state f32|bf16 is the state dtype.
---pdl launches v3's recurrence as a programmatic dependent launch of the
-preparation (kernels built with griddepcontrol) instead of plainly after
-it, the default, which measured faster on the H200 (docs/perf.md run 22):
-both can be timed in one session.
 
 --peer FILE reads the JSON that the peer script kda_peers.py wrote in the
 same session (tools/gpu-kda-peers.sh runs both) and prints, next to each
@@ -151,7 +146,6 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
-			fs.BoolVar(&b.pdl, "pdl", false, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (default: a plain launch, measured faster)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.BoolVar(&b.launches, "launches", false, "attn_decode: time each call as its two launches back to back instead of a CUDA graph replay (HPC-Ops' timing)")
 			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")

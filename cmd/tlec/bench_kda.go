@@ -40,7 +40,7 @@ func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
 		return nil, 2
 	}
 	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, NumWarps: b.prepWarps,
-		PrepBlockK: b.prepBlockK, StateDType: b.state, PDL: b.pdl}}
+		PrepBlockK: b.prepBlockK, StateDType: b.state}}
 	var ae *kda.ArgError
 	if err := kda.CheckBenchParams(p.params); errors.As(err, &ae) {
 		flag := map[string]string{"block_v": "--block-v", "num_warps": "--prep-warps", "prep_block_k": "--prep-block-k"}[ae.Arg]
@@ -130,12 +130,8 @@ func printKDA(out io.Writer, rows []kdaRow, peerFile string) {
 		return
 	}
 	r0 := rows[0]
-	pdl := "off"
-	if r0.PDL {
-		pdl = "on"
-	}
-	fmt.Fprintf(out, "kda_fwd block_v %d (%d recurrence warps), %d preparation warps, prep K block %d, %s state, PDL %s\n",
-		r0.BlockV, r0.NumWarps, r0.PrepWarps, r0.PrepBlockK, r0.State, pdl)
+	fmt.Fprintf(out, "kda_fwd block_v %d (%d recurrence warps), %d preparation warps, prep K block %d, %s state\n",
+		r0.BlockV, r0.NumWarps, r0.PrepWarps, r0.PrepBlockK, r0.State)
 	peers := r0.Peer != nil
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	head := "H\tconfig\tT\tN\tmedian ms\tmin ms\tTB/s\tkernels ms\t"

@@ -57,7 +57,6 @@ type BenchResult struct {
 	PrepWarps  int     `json:"prep_warps"`
 	PrepBlockK int     `json:"prep_block_k"`
 	State      string  `json:"state"` // the state dtype, f32 or bf16
-	PDL        bool    `json:"pdl"`   // v3: kda_rec was a programmatic dependent launch of kda_prep
 	Ms         float64 `json:"median_ms"`
 	MinMs      float64 `json:"min_ms"`
 	Bytes      int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
@@ -70,8 +69,8 @@ type BenchResult struct {
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	// Params: BlockV, Fast, NumWarps, PrepBlockK, PDL and StateDType (f32
-	// when empty) are honoured; the rest is FlashKDA's setting.
+	// Params: BlockV, Fast, NumWarps, PrepBlockK and StateDType (f32 when
+	// empty) are honoured; the rest is FlashKDA's setting.
 	Params Params
 	// Progress, when not nil, is told after each step (warm-up or
 	// measurement of a configuration) how many of total are done.
@@ -149,7 +148,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		}
 		progress(2*i+2, total, "done "+label)
 		out = append(out, BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv,
-			NumWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state, PDL: run.pdl,
+			NumWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state,
 			Ms: t.MedianMs, MinMs: t.MinMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
 	}
 	return out, nil
@@ -162,7 +161,6 @@ type benchRun struct {
 	bufs   []*tle.DeviceBuffer
 	runner *Runner
 	launch func() error // the forward pass, once
-	pdl    bool         // kda_rec as a PDL launch
 	bytes  int64
 }
 
@@ -209,7 +207,7 @@ func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err er
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK, PDL: base.PDL}
+		NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
 		sdt = ir.BF16
@@ -260,7 +258,6 @@ func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err er
 	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(state)*int64(sdt.Bytes())
 	p.BlockV = bv
 	run.runner = NewRunner(g)
-	run.pdl = pdlFor(g, p).PDL
 	run.launch = func() error { return run.runner.Launch(d, p, t) }
 	return run, run.launch()
 }

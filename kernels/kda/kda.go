@@ -68,15 +68,6 @@ type Params struct {
 	// the head accumulate block by block): a power of two of at least 16
 	// dividing the padded head size; 0 picks one (DefaultPrepBlockK).
 	PrepBlockK int
-	// PDL launches v3's recurrence as a programmatic dependent launch of
-	// kda_prep (tle.LaunchOptions{PDL: true}), both kernels built with
-	// griddepcontrol, so that its set-up and h0 load overlap kda_prep's
-	// tail. Off by default: on the H200 the plain launch is faster (docs/
-	// perf.md run 22: 0.964 against 1.112 ms at H 96, T 8192; kda_prep
-	// alone 0.445 against 0.522 ms, the early recurrence programs taking
-	// SM room from it). Targets older than sm_90 always run without PDL;
-	// the interpreter runs the PDL kernels, in order.
-	PDL bool
 }
 
 // DefaultScale is K^-0.5.

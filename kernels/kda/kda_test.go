@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -381,100 +380,24 @@ func TestRecurrenceCopiesWaitForReads(t *testing.T) {
 	t.Fatal("no cp.async in kda_rec")
 }
 
-// TestPDLInPTX: built for sm_90a with llc-19, kda_prep lets kda_rec be
-// scheduled (griddepcontrol.launch_dependents) and kda_rec waits
-// (griddepcontrol.wait) after loading h0 and before its first read of the
-// workspace (the cp.async pipeline and the preloaded [C, C] tiles); with
-// PDL off neither instruction is there.
-func TestPDLInPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skipf("llc-19 not installed: %v", err)
-	}
-	prepK, recK, err := KernelsV3()
-	require.NoError(t, err)
-	d := &Dims{B: 1, T: 8192, H: 96, K: 128, V: 128, N: 1}
-	for _, noPDL := range []bool{false, true} {
-		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PDL: !noPDL}, 32, 512, true)
-		gopts := tle.GPUOptions{Arch: "sm_90a", Toolchain: "llc"}
-		pa, err := prepK.Build(prep.Options(), gopts, "ptx")
-		require.NoError(t, err)
-		ra, err := recK.Build(rec.Options(), gopts, "ptx")
-		require.NoError(t, err)
-		pp, rp := pa.Binary.PTX, ra.Binary.PTX
-		require.Equal(t, !noPDL, ra.Binary.GridDependencyWait, "PDL %v", !noPDL)
-		if noPDL {
-			require.NotContains(t, pp, "griddepcontrol")
-			require.NotContains(t, rp, "griddepcontrol")
-			continue
-		}
-		require.Equal(t, 1, strings.Count(pp, "griddepcontrol.launch_dependents;"))
-		require.NotContains(t, pp, "griddepcontrol.wait")
-		require.NotContains(t, rp, "griddepcontrol.launch_dependents")
-		require.Equal(t, 1, strings.Count(rp, "griddepcontrol.wait;"))
-		wait := strings.Index(rp, "griddepcontrol.wait;")
-		// Before the wait: cu_seqlens (u64), chunk_off (u32) and the f32
-		// rows of h0 (v4.f32), nothing else; no copy.
-		before := regexp.MustCompile(`ld\.global(\.\w+)+`).FindAllString(rp[:wait], -1)
-		h0 := 0
-		for _, ld := range before {
-			switch ld {
-			case "ld.global.u64", "ld.global.u32":
-			case "ld.global.v4.f32":
-				h0++
-			default:
-				t.Errorf("%s before the wait: only the sequence bounds and h0 may be read there", ld)
-			}
-		}
-		require.Positive(t, h0, "h0 is loaded before the wait")
-		require.NotContains(t, rp[:wait], "cp.async")
-		require.NotContains(t, rp[wait:], "ld.global.v4.f32", "no h0 load after the wait")
-		require.Contains(t, rp[wait:], "cp.async", "the workspace copies come after the wait")
-		// prep triggers before its first store
-		require.Less(t, strings.Index(pp, "griddepcontrol.launch_dependents"), strings.Index(pp, "st.global"))
-	}
-}
-
-// TestPDLSameResultOnInterpreter: the kernels built with and without the
-// PDL builtins compute the same bits on the interpreter.
-func TestPDLSameResultOnInterpreter(t *testing.T) {
-	in := randomInputs(rand.New(rand.NewPCG(5, 6)), 1, 75, 2, 32, 32, []int64{0, 20, 75}, true, StateF32)
-	p := Params{Scale: DefaultScale(32), LowerBound: -5, StateDType: StateF32, FinalState: true, PDL: true}
-	a, err := Forward(tle.CPU(), in, p)
-	require.NoError(t, err)
-	p.PDL = false
-	b, err := Forward(tle.CPU(), in, p)
-	require.NoError(t, err)
-	require.Equal(t, a.O.Data, b.O.Data)
-	require.Equal(t, a.HT.Data, b.HT.Data)
-}
-
-// Before sm_90 the v3 recurrence builds only without the PDL builtins,
-// which the Runner then asks for (pdlFor); the preparation kernel, whose
-// tiles come by TMA (make_desc), is refused there with or without them (a
-// user error at its position, not PTX the driver would refuse). sm_90
-// builds both either way.
-func TestV3OldTargetsBuildWithoutPDL(t *testing.T) {
+// Before sm_90 the recurrence builds; the preparation kernel, whose tiles
+// come by TMA (make_desc), is refused there (a user error at its position,
+// not PTX the driver would refuse). sm_90 builds both.
+func TestOldTargets(t *testing.T) {
 	prepK, recK, err := KernelsV3()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
-	for _, noPDL := range []bool{false, true} {
-		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PDL: !noPDL}, 32, 4, true)
-		_, prepErr := prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
-		_, recErr := recK.Build(rec.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
-		if noPDL {
-			require.ErrorContains(t, prepErr, "make_desc: needs sm_90 or newer (tensormap.replace, a TMA descriptor)")
-			require.NoError(t, recErr)
-		} else {
-			require.ErrorContains(t, prepErr, "needs sm_90 or newer")
-			require.ErrorContains(t, recErr, "needs sm_90 or newer")
-		}
-		for _, k := range []struct {
-			k *tle.Kernel
-			l Launch
-		}{{prepK, prep}, {recK, rec}} {
-			_, err := k.k.Build(k.l.Options(), tle.GPUOptions{Arch: "sm_90"}, "ll")
-			require.NoError(t, err, "%s on sm_90, pdl %v", k.k.Name(), !noPDL)
-		}
+	prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
+	_, err = prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
+	require.ErrorContains(t, err, "make_desc: needs sm_90 or newer (tensormap.replace, a TMA descriptor)")
+	_, err = recK.Build(rec.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
+	require.NoError(t, err)
+	for _, k := range []struct {
+		k *tle.Kernel
+		l Launch
+	}{{prepK, prep}, {recK, rec}} {
+		_, err := k.k.Build(k.l.Options(), tle.GPUOptions{Arch: "sm_90"}, "ll")
+		require.NoError(t, err, "%s on sm_90", k.k.Name())
 	}
 }
 

@@ -33,7 +33,6 @@ type Runner struct {
 	ctFor  []int64 // the cu_seqlens ct was built from
 	key    string  // the launches' key
 	preps  []*tle.Prepared
-	pdl    bool // launch preps[1] (kda_rec) as a PDL launch of preps[0]
 	Allocs int
 }
 
@@ -87,7 +86,7 @@ func (r *Runner) closePreps() {
 	for _, p := range r.preps {
 		p.Close()
 	}
-	r.preps, r.key, r.pdl = nil, "", false
+	r.preps, r.key = nil, ""
 }
 
 // Launch enqueues kda_prep and kda_rec for sizes d (from Validate) on the
@@ -105,30 +104,18 @@ func (r *Runner) launch(d *Dims, p Params, t *DeviceTensors) error {
 	if err := r.prepare(d, p, t); err != nil {
 		return err
 	}
-	for i, pr := range r.preps {
-		// kda_rec right after kda_prep: a programmatic dependent launch
-		// when it was built with its grid_dependency_wait
-		o := tle.LaunchOptions{PDL: r.pdl && i == 1}
-		if err := pr.LaunchWith(o); err != nil {
+	for _, pr := range r.preps {
+		if err := pr.Launch(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// pdlFor is p with PDL off where g's target has none (before sm_90).
-func pdlFor(g *tle.GPU, p Params) Params {
-	if !g.SupportsPDL() {
-		p.PDL = false
-	}
-	return p
-}
-
 func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	if err := checkDeviceTensors(d, p, t); err != nil {
 		return err
 	}
-	p = pdlFor(r.g, p)
 	prepK, recK, err := KernelsV3()
 	if err != nil {
 		return err
@@ -223,7 +210,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 		return err
 	}
 	r.preps = append(r.preps, rp)
-	r.key, r.pdl = key, p.PDL && len(r.preps) == 2
+	r.key = key
 	return nil
 }
 

@@ -58,8 +58,7 @@ func BlockVV3(v int) int {
 }
 
 // LaunchesV3 are v3's two launches for sizes d: the preparation over
-// nchunks chunks, then the recurrence with V block bv; both built with the
-// PDL builtins when p.PDL. The preparation's grid is one program per
+// nchunks chunks, then the recurrence with V block bv. The preparation's grid is one program per
 // (chunk, head) item, the most its persistent loop can use: the Runner
 // shrinks it to the programs the GPU holds at once (prepPrograms).
 func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
@@ -74,8 +73,7 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 		nw = DefaultPrepWarps
 	}
 	prep = Launch{
-		Defines: map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "KB": strconv.Itoa(kb), "SPLIT": b(!p.Fast),
-			"PDL": b(p.PDL)},
+		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "KB": strconv.Itoa(kb), "SPLIT": b(!p.Fast)},
 		Grid:     [3]int{max(1, nchunks*d.H), 1, 1},
 		NumWarps: nw,
 		// its persistent loop would keep ~150 per-thread addresses live
@@ -86,7 +84,7 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 		Defines: map[string]string{
 			"K": strconv.Itoa(d.K), "KP": kp, "V": strconv.Itoa(d.V), "BV": strconv.Itoa(bv),
 			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
-			"SPLIT": b(!p.Fast), "PDL": b(p.PDL),
+			"SPLIT": b(!p.Fast),
 		},
 		Grid:     [3]int{d.V / bv, d.H, d.N},
 		NumWarps: bv / Chunk,
@@ -158,8 +156,7 @@ func checkBlockVV3(bv, v int) error {
 
 // forwardV3 runs both kernels of v3 on dev: on a GPU through the device's
 // Runner (device buffers kept between calls), on the interpreter through
-// tensors, one launch after the other (kda_prep has completed when kda_rec
-// starts, so the PDL builtins have nothing to wait for).
+// tensors, one launch after the other.
 func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	prepK, recK, err := KernelsV3()
 	if err != nil {
