@@ -39,11 +39,11 @@ func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
 		fmt.Fprintf(e.stderr, "tlec bench: --state %q: want f32 or bf16\n", b.state)
 		return nil, 2
 	}
-	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, NumWarps: b.prepWarps,
+	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, PrepWarps: b.prepWarps,
 		PrepBlockK: b.prepBlockK, StateDType: b.state}}
 	var ae *kda.ArgError
 	if err := kda.CheckBenchParams(p.params); errors.As(err, &ae) {
-		flag := map[string]string{"block_v": "--block-v", "num_warps": "--prep-warps", "prep_block_k": "--prep-block-k"}[ae.Arg]
+		flag := map[string]string{"block_v": "--block-v", "prep_warps": "--prep-warps", "prep_block_k": "--prep-block-k"}[ae.Arg]
 		fmt.Fprintf(e.stderr, "tlec bench: %s: %s\n", flag, ae.Msg)
 		return nil, 2
 	} else if err != nil {
@@ -131,7 +131,7 @@ func printKDA(out io.Writer, rows []kdaRow, peerFile string) {
 	}
 	r0 := rows[0]
 	fmt.Fprintf(out, "kda_fwd block_v %d (%d recurrence warps), %d preparation warps, prep K block %d, %s state\n",
-		r0.BlockV, r0.NumWarps, r0.PrepWarps, r0.PrepBlockK, r0.State)
+		r0.BlockV, r0.RecWarps, r0.PrepWarps, r0.PrepBlockK, r0.State)
 	peers := r0.Peer != nil
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	head := "H\tconfig\tT\tN\tmedian ms\tmin ms\tTB/s\tkernels ms\t"

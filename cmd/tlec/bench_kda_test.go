@@ -59,7 +59,7 @@ func TestBenchKDABadFlagsAndPeerFiles(t *testing.T) {
 
 // benchRes is a measured configuration for the printing tests.
 func benchRes(c kda.BenchConfig, ms float64) kda.BenchResult {
-	return kda.BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: 1024, N: 1, BlockV: 32, NumWarps: 2, PrepWarps: 2, PrepBlockK: 128, State: kda.StateF32,
+	return kda.BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: 1024, N: 1, BlockV: 32, RecWarps: 2, PrepWarps: 2, PrepBlockK: 128, State: kda.StateF32,
 		Ms: ms, MinMs: ms * 0.99, TBps: 1.5, PartsMs: []float64{ms / 2, ms / 4}}
 }
 

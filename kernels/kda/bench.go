@@ -51,7 +51,7 @@ type BenchResult struct {
 	T        int    `json:"T"`
 	N        int    `json:"N"`
 	BlockV   int    `json:"block_v"`
-	NumWarps int    `json:"num_warps"` // the recurrence's warps (BlockV / 16)
+	RecWarps int    `json:"rec_warps"` // the recurrence's warps (BlockV / 16)
 	// PrepWarps and PrepBlockK are the preparation kernel's warps and K
 	// block.
 	PrepWarps  int     `json:"prep_warps"`
@@ -69,7 +69,7 @@ type BenchResult struct {
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	// Params: BlockV, Fast, NumWarps, PrepBlockK and StateDType (f32 when
+	// Params: BlockV, Fast, PrepWarps, PrepBlockK and StateDType (f32 when
 	// empty) are honoured; the rest is FlashKDA's setting.
 	Params Params
 	// Progress, when not nil, is told after each step (warm-up or
@@ -88,10 +88,10 @@ func CheckBenchParams(p Params) error {
 	if _, err := benchState(p.StateDType); err != nil {
 		return err
 	}
-	if err := checkBlockVV3(p.BlockV, benchHead); err != nil {
+	if err := checkBlockV(p.BlockV, benchHead); err != nil {
 		return err
 	}
-	if err := checkNumWarps(p.NumWarps); err != nil {
+	if err := checkPrepWarps(p.PrepWarps); err != nil {
 		return err
 	}
 	return checkPrepBlockK(p.PrepBlockK, benchHead)
@@ -106,7 +106,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 	}
 	state, _ := benchState(opts.Params.StateDType)
 	opts.Params.StateDType = state
-	prepWarps, prepBlockK := opts.Params.NumWarps, opts.Params.PrepBlockK
+	prepWarps, prepBlockK := opts.Params.PrepWarps, opts.Params.PrepBlockK
 	if prepWarps == 0 {
 		prepWarps = DefaultPrepWarps
 	}
@@ -148,7 +148,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		}
 		progress(2*i+2, total, "done "+label)
 		out = append(out, BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv,
-			NumWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state,
+			RecWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state,
 			Ms: t.MedianMs, MinMs: t.MinMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
 	}
 	return out, nil
@@ -207,14 +207,14 @@ func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err er
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK}
+		PrepWarps: base.PrepWarps, PrepBlockK: base.PrepBlockK}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
 		sdt = ir.BF16
 	}
 	bv := p.BlockV
 	if bv == 0 {
-		bv = DefaultBlockVV3(d)
+		bv = DefaultBlockV(d)
 	}
 	run = &benchRun{g: g, d: d, bv: bv}
 	defer func() {

@@ -4,7 +4,7 @@
 // an optional initial state and a final state in f32 or bf16 ([N, H, V, K]),
 // variable-length sequences through cu_seqlens, and T of any length.
 //
-// The forward pass is two kernels (kda_v3.tle): kda_prep, a persistent
+// The forward pass is two kernels (kda.tle): kda_prep, a persistent
 // kernel with its inputs brought by TMA one item ahead, builds the
 // state-independent operands of every 16-token chunk at once into a
 // workspace of 13,824 bytes per (chunk, head) at K = 128 (FlashKDA's size),
@@ -19,6 +19,7 @@ package kda
 import (
 	"embed"
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/tlego/tle/kernels/registry"
@@ -58,12 +59,12 @@ type Params struct {
 	Fast bool
 	// BlockV is the number of V columns of one recurrence program, a power
 	// of two in [16, 128] dividing V; 0 picks one for the sizes (see
-	// DefaultBlockVV3). The recurrence runs one warp per 16 of them.
+	// DefaultBlockV). The recurrence runs one warp per 16 of them.
 	BlockV int
-	// NumWarps is the warps of v3's preparation kernel: 1, 2, 4 or 8 (0 is
+	// PrepWarps is the warps of the preparation kernel: 1, 2, 4 or 8 (0 is
 	// DefaultPrepWarps).
-	NumWarps int
-	// PrepBlockK is the head columns v3's preparation kernel works on at a
+	PrepWarps int
+	// PrepBlockK is the head columns the preparation kernel works on at a
 	// time (its element-wise tiles are [16, PrepBlockK], the products over
 	// the head accumulate block by block): a power of two of at least 16
 	// dividing the padded head size; 0 picks one (DefaultPrepBlockK).
@@ -234,23 +235,23 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	if p.StateDType != StateF32 && p.StateDType != StateBF16 {
 		return nil, argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, p.StateDType)
 	}
-	if err := checkBlockVV3(p.BlockV, d.V); err != nil {
+	if err := checkBlockV(p.BlockV, d.V); err != nil {
 		return nil, err
 	}
 	if err := checkPrepBlockK(p.PrepBlockK, d.K); err != nil {
 		return nil, err
 	}
-	if err := checkNumWarps(p.NumWarps); err != nil {
+	if err := checkPrepWarps(p.PrepWarps); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// checkNumWarps validates Params.NumWarps, the preparation kernel's warps:
-// 1, 2, 4 or 8; 0 is the default.
-func checkNumWarps(nw int) error {
+// checkPrepWarps validates Params.PrepWarps, the preparation kernel's
+// warps: 1, 2, 4 or 8; 0 is the default.
+func checkPrepWarps(nw int) error {
 	if nw != 0 && nw != 1 && nw != 2 && nw != 4 && nw != 8 {
-		return argErr("num_warps", "v3 wants 1, 2, 4 or 8 warps for its preparation kernel (0: %d), got %d", DefaultPrepWarps, nw)
+		return argErr("prep_warps", "want 1, 2, 4 or 8 warps for the preparation kernel (0: %d), got %d", DefaultPrepWarps, nw)
 	}
 	return nil
 }
@@ -286,13 +287,56 @@ func (l Launch) Options() tle.CompileOptions {
 	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps, MinCTAsPerSM: l.MinCTAs, LoopAddresses: l.LoopAddresses}
 }
 
-// Forward validates the inputs and runs the forward pass on dev.
+// Forward validates the inputs and runs both kernels on dev: on a GPU
+// through the device's Runner (device buffers kept between calls), on the
+// interpreter through tensors, one launch after the other.
 func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	d, err := Validate(in, p)
 	if err != nil {
 		return nil, err
 	}
-	return forwardV3(dev, in, d, p)
+	prepK, recK, err := Kernels()
+	if err != nil {
+		return nil, err
+	}
+	if g, ok := dev.(*tle.GPU); ok {
+		return runnerFor(g).forward(in, d, p)
+	}
+	bv := p.BlockV
+	if bv == 0 {
+		bv = DefaultBlockV(d)
+	}
+	ct := MakeChunkTables(d.CuSeqlens)
+	nc := ct.NumChunks()
+	prep, rec := Launches(d, p, bv, nc, in.H0 != nil)
+	cu := vector(d.CuSeqlens)
+	cp := copyTensor
+	kp := paddedK(d.K)
+	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
+	wd := tle.NewTensor(max(1, nc*d.H*kp))
+	if nc > 0 {
+		args := map[string]any{
+			"q": cp(in.Q), "k": cp(in.K), "g": cp(in.G), "beta": cp(in.Beta),
+			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": vector(ct.Chunks), "ws": ws, "wd": wd,
+			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H, "T": d.B * d.T, "items": nc * d.H,
+		}
+		// a few programs, so that each runs several items of its
+		// persistent loop (and they get uneven shares)
+		grid := [3]int{prepPrograms(nc*d.H, interpPrepPrograms), 1, 1}
+		if err := prepK.Run(dev, grid, prep.Options(), args); err != nil {
+			return nil, fmt.Errorf("kda_prep on %s: %w", dev.Name(), err)
+		}
+	}
+	st := stateArgs(in, d, p)
+	out := tle.NewTensor(d.B, d.T, d.H, d.V)
+	args := map[string]any{
+		"ws": ws, "wd": wd, "v": copyTensor(in.V), "cu_seqlens": cu, "chunk_off": vector(ct.Off), "o": out, "H": d.H,
+	}
+	st.addTo(args)
+	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
+		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
+	}
+	return &Outputs{O: out, HT: st.ht}, nil
 }
 
 // floats converts integers to the float64 values tensors and uploads take.

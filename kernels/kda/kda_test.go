@@ -73,7 +73,7 @@ func TestAccuracy(t *testing.T) {
 				}
 				in := randomInputs(r, B, c.T, c.H, c.K, c.V, c.cu, c.h0, c.state)
 				p := Params{Scale: DefaultScale(c.K), LowerBound: -5, StateDType: c.state, FinalState: true, BlockV: c.bv, Fast: c.fast,
-					NumWarps: c.warps, PrepBlockK: c.kb}
+					PrepWarps: c.warps, PrepBlockK: c.kb}
 				out, err := Forward(dev, in, p)
 				require.NoError(t, err)
 				o, ht := reference(in, p)
@@ -196,7 +196,7 @@ func TestOpBadInputs(t *testing.T) {
 	var op Op
 	_, err := op.Run(tle.CPU(), arrays(), params())
 	require.NoError(t, err)
-	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "num_warps": 4.0})
+	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "prep_warps": 4.0})
 	require.NoError(t, err)
 	cases := []struct {
 		arg    string
@@ -218,8 +218,8 @@ func TestOpBadInputs(t *testing.T) {
 		{"state_dtype", func(a map[string]*npy.Array, p map[string]any) { p["state_dtype"] = 32.0 }},
 		{"fast", func(a map[string]*npy.Array, p map[string]any) { p["fast"] = 1.0 }},
 		{"block_v", func(a map[string]*npy.Array, p map[string]any) { p["block_v"] = 16.5 }},
-		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 6.0 }},
-		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 2.5 }},
+		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 6.0 }},
+		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 2.5 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
 	}
 	for i, c := range cases {
@@ -282,7 +282,7 @@ func TestGPULarge(t *testing.T) {
 // the op launches: FlashKDA's sizes with each V block, both state dtypes
 // and precision variants, and a padded head size.
 func TestBuildsForGPU(t *testing.T) {
-	prepK, recK, err := KernelsV3()
+	prepK, recK, err := Kernels()
 	require.NoError(t, err)
 	for _, c := range []struct {
 		K, V, bv int
@@ -294,7 +294,7 @@ func TestBuildsForGPU(t *testing.T) {
 		{48, 80, 16, true, Params{StateDType: StateF32, FinalState: true}},
 	} {
 		d := &Dims{B: 1, T: 64, H: 4, K: c.K, V: c.V, N: 1}
-		prep, rec := LaunchesV3(d, c.p, c.bv, 4, c.h0)
+		prep, rec := Launches(d, c.p, c.bv, 4, c.h0)
 		for _, k := range []struct {
 			k *tle.Kernel
 			l Launch
@@ -358,10 +358,10 @@ func TestBufKey(t *testing.T) {
 // read; a barrier must separate them (compute-sanitizer's racecheck found
 // the hazard when it was missing).
 func TestRecurrenceCopiesWaitForReads(t *testing.T) {
-	_, rec, err := KernelsV3()
+	_, rec, err := Kernels()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
-	_, l := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
+	_, l := Launches(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
 	a, err := rec.Build(l.Options(), tle.GPUOptions{}, "ll")
 	require.NoError(t, err)
 	pendingRead, sawRead := false, false
@@ -384,10 +384,10 @@ func TestRecurrenceCopiesWaitForReads(t *testing.T) {
 // come by TMA (make_desc), is refused there (a user error at its position,
 // not PTX the driver would refuse). sm_90 builds both.
 func TestOldTargets(t *testing.T) {
-	prepK, recK, err := KernelsV3()
+	prepK, recK, err := Kernels()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
-	prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
+	prep, rec := Launches(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
 	_, err = prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
 	require.ErrorContains(t, err, "make_desc: needs sm_90 or newer (tensormap.replace, a TMA descriptor)")
 	_, err = recK.Build(rec.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
@@ -401,7 +401,7 @@ func TestOldTargets(t *testing.T) {
 	}
 }
 
-// TestPrepPTX: kda_prep at FlashKDA's head size, as v3 launches it, built
+// TestPrepPTX: kda_prep at FlashKDA's head size, as Forward launches it, built
 // for sm_90a with llc-19: the cumulative gate is a sequential sum in
 // registers (no shfl.up), sigmoid takes one rcp.approx (no div.full), the
 // inputs come by TMA, and an item crosses at most 24 CTA barriers (39 when
@@ -411,11 +411,11 @@ func TestPrepPTX(t *testing.T) {
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skipf("llc-19 not installed: %v", err)
 	}
-	prepK, _, err := KernelsV3()
+	prepK, _, err := Kernels()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 8192, H: 96, K: 128, V: 128, N: 1}
 	for _, kb := range []int{0, 64} {
-		prep, _ := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PrepBlockK: kb}, 32, 512, true)
+		prep, _ := Launches(d, Params{StateDType: StateF32, FinalState: true, PrepBlockK: kb}, 32, 512, true)
 		require.Equal(t, DefaultPrepWarps, prep.NumWarps)
 		a, err := prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_90a", Toolchain: "llc"}, "ptx")
 		require.NoError(t, err)

@@ -52,7 +52,7 @@ func (Op) Params() []Arg {
 		{Name: "output_final_state", Optional: true, Doc: "bool; default true when h0 is given"},
 		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
 		{Name: "block_v", Optional: true, Doc: "V columns per recurrence program, a power of two in [16, 128] dividing V; default per size"},
-		{Name: "num_warps", Optional: true, Doc: "warps of the preparation kernel: 1, 2 (default), 4 or 8"},
+		{Name: "prep_warps", Optional: true, Doc: "warps of the preparation kernel: 1, 2 (default), 4 or 8"},
 	}
 }
 
@@ -202,13 +202,13 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 		}
 		p.BlockV = int(bv)
 	}
-	if nw, ok, err := number("num_warps"); err != nil {
+	if nw, ok, err := number("prep_warps"); err != nil {
 		return nil, p, err
 	} else if ok {
 		if nw != math.Trunc(nw) || nw < 0 || nw > 64 {
-			return nil, p, argErr("num_warps", "want 1, 2, 4 or 8, got %v", nw)
+			return nil, p, argErr("prep_warps", "want 1, 2, 4 or 8, got %v", nw)
 		}
-		p.NumWarps = int(nw)
+		p.PrepWarps = int(nw)
 	}
 	if _, err := Validate(inputs, p); err != nil {
 		return nil, p, err

@@ -1,14 +1,13 @@
 package kda
 
 import (
-	"fmt"
 	"strconv"
 	"sync"
 
 	"github.com/tlego/tle/tle"
 )
 
-// WorkspaceBytes is the size of v3's workspace per (16-token chunk, head)
+// WorkspaceBytes is the size of the workspace per (16-token chunk, head)
 // for head size K: 3 C KP + 2 C C bf16 values and KP f32 values (13,824
 // bytes at K = 128).
 func WorkspaceBytes(k int) int {
@@ -16,14 +15,14 @@ func WorkspaceBytes(k int) int {
 	return (3*Chunk*kp+2*Chunk*Chunk)*2 + kp*4
 }
 
-// paddedK is v3's KP: the power of two >= K, at least 32 (the recurrence
+// paddedK is the kernels' KP: the power of two >= K, at least 32 (the recurrence
 // splits it in two halves of at least 16).
 func paddedK(k int) int { return max(32, nextPow2(k)) }
 
 // wsElems is the bf16 workspace elements per (chunk, head).
 func wsElems(k int) int { kp := paddedK(k); return 3*Chunk*kp + 2*Chunk*Chunk }
 
-// ChunkTables are v3's chunk indices of cu_seqlens: Chunks holds (first
+// ChunkTables are the chunk indices of cu_seqlens: Chunks holds (first
 // token, end of its sequence) per 16-token chunk, sequence by sequence;
 // Off[n] is the index of sequence n's first chunk (Off[N] the chunk count).
 type ChunkTables struct {
@@ -47,9 +46,9 @@ func MakeChunkTables(cu []int64) *ChunkTables {
 	return t
 }
 
-// BlockVV3 is v3's V block: the largest power of two dividing V, at most
-// 128 (the recurrence runs one warp per 16 rows of it).
-func BlockVV3(v int) int {
+// MaxBlockV is the largest V block for V: the largest power of two
+// dividing V, at most 128 (the recurrence runs one warp per 16 rows of it).
+func MaxBlockV(v int) int {
 	bv := 16
 	for bv < 128 && v%(2*bv) == 0 {
 		bv *= 2
@@ -57,18 +56,18 @@ func BlockVV3(v int) int {
 	return bv
 }
 
-// LaunchesV3 are v3's two launches for sizes d: the preparation over
+// Launches are the two launches for sizes d: the preparation over
 // nchunks chunks, then the recurrence with V block bv. The preparation's grid is one program per
 // (chunk, head) item, the most its persistent loop can use: the Runner
 // shrinks it to the programs the GPU holds at once (prepPrograms).
-func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
+func Launches(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch) {
 	b := strconv.FormatBool
 	kp := strconv.Itoa(paddedK(d.K))
 	kb := p.PrepBlockK
 	if kb == 0 {
 		kb = DefaultPrepBlockK(d.K)
 	}
-	nw := p.NumWarps
+	nw := p.PrepWarps
 	if nw == 0 {
 		nw = DefaultPrepWarps
 	}
@@ -92,27 +91,27 @@ func LaunchesV3(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launc
 	return prep, rec
 }
 
-var v3Kernels struct {
+var loaded struct {
 	once      sync.Once
 	prep, rec *tle.Kernel
 	err       error
 }
 
-// KernelsV3 are kda_prep and kda_rec (parsed and checked once per process).
-func KernelsV3() (prep, rec *tle.Kernel, err error) {
-	v3Kernels.once.Do(func() {
-		prog, err := tle.Load(FS, "kda_v3.tle")
+// Kernels are kda_prep and kda_rec (parsed and checked once per process).
+func Kernels() (prep, rec *tle.Kernel, err error) {
+	loaded.once.Do(func() {
+		prog, err := tle.Load(FS, "kda.tle")
 		if err != nil {
-			v3Kernels.err = err
+			loaded.err = err
 			return
 		}
-		if v3Kernels.prep, err = prog.Kernel("kda_prep"); err != nil {
-			v3Kernels.err = err
+		if loaded.prep, err = prog.Kernel("kda_prep"); err != nil {
+			loaded.err = err
 			return
 		}
-		v3Kernels.rec, v3Kernels.err = prog.Kernel("kda_rec")
+		loaded.rec, loaded.err = prog.Kernel("kda_rec")
 	})
-	return v3Kernels.prep, v3Kernels.rec, v3Kernels.err
+	return loaded.prep, loaded.rec, loaded.err
 }
 
 // interpPrepPrograms is the persistent preparation's grid on the
@@ -124,14 +123,14 @@ const interpPrepPrograms = 3
 // slot, never more than the items.
 func prepPrograms(items, slots int) int { return max(1, min(items, slots)) }
 
-// DefaultPrepWarps is the warps of v3's preparation kernel when
-// Params.NumWarps is 0. Measured on the H200 at H 96, T 8192 (docs/perf.md,
+// DefaultPrepWarps is the warps of the preparation kernel when
+// Params.PrepWarps is 0. Measured on the H200 at H 96, T 8192 (docs/perf.md,
 // "kda_prep: fewer instructions"): 0.519 ms with 2 warps against 0.630 with 4 (the [16, 16]
 // products of 4 warps duplicate half their work, and each warp repeats the
 // per-program address set-up) and 0.95 with 8.
 const DefaultPrepWarps = 2
 
-// DefaultPrepBlockK is the K block of v3's preparation kernel for head
+// DefaultPrepBlockK is the K block of the preparation kernel for head
 // size k (Params.PrepBlockK 0): the whole padded head. Smaller blocks cut
 // the registers (2 warps at K 128: 246 registers, 166 with blocks of 64,
 // 96 with 32) but serialise each block's loads behind the previous block's
@@ -141,63 +140,15 @@ func DefaultPrepBlockK(k int) int { return paddedK(k) }
 // checkPrepBlockK validates Params.PrepBlockK for head size k.
 func checkPrepBlockK(kb, k int) error {
 	if kp := paddedK(k); kb != 0 && (kb < 16 || kb > kp || kb&(kb-1) != 0) {
-		return argErr("prep_block_k", "v3 wants a power of two in [16, %d] (the padded head size), got %d", kp, kb)
+		return argErr("prep_block_k", "want a power of two in [16, %d] (the padded head size), got %d", kp, kb)
 	}
 	return nil
 }
 
-// checkBlockVV3 validates Params.BlockV for v3.
-func checkBlockVV3(bv, v int) error {
+// checkBlockV validates Params.BlockV.
+func checkBlockV(bv, v int) error {
 	if bv != 0 && (bv < 16 || bv > 128 || bv&(bv-1) != 0 || v%bv != 0) {
-		return argErr("block_v", "v3 wants a power of two in [16, 128] dividing V = %d, got %d", v, bv)
+		return argErr("block_v", "want a power of two in [16, 128] dividing V = %d, got %d", v, bv)
 	}
 	return nil
-}
-
-// forwardV3 runs both kernels of v3 on dev: on a GPU through the device's
-// Runner (device buffers kept between calls), on the interpreter through
-// tensors, one launch after the other.
-func forwardV3(dev tle.Device, in *Inputs, d *Dims, p Params) (*Outputs, error) {
-	prepK, recK, err := KernelsV3()
-	if err != nil {
-		return nil, err
-	}
-	if g, ok := dev.(*tle.GPU); ok {
-		return runnerFor(g).forward(in, d, p)
-	}
-	bv := p.BlockV
-	if bv == 0 {
-		bv = DefaultBlockVV3(d)
-	}
-	ct := MakeChunkTables(d.CuSeqlens)
-	nc := ct.NumChunks()
-	prep, rec := LaunchesV3(d, p, bv, nc, in.H0 != nil)
-	cu := vector(d.CuSeqlens)
-	cp := copyTensor
-	kp := paddedK(d.K)
-	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
-	wd := tle.NewTensor(max(1, nc*d.H*kp))
-	if nc > 0 {
-		args := map[string]any{
-			"q": cp(in.Q), "k": cp(in.K), "g": cp(in.G), "beta": cp(in.Beta),
-			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": vector(ct.Chunks), "ws": ws, "wd": wd,
-			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H, "T": d.B * d.T, "items": nc * d.H,
-		}
-		// a few programs, so that each runs several items of its
-		// persistent loop (and they get uneven shares)
-		grid := [3]int{prepPrograms(nc*d.H, interpPrepPrograms), 1, 1}
-		if err := prepK.Run(dev, grid, prep.Options(), args); err != nil {
-			return nil, fmt.Errorf("kda_prep on %s: %w", dev.Name(), err)
-		}
-	}
-	st := stateArgs(in, d, p)
-	out := tle.NewTensor(d.B, d.T, d.H, d.V)
-	args := map[string]any{
-		"ws": ws, "wd": wd, "v": copyTensor(in.V), "cu_seqlens": cu, "chunk_off": vector(ct.Off), "o": out, "H": d.H,
-	}
-	st.addTo(args)
-	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
-		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
-	}
-	return &Outputs{O: out, HT: st.ht}, nil
 }
