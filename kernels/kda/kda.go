@@ -54,8 +54,8 @@ type Params struct {
 	// FinalState asks for the final state (Outputs.HT).
 	FinalState bool
 	// Fast drops the hi/lo bf16 split of the intra-chunk products (M and
-	// M U): fewer tensor-core products for a larger error (relative RMS of o
-	// about 0.004 instead of 0.0025 on random inputs; see the tests).
+	// M U): fewer tensor-core products for a larger error in o (the tests
+	// hold both forms to one tolerance).
 	Fast bool
 	// BlockV is the number of V columns of one recurrence program, a power
 	// of two in [16, 128] dividing V; 0 picks one for the sizes (see

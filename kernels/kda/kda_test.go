@@ -404,9 +404,9 @@ func TestOldTargets(t *testing.T) {
 // TestPrepPTX: kda_prep at FlashKDA's head size, as Forward launches it, built
 // for sm_90a with llc-19: the cumulative gate is a sequential sum in
 // registers (no shfl.up), sigmoid takes one rcp.approx (no div.full), the
-// inputs come by TMA, and an item crosses at most 24 CTA barriers (39 when
-// every layout trip and staged product had two, 31 before the compiler
-// re-read shared memory instead of converting).
+// inputs come by TMA, and an item crosses at most 24 CTA barriers (the
+// compiler re-reads shared memory in the layout a use needs instead of
+// converting through it).
 func TestPrepPTX(t *testing.T) {
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skipf("llc-19 not installed: %v", err)

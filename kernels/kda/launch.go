@@ -75,8 +75,9 @@ func Launches(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch)
 		Defines:  map[string]string{"K": strconv.Itoa(d.K), "KP": kp, "KB": strconv.Itoa(kb), "SPLIT": b(!p.Fast)},
 		Grid:     [3]int{max(1, nchunks*d.H), 1, 1},
 		NumWarps: nw,
-		// its persistent loop would keep ~150 per-thread addresses live
-		// (255 registers, 4 programs an SM)
+		// its persistent loop would otherwise keep ~150 per-thread
+		// addresses live across iterations, in registers that limit the
+		// programs an SM holds
 		LoopAddresses: true,
 	}
 	rec = Launch{
@@ -124,17 +125,15 @@ const interpPrepPrograms = 3
 func prepPrograms(items, slots int) int { return max(1, min(items, slots)) }
 
 // DefaultPrepWarps is the warps of the preparation kernel when
-// Params.PrepWarps is 0. Measured on the H200 at H 96, T 8192 (docs/perf.md,
-// "kda_prep: fewer instructions"): 0.519 ms with 2 warps against 0.630 with 4 (the [16, 16]
-// products of 4 warps duplicate half their work, and each warp repeats the
-// per-program address set-up) and 0.95 with 8.
+// Params.PrepWarps is 0: 2, because more warps only add work here (the
+// [16, 16] products of 4 warps duplicate half their work, and each warp
+// repeats the per-program address set-up).
 const DefaultPrepWarps = 2
 
 // DefaultPrepBlockK is the K block of the preparation kernel for head
-// size k (Params.PrepBlockK 0): the whole padded head. Smaller blocks cut
-// the registers (2 warps at K 128: 246 registers, 166 with blocks of 64,
-// 96 with 32) but serialise each block's loads behind the previous block's
-// work, and were no faster on the H200 (0.526 and 0.680 ms against 0.522).
+// size k (Params.PrepBlockK 0): the whole padded head. Smaller blocks hold
+// fewer registers but serialise each block's loads behind the previous
+// block's work, and are no faster for it.
 func DefaultPrepBlockK(k int) int { return paddedK(k) }
 
 // checkPrepBlockK validates Params.PrepBlockK for head size k.

@@ -361,11 +361,11 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	return out, nil
 }
 
-// DefaultBlockV is the recurrence's V block for sizes d: 64 (or the largest power of
-// two dividing V, if smaller), and 32 when that leaves fewer than 256
-// recurrence programs (measured on the H200, docs/perf.md run 9: with few
-// long sequences the recurrence is bound by each program's chain of chunks,
-// so more, narrower programs finish sooner).
+// DefaultBlockV is the recurrence's V block for sizes d: 64 (or the
+// largest power of two dividing V, if smaller), and 32 when that leaves
+// fewer than 256 recurrence programs: with few long sequences the
+// recurrence is bound by each program's chain of chunks, so more, narrower
+// programs finish sooner.
 func DefaultBlockV(d *Dims) int {
 	bv := min(64, MaxBlockV(d.V))
 	if bv > 32 && d.V%32 == 0 && (d.V/bv)*d.H*d.N < 256 {
