@@ -15,28 +15,29 @@ import (
 )
 
 type benchFlags struct {
-	reps     int
-	warmup   int
-	json     bool
-	blockV   int
-	fast     bool
-	variant  string
-	configs  string
-	parts    string
-	peer     string
-	state    string
-	pdl      bool
-	cases    string
-	ctas     int
-	cluster  int
-	schedule string
-	launches bool
-	dryRun   bool
-	blockM   int
-	keyStep  int
-	vStages  int
-	masksDir string
-	masks    attention.PrefillBenchMasks
+	reps       int
+	warmup     int
+	json       bool
+	blockV     int
+	fast       bool
+	variant    string
+	prepWarps  int
+	prepBlockK int
+	configs    string
+	parts      string
+	peer       string
+	state      string
+	cases      string
+	ctas       int
+	cluster    int
+	schedule   string
+	launches   bool
+	dryRun     bool
+	blockM     int
+	keyStep    int
+	vStages    int
+	masksDir   string
+	masks      attention.PrefillBenchMasks
 }
 
 func init() {
@@ -66,12 +67,9 @@ more, named as kda_peers.py names them; --configs picks some by their
   8 H64 T32768   T = 32768
 
 and prints the median ms of --reps launches after --warmup, the bytes
-moved per second and, for v3, each kernel's median timed alone; a progress
-bar is drawn on standard error. --state f32|bf16 is the state dtype.
---pdl launches v3's recurrence as a programmatic dependent launch of the
-preparation (kernels built with griddepcontrol) instead of plainly after
-it, the default, which measured faster on the H200 (docs/perf.md run 22):
-both can be timed in one session.
+moved per second and each kernel's median timed alone (the preparation
+kda_prep, then the recurrence kda_rec); a progress bar is drawn on
+standard error. --state f32|bf16 is the state dtype.
 
 --peer FILE reads the JSON that the peer script kda_peers.py wrote in the
 same session (tools/gpu-kda-peers.sh runs both) and prints, next to each
@@ -84,13 +82,12 @@ before anything runs. Without --peer no peer figure and no speed-up is
 printed: there are no built-in figures (those of other days are in
 docs/perf.md).
 
---block-v and --fast choose the kernel's V block and precision variant;
---variant v3|v1|v2[:WARPS] the kernels (the default v3: kda_v3.tle's
-preparation and recurrence; v1, v2: the fused kda_fwd.tle, kda_fwd_v2.tle)
-and, after a colon, their warps per program (4 or 8; for v3 those of the
-preparation kernel, 1 to 8, the recurrence running one warp per 16 V
-columns); v3:WARPS:KBLOCK also sets the preparation kernel's K block (head
-columns per step, a power of two in [16, 128]; kda.Params.PrepBlockK).
+--block-v sets the recurrence's V block (a power of two in [16, 128]; it
+runs one warp per 16 columns) and --fast drops the hi/lo split of the
+intra-chunk products; --prep-warps sets the preparation kernel's warps (1,
+2, 4 or 8) and --prep-block-k its K block (head columns per step, a power
+of two in [16, 128]; kda.Params.PrepBlockK); 0 is the package's default
+for each.
 
 The attn_decode suite times paged decode attention (kernels/attention) on
 the spec's nine workloads (Hkv 1, Hq 8, page 64: uniform_512 ...
@@ -143,13 +140,14 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
 			fs.BoolVar(&b.json, "json", false, "print the results as JSON")
 			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
-			fs.IntVar(&b.blockV, "block-v", 0, "V columns per program (kda_fwd; 0: the default)")
+			fs.IntVar(&b.blockV, "block-v", 0, "kda_fwd: V columns per recurrence program, a power of two in [16, 128] (0: the default)")
 			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
-			fs.StringVar(&b.variant, "variant", "", "kda_fwd kernel variant, v3 (default), v1 or v2, and optionally :WARPS (v2:8; for v3 the preparation kernel's warps) and, for v3, :KBLOCK (v3:2:64)")
+			fs.StringVar(&b.variant, "variant", "", "attn_decode kernel variant, v1 or v2 (default)")
+			fs.IntVar(&b.prepWarps, "prep-warps", 0, "kda_fwd: the preparation kernel's warps, 1, 2, 4 or 8 (0: the default)")
+			fs.IntVar(&b.prepBlockK, "prep-block-k", 0, "kda_fwd: the preparation kernel's K block, a power of two in [16, 128] (0: the whole head)")
 			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
-			fs.BoolVar(&b.pdl, "pdl", false, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (default: a plain launch, measured faster)")
 			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.BoolVar(&b.launches, "launches", false, "attn_decode: time each call as its two launches back to back instead of a CUDA graph replay (HPC-Ops' timing)")
 			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -25,20 +26,9 @@ type kdaPlan struct {
 // planKDA checks the kda_fwd flags and reads the peer file; nil and the
 // exit code after an error (2: a bad flag, 1: a bad peer file).
 func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
-	variant, warps, kblock := b.variant, 0, 0
-	if f := strings.Split(variant, ":"); len(f) > 1 {
-		var err error
-		warps, err = strconv.Atoi(f[1])
-		if err == nil && len(f) == 3 && f[0] == kda.VariantV3 {
-			kblock, err = strconv.Atoi(f[2])
-		} else if err == nil && len(f) > 2 {
-			err = fmt.Errorf("too many fields")
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: want NAME, NAME:WARPS or v3:WARPS:KBLOCK\n", b.variant)
-			return nil, 2
-		}
-		variant = f[0]
+	if b.variant != "" {
+		fmt.Fprintf(e.stderr, "tlec bench: --variant %q: kda_fwd has one pair of kernels (--prep-warps and --prep-block-k tune its preparation)\n", b.variant)
+		return nil, 2
 	}
 	configs, err := kdaConfigs(b.configs)
 	if err != nil {
@@ -49,8 +39,17 @@ func planKDA(e *env, b *benchFlags) (*kdaPlan, int) {
 		fmt.Fprintf(e.stderr, "tlec bench: --state %q: want f32 or bf16\n", b.state)
 		return nil, 2
 	}
-	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, Variant: variant, NumWarps: warps,
-		PrepBlockK: kblock, StateDType: b.state, PDL: b.pdl}}
+	p := &kdaPlan{configs: configs, peerFile: b.peer, params: kda.Params{BlockV: b.blockV, Fast: b.fast, PrepWarps: b.prepWarps,
+		PrepBlockK: b.prepBlockK, StateDType: b.state}}
+	var ae *kda.ArgError
+	if err := kda.CheckBenchParams(p.params); errors.As(err, &ae) {
+		flag := map[string]string{"block_v": "--block-v", "prep_warps": "--prep-warps", "prep_block_k": "--prep-block-k"}[ae.Arg]
+		fmt.Fprintf(e.stderr, "tlec bench: %s: %s\n", flag, ae.Msg)
+		return nil, 2
+	} else if err != nil {
+		fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
+		return nil, 2
+	}
 	if b.peer != "" {
 		peers, err := kda.ReadPeers(b.peer)
 		if err == nil {
@@ -131,11 +130,8 @@ func printKDA(out io.Writer, rows []kdaRow, peerFile string) {
 		return
 	}
 	r0 := rows[0]
-	pdl := "off"
-	if r0.PDL {
-		pdl = "on"
-	}
-	fmt.Fprintf(out, "kda_fwd variant %s, %d warps, block_v %d, %s state, PDL %s\n", r0.Variant, r0.NumWarps, r0.BlockV, r0.State, pdl)
+	fmt.Fprintf(out, "kda_fwd block_v %d (%d recurrence warps), %d preparation warps, prep K block %d, %s state\n",
+		r0.BlockV, r0.RecWarps, r0.PrepWarps, r0.PrepBlockK, r0.State)
 	peers := r0.Peer != nil
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	head := "H\tconfig\tT\tN\tmedian ms\tmin ms\tTB/s\tkernels ms\t"

@@ -36,7 +36,10 @@ func TestBenchKDABadFlagsAndPeerFiles(t *testing.T) {
 	}{
 		{[]string{"--state", "f16"}, 2, `--state "f16": want f32 or bf16`},
 		{[]string{"--configs", "9"}, 2, `--configs "9": want 1-based indices in [1, 8]`},
-		{[]string{"--variant", "v3:x"}, 2, `--variant "v3:x"`},
+		{[]string{"--variant", "v3:2"}, 2, `--variant "v3:2": kda_fwd has one pair of kernels`},
+		{[]string{"--prep-warps", "3"}, 2, `--prep-warps: `},
+		{[]string{"--prep-block-k", "24"}, 2, `--prep-block-k: `},
+		{[]string{"--block-v", "256"}, 2, `--block-v: `},
 		{[]string{"--peer", peerDir + "none.json"}, 1, "--peer: peer file: open " + peerDir + "none.json"},
 		{[]string{"--peer", peerDir + "kda_peers_malformed.json"}, 1, "kda_peers_malformed.json: malformed JSON at line 4"},
 		{[]string{"--peer", peerDir + "kda_peers_partial.json"}, 1, `no key "flashkda_f32state_H96_T1024_ms"`},
@@ -49,14 +52,14 @@ func TestBenchKDABadFlagsAndPeerFiles(t *testing.T) {
 	if _, err := tle.OpenGPU(); err == nil {
 		return // the bench would run
 	}
-	code, _, errs := runCLI("bench", "kda_fwd", "--peer", peerDir+"kda_peers_partial.json", "--configs", "1,6", "--state", "bf16", "--pdl=false")
+	code, _, errs := runCLI("bench", "kda_fwd", "--peer", peerDir+"kda_peers_partial.json", "--configs", "1,6", "--state", "bf16", "--prep-warps", "4", "--prep-block-k", "64")
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "kda_fwd needs a GPU", "the flags and the file pass")
 }
 
 // benchRes is a measured configuration for the printing tests.
 func benchRes(c kda.BenchConfig, ms float64) kda.BenchResult {
-	return kda.BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: 1024, N: 1, BlockV: 32, Variant: "v3", NumWarps: 2, State: kda.StateF32, PDL: true,
+	return kda.BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: 1024, N: 1, BlockV: 32, RecWarps: 2, PrepWarps: 2, PrepBlockK: 128, State: kda.StateF32,
 		Ms: ms, MinMs: ms * 0.99, TBps: 1.5, PartsMs: []float64{ms / 2, ms / 4}}
 }
 
@@ -75,7 +78,7 @@ func TestPrintKDAWithPeers(t *testing.T) {
 	s := out.String()
 	t.Log("\n" + s)
 	lines := strings.Split(s, "\n")
-	require.Equal(t, "kda_fwd variant v3, 2 warps, block_v 32, f32 state, PDL on", lines[0])
+	require.Equal(t, "kda_fwd block_v 32 (2 recurrence warps), 2 preparation warps, prep K block 128, f32 state", lines[0])
 	require.Equal(t, []string{"96", "fixed", "1024", "1", "0.5000", "0.4950", "1.500", "0.2500", "+", "0.1250", "1.0000", "0.5000", "+", "0.5000", "2.0000", "2.000x", "4.000x"},
 		strings.Fields(lines[2]))
 	require.Equal(t, []string{"96", "T1024", "1024", "1", "1.0000", "0.9900", "1.500", "0.5000", "+", "0.2500", "1.7500", "0.8750", "+", "0.8750", "3.5000", "1.750x", "3.500x"},
@@ -111,10 +114,10 @@ func TestPrintKDAPartialPeers(t *testing.T) {
 func TestPrintKDAWithoutPeers(t *testing.T) {
 	var out bytes.Buffer
 	r := benchRes(kda.BenchConfigs[7], 3.0)
-	r.PDL, r.State = false, kda.StateBF16
+	r.State = kda.StateBF16
 	printKDA(&out, kdaRows([]kda.BenchResult{r}, nil), "")
 	s := out.String()
-	require.Contains(t, s, "bf16 state, PDL off")
+	require.Contains(t, s, "bf16 state\n")
 	require.NotContains(t, s, "FlashKDA ms")
 	require.NotContains(t, s, "speed-up")
 	require.NotContains(t, s, "x\n")

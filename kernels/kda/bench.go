@@ -45,58 +45,73 @@ func repeat(v, n int) []int {
 
 // BenchResult is one measured configuration.
 type BenchResult struct {
-	Config   string  `json:"config"`
-	Tag      string  `json:"tag"`
-	H        int     `json:"H"`
-	T        int     `json:"T"`
-	N        int     `json:"N"`
-	BlockV   int     `json:"block_v"`
-	Variant  string  `json:"variant"`
-	NumWarps int     `json:"num_warps"`
-	State    string  `json:"state"` // the state dtype, f32 or bf16
-	PDL      bool    `json:"pdl"`   // v3: kda_rec was a programmatic dependent launch of kda_prep
-	Ms       float64 `json:"median_ms"`
-	MinMs    float64 `json:"min_ms"`
-	Bytes    int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
-	TBps     float64 `json:"tb_per_s"` // Bytes / median time
-	// PartsMs are the median ms of each kernel of a multi-kernel variant
-	// (v3: preparation, recurrence) timed on its own.
+	Config   string `json:"config"`
+	Tag      string `json:"tag"`
+	H        int    `json:"H"`
+	T        int    `json:"T"`
+	N        int    `json:"N"`
+	BlockV   int    `json:"block_v"`
+	RecWarps int    `json:"rec_warps"` // the recurrence's warps (BlockV / 16)
+	// PrepWarps and PrepBlockK are the preparation kernel's warps and K
+	// block.
+	PrepWarps  int     `json:"prep_warps"`
+	PrepBlockK int     `json:"prep_block_k"`
+	State      string  `json:"state"` // the state dtype, f32 or bf16
+	Ms         float64 `json:"median_ms"`
+	MinMs      float64 `json:"min_ms"`
+	Bytes      int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
+	TBps       float64 `json:"tb_per_s"` // Bytes / median time
+	// PartsMs are the median ms of each kernel (preparation, recurrence)
+	// timed on its own.
 	PartsMs []float64 `json:"parts_ms,omitempty"`
 }
 
 // BenchOptions tune Bench.
 type BenchOptions struct {
 	Warmup, Reps int
-	// Params: BlockV, Fast, Variant, NumWarps, PrepBlockK, PDL and
-	// StateDType (f32 when empty) are honoured; the rest is FlashKDA's
-	// setting.
+	// Params: BlockV, Fast, PrepWarps, PrepBlockK and StateDType (f32 when
+	// empty) are honoured; the rest is FlashKDA's setting.
 	Params Params
 	// Progress, when not nil, is told after each step (warm-up or
 	// measurement of a configuration) how many of total are done.
 	Progress func(done, total int, what string)
 }
 
+// benchHead is the bench's K and V.
+const benchHead = 128
+
+// CheckBenchParams checks what Bench honours of p (BenchOptions.Params) for
+// the bench's head size, K = V = 128: the V block, the preparation kernel's
+// warps and K block, and the state dtype. Errors name the parameter
+// (ArgError).
+func CheckBenchParams(p Params) error {
+	if _, err := benchState(p.StateDType); err != nil {
+		return err
+	}
+	if err := checkBlockV(p.BlockV, benchHead); err != nil {
+		return err
+	}
+	if err := checkPrepWarps(p.PrepWarps); err != nil {
+		return err
+	}
+	return checkPrepBlockK(p.PrepBlockK, benchHead)
+}
+
 // Bench times kda_fwd on g for each configuration with CUDA events (the
 // median of opts.Reps launches after opts.Warmup), with buffers and the
 // launch prepared once per configuration: a timed launch allocates nothing.
 func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult, error) {
-	if err := checkNumWarps(opts.Params); err != nil {
+	if err := CheckBenchParams(opts.Params); err != nil {
 		return nil, err
 	}
-	if err := checkPrepBlockK(opts.Params.PrepBlockK, 128); err != nil {
-		return nil, err
-	}
-	state, err := benchState(opts.Params.StateDType)
-	if err != nil {
-		return nil, err
-	}
+	state, _ := benchState(opts.Params.StateDType)
 	opts.Params.StateDType = state
-	var k *tle.Kernel
-	if variantOf(opts.Params) != VariantV3 {
-		var err error
-		if k, err = KernelOf(opts.Params.Variant); err != nil {
-			return nil, err
-		}
+	prepWarps, prepBlockK := opts.Params.PrepWarps, opts.Params.PrepBlockK
+	if prepWarps == 0 {
+		prepWarps = DefaultPrepWarps
+	}
+	if prepBlockK == 0 {
+		prepBlockK = DefaultPrepBlockK(benchHead)
 	}
 	progress := opts.Progress
 	if progress == nil {
@@ -107,7 +122,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 	for i, c := range configs {
 		label := fmt.Sprintf("H=%d %s", c.H, c.Name)
 		progress(2*i, total, "prepare "+label)
-		run, err := prepareBench(g, k, c, opts.Params)
+		run, err := prepareBench(g, c, opts.Params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
@@ -132,15 +147,8 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		progress(2*i+2, total, "done "+label)
-		nw := opts.Params.NumWarps
-		if nw == 0 {
-			nw = DefaultNumWarps(g)
-		}
-		if variantOf(opts.Params) == VariantV3 {
-			nw = run.bv / Chunk // the recurrence's warps
-		}
 		out = append(out, BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv,
-			Variant: variantOf(opts.Params), NumWarps: nw, State: state, PDL: run.pdl,
+			RecWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state,
 			Ms: t.MedianMs, MinMs: t.MinMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
 	}
 	return out, nil
@@ -151,24 +159,9 @@ type benchRun struct {
 	d      *Dims
 	bv     int
 	bufs   []*tle.DeviceBuffer
-	preps  []*tle.Prepared
-	runner *Runner // v3
-	v3     func() error
-	pdl    bool // v3 with kda_rec as a PDL launch
+	runner *Runner
+	launch func() error // the forward pass, once
 	bytes  int64
-}
-
-// launch runs the forward pass once.
-func (r *benchRun) launch() error {
-	if r.v3 != nil {
-		return r.v3()
-	}
-	for _, p := range r.preps {
-		if err := p.Launch(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // benchState is the state dtype of a bench: f32 (also when empty) or bf16.
@@ -182,8 +175,8 @@ func benchState(s string) (string, error) {
 	return "", argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, s)
 }
 
-// parts are the kernels of a multi-kernel variant, each to be timed alone
-// (after one launch of the whole).
+// parts are the kernels, each to be timed alone (after one launch of the
+// whole).
 func (r *benchRun) parts() []func() error {
 	if r.runner == nil || len(r.runner.preps) < 2 {
 		return nil
@@ -199,16 +192,13 @@ func (r *benchRun) free() {
 	if r.runner != nil {
 		r.runner.Close()
 	}
-	for _, p := range r.preps {
-		p.Close()
-	}
 	for _, b := range r.bufs {
 		r.g.Free(b)
 	}
 }
 
-func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *benchRun, err error) {
-	const K, V = 128, 128
+func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err error) {
+	const K, V = benchHead, benchHead
 	T := 0
 	cu := []int64{0}
 	for _, s := range c.Seqlens {
@@ -217,21 +207,14 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		Variant: base.Variant, NumWarps: base.NumWarps, PrepBlockK: base.PrepBlockK, PDL: base.PDL}
+		PrepWarps: base.PrepWarps, PrepBlockK: base.PrepBlockK}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
 		sdt = ir.BF16
 	}
-	v3 := variantOf(p) == VariantV3
 	bv := p.BlockV
 	if bv == 0 {
-		bv = DefaultBlockV(g, V)
-		if v3 {
-			bv = DefaultBlockVV3(d)
-		}
-	}
-	if p.NumWarps == 0 && !v3 {
-		p.NumWarps = DefaultNumWarps(g)
+		bv = DefaultBlockV(d)
 	}
 	run = &benchRun{g: g, d: d, bv: bv}
 	defer func() {
@@ -255,66 +238,28 @@ func prepareBench(g *tle.GPU, k *tle.Kernel, c BenchConfig, base Params) (run *b
 	}
 	randn := func() float64 { return r.NormFloat64() }
 	unit := func() float64 { return r.Float64() }
-	type spec struct {
+	t := &DeviceTensors{}
+	state := d.N * c.H * V * K
+	for _, s := range []struct {
+		dst  **tle.DeviceBuffer
 		dt   ir.DType
 		n    int
 		fill func() float64
-	}
-	specs := []spec{
-		{ir.BF16, T * c.H * K, randn}, // q
-		{ir.BF16, T * c.H * K, randn}, // k
-		{ir.BF16, T * c.H * V, randn}, // v
-		{ir.BF16, T * c.H * K, randn}, // g
-		{ir.BF16, T * c.H, randn},     // beta
-		{ir.F32, c.H, unit},           // A_log
-		{ir.F32, c.H * K, unit},       // dt_bias
-		{ir.I64, len(cu), nil},        // cu_seqlens (uploaded below)
-		{ir.F32, 1, nil},              // h0 (f32; the one of the state dtype is set below)
-		{ir.BF16, 1, nil},             // h0_bf16
-		{ir.F32, 1, nil},              // ht
-		{ir.BF16, 1, nil},             // ht_bf16
-		{ir.BF16, T * c.H * V, nil},   // o
-	}
-	h0, ht := 8, 10 // the f32 state's slots
-	if sdt == ir.BF16 {
-		h0, ht = 9, 11
-	}
-	specs[h0] = spec{sdt, d.N * c.H * V * K, randn}
-	specs[ht] = spec{sdt, d.N * c.H * V * K, nil}
-	args := make([]any, 0, len(specs)+3)
-	for i, s := range specs {
-		var b *tle.DeviceBuffer
-		if i == 7 {
-			b, err = g.Upload(ir.I64, floats(cu))
-			if err == nil {
-				run.bufs = append(run.bufs, b)
-			}
-		} else {
-			b, err = alloc(s.dt, s.n, s.fill)
-		}
-		if err != nil {
+	}{
+		{&t.Q, ir.BF16, T * c.H * K, randn}, {&t.K, ir.BF16, T * c.H * K, randn}, {&t.V, ir.BF16, T * c.H * V, randn},
+		{&t.G, ir.BF16, T * c.H * K, randn}, {&t.Beta, ir.BF16, T * c.H, randn},
+		{&t.ALog, ir.F32, c.H, unit}, {&t.DtBias, ir.F32, c.H * K, unit},
+		{&t.H0, sdt, state, randn}, {&t.HT, sdt, state, nil}, {&t.O, ir.BF16, T * c.H * V, nil},
+	} {
+		if *s.dst, err = alloc(s.dt, s.n, s.fill); err != nil {
 			return nil, err
 		}
-		args = append(args, b)
 	}
-	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(d.N*c.H*V*K)*int64(sdt.Bytes())
-	if v3 {
-		b := func(i int) *tle.DeviceBuffer { return args[i].(*tle.DeviceBuffer) }
-		t := &DeviceTensors{Q: b(0), K: b(1), V: b(2), G: b(3), Beta: b(4), ALog: b(5), DtBias: b(6), H0: b(h0), HT: b(ht), O: b(12)}
-		p.BlockV = bv
-		run.runner = NewRunner(g)
-		run.pdl = pdlFor(g, p).PDL
-		run.v3 = func() error { return run.runner.Launch(d, p, t) }
-		return run, run.v3()
-	}
-	args = append(args, float32(p.Scale), float32(p.LowerBound), int32(c.H))
-	l := Plan(d, p, bv, true)
-	prep, err := g.Prepare(k, l.Options(), l.Grid, args...)
-	if err != nil {
-		return nil, err
-	}
-	run.preps = append(run.preps, prep)
-	return run, nil
+	run.bytes = int64(T*c.H)*int64(3*K+2*V+1)*2 + 2*int64(state)*int64(sdt.Bytes())
+	p.BlockV = bv
+	run.runner = NewRunner(g)
+	run.launch = func() error { return run.runner.Launch(d, p, t) }
+	return run, run.launch()
 }
 
 // randBuf fills n elements with values from fill: a block of up to 2^20

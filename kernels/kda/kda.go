@@ -4,18 +4,16 @@
 // an optional initial state and a final state in f32 or bf16 ([N, H, V, K]),
 // variable-length sequences through cu_seqlens, and T of any length.
 //
-// The default variant, v3 (kda_v3.tle), is two kernels: kda_prep, a
-// persistent kernel with its inputs brought by TMA one item ahead, builds
-// the state-independent operands of every 16-token chunk at once into a
+// The forward pass is two kernels (kda.tle): kda_prep, a persistent
+// kernel with its inputs brought by TMA one item ahead, builds the
+// state-independent operands of every 16-token chunk at once into a
 // workspace of 13,824 bytes per (chunk, head) at K = 128 (FlashKDA's size),
 // and kda_rec runs the recurrence with the transposed f32 state in
 // registers, the chained products never leaving them (see that file). On a
 // GPU, a Runner keeps the workspace, chunk tables and launches between
-// calls, so that a warm call allocates no device memory. Two fused
-// single-kernel variants remain for comparison: v1 (kda_fwd.tle) and v2
-// (kda_fwd_v2.tle, its layout changes explicit in shared memory). Forward
-// validates every argument first (errors name the argument) and then runs
-// the kernels on any tle.Device: the CPU interpreter or a GPU.
+// calls, so that a warm call allocates no device memory. Forward validates
+// every argument first (errors name the argument) and then runs the kernels
+// on any tle.Device: the CPU interpreter or a GPU.
 package kda
 
 import (
@@ -23,8 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"sync"
 
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
@@ -58,53 +54,21 @@ type Params struct {
 	// FinalState asks for the final state (Outputs.HT).
 	FinalState bool
 	// Fast drops the hi/lo bf16 split of the intra-chunk products (M and
-	// M U): fewer tensor-core products for a larger error (relative RMS of o
-	// about 0.004 instead of 0.0025 on random inputs; see the tests).
+	// M U): fewer tensor-core products for a larger error in o (the tests
+	// hold both forms to one tolerance).
 	Fast bool
-	// BlockV is the number of V columns of one program, a power of two of at
-	// least 16; 0 picks one for the device (see DefaultBlockV).
+	// BlockV is the number of V columns of one recurrence program, a power
+	// of two in [16, 128] dividing V; 0 picks one for the sizes (see
+	// DefaultBlockV). The recurrence runs one warp per 16 of them.
 	BlockV int
-	// Variant picks the kernels: "v3" (the default when empty, kda_v3.tle:
-	// a preparation kernel and the recurrence), or the fused single-kernel
-	// forms "v1" (kda_fwd.tle) and "v2" (kda_fwd_v2.tle, explicit
-	// shared-memory phases).
-	Variant string
-	// NumWarps is the warps per program: 4 or 8 for v1 and v2 (0 is 4, or
-	// DefaultNumWarps on a GPU); 1, 2, 4 or 8 for v3's preparation kernel
-	// (0 is DefaultPrepWarps; its recurrence runs one warp per 16 V
-	// columns).
-	NumWarps int
-	// PrepBlockK is the head columns v3's preparation kernel works on at a
+	// PrepWarps is the warps of the preparation kernel: 1, 2, 4 or 8 (0 is
+	// DefaultPrepWarps).
+	PrepWarps int
+	// PrepBlockK is the head columns the preparation kernel works on at a
 	// time (its element-wise tiles are [16, PrepBlockK], the products over
 	// the head accumulate block by block): a power of two of at least 16
 	// dividing the padded head size; 0 picks one (DefaultPrepBlockK).
 	PrepBlockK int
-	// PDL launches v3's recurrence as a programmatic dependent launch of
-	// kda_prep (tle.LaunchOptions{PDL: true}), both kernels built with
-	// griddepcontrol, so that its set-up and h0 load overlap kda_prep's
-	// tail. Off by default: on the H200 the plain launch is faster (docs/
-	// perf.md run 22: 0.964 against 1.112 ms at H 96, T 8192; kda_prep
-	// alone 0.445 against 0.522 ms, the early recurrence programs taking
-	// SM room from it). Targets older than sm_90 always run without PDL;
-	// the interpreter runs the PDL kernels, in order.
-	PDL bool
-}
-
-// Kernel variants (Params.Variant).
-const (
-	VariantV1 = "v1"
-	VariantV2 = "v2"
-)
-
-// variantFiles are the sources of the variants.
-var variantFiles = map[string]string{VariantV1: "kda_fwd.tle", VariantV2: "kda_fwd_v2.tle", VariantV3: "kda_v3.tle"}
-
-// variantOf is p's variant with the default (v3) filled in.
-func variantOf(p Params) string {
-	if p.Variant == "" {
-		return VariantV3
-	}
-	return p.Variant
 }
 
 // DefaultScale is K^-0.5.
@@ -271,38 +235,23 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	if p.StateDType != StateF32 && p.StateDType != StateBF16 {
 		return nil, argErr("state_dtype", "want %q or %q, got %q", StateF32, StateBF16, p.StateDType)
 	}
-	if _, ok := variantFiles[variantOf(p)]; !ok {
-		return nil, argErr("variant", "want %q, %q or %q, got %q", VariantV1, VariantV2, VariantV3, p.Variant)
-	}
-	if variantOf(p) == VariantV3 {
-		if err := checkBlockVV3(p.BlockV, d.V); err != nil {
-			return nil, err
-		}
-		if err := checkPrepBlockK(p.PrepBlockK, d.K); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkNumWarps(p); err != nil {
+	if err := checkBlockV(p.BlockV, d.V); err != nil {
 		return nil, err
 	}
-	if p.BlockV != 0 && (p.BlockV < 16 || p.BlockV&(p.BlockV-1) != 0 || p.BlockV > nextPow2(d.V)) {
-		return nil, argErr("block_v", "must be a power of two in [16, %d] (V = %d), got %d", nextPow2(d.V), d.V, p.BlockV)
+	if err := checkPrepBlockK(p.PrepBlockK, d.K); err != nil {
+		return nil, err
+	}
+	if err := checkPrepWarps(p.PrepWarps); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
 
-// checkNumWarps validates Params.NumWarps: 4 or 8 for the fused variants,
-// 1 to 8 (a power of two) for v3's preparation kernel; 0 is the default.
-func checkNumWarps(p Params) error {
-	nw := p.NumWarps
-	if variantOf(p) == VariantV3 {
-		if nw != 0 && nw != 1 && nw != 2 && nw != 4 && nw != 8 {
-			return argErr("num_warps", "v3 wants 1, 2, 4 or 8 warps for its preparation kernel (0: %d), got %d", DefaultPrepWarps, nw)
-		}
-		return nil
-	}
-	if nw != 0 && nw != 4 && nw != 8 {
-		return argErr("num_warps", "want 4 or 8 (0: 4), got %d", nw)
+// checkPrepWarps validates Params.PrepWarps, the preparation kernel's
+// warps: 1, 2, 4 or 8; 0 is the default.
+func checkPrepWarps(nw int) error {
+	if nw != 0 && nw != 1 && nw != 2 && nw != 4 && nw != 8 {
+		return argErr("prep_warps", "want 1, 2, 4 or 8 warps for the preparation kernel (0: %d), got %d", DefaultPrepWarps, nw)
 	}
 	return nil
 }
@@ -322,29 +271,6 @@ func nextPow2(n int) int {
 	return p
 }
 
-// DefaultBlockV is the V block of one program on dev: the whole (padded) V,
-// so that no chunk preparation is duplicated across V blocks; on a GPU at
-// most 128, with DefaultNumWarps warps. Measured on the H200 (docs/perf.md,
-// run 8): BV = 128 with 8 warps gives the best geometric mean over the six
-// benchmark configurations (0.41x FlashKDA), against 0.38x for BV = 64 with 4
-// warps and 0.29x for BV = 32 with 4 warps.
-func DefaultBlockV(dev tle.Device, v int) int {
-	if _, ok := dev.(*tle.GPU); ok {
-		return min(128, nextPow2(v))
-	}
-	return nextPow2(v)
-}
-
-// DefaultNumWarps is the warps per program on dev when Params.NumWarps is 0:
-// 8 on a GPU (the [K, BV] f32 state then takes 64 registers per thread at
-// K = BV = 128), the compiler's default elsewhere.
-func DefaultNumWarps(dev tle.Device) int {
-	if _, ok := dev.(*tle.GPU); ok {
-		return 8
-	}
-	return 0
-}
-
 // Launch is one kernel specialisation and grid.
 type Launch struct {
 	Defines  map[string]string
@@ -361,87 +287,54 @@ func (l Launch) Options() tle.CompileOptions {
 	return tle.CompileOptions{Defines: l.Defines, NumWarps: l.NumWarps, MinCTAsPerSM: l.MinCTAs, LoopAddresses: l.LoopAddresses}
 }
 
-// Plan is the launch of validated sizes d with params p and block bv.
-func Plan(d *Dims, p Params, bv int, hasH0 bool) Launch {
-	b := strconv.FormatBool
-	return Launch{
-		Defines: map[string]string{
-			"K": strconv.Itoa(d.K), "KP": strconv.Itoa(nextPow2(d.K)),
-			"V": strconv.Itoa(d.V), "BV": strconv.Itoa(bv),
-			"USE_H0": b(hasH0), "STORE_HT": b(p.FinalState), "STATE_BF16": b(p.StateDType == StateBF16),
-			"SPLIT": b(!p.Fast),
-		},
-		Grid:     [3]int{(d.V + bv - 1) / bv, d.H, d.N},
-		NumWarps: p.NumWarps,
-	}
-}
-
-type loadedKernel struct {
-	once sync.Once
-	k    *tle.Kernel
-	err  error
-}
-
-var kernels = map[string]*loadedKernel{VariantV1: {}, VariantV2: {}}
-
-// Kernel is the kda_fwd kernel of variant v1 (parsed and checked once per
-// process).
-func Kernel() (*tle.Kernel, error) { return KernelOf(VariantV1) }
-
-// KernelOf is the kda_fwd kernel of a variant ("" is v1), parsed and
-// checked once per process.
-func KernelOf(variant string) (*tle.Kernel, error) {
-	if variant == "" {
-		variant = VariantV1
-	}
-	lk, ok := kernels[variant]
-	if !ok {
-		return nil, argErr("variant", "want %q or %q, got %q", VariantV1, VariantV2, variant)
-	}
-	lk.once.Do(func() {
-		prog, err := tle.Load(FS, variantFiles[variant])
-		if err != nil {
-			lk.err = err
-			return
-		}
-		lk.k, lk.err = prog.Kernel("kda_fwd")
-	})
-	return lk.k, lk.err
-}
-
-// Forward validates the inputs and runs the forward pass on dev.
+// Forward validates the inputs and runs both kernels on dev: on a GPU
+// through the device's Runner (device buffers kept between calls), on the
+// interpreter through tensors, one launch after the other.
 func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	d, err := Validate(in, p)
 	if err != nil {
 		return nil, err
 	}
-	if variantOf(p) == VariantV3 {
-		return forwardV3(dev, in, d, p)
-	}
-	k, err := KernelOf(p.Variant)
+	prepK, recK, err := Kernels()
 	if err != nil {
 		return nil, err
 	}
+	if g, ok := dev.(*tle.GPU); ok {
+		return runnerFor(g).forward(in, d, p)
+	}
 	bv := p.BlockV
 	if bv == 0 {
-		bv = DefaultBlockV(dev, d.V)
+		bv = DefaultBlockV(d)
 	}
-	if p.NumWarps == 0 {
-		p.NumWarps = DefaultNumWarps(dev)
-	}
-	l := Plan(d, p, bv, in.H0 != nil)
+	ct := MakeChunkTables(d.CuSeqlens)
+	nc := ct.NumChunks()
+	prep, rec := Launches(d, p, bv, nc, in.H0 != nil)
 	cu := vector(d.CuSeqlens)
+	cp := copyTensor
+	kp := paddedK(d.K)
+	ws := tle.NewTensor(max(1, nc*d.H*wsElems(d.K)))
+	wd := tle.NewTensor(max(1, nc*d.H*kp))
+	if nc > 0 {
+		args := map[string]any{
+			"q": cp(in.Q), "k": cp(in.K), "g": cp(in.G), "beta": cp(in.Beta),
+			"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "chunks": vector(ct.Chunks), "ws": ws, "wd": wd,
+			"scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H, "T": d.B * d.T, "items": nc * d.H,
+		}
+		// a few programs, so that each runs several items of its
+		// persistent loop (and they get uneven shares)
+		grid := [3]int{prepPrograms(nc*d.H, interpPrepPrograms), 1, 1}
+		if err := prepK.Run(dev, grid, prep.Options(), args); err != nil {
+			return nil, fmt.Errorf("kda_prep on %s: %w", dev.Name(), err)
+		}
+	}
 	st := stateArgs(in, d, p)
 	out := tle.NewTensor(d.B, d.T, d.H, d.V)
-	cp := copyTensor
 	args := map[string]any{
-		"q": cp(in.Q), "k": cp(in.K), "v": cp(in.V), "g": cp(in.G), "beta": cp(in.Beta),
-		"a_log": cp(in.ALog), "dt_bias": cp(in.DtBias), "cu_seqlens": cu,
-		"o": out, "scale": p.Scale, "lower_bound": p.LowerBound, "H": d.H,
+		"ws": ws, "wd": wd, "v": copyTensor(in.V), "cu_seqlens": cu, "chunk_off": vector(ct.Off), "o": out, "H": d.H,
 	}
 	st.addTo(args)
-	if err := k.Run(dev, l.Grid, l.Options(), args); err != nil {
-		return nil, fmt.Errorf("kda_fwd on %s: %w", dev.Name(), err)
+	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
+		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
 	}
 	return &Outputs{O: out, HT: st.ht}, nil
 }

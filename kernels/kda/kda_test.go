@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -31,15 +30,11 @@ type accCase struct {
 	state   string
 	bv      int
 	fast    bool
-	variant string  // "" is the default (v3)
-	warps   int     // 0 is 4
-	kb      int     // v3's PrepBlockK (0: the default)
-	tolO    float64 // 0: 0.005
+	warps   int // the preparation kernel's (0: the default)
+	kb      int // PrepBlockK (0: the default)
 }
 
-// accFixedVarlen are the first inputs of v1 and v3 (v2 runs on some of
-// them), named without the variant (accVariant adds it).
-var accFixedVarlen = []accCase{
+var accCases = []accCase{
 	// Fixed length with a tail (53 = 3*16 + 5), no initial state.
 	{name: "fixed/no-h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, state: StateF32},
 	{name: "fixed/h0/f32", B: 2, T: 53, H: 2, K: 32, V: 32, h0: true, state: StateF32},
@@ -49,59 +44,20 @@ var accFixedVarlen = []accCase{
 	// K != V and the V columns split over programs.
 	{name: "varlen/h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 7, 40, 40, 77, 100}, h0: true, state: StateF32, bv: 16},
 	{name: "varlen/no-h0/f32", T: 100, H: 2, K: 64, V: 32, cu: []int64{0, 30, 33, 100}, state: StateF32},
-}
-
-// accFast is the last input of every variant.
-var accFast = accCase{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true}
-
-var accCases = slices.Concat(
-	accVariant(VariantV1, accFixedVarlen, []accCase{
-		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16, bv: 32},
-		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 32, cu: []int64{0, 45, 90}, state: StateBF16},
-		// Head sizes that are not powers of two: padded, masked lanes.
-		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
-		// FlashKDA's head size.
-		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 64},
-		// The variant without the hi/lo split.
-		accFast,
-	}),
-
-	// Kernel variant v2 (kda_fwd_v2.tle) on the same kinds of input: fixed
-	// no-h0/f32 and h0/bf16, varlen h0/f32.
-	accVariant(VariantV2, []accCase{
-		accFixedVarlen[0], accFixedVarlen[2], accFixedVarlen[4],
-		{name: "varlen/no-h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, state: StateBF16, bv: 32, warps: 8},
-		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32, bv: 32},
-		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, bv: 32},
-		accFast,
-	}),
-
-	// Variant v3 (kda_v3.tle: preparation and recurrence kernels).
-	accVariant(VariantV3, accFixedVarlen, []accCase{
-		{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
-		{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
-		{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
-		{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
-		{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
-		// The preparation kernel over K blocks: two of the head, and four
-		// of a padded head (48 of 64 columns: the last block all padding),
-		// on 2 warps.
-		{name: "fixed/K128-V128/kb64/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, kb: 64},
-		{name: "varlen/K48-V32/kb16/w2/h0/f32", T: 60, H: 2, K: 48, V: 32, cu: []int64{0, 9, 60}, h0: true, state: StateF32, kb: 16, warps: 2},
-		accFast,
-	}),
-)
-
-// accVariant gives the cases of groups, in order, the kernel variant, and
-// their names its prefix.
-func accVariant(variant string, groups ...[]accCase) []accCase {
-	var out []accCase
-	for _, c := range slices.Concat(groups...) {
-		c.variant = variant
-		c.name = variant + "/" + c.name
-		out = append(out, c)
-	}
-	return out
+	{name: "varlen/h0/bf16", T: 90, H: 2, K: 32, V: 64, cu: []int64{0, 16, 50, 90}, h0: true, state: StateBF16},
+	// Head sizes that are not powers of two: padded, masked lanes.
+	{name: "fixed/K48-V80/h0/f32", B: 1, T: 37, H: 2, K: 48, V: 80, h0: true, state: StateF32},
+	// FlashKDA's head size.
+	{name: "fixed/K128-V128/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32},
+	{name: "fixed/K128-V128/bv32/h0/bf16", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateBF16, bv: 32},
+	{name: "fixed/K16-V16/h0/f32", B: 1, T: 40, H: 2, K: 16, V: 16, h0: true, state: StateF32},
+	// The preparation kernel over K blocks: two of the head, and four
+	// of a padded head (48 of 64 columns: the last block all padding),
+	// on 2 warps.
+	{name: "fixed/K128-V128/kb64/h0/f32", B: 1, T: 67, H: 2, K: 128, V: 128, h0: true, state: StateF32, kb: 64},
+	{name: "varlen/K48-V32/kb16/w2/h0/f32", T: 60, H: 2, K: 48, V: 32, cu: []int64{0, 9, 60}, h0: true, state: StateF32, kb: 16, warps: 2},
+	// Without the hi/lo split.
+	{name: "fast/varlen/h0/f32", T: 100, H: 2, K: 64, V: 64, cu: []int64{0, 21, 100}, h0: true, state: StateF32, fast: true},
 }
 
 // TestAccuracy checks o and the final state against the float64 token-by-
@@ -117,7 +73,7 @@ func TestAccuracy(t *testing.T) {
 				}
 				in := randomInputs(r, B, c.T, c.H, c.K, c.V, c.cu, c.h0, c.state)
 				p := Params{Scale: DefaultScale(c.K), LowerBound: -5, StateDType: c.state, FinalState: true, BlockV: c.bv, Fast: c.fast,
-					Variant: c.variant, NumWarps: c.warps, PrepBlockK: c.kb}
+					PrepWarps: c.warps, PrepBlockK: c.kb}
 				out, err := Forward(dev, in, p)
 				require.NoError(t, err)
 				o, ht := reference(in, p)
@@ -240,7 +196,7 @@ func TestOpBadInputs(t *testing.T) {
 	var op Op
 	_, err := op.Run(tle.CPU(), arrays(), params())
 	require.NoError(t, err)
-	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "variant": "v2", "num_warps": 8.0})
+	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "prep_warps": 4.0})
 	require.NoError(t, err)
 	cases := []struct {
 		arg    string
@@ -262,9 +218,8 @@ func TestOpBadInputs(t *testing.T) {
 		{"state_dtype", func(a map[string]*npy.Array, p map[string]any) { p["state_dtype"] = 32.0 }},
 		{"fast", func(a map[string]*npy.Array, p map[string]any) { p["fast"] = 1.0 }},
 		{"block_v", func(a map[string]*npy.Array, p map[string]any) { p["block_v"] = 16.5 }},
-		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = "v9" }},
-		{"variant", func(a map[string]*npy.Array, p map[string]any) { p["variant"] = 2.0 }},
-		{"num_warps", func(a map[string]*npy.Array, p map[string]any) { p["num_warps"] = 6.0 }},
+		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 6.0 }},
+		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 2.5 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
 	}
 	for i, c := range cases {
@@ -279,8 +234,7 @@ func TestOpBadInputs(t *testing.T) {
 // TestGPULarge is the check of the issue at FlashKDA's size (T = 8192,
 // H = 96, K = V = 128; f32 and bf16 states, fixed length and varlen, with
 // and without h0), on the GPU only; the reference is computed for a few
-// heads. Set TLE_KDA_LARGE=0 to skip it, and
-// TLE_KDA_VARIANT to pick the kernel variant (default v1).
+// heads. Set TLE_KDA_LARGE=0 to skip it.
 func TestGPULarge(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -297,7 +251,7 @@ func TestGPULarge(t *testing.T) {
 	}{{nil, StateF32, true}, {varlen, StateF32, true}, {varlen, StateBF16, true}, {nil, StateBF16, false}} {
 		r := rand.New(rand.NewPCG(11, 12))
 		in := randomInputs(r, 1, 8192, 96, 128, 128, c.cu, c.h0, c.state)
-		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: c.state, FinalState: true, Variant: os.Getenv("TLE_KDA_VARIANT")}
+		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: c.state, FinalState: true}
 		out, err := Forward(g, in, p)
 		require.NoError(t, err)
 		heads := func(h int) bool { return h == 0 || h == 57 || h == 95 }
@@ -323,63 +277,33 @@ func TestGPULarge(t *testing.T) {
 	}
 }
 
-// TestBuildsForGPU compiles the kernel to LLVM IR for NVPTX (the Go part of
-// the GPU compilation; no GPU or LLVM needed) for the specialisations the op
-// launches: FlashKDA's sizes with each V block, both state dtypes and
-// precision variants, and a padded head size.
+// TestBuildsForGPU compiles both kernels to LLVM IR for NVPTX (the Go
+// part of the GPU compilation; no GPU or LLVM needed) for specialisations
+// the op launches: FlashKDA's sizes with each V block, both state dtypes
+// and precision variants, and a padded head size.
 func TestBuildsForGPU(t *testing.T) {
+	prepK, recK, err := Kernels()
+	require.NoError(t, err)
 	for _, c := range []struct {
 		K, V, bv int
 		h0       bool
 		p        Params
 	}{
-		{128, 128, 32, true, Params{StateDType: StateF32, FinalState: true}},
-		{128, 128, 64, true, Params{StateDType: StateBF16, FinalState: true, Fast: true}},
+		{128, 128, 64, false, Params{StateDType: StateBF16, FinalState: true, Fast: true}},
 		{128, 128, 16, false, Params{StateDType: StateF32}},
-		{48, 80, 32, true, Params{StateDType: StateF32, FinalState: true}},
-		{128, 128, 32, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2}},
-		{128, 128, 64, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2, NumWarps: 8}},
-		{128, 128, 16, false, Params{StateDType: StateBF16, Fast: true, Variant: VariantV2}},
-		{48, 80, 32, true, Params{StateDType: StateF32, FinalState: true, Variant: VariantV2}},
+		{48, 80, 16, true, Params{StateDType: StateF32, FinalState: true}},
 	} {
-		k, err := KernelOf(c.p.Variant)
-		require.NoError(t, err)
 		d := &Dims{B: 1, T: 64, H: 4, K: c.K, V: c.V, N: 1}
-		l := Plan(d, c.p, c.bv, c.h0)
-		a, err := k.Build(l.Options(), tle.GPUOptions{}, "ll")
-		require.NoError(t, err, "%s %v", c.p.Variant, l.Defines)
-		require.Contains(t, a.LLVMIR, "mma.sync", "%v", l.Defines)
-		if c.p.Variant == VariantV2 {
-			// v2 changes layouts only through its own buffers: no
-			// convert_layout inside the chunk loop.
-			require.Zero(t, loopConverts(t, a.TIR), "%v", l.Defines)
+		prep, rec := Launches(d, c.p, c.bv, 4, c.h0)
+		for _, k := range []struct {
+			k *tle.Kernel
+			l Launch
+		}{{prepK, prep}, {recK, rec}} {
+			a, err := k.k.Build(k.l.Options(), tle.GPUOptions{}, "ll")
+			require.NoError(t, err, "%s %v", k.k.Name(), k.l.Defines)
+			require.Contains(t, a.LLVMIR, "mma.sync", "%s %v", k.k.Name(), k.l.Defines)
 		}
 	}
-}
-
-// loopConverts counts the convert_layout ops inside the (single) for loop
-// of a kernel's printed tile IR.
-func loopConverts(t *testing.T, tir string) int {
-	lines := strings.Split(tir, "\n")
-	start, indent := -1, ""
-	for i, l := range lines {
-		if strings.Contains(l, " = for(") {
-			start, indent = i, l[:len(l)-len(strings.TrimLeft(l, " "))]
-			break
-		}
-	}
-	require.GreaterOrEqual(t, start, 0, "no for loop in the tile IR")
-	n := 0
-	for _, l := range lines[start+1:] {
-		if l == indent+"}" {
-			return n
-		}
-		if strings.Contains(l, "convert_layout(") {
-			n++
-		}
-	}
-	t.Fatal("unterminated for loop in the tile IR")
-	return n
 }
 
 // TestRunnerWarmAllocatesNothing: on a GPU, a second call of the same
@@ -434,10 +358,10 @@ func TestBufKey(t *testing.T) {
 // read; a barrier must separate them (compute-sanitizer's racecheck found
 // the hazard when it was missing).
 func TestRecurrenceCopiesWaitForReads(t *testing.T) {
-	_, rec, err := KernelsV3()
+	_, rec, err := Kernels()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
-	_, l := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
+	_, l := Launches(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
 	a, err := rec.Build(l.Options(), tle.GPUOptions{}, "ll")
 	require.NoError(t, err)
 	pendingRead, sawRead := false, false
@@ -456,118 +380,42 @@ func TestRecurrenceCopiesWaitForReads(t *testing.T) {
 	t.Fatal("no cp.async in kda_rec")
 }
 
-// TestPDLInPTX: built for sm_90a with llc-19, kda_prep lets kda_rec be
-// scheduled (griddepcontrol.launch_dependents) and kda_rec waits
-// (griddepcontrol.wait) after loading h0 and before its first read of the
-// workspace (the cp.async pipeline and the preloaded [C, C] tiles); with
-// PDL off neither instruction is there.
-func TestPDLInPTX(t *testing.T) {
-	if _, err := exec.LookPath("llc-19"); err != nil {
-		t.Skipf("llc-19 not installed: %v", err)
-	}
-	prepK, recK, err := KernelsV3()
-	require.NoError(t, err)
-	d := &Dims{B: 1, T: 8192, H: 96, K: 128, V: 128, N: 1}
-	for _, noPDL := range []bool{false, true} {
-		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PDL: !noPDL}, 32, 512, true)
-		gopts := tle.GPUOptions{Arch: "sm_90a", Toolchain: "llc"}
-		pa, err := prepK.Build(prep.Options(), gopts, "ptx")
-		require.NoError(t, err)
-		ra, err := recK.Build(rec.Options(), gopts, "ptx")
-		require.NoError(t, err)
-		pp, rp := pa.Binary.PTX, ra.Binary.PTX
-		require.Equal(t, !noPDL, ra.Binary.GridDependencyWait, "PDL %v", !noPDL)
-		if noPDL {
-			require.NotContains(t, pp, "griddepcontrol")
-			require.NotContains(t, rp, "griddepcontrol")
-			continue
-		}
-		require.Equal(t, 1, strings.Count(pp, "griddepcontrol.launch_dependents;"))
-		require.NotContains(t, pp, "griddepcontrol.wait")
-		require.NotContains(t, rp, "griddepcontrol.launch_dependents")
-		require.Equal(t, 1, strings.Count(rp, "griddepcontrol.wait;"))
-		wait := strings.Index(rp, "griddepcontrol.wait;")
-		// Before the wait: cu_seqlens (u64), chunk_off (u32) and the f32
-		// rows of h0 (v4.f32), nothing else; no copy.
-		before := regexp.MustCompile(`ld\.global(\.\w+)+`).FindAllString(rp[:wait], -1)
-		h0 := 0
-		for _, ld := range before {
-			switch ld {
-			case "ld.global.u64", "ld.global.u32":
-			case "ld.global.v4.f32":
-				h0++
-			default:
-				t.Errorf("%s before the wait: only the sequence bounds and h0 may be read there", ld)
-			}
-		}
-		require.Positive(t, h0, "h0 is loaded before the wait")
-		require.NotContains(t, rp[:wait], "cp.async")
-		require.NotContains(t, rp[wait:], "ld.global.v4.f32", "no h0 load after the wait")
-		require.Contains(t, rp[wait:], "cp.async", "the workspace copies come after the wait")
-		// prep triggers before its first store
-		require.Less(t, strings.Index(pp, "griddepcontrol.launch_dependents"), strings.Index(pp, "st.global"))
-	}
-}
-
-// TestPDLSameResultOnInterpreter: the kernels built with and without the
-// PDL builtins compute the same bits on the interpreter.
-func TestPDLSameResultOnInterpreter(t *testing.T) {
-	in := randomInputs(rand.New(rand.NewPCG(5, 6)), 1, 75, 2, 32, 32, []int64{0, 20, 75}, true, StateF32)
-	p := Params{Scale: DefaultScale(32), LowerBound: -5, StateDType: StateF32, FinalState: true, PDL: true}
-	a, err := Forward(tle.CPU(), in, p)
-	require.NoError(t, err)
-	p.PDL = false
-	b, err := Forward(tle.CPU(), in, p)
-	require.NoError(t, err)
-	require.Equal(t, a.O.Data, b.O.Data)
-	require.Equal(t, a.HT.Data, b.HT.Data)
-}
-
-// Before sm_90 the v3 recurrence builds only without the PDL builtins,
-// which the Runner then asks for (pdlFor); the preparation kernel, whose
-// tiles come by TMA (make_desc), is refused there with or without them (a
-// user error at its position, not PTX the driver would refuse). sm_90
-// builds both either way.
-func TestV3OldTargetsBuildWithoutPDL(t *testing.T) {
-	prepK, recK, err := KernelsV3()
+// Before sm_90 the recurrence builds; the preparation kernel, whose tiles
+// come by TMA (make_desc), is refused there (a user error at its position,
+// not PTX the driver would refuse). sm_90 builds both.
+func TestOldTargets(t *testing.T) {
+	prepK, recK, err := Kernels()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 64, H: 2, K: 64, V: 64, N: 1}
-	for _, noPDL := range []bool{false, true} {
-		prep, rec := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PDL: !noPDL}, 32, 4, true)
-		_, prepErr := prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
-		_, recErr := recK.Build(rec.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
-		if noPDL {
-			require.ErrorContains(t, prepErr, "make_desc: needs sm_90 or newer (tensormap.replace, a TMA descriptor)")
-			require.NoError(t, recErr)
-		} else {
-			require.ErrorContains(t, prepErr, "needs sm_90 or newer")
-			require.ErrorContains(t, recErr, "needs sm_90 or newer")
-		}
-		for _, k := range []struct {
-			k *tle.Kernel
-			l Launch
-		}{{prepK, prep}, {recK, rec}} {
-			_, err := k.k.Build(k.l.Options(), tle.GPUOptions{Arch: "sm_90"}, "ll")
-			require.NoError(t, err, "%s on sm_90, pdl %v", k.k.Name(), !noPDL)
-		}
+	prep, rec := Launches(d, Params{StateDType: StateF32, FinalState: true}, 32, 4, true)
+	_, err = prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
+	require.ErrorContains(t, err, "make_desc: needs sm_90 or newer (tensormap.replace, a TMA descriptor)")
+	_, err = recK.Build(rec.Options(), tle.GPUOptions{Arch: "sm_80"}, "ll")
+	require.NoError(t, err)
+	for _, k := range []struct {
+		k *tle.Kernel
+		l Launch
+	}{{prepK, prep}, {recK, rec}} {
+		_, err := k.k.Build(k.l.Options(), tle.GPUOptions{Arch: "sm_90"}, "ll")
+		require.NoError(t, err, "%s on sm_90", k.k.Name())
 	}
 }
 
-// TestPrepPTX: kda_prep at FlashKDA's head size, as v3 launches it, built
+// TestPrepPTX: kda_prep at FlashKDA's head size, as Forward launches it, built
 // for sm_90a with llc-19: the cumulative gate is a sequential sum in
 // registers (no shfl.up), sigmoid takes one rcp.approx (no div.full), the
-// inputs come by TMA, and an item crosses at most 24 CTA barriers (39 when
-// every layout trip and staged product had two, 31 before the compiler
-// re-read shared memory instead of converting).
+// inputs come by TMA, and an item crosses at most 24 CTA barriers (the
+// compiler re-reads shared memory in the layout a use needs instead of
+// converting through it).
 func TestPrepPTX(t *testing.T) {
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skipf("llc-19 not installed: %v", err)
 	}
-	prepK, _, err := KernelsV3()
+	prepK, _, err := Kernels()
 	require.NoError(t, err)
 	d := &Dims{B: 1, T: 8192, H: 96, K: 128, V: 128, N: 1}
 	for _, kb := range []int{0, 64} {
-		prep, _ := LaunchesV3(d, Params{StateDType: StateF32, FinalState: true, PrepBlockK: kb}, 32, 512, true)
+		prep, _ := Launches(d, Params{StateDType: StateF32, FinalState: true, PrepBlockK: kb}, 32, 512, true)
 		require.Equal(t, DefaultPrepWarps, prep.NumWarps)
 		a, err := prepK.Build(prep.Options(), tle.GPUOptions{Arch: "sm_90a", Toolchain: "llc"}, "ptx")
 		require.NoError(t, err)

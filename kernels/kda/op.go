@@ -51,9 +51,8 @@ func (Op) Params() []Arg {
 		{Name: "state_dtype", Optional: true, Doc: `"f32" (default) or "bf16": the dtype of h0 and ht`},
 		{Name: "output_final_state", Optional: true, Doc: "bool; default true when h0 is given"},
 		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
-		{Name: "block_v", Optional: true, Doc: "V columns per program, a power of two >= 16 (v3: <= 128, dividing V); default per size and device"},
-		{Name: "variant", Optional: true, Doc: `kernel variant: "v3" (the default: preparation and recurrence kernels), "v1" (fused) or "v2" (fused, explicit shared-memory phases)`},
-		{Name: "num_warps", Optional: true, Doc: "warps per program: 4 (default) or 8; for v3 those of the preparation kernel (1, 2, 4 or 8)"},
+		{Name: "block_v", Optional: true, Doc: "V columns per recurrence program, a power of two in [16, 128] dividing V; default per size"},
+		{Name: "prep_warps", Optional: true, Doc: "warps of the preparation kernel: 1, 2 (default), 4 or 8"},
 	}
 }
 
@@ -203,20 +202,13 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 		}
 		p.BlockV = int(bv)
 	}
-	if v, ok := params["variant"]; ok && v != nil {
-		s, isStr := v.(string)
-		if !isStr {
-			return nil, p, argErr("variant", "want %q, %q or %q, got %T (%v)", VariantV1, VariantV2, VariantV3, v, v)
-		}
-		p.Variant = s
-	}
-	if nw, ok, err := number("num_warps"); err != nil {
+	if nw, ok, err := number("prep_warps"); err != nil {
 		return nil, p, err
 	} else if ok {
 		if nw != math.Trunc(nw) || nw < 0 || nw > 64 {
-			return nil, p, argErr("num_warps", "want 4 or 8, got %v", nw)
+			return nil, p, argErr("prep_warps", "want 1, 2, 4 or 8, got %v", nw)
 		}
-		p.NumWarps = int(nw)
+		p.PrepWarps = int(nw)
 	}
 	if _, err := Validate(inputs, p); err != nil {
 		return nil, p, err

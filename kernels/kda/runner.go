@@ -19,7 +19,7 @@ type DeviceTensors struct {
 	H0, O, HT                      *tle.DeviceBuffer
 }
 
-// Runner runs variant v3 on one GPU from device memory it keeps between
+// Runner runs the forward pass on one GPU from device memory it keeps between
 // calls: the workspace, the chunk tables and the launches are made for the
 // first call of a size and reused by every later call that fits, so a warm
 // call allocates no device memory (Allocs counts the allocations it made).
@@ -33,7 +33,6 @@ type Runner struct {
 	ctFor  []int64 // the cu_seqlens ct was built from
 	key    string  // the launches' key
 	preps  []*tle.Prepared
-	pdl    bool // launch preps[1] (kda_rec) as a PDL launch of preps[0]
 	Allocs int
 }
 
@@ -87,7 +86,7 @@ func (r *Runner) closePreps() {
 	for _, p := range r.preps {
 		p.Close()
 	}
-	r.preps, r.key, r.pdl = nil, "", false
+	r.preps, r.key = nil, ""
 }
 
 // Launch enqueues kda_prep and kda_rec for sizes d (from Validate) on the
@@ -105,37 +104,25 @@ func (r *Runner) launch(d *Dims, p Params, t *DeviceTensors) error {
 	if err := r.prepare(d, p, t); err != nil {
 		return err
 	}
-	for i, pr := range r.preps {
-		// kda_rec right after kda_prep: a programmatic dependent launch
-		// when it was built with its grid_dependency_wait
-		o := tle.LaunchOptions{PDL: r.pdl && i == 1}
-		if err := pr.LaunchWith(o); err != nil {
+	for _, pr := range r.preps {
+		if err := pr.Launch(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// pdlFor is p with PDL off where g's target has none (before sm_90).
-func pdlFor(g *tle.GPU, p Params) Params {
-	if !g.SupportsPDL() {
-		p.PDL = false
-	}
-	return p
-}
-
 func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	if err := checkDeviceTensors(d, p, t); err != nil {
 		return err
 	}
-	p = pdlFor(r.g, p)
-	prepK, recK, err := KernelsV3()
+	prepK, recK, err := Kernels()
 	if err != nil {
 		return err
 	}
 	bv := p.BlockV
 	if bv == 0 {
-		bv = DefaultBlockVV3(d)
+		bv = DefaultBlockV(d)
 	}
 	if r.ct == nil || !slices.Equal(r.ctFor, d.CuSeqlens) {
 		r.ct, r.ctFor = MakeChunkTables(d.CuSeqlens), slices.Clone(d.CuSeqlens)
@@ -208,7 +195,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 		return nil
 	}
 	r.closePreps()
-	prep, rec := LaunchesV3(d, p, bv, nc, t.H0 != nil)
+	prep, rec := Launches(d, p, bv, nc, t.H0 != nil)
 	if nc > 0 {
 		pp, err := r.preparePrep(prepK, prep, nc*d.H, t.Q, t.K, t.G, t.Beta, t.ALog, t.DtBias, chunks, ws, wd,
 			float32(p.Scale), float32(p.LowerBound), int32(d.H), int32(d.B*d.T), int32(nc*d.H))
@@ -223,7 +210,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 		return err
 	}
 	r.preps = append(r.preps, rp)
-	r.key, r.pdl = key, p.PDL && len(r.preps) == 2
+	r.key = key
 	return nil
 }
 
@@ -251,7 +238,7 @@ func (r *Runner) preparePrep(k *tle.Kernel, l Launch, items int, args ...any) (*
 // checkDeviceTensors checks each buffer's dtype and size against d and p,
 // so that nothing reads or writes past a buffer.
 func checkDeviceTensors(d *Dims, p Params, t *DeviceTensors) error {
-	if err := checkBlockVV3(p.BlockV, d.V); err != nil {
+	if err := checkBlockV(p.BlockV, d.V); err != nil {
 		return err
 	}
 	cu := d.CuSeqlens
@@ -311,7 +298,7 @@ func bufKey(bs ...*tle.DeviceBuffer) string {
 	return k.String()
 }
 
-// Forward validates in and runs v3 on the runner's GPU: the inputs go into
+// Forward validates in and runs the forward pass on the runner's GPU: the inputs go into
 // device buffers the runner keeps, o and the final state come back.
 func (r *Runner) Forward(in *Inputs, p Params) (*Outputs, error) {
 	d, err := Validate(in, p)
@@ -359,7 +346,7 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 		return nil, err
 	}
 	if err := r.launch(d, p, t); err != nil {
-		return nil, fmt.Errorf("kda v3 on %s: %w", r.g.Name(), err)
+		return nil, fmt.Errorf("kda on %s: %w", r.g.Name(), err)
 	}
 	out := &Outputs{O: &tle.Tensor{Shape: []int{d.B, d.T, d.H, d.V}}}
 	if out.O.Data, err = r.g.Download(t.O); err != nil {
@@ -374,13 +361,13 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 	return out, nil
 }
 
-// DefaultBlockVV3 is v3's V block for sizes d: 64 (or the largest power of
-// two dividing V, if smaller), and 32 when that leaves fewer than 256
-// recurrence programs (measured on the H200, docs/perf.md run 9: with few
-// long sequences the recurrence is bound by each program's chain of chunks,
-// so more, narrower programs finish sooner).
-func DefaultBlockVV3(d *Dims) int {
-	bv := min(64, BlockVV3(d.V))
+// DefaultBlockV is the recurrence's V block for sizes d: 64 (or the
+// largest power of two dividing V, if smaller), and 32 when that leaves
+// fewer than 256 recurrence programs: with few long sequences the
+// recurrence is bound by each program's chain of chunks, so more, narrower
+// programs finish sooner.
+func DefaultBlockV(d *Dims) int {
+	bv := min(64, MaxBlockV(d.V))
 	if bv > 32 && d.V%32 == 0 && (d.V/bv)*d.H*d.N < 256 {
 		bv = 32
 	}
