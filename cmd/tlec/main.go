@@ -10,24 +10,23 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/tlego/tle/tle"
 	"io"
 	"os"
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/tlego/tle/internal/fileio"
+	"github.com/tlego/tle/tle"
 )
 
 // version is the compiler version; it is part of the JIT cache key.
 const version = tle.Version
 
-// Limits on the files tlec reads whole besides .tle sources
-// (fileio.MaxSourceBytes), so that a wrong path (/dev/zero, a
-// multi-gigabyte file) is an error, not an out-of-memory crash.
-const (
-	maxPTXBytes  = 256 << 20 // a PTX file for tlec run --ptx
-	maxJSONBytes = 1 << 20   // params.json of an op
-)
+// maxPTXBytes bounds a PTX file for tlec run --ptx (the other bounded
+// reads: fileio.MaxSourceBytes, registry.MaxParamsBytes), so that a wrong
+// path (a multi-gigabyte file) is an error, not an out-of-memory crash.
+const maxPTXBytes = 256 << 20
 
 // command is one tlec subcommand.
 type command struct {
@@ -54,6 +53,7 @@ var commands = map[string]*command{}
 func register(c *command) { commands[c.name] = c }
 
 func main() {
+	fileio.CleanupOnSignal() // an interrupted --save, -o or fmt -w leaves no temporary file
 	os.Exit(runGuarded(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
 }
 

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/kernels"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/npy"
@@ -117,41 +111,14 @@ func runOp(e *env, cfg any, args []string) int {
 	} else if !st.IsDir() {
 		return fail(1, "%s: --in %s is not a directory", name, o.in)
 	}
-	if st, err := os.Stat(o.out); err == nil && !st.IsDir() {
-		return fail(1, "%s: --out %s exists and is not a directory", name, o.out)
+	if err := registry.CheckOutDir(o.out); err != nil {
+		return fail(1, "%s: --out %v", name, err)
 	}
 
 	// Read and validate everything before running.
-	inputs := map[string]*npy.Array{}
-	for _, a := range op.Inputs() {
-		path := filepath.Join(o.in, a.Name+".npy")
-		arr, err := npy.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			if a.Optional {
-				continue
-			}
-			return fail(1, "%s: input %s: missing %s (%s)", name, a.Name, path, a.Doc)
-		}
-		if err != nil {
-			return fail(1, "%s: input %s: %s: %v", name, a.Name, path, err)
-		}
-		inputs[a.Name] = arr
-	}
-	params := map[string]any{}
-	ppath := filepath.Join(o.in, "params.json")
-	if raw, err := fileio.ReadFile(ppath, maxJSONBytes); err == nil {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		if err := dec.Decode(&params); err != nil {
-			return fail(1, "%s: params.json: %s: want a JSON object: %v", name, ppath, err)
-		}
-		if dec.More() {
-			return fail(1, "%s: params.json: %s: unexpected data after the JSON object", name, ppath)
-		}
-		if params == nil {
-			params = map[string]any{}
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fail(1, "%s: params.json: %v", name, err)
+	inputs, params, err := registry.ReadDir(op, o.in)
+	if err != nil {
+		return fail(1, "%s: %v", name, err)
 	}
 	if v, ok := op.(validator); ok {
 		if err := v.Validate(inputs, params); err != nil {
@@ -166,8 +133,12 @@ func runOp(e *env, cfg any, args []string) int {
 	if err != nil {
 		return fail(1, "%s: %v", name, err)
 	}
-	if err := writeOutputs(o.out, op, outs); err != nil {
+	stale, err := registry.WriteOutputs(o.out, op, outs)
+	if err != nil {
 		return fail(1, "%s: --out %s: %v", name, o.out, err)
+	}
+	for _, s := range stale {
+		fmt.Fprintf(e.stderr, "tlec op: %s: removed %s, an output of an earlier run that this run does not write\n", name, s)
 	}
 	return 0
 }
@@ -186,54 +157,6 @@ func opDevice(e *env, name string) (tle.Device, error) {
 	}
 	fmt.Fprintf(e.stderr, "tlec op: device %s\n", g.Name())
 	return g, nil
-}
-
-// writeOutputs writes every output into temporary files in dir first, and
-// renames them into place only once all are written.
-func writeOutputs(dir string, op registry.Op, outs map[string]*npy.Array) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	type pending struct{ tmp, path string }
-	var done []pending
-	cleanup := func() {
-		for _, p := range done {
-			os.Remove(p.tmp)
-		}
-	}
-	for _, a := range op.Outputs() {
-		arr := outs[a.Name]
-		if arr == nil {
-			continue
-		}
-		path := filepath.Join(dir, a.Name+".npy")
-		f, err := os.CreateTemp(dir, "."+a.Name+".npy.tmp*")
-		if err != nil {
-			cleanup()
-			return err
-		}
-		done = append(done, pending{f.Name(), path})
-		err = npy.Write(f, arr)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Chmod(f.Name(), 0o644)
-		}
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("%s: %v", path, err)
-		}
-	}
-	for i, p := range done {
-		if err := os.Rename(p.tmp, p.path); err != nil {
-			for _, q := range done[i:] {
-				os.Remove(q.tmp)
-			}
-			return err
-		}
-	}
-	return nil
 }
 
 func opNames() string {
