@@ -3,9 +3,9 @@ package fileio
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
-	"io"
 	"strings"
 	"testing"
 )
