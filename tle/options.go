@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +113,33 @@ func (o CompileOptions) validate() error {
 	if n := o.NumStages; n < 0 || n > MaxNumStages {
 		return fmt.Errorf("num stages %d: want 0 (the default, 3) to %d (1: no pipelining)", n, MaxNumStages)
 	}
+	if d := o.DumpAfter; d != "" && d != "all" {
+		names, _ := PassNames()
+		if !slices.Contains(names, d) {
+			return fmt.Errorf("dump after %q: no such pass (want all or one of %s)", d, strings.Join(names, ", "))
+		}
+	}
 	return nil
+}
+
+// Validate checks the options as every compile does before it starts
+// (warps, CTAs per SM, stages, the DumpAfter pass), so that a caller, a
+// command's flags say, can refuse them up front.
+func (o CompileOptions) Validate() error { return o.validate() }
+
+// Validate checks the target and toolchain: Arch among Targets (or empty:
+// sm_90a), Toolchain auto, llc or nvvm (or empty: $TLE_TOOLCHAIN, else
+// auto). A toolchain is checked whether or not a compile will need it.
+func (g GPUOptions) Validate() error {
+	g = g.withDefaults()
+	if err := CheckArch(g.Arch); err != nil {
+		return err
+	}
+	switch g.Toolchain {
+	case "auto", "llc", "nvvm":
+		return nil
+	}
+	return fmt.Errorf("toolchain %q: want auto, llc or nvvm", g.Toolchain)
 }
 
 // withDefaults fills in the target and toolchain left empty.
@@ -142,10 +169,10 @@ func (o CompileOptions) forArch(arch string) CompileOptions {
 // in, its Arch checked, opts validated and adjusted to the target
 // (forArch). Kernel.Build and Kernel.Compile start with it.
 func forGPU(opts CompileOptions, g GPUOptions) (CompileOptions, GPUOptions, error) {
-	g = g.withDefaults()
-	if err := CheckArch(g.Arch); err != nil {
-		return opts, g, err
+	if err := g.Validate(); err != nil {
+		return opts, g.withDefaults(), err
 	}
+	g = g.withDefaults()
 	if err := opts.validate(); err != nil {
 		return opts, g, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"strings"
 
@@ -69,17 +70,22 @@ func (c *compileFlags) options() (tle.CompileOptions, error) {
 	if err != nil {
 		return tle.CompileOptions{}, err
 	}
-	return tle.CompileOptions{Defines: defines, NumWarps: c.numWarps, NumStages: c.numStages, MinCTAsPerSM: c.minCTAs,
-		LoopAddresses: c.loopAddr, DotMMASync: !c.dotWgmma, VerifyEach: c.verifyEach, DumpAfter: c.dumpAfter, DumpDir: c.dumpDir}, nil
+	o := tle.CompileOptions{Defines: defines, NumWarps: c.numWarps, NumStages: c.numStages, MinCTAsPerSM: c.minCTAs,
+		LoopAddresses: c.loopAddr, DotMMASync: !c.dotWgmma, VerifyEach: c.verifyEach, DumpAfter: c.dumpAfter, DumpDir: c.dumpDir}
+	if err := o.Validate(); err != nil {
+		return tle.CompileOptions{}, flagError(err)
+	}
+	return o, nil
 }
 
 // gpuOptions are the target and toolchain the flags ask for; an error is
 // an --arch that is not among tle.Targets.
 func (c *compileFlags) gpuOptions() (tle.GPUOptions, error) {
-	if err := tle.CheckArch(c.arch); err != nil {
-		return tle.GPUOptions{}, err
+	g := tle.GPUOptions{Arch: c.arch, Toolchain: c.toolchain}
+	if err := g.Validate(); err != nil {
+		return tle.GPUOptions{}, flagError(err)
 	}
-	return tle.GPUOptions{Arch: c.arch, Toolchain: c.toolchain}, nil
+	return g, nil
 }
 
 // registerDefines declares -D, which binds compile-time parameters, on
@@ -102,4 +108,17 @@ func dumpAfterHelp() string {
 	}
 	return "dump the IR after `PASS` (or all) as <kernel>_<seq>__<pass>.tir; passes: " + strings.Join(tile, ", ") +
 		"; on the GPU only: " + strings.Join(dev, ", ")
+}
+
+// flagError names the flag behind an options error ("num warps 3: ..." is
+// --num-warps 3's).
+func flagError(err error) error {
+	msg := err.Error()
+	for _, f := range []struct{ api, flag string }{{"num warps ", "--num-warps "}, {"num stages ", "--num-stages "},
+		{"min CTAs per SM ", "--min-ctas "}, {"dump after ", "--dump-after "}, {"toolchain ", "--toolchain "}, {"arch ", "--arch "}} {
+		if strings.HasPrefix(msg, f.api) {
+			return errors.New(f.flag + strings.TrimPrefix(msg, f.api))
+		}
+	}
+	return err
 }

@@ -74,5 +74,5 @@ func TestRunCompileFlags(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	r = tlec(t, dir, softmaxRun(t, "--arg", x, "--arg", "n_cols=100", "--arch", "sm_70")...)
 	require.Equal(t, 2, r.code, r.stderr)
-	require.Contains(t, r.stderr, "tlec run: arch \"sm_70\"")
+	require.Contains(t, r.stderr, "tlec run: --arch \"sm_70\": not a target")
 }

@@ -103,7 +103,11 @@ func run(e *env, args []string) int {
 	if c.argFlags != nil {
 		cfg = c.argFlags(fs, args[1:])
 	}
+	once := onceFlags(fs)
 	pos, err := parseInterspersed(fs, args[1:])
+	if once.err != nil {
+		err = once.err
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		if h, ok := cfg.(interface{ helpText() (usage, help string) }); ok {
 			u, text := h.helpText()
@@ -213,3 +217,49 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// repeatable marks multiFlag as a flag that may be given many times.
+func (m *multiFlag) repeatable() {}
+
+// onceGuard refuses a single-valued flag given twice: --grid 4 --grid 1
+// would otherwise run the last one silently. err is the first repeat.
+type onceGuard struct{ err error }
+
+// onceFlags wraps every flag of fs that is not repeatable (multiFlag) so
+// that a second value is an error naming the flag and both values.
+func onceFlags(fs *flag.FlagSet) *onceGuard {
+	g := &onceGuard{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(interface{ repeatable() }); !ok {
+			f.Value = &onceValue{Value: f.Value, name: f.Name, guard: g}
+		}
+	})
+	return g
+}
+
+// onceValue is a flag value that may be set once.
+type onceValue struct {
+	flag.Value
+	name  string
+	first string
+	set   bool
+	guard *onceGuard
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		err := fmt.Errorf("--%s is given twice (%s, then %s): give it once", v.name, v.first, s)
+		if v.guard.err == nil {
+			v.guard.err = err
+		}
+		return err
+	}
+	v.set, v.first = true, s
+	return v.Value.Set(s)
+}
+
+// IsBoolFlag keeps a boolean flag valueless (--json, not --json=true).
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}

@@ -152,7 +152,7 @@ func opDevice(e *env, name string) (tle.Device, error) {
 	}
 	g, err := tle.OpenGPU()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "tlec op: device cpu (interpreter): no GPU: %v\n", err)
+		fmt.Fprintf(e.stderr, "tlec op: %s: the interpreter runs the op\n", noGPU(err))
 		return tle.CPU(), nil
 	}
 	fmt.Fprintf(e.stderr, "tlec op: device %s\n", g.Name())

@@ -14,6 +14,7 @@ import (
 	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/npy"
+	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle"
 )
 
@@ -187,7 +188,7 @@ func pickDevice(e *env, name string, gopts tle.GPUOptions) (tle.Device, error) {
 	case "auto":
 		g, err := tle.OpenGPU()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "tlec run: device cpu (interpreter): no GPU: %v\n", err)
+			fmt.Fprintf(e.stderr, "tlec run: %s: the interpreter runs the kernel\n", noGPU(err))
 			return tle.CPU(), nil
 		}
 		fmt.Fprintf(e.stderr, "tlec run: device %s\n", g.Name())
@@ -431,4 +432,17 @@ func summary(xs []float64) string {
 		lo, hi, sum = min(lo, x), max(hi, x), sum+x
 	}
 	return fmt.Sprintf("min %.6g, max %.6g, mean %.6g, sum %.6g", lo, hi, sum/float64(len(xs)), sum)
+}
+
+// noGPU says briefly why there is no GPU: the driver's loader message is
+// long, and --device auto without a GPU is the ordinary case on a laptop
+// (--device cuda prints the whole error).
+func noGPU(err error) string {
+	switch {
+	case errors.Is(err, cuda.ErrNoDriver):
+		return "no GPU (no CUDA driver)"
+	case errors.Is(err, cuda.ErrNoDevice):
+		return "no GPU (the CUDA driver sees none)"
+	}
+	return "no GPU (" + err.Error() + ")"
 }
