@@ -13,8 +13,8 @@ import (
 
 	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/ir"
-	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
 
