@@ -376,9 +376,9 @@ func (r *Runner) forward(in *Inputs, d *Dims, p Params) (*Outputs, error) {
 
 // DefaultBlockVV3 is v3's V block for sizes d: 64 (or the largest power of
 // two dividing V, if smaller), and 32 when that leaves fewer than 256
-// recurrence programs (measured on the H200, docs/perf.md run 9: with few
-// long sequences the recurrence is bound by each program's chain of chunks,
-// so more, narrower programs finish sooner).
+// recurrence programs (measured faster on the H200, docs/perf-log.md:
+// with few long sequences the recurrence is bound by each program's chain
+// of chunks, so more, narrower programs finish sooner).
 func DefaultBlockVV3(d *Dims) int {
 	bv := min(64, BlockVV3(d.V))
 	if bv > 32 && d.V%32 == 0 && (d.V/bv)*d.H*d.N < 256 {

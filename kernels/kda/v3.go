@@ -132,17 +132,16 @@ const interpPrepPrograms = 3
 func prepPrograms(items, slots int) int { return max(1, min(items, slots)) }
 
 // DefaultPrepWarps is the warps of v3's preparation kernel when
-// Params.NumWarps is 0. Measured on the H200 at H 96, T 8192 (docs/perf.md,
-// "kda_prep: fewer instructions"): 0.519 ms with 2 warps against 0.630 with 4 (the [16, 16]
+// Params.NumWarps is 0: 2 warps measured faster on the H200 than 4 or 8
+// (docs/perf-log.md, "kda_prep: fewer instructions"): the [16, 16]
 // products of 4 warps duplicate half their work, and each warp repeats the
-// per-program address set-up) and 0.95 with 8.
+// per-program address set-up.
 const DefaultPrepWarps = 2
 
 // DefaultPrepBlockK is the K block of v3's preparation kernel for head
 // size k (Params.PrepBlockK 0): the whole padded head. Smaller blocks cut
-// the registers (2 warps at K 128: 246 registers, 166 with blocks of 64,
-// 96 with 32) but serialise each block's loads behind the previous block's
-// work, and were no faster on the H200 (0.526 and 0.680 ms against 0.522).
+// the registers but serialise each block's loads behind the previous
+// block's work, and were no faster on the H200 (docs/perf-log.md).
 func DefaultPrepBlockK(k int) int { return paddedK(k) }
 
 // checkPrepBlockK validates Params.PrepBlockK for head size k.
