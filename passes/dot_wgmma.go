@@ -38,8 +38,8 @@ import (
 // the one buffer serves every dot that reads it (attention's two loops).
 // A dot whose b is computed in registers stays on mma.sync: b would be
 // staged in shared memory each time and every product waited for; on the
-// H200 that made the KDA recurrence (BV = 64) 1.6x slower than mma.sync
-// (docs/perf.md, run 11). So do register-A products narrower than 64 (the
+// H200 that made the KDA recurrence (BV = 64) slower than on mma.sync
+// (docs/perf-log.md). So do register-A products narrower than 64 (the
 // recurrence's N = 16 and 32): each is waited for, and at small N the wait
 // costs more than the instruction saves; attention's are 64 to 256 wide.
 func DotToWgmma(f *ir.Func, numWarps int) int {

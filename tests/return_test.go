@@ -11,7 +11,7 @@ import (
 
 // A kernel's `return` ends the program instance wherever it stands among
 // the kernel's (possibly nested) ifs and blocks: nothing after it runs, at
-// any level. Each case runs 8 programs; out starts at -1 and unchanged
+// any level. Each case has 8 programs; out starts at -1 and unchanged
 // entries are the programs that returned before storing there. B is 4 and
 // C is 6.
 func TestKernelReturn(t *testing.T) {

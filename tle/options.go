@@ -37,8 +37,8 @@ type CompileOptions struct {
 	// DotMMASync keeps every dot on mma.sync. By default a dot whose
 	// operands are loaded from global memory runs as Hopper's warpgroup MMA
 	// (wgmma on shared operands, sm_90a) where its shapes allow
-	// (passes.DotToWgmma): 1.4x the mma.sync matmul at 4096^3 on an H200
-	// (docs/perf.md).
+	// (passes.DotToWgmma), which measured faster than mma.sync on the
+	// H200's matmul (docs/perf.md).
 	DotMMASync bool
 	// MinCTAsPerSM, when > 0, asks ptxas to fit that many CTAs of the
 	// kernel on one SM (the minctasm annotation): the registers per thread

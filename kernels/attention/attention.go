@@ -35,7 +35,7 @@
 //     --schedule) takes the dynamic schedule when the fixed split would
 //     take more than one wave of the slots with lengths that differ, and
 //     the fixed split otherwise: on the spec's nine workloads, which it
-//     fits in one wave, it measured 3-5 % faster (docs/perf.md runs 42-43).
+//     fits in one wave, it measured faster on the H200 (docs/perf-log.md).
 //   - The group's G*Sq query rows, padded to N (8, 16 or 32: the next power
 //     of two, as a tile's extent must be; G*Sq = 12 and 24 run as 16 and
 //     32), are wgmma's N and 64 KV tokens its M: S^T = K Q^T [64, N] and
@@ -107,10 +107,8 @@
 //     every request is one piece, for the v1 and paged kernels, and when
 //     the padding would cost a wave of the SMs x CTAs slots. A cluster
 //     merge that leaves partials to the combine measured no faster than
-//     CL 1 on the H200 (docs/perf.md run 30: skewed_extreme 11.9 against
-//     11.4 us at CL 8, one_128k_31x4k FP8 28.1 against 27.5 at CL 8,
-//     uniform_4096 42.7 against 41.9 at CL 2), one that finishes every
-//     request faster (uniform_512 FP8 10.3 against 11.9 us at CL 4).
+//     CL 1 on the H200, one that finishes every request faster
+//     (docs/perf-log.md).
 //     Clusters are placed whole on a GPC, so fewer of them may be resident
 //     than slots / CL: a Runner asks the driver
 //     (cuOccupancyMaxActiveClusters) and falls back to CL 1 when a
@@ -122,14 +120,14 @@
 //     decode test passes with CL 2, 4 and 8), but compute-sanitizer's
 //     racecheck reports hazards between a CTA's shared stores and reads
 //     of the same bytes across the role join and barrier.cluster
-//     (docs/perf.md runs 31 and 44), which are not yet explained: the
-//     interpreter's race check (runtime/interp/race.go) finds none in the
-//     kernel's tile program (TestDecodeCluster), and every pair the SASS
-//     excerpt of run 44 names has a CTA-wide BAR.SYNC 0 between its write
-//     and its read, so they look like racecheck's model of the cluster
-//     kernel rather than a missing barrier. Under CUDA-graph timing the
-//     merge measured no faster than CL 1 (run 39). It runs with the fixed
-//     split only (the dynamic schedule is CL 1).
+//     (docs/perf-log.md), which are not yet explained: the interpreter's
+//     race check (runtime/interp/race.go) finds none in the kernel's tile
+//     program (TestDecodeCluster), and every pair the SASS excerpt of
+//     racecheck's report names has a CTA-wide BAR.SYNC 0 between its
+//     write and its read, so they look like racecheck's model of the
+//     cluster kernel rather than a missing barrier. Under CUDA-graph
+//     timing the merge measured no faster than CL 1. It runs with the
+//     fixed split only (the dynamic schedule is CL 1).
 //
 // The outputs are o [B*Sq, Hq, 128] (bf16 values) and lse [B*Sq, Hq], the
 // log-sum-exp of the scaled scores in natural log (the workspace's partial
@@ -149,9 +147,9 @@
 //
 // # Not done yet (TODO)
 //
-//   - The cluster merge's racecheck report (docs/perf.md runs 31 and 44:
-//     hazards between a CTA's shared stores and reads with a BAR.SYNC 0
-//     between them), which keeps the merge opt-in; the merge under the
+//   - The cluster merge's racecheck report (docs/perf-log.md: hazards
+//     between a CTA's shared stores and reads with a BAR.SYNC 0 between
+//     them), which keeps the merge opt-in; the merge under the
 //     dynamic schedule; and a piece plan
 //     that aligns requests to clusters (today a request's pieces start
 //     wherever the dense numbering puts them, so uniform requests of 3 or
@@ -167,12 +165,10 @@
 //     wgmma reads from shared memory only); more than one product in flight
 //     (the v2 consumer lets a tile's PV run on under the next tile's K wait
 //     and scores, then waits for it: the softmax needs the scores).
-//   - The 3.8 TB/s aim on uniform_4096 and one_128k_31x4k: docs/perf.md
-//     run 45 measured 3.26 and 3.22 TB/s (the speed targets of issue 15
-//     are met there: BF16 Sq 1 1.202x HPC-Ops, min 1.040x; Sq 2 1.141x;
-//     FP8 1.219x, which the stage fence added since costs about 1 %, run
-//     46; the barrier ranges of run 49 cost decode 0.7-2 % more, so about
-//     1.19x for BF16 Sq 1, a product of calls).
+//   - The bandwidth aim on uniform_4096 and one_128k_31x4k (80-90 % of
+//     the HBM's, as the best published decode kernels reach on long KV)
+//     is not reached (docs/perf.md); the speed targets of issue 15
+//     against HPC-Ops are met.
 //
 // # Prefill (prefill.tle, prefill.go, issue 16)
 //
@@ -211,13 +207,14 @@
 // memory by the producer. KeyStep = the page keeps one page a step
 // (attn_prefill_fp8), the default for pages of 16 and 32. BF16 takes
 // KeyStep 128 by default for pages of 64 and BlockM 128
-// (attn_prefill_bf16_k128; 7 % faster than one page a step on the H200,
-// docs/perf.md run 28): the
+// (attn_prefill_bf16_k128; measured faster than one page a step on the
+// H200, docs/perf.md): the
 // step's two pages land in two slots of a stage (two stages), in 64-column
 // halves, so that each half of both pages is one [128, 64] operand: one
 // m64n128 QK^T a step chained over the halves, two register-A m64n64 PV
 // wgmmas (one per half of V), and attn_prefill_fp8_k128's two consumer
-// copies taking turns on the tensor cores (docs/perf.md run 57).
+// copies taking turns on the tensor cores (FlashAttention-3's ping-pong:
+// one copy's softmax runs under the other's products).
 // PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
 // program and two programs an SM. Block-sparse (PrefillInputs.BlockMask,
 // block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both
@@ -235,31 +232,25 @@
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //
-// Not done yet for prefill (TODO; docs/perf.md run 55, HPC-Ops and torch
-// in the same call, both benches on HPC-Ops' own block masks: FP8 1.147x
-// HPC-Ops over the 24 configurations, 1.062x over the 16 at 512x4096 and
-// 512x32768 (dense 1.140x, masked 0.989x); BF16 paged 1.266x / 1.437x;
-// self-attention 0.779x / 0.808x / 0.864x cuDNN):
+// Not done yet for prefill (TODO; docs/perf.md has the figures against
+// HPC-Ops, cuDNN and FA2, all measured in the same call as ours):
 //
-//   - BF16 causal self-attention at 1.0x cuDNN (the unmet target).
-//   - FP8 quant 0's masked rows at 0.95x HPC-Ops: the masked rows gain
-//     less over their dense rows than HPC-Ops' do (2.82x against 3.27x at
-//     512x32768); Nsight Compute (run 48, before the transposer stopped
-//     spilling) had the transposer waiting for V on the masked rows, V's
-//     latency from memory reaching the consumers through its hop.
-//     HPC-Ops' arrangement (each consumer copy transposing V itself,
-//     V's stage back at once) ran 1.3-1.6x slower on the long rows
-//     (docs/perf.md runs 51 and 53) and was dropped: the whole tile's
-//     transpose on each copy's path between its tensor-core turns costs
-//     more than the hop; HPC-Ops interleaves it with the PV product,
-//     which needs P sliced along K.
+//   - FP8 quant 0's masked rows, which trail HPC-Ops': the masked rows
+//     gain less over their dense rows than HPC-Ops' do; Nsight Compute
+//     (before the transposer stopped spilling) had the transposer waiting
+//     for V on the masked rows, V's latency from memory reaching the
+//     consumers through its hop. HPC-Ops' arrangement (each consumer copy
+//     transposing V itself, V's stage back at once) measured slower on the
+//     long rows and was dropped: the whole tile's transpose on each copy's
+//     path between its tensor-core turns costs more than the hop; HPC-Ops
+//     interleaves it with the PV product, which needs P sliced along K.
 //   - BF16 pages of 16 and 32 still run m64nPAGEk16 products and a
 //     softmax step per page (reshape cannot merge the slots of a bf16
 //     D = 128 buffer: rows of 256 bytes are cut into two 64-column swizzle
 //     blocks, stored one after the other per slot).
-//   - BF16 ping-pong between the two consumer warpgroups (tried: no gain,
-//     docs/perf.md run 33; FP8 runs it), and the persistent grid for many
-//     q tiles.
+//   - The persistent grid for many q tiles. (Both 128-key kernels run
+//     FlashAttention-3's ping-pong of two consumer copies; BF16 causal
+//     self-attention measured at or above cuDNN with it on the H200.)
 //   - The unpaged self-attention entry point: the bench's self-attention
 //     rows go through identity page tables.
 package attention
@@ -364,7 +355,7 @@ type DecodeParams struct {
 	// request that land in one cluster of Cluster consecutive programs are
 	// merged in distributed shared memory, only the rest by attn_combine.
 	// Opt-in: compute-sanitizer's racecheck reports hazards on the merge
-	// that are not yet explained (docs/perf.md runs 31 and 44). The v1 and paged
+	// that are not yet explained (docs/perf-log.md). The v1 and paged
 	// kernels run without clusters (1).
 	Cluster int
 	// Schedule is how the page-64 v2 kernels share the requests' tiles
@@ -404,17 +395,16 @@ const MaxCTAs = 4
 
 // DefaultCTAs is DecodeParams.CTAs' default for 8 query rows (N = 8):
 // three programs an SM (FP8 with four stages each, BF16 with two).
-// Measured on the H200 against one (docs/perf.md run 19): geometric means
-// over the nine workloads 0.943x -> 0.975x HPC-Ops for BF16 Sq 1, 0.640x
-// -> 0.730x for FP8; a second program hides the first's per-tile latency
+// Several programs an SM measured faster than one on the H200
+// (docs/perf-log.md): a second program hides the first's per-tile latency
 // (wgmma waits, softmax barriers) that one deep ring cannot. More rows (N
 // 16 and 32) take two (defaultCTAs).
 const DefaultCTAs = 3
 
 // defaultCTAs is the programs per SM for d.N query rows: DefaultCTAs at N
 // = 8, two beyond (at three, FP8's consumer spills under the register cap
-// and its ring holds 3 stages: FP8 Sq 2 ran 4-18 % slower than at two,
-// docs/perf.md run 42; BF16 fits only two).
+// and its ring holds 3 stages: FP8 Sq 2 measured slower than at two on
+// the H200; BF16 fits only two).
 func (d *Dims) defaultCTAs() int {
 	if d.N > 8 {
 		return 2
@@ -616,13 +606,12 @@ func (d *Dims) schedule() string {
 // CTAs): the dynamic schedule when the fixed split's programs take more
 // than one wave of the slots (more requests than slots: a request a
 // program) and the lengths differ, so that short and long requests no
-// longer queue in waves; the fixed split otherwise. Measured on the H200
-// (docs/perf.md runs 42-43), the fixed split was 3-5 % faster over the nine
-// workloads of the spec, every one of which it fits in one wave (programs
-// crossing requests cost a second Q load and epilogue, and a long
-// request's more numerous partials a longer combine), and the dynamic
-// schedule 4-10 % faster on large_mix_512 (512 requests of 64 to 4096
-// tokens over 396 slots).
+// longer queue in waves; the fixed split otherwise. On the H200 the
+// fixed split measured faster on the nine workloads of the spec, every one
+// of which it fits in one wave (programs crossing requests cost a second
+// Q load and epilogue, and a long request's more numerous partials a
+// longer combine), and the dynamic schedule faster on large_mix_512 (512
+// requests of 64 to 4096 tokens over 396 slots; docs/perf-log.md).
 func ChooseSchedule(lens []int64, programs, hkv, slots int) string {
 	if programs*hkv <= slots {
 		return ScheduleFixed
@@ -693,7 +682,7 @@ func (d *Dims) checkSchedule(p DecodeParams) error {
 // the slots program slots (SMs x CTAs) than the pieces take alone; 1 when
 // there is none or every request is one piece (nothing to merge, and the
 // kernels take request b in program b). A merge that leaves partials to
-// the combine measured no faster than none (docs/perf.md run 30). The
+// the combine measured no faster than none (docs/perf-log.md). The
 // clusters' placement (a cluster's CTAs on one GPC) may leave fewer
 // clusters resident than slots / CL; a Runner checks it with the driver
 // (Prepared.MaxActiveClusters) and falls back to CL 1.

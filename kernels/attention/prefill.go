@@ -67,7 +67,7 @@ type PrefillParams struct {
 	// slots a step in 64-column halves, one m64n128 QK^T a step chained
 	// over the halves, two PV wgmmas, two consumer copies taking turns on
 	// the tensor cores), the default there (0) since it measured
-	// 7 % faster than one page a step on the H200 (docs/perf.md run 28);
+	// faster than one page a step on the H200 (docs/perf.md);
 	// the page size walks one page a step (attn_prefill_bf16), the default
 	// for pages of 16 and 32 and for BlockM 64.
 	KeyStep int
@@ -127,10 +127,8 @@ const (
 // PV tile (64 registers each) while both products run, and spills below
 // 232; the transposer needs a group's words at a time since the backend
 // interleaves its ldmatrix and stmatrix (before, it held the whole V^T and
-// ran at 32, the consumers at 224). Measured on an H200 (docs/perf.md run
-// 54): 1.038x faster than 24, 32, 224 over the eight long FP8 rows
-// (geometric mean; 0-9 % a row, 7-9 % on q1 dense 512x32768 and both q1
-// masked rows).
+// ran at 32, the consumers at 224). It measured faster than 24, 32, 224
+// on the H200's long FP8 rows (docs/perf.md), the q1 rows most.
 const (
 	fp8K128RegsTransposer = 24
 	fp8K128RegsConsumer   = 232
@@ -139,9 +137,9 @@ const (
 // fp8K128PeelSteps is the longest walk (in 128-key steps) for which
 // attn_prefill_fp8_k128 peels its step 0 (PEEL 1: Q K^T alone before the
 // loop, so a short walk's first product does not wait for V^T). Longer
-// walks run step 0 in the loop (PEEL 0): the peeled kernel's consumers
-// ran the 512x32768 rows 5 to 9 % slower on an H200 (docs/perf.md run
-// 39), the one-step 127x127 walks 10 to 25 % faster.
+// walks run step 0 in the loop (PEEL 0): on the H200 the peeled kernel's
+// consumers ran the long walks (512x32768) slower and the one-step walks
+// (127x127) faster (docs/perf.md).
 const fp8K128PeelSteps = 32
 
 // prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
@@ -417,8 +415,9 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 		// (a name of its own: the file's kernels are checked together, and
 		// the FP8 kernels' SK ring must not size this one's); heads
 		// fastest, so the heavy q tiles of all heads go first (longest
-		// first across the grid: 1.10x faster at self-attention 4096,
-		// docs/perf.md run 59)
+		// first across the grid, where (QT, Hq, B) started the last
+		// head's heaviest tile in the last wave: measured faster on the
+		// H200's self-attention rows, docs/perf.md)
 		defs["SB"], defs["PR"], defs["CR"] = defs["S"], "40", "232"
 		delete(defs, "S")
 		return PrefillLaunch{Kernel: "attn_prefill_bf16_k128", Defines: defs, Grid: [3]int{d.Hq, d.QT, d.B}}
