@@ -455,8 +455,9 @@ gotest() {
   (cd "$dir" && env TLE_REQUIRE_GPU=1 "${env[@]}" timeout "$(tmo "$TEST_TIMEOUT")" \
     "$ROOT/.gpu/$name.test" -test.v ${re:+-test.run "$re"}) >"$log" 2>&1 || rc=$?
   grep -E '^(--- FAIL|FAIL|ok|PASS)|Error:|panic:' "$log" | head -20 || true
+  [ "$rc" != 124 ] || rc="124 (timed out)"
   note "test $pkg${re:+ -run $re}: rc=$rc, $(grep -c '^--- PASS' "$log" || true) passed, $(grep -c '^--- FAIL' "$log" || true) failed, $(grep -c '^--- SKIP' "$log" || true) skipped"
-  return "$rc"
+  [ "$rc" = 0 ]
 }
 
 # sanitize PKG REGEX N: compute-sanitizer SAN_TOOLS on those tests, each
@@ -500,8 +501,11 @@ hpc_bench() {
     --iters "$HPC_ITERS" >"$W/hpc-bench.log" 2>&1 || rc=$?
   grep -E 'FAIL|^wrote' "$W/hpc-bench.log" | head -5 || true
   if [ "$SAME_MASK" = 1 ] && [[ $names == *" attn_prefill "* ]]; then
-    timeout "$(tmo 60)" python3 tools/hpc_masks.py /tmp/hpc "$W/masks" >"$W/hpc-masks.log" 2>&1 || rc=$?
-    tail -3 "$W/hpc-masks.log"
+    if timeout "$(tmo 60)" python3 tools/hpc_masks.py /tmp/hpc "$W/masks" >"$W/hpc-masks.log" 2>&1; then
+      tail -3 "$W/hpc-masks.log"
+    else
+      note "HPC-Ops' masks not saved (hpc-masks.log: $(tail -1 "$W/hpc-masks.log")): attn_prefill draws its own"
+    fi
   fi
   return "$rc"
 }
