@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the tutorial kernels' PTX with llc-19 (on a machine without a GPU),
 # with the bindings the tutorial tests use, into DIR (default .gpu/ptx). On
-# the GPU host, TLE_TEST_PTX_DIR=DIR makes the tutorial tests run this PTX.
+# the GPU host, TLE_TEST_PTX_DIR=DIR makes the tutorial tests run this PTX
+# (PTX=1 tools/gpu.sh here builds it; the host's tutorials tests then use it,
+# and the PTXAS and SASS reports read it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-.gpu/ptx}
@@ -15,13 +17,13 @@ $tlec build $t/matmul_f32.tle --kernel matmul_f32 -D BM=64 -D BN=32 -D BK=32 --t
 $tlec build $t/layer_norm.tle --kernel layer_norm -D BLOCK=512 --toolchain llc -o "$dir/layer_norm.ptx"
 for k in pipe_scale pingpong cluster_exchange tma_copy tma_roundtrip; do
   case $k in
-    pipe_scale) d="-D ROWS=8 -D ROW=256 -D CAP=2" ;;
-    pingpong) d="-D ITERS=6 -D COLS=32" ;;
-    cluster_exchange) d="-D BLOCK=128" ;;
-    tma_copy) d="-D BM=32 -D BN=64" ;;
-    tma_roundtrip) d="-D BM=64 -D BN=128" ;;
+    pipe_scale) d=(-D ROWS=8 -D ROW=256 -D CAP=2) ;;
+    pingpong) d=(-D ITERS=6 -D COLS=32) ;;
+    cluster_exchange) d=(-D BLOCK=128) ;;
+    tma_copy) d=(-D BM=32 -D BN=64) ;;
+    tma_roundtrip) d=(-D BM=64 -D BN=128) ;;
   esac
-  $tlec build $t/$k.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+  $tlec build $t/$k.tle --kernel $k "${d[@]}" --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
 $tlec build $t/wgmma_tile.tle --kernel wgmma_tile --toolchain llc -o "$dir/wgmma_tile.ptx" || echo "build-ptx: wgmma_tile: no PTX (see above)"
 $tlec build $t/matmul_tma.tle --kernel matmul_tma -D BM=128 -D BN=256 -D BK=64 -D S=3 -D LAG=1 --toolchain llc -o "$dir/matmul_tma.ptx" || echo "build-ptx: matmul_tma: no PTX (see above)"
@@ -37,8 +39,8 @@ for k in paged_gather paged_gather_f8 paged_gather_r3 paged_gather_r5 paged_gath
   $tlec build $t/paged_gather.tle --kernel $k --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
 for k in transpose_e4m3 transpose_bf16 pv_e4m3; do
-  d=""; [ $k != pv_e4m3 ] && d="-D SPELL=0"
-  $tlec build $t/smem_transpose_fp8.tle --kernel $k $d --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
+  d=(); [ $k != pv_e4m3 ] && d=(-D SPELL=0)
+  $tlec build $t/smem_transpose_fp8.tle --kernel $k "${d[@]}" --toolchain llc -o "$dir/$k.ptx" || echo "build-ptx: $k: no PTX (see above)"
 done
 # two pages of 64 keys in two slots, read as one [128, D] view (reshape of a shared view): one m64n128 wgmma per k step
 for k in qk_pages_e4m3 qk_pages_bf16 qk_pages_tma_e4m3; do
@@ -57,12 +59,3 @@ for k in pdl_producer pdl_consumer pdl_producer_timed pdl_consumer_timed; do
 done
 # stream compaction with warp votes (for its SASS: VOTE.ANY and POPC, no SHFL.UP)
 $tlec build $t/compact.tle --kernel compact -D N=256 --toolchain llc -o "$dir/compact.ptx"
-# KDA v3 (tools/gpu-kda3.sh): the preparation kernel and the recurrence at
-# each V block, FlashKDA's sizes, f32 state.
-k3=$(dirname "$dir")/kda3
-mkdir -p "$k3"
-$tlec build kernels/kda/kda_v3.tle --kernel kda_prep -D K=128 -D KP=128 -D SPLIT=true -D PDL=true --toolchain llc -o "$k3/kda_prep.ptx"
-for bv in 128 64 32; do
-  $tlec build kernels/kda/kda_v3.tle --kernel kda_rec -D K=128 -D KP=128 -D V=128 -D BV=$bv -D USE_H0=true -D STORE_HT=true \
-    -D STATE_BF16=false -D SPLIT=true -D PDL=true --num-warps $((bv / 16)) --toolchain llc -o "$k3/kda_rec_bv$bv.ptx"
-done

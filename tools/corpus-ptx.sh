@@ -11,4 +11,4 @@ for ll in "$dir"/*.ll; do
   grep -q "tensormap.replace." "$ll" && ptx=+ptx83
   "$llc" -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90a -mattr=$ptx "$ll" -o "${ll%.ll}.ptx"
 done
-ls "$dir"/*.ptx | wc -l
+find "$dir" -maxdepth 1 -name "*.ptx" | wc -l

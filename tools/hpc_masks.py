@@ -3,8 +3,8 @@
 prefill_mask: torch's generator on the GPU, seed 10086) as
 DIR/mask_<q_len>x<kv_len>.npy, uint8 [1, 32, q tiles, key tiles], for
 `tlec bench attn_prefill --masks DIR`, so that both benches walk one mask.
-Run on the GPU host after the kit is built (tools/gpu-attn-decode.sh builds
-it in /tmp/hpc):
+Run on the GPU host after the kit is built (tools/gpu.sh host builds it in
+/tmp/hpc and runs this when PEERS has hpc and SUITES attn_prefill):
   python3 tools/hpc_masks.py [KIT] DIR
 It imports the kit's bench module (which imports hpc); nothing of the kit is
 copied here.

@@ -3,6 +3,7 @@
   ncu --kernel-name regex:NAME --launch-skip K --launch-count 1 --section SourceCounters \
       --page source --print-source sass --csv CMD > src.csv
   python3 tools/ncu-stalls.py src.csv [TOP]
+(tools/gpu.sh host runs both for NCU=REGEX.)
 Splits the SASS into warp roles at their named barriers (a role's `bar.sync id, n` is
 `BAR.SYNC.DEFER_BLOCKING id, n` in SASS; id 0 is the CTA's; code before a role's first
 barrier, such as its first mbarrier wait, counts toward the role before it), then prints for each role
