@@ -133,7 +133,7 @@ compared.
 tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops and
 torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 		argFlags: func(fs *flag.FlagSet, args []string) any {
-			if s := suiteFor(args); len(args) == 0 || contains(args, "list") || contains(args, "builds") || (s != nil && s.Name == "tutorials") {
+			if s := suiteFor(args); len(args) == 0 || contains(args, "list") || contains(args, "builds") || s != nil {
 				return benchFlagsFor(fs, args)
 			}
 			b := &benchFlags{}
@@ -192,13 +192,6 @@ func runBench(e *env, cfg any, args []string) int {
 		if b.parts != "" && !slices.Contains(tutorials.BenchParts, p) {
 			fmt.Fprintf(e.stderr, "tlec bench: --parts: no part %q (the tutorials parts: %s)\n", p, strings.Join(tutorials.BenchParts, ", "))
 			return 2
-		}
-	}
-	var kp *kdaPlan
-	if args[0] == "kda_fwd" {
-		var code int
-		if kp, code = planKDA(e, b); kp == nil {
-			return code
 		}
 	}
 	var wls []attention.Workload
@@ -282,10 +275,7 @@ func runBench(e *env, cfg any, args []string) int {
 	if wls != nil {
 		return benchAttn(e, g, b, wls)
 	}
-	if args[0] == "attn_prefill" {
-		return benchPrefill(e, g, b, prows)
-	}
-	return benchKDA(e, g, b, kp)
+	return benchPrefill(e, g, b, prows)
 }
 
 // printJSON writes v indented to standard output.

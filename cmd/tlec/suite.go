@@ -204,6 +204,9 @@ func printTable(out io.Writer, rep registry.Report) {
 	head := "case\tconfig\t"
 	if rep.DryRun {
 		head += "kernel\tGFLOP\tMB\t"
+		for _, p := range peers {
+			head += p + " us\t"
+		}
 	} else {
 		head += "median us\tmin us\trate\t"
 		if floor {
@@ -220,6 +223,15 @@ func printTable(out io.Writer, rep registry.Report) {
 		line := r.Case + "\t" + r.Config + "\t"
 		if rep.DryRun {
 			line += fmt.Sprintf("%s\t%.3f\t%.3f\t", r.Kernel, r.FLOPs/1e9, r.Bytes/1e6)
+			for _, name := range peers {
+				cell := "-\t"
+				for _, p := range r.Peers {
+					if p.Name == name {
+						cell = fmt.Sprintf("%.1f\t", p.MedianUs)
+					}
+				}
+				line += cell
+			}
 			fmt.Fprintln(w, line)
 			continue
 		}
