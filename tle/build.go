@@ -17,6 +17,9 @@ type Artifacts struct {
 // Build compiles the kernel for the GPU up to stage emit: "tir", "ll" or
 // "ptx". It bypasses the JIT cache: it is what `tlec build` runs.
 func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Artifacts, err error) {
+	if k == nil {
+		return nil, errNilKernel("Build")
+	}
 	defer func() { err = ir.Diagnose(k.prog.file.File, err) }()
 	switch emit {
 	case "tir", "ll", "ptx":

@@ -17,6 +17,9 @@ import (
 // *diag.Diagnostic of severity diag.Note at the kernel's name, saying which
 // parameters to bind. It is what `tlec check --arch` runs.
 func (k *Kernel) CheckTarget(opts CompileOptions, g GPUOptions) error {
+	if k == nil {
+		return errNilKernel("CheckTarget")
+	}
 	g = g.withDefaults()
 	if err := CheckArch(g.Arch); err != nil {
 		return err

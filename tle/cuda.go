@@ -242,8 +242,12 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 	if err := g.ctx.Synchronize(); err != nil {
 		return fmt.Errorf("%s: %w", k.Name(), err)
 	}
+	written, err := k.written(opts)
+	if err != nil {
+		return err
+	}
 	for i, a := range args {
-		if ptrs[i] == 0 {
+		if ptrs[i] == 0 || !written[a.param.name] {
 			continue
 		}
 		elem := a.param.dt

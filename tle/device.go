@@ -299,8 +299,13 @@ func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts C
 	return dev.launch(ctx, k, opts, grid, bound)
 }
 
-// compiled caches the IR per binding set.
+// compiled caches the IR per binding set. A compile asked for dumps
+// (DumpAfter) runs the passes again, since they write the dumps as they
+// run.
 func (k *Kernel) compiled(opts CompileOptions) (*ir.Module, error) {
+	if opts.DumpAfter != "" {
+		return k.IR(opts)
+	}
 	key := bindingKey(opts)
 	k.prog.mu.Lock()
 	defer k.prog.mu.Unlock()
@@ -440,8 +445,12 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{Context: ctx}); err != nil {
 		return err
 	}
+	written, err := k.written(opts)
+	if err != nil {
+		return err
+	}
 	for i, b := range bufs {
-		if b != nil {
+		if b != nil && written[args[i].param.name] {
 			copy(args[i].tensor.Data, b.Float64())
 		}
 	}
@@ -475,4 +484,43 @@ func div16Of(args []*boundArg) []string {
 		}
 	}
 	return out
+}
+
+// Writes names the pointer and descriptor parameters the kernel, compiled
+// with opts, may write (ir.Func.WrittenParams): a store, an atomic or a
+// TMA store through an address derived from them. After a launch Run
+// copies back into those tensors only, so that a tensor the kernel only
+// reads may be shared by concurrent Runs.
+func (k *Kernel) Writes(opts CompileOptions) ([]string, error) {
+	if k == nil {
+		return nil, errors.New("tle: Writes of a nil *tle.Kernel")
+	}
+	w, err := k.written(opts)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range k.hostParams() {
+		if w[p.name] {
+			out = append(out, p.name)
+		}
+	}
+	return out, nil
+}
+
+// written is Writes as a set, from the IR the interpreter runs.
+func (k *Kernel) written(opts CompileOptions) (map[string]bool, error) {
+	opts.DumpAfter = "" // the same IR; its dumps were written by the launch's compile
+	m, err := k.compiled(opts)
+	if err != nil {
+		return nil, err
+	}
+	fn := m.Func(k.Name())
+	out := map[string]bool{}
+	for i, w := range fn.WrittenParams() {
+		if w {
+			out[fn.Params[i].Name] = true
+		}
+	}
+	return out, nil
 }

@@ -55,4 +55,16 @@
 // the compile and again just before the launch: a kernel already running
 // is not interrupted, and RunContext waits for it. A compile in progress
 // is not interrupted either.
+//
+// # Concurrency
+//
+// Programs, kernels, devices and GPUs are safe for concurrent use: any
+// number of goroutines may compile and run kernels at once (a
+// specialisation is compiled once, whoever asks first). A Run reads every
+// tensor it is given before the launch and writes back, after it, only
+// the tensors of the parameters the kernel may write (Kernel.Writes: a
+// store, an atomic or a TMA store through them). So a tensor the kernel
+// only reads may be shared by concurrent Runs; a tensor it may write must
+// not be shared by a concurrent Run or read by another goroutine while the
+// Run is in progress, as with any Go value written by one goroutine.
 package tle

@@ -120,9 +120,17 @@ func CacheDir() string {
 // checked against its hash and rebuilt when corrupt, and TLE_LOG=jit says
 // why a kernel was (re)compiled.
 func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
+	if k == nil {
+		return nil, errNilKernel("Compile")
+	}
 	opts, g, err := forGPU(opts, g)
 	if err != nil {
 		return nil, err
+	}
+	if opts.DumpAfter != "" {
+		// the dumps are written by the passes as they run: a compile
+		// asked for them runs them, whatever the caches hold
+		return k.compileGPU(opts, g)
 	}
 	key := k.cacheKey(opts, g)
 	jit.mu.Lock()

@@ -1,6 +1,7 @@
 package tle
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -56,6 +57,12 @@ func LoadFile(path string) (*Program, error) {
 //	var kernels embed.FS
 //	prog, err := tle.Load(kernels, "kernels/softmax.tle")
 func Load(fsys fs.FS, path string) (*Program, error) {
+	if fsys == nil {
+		return nil, fmt.Errorf("tle: Load of %s from a nil fs.FS", path)
+	}
+	if st, err := fs.Stat(fsys, path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("tle: Load: %s is a directory, not a .tle file", path)
+	}
 	src, err := fs.ReadFile(fsys, path)
 	if err != nil {
 		return nil, err
@@ -63,14 +70,27 @@ func Load(fsys fs.FS, path string) (*Program, error) {
 	return Parse(filepath.ToSlash(path), src)
 }
 
-// Name is the file name the program was parsed as.
-func (p *Program) Name() string { return p.name }
+// Name is the file name the program was parsed as ("" for a nil program).
+func (p *Program) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.name
+}
 
 // Source is the program's text.
-func (p *Program) Source() []byte { return p.src }
+func (p *Program) Source() []byte {
+	if p == nil {
+		return nil
+	}
+	return p.src
+}
 
 // Kernels lists the program's kernel names, sorted.
 func (p *Program) Kernels() []string {
+	if p == nil {
+		return nil
+	}
 	var names []string
 	for _, d := range p.file.Decls {
 		if k, ok := d.(*ast.KernelDecl); ok {
@@ -83,6 +103,9 @@ func (p *Program) Kernels() []string {
 
 // Kernel looks a kernel up by name.
 func (p *Program) Kernel(name string) (*Kernel, error) {
+	if p == nil {
+		return nil, errors.New("tle: Kernel of a nil *tle.Program (use one from tle.Load, LoadFile or Parse)")
+	}
 	for _, d := range p.file.Decls {
 		if k, ok := d.(*ast.KernelDecl); ok && k.Name.Name == name {
 			return &Kernel{prog: p, decl: k}, nil
@@ -104,14 +127,27 @@ type Param struct {
 	Const bool   // a compile-time parameter, bound with Defines
 }
 
-// Name is the kernel's name.
-func (k *Kernel) Name() string { return k.decl.Name.Name }
+// Name is the kernel's name ("" for a nil kernel).
+func (k *Kernel) Name() string {
+	if k == nil {
+		return ""
+	}
+	return k.decl.Name.Name
+}
 
 // Program is the program the kernel belongs to.
-func (k *Kernel) Program() *Program { return k.prog }
+func (k *Kernel) Program() *Program {
+	if k == nil {
+		return nil
+	}
+	return k.prog
+}
 
 // Params lists the kernel's parameters in order.
 func (k *Kernel) Params() []Param {
+	if k == nil {
+		return nil
+	}
 	var out []Param
 	for _, p := range k.decl.Params {
 		out = append(out, Param{Name: p.Name.Name, Type: string(k.prog.src[p.Type.Pos():p.Type.End()]), Const: p.Const})
@@ -122,6 +158,9 @@ func (k *Kernel) Params() []Param {
 // IR checks the kernel with its bindings, lowers it to the tile IR and runs
 // the pass pipeline. The module holds the kernel alone (helpers inlined).
 func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
+	if k == nil {
+		return nil, errNilKernel("IR")
+	}
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -167,4 +206,9 @@ func (k *Kernel) checkBound(defines map[string]string) diag.List {
 		return errs
 	}
 	return nil
+}
+
+// errNilKernel is the error of a method called on a nil *Kernel.
+func errNilKernel(method string) error {
+	return fmt.Errorf("tle: %s of a nil *tle.Kernel (use one from Program.Kernel)", method)
 }
