@@ -18,6 +18,10 @@ func TestWrites(t *testing.T) {
 		{"vector_add", map[string]string{"BLOCK": "64"}, []string{"out"}},
 		{"softmax", map[string]string{"BLOCK": "128"}, []string{"out"}},
 		{"matmul", map[string]string{"BM": "32", "BN": "32", "BK": "32"}, []string{"c"}},
+		{"tma_roundtrip", map[string]string{"BM": "64", "BN": "128"}, []string{"y"}}, // a TMA store through a desc
+		{"matmul_tma", map[string]string{"BM": "128", "BN": "256", "BK": "64", "S": "3", "LAG": "1"}, []string{"c"}},
+		{"compact", map[string]string{"N": "256"}, []string{"list", "count"}}, // an atomic on count
+		{"pipe_scale", map[string]string{"ROWS": "8", "ROW": "256", "CAP": "2"}, []string{"out"}},
 	} {
 		k := tutorialKernel(t, c.kernel)
 		got, err := k.Writes(CompileOptions{Defines: c.defs})
