@@ -1,11 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
 
@@ -133,4 +136,65 @@ func FuzzZeros(f *testing.F) {
 			t.Fatalf("zeros:%s read as %v, which does not read back (%v, %v)", spec, shape, again, err)
 		}
 	})
+}
+
+// FuzzCommandLine gives tlec whole argument lists (split at newlines) in a
+// directory holding a kernel, an .npy file and an op's input directory:
+// whatever the arguments, tlec answers with an exit status and a message,
+// never a panic (status 3) or a hang.
+//
+//	go test -run XXX -fuzz FuzzCommandLine -fuzztime 5m ./cmd/tlec
+func FuzzCommandLine(f *testing.F) {
+	for _, s := range []string{
+		"check\nk.tle", "check\n-D\nB=4\nk.tle\n--arch\nsm_80", "fmt\nk.tle", "fmt\n-w\nk.tle",
+		"build\nk.tle\n--kernel\nk\n-D\nB=16\n--emit\ntir", "build\nk.tle\n--emit\nll\n-D\nB=16\n-o\nout.ll",
+		"run\nk.tle\n--grid\n1\n-D\nB=16\n--arg\nx=zeros:16\n--arg\nn=4\n--save\nx=o.npy",
+		"run\nk.tle\n--grid\n2,2\n--arg\nx=x.npy\n-D\nB=8\n--arg\nn=1\n--grid\n1",
+		"op\nkda_fwd\n--in\nin\n--out\nout", "op\nlist", "help\nrun", "version", "bench\nlist", "bench\ntutorials\n--reps\n-1",
+		"run\n--kernel", "build\n--emit\nptx\nk.tle\n--toolchain\nbogus", "check\n-D\n=\nk.tle", "\x00\n--\n-",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, "\n")
+		if args[0] == "bench" && (len(args) < 2 || args[1] != "list") {
+			return // a suite's dry run or every build's compile: minutes, not a parser's answer
+		}
+		for _, a := range args {
+			if spec, ok := strings.CutPrefix(a, "x=zeros:"); ok {
+				if shape, err := parseZeros(spec); err == nil && numel(shape) > 1<<16 {
+					return
+				}
+			}
+		}
+		if len(args) > 0 && args[0] == "run" {
+			args = append(args, "--timeout", "2s", "--device", "cpu")
+		}
+		t.Chdir(fuzzDir(t))
+		var out, errs strings.Builder
+		code := runGuarded(&env{stdin: strings.NewReader("kernel k(x *f32) {}\n"), stdout: &out, stderr: &errs}, args)
+		if code == exitInternal {
+			t.Fatalf("tlec %q: internal error:\n%s", args, errs.String())
+		}
+		if code != 0 && errs.Len() == 0 {
+			t.Fatalf("tlec %q: exit %d with no message", args, code)
+		}
+	})
+}
+
+// fuzzDir is a fresh directory with k.tle, x.npy and in/ (a small op
+// input directory).
+func fuzzDir(t *testing.T) string {
+	dir := t.TempDir()
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "k.tle"), []byte("kernel k(x *f32, n i32, B const i32) {\n    o := arange(0, B)\n    store(x + o, zeros([B], f32), mask: o < n)\n}\n"), 0o644))
+	must(npy.WriteFile(filepath.Join(dir, "x.npy"), npy.Float32([]int{16}, make([]float32, 16))))
+	must(os.Mkdir(filepath.Join(dir, "in"), 0o755))
+	must(npy.WriteFile(filepath.Join(dir, "in", "q.npy"), npy.Float32([]int{1, 2, 1, 16}, make([]float32, 32))))
+	must(os.WriteFile(filepath.Join(dir, "in", "params.json"), []byte(`{"lower_bound": -5}`), 0o644))
+	return dir
 }
