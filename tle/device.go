@@ -442,7 +442,8 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 			iargs[i] = a.arg // checked again by the same interp.CheckScalar
 		}
 	}
-	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{Context: ctx}); err != nil {
+	progress, _ := ctx.Value(progressKey{}).(func(done, total int))
+	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{Context: ctx, Progress: progress}); err != nil {
 		return err
 	}
 	written, err := k.written(opts)
@@ -523,4 +524,17 @@ func (k *Kernel) written(opts CompileOptions) (map[string]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// progressKey is the context key of WithProgress's callback.
+type progressKey struct{}
+
+// WithProgress returns a context that makes RunContext on the interpreter
+// report its progress to fn: after each program of the grid (each cluster,
+// with clusters) finishes, how many of the grid's programs are done. fn is
+// called from the interpreter's workers, concurrently: it must be safe for
+// that, and quick. A GPU launch, which the host cannot watch, reports
+// nothing.
+func WithProgress(ctx context.Context, fn func(done, total int)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
 }

@@ -1,7 +1,9 @@
 package tle
 
 import (
+	"context"
 	"fmt"
+	"sort"
 	"sync"
 	"testing"
 
@@ -61,4 +63,22 @@ func TestConcurrentRunsShareInputs(t *testing.T) {
 			require.Equal(t, float64(3*i+1), outs[g].Data[i])
 		}
 	}
+}
+
+// WithProgress sees the launch start at 0 and every program finish.
+func TestWithProgress(t *testing.T) {
+	k := tutorialKernel(t, "vector_add")
+	x := NewTensor(1000)
+	var mu sync.Mutex
+	var seen []int
+	ctx := WithProgress(context.Background(), func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		require.Equal(t, 4, total)
+		seen = append(seen, done)
+	})
+	require.NoError(t, k.RunContext(ctx, CPU(), [3]int{4, 1, 1}, CompileOptions{Defines: map[string]string{"BLOCK": "256"}},
+		map[string]any{"x": x, "y": x, "out": NewTensor(1000), "n": 1000}))
+	sort.Ints(seen)
+	require.Equal(t, []int{0, 1, 2, 3, 4}, seen)
 }

@@ -32,11 +32,14 @@ type runFlags struct {
 func init() {
 	register(&command{
 		name:    "run",
-		usage:   "FILE --kernel NAME --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda] [--timeout DURATION]",
+		usage:   "FILE [--kernel NAME] --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda] [--timeout DURATION]",
 		summary: "compile a kernel and run it on the interpreter or a GPU",
-		help: `Run compiles one kernel of FILE, specialised with -D, and launches it once
-over --grid CTAs (a multiple of the cluster size when the kernel declares a
-device_mesh).
+		help: `Run compiles one kernel of FILE (--kernel; it may be left out when FILE has
+one kernel), specialised with -D, and launches it once over --grid CTAs (a
+multiple of the cluster size when the kernel declares a device_mesh). It
+says on standard error what it ran, where and how long it took; on a
+terminal an interpreter launch that runs past a second shows how many
+programs are done. Missing --arg values are all named at once.
 
 Every runtime parameter needs --arg NAME=VALUE:
   pointer or desc parameter   a .npy file (floats are converted to the
@@ -89,9 +92,6 @@ func runRun(e *env, cfg any, files []string) int {
 	if len(files) != 1 {
 		return fail("name exactly one .tle file (got %d)", len(files))
 	}
-	if r.kernel == "" {
-		return fail("--kernel is required")
-	}
 	grid, err := parseGrid(r.grid)
 	if err != nil {
 		return fail("--grid: %v", err)
@@ -112,6 +112,13 @@ func runRun(e *env, cfg any, files []string) int {
 		printError(e.stderr, "run", err)
 		return 1
 	}
+	if r.kernel == "" {
+		ks := prog.Kernels()
+		if len(ks) != 1 {
+			return fail("--kernel is required: %s has %d kernels (%s)", files[0], len(ks), strings.Join(ks, ", "))
+		}
+		r.kernel = ks[0]
+	}
 	k, err := prog.Kernel(r.kernel)
 	if err != nil {
 		return fail("%v", err)
@@ -131,6 +138,14 @@ func runRun(e *env, cfg any, files []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	for _, a := range r.args {
+		// a large zeros: takes seconds to allocate: say so before it starts
+		if name, spec, ok := strings.Cut(a, "=zeros:"); ok {
+			if shape, err := parseZeros(spec); err == nil && numElems(shape) >= 1<<25 {
+				fmt.Fprintf(e.stderr, "tlec run: %s: allocating %d elements (%.1f GiB on the host)\n", name, numElems(shape), float64(numElems(shape))*8/(1<<30))
+			}
+		}
+	}
 	args, tensors, err := buildArgs(k, r.args)
 	if err != nil {
 		return fail("%v", err)
@@ -141,10 +156,16 @@ func runRun(e *env, cfg any, files []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
-	if err := k.RunContext(ctx, dev, grid, opts, args); err != nil {
+	bar := newLaunchProgress(e.stderr)
+	ctx = tle.WithProgress(ctx, bar.update)
+	start := time.Now()
+	err = k.RunContext(ctx, dev, grid, opts, args)
+	bar.finish()
+	if err != nil {
 		printError(e.stderr, "run", err)
 		return 1
 	}
+	fmt.Fprintf(e.stderr, "tlec run: %s, grid %dx%dx%d, on %s: %s\n", k.Name(), grid[0], grid[1], grid[2], dev.Name(), time.Since(start).Round(time.Millisecond))
 	for _, s := range saves {
 		t := tensors[s.name]
 		if err := saveTensor(s.path, t, s.elem); err != nil {
@@ -235,12 +256,19 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Ten
 		}
 		args[name] = v // its range against the parameter's dtype is checked by Kernel.Run
 	}
+	var missing []string
 	for _, p := range k.Params() {
 		if _, ok := args[p.Name]; !ok && !p.Const {
-			return nil, nil, fmt.Errorf("missing --arg %s=VALUE for parameter %s %s", p.Name, p.Name, p.Type)
+			missing = append(missing, fmt.Sprintf("--arg %s=VALUE (%s %s)", p.Name, p.Name, p.Type))
 		}
 	}
-	return args, tensors, nil
+	switch len(missing) {
+	case 0:
+		return args, tensors, nil
+	case 1:
+		return nil, nil, fmt.Errorf("missing %s", missing[0])
+	}
+	return nil, nil, fmt.Errorf("missing %d arguments: %s", len(missing), strings.Join(missing, ", "))
 }
 
 // parseScalar reads a scalar argument's text as the Go number it spells:
@@ -445,4 +473,13 @@ func noGPU(err error) string {
 		return "no GPU (the CUDA driver sees none)"
 	}
 	return "no GPU (" + err.Error() + ")"
+}
+
+// numElems is the element count of shape (parseZeros bounds it).
+func numElems(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
 }

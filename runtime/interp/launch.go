@@ -47,6 +47,10 @@ type Options struct {
 	// it has one; negative disables it (then only the context can stop a
 	// launch that never ends).
 	Timeout time.Duration
+	// Progress, when not nil, is told how many of the grid's programs are
+	// done: 0 as the launch starts, then after each program (each cluster,
+	// with clusters) finishes, from the launch's workers, concurrently.
+	Progress func(done, total int)
 }
 
 // DefaultTimeout is the watchdog's limit when Options.Timeout is 0 and
@@ -87,6 +91,7 @@ type launch struct {
 	active   map[*cluster]struct{}
 
 	nclusters int
+	progress  func(done, total int) // Options.Progress
 	done      atomic.Int64 // clusters finished
 }
 
@@ -157,6 +162,10 @@ func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) 
 	}
 	nclusters := l.nprog / l.csize
 	l.nclusters = nclusters
+	l.progress = opts.Progress
+	if l.progress != nil {
+		l.progress(0, l.nprog)
+	}
 	workers = min(workers, nclusters)
 	timeout := opts.Timeout
 	if _, ok := ctx.Deadline(); timeout == 0 && !ok {
@@ -628,7 +637,10 @@ func (l *launch) runCluster(wk *worker, c int) {
 		l.activeMu.Lock()
 		delete(l.active, cl)
 		l.activeMu.Unlock()
-		l.done.Add(1)
+		n := l.done.Add(1)
+		if l.progress != nil {
+			l.progress(int(n)*l.csize, l.nprog)
+		}
 	}()
 	if l.csize == 1 {
 		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
