@@ -92,7 +92,7 @@ type launch struct {
 
 	nclusters int
 	progress  func(done, total int) // Options.Progress
-	done      atomic.Int64 // clusters finished
+	done      atomic.Int64          // clusters finished
 }
 
 type launchErr struct {
