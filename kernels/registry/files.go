@@ -195,7 +195,7 @@ func value(dec *json.Decoder, at string) (any, error) {
 			return objectRest(dec, at)
 		}
 		if d == '[' {
-			var list []any
+			list := []any{}
 			for dec.More() {
 				v, err := value(dec, at)
 				if err != nil {
