@@ -100,13 +100,11 @@ requests of 64 to 4096 tokens, which runs only when named) for BF16 and FP8 (qua
 Sq 1 and 2, NHD and HND, with the splits of the package's policy: the
 median microseconds of --reps back-to-back calls (decode and combine
 kernels) after --warmup, the K+V bytes per second and the floor (K+V bytes
-at the device-to-device copy rate measured in the same run). --variant v1
-times the first version's kernels instead (v2, the default, runs a TMA
-producer warp ahead of the consumer warpgroup). --ctas sets the v2
-programs per SM, --cluster the v2 decode kernel's cluster size (the
+at the device-to-device copy rate measured in the same run). --ctas sets
+the decode programs per SM, --cluster the decode kernel's cluster size (the
 pieces of a request in one cluster merged in distributed shared memory,
 opt-in; 0 and 1 send every partial through the combine, -1 is the
-package's policy), --schedule the v2 programs' share of the tiles (fixed
+package's policy), --schedule the decode programs' share of the tiles (fixed
 pieces of one length or the dynamic schedule's even deal over a
 persistent grid; default the package's policy, ChooseSchedule), so that
 each can be compared in one session. HPC-Ops is timed by
@@ -148,10 +146,10 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
 			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
 			fs.BoolVar(&b.pdl, "pdl", false, "kda_fwd v3: launch the recurrence as a programmatic dependent launch of the preparation (default: a plain launch, measured faster)")
-			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
+			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: decode programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
 			fs.BoolVar(&b.launches, "launches", false, "attn_decode: time each call as its two launches back to back instead of a CUDA graph replay (HPC-Ops' timing)")
-			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
-			fs.StringVar(&b.schedule, "schedule", "", "attn_decode: how the v2 decode programs share the tiles, fixed (pieces of one length) or dynamic (all requests' tiles dealt evenly over a persistent grid); default the package's policy")
+			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
+			fs.StringVar(&b.schedule, "schedule", "", "attn_decode: how the decode programs share the tiles, fixed (pieces of one length) or dynamic (all requests' tiles dealt evenly over a persistent grid); default the package's policy")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
 			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
 			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
@@ -208,11 +206,7 @@ func runBench(e *env, cfg any, args []string) int {
 			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: %s\n", b.cluster, ae.Msg)
 			return 2
 		}
-		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {
-			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: attn_decode has v1 and v2 (the default)\n", b.variant)
-			return 2
-		}
-		if errors.As(attention.CheckSchedule(b.schedule, b.variant == "v1", b.cluster), &ae) {
+		if errors.As(attention.CheckSchedule(b.schedule, b.cluster), &ae) {
 			fmt.Fprintf(e.stderr, "tlec bench: --schedule %q: %s\n", b.schedule, ae.Msg)
 			return 2
 		}

@@ -39,7 +39,7 @@ func attnWorkloads(s string) ([]attention.Workload, error) {
 
 func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []attention.Workload) int {
 	bar := newProgressBar(e.stderr)
-	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, V1: b.variant == "v1", CTAs: b.ctas, Cluster: b.cluster, Schedule: b.schedule, Launches: b.launches, Progress: bar.update})
+	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, CTAs: b.ctas, Cluster: b.cluster, Schedule: b.schedule, Launches: b.launches, Progress: bar.update})
 	bar.done()
 	if err != nil {
 		printError(e.stderr, "bench", err)

@@ -10,15 +10,12 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-// TestBenchAttnFlags: a bad --cases, --variant or --cluster is refused (exit 2) before a GPU is
+// TestBenchAttnFlags: a bad --cases, --cluster or --schedule is refused (exit 2) before a GPU is
 // looked for; without a GPU the suite exits 1 saying so.
 func TestBenchAttnFlags(t *testing.T) {
 	code, _, errs := runCLI("bench", "attn_decode", "--cases", "uniform_512,nope")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `no workload "nope"`)
-	code, _, errs = runCLI("bench", "attn_decode", "--variant", "v3")
-	require.Equal(t, 2, code)
-	require.Contains(t, errs, `--variant "v3": attn_decode has v1 and v2`)
 	code, _, errs = runCLI("bench", "attn_decode", "--cluster", "3")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `--cluster 3: want 1, 2, 4 or 8`)

@@ -60,12 +60,6 @@
 //   - Pages of 16 and 32 (_paged): the same producer and consumer, the
 //     tile's 64/page pages in the slots of its stage, which the consumer
 //     reads into registers (register-A wgmma) and waits for each product.
-//   - DecodeParams.V1 (the first version, _v1, for comparison): one
-//     warpgroup issues each tile's 64/page page copies, waits for them and
-//     reads the tile into registers (register-A wgmma). The pieces are the
-//     same as v2's (one wave of one program per SM), which leaves v1, with
-//     no prefetch, less overlap than the several programs per SM its first
-//     policy gave it.
 //   - Online softmax in base 2 (c = scale log2 e), keys past a row's limit
 //     replaced by -1e30 and their probabilities by 0, V rows past L zeroed:
 //     slots past a request's length may hold anything (NaN) and never reach
@@ -73,7 +67,7 @@
 //   - FP8: e4m3 wgmma for both products, P scaled by 256 before its e4m3
 //     cast, each tile's PV into a fresh accumulator added in f32.
 //   - A page-64 program that saw all of a request's tiles writes its o and
-//     lse itself; otherwise (and always for the paged and v1 kernels) it
+//     lse itself; otherwise (and always for the paged kernels) it
 //     writes its partial O and base-2 LSE to a workspace (under the
 //     dynamic schedule two slots a program: its first and its last
 //     request may both run on in a neighbour); attn_combine merges a
@@ -104,7 +98,7 @@
 //     touch, so that the cluster merge finishes every request and the
 //     combine has nothing to merge; 1 when no such size exists (a request
 //     of more than 8 pieces, pieces straddling a cluster's edge), when
-//     every request is one piece, for the v1 and paged kernels, and when
+//     every request is one piece, for the paged kernels, and when
 //     the padding would cost a wave of the SMs x CTAs slots. A cluster
 //     merge that leaves partials to the combine measured no faster than
 //     CL 1 on the H200 (docs/perf.md run 30: skewed_extreme 11.9 against
@@ -349,10 +343,6 @@ type DecodeParams struct {
 	// SMs is the device's multiprocessor count ChooseChunk fills (0: 132,
 	// an H200's).
 	SMs int
-	// V1 runs the first version's kernels (no producer warp, K and V
-	// through registers, each tile's copies waited for in turn), for
-	// comparison.
-	V1 bool
 	// CTAs is the v2 kernel's programs resident per SM for pages of 64
 	// (1 to MaxCTAs; 0: DefaultCTAs): one program per SM with setmaxnreg
 	// and a deep ring, or several with the registers and shared memory
@@ -364,7 +354,7 @@ type DecodeParams struct {
 	// request that land in one cluster of Cluster consecutive programs are
 	// merged in distributed shared memory, only the rest by attn_combine.
 	// Opt-in: compute-sanitizer's racecheck reports hazards on the merge
-	// that are not yet explained (docs/perf.md runs 31 and 44). The v1 and paged
+	// that are not yet explained (docs/perf.md runs 31 and 44). The paged
 	// kernels run without clusters (1).
 	Cluster int
 	// Schedule is how the page-64 v2 kernels share the requests' tiles
@@ -372,7 +362,7 @@ type DecodeParams struct {
 	// of one length, a program a piece), ScheduleDynamic (the tiles of all
 	// requests dealt out evenly over a persistent grid on the GPU, a
 	// program running over request boundaries) or ScheduleAuto (""), the
-	// policy's (ChooseSchedule). The v1 and paged kernels and an explicit
+	// policy's (ChooseSchedule). The paged kernels and an explicit
 	// Splits or Cluster take the fixed split.
 	Schedule string
 }
@@ -439,9 +429,8 @@ type Dims struct {
 	MaxBlocks         int
 	N                 int // query rows per program: G*Sq rounded up to a power of two >= 8
 	Splits            int
-	Chunk             int // tiles per piece (split) of a request
-	Programs          int // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
-	V1                bool
+	Chunk             int  // tiles per piece (split) of a request
+	Programs          int  // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
 	CTAs              int  // v2 programs per SM (pages of 64)
 	CL                int  // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
 	Dynamic           bool // the dynamic schedule (pages of 64, CL 1): Programs is the persistent grid, Chunk the fewest tiles a program takes
@@ -529,7 +518,7 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 		return nil, err
 	}
 
-	d.V1, d.CTAs = p.V1, p.CTAs
+	d.CTAs = p.CTAs
 	if p.CTAs < 0 || p.CTAs > MaxCTAs {
 		return nil, argErr("ctas", "want 1 to %d programs per SM (0: %d for 8 query rows, 2 for more), got %d", MaxCTAs, DefaultCTAs, p.CTAs)
 	}
@@ -553,11 +542,11 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 }
 
 // choosePieces settles the programs per SM (d.CTAs: 0 is DefaultCTAs;
-// one for the v1 and paged kernels; fewer when their shared memory does
+// one for the paged kernels; fewer when their shared memory does
 // not fit), cuts the requests of lengths lens into pieces (splits pieces
 // of the longest request, or (0) the policy's ChooseChunk filling d.CTAs
 // programs on each of sms SMs, 0: 132), sets the cluster size d.CL
-// (cluster; ClusterAuto: ChooseCluster's; 0 and the v1 and paged
+// (cluster; ClusterAuto: ChooseCluster's; 0 and the paged
 // kernels: 1) and, where schedule (or ChooseSchedule, for ScheduleAuto)
 // asks for it, the dynamic schedule's persistent grid instead of the
 // pieces.
@@ -565,7 +554,7 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule str
 	if d.CTAs == 0 {
 		d.CTAs = d.defaultCTAs()
 	}
-	if d.V1 || d.Page != Tile {
+	if d.Page != Tile {
 		d.CTAs = 1 // one program an SM: those kernels keep their setmaxnreg split
 	}
 	if cluster > 1 || cluster == ClusterAuto {
@@ -582,7 +571,7 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule str
 	}
 	d.Splits, d.Programs = d.pieces(lens)
 	switch {
-	case d.V1 || d.Page != Tile:
+	case d.Page != Tile:
 		d.CL = 1
 	case cluster > 0:
 		d.CL, d.clusterSet = cluster, true
@@ -594,7 +583,7 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule str
 	if schedule == ScheduleAuto {
 		schedule = ChooseSchedule(lens, d.Programs, d.Hkv, sms*d.CTAs)
 	}
-	if schedule == ScheduleDynamic && d.cluster() == 1 && splits == 0 && !d.V1 && d.Page == Tile {
+	if schedule == ScheduleDynamic && d.cluster() == 1 && splits == 0 && d.Page == Tile {
 		d.Dynamic = true
 		d.Programs = max(1, sms*d.CTAs/d.Hkv)
 		d.Chunk = MinChunk
@@ -649,10 +638,9 @@ func (d *Dims) dynamicSlots(lens []int64) int {
 	return int((most+per-1)/per) + 1
 }
 
-// CheckSchedule checks a DecodeParams.Schedule value beside the V1 and
-// Cluster it comes with: the dynamic schedule runs on the v2 kernels
-// without the cluster merge.
-func CheckSchedule(schedule string, v1 bool, cluster int) error {
+// CheckSchedule checks a DecodeParams.Schedule value beside the Cluster
+// it comes with: the dynamic schedule runs without the cluster merge.
+func CheckSchedule(schedule string, cluster int) error {
 	switch schedule {
 	case ScheduleAuto, ScheduleFixed:
 		return nil
@@ -660,10 +648,7 @@ func CheckSchedule(schedule string, v1 bool, cluster int) error {
 	default:
 		return argErr("schedule", "want %q, %q or \"\" (the policy's), got %q", ScheduleFixed, ScheduleDynamic, schedule)
 	}
-	switch {
-	case v1:
-		return argErr("schedule", "the dynamic schedule runs on the v2 kernels, not v1")
-	case cluster != 0 && cluster != 1:
+	if cluster != 0 && cluster != 1 {
 		return argErr("schedule", "the dynamic schedule runs without the cluster merge (cluster %d)", cluster)
 	}
 	return nil
@@ -672,7 +657,7 @@ func CheckSchedule(schedule string, v1 bool, cluster int) error {
 // checkSchedule checks DecodeParams.Schedule against the call: the
 // dynamic schedule runs on the page-64 v2 kernels without fixed splits.
 func (d *Dims) checkSchedule(p DecodeParams) error {
-	if err := CheckSchedule(p.Schedule, p.V1, p.Cluster); err != nil || p.Schedule != ScheduleDynamic {
+	if err := CheckSchedule(p.Schedule, p.Cluster); err != nil || p.Schedule != ScheduleDynamic {
 		return err
 	}
 	switch {
@@ -870,8 +855,8 @@ func (d *Dims) gridX() int {
 }
 
 // hasOutputs reports whether the decode kernel of sizes d takes o and lse
-// (the v2 kernels for pages of 64, whose cluster merge may write them).
-func (d *Dims) hasOutputs() bool { return !d.V1 && d.Page == Tile }
+// (the kernels for pages of 64, whose cluster merge may write them).
+func (d *Dims) hasOutputs() bool { return d.Page == Tile }
 
 // WorkspaceRows is the number of partial rows (of 128 f32 and one LSE)
 // the decode programs write: Programs x Hkv x N, twice that under the
@@ -943,7 +928,7 @@ func (f *kernelFile) get(name string) (*tle.Kernel, error) {
 var decodeFile = &kernelFile{name: "decode.tle"}
 
 // Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8,
-// their _paged and _v1 forms or attn_combine), parsed and checked once per
+// their _paged forms or attn_combine), parsed and checked once per
 // process.
 func Kernel(name string) (*tle.Kernel, error) { return decodeFile.get(name) }
 
@@ -1089,10 +1074,9 @@ func (d *Dims) leaderSlots() int {
 	return 1 + (d.Splits-1+cl-1)/cl
 }
 
-// Plan is the launches of validated sizes d: the v2 kernels
-// (attn_decode_bf16, attn_decode_fp8) for pages of 64 tokens, their paged
-// form (_paged) for pages of 16 and 32, the first version's (_v1) when d.V1
-// asks for them.
+// Plan is the launches of validated sizes d: the kernels attn_decode_bf16
+// and attn_decode_fp8 for pages of 64 tokens, their paged form (_paged)
+// for pages of 16 and 32.
 func Plan(d *Dims) Launches {
 	it := strconv.Itoa
 	name := "attn_decode_bf16"
@@ -1105,24 +1089,17 @@ func Plan(d *Dims) Launches {
 		name = "attn_decode_fp8"
 		defs["QUANT"] = it(d.Quant)
 	}
-	switch {
-	case d.V1:
-		name += "_v1"
-	case d.Page != Tile:
+	if d.Page != Tile {
 		name += "_paged"
-	}
-	if d.V1 || d.Page != Tile {
 		defs["PAGE"] = it(d.Page)
 	}
 	minCTAs := 0
-	if !d.V1 {
-		stages := "S"
-		if d.FP8 {
-			stages = "SF"
-		}
-		defs[stages] = it(d.Stages())
+	stages := "S"
+	if d.FP8 {
+		stages = "SF"
 	}
-	if !d.V1 && d.Page == Tile {
+	defs[stages] = it(d.Stages())
+	if d.Page == Tile {
 		// one CTA an SM: setmaxnreg gives the consumer most of the register
 		// file; several: no setmaxnreg, and ptxas caps the registers so that
 		// d.CTAs fit (minctasm). A cluster (CL > 1) runs its merge after the

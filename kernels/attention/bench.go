@@ -101,8 +101,6 @@ type BenchOptions struct {
 	Warmup, Reps int
 	Workloads    []Workload     // nil: all
 	Variants     []BenchVariant // nil: all
-	// V1 times the first version's kernels (DecodeParams.V1) instead.
-	V1 bool
 	// CTAs is DecodeParams.CTAs (0: DefaultCTAs).
 	CTAs int
 	// Cluster is DecodeParams.Cluster (0: 1; ClusterAuto: ChooseCluster's).
@@ -186,7 +184,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if err := CheckCluster(opts.Cluster); err != nil {
 		return nil, err
 	}
-	if err := CheckSchedule(opts.Schedule, opts.V1, opts.Cluster); err != nil {
+	if err := CheckSchedule(opts.Schedule, opts.Cluster); err != nil {
 		return nil, err
 	}
 	wls, vars := opts.Workloads, opts.Variants
@@ -318,7 +316,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		if !fp8 {
 			d.Quant = 0
 		}
-		d.V1, d.CTAs = opts.V1, opts.CTAs
+		d.CTAs = opts.CTAs
 		d.choosePieces(w.Lens, 0, 0, opts.Cluster, opts.Schedule)
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}

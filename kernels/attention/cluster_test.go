@@ -216,7 +216,7 @@ func TestDecodeClusterWrites(t *testing.T) {
 }
 
 // TestChooseCluster: the cluster policy on the spec's workloads and its
-// limits: one piece a request, the v1 and paged kernels, padding that
+// limits: one piece a request, the paged kernels, padding that
 // would cost a wave, requests of length 0, and DecodeParams.Cluster's
 // range.
 func TestChooseCluster(t *testing.T) {
@@ -255,13 +255,12 @@ func TestChooseCluster(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
 	for _, c := range []decodeCase{
 		{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
-		{v1: true, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
-		{v1: true, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4},
+		{page: 32, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: ClusterAuto},
 	} {
 		m := makeCase(r, c)
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
-		require.Equal(t, 1, d.CL, "v1 %v page %d: no clusters", c.v1, c.page)
+		require.Equal(t, 1, d.CL, "page %d: no clusters", c.page)
 		require.NotContains(t, Plan(d).DecodeDefines, "CL")
 	}
 	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}})

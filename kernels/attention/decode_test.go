@@ -191,27 +191,6 @@ func TestDecodeRewritten(t *testing.T) {
 	}
 }
 
-// TestDecodeV1: the first version's kernels (DecodeParams.V1, for
-// comparison with v2) at every page size, over several pieces of a request
-// and both layouts.
-func TestDecodeV1(t *testing.T) {
-	devs := tletest.Devices(t)
-	r := rand.New(rand.NewPCG(17, 18))
-	for _, c := range []decodeCase{
-		{name: "bf16 v1 page 64", v1: true, page: 64, hkv: 2, g: 8, sq: 2, lens: []int64{300, 5, 130}, splits: 2, nhd: true},
-		{name: "fp8q0 v1 page 64", v1: true, fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 3, lens: []int64{200, 64}, splits: 3},
-		{name: "fp8q1 v1 page 64", v1: true, fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{129}, nhd: true},
-		{name: "bf16 v1 page 16", v1: true, page: 16, hkv: 1, g: 4, sq: 4, lens: []int64{150, 4}, splits: 2},
-		{name: "fp8q0 v1 page 32", v1: true, fp8: true, quant: 0, page: 32, hkv: 2, g: 8, sq: 1, lens: []int64{97}, splits: 2, nhd: true},
-	} {
-		m := makeCase(r, c)
-		d, err := Validate(m.in, m.p)
-		require.NoError(t, err)
-		require.Contains(t, Plan(d).Decode, "_v1", c.name)
-		runCase(t, devs, r, c)
-	}
-}
-
 // TestDecodeMatrix runs every combination of dtype (bf16, fp8 quant 0 and
 // 1), page (16, 32, 64), layout (NHD, HND), group (4, 8) and Sq (1..4) on
 // the interpreter against the float64 reference, with lengths of one
@@ -307,7 +286,7 @@ func TestDecodeReplan(t *testing.T) {
 		{decodeCase{name: "longer", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1500, 500, 3}, splits: 4}, []int64{1000, 64, 3}, 1},
 		{decodeCase{name: "longer fp8q1", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 3, lens: []int64{1500, 500, 3}, splits: 4, nhd: true}, []int64{1000, 64, 3}, 1},
 		{decodeCase{name: "one piece a request", page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{400, 90}}, []int64{64, 2}, 1},
-		{decodeCase{name: "longer v1 page 16", page: 16, hkv: 1, g: 8, sq: 2, lens: []int64{900, 40}, splits: 3}, []int64{300, 40}, 1},
+		{decodeCase{name: "longer page 16", page: 16, hkv: 1, g: 8, sq: 2, lens: []int64{900, 40}, splits: 3}, []int64{300, 40}, 1},
 	} {
 		m := makeCase(r, c.decodeCase)
 		d, err := Validate(m.in, m.p)

@@ -67,7 +67,7 @@ func TestDecodePTX(t *testing.T) {
 			ks, ty, count = "32", "e4m3.e4m3", 8
 		}
 		require.Len(t, b.Descs, 2, "%+v: the K and V maps", c)
-		box := HeadDim // v1 and e4m3: one box per page
+		box := HeadDim // pages of 16 and 32, and e4m3: one box per page
 		if c.page == Tile && !d.FP8 {
 			box = 64 // bf16 rows of 256 bytes in wgmma's 128B swizzle: one box per 64-column block
 		}

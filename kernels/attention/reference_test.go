@@ -23,7 +23,6 @@ type decodeCase struct {
 	sq      int
 	lens    []int64
 	splits  int
-	v1      bool    // DecodeParams.V1: the first version's kernels
 	scale   float64 // DecodeParams.Scale (0: the default)
 	ctas    int     // DecodeParams.CTAs (0: the default)
 	cluster int     // DecodeParams.Cluster (0: the policy's)
@@ -128,7 +127,7 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
 		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas, Cluster: c.cluster, SMs: c.sms, Schedule: c.sched}
+	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, Scale: c.scale, CTAs: c.ctas, Cluster: c.cluster, SMs: c.sms, Schedule: c.sched}
 	if c.nhd {
 		p.Layout = LayoutNHD
 	}
