@@ -33,9 +33,7 @@ type benchFlags struct {
 	schedule string
 	launches bool
 	dryRun   bool
-	blockM   int
 	keyStep  int
-	vStages  int
 	masksDir string
 	masks    attention.PrefillBenchMasks
 }
@@ -126,12 +124,10 @@ on), the mask density and the dense causal FLOPs; a progress bar is drawn
 on standard error. --cases picks the rows whose names contain one of its
 comma-separated parts (--cases nocache,127x127); --dry-run builds the
 rows' masks and FLOP counts on the CPU and prints them untimed, without a
-GPU. --block-m 64 runs the BF16 rows with 64 query rows a program (two
-programs an SM). --key-step 64 runs the rows one page (64 keys) a step
+GPU. --key-step 64 runs the rows one page (64 keys) a step
 (attn_prefill_fp8, attn_prefill_bf16), --key-step 128 (the default) 128
-keys a step over two pages (attn_prefill_fp8_k128, attn_prefill_bf16_k128;
-BF16 with --block-m 64 walks one page a step), so the two can be
-compared.
+keys a step over two pages (attn_prefill_fp8_k128, attn_prefill_bf16_k128),
+so the two can be compared.
 tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops and
 torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 		flags: func(fs *flag.FlagSet) any {
@@ -151,10 +147,8 @@ torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
 			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
 			fs.StringVar(&b.schedule, "schedule", "", "attn_decode: how the decode programs share the tiles, fixed (pieces of one length) or dynamic (all requests' tiles dealt evenly over a persistent grid); default the package's policy")
 			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
-			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
-			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
+			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128")
 			fs.StringVar(&b.masksDir, "masks", "", "attn_prefill: a directory of block masks, mask_127x127.npy, mask_512x4096.npy, mask_512x32768.npy ([1, 32, q tiles, key tiles], 0 or 1: tools/hpc_masks.py saves HPC-Ops' draw) for the masked rows instead of the bench's own draw")
-			fs.IntVar(&b.vStages, "v-stages", 0, "attn_prefill: the FP8 rows' V and V^T ring depth at 128 keys a step, 2 or 3 (0: 2)")
 			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
 			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
 			return b
@@ -218,24 +212,8 @@ func runBench(e *env, cfg any, args []string) int {
 			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
 			return 2
 		}
-		if b.blockM != 0 && b.blockM != 64 && b.blockM != 128 {
-			fmt.Fprintf(e.stderr, "tlec bench: --block-m %d: want 128 or 64 (0: 128)\n", b.blockM)
-			return 2
-		}
 		if b.keyStep != 0 && b.keyStep != 64 && b.keyStep != 128 {
-			fmt.Fprintf(e.stderr, "tlec bench: --key-step %d: want 128 or 64 (0: 128; BF16 with --block-m 64: 64)\n", b.keyStep)
-			return 2
-		}
-		if b.keyStep == 128 && b.blockM == 64 {
-			fmt.Fprintf(e.stderr, "tlec bench: --key-step 128 with --block-m 64: BF16's 128 keys a step runs 128 query rows a program\n")
-			return 2
-		}
-		if b.vStages != 0 && b.vStages != 2 && b.vStages != 3 {
-			fmt.Fprintf(e.stderr, "tlec bench: --v-stages %d: want 2 or 3 (0: 2)\n", b.vStages)
-			return 2
-		}
-		if b.vStages != 0 && b.keyStep == 64 {
-			fmt.Fprintf(e.stderr, "tlec bench: --v-stages with --key-step 64: the V ring's depth is FP8's at 128 keys a step\n")
+			fmt.Fprintf(e.stderr, "tlec bench: --key-step %d: want 128 or 64 (0: 128)\n", b.keyStep)
 			return 2
 		}
 		if b.masksDir != "" {

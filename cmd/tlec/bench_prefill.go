@@ -50,7 +50,7 @@ func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBen
 	} else {
 		bar := newProgressBar(e.stderr)
 		var err error
-		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, BlockM: b.blockM, KeyStep: b.keyStep, VStages: b.vStages, Masks: b.masks, Progress: bar.update})
+		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, KeyStep: b.keyStep, Masks: b.masks, Progress: bar.update})
 		bar.done()
 		if err != nil { // the other rows are still printed
 			printError(e.stderr, "bench", err)

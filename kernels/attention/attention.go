@@ -204,7 +204,7 @@
 // causal mask and zeroed past L; quant-0 K scales are staged in shared
 // memory by the producer. KeyStep = the page keeps one page a step
 // (attn_prefill_fp8), the default for pages of 16 and 32. BF16 takes
-// KeyStep 128 by default for pages of 64 and BlockM 128
+// KeyStep 128 by default for pages of 64
 // (attn_prefill_bf16_k128; 7 % faster than one page a step on the H200,
 // docs/perf.md run 28): the
 // step's two pages land in two slots of a stage (two stages), in 64-column
@@ -212,8 +212,7 @@
 // m64n128 QK^T a step chained over the halves, two register-A m64n64 PV
 // wgmmas (one per half of V), and attn_prefill_fp8_k128's two consumer
 // copies taking turns on the tensor cores (docs/perf.md run 57).
-// PrefillParams.BlockM 64 (BF16) runs one consumer warpgroup a
-// program and two programs an SM. Block-sparse (PrefillInputs.BlockMask,
+// Block-sparse (PrefillInputs.BlockMask,
 // block_mask.npy uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)], both
 // paths; MASK 1): before anything loads, the CTA compacts the active
 // 128-key tiles of its q tile up to the causal limit into a list in shared
@@ -225,7 +224,7 @@
 // attn_prefill` on its 39 bench rows (PrefillBenchRows, named as HPC-Ops
 // names them). Interpreter tests cover pages 16/32/64, NHD/HND, G 4/8,
 // quant types 0/1, Lq = 1, Lq = L, prefixes, Lq past one tile, masks,
-// BlockM 64, both key steps (TestPrefillKeyStep, TestPrefillBF16KeyStep:
+// both key steps (TestPrefillKeyStep, TestPrefillBF16KeyStep:
 // odd page counts, lengths off 128 and off the page); TestPrefillGPU adds
 // the (512, 4096) shape on a GPU, FP8 and BF16 at both key steps.
 //

@@ -51,33 +51,19 @@ type PrefillParams struct {
 	QuantType int    // FP8 scale layout, 0 or 1 (ignored for BF16)
 	// Scale multiplies q·k; 0 means the default 128^-0.5.
 	Scale float64
-	// BlockM is the query rows per program: 128 (0: the default; two
-	// consumer warpgroups with setmaxnreg, one program an SM) or, for
-	// BF16, 64 (one consumer warpgroup, two programs an SM sharing its
-	// registers and shared memory: twice the programs where q tiles are
-	// few).
-	BlockM int
 	// KeyStep is the keys a step of the KV walk: 128 or the page size.
 	// FP8: 128 is the attn_prefill_fp8_k128 kernel (128/page pages a
 	// step, one m64n128 QK^T wgmma over the step's page slots seen as one
 	// [128, 128] shared view, the softmax and PV over 128 keys), the page
 	// size attn_prefill_fp8 (one page a step); 0 is the default: 128 for
 	// pages of 64, one page a step for 16 and 32. BF16: 128 is
-	// attn_prefill_bf16_k128 (pages of 64 and BlockM 128 only: two page
-	// slots a step in 64-column halves, one m64n128 QK^T a step chained
-	// over the halves, two PV wgmmas, two consumer copies taking turns on
-	// the tensor cores), the default there (0) since it measured
-	// 7 % faster than one page a step on the H200 (docs/perf.md run 28);
-	// the page size walks one page a step (attn_prefill_bf16), the default
-	// for pages of 16 and 32 and for BlockM 64.
+	// attn_prefill_bf16_k128 (pages of 64 only: two page slots a step in
+	// 64-column halves, one m64n128 QK^T a step chained over the halves,
+	// two PV wgmmas, two consumer copies taking turns on the tensor
+	// cores), the default there (0) since it measured faster than one page
+	// a step on the H200 (docs/perf.md); the page size walks one page a
+	// step (attn_prefill_bf16), the default for pages of 16 and 32.
 	KeyStep int
-	// VStages is the depth of the V and V^T rings of attn_prefill_fp8_k128
-	// (FP8 at 128 keys a step), 2 or 3 (0: the default, 2, the K ring's
-	// depth); 3 lets the producer load V a step earlier, in the 47 KB of
-	// shared memory two stages of 48 KB leave. Measured on the H200 it is
-	// slower: 0.973x over the 24 FP8 rows (min 0.917x; docs/perf.md run
-	// 43), so 2 stays the default.
-	VStages int
 }
 
 // PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
@@ -94,10 +80,10 @@ type PrefillOutputs struct {
 // descriptor addressing decode uses.
 type PrefillDims struct {
 	Dims
-	T      int // query rows
-	BQ     int // query rows per program (PrefillParams.BlockM)
-	QT     int // q tiles of the longest request: cdiv(max Lq, BQ)
-	MaskQT int // the block mask's rows: cdiv(max Lq, 128)
+	T int // query rows
+	// QT is the q tiles of PrefillTile rows of the longest request,
+	// cdiv(max Lq, 128): the grid's q tiles and the block mask's rows.
+	QT     int
 	Stages int // K/V ring stages (a page each, or KeyStep keys at 128)
 	// KeyStep is the keys a step of the KV walk (PrefillParams.KeyStep
 	// resolved: the page size or 128); 0 is one page a step.
@@ -106,9 +92,6 @@ type PrefillDims struct {
 	MaskKT  int  // its columns: cdiv(max L, 128)
 	// KeyTiles is the longest walk's 128-key steps: cdiv(max L, 128).
 	KeyTiles int
-	// VStages is PrefillParams.VStages, checked (0: the default; vStages
-	// resolves it).
-	VStages int
 }
 
 // The FP8 kernel's register split (setmaxnreg per warpgroup: one
@@ -209,9 +192,7 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if cu[d.B] != int64(d.T) {
 		return nil, argErr("cu_seqlens_q", "ends at %d but q has %d rows", cu[d.B], d.T)
 	}
-	if err := d.setBlockM(p.BlockM, maxQ); err != nil {
-		return nil, err
-	}
+	d.setQTiles(maxQ)
 
 	if err := d.checkCaches(in.KCache, in.VCache, p.Layout); err != nil {
 		return nil, err
@@ -237,51 +218,26 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	if err := d.setKeyStep(p.KeyStep); err != nil {
 		return nil, err
 	}
-	if err := d.setVStages(p.VStages); err != nil {
-		return nil, err
-	}
 	return d, nil
 }
 
-// fp8K128VStages is attn_prefill_fp8_k128's default V and V^T ring depth.
+// fp8K128VStages is the depth of attn_prefill_fp8_k128's V and V^T rings
+// (SV), K's depth: a third stage of V and V^T fits beside two of K and
+// lets the producer load V a step earlier, but ran slower on the H200
+// (docs/perf.md).
 const fp8K128VStages = 2
 
-// setVStages checks and sets the V and V^T ring depth of
-// attn_prefill_fp8_k128 (vs 0: the default), after setKeyStep.
-func (d *PrefillDims) setVStages(vs int) error {
-	k128 := d.FP8 && d.KeyStep == PrefillKeyStep
-	switch {
-	case vs == 0:
-	case !k128:
-		return argErr("v_stages", "the V ring's depth is FP8's at 128 keys a step (attn_prefill_fp8_k128); want 0 here, got %d", vs)
-	case vs != 2 && vs != 3:
-		return argErr("v_stages", "want 2 or 3 stages of V and V^T (0: %d), got %d", fp8K128VStages, vs)
-	}
-	d.VStages = vs
-	return nil
-}
-
-// vStages is attn_prefill_fp8_k128's V and V^T ring depth.
-func (d *PrefillDims) vStages() int {
-	if d.VStages == 0 {
-		return fp8K128VStages
-	}
-	return d.VStages
-}
-
 // setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
-// for pages of 64 (BF16: with 128 query rows a program), else one page)
-// and the ring's stages for it (after setBlockM and the cache geometry).
+// for pages of 64, else one page) and the ring's stages for it (after the
+// cache geometry).
 func (d *PrefillDims) setKeyStep(ks int) error {
 	switch {
-	case ks == 0 && d.Page == 64 && (d.FP8 || d.BQ != PrefillTile/2):
+	case ks == 0 && d.Page == 64:
 		ks = PrefillKeyStep
 	case ks == 0:
 		ks = d.Page
 	case ks == PrefillKeyStep && !d.FP8 && d.Page != 64:
 		return argErr("key_step", "128 keys a step for BF16 takes pages of 64 (two page slots a step); pages of %d walk one page (key_step %d or 0)", d.Page, d.Page)
-	case ks == PrefillKeyStep && !d.FP8 && d.BQ == PrefillTile/2:
-		return argErr("key_step", "128 keys a step for BF16 runs 128 query rows a program: with block_m 64 two programs an SM cannot hold two 64 KB stages each; use key_step 64 or block_m 128")
 	case ks != d.Page && ks != PrefillKeyStep:
 		return argErr("key_step", "want %d (one page a step) or 128 keys a step (0: the default), got %d", d.Page, ks)
 	}
@@ -294,9 +250,6 @@ func (d *PrefillDims) setKeyStep(ks int) error {
 		return nil
 	}
 	d.Stages = prefillStages(d.Page)
-	if d.BQ == PrefillTile/2 {
-		d.Stages /= 2 // two programs an SM share its shared memory
-	}
 	return nil
 }
 
@@ -306,22 +259,10 @@ func (d *PrefillDims) setKeyTiles(maxL int64) {
 	d.KeyTiles = int((maxL + PrefillTile - 1) / PrefillTile)
 }
 
-// setBlockM sets the query rows per program (0: PrefillTile) and the q
-// tiles of the longest request's maxQ rows, for the grid and the block
-// mask.
-func (d *PrefillDims) setBlockM(bm int, maxQ int64) error {
-	switch {
-	case bm == 0:
-		bm = PrefillTile
-	case bm == PrefillTile/2 && d.FP8:
-		return argErr("block_m", "64 query rows a program is the BF16 kernel's; FP8 takes 128")
-	case bm != PrefillTile && bm != PrefillTile/2:
-		return argErr("block_m", "want 128 or 64 query rows a program (0: 128), got %d", bm)
-	}
-	d.BQ = bm
-	d.QT = int((maxQ + int64(bm) - 1) / int64(bm))
-	d.MaskQT = int((maxQ + PrefillTile - 1) / PrefillTile)
-	return nil
+// setQTiles sets the q tiles of the longest request's maxQ rows, for the
+// grid and the block mask.
+func (d *PrefillDims) setQTiles(maxQ int64) {
+	d.QT = int((maxQ + PrefillTile - 1) / PrefillTile)
 }
 
 // checkMask validates the block mask against the sizes already checked.
@@ -331,11 +272,11 @@ func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
 	if kt > PrefillMaxKeyTiles {
 		return argErr("block_mask", "at most %d key tiles of 128 (%d keys), the longest request has %d", PrefillMaxKeyTiles, PrefillMaxKeyTiles*PrefillTile, maxL)
 	}
-	want := []int{d.B, d.Hq, d.MaskQT, kt}
+	want := []int{d.B, d.Hq, d.QT, kt}
 	if len(m.Shape) != 4 || m.Shape[0] != want[0] || m.Shape[1] != want[1] || m.Shape[2] != want[2] || m.Shape[3] != want[3] {
 		return argErr("block_mask", "shape %v, want [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] = %v", m.Shape, want)
 	}
-	if len(m.Data) != d.B*d.Hq*d.MaskQT*kt {
+	if len(m.Data) != d.B*d.Hq*d.QT*kt {
 		return argErr("block_mask", "%d values for shape %v", len(m.Data), m.Shape)
 	}
 	for i, x := range m.Data {
@@ -359,13 +300,11 @@ type PrefillLaunch struct {
 	Kernel  string
 	Defines map[string]string
 	Grid    [3]int
-	// MinCTAsPerSM is the kernel's minctasm (0: none).
-	MinCTAsPerSM int
 }
 
 // Options are the kernel's compile options.
 func (l PrefillLaunch) Options() tle.CompileOptions {
-	return tle.CompileOptions{Defines: l.Defines, MinCTAsPerSM: l.MinCTAsPerSM}
+	return tle.CompileOptions{Defines: l.Defines}
 }
 
 // PlanPrefill is the launch of validated sizes d: grid (QT, Hq, B), or
@@ -404,13 +343,11 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 			if d.KeyTiles <= fp8K128PeelSteps {
 				defs["PEEL"] = "1"
 			}
-			defs["SV"] = it(d.vStages())
+			defs["SV"] = it(fp8K128VStages)
 		}
 		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}
-	// BF16: BQ rows on BQ/16 consumer warps (a warpgroup per 64 rows);
-	// 128 rows: setmaxnreg (producer 40, consumers 232), one program an SM;
-	// 64: no setmaxnreg, two programs an SM (minctasm)
+	// BF16: setmaxnreg (producer 40, consumers 232), one program an SM
 	if d.KeyStep == PrefillKeyStep {
 		// 128 keys a step over two pages of 64 (attn_prefill_bf16_k128,
 		// the default for pages of 64): 128 rows, attn_prefill_bf16's register split, SB stages
@@ -423,17 +360,8 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 		delete(defs, "S")
 		return PrefillLaunch{Kernel: "attn_prefill_bf16_k128", Defines: defs, Grid: [3]int{d.Hq, d.QT, d.B}}
 	}
-	bq := d.BQ
-	if bq == 0 {
-		bq = PrefillTile
-	}
-	defs["BQ"], defs["CW"], defs["PR"], defs["CR"] = it(bq), it(bq/16), "40", "232"
-	minCTAs := 0
-	if bq < PrefillTile {
-		defs["PR"], defs["CR"] = "0", "0"
-		minCTAs = 2
-	}
-	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}, MinCTAsPerSM: minCTAs}
+	defs["PR"], defs["CR"] = "40", "232"
+	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 }
 
 // Prefill validates the inputs and runs paged prefill attention on dev

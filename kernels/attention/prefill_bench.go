@@ -275,15 +275,9 @@ func PrefillBenchDry(rows []PrefillBenchRow, masks PrefillBenchMasks) []PrefillB
 type PrefillBenchOptions struct {
 	Warmup, Reps int
 	Rows         []PrefillBenchRow // nil: PrefillBenchRows()
-	// BlockM is PrefillParams.BlockM for the BF16 rows (0: 128); FP8
-	// rows keep 128.
-	BlockM int
-	// KeyStep is PrefillParams.KeyStep for every row (0: the defaults,
-	// 128 keys a step at the bench's pages of 64, for BF16 with BlockM
-	// 128; 64: one page a step for both; 128: 128 keys a step for both).
+	// KeyStep is PrefillParams.KeyStep for every row (0: the default, 128
+	// keys a step at the bench's pages of 64; 64: one page a step).
 	KeyStep int
-	// VStages is PrefillParams.VStages for the FP8 rows (0: the default).
-	VStages int
 	// Masks replace the masked rows' drawn masks by shape (nil: none).
 	Masks    PrefillBenchMasks
 	Progress func(done, total int, what string)
@@ -333,22 +327,9 @@ func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBe
 	if !fp8 {
 		d.Quant = 0
 	}
-	bm := 0
-	if !fp8 {
-		bm = opts.BlockM
-	}
-	if err := d.setBlockM(bm, s.Lq); err != nil {
-		return nil, err
-	}
+	d.setQTiles(s.Lq)
 	d.setKeyTiles(s.L)
 	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as ValidatePrefill
-		return nil, err
-	}
-	vs := 0
-	if fp8 {
-		vs = opts.VStages
-	}
-	if err := d.setVStages(vs); err != nil {
 		return nil, err
 	}
 	return d, nil

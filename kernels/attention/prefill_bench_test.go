@@ -169,8 +169,8 @@ func TestPrefillBenchMask(t *testing.T) {
 			}
 		}
 		d := &PrefillDims{Dims: Dims{B: 1, Hq: 32}}
-		require.NoError(t, d.setBlockM(0, s.Lq))
-		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.MaskQT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
+		d.setQTiles(s.Lq)
+		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.QT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
 	}
 	dense := PlanPrefillBench(PrefillBenchRows()[0], nil)
 	require.Nil(t, dense.Mask)

@@ -43,7 +43,7 @@ func (PrefillOp) Params() []registry.Arg {
 		{Name: "dtype", Doc: `"bf16" or "fp8"`},
 		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (ignored for bf16)"},
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
-		{Name: "key_step", Optional: true, Doc: "keys a step of the KV walk, 128 or the page size; fp8: default 128 for pages of 64, else the page; bf16: default 128 for pages of 64 (128 query rows a program), else the page"},
+		{Name: "key_step", Optional: true, Doc: "keys a step of the KV walk, 128 or the page size; fp8: default 128 for pages of 64, else the page; bf16: default 128 for pages of 64, else the page"},
 	}
 }
 

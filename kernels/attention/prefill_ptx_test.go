@@ -43,28 +43,6 @@ func TestPrefillPTX(t *testing.T) {
 	}
 }
 
-// TestPrefillBlockM64PTX: 64 query rows a program (BF16): one consumer
-// warpgroup and the producer warp after it, unpadded (5 warps), no
-// setmaxnreg, minctasm 2, and half the bf16 ring; QK^T and PV as one
-// warpgroup's m64 wgmma.
-func TestPrefillBlockM64PTX(t *testing.T) {
-	tletest.NeedLLC(t)
-	d := &PrefillDims{Dims: Dims{Page: 64, G: 8, B: 1, Hkv: 1, Hq: 8}, QT: 1, Stages: prefillStages(64) / 2}
-	require.NoError(t, d.setBlockM(64, 100))
-	require.Equal(t, 2, d.QT)
-	pl := PlanPrefill(d)
-	k, err := PrefillKernel(pl.Kernel)
-	require.NoError(t, err)
-	b, err := k.Compile(pl.Options(), tle.GPUOptions{Toolchain: "llc"})
-	require.NoError(t, err)
-	require.Equal(t, 5, b.NumWarps)
-	require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX)
-	require.Regexp(t, `\.maxntid 160, 1, 1\s+\.minnctapersm 2`, b.PTX)
-	require.LessOrEqual(t, 2*(b.SmemBytes+ctaReserved), MaxSMSmem, "two programs an SM")
-	pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
-	require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), 2*64/16, "PV in both loops")
-}
-
 // TestPrefillFP8PTX: the fp8 kernel for sm_90a (quant types 0 and 1): S =
 // Q K^T as e4m3 wgmma m64nPAGEk32 from shared memory, and PV as e4m3
 // m64n128k32 with P in registers; pages of 16 (K = 16, below e4m3's k32)
@@ -264,7 +242,7 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		g    int
 		mask bool
 	}{{8, false}, {4, false}, {8, true}} {
-		d := &PrefillDims{Dims: Dims{Page: 64, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, BQ: PrefillTile, Mask: c.mask, MaskKT: 1024}
+		d := &PrefillDims{Dims: Dims{Page: 64, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Mask: c.mask, MaskKT: 1024}
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_bf16_k128", pl.Kernel)

@@ -27,7 +27,6 @@ type prefillCase struct {
 	qlens  []int64
 	lens   []int64
 	scale  float64 // PrefillParams.Scale (0: the default)
-	bm     int     // PrefillParams.BlockM (0: the default)
 	ks     int     // PrefillParams.KeyStep (0: the default)
 }
 
@@ -53,7 +52,7 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 	}
 	in := &PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: m.in.KCache, VCache: m.in.VCache,
 		BlockIDs: m.in.BlockIDs, KVLens: m.in.KVLens, KScale: m.in.KScale, VScale: m.in.VScale}
-	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale, BlockM: c.bm, KeyStep: c.ks}
+	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale, KeyStep: c.ks}
 	if c.fp8 {
 		in.QScale = tle.NewTensor(T, hq)
 		for i := range in.QScale.Data {
@@ -114,10 +113,6 @@ func TestPrefillQuick(t *testing.T) {
 	runPrefill(t, devs, r, prefillCase{name: "bf16 quick", page: 32, hkv: 1, g: 4, qlens: []int64{40}, lens: []int64{90}})
 	// a softmax scale other than the default (the kernels must read it)
 	runPrefill(t, devs, r, prefillCase{name: "bf16 scale 0.3", page: 64, hkv: 1, g: 8, qlens: []int64{30}, lens: []int64{100}, scale: 0.3})
-	// 64 query rows a program (two programs an SM): q tiles past the first
-	// and a partial one, a prefix, pages 64 and 16
-	runPrefill(t, devs, r, prefillCase{name: "bf16 block_m 64", page: 64, hkv: 2, g: 4, nhd: true, qlens: []int64{150, 3}, lens: []int64{330, 70}, bm: 64})
-	runPrefill(t, devs, r, prefillCase{name: "bf16 block_m 64 page 16", page: 16, hkv: 1, g: 8, qlens: []int64{64, 65}, lens: []int64{64, 200}, bm: 64})
 }
 
 // TestPrefillMatrix runs pages 16, 32, 64 x NHD/HND x G 4/8 (Hkv 1 and 2)
@@ -182,15 +177,10 @@ func TestValidatePrefill(t *testing.T) {
 		{"dtype", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.DType = "f16" }},
 		{"quant_type", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.QuantType = 2 }},
 		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
-		{"block_m", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 32 }},
-		{"block_m", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 64 }},     // BF16 only
 		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 128 }}, // BF16: pages of 64 only
 		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},  // page 32: 32 or 128
 		{"key_step", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},   // page 32: 32 or 128
 		{"key_step", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = -1 }},
-		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 4 }},
-		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep, p.VStages = 32, 3 }}, // one page a step
-		{"v_stages", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 2 }},               // BF16
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
 		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
 			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
@@ -237,17 +227,6 @@ func TestValidatePrefill(t *testing.T) {
 		_, err = Prefill(tle.CPU(), in, p)
 		require.ErrorAs(t, err, &ae, c.arg)
 	}
-	// BF16 at 128 keys a step takes 128 query rows a program
-	r := rand.New(rand.NewPCG(37, 38))
-	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{30}, lens: []int64{200}, ks: PrefillKeyStep})
-	_, err := ValidatePrefill(in, p)
-	require.NoError(t, err)
-	p.BlockM = 64
-	_, err = ValidatePrefill(in, p)
-	var ae *ArgError
-	require.ErrorAs(t, err, &ae)
-	require.Equal(t, "key_step", ae.Arg, "%v", err)
-	require.Contains(t, err.Error(), "block_m 64")
 }
 
 // TestPrefillFP8: quant types 0 and 1, every page size, both layouts.
@@ -378,45 +357,6 @@ func TestPrefillLongWalk(t *testing.T) {
 	}
 }
 
-// TestPrefillVStages: attn_prefill_fp8_k128 with three stages of V and V^T
-// beside two of K (PrefillParams.VStages 3): a long walk and short ones,
-// masked and not, quant 0 and 1, pages 64 and 32, on the interpreter (its
-// race check covers the rings) and the GPU.
-func TestPrefillVStages(t *testing.T) {
-	devs := tletest.Devices(t)
-	r := rand.New(rand.NewPCG(55, 56))
-	for _, c := range []prefillCase{
-		{name: "fp8 q1 v-stages 3, long walk", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{3, 70}, lens: []int64{4300, 70}},
-		{name: "fp8 q0 v-stages 3, 5 pages, Lq < L", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}},
-		{name: "fp8 q0 v-stages 3, page 32, two q tiles", fp8: true, quant: 0, page: 32, hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}},
-	} {
-		in, p := makePrefill(r, c)
-		p.KeyStep, p.VStages = PrefillKeyStep, 3
-		d, err := ValidatePrefill(in, p)
-		require.NoError(t, err)
-		require.Equal(t, "3", PlanPrefill(d).Defines["SV"], c.name)
-		requirePrefillOn(t, devs, c.name, in, p)
-	}
-	// masked: half the tiles off at random, the diagonal ones too
-	c := prefillCase{name: "fp8 q1 v-stages 3, masked", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{300}, lens: []int64{900}}
-	in, p := makePrefill(r, c)
-	in.BlockMask = randomMask(r, in, 0.5, false)
-	p.KeyStep, p.VStages = PrefillKeyStep, 3
-	requirePrefillOn(t, devs, c.name, in, p)
-}
-
-// requirePrefillOn runs Prefill on each device and checks it against the
-// float64 reference (prefillReference) within the dtype's limits.
-func requirePrefillOn(t *testing.T, devs []tle.Device, name string, in *PrefillInputs, p PrefillParams) {
-	t.Helper()
-	wo, wl := prefillReference(in, p)
-	for _, dev := range devs {
-		out, err := Prefill(dev, in, p)
-		require.NoError(t, err, "%s on %s", name, dev.Name())
-		requireClose(t, name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
-	}
-}
-
 // TestPrefillBF16KeyStep: the BF16 walk of 128 keys a step
 // (attn_prefill_bf16_k128: two page slots of 64 a step, one m64n128
 // QK^T product over both in 64-column halves, two consumer copies) and the
@@ -514,28 +454,27 @@ func TestPrefillKeyStepLong(t *testing.T) {
 // TestPrefillKeyStepPlan: FP8 pages of 64 walk 128 keys a step by default
 // (attn_prefill_fp8_k128, SK stages), 16 and 32 one page a step; an
 // explicit step picks either kernel; BF16 walks 128 keys a step by default
-// for pages of 64 and 128 rows (attn_prefill_bf16_k128, two stages), one
+// for pages of 64 (attn_prefill_bf16_k128, two stages), one
 // page a step otherwise; each kernel's grid.
 func TestPrefillKeyStepPlan(t *testing.T) {
 	for _, c := range []struct {
-		fp8          bool
-		bm, page, ks int
-		kernel       string
-		step, ring   int
+		fp8        bool
+		page, ks   int
+		kernel     string
+		step, ring int
 	}{
-		{true, 0, 64, 0, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{true, 0, 64, 64, "attn_prefill_fp8", 64, 4},
-		{true, 0, 32, 0, "attn_prefill_fp8", 32, 8},
-		{true, 0, 32, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{true, 0, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{false, 0, 64, 0, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
-		{false, 64, 64, 0, "attn_prefill_bf16", 64, 2}, // block_m 64: one page a step, half the ring
-		{false, 0, 64, 64, "attn_prefill_bf16", 64, 4},
-		{false, 0, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
-		{false, 0, 32, 0, "attn_prefill_bf16", 32, 8},
+		{true, 64, 0, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{true, 64, 64, "attn_prefill_fp8", 64, 4},
+		{true, 32, 0, "attn_prefill_fp8", 32, 8},
+		{true, 32, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{true, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
+		{false, 64, 0, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
+		{false, 64, 64, "attn_prefill_bf16", 64, 4},
+		{false, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
+		{false, 32, 0, "attn_prefill_bf16", 32, 8},
 	} {
 		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 2, Hkv: 1, Hq: 4, FP8: c.fp8}}
-		require.NoError(t, d.setBlockM(c.bm, 300))
+		d.setQTiles(300)
 		require.NoError(t, d.setKeyStep(c.ks), "%+v", c)
 		require.Equal(t, c.step, d.KeyStep, "%+v", c)
 		require.Equal(t, c.ring, d.Stages, "%+v", c)
