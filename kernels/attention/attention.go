@@ -339,8 +339,10 @@ type DecodeParams struct {
 	// tiles, Splits) 64-token tiles, so shorter requests take fewer; 0
 	// lets ChooseChunk pick the piece length.
 	Splits int
-	// SMs is the device's multiprocessor count ChooseChunk fills (0: 132,
-	// an H200's).
+	// SMs is the device's multiprocessor count the split policy fills
+	// (0: the device's, DeviceSMs; Validate, which has no device, plans
+	// for tle.H200, the GPU the interpreter's plans are made for). A
+	// Runner's plan comes from Validate: give it DeviceSMs(g).
 	SMs int
 	// CTAs is the v2 kernel's programs resident per SM for pages of 64
 	// (1 to MaxCTAs; 0: DefaultCTAs): one program per SM with setmaxnreg
@@ -544,7 +546,7 @@ func Validate(in *DecodeInputs, p DecodeParams) (*Dims, error) {
 // one for the paged kernels; fewer when their shared memory does
 // not fit), cuts the requests of lengths lens into pieces (splits pieces
 // of the longest request, or (0) the policy's ChooseChunk filling d.CTAs
-// programs on each of sms SMs, 0: 132), sets the cluster size d.CL
+// programs on each of sms SMs, 0: tle.H200's), sets the cluster size d.CL
 // (cluster; ClusterAuto: ChooseCluster's; 0 and the paged
 // kernels: 1) and, where schedule (or ChooseSchedule, for ScheduleAuto)
 // asks for it, the dynamic schedule's persistent grid instead of the
@@ -561,7 +563,7 @@ func (d *Dims) choosePieces(lens []int64, splits, sms, cluster int, schedule str
 	}
 	d.fitCTAs()
 	if sms <= 0 {
-		sms = 132
+		sms = tle.H200.SMs
 	}
 	if splits == 0 {
 		_, d.Chunk = ChooseChunk(d.B, d.Hkv, lens, sms*d.CTAs)
@@ -759,8 +761,8 @@ const MinChunk = 2
 
 // ChooseChunk is the fixed split-K policy: splits per (request, kv head)
 // and tiles per split (chunk) so that the programs that own tiles fit in
-// one wave of sms program slots (0: 132; Validate passes the SMs times
-// the programs resident on each, Dims.CTAs).
+// one wave of sms program slots (0: tle.H200's SMs; Validate passes the
+// SMs times the programs resident on each, Dims.CTAs).
 //
 // A decode step is memory-bound: its floor is K+V bytes over the copy
 // rate, reached when every SM streams its share with enough bytes in
@@ -775,10 +777,10 @@ const MinChunk = 2
 // chunk when that cap binds); the others' splits past their tiles return
 // at once and the combine skips them. Balancing tiles across requests
 // rather than cutting each into pieces of one size is the dynamic
-// schedule's job (not done yet).
+// schedule's job (ChooseSchedule).
 func ChooseChunk(b, hkv int, lens []int64, sms int) (splits, chunk int) {
 	if sms <= 0 {
-		sms = 132
+		sms = tle.H200.SMs
 	}
 	var total, maxTiles int64
 	tiles := make([]int64, len(lens))
@@ -1181,13 +1183,29 @@ func clone(t *tle.Tensor) *tle.Tensor {
 
 // Decode validates the inputs and runs decode attention on dev (the
 // interpreter or a GPU; on a GPU every call copies the inputs in: a Runner
-// keeps them on the device).
+// keeps them on the device), the split planned for dev's SMs unless p.SMs
+// says otherwise.
 func Decode(dev tle.Device, in *DecodeInputs, p DecodeParams) (*DecodeOutputs, error) {
+	if p.SMs == 0 {
+		p.SMs = DeviceSMs(dev)
+	}
 	d, err := Validate(in, p)
 	if err != nil {
 		return nil, err
 	}
 	return decodeWith(dev, in, d)
+}
+
+// DeviceSMs is the multiprocessor count the split policy fills on dev: a
+// GPU's own (GPU.SMs); on the interpreter, or when the driver does not
+// say, tle.H200's, the GPU whose launches the interpreter runs.
+func DeviceSMs(dev tle.Device) int {
+	if g, ok := dev.(*tle.GPU); ok {
+		if n, err := g.SMs(); err == nil && n > 0 {
+			return n
+		}
+	}
+	return tle.H200.SMs
 }
 
 // decodeWith runs decode on validated inputs with sizes d, whose plan (the

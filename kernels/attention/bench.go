@@ -179,7 +179,8 @@ func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
 // Bench times decode on g for every workload and variant with CUDA events:
 // the median of opts.Reps calls (decode and combine; a CUDA graph replay
 // each, as HPC-Ops' bench times its calls, or two launches back to back)
-// after opts.Warmup, buffers and launches prepared once per row.
+// after opts.Warmup, buffers and launches prepared once per row, the
+// splits planned for g's SMs.
 func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if err := CheckCluster(opts.Cluster); err != nil {
 		return nil, err
@@ -200,6 +201,10 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	}
 	total := len(wls)*len(vars) + 1
 	progress(0, total, "copy rate")
+	sms, err := g.SMs()
+	if err != nil {
+		return nil, fmt.Errorf("the GPU's SM count: %w", err)
+	}
 	copyRate, err := CopyRate(g, max(opts.Reps, 5))
 	if err != nil {
 		return nil, fmt.Errorf("copy rate: %w", err)
@@ -208,7 +213,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	var out []BenchResult
 	step := 1
 	for _, w := range wls {
-		res, err := benchWorkload(g, r, w, vars, opts, copyRate, func(what string) {
+		res, err := benchWorkload(g, sms, r, w, vars, opts, copyRate, func(what string) {
 			progress(step, total, w.Name+" "+what)
 			step++
 		})
@@ -221,7 +226,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	return out, nil
 }
 
-func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, opts BenchOptions, copyRate float64, done func(string)) ([]BenchResult, error) {
+func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVariant, opts BenchOptions, copyRate float64, done func(string)) ([]BenchResult, error) {
 	const hkv, gq, page = 1, 8, 64
 	b := len(w.Lens)
 	var pages int
@@ -317,7 +322,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			d.Quant = 0
 		}
 		d.CTAs = opts.CTAs
-		d.choosePieces(w.Lens, 0, 0, opts.Cluster, opts.Schedule)
+		d.choosePieces(w.Lens, 0, sms, opts.Cluster, opts.Schedule)
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
 		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {

@@ -235,7 +235,7 @@ func TestChooseCluster(t *testing.T) {
 		d := &Dims{B: len(c.lens), Sq: 1, Hq: 8, Hkv: 1, G: 8, Page: Tile, N: 8, FP8: c.fp8}
 		d.choosePieces(c.lens, 0, 0, ClusterAuto, ScheduleAuto)
 		require.Equal(t, c.want, d.CL, "%s: %d programs of %d requests", c.name, d.Programs, d.B)
-		require.LessOrEqual(t, d.gridX(), 132*d.CTAs, "%s: one wave", c.name)
+		require.LessOrEqual(t, d.gridX(), tle.H200.SMs*d.CTAs, "%s: one wave", c.name)
 		require.True(t, d.CL == 1 || finishesAll(d.requestPieces(c.lens), d.CL), c.name)
 	}
 	// the smallest size that holds every request whole: 3 pieces each

@@ -292,7 +292,7 @@ func TestDecodeReplan(t *testing.T) {
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
 		if c.splits == 0 {
-			_, d.Chunk = ChooseChunk(d.B, d.Hkv, c.planLens, 132)
+			_, d.Chunk = ChooseChunk(d.B, d.Hkv, c.planLens, tle.H200.SMs)
 		} else {
 			d.Chunk = chunkOf(c.planLens, c.splits)
 		}
@@ -351,6 +351,7 @@ func TestRunnerGPU(t *testing.T) {
 		{name: "fp8q1 nhd page 64, clusters of 8", fp8: true, quant: 1, page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{1300, 200, 70}, splits: 20, cluster: 8, nhd: true},
 	} {
 		m := makeCase(r, c)
+		m.p.SMs = DeviceSMs(g)
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
 		dev, err := Upload(g, m.in, d)

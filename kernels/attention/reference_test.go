@@ -26,7 +26,7 @@ type decodeCase struct {
 	scale   float64 // DecodeParams.Scale (0: the default)
 	ctas    int     // DecodeParams.CTAs (0: the default)
 	cluster int     // DecodeParams.Cluster (0: the policy's)
-	sms     int     // DecodeParams.SMs (0: 132)
+	sms     int     // DecodeParams.SMs (0: tle.H200's)
 	sched   string  // DecodeParams.Schedule ("": the policy's)
 }
 

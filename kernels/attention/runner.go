@@ -82,7 +82,8 @@ type Runner struct {
 	pdl     bool // the combine is launched as a programmatic dependent launch
 }
 
-// NewRunner prepares the launches of sizes d (from Validate) over t. When
+// NewRunner prepares the launches of sizes d (from Validate, with
+// DecodeParams.SMs = DeviceSMs(g) so that the split fills g) over t. When
 // d's cluster size is the policy's (DecodeParams.Cluster ClusterAuto) and the
 // driver says fewer clusters of it run at once than the padded grid needs
 // in one wave of the plan's program slots (d.CTAs x SMs), the Runner
