@@ -425,21 +425,16 @@ type DecodeOutputs struct {
 
 // Dims are the sizes of one call, derived by Validate.
 type Dims struct {
-	B, Sq, Hq, Hkv, G int
-	Page, Blocks      int
-	MaxBlocks         int
-	N                 int // query rows per program: G*Sq rounded up to a power of two >= 8
-	Splits            int
-	Chunk             int  // tiles per piece (split) of a request
-	Programs          int  // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
-	CTAs              int  // v2 programs per SM (pages of 64)
-	CL                int  // the v2 decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
-	Dynamic           bool // the dynamic schedule (pages of 64, CL 1): Programs is the persistent grid, Chunk the fewest tiles a program takes
-	clusterSet        bool // CL was asked for (DecodeParams.Cluster), not the policy's
-	Scale             float64
-	FP8               bool
-	Quant             int
-	NHD               bool
+	PagedDims
+	Sq         int
+	N          int // query rows per program: G*Sq rounded up to a power of two >= 8
+	Splits     int
+	Chunk      int  // tiles per piece (split) of a request
+	Programs   int  // decode programs per kv head: the requests' pieces, sum_b cdiv(cdiv(L[b], 64), Chunk)
+	CTAs       int  // programs per SM (pages of 64)
+	CL         int  // the decode kernels' cluster size (pages of 64): 1, 2, 4 or 8 (0: 1)
+	Dynamic    bool // the dynamic schedule (pages of 64, CL 1): Programs is the persistent grid, Chunk the fewest tiles a program takes
+	clusterSet bool // CL was asked for (DecodeParams.Cluster), not the policy's
 }
 
 // ArgError is a bad argument: Arg names it (registry.ArgError, shared by
@@ -1134,9 +1129,9 @@ func b01(v bool) string {
 
 // descShape and descStrides are the caches' descriptor: [blocks, Hkv,
 // page, 128] with the strides of the physical layout.
-func (d *Dims) descShape() []int { return []int{d.Blocks, d.Hkv, d.Page, HeadDim} }
+func (d *PagedDims) descShape() []int { return []int{d.Blocks, d.Hkv, d.Page, HeadDim} }
 
-func (d *Dims) descStrides() []int {
+func (d *PagedDims) descStrides() []int {
 	if d.NHD {
 		return []int{d.Page * d.Hkv * HeadDim, HeadDim, d.Hkv * HeadDim, 1}
 	}
@@ -1145,7 +1140,7 @@ func (d *Dims) descStrides() []int {
 
 // kScaleStrides are the strides (block, slot, kv head) of a quant-type-0 K
 // scale in the cache's physical order; zeros otherwise.
-func (d *Dims) kScaleStrides() (blk, tok, head int) {
+func (d *PagedDims) kScaleStrides() (blk, tok, head int) {
 	if !d.FP8 || d.Quant != 0 {
 		return 0, 0, 0
 	}
@@ -1155,10 +1150,10 @@ func (d *Dims) kScaleStrides() (blk, tok, head int) {
 	return d.Hkv * d.Page, 1, d.Page
 }
 
-func (d *Dims) flatTable(in *DecodeInputs) []float64 {
+func (d *PagedDims) flatTable(blockIDs [][]int64, kvLens []int64) []float64 {
 	out := make([]float64, 0, d.B*d.MaxBlocks)
-	for b, row := range in.BlockIDs {
-		np := int((in.KVLens[b] + int64(d.Page) - 1) / int64(d.Page))
+	for b, row := range blockIDs {
+		np := int((kvLens[b] + int64(d.Page) - 1) / int64(d.Page))
 		for i, id := range row {
 			if i >= np && (id < math.MinInt32 || id > math.MaxInt32) {
 				id = -1 // never read (the kernel masks entries past the request's pages); kept in i32's range
@@ -1240,7 +1235,7 @@ func (d *Dims) launchArgs(in *DecodeInputs, out *DecodeOutputs) (decode, combine
 	}
 	args := map[string]any{
 		"k": cache(in.KCache), "v": cache(in.VCache), "q": clone(in.Q),
-		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in)},
+		"block_ids": &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in.BlockIDs, in.KVLens)},
 		"kv_lens":   &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"part_o":    partO, "part_lse": partL,
 		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale, "B": d.B, "P": d.Programs, "CHUNK": d.chunkArg(),

@@ -316,8 +316,8 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 			kv = [2]*tle.DeviceBuffer{k, vv}
 			caches[v.DType] = kv
 		}
-		d := &Dims{B: b, Sq: v.Sq, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
-			N: padRows(gq * v.Sq), Scale: DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == LayoutNHD}
+		d := &Dims{PagedDims: PagedDims{B: b, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
+			Scale: DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == LayoutNHD}, Sq: v.Sq, N: padRows(gq * v.Sq)}
 		if !fp8 {
 			d.Quant = 0
 		}

@@ -232,7 +232,7 @@ func TestChooseCluster(t *testing.T) {
 		{"one_64k_31x4k fp8", true, append([]int64{65536}, rep(31, 4096)...), 0, 1},
 		{"one piece a request", false, rep(100, 64), 0, 1},
 	} {
-		d := &Dims{B: len(c.lens), Sq: 1, Hq: 8, Hkv: 1, G: 8, Page: Tile, N: 8, FP8: c.fp8}
+		d := &Dims{PagedDims: PagedDims{B: len(c.lens), Hq: 8, Hkv: 1, G: 8, Page: Tile, FP8: c.fp8}, Sq: 1, N: 8}
 		d.choosePieces(c.lens, 0, 0, ClusterAuto, ScheduleAuto)
 		require.Equal(t, c.want, d.CL, "%s: %d programs of %d requests", c.name, d.Programs, d.B)
 		require.LessOrEqual(t, d.gridX(), tle.H200.SMs*d.CTAs, "%s: one wave", c.name)

@@ -6,13 +6,25 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
+// PagedDims are the sizes of a call that its paged KV cache and page
+// table fix, shared by decode (Dims) and prefill (PrefillDims).
+type PagedDims struct {
+	B, Hq, Hkv, G int // requests, q heads, kv heads, the GQA group Hq/Hkv
+	Page, Blocks  int // tokens a page, pages in the caches
+	MaxBlocks     int // the page table's columns
+	Scale         float64
+	FP8           bool
+	Quant         int // the FP8 scales' layout, 0 or 1 (0 for BF16)
+	NHD           bool
+}
+
 // The checks decode and prefill share: the call's layout, dtype and scale,
 // the paged caches, the page table with the lengths, and the values and
 // FP8 scales. Each fills d and returns an ArgError naming the argument.
 
 // checkFormat reads the layout, the dtype (with the quant type for fp8)
 // and the softmax scale (0: DefaultScale) into d.
-func (d *Dims) checkFormat(layout, dtype string, quantType int, scale float64) error {
+func (d *PagedDims) checkFormat(layout, dtype string, quantType int, scale float64) error {
 	switch layout {
 	case LayoutNHD:
 		d.NHD = true
@@ -44,7 +56,7 @@ func (d *Dims) checkFormat(layout, dtype string, quantType int, scale float64) e
 // checkCaches reads the caches' blocks, page size and kv heads into d (its
 // Hq set) and checks them: head dim 128, pages of 16, 32 or 64 tokens, a
 // GQA group of 4 or 8, v_cache the shape of k_cache.
-func (d *Dims) checkCaches(kc, vc *tle.Tensor, layout string) error {
+func (d *PagedDims) checkCaches(kc, vc *tle.Tensor, layout string) error {
 	cacheWhat := "[blocks, page, Hkv, 128] (nhd)"
 	if !d.NHD {
 		cacheWhat = "[blocks, Hkv, page, 128] (hnd)"
@@ -82,7 +94,7 @@ func (d *Dims) checkCaches(kc, vc *tle.Tensor, layout string) error {
 // from) and the lengths: kv_lens[b] at least minLen(b) (newTokens says
 // what that counts), within the table's pages, every page it uses a block
 // of the caches.
-func (d *Dims) checkTable(blockIDs [][]int64, kvLens []int64, rowsWhat string, minLen func(b int) int64, newTokens string) error {
+func (d *PagedDims) checkTable(blockIDs [][]int64, kvLens []int64, rowsWhat string, minLen func(b int) int64, newTokens string) error {
 	if len(blockIDs) != d.B {
 		return argErr("block_ids", "want %d rows (%s), got %d", d.B, rowsWhat, len(blockIDs))
 	}
@@ -123,7 +135,7 @@ func (d *Dims) checkTable(blockIDs [][]int64, kvLens []int64, rowsWhat string, m
 // checkInputValues checks q's values and, for fp8, the caches' values and
 // the scales' shapes and values (q_scale [qRows, Hq], qWhat its shape's
 // name); for bf16, that no scale is given.
-func (d *Dims) checkInputValues(q, kc, vc, qs, ks, vs *tle.Tensor, qRows int, qWhat string) error {
+func (d *PagedDims) checkInputValues(q, kc, vc, qs, ks, vs *tle.Tensor, qRows int, qWhat string) error {
 	if err := checkValues("q", q, d.FP8, false); err != nil {
 		return err
 	}

@@ -74,12 +74,10 @@ type PrefillOutputs struct {
 	LSE *tle.Tensor
 }
 
-// PrefillDims are the sizes of one prefill call, from ValidatePrefill. The
-// embedded Dims carries the paged-cache geometry (B, Hq, Hkv, G, Page,
-// Blocks, MaxBlocks, FP8, Quant, NHD, Scale) and with it the caches'
-// descriptor addressing decode uses.
+// PrefillDims are the sizes of one prefill call, from ValidatePrefill:
+// the paged cache's (PagedDims) and prefill's own.
 type PrefillDims struct {
-	Dims
+	PagedDims
 	T int // query rows
 	// QT is the q tiles of PrefillTile rows of the longest request,
 	// cdiv(max Lq, 128): the grid's q tiles and the block mask's rows.
@@ -213,8 +211,6 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 			return nil, err
 		}
 	}
-	d.Sq = 1 // unused by prefill; keeps the embedded Dims' invariants
-	d.Splits = 1
 	if err := d.setKeyStep(p.KeyStep); err != nil {
 		return nil, err
 	}
@@ -383,7 +379,7 @@ func Prefill(dev tle.Device, in *PrefillInputs, p PrefillParams) (*PrefillOutput
 	args := map[string]any{
 		"k": cache(in.KCache), "v": cache(in.VCache), "q": clone(in.Q),
 		"cu_q":       &tle.Tensor{Shape: []int{d.B + 1}, Data: floats(in.CuSeqlensQ)},
-		"block_ids":  &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(&DecodeInputs{BlockIDs: in.BlockIDs, KVLens: in.KVLens})},
+		"block_ids":  &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in.BlockIDs, in.KVLens)},
 		"kv_lens":    &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
 		"o":          &tle.Tensor{Shape: []int{d.T * d.Hq * HeadDim}, Data: out.O.Data},
 		"lse":        &tle.Tensor{Shape: []int{d.T * d.Hq}, Data: out.LSE.Data},

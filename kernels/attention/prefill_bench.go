@@ -321,8 +321,8 @@ func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBe
 	s := row.Shape
 	fp8 := row.DType == DTypeFP8
 	np := int((s.L + int64(s.Page) - 1) / int64(s.Page))
-	d := &PrefillDims{Dims: Dims{B: s.B, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
-		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: s.B * int(s.Lq),
+	d := &PrefillDims{PagedDims: PagedDims{B: s.B, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
+		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD}, T: s.B * int(s.Lq),
 		Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
 	if !fp8 {
 		d.Quant = 0

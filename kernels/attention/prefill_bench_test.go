@@ -168,7 +168,7 @@ func TestPrefillBenchMask(t *testing.T) {
 				s = x
 			}
 		}
-		d := &PrefillDims{Dims: Dims{B: 1, Hq: 32}}
+		d := &PrefillDims{PagedDims: PagedDims{B: 1, Hq: 32}}
 		d.setQTiles(s.Lq)
 		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.QT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
 	}

@@ -24,7 +24,7 @@ func TestPrefillPTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	for _, c := range []struct{ page, g int }{{16, 4}, {32, 8}, {64, 8}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Stages: prefillStages(c.page)}
+		d := &PrefillDims{PagedDims: PagedDims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Stages: prefillStages(c.page)}
 		pl := PlanPrefill(d)
 		k, err := PrefillKernel(pl.Kernel)
 		require.NoError(t, err)
@@ -56,7 +56,7 @@ func TestPrefillFP8PTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	for _, c := range []struct{ page, g, quant int }{{16, 4, 1}, {32, 8, 0}, {64, 8, 1}, {64, 4, 0}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: prefillStages(c.page)}
+		d := &PrefillDims{PagedDims: PagedDims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: prefillStages(c.page)}
 		b, _, transposer, consumer := compileFP8Roles(t, PlanPrefill(d), c)
 		if c.page != 16 {
 			// P from the QK^T accumulator to PV's register a: quad shuffles and
@@ -135,7 +135,7 @@ func TestPrefillMaskPTX(t *testing.T) {
 		page, g int
 		fp8     bool
 	}{{64, 8, false}, {32, 4, false}, {64, 8, true}, {32, 4, true}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: c.fp8, Quant: 1}, QT: 1, Stages: prefillStages(c.page), Mask: true, MaskKT: 256}
+		d := &PrefillDims{PagedDims: PagedDims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: c.fp8, Quant: 1}, QT: 1, Stages: prefillStages(c.page), Mask: true, MaskKT: 256}
 		pl := PlanPrefill(d)
 		require.Equal(t, "1", pl.Defines["MASK"])
 		require.Equal(t, "256", pl.Defines["KT_MAX"])
@@ -182,7 +182,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		keyTiles       int // the longest walk's steps: PEEL 1 up to fp8K128PeelSteps, PEEL 0 past them
 	}{{64, 8, 0, false, 0}, {64, 4, 1, false, 0}, {64, 8, 0, true, 0}, {32, 8, 1, false, 0}, {16, 4, 0, true, 0},
 		{64, 8, 0, false, 256}, {64, 4, 1, true, 256}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles, KeyTiles: c.keyTiles}
+		d := &PrefillDims{PagedDims: PagedDims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles, KeyTiles: c.keyTiles}
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel)
@@ -242,7 +242,7 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		g    int
 		mask bool
 	}{{8, false}, {4, false}, {8, true}} {
-		d := &PrefillDims{Dims: Dims{Page: 64, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Mask: c.mask, MaskKT: 1024}
+		d := &PrefillDims{PagedDims: PagedDims{Page: 64, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Mask: c.mask, MaskKT: 1024}
 		require.NoError(t, d.setKeyStep(PrefillKeyStep))
 		pl := PlanPrefill(d)
 		require.Equal(t, "attn_prefill_bf16_k128", pl.Kernel)

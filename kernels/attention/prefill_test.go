@@ -473,7 +473,7 @@ func TestPrefillKeyStepPlan(t *testing.T) {
 		{false, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
 		{false, 32, 0, "attn_prefill_bf16", 32, 8},
 	} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 2, Hkv: 1, Hq: 4, FP8: c.fp8}}
+		d := &PrefillDims{PagedDims: PagedDims{Page: c.page, G: 4, B: 2, Hkv: 1, Hq: 4, FP8: c.fp8}}
 		d.setQTiles(300)
 		require.NoError(t, d.setKeyStep(c.ks), "%+v", c)
 		require.Equal(t, c.step, d.KeyStep, "%+v", c)

@@ -54,7 +54,7 @@ func TestDecodePTX(t *testing.T) {
 		{DTypeFP8, 1, 16, 4, 2, 8}, {DTypeFP8, 1, 32, 8, 1, 8}, {DTypeFP8, 0, 64, 8, 2, 16}, {DTypeFP8, 0, 16, 8, 4, 32},
 		{DTypeFP8, 1, 64, 8, 1, 8}, {DTypeFP8, 1, 64, 4, 4, 16},
 	} {
-		d := &Dims{Page: c.page, G: c.g, Sq: c.sq, FP8: c.dtype == DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g, Splits: 1}
+		d := &Dims{PagedDims: PagedDims{Page: c.page, G: c.g, FP8: c.dtype == DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g}, Sq: c.sq, Splits: 1}
 		d.N = padRows(d.G * d.Sq)
 		require.Equal(t, c.n, d.N)
 		pl := Plan(d)
@@ -151,11 +151,11 @@ func TestDecodePTX(t *testing.T) {
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
 	for _, dyn := range []bool{false, true} {
-		cd, err := ck.Compile(Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+		cd, err := ck.Compile(Plan(&Dims{PagedDims: PagedDims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "dynamic %v", dyn)
 		require.True(t, cd.GridDependencyWait, "dynamic %v", dyn)
 	}
-	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{PagedDims: PagedDims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
 	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
@@ -214,7 +214,7 @@ func TestDecodeClusterPTX(t *testing.T) {
 		for _, sq := range []int{1, 2, 4} {
 			for _, ctas := range []int{1, 2} {
 				for _, cl := range []int{1, 2, 8} {
-					d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8, CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
+					d := &Dims{PagedDims: PagedDims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
 					d.fitCTAs()
 					pl := Plan(d)
 					k, err := Kernel(pl.Decode)
@@ -252,7 +252,7 @@ func TestDecodeClusterPTX(t *testing.T) {
 	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
-	d := &Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64, Splits: 20, CL: 8}
+	d := &Dims{PagedDims: PagedDims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Splits: 20, CL: 8}
 	require.Equal(t, 4, d.leaderSlots())
 	cb, err := ck.Compile(Plan(d).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
@@ -304,13 +304,13 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 // cluster size cl.
 func compileV2(t *testing.T, fp8 bool, sq, ctas, cl int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: cl})
+	return compileDims(t, &Dims{PagedDims: PagedDims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: cl})
 }
 
 // compileV2Dyn is compileV2 under the dynamic schedule (CL 1).
 func compileV2Dyn(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: 1, Dynamic: true})
+	return compileDims(t, &Dims{PagedDims: PagedDims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: 1, Dynamic: true})
 }
 
 // compileDims compiles the decode kernel of Plan(d) to PTX (llc).

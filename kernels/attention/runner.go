@@ -35,7 +35,7 @@ func Upload(g *tle.GPU, in *DecodeInputs, d *Dims) (*DeviceInputs, error) {
 	up(&t.Q, dt, in.Q.Data)
 	up(&t.KCache, dt, in.KCache.Data)
 	up(&t.VCache, dt, in.VCache.Data)
-	up(&t.BlockIDs, ir.I32, d.flatTable(in))
+	up(&t.BlockIDs, ir.I32, d.flatTable(in.BlockIDs, in.KVLens))
 	up(&t.KVLens, ir.I32, floats(in.KVLens))
 	if d.FP8 {
 		up(&t.QScale, ir.F32, in.QScale.Data)
