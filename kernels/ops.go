@@ -4,7 +4,8 @@ import (
 	"github.com/tlego/tle/kernels/registry"
 
 	// Every package that registers an op.
-	_ "github.com/tlego/tle/kernels/attention"
+	_ "github.com/tlego/tle/kernels/attention/decode"
+	_ "github.com/tlego/tle/kernels/attention/prefill"
 	_ "github.com/tlego/tle/kernels/kda"
 )
 

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/decode"
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/prefill"
 	"github.com/tlego/tle/kernels/kda"
 	"github.com/tlego/tle/kernels/tutorials"
 	"github.com/tlego/tle/tle"
@@ -35,7 +37,7 @@ type benchFlags struct {
 	dryRun   bool
 	keyStep  int
 	masksDir string
-	masks    attention.PrefillBenchMasks
+	masks    prefill.BenchMasks
 }
 
 func init() {
@@ -91,7 +93,7 @@ preparation kernel, 1 to 8, the recurrence running one warp per 16 V
 columns); v3:WARPS:KBLOCK also sets the preparation kernel's K block (head
 columns per step, a power of two in [16, 128]; kda.Params.PrepBlockK).
 
-The attn_decode suite times paged decode attention (kernels/attention) on
+The attn_decode suite times paged decode attention (kernels/attention/decode) on
 the spec's nine workloads (Hkv 1, Hq 8, page 64: uniform_512 ...
 two_32k_30x4k; --cases picks some by name, and names large_mix_512, 512
 requests of 64 to 4096 tokens, which runs only when named) for BF16 and FP8 (quant type 1),
@@ -108,7 +110,7 @@ persistent grid; default the package's policy, ChooseSchedule), so that
 each can be compared in one session. HPC-Ops is timed by
 tools/gpu-attn-decode.sh in the same session.
 
-The attn_prefill suite times paged prefill attention (kernels/attention),
+The attn_prefill suite times paged prefill attention (kernels/attention/prefill),
 issue 16's bench, at (q_len, kv_len) = (127, 127), (512, 4096), (512, 32768),
 B 1, Hq 32, Hkv 4, page 64: FP8 quant types 0 and 1, dense and masked, NHD
 and HND (the 24 configurations), BF16 paged NHD and HND, dense and masked;
@@ -184,28 +186,28 @@ func runBench(e *env, cfg any, args []string) int {
 			return code
 		}
 	}
-	var wls []attention.Workload
+	var wls []decode.Workload
 	if args[0] == "attn_decode" {
 		var err error
 		if wls, err = attnWorkloads(b.cases); err != nil {
 			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
 			return 2
 		}
-		if b.ctas < 0 || b.ctas > attention.MaxCTAs {
-			fmt.Fprintf(e.stderr, "tlec bench: --ctas %d: want 1 to %d (0: the default)\n", b.ctas, attention.MaxCTAs)
+		if b.ctas < 0 || b.ctas > decode.MaxCTAs {
+			fmt.Fprintf(e.stderr, "tlec bench: --ctas %d: want 1 to %d (0: the default)\n", b.ctas, decode.MaxCTAs)
 			return 2
 		}
-		var ae *attention.ArgError
-		if errors.As(attention.CheckCluster(b.cluster), &ae) {
+		var ae *paged.ArgError
+		if errors.As(decode.CheckCluster(b.cluster), &ae) {
 			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: %s\n", b.cluster, ae.Msg)
 			return 2
 		}
-		if errors.As(attention.CheckSchedule(b.schedule, b.cluster), &ae) {
+		if errors.As(decode.CheckSchedule(b.schedule, b.cluster), &ae) {
 			fmt.Fprintf(e.stderr, "tlec bench: --schedule %q: %s\n", b.schedule, ae.Msg)
 			return 2
 		}
 	}
-	var prows []attention.PrefillBenchRow
+	var prows []prefill.BenchRow
 	if args[0] == "attn_prefill" {
 		var err error
 		if prows, err = prefillRows(b.cases); err != nil {
@@ -217,8 +219,8 @@ func runBench(e *env, cfg any, args []string) int {
 			return 2
 		}
 		if b.masksDir != "" {
-			var ae *attention.ArgError
-			m, err := attention.LoadPrefillBenchMasks(b.masksDir)
+			var ae *paged.ArgError
+			m, err := prefill.LoadBenchMasks(b.masksDir)
 			if errors.As(err, &ae) {
 				fmt.Fprintf(e.stderr, "tlec bench: --masks %s: %s\n", b.masksDir, ae.Msg)
 				return 2

@@ -6,18 +6,19 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/decode"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
 )
 
 // attnWorkloads are the workloads --cases names (comma-separated names of
-// attention.Workloads; all when empty).
-func attnWorkloads(s string) ([]attention.Workload, error) {
+// decode.Workloads; all when empty).
+func attnWorkloads(s string) ([]decode.Workload, error) {
 	if s == "" {
-		return attention.Workloads, nil
+		return decode.Workloads, nil
 	}
-	var out []attention.Workload
-	known := append(append([]attention.Workload(nil), attention.Workloads...), attention.ExtraWorkloads...)
+	var out []decode.Workload
+	known := append(append([]decode.Workload(nil), decode.Workloads...), decode.ExtraWorkloads...)
 	for _, name := range strings.Split(s, ",") {
 		found := false
 		for _, w := range known {
@@ -37,9 +38,9 @@ func attnWorkloads(s string) ([]attention.Workload, error) {
 	return out, nil
 }
 
-func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []attention.Workload) int {
+func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []decode.Workload) int {
 	bar := newProgressBar(e.stderr)
-	res, err := attention.Bench(g, attention.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, CTAs: b.ctas, Cluster: b.cluster, Schedule: b.schedule, Launches: b.launches, Progress: bar.update})
+	res, err := decode.Bench(g, decode.BenchOptions{Warmup: b.warmup, Reps: b.reps, Workloads: wls, CTAs: b.ctas, Cluster: b.cluster, Schedule: b.schedule, Launches: b.launches, Progress: bar.update})
 	bar.done()
 	if err != nil {
 		printError(e.stderr, "bench", err)
@@ -53,7 +54,7 @@ func benchAttn(e *env, g *tle.GPU, b *benchFlags, wls []attention.Workload) int 
 }
 
 // printAttn prints the rows as a table.
-func printAttn(out io.Writer, rows []attention.BenchResult) {
+func printAttn(out io.Writer, rows []decode.BenchResult) {
 	if len(rows) == 0 {
 		return
 	}
@@ -66,7 +67,7 @@ func printAttn(out io.Writer, rows []attention.BenchResult) {
 	fmt.Fprintln(w, "case\tdtype\tsq\tlayout\tB\tschedule\tsplits\tcluster\tmedian us\tmin us\tK+V TB/s\tfloor us\t")
 	for _, r := range rows {
 		dt := r.DType
-		if dt == attention.DTypeFP8 {
+		if dt == paged.DTypeFP8 {
 			dt = fmt.Sprintf("fp8 q%d", r.Quant)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%s\t%d\t%d\t%.1f\t%.1f\t%.3f\t%.1f\t\n", r.Case, dt, r.Sq, r.Layout, r.B, r.Schedule, r.Splits, r.Cluster, r.Us, r.MinUs, r.TBps, r.FloorUs)

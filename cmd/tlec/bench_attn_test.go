@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/decode"
 	"github.com/tlego/tle/tle"
 )
 
@@ -39,7 +39,7 @@ func TestBenchAttnFlags(t *testing.T) {
 
 func TestPrintAttn(t *testing.T) {
 	var b bytes.Buffer
-	printAttn(&b, []attention.BenchResult{{Case: "uniform_4096", DType: "fp8", Quant: 1, Sq: 2, Layout: "hnd", B: 64, Schedule: "dynamic", Splits: 4, Cluster: 8,
+	printAttn(&b, []decode.BenchResult{{Case: "uniform_4096", DType: "fp8", Quant: 1, Sq: 2, Layout: "hnd", B: 64, Schedule: "dynamic", Splits: 4, Cluster: 8,
 		Us: 40.25, MinUs: 39.5, KVBytes: 67108864, TBps: 1.667, CopyTBps: 3.9, FloorUs: 17.2}})
 	require.Contains(t, b.String(), "copy rate 3.900 TB/s")
 	require.Regexp(t, `uniform_4096\s+fp8 q1\s+2\s+hnd\s+64\s+dynamic\s+4\s+8\s+40\.2\s+39\.5\s+1\.667\s+17\.2`, b.String())

@@ -6,21 +6,21 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/prefill"
 	"github.com/tlego/tle/tle"
 )
 
 // prefillRows are the attn_prefill rows --cases picks: those whose name
 // contains one of its comma-separated parts (all when empty); a part that
 // matches no row is an error.
-func prefillRows(s string) ([]attention.PrefillBenchRow, error) {
-	all := attention.PrefillBenchRows()
+func prefillRows(s string) ([]prefill.BenchRow, error) {
+	all := prefill.BenchRows()
 	if s == "" {
 		return all, nil
 	}
 	parts := strings.Split(s, ",")
 	hit := make([]bool, len(parts))
-	var out []attention.PrefillBenchRow
+	var out []prefill.BenchRow
 	for _, r := range all {
 		take := false
 		for i, p := range parts {
@@ -42,15 +42,15 @@ func prefillRows(s string) ([]attention.PrefillBenchRow, error) {
 
 // benchPrefill runs the attn_prefill suite on g (nil with --dry-run: the
 // rows' names, mask densities and FLOP counts, nothing timed).
-func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBenchRow) int {
-	var res []attention.PrefillBenchResult
+func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []prefill.BenchRow) int {
+	var res []prefill.BenchResult
 	code := 0
 	if g == nil {
-		res = attention.PrefillBenchDry(rows, b.masks)
+		res = prefill.BenchDry(rows, b.masks)
 	} else {
 		bar := newProgressBar(e.stderr)
 		var err error
-		res, err = attention.PrefillBench(g, attention.PrefillBenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, KeyStep: b.keyStep, Masks: b.masks, Progress: bar.update})
+		res, err = prefill.Bench(g, prefill.BenchOptions{Warmup: b.warmup, Reps: b.reps, Rows: rows, KeyStep: b.keyStep, Masks: b.masks, Progress: bar.update})
 		bar.done()
 		if err != nil { // the other rows are still printed
 			printError(e.stderr, "bench", err)
@@ -66,7 +66,7 @@ func benchPrefill(e *env, g *tle.GPU, b *benchFlags, rows []attention.PrefillBen
 
 // printPrefill prints the rows as a table (times of 0, a dry run's or a
 // failed row's, as -; a row's error last).
-func printPrefill(out io.Writer, rows []attention.PrefillBenchResult) {
+func printPrefill(out io.Writer, rows []prefill.BenchResult) {
 	fmt.Fprintln(out, "attn_prefill: B 1, Hq 32, Hkv 4, page 64; median of back-to-back launches (CUDA events); TFLOP/s of the visible work (causal, mask tile on)")
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "name\tmedian us\tmin us\tTFLOP/s\tmask density\tmax tiles\tGFLOP\tdense GFLOP\t\t")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/prefill"
 	"github.com/tlego/tle/tle"
 )
 
@@ -22,7 +22,7 @@ func TestBenchPrefill(t *testing.T) {
 		require.Contains(t, errs, "attn_prefill needs a GPU")
 	}
 	var b bytes.Buffer
-	printPrefill(&b, []attention.PrefillBenchResult{
+	printPrefill(&b, []prefill.BenchResult{
 		{Name: "prefill_fp8_q0_masked_nhd/512x4096", Masked: true, MaskDensity: 0.2537, MaxTiles: 16, Us: 120.25, MinUs: 119.5, TFLOPs: 512.3, FLOPs: 8.18e9, DenseFLOPs: 32.22e9},
 		{Name: "prefill_bf16_nocache/8192x8192", FLOPs: 549.8e9, DenseFLOPs: 549.8e9},
 		{Name: "prefill_fp8_q1_dense_hnd/127x127", FLOPs: 0.13e9, DenseFLOPs: 0.13e9, Error: "ptxas: out of registers"},
@@ -31,9 +31,9 @@ func TestBenchPrefill(t *testing.T) {
 	require.Regexp(t, `prefill_fp8_q0_masked_nhd/512x4096\s+120\.2\s+119\.5\s+512\.3\s+0\.254\s+16\s+8\.18\s+32\.22`, b.String())
 	require.Regexp(t, `prefill_bf16_nocache/8192x8192\s+-\s+-\s+-\s+-\s+-\s+549\.80\s+549\.80`, b.String())
 	// 127 x 127: query i sees i + 1 keys, 127*128/2 = 8128 in all
-	require.Equal(t, 4.0*128*32*8128, attention.PrefillFLOPs(attention.PrefillShapes[0]))
+	require.Equal(t, 4.0*128*32*8128, prefill.FLOPs(prefill.Shapes[0]))
 	// 512 x 4096: query i sees 3585 + i keys
-	require.Equal(t, 4.0*128*32*(512*3585+511*512/2), attention.PrefillFLOPs(attention.PrefillShapes[1]))
+	require.Equal(t, 4.0*128*32*(512*3585+511*512/2), prefill.FLOPs(prefill.Shapes[1]))
 }
 
 // TestBenchPrefillFlags: --cases picks rows by part of their names (a part
@@ -68,14 +68,14 @@ func TestBenchPrefillFlags(t *testing.T) {
 
 	code, out, errs := runCLI("bench", "attn_prefill", "--dry-run", "--json", "--cases", "512x4096")
 	require.Equal(t, 0, code, errs)
-	var res []attention.PrefillBenchResult
+	var res []prefill.BenchResult
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	require.Len(t, res, 12) // 8 FP8, 4 BF16
 	for _, r := range res {
 		require.Equal(t, "512x4096", r.Case)
 		require.Equal(t, "shuffled", r.Pages)
 		require.Zero(t, r.Us)
-		require.Equal(t, attention.PrefillFLOPs(attention.PrefillShapes[1]), r.DenseFLOPs)
+		require.Equal(t, prefill.FLOPs(prefill.Shapes[1]), r.DenseFLOPs)
 		if r.Masked {
 			require.InDelta(t, 0.25, r.MaskDensity, 0.03, r.Name)
 			require.Less(t, r.FLOPs, r.DenseFLOPs/3)

@@ -1,35 +1,46 @@
-package attention
+package prefill
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
 
-// PrefillTile is the number of query rows per program (two consumer
-// warpgroups of 64 rows).
-const PrefillTile = 128
+// FS holds the .tle sources.
+//
+//go:embed *.tle
+var FS embed.FS
 
-// PrefillInputs are the tensors of one prefill call, row-major in the
-// shapes the spec gives; float data is converted as for DecodeInputs.
-type PrefillInputs struct {
+// argErr is a *paged.ArgError naming the argument.
+var argErr = registry.ArgErr
+
+// Tile is the number of query rows per program (two consumer
+// warpgroups of 64 rows).
+const Tile = 128
+
+// Inputs are the tensors of one prefill call, row-major in the
+// shapes the spec gives; float data is converted as for decode.Inputs.
+type Inputs struct {
 	// Q is [T, Hq, 128]: request b's new tokens are rows CuSeqlensQ[b] ..
 	// CuSeqlensQ[b+1]-1.
 	Q *tle.Tensor
 	// CuSeqlensQ [B+1]: 0, then strictly increasing, ending at T.
 	CuSeqlensQ []int64
-	// KCache and VCache as in DecodeInputs, with the new tokens' K and V
+	// KCache and VCache as in decode.Inputs, with the new tokens' K and V
 	// already written.
 	KCache, VCache *tle.Tensor
-	// BlockIDs [B][max blocks] and KVLens [B] as in DecodeInputs: KVLens
+	// BlockIDs [B][max blocks] and KVLens [B] as in decode.Inputs: KVLens
 	// are the total lengths L[b], including the Lq[b] new tokens.
 	BlockIDs [][]int64
 	KVLens   []int64
-	// FP8 only: QScale [T, Hq]; KScale and VScale as in DecodeInputs.
+	// FP8 only: QScale [T, Hq]; KScale and VScale as in decode.Inputs.
 	QScale, KScale, VScale *tle.Tensor
 	// BlockMask, optional: [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] of
 	// 0 and 1 over 128 x 128 tiles. Row qt covers request b's query tokens
@@ -40,14 +51,14 @@ type PrefillInputs struct {
 	BlockMask *tle.Tensor
 }
 
-// PrefillMaxKeyTiles bounds the columns of a block mask: 1024 tiles of 128
+// MaxKeyTiles bounds the columns of a block mask: 1024 tiles of 128
 // keys (131072 keys), the length of the kernel's compacted tile list.
-const PrefillMaxKeyTiles = 1024
+const MaxKeyTiles = 1024
 
-// PrefillParams are the scalar arguments.
-type PrefillParams struct {
-	Layout    string // LayoutNHD or LayoutHND
-	DType     string // DTypeBF16 or DTypeFP8
+// Params are the scalar arguments.
+type Params struct {
+	Layout    string // paged.LayoutNHD or paged.LayoutHND
+	DType     string // paged.DTypeBF16 or paged.DTypeFP8
 	QuantType int    // FP8 scale layout, 0 or 1 (ignored for BF16)
 	// Scale multiplies q·k; 0 means the default 128^-0.5.
 	Scale float64
@@ -66,24 +77,24 @@ type PrefillParams struct {
 	KeyStep int
 }
 
-// PrefillOutputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
+// Outputs are o [T, Hq, 128] (bf16 values) and the log-sum-exp
 // [T, Hq] of the scaled visible scores, in natural log (-inf for a row
 // that sees no key; its o is 0).
-type PrefillOutputs struct {
+type Outputs struct {
 	O   *tle.Tensor
 	LSE *tle.Tensor
 }
 
-// PrefillDims are the sizes of one prefill call, from ValidatePrefill:
-// the paged cache's (PagedDims) and prefill's own.
-type PrefillDims struct {
-	PagedDims
+// Dims are the sizes of one prefill call, from Validate:
+// the paged cache's (paged.Dims) and prefill's own.
+type Dims struct {
+	paged.Dims
 	T int // query rows
-	// QT is the q tiles of PrefillTile rows of the longest request,
+	// QT is the q tiles of Tile rows of the longest request,
 	// cdiv(max Lq, 128): the grid's q tiles and the block mask's rows.
 	QT     int
 	Stages int // K/V ring stages (a page each, or KeyStep keys at 128)
-	// KeyStep is the keys a step of the KV walk (PrefillParams.KeyStep
+	// KeyStep is the keys a step of the KV walk (Params.KeyStep
 	// resolved: the page size or 128); 0 is one page a step.
 	KeyStep int
 	Mask    bool // a block mask is given
@@ -108,10 +119,8 @@ const (
 // PV tile (64 registers each) while both products run, and spills below
 // 232; the transposer needs a group's words at a time since the backend
 // interleaves its ldmatrix and stmatrix (before, it held the whole V^T and
-// ran at 32, the consumers at 224). Measured on an H200 (docs/perf.md run
-// 54): 1.038x faster than 24, 32, 224 over the eight long FP8 rows
-// (geometric mean; 0-9 % a row, 7-9 % on q1 dense 512x32768 and both q1
-// masked rows).
+// ran at 32, the consumers at 224), which measured faster on the H200
+// over the long FP8 rows (docs/perf.md).
 const (
 	fp8K128RegsTransposer = 24
 	fp8K128RegsConsumer   = 232
@@ -120,47 +129,47 @@ const (
 // fp8K128PeelSteps is the longest walk (in 128-key steps) for which
 // attn_prefill_fp8_k128 peels its step 0 (PEEL 1: Q K^T alone before the
 // loop, so a short walk's first product does not wait for V^T). Longer
-// walks run step 0 in the loop (PEEL 0): the peeled kernel's consumers
-// ran the 512x32768 rows 5 to 9 % slower on an H200 (docs/perf.md run
-// 39), the one-step 127x127 walks 10 to 25 % faster.
+// walks run step 0 in the loop (PEEL 0): on the H200 the peeled kernel's
+// consumers ran the 512x32768 rows slower, the one-step 127x127 walks
+// faster (docs/perf.md).
 const fp8K128PeelSteps = 32
 
-// prefillStages is the depth of the K/V ring: 128 KB of bf16 pages (four
+// pageStages is the depth of the K/V ring: 128 KB of bf16 pages (four
 // pages of 64, eight of 32, sixteen of 16), half that for fp8 caches.
-func prefillStages(page int) int { return 256 / page }
+func pageStages(page int) int { return 256 / page }
 
-// PrefillKeyStep is the wide step of the KV walk: 128 keys (a block mask's
+// KeyStep is the wide step of the KV walk: 128 keys (a block mask's
 // tile) from 128/page pages (FP8) or two pages of 64 (BF16).
-const PrefillKeyStep = 128
+const KeyStep = 128
 
-// prefillStagesK128 is the depth of attn_prefill_fp8_k128's ring: a stage
+// fp8K128Stages is the depth of attn_prefill_fp8_k128's ring: a stage
 // is 128 keys of K and V and their V^T (48 KB of e4m3); its two consumer
 // copies' layout scratch (each its own: they run at once) leave room for
 // two stages in the 227 KB of a CTA, not three.
-const prefillStagesK128 = 2
+const fp8K128Stages = 2
 
-// prefillStagesBF16K128 is the depth of attn_prefill_bf16_k128's ring: a
+// bf16K128Stages is the depth of attn_prefill_bf16_k128's ring: a
 // stage is two bf16 pages of 64 keys of K and V (64 KB); two stages are
 // the 128 KB of attn_prefill_bf16's four one-page stages (256 keys ahead
 // either way): 179 KB with Q and the compiler's scratch (attn_prefill_bf16
 // 195 KB); three would need 243 KB.
-const prefillStagesBF16K128 = 2
+const bf16K128Stages = 2
 
-// ValidatePrefill checks every argument and returns the sizes; nothing
-// runs. Every error is an *ArgError naming the argument.
-func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
+// Validate checks every argument and returns the sizes; nothing
+// runs. Every error is an *paged.ArgError naming the argument.
+func Validate(in *Inputs, p Params) (*Dims, error) {
 	if in == nil {
-		return nil, errors.New("attention: no inputs")
+		return nil, errors.New("prefill: no inputs")
 	}
-	d := &PrefillDims{}
-	if err := d.checkFormat(p.Layout, p.DType, p.QuantType, p.Scale); err != nil {
+	d := &Dims{}
+	if err := d.CheckFormat(p.Layout, p.DType, p.QuantType, p.Scale); err != nil {
 		return nil, err
 	}
 
-	if err := checkTensor("q", in.Q, 3, "[T, Hq, 128]"); err != nil {
+	if err := paged.CheckTensor("q", in.Q, 3, "[T, Hq, 128]"); err != nil {
 		return nil, err
 	}
-	if in.Q.Shape[2] != HeadDim {
+	if in.Q.Shape[2] != paged.HeadDim {
 		return nil, argErr("q", "head dim %d is unsupported: want 128 (shape %v)", in.Q.Shape[2], in.Q.Shape)
 	}
 	d.T, d.Hq = in.Q.Shape[0], in.Q.Shape[1]
@@ -192,18 +201,18 @@ func ValidatePrefill(in *PrefillInputs, p PrefillParams) (*PrefillDims, error) {
 	}
 	d.setQTiles(maxQ)
 
-	if err := d.checkCaches(in.KCache, in.VCache, p.Layout); err != nil {
+	if err := d.CheckCaches(in.KCache, in.VCache, p.Layout); err != nil {
 		return nil, err
 	}
 	lq := func(b int) int64 { return cu[b+1] - cu[b] }
-	if err := d.checkTable(in.BlockIDs, in.KVLens, "B = len(cu_seqlens_q) - 1", lq, "the request's query tokens (cu_seqlens_q)"); err != nil {
+	if err := d.CheckTable(in.BlockIDs, in.KVLens, "B = len(cu_seqlens_q) - 1", lq, "the request's query tokens (cu_seqlens_q)"); err != nil {
 		return nil, err
 	}
 	d.setKeyTiles(slices.Max(in.KVLens))
-	if err := d.checkInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.T, "[T, Hq]"); err != nil {
+	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.T, "[T, Hq]"); err != nil {
 		return nil, err
 	}
-	if int64(d.T)*int64(d.Hq)*HeadDim > math.MaxInt32 {
+	if int64(d.T)*int64(d.Hq)*paged.HeadDim > math.MaxInt32 {
 		return nil, argErr("q", "%d x %d rows of 128 exceed 2^31 elements", d.T, d.Hq)
 	}
 	if in.BlockMask != nil {
@@ -226,47 +235,47 @@ const fp8K128VStages = 2
 // setKeyStep sets the keys a step of the KV walk (ks 0: the default, 128
 // for pages of 64, else one page) and the ring's stages for it (after the
 // cache geometry).
-func (d *PrefillDims) setKeyStep(ks int) error {
+func (d *Dims) setKeyStep(ks int) error {
 	switch {
 	case ks == 0 && d.Page == 64:
-		ks = PrefillKeyStep
+		ks = KeyStep
 	case ks == 0:
 		ks = d.Page
-	case ks == PrefillKeyStep && !d.FP8 && d.Page != 64:
+	case ks == KeyStep && !d.FP8 && d.Page != 64:
 		return argErr("key_step", "128 keys a step for BF16 takes pages of 64 (two page slots a step); pages of %d walk one page (key_step %d or 0)", d.Page, d.Page)
-	case ks != d.Page && ks != PrefillKeyStep:
+	case ks != d.Page && ks != KeyStep:
 		return argErr("key_step", "want %d (one page a step) or 128 keys a step (0: the default), got %d", d.Page, ks)
 	}
 	d.KeyStep = ks
-	if ks == PrefillKeyStep {
-		d.Stages = prefillStagesK128
+	if ks == KeyStep {
+		d.Stages = fp8K128Stages
 		if !d.FP8 {
-			d.Stages = prefillStagesBF16K128
+			d.Stages = bf16K128Stages
 		}
 		return nil
 	}
-	d.Stages = prefillStages(d.Page)
+	d.Stages = pageStages(d.Page)
 	return nil
 }
 
 // setKeyTiles sets the longest walk's 128-key steps from the longest
 // request's maxL keys.
-func (d *PrefillDims) setKeyTiles(maxL int64) {
-	d.KeyTiles = int((maxL + PrefillTile - 1) / PrefillTile)
+func (d *Dims) setKeyTiles(maxL int64) {
+	d.KeyTiles = int((maxL + Tile - 1) / Tile)
 }
 
 // setQTiles sets the q tiles of the longest request's maxQ rows, for the
 // grid and the block mask.
-func (d *PrefillDims) setQTiles(maxQ int64) {
-	d.QT = int((maxQ + PrefillTile - 1) / PrefillTile)
+func (d *Dims) setQTiles(maxQ int64) {
+	d.QT = int((maxQ + Tile - 1) / Tile)
 }
 
 // checkMask validates the block mask against the sizes already checked.
-func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
+func (d *Dims) checkMask(m *tle.Tensor, lens []int64) error {
 	maxL := slices.Max(lens)
-	kt := int((maxL + PrefillTile - 1) / PrefillTile)
-	if kt > PrefillMaxKeyTiles {
-		return argErr("block_mask", "at most %d key tiles of 128 (%d keys), the longest request has %d", PrefillMaxKeyTiles, PrefillMaxKeyTiles*PrefillTile, maxL)
+	kt := int((maxL + Tile - 1) / Tile)
+	if kt > MaxKeyTiles {
+		return argErr("block_mask", "at most %d key tiles of 128 (%d keys), the longest request has %d", MaxKeyTiles, MaxKeyTiles*Tile, maxL)
 	}
 	want := []int{d.B, d.Hq, d.QT, kt}
 	if len(m.Shape) != 4 || m.Shape[0] != want[0] || m.Shape[1] != want[1] || m.Shape[2] != want[2] || m.Shape[3] != want[3] {
@@ -284,33 +293,33 @@ func (d *PrefillDims) checkMask(m *tle.Tensor, lens []int64) error {
 	return nil
 }
 
-var prefillFile = &kernelFile{name: "prefill.tle"}
+var file = paged.NewKernels(FS, "prefill.tle")
 
-// PrefillKernel is one kernel of prefill.tle (attn_prefill_bf16,
+// Kernel is one kernel of prefill.tle (attn_prefill_bf16,
 // attn_prefill_bf16_k128, attn_prefill_fp8 or attn_prefill_fp8_k128),
 // parsed and checked once per process.
-func PrefillKernel(name string) (*tle.Kernel, error) { return prefillFile.get(name) }
+func Kernel(name string) (*tle.Kernel, error) { return file.Kernel(name) }
 
-// PrefillLaunch is the kernel, its specialisation and grid for sizes d.
-type PrefillLaunch struct {
+// Launch is the kernel, its specialisation and grid for sizes d.
+type Launch struct {
 	Kernel  string
 	Defines map[string]string
 	Grid    [3]int
 }
 
 // Options are the kernel's compile options.
-func (l PrefillLaunch) Options() tle.CompileOptions {
+func (l Launch) Options() tle.CompileOptions {
 	return tle.CompileOptions{Defines: l.Defines}
 }
 
-// PlanPrefill is the launch of validated sizes d: grid (QT, Hq, B), or
+// Plan is the launch of validated sizes d: grid (QT, Hq, B), or
 // (Hq, QT, B) for attn_prefill_bf16_k128, whose programs start every head's
 // heaviest q tile before any lighter one (QT <= 32768 fits the grid's y:
-// ValidatePrefill caps T * Hq * 128 at 2^31 with Hq >= 4).
-func PlanPrefill(d *PrefillDims) PrefillLaunch {
+// Validate caps T * Hq * 128 at 2^31 with Hq >= 4).
+func Plan(d *Dims) Launch {
 	it := strconv.Itoa
 	name := "attn_prefill_bf16"
-	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "S": it(d.Stages), "TB": it(tableBlock), "MASK": "0", "KT_MAX": "1"}
+	defs := map[string]string{"PAGE": it(d.Page), "G": it(d.G), "S": it(d.Stages), "TB": it(paged.TableBlock), "MASK": "0", "KT_MAX": "1"}
 	if d.Mask {
 		// the list holds up to MaskKT tiles; a power of two for arange
 		n := 1
@@ -321,7 +330,7 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 	}
 	if d.FP8 {
 		name = "attn_prefill_fp8"
-		if d.KeyStep == PrefillKeyStep {
+		if d.KeyStep == KeyStep {
 			// 128 keys a step, whatever the page (attn_prefill_fp8_k128)
 			// (its ring's depth is SK: the file's kernels are checked
 			// together, and S stages of 128 keys would not fit)
@@ -341,47 +350,47 @@ func PlanPrefill(d *PrefillDims) PrefillLaunch {
 			}
 			defs["SV"] = it(fp8K128VStages)
 		}
-		return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
+		return Launch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 	}
 	// BF16: setmaxnreg (producer 40, consumers 232), one program an SM
-	if d.KeyStep == PrefillKeyStep {
+	if d.KeyStep == KeyStep {
 		// 128 keys a step over two pages of 64 (attn_prefill_bf16_k128,
-		// the default for pages of 64): 128 rows, attn_prefill_bf16's register split, SB stages
-		// (a name of its own: the file's kernels are checked together, and
-		// the FP8 kernels' SK ring must not size this one's); heads
-		// fastest, so the heavy q tiles of all heads go first (longest
-		// first across the grid: 1.10x faster at self-attention 4096,
-		// docs/perf.md run 59)
+		// the default for pages of 64): 128 rows, attn_prefill_bf16's
+		// register split, SB stages (a name of its own: the file's kernels
+		// are checked together, and the FP8 kernels' SK ring must not size
+		// this one's); heads fastest, so the heavy q tiles of all heads go
+		// first (longest first across the grid, faster at self-attention,
+		// docs/perf.md)
 		defs["SB"], defs["PR"], defs["CR"] = defs["S"], "40", "232"
 		delete(defs, "S")
-		return PrefillLaunch{Kernel: "attn_prefill_bf16_k128", Defines: defs, Grid: [3]int{d.Hq, d.QT, d.B}}
+		return Launch{Kernel: "attn_prefill_bf16_k128", Defines: defs, Grid: [3]int{d.Hq, d.QT, d.B}}
 	}
 	defs["PR"], defs["CR"] = "40", "232"
-	return PrefillLaunch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
+	return Launch{Kernel: name, Defines: defs, Grid: [3]int{d.QT, d.Hq, d.B}}
 }
 
 // Prefill validates the inputs and runs paged prefill attention on dev
 // (the interpreter or a GPU; on a GPU every call copies the inputs in).
-func Prefill(dev tle.Device, in *PrefillInputs, p PrefillParams) (*PrefillOutputs, error) {
-	d, err := ValidatePrefill(in, p)
+func Run(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
+	d, err := Validate(in, p)
 	if err != nil {
 		return nil, err
 	}
-	pl := PlanPrefill(d)
-	k, err := PrefillKernel(pl.Kernel)
+	pl := Plan(d)
+	k, err := Kernel(pl.Kernel)
 	if err != nil {
 		return nil, err
 	}
 	cache := func(t *tle.Tensor) *tle.StridedTensor {
-		return &tle.StridedTensor{Shape: d.descShape(), Strides: d.descStrides(), Data: append([]float64(nil), t.Data...)}
+		return &tle.StridedTensor{Shape: d.DescShape(), Strides: d.DescStrides(), Data: append([]float64(nil), t.Data...)}
 	}
-	out := &PrefillOutputs{O: tle.NewTensor(d.T, d.Hq, HeadDim), LSE: tle.NewTensor(d.T, d.Hq)}
+	out := &Outputs{O: tle.NewTensor(d.T, d.Hq, paged.HeadDim), LSE: tle.NewTensor(d.T, d.Hq)}
 	args := map[string]any{
-		"k": cache(in.KCache), "v": cache(in.VCache), "q": clone(in.Q),
-		"cu_q":       &tle.Tensor{Shape: []int{d.B + 1}, Data: floats(in.CuSeqlensQ)},
-		"block_ids":  &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.flatTable(in.BlockIDs, in.KVLens)},
-		"kv_lens":    &tle.Tensor{Shape: []int{d.B}, Data: floats(in.KVLens)},
-		"o":          &tle.Tensor{Shape: []int{d.T * d.Hq * HeadDim}, Data: out.O.Data},
+		"k": cache(in.KCache), "v": cache(in.VCache), "q": paged.Clone(in.Q),
+		"cu_q":       &tle.Tensor{Shape: []int{d.B + 1}, Data: paged.Floats(in.CuSeqlensQ)},
+		"block_ids":  &tle.Tensor{Shape: []int{d.B, d.MaxBlocks}, Data: d.FlatTable(in.BlockIDs, in.KVLens)},
+		"kv_lens":    &tle.Tensor{Shape: []int{d.B}, Data: paged.Floats(in.KVLens)},
+		"o":          &tle.Tensor{Shape: []int{d.T * d.Hq * paged.HeadDim}, Data: out.O.Data},
 		"lse":        &tle.Tensor{Shape: []int{d.T * d.Hq}, Data: out.LSE.Data},
 		"max_blocks": d.MaxBlocks, "Hq": d.Hq, "scale": d.Scale,
 		"mask": &tle.Tensor{Shape: []int{1}, Data: []float64{0}}, "mask_kt": 1,
@@ -391,8 +400,8 @@ func Prefill(dev tle.Device, in *PrefillInputs, p PrefillParams) (*PrefillOutput
 		args["mask_kt"] = d.MaskKT
 	}
 	if d.FP8 {
-		blk, tok, head := d.kScaleStrides()
-		args["q_scale"], args["k_scale"], args["v_scale"] = clone(in.QScale), clone(in.KScale), clone(in.VScale)
+		blk, tok, head := d.KScaleStrides()
+		args["q_scale"], args["k_scale"], args["v_scale"] = paged.Clone(in.QScale), paged.Clone(in.KScale), paged.Clone(in.VScale)
 		args["ks_blk"], args["ks_tok"], args["ks_head"] = blk, tok, head
 	}
 	if err := k.Run(dev, pl.Grid, pl.Options(), args); err != nil {

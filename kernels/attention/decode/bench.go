@@ -1,10 +1,11 @@
-package attention
+package decode
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
 )
 
@@ -52,7 +53,7 @@ var ExtraWorkloads = []Workload{
 
 // BenchVariant is one kernel configuration timed on every workload.
 type BenchVariant struct {
-	DType  string // DTypeBF16 or DTypeFP8 (quant type 1)
+	DType  string // paged.DTypeBF16 or paged.DTypeFP8 (quant type 1)
 	Sq     int
 	Layout string
 }
@@ -61,9 +62,9 @@ type BenchVariant struct {
 // and HND.
 var BenchVariants = func() []BenchVariant {
 	var out []BenchVariant
-	for _, dt := range []string{DTypeBF16, DTypeFP8} {
+	for _, dt := range []string{paged.DTypeBF16, paged.DTypeFP8} {
 		for _, sq := range []int{1, 2} {
-			for _, l := range []string{LayoutNHD, LayoutHND} {
+			for _, l := range []string{paged.LayoutNHD, paged.LayoutHND} {
 				out = append(out, BenchVariant{dt, sq, l})
 			}
 		}
@@ -83,7 +84,7 @@ type BenchResult struct {
 	CTAs     int     `json:"ctas"`      // programs per SM the plan fills (Dims.CTAs)
 	Cluster  int     `json:"cluster"`   // the decode kernel's cluster size (Dims.CL)
 	Schedule string  `json:"schedule"`  // "fixed" or "dynamic" (Dims.Dynamic)
-	Stages   int     `json:"stages"`    // the v2 ring's depth
+	Stages   int     `json:"stages"`    // the ring's depth
 	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
 	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
 	Kernel   string  `json:"kernel"`    // the decode kernel timed
@@ -101,11 +102,11 @@ type BenchOptions struct {
 	Warmup, Reps int
 	Workloads    []Workload     // nil: all
 	Variants     []BenchVariant // nil: all
-	// CTAs is DecodeParams.CTAs (0: DefaultCTAs).
+	// CTAs is Params.CTAs (0: DefaultCTAs).
 	CTAs int
-	// Cluster is DecodeParams.Cluster (0: 1; ClusterAuto: ChooseCluster's).
+	// Cluster is Params.Cluster (0: 1; ClusterAuto: ChooseCluster's).
 	Cluster int
-	// Schedule is DecodeParams.Schedule ("": the policy's).
+	// Schedule is Params.Schedule ("": the policy's).
 	Schedule string
 	// Launches times the call as two launches back to back (Runner.Launch)
 	// instead of a CUDA graph replay (Runner.Capture), HPC-Ops' timing.
@@ -156,24 +157,6 @@ func timeRunner(g *tle.GPU, run *Runner, opts BenchOptions) (tle.Timing, string,
 	}
 	tm, err := g.Time(0, opts.Reps, fn)
 	return tm, timing, err
-}
-
-// fillRandom writes random values of b's dtype into b, a chunk of 1M
-// values uploaded over and over (the bench's caches are hundreds of MB).
-func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
-	const chunk = 1 << 20
-	data := make([]float64, min(chunk, b.N))
-	for i := range data {
-		data[i] = b.DType.Round(r.NormFloat64())
-	}
-	for off := 0; off < b.N; off += chunk {
-		n := min(chunk, b.N-off)
-		view := &tle.DeviceBuffer{Ptr: b.Ptr + tle.DevicePtr(off*b.DType.Bytes()), DType: b.DType, N: n}
-		if err := g.UploadTo(view, data[:n]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Bench times decode on g for every workload and variant with CUDA events:
@@ -264,7 +247,7 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 		}
 		bufs = append(bufs, x)
 		if fill {
-			err = fillRandom(g, x, r)
+			err = paged.FillRandom(g, x, r)
 		}
 		return x, err
 	}
@@ -275,13 +258,13 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 		}
 		return x, err
 	}
-	cacheN := blocks * page * hkv * HeadDim
+	cacheN := blocks * page * hkv * paged.HeadDim
 	caches := map[string][2]*tle.DeviceBuffer{}
 	bt, err := upload(ir.I32, table)
 	if err != nil {
 		return nil, err
 	}
-	kl, err := upload(ir.I32, floats(w.Lens))
+	kl, err := upload(ir.I32, paged.Floats(w.Lens))
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +281,7 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 	}
 	var out []BenchResult
 	for _, v := range vars {
-		fp8 := v.DType == DTypeFP8
+		fp8 := v.DType == paged.DTypeFP8
 		dt := ir.BF16
 		if fp8 {
 			dt = ir.F8E4M3
@@ -316,8 +299,8 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 			kv = [2]*tle.DeviceBuffer{k, vv}
 			caches[v.DType] = kv
 		}
-		d := &Dims{PagedDims: PagedDims{B: b, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
-			Scale: DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == LayoutNHD}, Sq: v.Sq, N: padRows(gq * v.Sq)}
+		d := &Dims{Dims: paged.Dims{B: b, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
+			Scale: paged.DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == paged.LayoutNHD}, Sq: v.Sq, N: padRows(gq * v.Sq)}
 		if !fp8 {
 			d.Quant = 0
 		}
@@ -325,10 +308,10 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 		d.choosePieces(w.Lens, 0, sms, opts.Cluster, opts.Schedule)
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
-		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {
+		if t.Q, err = alloc(dt, rows*paged.HeadDim, true); err != nil {
 			return nil, err
 		}
-		if t.O, err = alloc(ir.BF16, rows*HeadDim, false); err != nil {
+		if t.O, err = alloc(ir.BF16, rows*paged.HeadDim, false); err != nil {
 			return nil, err
 		}
 		if t.LSE, err = alloc(ir.F32, rows, false); err != nil {
@@ -356,7 +339,7 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 		if err != nil {
 			return nil, err
 		}
-		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
+		bytes := tokens * hkv * paged.HeadDim * 2 * int64(dt.Bytes())
 		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Schedule: d.schedule(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode, Timing: timing,
 			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
 			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
