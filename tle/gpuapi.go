@@ -46,12 +46,15 @@ func (g *GPU) Upload(dt DType, data []float64) (*DeviceBuffer, error) {
 	if err := g.check("Upload"); err != nil {
 		return nil, err
 	}
+	if g.dry != nil {
+		return g.Alloc(dt, len(data))
+	}
 	raw, err := npy.Encode(dt, data)
 	if err != nil {
 		return nil, err
 	}
 	b, err := g.Alloc(dt, len(data))
-	if err != nil || g.dry != nil {
+	if err != nil {
 		return b, err
 	}
 	if err := g.ctx.CopyHtoD(b.Ptr, raw); err != nil {
@@ -73,8 +76,11 @@ func (g *GPU) UploadTo(b *DeviceBuffer, data []float64) error {
 	if len(data) > b.N {
 		return fmt.Errorf("upload of %d elements into a buffer of %d", len(data), b.N)
 	}
+	if g.dry != nil {
+		return nil
+	}
 	raw, err := npy.Encode(b.DType, data)
-	if err != nil || g.dry != nil {
+	if err != nil {
 		return err
 	}
 	return g.ctx.CopyHtoD(b.Ptr, raw)

@@ -1,290 +1,30 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
-	"slices"
-	"strings"
-
-	"github.com/tlego/tle/kernels/attention"
-	"github.com/tlego/tle/kernels/kda"
-	"github.com/tlego/tle/kernels/tutorials"
-	"github.com/tlego/tle/tle"
 )
-
-type benchFlags struct {
-	reps       int
-	warmup     int
-	json       bool
-	blockV     int
-	fast       bool
-	variant    string
-	prepWarps  int
-	prepBlockK int
-	configs    string
-	parts      string
-	peer       string
-	state      string
-	cases      string
-	ctas       int
-	cluster    int
-	schedule   string
-	launches   bool
-	dryRun     bool
-	blockM     int
-	keyStep    int
-	vStages    int
-	masksDir   string
-	masks      attention.PrefillBenchMasks
-}
 
 func init() {
 	register(&command{
 		name:    "bench",
-		usage:   "SUITE [--reps N] [--json]",
-		summary: "time kernels on the GPU (suites: tutorials, kda_fwd, attn_decode, attn_prefill)",
-		help: `Bench times a suite of kernels on the GPU with CUDA events and prints the
-median of --reps launches after warm-up, with the achieved rate. The
-tutorials suite measures a device-to-device copy in the same run as the
-bandwidth ceiling, vector add at 1 GiB per operand, row softmax on
-4096x8192 f32, matmul with mma.sync at several sizes, and the host-side
-cost of one launch of a cached kernel; --parts runs some of its parts
-(copy, softmax, matmul, tma, fp8, attention, compile, launch). Progress goes to
-standard error.
-
-The kda_fwd suite runs KDA forward (K = V = 128, lower_bound -5, initial
-and final state) on FlashKDA's six configurations and the peer script's two
-more, named as kda_peers.py names them; --configs picks some by their
-1-based index (1,7):
-
-  1 H96 fixed    T = 8192 (B = 1)
-  2 H96 varlen6  varlen [1300,547,2048,963,271,3063]
-  3 H96 1024x8   varlen 1024 x 8
-  4-6 H64        the same three at H 64
-  7 H96 T1024    T = 1024
-  8 H64 T32768   T = 32768
-
-and prints the median ms of --reps launches after --warmup, the bytes
-moved per second and each kernel's median timed alone (the preparation
-kda_prep, then the recurrence kda_rec); a progress bar is drawn on
-standard error. --state f32|bf16 is the state dtype.
-
---peer FILE reads the JSON that the peer script kda_peers.py wrote in the
-same session (tools/gpu-kda-peers.sh runs both) and prints, next to each
-configuration, FlashKDA's median (with the --state dtype) and its two
-kernels' times, FLA's median (FLA is timed with an f32 state only), the
-speed-ups over both and their geometric means. Every configuration run
-needs its keys in the file (flashkda_<state>state_H<H>_<tag>_ms and
-fla_H<H>_<tag>_ms or _err): a missing one is an error naming it, checked
-before anything runs. Without --peer no peer figure and no speed-up is
-printed: there are no built-in figures (those of other days are in
-docs/perf.md).
-
---block-v sets the recurrence's V block (a power of two in [16, 128]; it
-runs one warp per 16 columns) and --fast drops the hi/lo split of the
-intra-chunk products; --prep-warps sets the preparation kernel's warps (1,
-2, 4 or 8) and --prep-block-k its K block (head columns per step, a power
-of two in [16, 128]; kda.Params.PrepBlockK); 0 is the package's default
-for each.
-
-The attn_decode suite times paged decode attention (kernels/attention) on
-the spec's nine workloads (Hkv 1, Hq 8, page 64: uniform_512 ...
-two_32k_30x4k; --cases picks some by name, and names large_mix_512, 512
-requests of 64 to 4096 tokens, which runs only when named) for BF16 and FP8 (quant type 1),
-Sq 1 and 2, NHD and HND, with the splits of the package's policy: the
-median microseconds of --reps back-to-back calls (decode and combine
-kernels) after --warmup, the K+V bytes per second and the floor (K+V bytes
-at the device-to-device copy rate measured in the same run). --variant v1
-times the first version's kernels instead (v2, the default, runs a TMA
-producer warp ahead of the consumer warpgroup). --ctas sets the v2
-programs per SM, --cluster the v2 decode kernel's cluster size (the
-pieces of a request in one cluster merged in distributed shared memory,
-opt-in; 0 and 1 send every partial through the combine, -1 is the
-package's policy), --schedule the v2 programs' share of the tiles (fixed
-pieces of one length or the dynamic schedule's even deal over a
-persistent grid; default the package's policy, ChooseSchedule), so that
-each can be compared in one session. HPC-Ops is timed by
-tools/gpu-attn-decode.sh in the same session.
-
-The attn_prefill suite times paged prefill attention (kernels/attention),
-issue 16's bench, at (q_len, kv_len) = (127, 127), (512, 4096), (512, 32768),
-B 1, Hq 32, Hkv 4, page 64: FP8 quant types 0 and 1, dense and masked, NHD
-and HND (the 24 configurations), BF16 paged NHD and HND, dense and masked;
-then BF16 causal self-attention at 4096, 8192 and 32768 tokens through
-identity page tables. Masked rows use HPC-Ops' block mask (each 128 x 128
-tile on with probability 0.25, clipped to causal, each q tile's first-row
-and frontier tiles on; one fixed seed). Each row is named as HPC-Ops'
-bench names it (prefill_fp8_q0_masked_nhd/512x4096,
-prefill_kvcache_bf16_hnd/127x127, prefill_bf16_nocache/32768x32768) and
-carries the median microseconds of --reps back-to-back launches after
---warmup, the TFLOP/s of the visible work (causal keys in tiles that are
-on), the mask density and the dense causal FLOPs; a progress bar is drawn
-on standard error. --cases picks the rows whose names contain one of its
-comma-separated parts (--cases nocache,127x127); --dry-run builds the
-rows' masks and FLOP counts on the CPU and prints them untimed, without a
-GPU. --block-m 64 runs the BF16 rows with 64 query rows a program (two
-programs an SM). --key-step 64 runs the rows one page (64 keys) a step
-(attn_prefill_fp8, attn_prefill_bf16), --key-step 128 (the default) 128
-keys a step over two pages (attn_prefill_fp8_k128, attn_prefill_bf16_k128;
-BF16 with --block-m 64 walks one page a step), so the two can be
-compared.
-tools/gpu-attn-decode.sh (PREFILL=1) compares the rows with HPC-Ops and
-torch SDPA in the same session (KEYSTEP64=1: both key steps).`,
+		usage:   "SUITE [--reps N] [--warmup N] [--json] [--dry-run] [--peer FILE]... [--arch A] [--toolchain T] [suite flags]",
+		summary: "time a suite of kernels on the GPU (tlec bench list)",
+		help:    benchHelp(),
 		argFlags: func(fs *flag.FlagSet, args []string) any {
-			if s := suiteFor(args); len(args) == 0 || contains(args, "list") || contains(args, "builds") || s != nil {
-				return benchFlagsFor(fs, args)
-			}
-			b := &benchFlags{}
-			fs.IntVar(&b.reps, "reps", 50, "timed launches per configuration")
-			fs.BoolVar(&b.json, "json", false, "print the results as JSON")
-			fs.IntVar(&b.warmup, "warmup", 10, "untimed launches before timing (kda_fwd)")
-			fs.IntVar(&b.blockV, "block-v", 0, "kda_fwd: V columns per recurrence program, a power of two in [16, 128] (0: the default)")
-			fs.BoolVar(&b.fast, "fast", false, "kda_fwd without the hi/lo split of the intra-chunk products")
-			fs.StringVar(&b.variant, "variant", "", "attn_decode kernel variant, v1 or v2 (default)")
-			fs.IntVar(&b.prepWarps, "prep-warps", 0, "kda_fwd: the preparation kernel's warps, 1, 2, 4 or 8 (0: the default)")
-			fs.IntVar(&b.prepBlockK, "prep-block-k", 0, "kda_fwd: the preparation kernel's K block, a power of two in [16, 128] (0: the whole head)")
-			fs.StringVar(&b.configs, "configs", "", "kda_fwd configurations to run, as 1-based indices into the table (1,4); default all")
-			fs.StringVar(&b.peer, "peer", "", "kda_fwd: the peers' JSON of the same session (kda_peers.py), for their figures and the speed-ups")
-			fs.StringVar(&b.state, "state", kda.StateF32, "kda_fwd: the state dtype, f32 or bf16")
-			fs.IntVar(&b.ctas, "ctas", 0, "attn_decode: v2 programs per SM, 1 to 4 (0: the package's default; fewer when their shared memory does not fit)")
-			fs.BoolVar(&b.launches, "launches", false, "attn_decode: time each call as its two launches back to back instead of a CUDA graph replay (HPC-Ops' timing)")
-			fs.IntVar(&b.cluster, "cluster", 0, "attn_decode: the v2 decode kernel's cluster size, 1, 2, 4 or 8 (0 and 1: no cluster merge, every partial through the combine; -1: the package's policy)")
-			fs.StringVar(&b.schedule, "schedule", "", "attn_decode: how the v2 decode programs share the tiles, fixed (pieces of one length) or dynamic (all requests' tiles dealt evenly over a persistent grid); default the package's policy")
-			fs.StringVar(&b.cases, "cases", "", "attn_decode workloads to run, comma-separated names (uniform_512,skewed_extreme); attn_prefill: the rows whose names contain one of the comma-separated parts (nocache,127x127); default all")
-			fs.IntVar(&b.blockM, "block-m", 0, "attn_prefill: query rows a program of the BF16 kernel, 128 or 64 (0: 128)")
-			fs.IntVar(&b.keyStep, "key-step", 0, "attn_prefill: keys a step of the KV walk, 128 or 64 (one page); 0: 128 (BF16 with --block-m 64: 64)")
-			fs.StringVar(&b.masksDir, "masks", "", "attn_prefill: a directory of block masks, mask_127x127.npy, mask_512x4096.npy, mask_512x32768.npy ([1, 32, q tiles, key tiles], 0 or 1: tools/hpc_masks.py saves HPC-Ops' draw) for the masked rows instead of the bench's own draw")
-			fs.IntVar(&b.vStages, "v-stages", 0, "attn_prefill: the FP8 rows' V and V^T ring depth at 128 keys a step, 2 or 3 (0: 2)")
-			fs.BoolVar(&b.dryRun, "dry-run", false, "attn_prefill: build the rows' masks and FLOP counts on the CPU and print them untimed (no GPU needed)")
-			fs.StringVar(&b.parts, "parts", "", "tutorials parts to run, comma-separated (copy,softmax,matmul,tma,fp8,attention,compile,launch); default all")
-			return b
+			return benchFlagsFor(fs, args)
 		},
-		run: runBench,
+		run: func(e *env, cfg any, args []string) int {
+			sf := cfg.(*suiteFlags)
+			switch {
+			case len(args) > 0 && args[0] == "list":
+				if len(args) > 1 {
+					return usageError(e, "bench list takes no arguments")
+				}
+				return runBenchList(e)
+			case len(args) > 0 && args[0] == "builds":
+				return runBenchBuilds(e, args[1:], sf.ll)
+			}
+			return runSuiteBench(e, sf, args)
+		},
 	})
-}
-
-func runBench(e *env, cfg any, args []string) int {
-	if sf, ok := cfg.(*suiteFlags); ok {
-		switch {
-		case len(args) > 0 && args[0] == "list":
-			return runBenchList(e)
-		case len(args) > 0 && args[0] == "builds":
-			return runBenchBuilds(e, args[1:], sf.ll)
-		}
-		return runSuiteBench(e, sf, args)
-	}
-	b := cfg.(*benchFlags)
-	if len(args) != 1 || (args[0] != "tutorials" && args[0] != "kda_fwd" && args[0] != "attn_decode" && args[0] != "attn_prefill") {
-		fmt.Fprintln(e.stderr, "tlec bench: name one suite: tutorials, kda_fwd, attn_decode or attn_prefill")
-		return 2
-	}
-	if b.reps < 1 {
-		fmt.Fprintln(e.stderr, "tlec bench: --reps must be at least 1")
-		return 2
-	}
-	if b.warmup < 0 {
-		fmt.Fprintln(e.stderr, "tlec bench: --warmup must not be negative")
-		return 2
-	}
-	for _, p := range strings.Split(b.parts, ",") {
-		if b.parts != "" && !slices.Contains(tutorials.BenchParts, p) {
-			fmt.Fprintf(e.stderr, "tlec bench: --parts: no part %q (the tutorials parts: %s)\n", p, strings.Join(tutorials.BenchParts, ", "))
-			return 2
-		}
-	}
-	var wls []attention.Workload
-	if args[0] == "attn_decode" {
-		var err error
-		if wls, err = attnWorkloads(b.cases); err != nil {
-			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
-			return 2
-		}
-		if b.ctas < 0 || b.ctas > attention.MaxCTAs {
-			fmt.Fprintf(e.stderr, "tlec bench: --ctas %d: want 1 to %d (0: the default)\n", b.ctas, attention.MaxCTAs)
-			return 2
-		}
-		var ae *attention.ArgError
-		if errors.As(attention.CheckCluster(b.cluster), &ae) {
-			fmt.Fprintf(e.stderr, "tlec bench: --cluster %d: %s\n", b.cluster, ae.Msg)
-			return 2
-		}
-		if b.variant != "" && b.variant != "v1" && b.variant != "v2" {
-			fmt.Fprintf(e.stderr, "tlec bench: --variant %q: attn_decode has v1 and v2 (the default)\n", b.variant)
-			return 2
-		}
-		if errors.As(attention.CheckSchedule(b.schedule, b.variant == "v1", b.cluster), &ae) {
-			fmt.Fprintf(e.stderr, "tlec bench: --schedule %q: %s\n", b.schedule, ae.Msg)
-			return 2
-		}
-	}
-	var prows []attention.PrefillBenchRow
-	if args[0] == "attn_prefill" {
-		var err error
-		if prows, err = prefillRows(b.cases); err != nil {
-			fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
-			return 2
-		}
-		if b.blockM != 0 && b.blockM != 64 && b.blockM != 128 {
-			fmt.Fprintf(e.stderr, "tlec bench: --block-m %d: want 128 or 64 (0: 128)\n", b.blockM)
-			return 2
-		}
-		if b.keyStep != 0 && b.keyStep != 64 && b.keyStep != 128 {
-			fmt.Fprintf(e.stderr, "tlec bench: --key-step %d: want 128 or 64 (0: 128; BF16 with --block-m 64: 64)\n", b.keyStep)
-			return 2
-		}
-		if b.keyStep == 128 && b.blockM == 64 {
-			fmt.Fprintf(e.stderr, "tlec bench: --key-step 128 with --block-m 64: BF16's 128 keys a step runs 128 query rows a program\n")
-			return 2
-		}
-		if b.vStages != 0 && b.vStages != 2 && b.vStages != 3 {
-			fmt.Fprintf(e.stderr, "tlec bench: --v-stages %d: want 2 or 3 (0: 2)\n", b.vStages)
-			return 2
-		}
-		if b.vStages != 0 && b.keyStep == 64 {
-			fmt.Fprintf(e.stderr, "tlec bench: --v-stages with --key-step 64: the V ring's depth is FP8's at 128 keys a step\n")
-			return 2
-		}
-		if b.masksDir != "" {
-			var ae *attention.ArgError
-			m, err := attention.LoadPrefillBenchMasks(b.masksDir)
-			if errors.As(err, &ae) {
-				fmt.Fprintf(e.stderr, "tlec bench: --masks %s: %s\n", b.masksDir, ae.Msg)
-				return 2
-			}
-			if err != nil {
-				fmt.Fprintf(e.stderr, "tlec bench: --masks %s: %v\n", b.masksDir, err)
-				return 2
-			}
-			b.masks = m
-		}
-		if b.dryRun {
-			return benchPrefill(e, nil, b, prows)
-		}
-	}
-	if b.dryRun {
-		fmt.Fprintln(e.stderr, "tlec bench: --dry-run is for attn_prefill only")
-		return 2
-	}
-	g, err := tle.OpenGPU()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none: %v\n", args[0], err)
-		return 1
-	}
-	if wls != nil {
-		return benchAttn(e, g, b, wls)
-	}
-	return benchPrefill(e, g, b, prows)
-}
-
-// printJSON writes v indented to standard output.
-func printJSON(e *env, v any) int {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(e.stderr, "tlec bench: %v\n", err)
-		return 1
-	}
-	return 0
 }

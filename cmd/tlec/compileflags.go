@@ -36,8 +36,7 @@ import (
 // it compiles, as for any Go caller.
 type compileFlags struct {
 	defines    multiFlag
-	arch       string
-	toolchain  string
+	target     targetFlags
 	numWarps   int
 	numStages  int
 	minCTAs    int
@@ -51,8 +50,7 @@ type compileFlags struct {
 // register declares the compile flags on fs.
 func (c *compileFlags) register(fs *flag.FlagSet) {
 	registerDefines(fs, &c.defines)
-	fs.StringVar(&c.arch, "arch", "sm_90a", "the GPU architecture: "+strings.Join(tle.Targets(), ", "))
-	fs.StringVar(&c.toolchain, "toolchain", "auto", "the PTX toolchain: auto, llc or nvvm")
+	c.target.register(fs)
 	fs.IntVar(&c.numWarps, "num-warps", 0, "warps per CTA outside warp_specialize (0: 4)")
 	fs.IntVar(&c.numStages, "num-stages", 0, "software-pipeline depth of the loads feeding a loop's products (0: 3; 1: none)")
 	fs.IntVar(&c.minCTAs, "min-ctas", 0, "CTAs per SM that ptxas must make room for (the minctasm annotation; 0: none)")
@@ -80,8 +78,25 @@ func (c *compileFlags) options() (tle.CompileOptions, error) {
 
 // gpuOptions are the target and toolchain the flags ask for; an error is
 // an --arch that is not among tle.Targets.
-func (c *compileFlags) gpuOptions() (tle.GPUOptions, error) {
-	g := tle.GPUOptions{Arch: c.arch, Toolchain: c.toolchain}
+func (c *compileFlags) gpuOptions() (tle.GPUOptions, error) { return c.target.gpuOptions() }
+
+// targetFlags are the compile flags that choose the GPU target and the
+// PTX toolchain: part of compileFlags, and all of them that tlec bench
+// takes (a suite sets each kernel's own options).
+type targetFlags struct {
+	arch      string
+	toolchain string
+}
+
+// register declares --arch and --toolchain on fs.
+func (t *targetFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&t.arch, "arch", "sm_90a", "the GPU architecture: "+strings.Join(tle.Targets(), ", "))
+	fs.StringVar(&t.toolchain, "toolchain", "auto", "the PTX toolchain: auto, llc or nvvm")
+}
+
+// gpuOptions are the target and toolchain the flags ask for, validated.
+func (t *targetFlags) gpuOptions() (tle.GPUOptions, error) {
+	g := tle.GPUOptions{Arch: t.arch, Toolchain: t.toolchain}
 	if err := g.Validate(); err != nil {
 		return tle.GPUOptions{}, flagError(err)
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/decode"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
@@ -19,7 +20,7 @@ import (
 // HND) as issue 15's files: q, caches (NaN in unread slots), block_ids
 // (int32, garbage past the pages), kv_lens (int64), and for fp8 the scales
 // of quant type 1; it returns the inputs as the Go API takes them.
-func attnDir(t *testing.T, fp8 bool) (string, *attention.DecodeInputs, attention.DecodeParams) {
+func attnDir(t *testing.T, fp8 bool) (string, *decode.Inputs, decode.Params) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(21, 22))
 	dt := ir.BF16
@@ -31,12 +32,12 @@ func attnDir(t *testing.T, fp8 bool) (string, *attention.DecodeInputs, attention
 	ids := [][]int64{{4, 0, 2, 99}, {5, -3, 7, 1000}}
 	q := tle.NewTensor(len(lens)*sq, hq, 128)
 	k, v := pagedFiles(t, dir, r, dt, []int{blocks, hkv, page, 128}, page, lens, ids, q)
-	in := &attention.DecodeInputs{Q: q, KCache: k, VCache: v, BlockIDs: ids, KVLens: lens}
-	p := attention.DecodeParams{Layout: attention.LayoutHND, DType: attention.DTypeBF16, Sq: sq}
+	in := &decode.Inputs{Q: q, KCache: k, VCache: v, BlockIDs: ids, KVLens: lens}
+	p := decode.Params{Layout: paged.LayoutHND, DType: paged.DTypeBF16, Sq: sq}
 	f32 := func(name string, x *tle.Tensor) { writeF32(t, dir, name, x) }
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i8", []int{2}, lens)))
 	if fp8 {
-		p.DType, p.QuantType = attention.DTypeFP8, 1
+		p.DType, p.QuantType = paged.DTypeFP8, 1
 		in.QScale = tle.NewTensor(len(lens)*sq, hq)
 		for i := range in.QScale.Data {
 			in.QScale.Data[i] = float64(float32(0.5 + r.Float64()))
@@ -61,7 +62,7 @@ func TestOpAttnDecode(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		code, _, errs := runCLI("op", "attn_decode", "--in", in, "--out", out, "--device", "cpu")
 		require.Equal(t, 0, code, errs)
-		want, err := attention.Decode(tle.CPU(), inputs, p)
+		want, err := decode.Run(tle.CPU(), inputs, p)
 		require.NoError(t, err)
 		requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, fp8)
 	}

@@ -9,7 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
-	"github.com/tlego/tle/kernels/attention"
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/prefill"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
@@ -19,7 +20,7 @@ import (
 // (int64), caches (NaN in unread slots), block_ids (int32, garbage past
 // the pages), kv_lens (int32); it returns the inputs as the Go API takes
 // them.
-func prefillDir(t *testing.T, fp8 bool) (string, *attention.PrefillInputs, attention.PrefillParams) {
+func prefillDir(t *testing.T, fp8 bool) (string, *prefill.Inputs, prefill.Params) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(41, 42))
 	dt := ir.BF16
@@ -32,13 +33,13 @@ func prefillDir(t *testing.T, fp8 bool) (string, *attention.PrefillInputs, atten
 	ids := [][]int64{{4, 0, 2, 99}, {5, -3, 7, 1000}}
 	q := tle.NewTensor(23, hq, 128)
 	k, v := pagedFiles(t, dir, r, dt, []int{blocks, page, hkv, 128}, page, lens, ids, q)
-	in := &attention.PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: k, VCache: v, BlockIDs: ids, KVLens: lens}
+	in := &prefill.Inputs{Q: q, CuSeqlensQ: cu, KCache: k, VCache: v, BlockIDs: ids, KVLens: lens}
 	f32 := func(name string, x *tle.Tensor) { writeF32(t, dir, name, x) }
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "kv_lens.npy"), npy.Int("<i4", []int{2}, lens)))
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "cu_seqlens_q.npy"), npy.Int("<i8", []int{3}, cu)))
-	p := attention.PrefillParams{Layout: attention.LayoutNHD, DType: attention.DTypeBF16}
+	p := prefill.Params{Layout: paged.LayoutNHD, DType: paged.DTypeBF16}
 	if fp8 { // quant type 0: K scales per (block, slot, kv head), V per kv head
-		p.DType = attention.DTypeFP8
+		p.DType = paged.DTypeFP8
 		in.QScale, in.KScale, in.VScale = tle.NewTensor(23, hq), tle.NewTensor(blocks, page, hkv), &tle.Tensor{Shape: []int{1}, Data: []float64{0.375}}
 		for i := range in.QScale.Data {
 			in.QScale.Data[i] = float64(float32(0.5 + r.Float64()))
@@ -70,7 +71,7 @@ func testOpAttnPrefill(t *testing.T, fp8 bool) {
 	out := filepath.Join(t.TempDir(), "out")
 	code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
 	require.Equal(t, 0, code, errs)
-	want, err := attention.Prefill(tle.CPU(), inputs, p)
+	want, err := prefill.Run(tle.CPU(), inputs, p)
 	require.NoError(t, err)
 	requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, fp8)
 }
@@ -85,7 +86,7 @@ func TestOpAttnPrefillKeyStep(t *testing.T) {
 	code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
 	require.Equal(t, 0, code, errs)
 	p.KeyStep = 128
-	want, err := attention.Prefill(tle.CPU(), inputs, p)
+	want, err := prefill.Run(tle.CPU(), inputs, p)
 	require.NoError(t, err)
 	requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, true)
 }
@@ -142,7 +143,7 @@ func TestOpAttnPrefillMask(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		code, _, errs := runCLI("op", "attn_prefill", "--in", in, "--out", out, "--device", "cpu")
 		require.Equal(t, 0, code, errs)
-		want, err := attention.Prefill(tle.CPU(), inputs, p)
+		want, err := prefill.Run(tle.CPU(), inputs, p)
 		require.NoError(t, err)
 		requireOpOutputs(t, out, map[string]*tle.Tensor{"o": want.O, "lse": want.LSE}, fp8)
 		for tok := range 23 {

@@ -210,7 +210,7 @@ func TestBenchKDANeedsGPU(t *testing.T) {
 	require.Contains(t, errs, "kda_fwd needs a GPU")
 	code, _, errs = runCLI("bench", "kda")
 	require.Equal(t, 2, code)
-	require.Contains(t, errs, "tutorials, kda_fwd, attn_decode or attn_prefill")
+	require.Contains(t, errs, `no suite "kda" (suites: attn_decode, attn_prefill, kda_fwd, tutorials)`)
 }
 
 // TestBenchParts: an unknown --parts name is a usage error, before a GPU

@@ -28,6 +28,7 @@ type suiteFlags struct {
 	dryRun bool
 	peers  multiFlag
 	ll     string // bench builds --ll
+	target targetFlags
 }
 
 // benchUsage lists the suites for `tlec help bench`.
@@ -85,6 +86,7 @@ func benchFlagsFor(fs *flag.FlagSet, args []string) any {
 	fs.BoolVar(&b.json, "json", false, "print the report as JSON (one schema for every suite)")
 	fs.BoolVar(&b.dryRun, "dry-run", false, "list the cases, their FLOPs and bytes and the builds, on a dry GPU (no GPU needed)")
 	fs.Var(&b.peers, "peer", "a peer's JSON of the same session for the suite to read (`FILE`, repeatable)")
+	b.target.register(fs)
 	if len(args) > 0 && contains(args, "builds") {
 		fs.StringVar(&b.ll, "ll", "", "bench builds: also write each build's LLVM IR into `DIR`")
 	}
@@ -99,8 +101,15 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 		fmt.Fprintf(e.stderr, "tlec bench: "+format+"\n", a...)
 		return 2
 	}
-	if len(args) != 1 {
-		return fail("name one suite (tlec bench list), got %q", args)
+	if len(args) != 1 || b.suite == nil {
+		var names []string
+		for _, s := range registry.Suites() {
+			names = append(names, s.Name)
+		}
+		if len(args) == 1 {
+			return fail("no suite %q (suites: %s)", args[0], strings.Join(names, ", "))
+		}
+		return fail("name one suite (%s), or list", strings.Join(names, ", "))
 	}
 	if b.reps < 1 {
 		return fail("--reps %d: want at least 1", b.reps)
@@ -109,6 +118,10 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 		return fail("--warmup %d: want 0 or more", b.warmup)
 	}
 	s := b.suite
+	gopts, err := b.target.gpuOptions()
+	if err != nil {
+		return fail("%v", err)
+	}
 	bench, err := b.make()
 	if err != nil {
 		return fail("%s: %v", s.Name, err)
@@ -130,7 +143,7 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 		// need before a GPU is looked for
 		g := tle.DryGPU(tle.H200)
 		rows, err := bench.Run(g, o)
-		if err != nil {
+		if err != nil && len(rows) == 0 {
 			printError(e.stderr, "bench", err)
 			return 1
 		}
@@ -148,17 +161,18 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 			return printReport(e, rep, b.json)
 		}
 	}
-	g, err := tle.OpenGPU()
+	g0, err := tle.OpenGPU()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec bench: %s needs a GPU, and there is none (--dry-run lists its cases without one): %v\n", s.Name, err)
 		return 1
 	}
+	g := g0.With(gopts)
 	bar := newProgressBar(e.stderr)
 	o.Progress = bar.update
-	rows, err := bench.Run(g, o)
+	rows, runErr := bench.Run(g, o)
 	bar.done()
-	if err != nil {
-		printError(e.stderr, "bench", err)
+	if runErr != nil && len(rows) == 0 {
+		printError(e.stderr, "bench", runErr)
 		return 1
 	}
 	for _, raw := range peers {
@@ -167,7 +181,12 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 			return 1
 		}
 	}
-	return printReport(e, registry.Report{Suite: s.Name, Device: g.Name(), Rows: rows}, b.json)
+	code := printReport(e, registry.Report{Suite: s.Name, Device: g.Name(), Rows: rows}, b.json)
+	if runErr != nil { // some rows failed; the others were printed
+		printError(e.stderr, "bench", runErr)
+		return 1
+	}
+	return code
 }
 
 // printReport writes rep as JSON or as the one text table.
@@ -363,4 +382,10 @@ func (b *suiteFlags) helpText() (usage, help string) {
 		return "SUITE [--reps N] [--warmup N] [--json] [--dry-run] [--peer FILE]... [suite flags]", benchHelp()
 	}
 	return b.suite.Name + " [--reps N] [--warmup N] [--json] [--dry-run] [--peer FILE]... [suite flags]", b.suite.Help
+}
+
+// usageError prints a usage error of tlec bench and returns 2.
+func usageError(e *env, msg string) int {
+	fmt.Fprintf(e.stderr, "tlec bench: %s\n", msg)
+	return 2
 }

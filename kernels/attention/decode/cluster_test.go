@@ -1,4 +1,4 @@
-package attention
+package decode
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/paged/pagedtest"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
@@ -116,12 +118,12 @@ func TestDecodeClusterReplan(t *testing.T) {
 			m.in.KVLens[1] = 0
 			rows := len(wo) / 4 // request 1's rows of o
 			for _, dev := range devs {
-				out, err := decodeWith(dev, m.in, d)
+				out, err := runWith(dev, m.in, d)
 				require.NoError(t, err, dev.Name())
 				what := fmt.Sprintf("CL %d fp8 %v on %s", cl, fp8, dev.Name())
 				for _, rg := range [][2]int{{0, 1}, {2, 4}} {
 					o, lse := out.O.Data[rg[0]*rows:rg[1]*rows], out.LSE.Data[rg[0]*len(wl)/4:rg[1]*len(wl)/4]
-					requireClose(t, what, fmt.Sprintf("requests %d..%d: ", rg[0], rg[1]-1), o, lse, wo[rg[0]*rows:rg[1]*rows], wl[rg[0]*len(wl)/4:rg[1]*len(wl)/4], fp8)
+					pagedtest.RequireClose(t, what, fmt.Sprintf("requests %d..%d: ", rg[0], rg[1]-1), o, lse, wo[rg[0]*rows:rg[1]*rows], wl[rg[0]*len(wl)/4:rg[1]*len(wl)/4], fp8)
 				}
 				for i, x := range out.O.Data[rows : 2*rows] {
 					require.Equal(t, 0.0, x, "%s: o of the empty request, element %d", what, i)
@@ -143,9 +145,9 @@ func TestDecodeClusterReplan(t *testing.T) {
 		require.Greater(t, need, d.Programs)
 		wo, wl := reference(m.in, m.p)
 		for _, dev := range devs {
-			out, err := decodeWith(dev, m.in, d)
+			out, err := runWith(dev, m.in, d)
 			require.NoError(t, err, dev.Name())
-			requireClose(t, fmt.Sprintf("longer, CL %d on %s", cl, dev.Name()), fmt.Sprintf("%d programs for %d pieces of %d tiles: ", d.Programs, need, d.Chunk), out.O.Data, out.LSE.Data, wo, wl, false)
+			pagedtest.RequireClose(t, fmt.Sprintf("longer, CL %d on %s", cl, dev.Name()), fmt.Sprintf("%d programs for %d pieces of %d tiles: ", d.Programs, need, d.Chunk), out.O.Data, out.LSE.Data, wo, wl, false)
 		}
 	}
 }
@@ -176,7 +178,7 @@ func TestDecodeClusterWrites(t *testing.T) {
 		dk, ck, err := pl.kernels()
 		require.NoError(t, err)
 		dev := tletest.Devices(t)[0] // the interpreter
-		out := &DecodeOutputs{O: tletest.Filled(poisonDecode, len(wo)), LSE: tletest.Filled(poisonDecode, len(wl))}
+		out := &Outputs{O: tletest.Filled(poisonDecode, len(wo)), LSE: tletest.Filled(poisonDecode, len(wl))}
 		args, cargs := d.launchArgs(m.in, out)
 		require.NoError(t, dk.Run(dev, pl.DecodeGrid, pl.DecodeOptions(), args))
 		orow, lrow := len(wo)/len(c.lens), len(wl)/len(c.lens) // one request's values
@@ -184,7 +186,7 @@ func TestDecodeClusterWrites(t *testing.T) {
 			o, lse := out.O.Data[b*orow:(b+1)*orow], out.LSE.Data[b*lrow:(b+1)*lrow]
 			what := fmt.Sprintf("CL %d fp8 %v, request %d after the decode grid", c.cluster, c.fp8, b)
 			if lay.finished[b] && c.cluster > 1 {
-				requireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
+				pagedtest.RequireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
 				for i := range o {
 					o[i] = poisonCombine
 				}
@@ -210,14 +212,14 @@ func TestDecodeClusterWrites(t *testing.T) {
 				}
 				continue
 			}
-			requireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
+			pagedtest.RequireClose(t, what, "", o, lse, wo[b*orow:(b+1)*orow], wl[b*lrow:(b+1)*lrow], c.fp8)
 		}
 	}
 }
 
 // TestChooseCluster: the cluster policy on the spec's workloads and its
-// limits: one piece a request, the v1 and paged kernels, padding that
-// would cost a wave, requests of length 0, and DecodeParams.Cluster's
+// limits: one piece a request, the paged kernels, padding that
+// would cost a wave, requests of length 0, and Params.Cluster's
 // range.
 func TestChooseCluster(t *testing.T) {
 	for _, c := range []struct {
@@ -232,10 +234,10 @@ func TestChooseCluster(t *testing.T) {
 		{"one_64k_31x4k fp8", true, append([]int64{65536}, rep(31, 4096)...), 0, 1},
 		{"one piece a request", false, rep(100, 64), 0, 1},
 	} {
-		d := &Dims{B: len(c.lens), Sq: 1, Hq: 8, Hkv: 1, G: 8, Page: Tile, N: 8, FP8: c.fp8}
+		d := &Dims{Dims: paged.Dims{B: len(c.lens), Hq: 8, Hkv: 1, G: 8, Page: Tile, FP8: c.fp8}, Sq: 1, N: 8}
 		d.choosePieces(c.lens, 0, 0, ClusterAuto, ScheduleAuto)
 		require.Equal(t, c.want, d.CL, "%s: %d programs of %d requests", c.name, d.Programs, d.B)
-		require.LessOrEqual(t, d.gridX(), 132*d.CTAs, "%s: one wave", c.name)
+		require.LessOrEqual(t, d.gridX(), tle.H200.SMs*d.CTAs, "%s: one wave", c.name)
 		require.True(t, d.CL == 1 || finishesAll(d.requestPieces(c.lens), d.CL), c.name)
 	}
 	// the smallest size that holds every request whole: 3 pieces each
@@ -255,13 +257,12 @@ func TestChooseCluster(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
 	for _, c := range []decodeCase{
 		{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
-		{v1: true, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
-		{v1: true, page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4},
+		{page: 32, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: ClusterAuto},
 	} {
 		m := makeCase(r, c)
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
-		require.Equal(t, 1, d.CL, "v1 %v page %d: no clusters", c.v1, c.page)
+		require.Equal(t, 1, d.CL, "page %d: no clusters", c.page)
 		require.NotContains(t, Plan(d).DecodeDefines, "CL")
 	}
 	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}})
@@ -280,7 +281,7 @@ func TestChooseCluster(t *testing.T) {
 	}
 }
 
-// TestOpCluster: the op's "cluster" parameter reaches DecodeParams and
+// TestOpCluster: the op's "cluster" parameter reaches Params and
 // the op runs the cluster merge (pages of 64) as Decode does.
 func TestOpCluster(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 30))
@@ -305,5 +306,5 @@ func TestOpCluster(t *testing.T) {
 	out, err := Op{}.Run(tle.CPU(), in, params)
 	require.NoError(t, err)
 	wo, wl := reference(m.in, m.p)
-	requireClose(t, "op, cluster 4", "", out["o"].Float64s(), out["lse"].Float64s(), wo, wl, false)
+	pagedtest.RequireClose(t, "op, cluster 4", "", out["o"].Float64s(), out["lse"].Float64s(), wo, wl, false)
 }

@@ -1,4 +1,4 @@
-package attention
+package prefill
 
 import (
 	"fmt"
@@ -8,9 +8,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
+
+// ctaReserved is the shared memory the driver keeps per resident CTA, which
+// a program's own must leave free in the SM's.
+const ctaReserved = 1024
 
 // TestPrefillPTX builds the prefill kernel for sm_90a with llc-19 for each
 // page size and layout-independent specialisation (G 4 and 8) and checks
@@ -24,9 +29,9 @@ func TestPrefillPTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	for _, c := range []struct{ page, g int }{{16, 4}, {32, 8}, {64, 8}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Stages: prefillStages(c.page)}
-		pl := PlanPrefill(d)
-		k, err := PrefillKernel(pl.Kernel)
+		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Stages: pageStages(c.page)}
+		pl := Plan(d)
+		k, err := Kernel(pl.Kernel)
 		require.NoError(t, err)
 		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "%+v", c)
@@ -43,28 +48,6 @@ func TestPrefillPTX(t *testing.T) {
 	}
 }
 
-// TestPrefillBlockM64PTX: 64 query rows a program (BF16): one consumer
-// warpgroup and the producer warp after it, unpadded (5 warps), no
-// setmaxnreg, minctasm 2, and half the bf16 ring; QK^T and PV as one
-// warpgroup's m64 wgmma.
-func TestPrefillBlockM64PTX(t *testing.T) {
-	tletest.NeedLLC(t)
-	d := &PrefillDims{Dims: Dims{Page: 64, G: 8, B: 1, Hkv: 1, Hq: 8}, QT: 1, Stages: prefillStages(64) / 2}
-	require.NoError(t, d.setBlockM(64, 100))
-	require.Equal(t, 2, d.QT)
-	pl := PlanPrefill(d)
-	k, err := PrefillKernel(pl.Kernel)
-	require.NoError(t, err)
-	b, err := k.Compile(pl.Options(), tle.GPUOptions{Toolchain: "llc"})
-	require.NoError(t, err)
-	require.Equal(t, 5, b.NumWarps)
-	require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX)
-	require.Regexp(t, `\.maxntid 160, 1, 1\s+\.minnctapersm 2`, b.PTX)
-	require.LessOrEqual(t, 2*(b.SmemBytes+ctaReserved), MaxSMSmem, "two programs an SM")
-	pv := `wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, %wgp, 1, 1, 1;`
-	require.Len(t, tletest.PTXLine(pv).FindAllString(b.PTX, -1), 2*64/16, "PV in both loops")
-}
-
 // TestPrefillFP8PTX: the fp8 kernel for sm_90a (quant types 0 and 1): S =
 // Q K^T as e4m3 wgmma m64nPAGEk32 from shared memory, and PV as e4m3
 // m64n128k32 with P in registers; pages of 16 (K = 16, below e4m3's k32)
@@ -78,8 +61,8 @@ func TestPrefillFP8PTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	for _, c := range []struct{ page, g, quant int }{{16, 4, 1}, {32, 8, 0}, {64, 8, 1}, {64, 4, 0}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: prefillStages(c.page)}
-		b, _, transposer, consumer := compileFP8Roles(t, PlanPrefill(d), c)
+		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Stages: pageStages(c.page)}
+		b, _, transposer, consumer := compileFP8Roles(t, Plan(d), c)
 		if c.page != 16 {
 			// P from the QK^T accumulator to PV's register a: quad shuffles and
 			// byte permutes (one shfl.sync.idx a register of a), no shared memory
@@ -101,7 +84,7 @@ func TestPrefillFP8PTX(t *testing.T) {
 		}
 		require.Len(t, tma.FindAllString(b.PTX, -1), 2, "%+v: K and V pages, one box each (128-byte fp8 rows)", c)
 		for _, desc := range b.Descs {
-			require.Equal(t, []int{1, 1, c.page, HeadDim}, desc.Box, "%+v", c)
+			require.Equal(t, []int{1, 1, c.page, paged.HeadDim}, desc.Box, "%+v", c)
 		}
 	}
 }
@@ -115,9 +98,9 @@ func TestPrefillFP8PTX(t *testing.T) {
 // alone fencing its V^T for wgmma, no fence on the producer or the
 // consumers' products and no transpose on the consumers; it returns the
 // binary and the roles' PTX (c names the case in messages).
-func compileFP8Roles(t *testing.T, pl PrefillLaunch, c any) (b *tle.Binary, producer, transposer, consumer string) {
+func compileFP8Roles(t *testing.T, pl Launch, c any) (b *tle.Binary, producer, transposer, consumer string) {
 	t.Helper()
-	k, err := PrefillKernel(pl.Kernel)
+	k, err := Kernel(pl.Kernel)
 	require.NoError(t, err)
 	b, err = k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err, "%+v", c)
@@ -157,11 +140,11 @@ func TestPrefillMaskPTX(t *testing.T) {
 		page, g int
 		fp8     bool
 	}{{64, 8, false}, {32, 4, false}, {64, 8, true}, {32, 4, true}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: c.fp8, Quant: 1}, QT: 1, Stages: prefillStages(c.page), Mask: true, MaskKT: 256}
-		pl := PlanPrefill(d)
+		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: c.fp8, Quant: 1}, QT: 1, Stages: pageStages(c.page), Mask: true, MaskKT: 256}
+		pl := Plan(d)
 		require.Equal(t, "1", pl.Defines["MASK"])
 		require.Equal(t, "256", pl.Defines["KT_MAX"])
-		k, err := PrefillKernel(pl.Kernel)
+		k, err := Kernel(pl.Kernel)
 		require.NoError(t, err)
 		b, err := k.Compile(tle.CompileOptions{Defines: pl.Defines}, tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "%+v", c)
@@ -204,14 +187,14 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		keyTiles       int // the longest walk's steps: PEEL 1 up to fp8K128PeelSteps, PEEL 0 past them
 	}{{64, 8, 0, false, 0}, {64, 4, 1, false, 0}, {64, 8, 0, true, 0}, {32, 8, 1, false, 0}, {16, 4, 0, true, 0},
 		{64, 8, 0, false, 256}, {64, 4, 1, true, 256}} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: PrefillMaxKeyTiles, KeyTiles: c.keyTiles}
-		require.NoError(t, d.setKeyStep(PrefillKeyStep))
-		pl := PlanPrefill(d)
+		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, B: 1, Hkv: 1, Hq: c.g, FP8: true, Quant: c.quant}, QT: 1, Mask: c.mask, MaskKT: MaxKeyTiles, KeyTiles: c.keyTiles}
+		require.NoError(t, d.setKeyStep(KeyStep))
+		pl := Plan(d)
 		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel)
 		peeled := c.keyTiles <= fp8K128PeelSteps
 		require.Equal(t, map[bool]string{true: "1", false: "0"}[peeled], pl.Defines["PEEL"], "%+v", c)
 		b, producer, transposer, consumer := compileFP8Roles(t, pl, c)
-		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
+		require.LessOrEqual(t, b.SmemBytes+ctaReserved, tle.H200.SmemPerSM, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16`), transposer, "%+v: the V transpose", c)
 		require.Regexp(t, tletest.PTXLine(`stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16`), transposer, "%+v", c)
 		// both transposes (a full tile, and the last one with V's rows
@@ -236,7 +219,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 		require.Len(t, tma.FindAllString(producer, -1), 2, "%+v: a K and a V box per page (a loop over the step's pages)", c)
 		require.Len(t, b.Descs, 2, "%+v", c)
 		for _, desc := range b.Descs {
-			require.Equal(t, []int{1, 1, c.page, HeadDim}, desc.Box, "%+v", c)
+			require.Equal(t, []int{1, 1, c.page, paged.HeadDim}, desc.Box, "%+v", c)
 		}
 		if c.mask {
 			require.Regexp(t, tletest.PTXLine(`vote\.sync\.ballot\.b32`), b.PTX, "%+v: prefix_count's ballots", c)
@@ -264,18 +247,18 @@ func TestPrefillBF16K128PTX(t *testing.T) {
 		g    int
 		mask bool
 	}{{8, false}, {4, false}, {8, true}} {
-		d := &PrefillDims{Dims: Dims{Page: 64, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, BQ: PrefillTile, Mask: c.mask, MaskKT: 1024}
-		require.NoError(t, d.setKeyStep(PrefillKeyStep))
-		pl := PlanPrefill(d)
+		d := &Dims{Dims: paged.Dims{Page: 64, G: c.g, B: 1, Hkv: 1, Hq: c.g}, QT: 1, Mask: c.mask, MaskKT: 1024}
+		require.NoError(t, d.setKeyStep(KeyStep))
+		pl := Plan(d)
 		require.Equal(t, "attn_prefill_bf16_k128", pl.Kernel)
 		require.Equal(t, "2", pl.Defines["SB"])
-		k, err := PrefillKernel(pl.Kernel)
+		k, err := Kernel(pl.Kernel)
 		require.NoError(t, err)
 		b, err := k.Compile(pl.Options(), tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "%+v", c)
 		t.Logf("%+v: %d bytes of shared memory", c, b.SmemBytes)
 		require.Equal(t, 12, b.NumWarps, "a producer warpgroup and two consumer warpgroups")
-		require.LessOrEqual(t, b.SmemBytes+ctaReserved, MaxSMSmem, "%+v", c)
+		require.LessOrEqual(t, b.SmemBytes+ctaReserved, tle.H200.SmemPerSM, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`setmaxnreg\.dec\.sync\.aligned\.u32 40;`), b.PTX, "%+v", c)
 		require.Regexp(t, tletest.PTXLine(`setmaxnreg\.inc\.sync\.aligned\.u32 232;`), b.PTX, "%+v", c)
 		require.Len(t, qk.FindAllString(b.PTX, -1), 2*2*2*4, "%+v: per copy one QK^T a step (two column halves, K = 64 in 4 steps each), step 0 and the loop", c)

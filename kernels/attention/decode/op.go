@@ -1,6 +1,7 @@
-package attention
+package decode
 
 import (
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
@@ -62,7 +63,7 @@ func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any
 	if err != nil {
 		return nil, err
 	}
-	out, err := Decode(dev, inputs, p)
+	out, err := Run(dev, inputs, p)
 	if err != nil {
 		return nil, err
 	}
@@ -75,55 +76,55 @@ func (op Op) Validate(in map[string]*npy.Array, params map[string]any) error {
 	return err
 }
 
-// Parse turns npy arrays and params into DecodeInputs and DecodeParams and
+// Parse turns npy arrays and params into Inputs and Params and
 // validates them (every error names its argument).
-func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*DecodeInputs, DecodeParams, error) {
-	var p DecodeParams
-	a := opArgs{op: op.Name(), in: in, params: params}
-	if err := a.known(op.Inputs(), op.Params()); err != nil {
+func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Params, error) {
+	var p Params
+	a := paged.OpArgs{Op: op.Name(), In: in, Params: params}
+	if err := a.Known(op.Inputs(), op.Params()); err != nil {
 		return nil, p, err
 	}
 	var err error
-	if p.Layout, err = a.str("layout"); err != nil {
+	if p.Layout, err = a.Str("layout"); err != nil {
 		return nil, p, err
 	}
-	if p.DType, err = a.str("dtype"); err != nil {
+	if p.DType, err = a.Str("dtype"); err != nil {
 		return nil, p, err
 	}
-	if p.Sq, _, err = a.integer("sq", true); err != nil {
+	if p.Sq, _, err = a.Integer("sq", true); err != nil {
 		return nil, p, err
 	}
-	qt, hasQT, err := a.integer("quant_type", false)
+	qt, hasQT, err := a.Integer("quant_type", false)
 	if err != nil {
 		return nil, p, err
 	}
 	switch {
-	case p.DType == DTypeFP8 && !hasQT:
+	case p.DType == paged.DTypeFP8 && !hasQT:
 		return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
-	case p.DType != DTypeFP8 && hasQT:
+	case p.DType != paged.DTypeFP8 && hasQT:
 		return nil, p, argErr("quant_type", "given for dtype %q (fp8 only)", p.DType)
 	}
 	p.QuantType = qt
-	if p.Splits, _, err = a.integer("splits", false); err != nil {
+	if p.Splits, _, err = a.Integer("splits", false); err != nil {
 		return nil, p, err
 	}
-	if p.Cluster, _, err = a.integer("cluster", false); err != nil {
+	if p.Cluster, _, err = a.Integer("cluster", false); err != nil {
 		return nil, p, err
 	}
 	if _, ok := params["schedule"]; ok {
-		if p.Schedule, err = a.str("schedule"); err != nil {
+		if p.Schedule, err = a.Str("schedule"); err != nil {
 			return nil, p, err
 		}
 	}
-	if p.Scale, err = a.scale(); err != nil {
+	if p.Scale, err = a.Scale(); err != nil {
 		return nil, p, err
 	}
-	pa, err := a.paged()
+	pa, err := a.Arrays()
 	if err != nil {
 		return nil, p, err
 	}
-	inputs := &DecodeInputs{Q: pa.q, KCache: pa.kCache, VCache: pa.vCache, QScale: pa.qScale, KScale: pa.kScale, VScale: pa.vScale,
-		BlockIDs: pa.blockIDs, KVLens: pa.kvLens}
+	inputs := &Inputs{Q: pa.Q, KCache: pa.KCache, VCache: pa.VCache, QScale: pa.QScale, KScale: pa.KScale, VScale: pa.VScale,
+		BlockIDs: pa.BlockIDs, KVLens: pa.KVLens}
 	if _, err := Validate(inputs, p); err != nil {
 		return nil, p, err
 	}

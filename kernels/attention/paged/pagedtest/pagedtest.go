@@ -1,60 +1,68 @@
-package attention
+// Package pagedtest draws random calls over a paged KV cache and checks
+// decode and prefill against a float64 reference, for the tests of
+// packages decode and prefill.
+package pagedtest
 
 import (
-	"testing"
-
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
 )
 
-// decodeCase is one randomly generated decode call.
-type decodeCase struct {
-	name    string
-	fp8     bool
-	quant   int
-	nhd     bool
-	page    int
-	hkv, g  int
-	sq      int
-	lens    []int64
-	splits  int
-	v1      bool    // DecodeParams.V1: the first version's kernels
-	scale   float64 // DecodeParams.Scale (0: the default)
-	ctas    int     // DecodeParams.CTAs (0: the default)
-	cluster int     // DecodeParams.Cluster (0: the policy's)
-	sms     int     // DecodeParams.SMs (0: 132)
-	sched   string  // DecodeParams.Schedule ("": the policy's)
+// The spec's tolerances of o and the LSE.
+const (
+	BF16TolO, BF16TolLSE = 0.016, 0.01
+	FP8TolO, FP8TolLSE   = 0.1, 0.05
+)
+
+// Case is the shape of a random call: the cache's dtype (FP8 with quant
+// type Quant), layout, page size, kv heads and GQA group, Sq query tokens
+// per request and the requests' lengths.
+type Case struct {
+	FP8    bool
+	Quant  int
+	NHD    bool
+	Page   int
+	Hkv, G int
+	Sq     int
+	Lens   []int64
 }
 
-// made is a case's inputs with the float64 view of the dequantized
-// operands the reference reads.
-type made struct {
-	in *DecodeInputs
-	p  DecodeParams
+// Inputs are a drawn call: Q [B*Sq, Hq, 128] (QScale [B*Sq, Hq] for FP8)
+// over the caches, page table and lengths, with the layout, dtype and
+// quant type naming them as the ops' parameters do.
+type Inputs struct {
+	Q, KCache, VCache      *tle.Tensor
+	QScale, KScale, VScale *tle.Tensor
+	BlockIDs               [][]int64
+	KVLens                 []int64
+	Layout, DType          string
+	Quant                  int
 }
 
-// makeCase draws random inputs (never zeros): values rounded to the
+// Draw draws random inputs (never zeros): values rounded to the
 // cache dtype, a shuffled page table with garbage (ids out of range,
 // negative) past each request's pages, NaN in every cache slot no request
 // reads (unused blocks, the tail of each request's last page), and for FP8
 // scales drawn around 1 (garbage scales in the unused slots of a type-0 K
 // scale).
-func makeCase(r *rand.Rand, c decodeCase) made {
-	b := len(c.lens)
-	hq := c.hkv * c.g
+func Draw(r *rand.Rand, c Case) *Inputs {
+	b := len(c.Lens)
+	hq := c.Hkv * c.G
 	dt := ir.BF16
-	if c.fp8 {
+	if c.FP8 {
 		dt = ir.F8E4M3
 	}
 	maxPages := 0
 	total := 0
-	for _, L := range c.lens {
-		np := int((L + int64(c.page) - 1) / int64(c.page))
+	for _, L := range c.Lens {
+		np := int((L + int64(c.Page) - 1) / int64(c.Page))
 		maxPages = max(maxPages, np)
 		total += np
 	}
@@ -62,24 +70,24 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 	blocks := total + 3
 	perm := r.Perm(blocks)
 	nan := math.NaN()
-	shape := []int{blocks, c.page, c.hkv, HeadDim}
-	if !c.nhd {
-		shape = []int{blocks, c.hkv, c.page, HeadDim}
+	shape := []int{blocks, c.Page, c.Hkv, paged.HeadDim}
+	if !c.NHD {
+		shape = []int{blocks, c.Hkv, c.Page, paged.HeadDim}
 	}
 	idx := func(blk, tok, h, dd int) int {
-		if c.nhd {
-			return ((blk*c.page+tok)*c.hkv+h)*HeadDim + dd
+		if c.NHD {
+			return ((blk*c.Page+tok)*c.Hkv+h)*paged.HeadDim + dd
 		}
-		return ((blk*c.hkv+h)*c.page+tok)*HeadDim + dd
+		return ((blk*c.Hkv+h)*c.Page+tok)*paged.HeadDim + dd
 	}
-	n := blocks * c.page * c.hkv * HeadDim
+	n := blocks * c.Page * c.Hkv * paged.HeadDim
 	kc, vc := make([]float64, n), make([]float64, n)
 	for i := range kc {
 		kc[i], vc[i] = nan, nan
 	}
 	var kscale []float64
-	if c.fp8 && c.quant == 0 {
-		kscale = make([]float64, blocks*c.page*c.hkv)
+	if c.FP8 && c.Quant == 0 {
+		kscale = make([]float64, blocks*c.Page*c.Hkv)
 		for i := range kscale {
 			kscale[i] = 1e30 * float64(i%3-1) // garbage where no key is
 		}
@@ -88,25 +96,25 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 	next := 0
 	for q := range b {
 		row := make([]int64, maxBlocks)
-		L := int(c.lens[q])
-		np := (L + c.page - 1) / c.page
+		L := int(c.Lens[q])
+		np := (L + c.Page - 1) / c.Page
 		for i := range row {
 			if i < np {
 				blk := perm[next]
 				next++
 				row[i] = int64(blk)
-				for tok := 0; tok < c.page && i*c.page+tok < L; tok++ {
-					for h := range c.hkv {
-						for dd := range HeadDim {
+				for tok := 0; tok < c.Page && i*c.Page+tok < L; tok++ {
+					for h := range c.Hkv {
+						for dd := range paged.HeadDim {
 							kc[idx(blk, tok, h, dd)] = dt.Round(r.NormFloat64() * 2)
 							vc[idx(blk, tok, h, dd)] = dt.Round(r.NormFloat64())
 						}
 						if kscale != nil {
 							ks := 0.5 + r.Float64()
-							if c.nhd {
-								kscale[(blk*c.page+tok)*c.hkv+h] = ks
+							if c.NHD {
+								kscale[(blk*c.Page+tok)*c.Hkv+h] = ks
 							} else {
-								kscale[(blk*c.hkv+h)*c.page+tok] = ks
+								kscale[(blk*c.Hkv+h)*c.Page+tok] = ks
 							}
 						}
 					}
@@ -119,84 +127,78 @@ func makeCase(r *rand.Rand, c decodeCase) made {
 		}
 		table[q] = row
 	}
-	qd := make([]float64, b*c.sq*hq*HeadDim)
+	qd := make([]float64, b*c.Sq*hq*paged.HeadDim)
 	for i := range qd {
 		qd[i] = dt.Round(r.NormFloat64())
 	}
-	in := &DecodeInputs{
-		Q:      &tle.Tensor{Shape: []int{b * c.sq, hq, HeadDim}, Data: qd},
+	in := &Inputs{
+		Q:      &tle.Tensor{Shape: []int{b * c.Sq, hq, paged.HeadDim}, Data: qd},
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
-		BlockIDs: table, KVLens: append([]int64(nil), c.lens...),
+		BlockIDs: table, KVLens: append([]int64(nil), c.Lens...),
 	}
-	p := DecodeParams{Layout: LayoutHND, DType: DTypeBF16, Sq: c.sq, Splits: c.splits, V1: c.v1, Scale: c.scale, CTAs: c.ctas, Cluster: c.cluster, SMs: c.sms, Schedule: c.sched}
-	if c.nhd {
-		p.Layout = LayoutNHD
+	in.Layout, in.DType = paged.LayoutHND, paged.DTypeBF16
+	if c.NHD {
+		in.Layout = paged.LayoutNHD
 	}
-	if c.fp8 {
-		p.DType, p.QuantType = DTypeFP8, c.quant
-		qs := make([]float64, b*c.sq*hq)
+	if c.FP8 {
+		in.DType, in.Quant = paged.DTypeFP8, c.Quant
+		qs := make([]float64, b*c.Sq*hq)
 		for i := range qs {
 			qs[i] = 0.5 + r.Float64()
 		}
-		in.QScale = &tle.Tensor{Shape: []int{b * c.sq, hq}, Data: qs}
-		if c.quant == 1 {
+		in.QScale = &tle.Tensor{Shape: []int{b * c.Sq, hq}, Data: qs}
+		if c.Quant == 1 {
 			in.KScale = &tle.Tensor{Shape: []int{1}, Data: []float64{0.5 + r.Float64()}}
 			in.VScale = &tle.Tensor{Shape: []int{1}, Data: []float64{0.2 + 0.3*r.Float64()}}
 		} else {
-			ksShape := []int{blocks, c.page, c.hkv}
-			if !c.nhd {
-				ksShape = []int{blocks, c.hkv, c.page}
+			ksShape := []int{blocks, c.Page, c.Hkv}
+			if !c.NHD {
+				ksShape = []int{blocks, c.Hkv, c.Page}
 			}
 			in.KScale = &tle.Tensor{Shape: ksShape, Data: kscale}
-			vs := make([]float64, c.hkv)
+			vs := make([]float64, c.Hkv)
 			for i := range vs {
 				vs[i] = 0.2 + 0.3*r.Float64()
 			}
-			in.VScale = &tle.Tensor{Shape: []int{c.hkv}, Data: vs}
+			in.VScale = &tle.Tensor{Shape: []int{c.Hkv}, Data: vs}
 		}
 	}
-	return made{in: in, p: p}
+	return in
 }
 
-// reference is decode attention in float64 on the dequantized inputs,
-// gathering each request's keys page by page: o [B*Sq, Hq, 128] and the
-// natural-log LSE [B*Sq, Hq].
-func reference(in *DecodeInputs, p DecodeParams) (o, lse []float64) {
-	return referenceVis(in, p, nil)
-}
-
-// referenceVis is reference with a further visibility rule: vis(t, hh, j)
-// false hides key j from row t, q head hh (nil: every causal key is
-// visible). A row that sees no key gives o 0 and lse -inf.
-func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool) (o, lse []float64) {
-	sq := p.Sq
+// Reference is attention in float64 on the dequantized inputs, gathering
+// each request's keys page by page, query s of a request of Sq = sq
+// tokens seeing its keys j <= L - sq + s (scale 0: the default): o [B*Sq,
+// Hq, 128] and the natural-log LSE [B*Sq, Hq]. vis, when not nil, hides
+// key j from row t, q head hh where it is false; a row that sees no key
+// gives o 0 and lse -inf.
+func Reference(in *Inputs, sq int, scale float64, vis func(t, hh, j int) bool) (o, lse []float64) {
 	rows, hq := in.Q.Shape[0], in.Q.Shape[1]
-	nhd := p.Layout == LayoutNHD
+	nhd := in.Layout == paged.LayoutNHD
 	ks := in.KCache.Shape
 	page, hkv := ks[2], ks[1]
 	if nhd {
 		page, hkv = ks[1], ks[2]
 	}
 	g := hq / hkv
-	scale := p.Scale
 	if scale == 0 {
-		scale = DefaultScale
+		scale = paged.DefaultScale
 	}
-	fp8 := p.DType == DTypeFP8
+	fp8 := in.DType == paged.DTypeFP8
 	at := func(data []float64, blk, tok, h int) []float64 {
 		var base int
 		if nhd {
-			base = ((blk*page+tok)*hkv + h) * HeadDim
+			base = ((blk*page+tok)*hkv + h) * paged.HeadDim
 		} else {
-			base = ((blk*hkv+h)*page + tok) * HeadDim
+			base = ((blk*hkv+h)*page + tok) * paged.HeadDim
 		}
-		return data[base : base+HeadDim]
+		return data[base : base+paged.HeadDim]
 	}
 	kScale := func(blk, tok, h int) float64 {
 		if !fp8 {
 			return 1
 		}
-		if p.QuantType == 1 {
+		if in.Quant == 1 {
 			return in.KScale.Data[0]
 		}
 		if nhd {
@@ -208,12 +210,12 @@ func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool)
 		if !fp8 {
 			return 1
 		}
-		if p.QuantType == 1 {
+		if in.Quant == 1 {
 			return in.VScale.Data[0]
 		}
 		return in.VScale.Data[h]
 	}
-	o = make([]float64, rows*hq*HeadDim)
+	o = make([]float64, rows*hq*paged.HeadDim)
 	lse = make([]float64, rows*hq)
 	for t := range rows {
 		b, s := t/sq, t%sq
@@ -221,7 +223,7 @@ func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool)
 		last := L - sq + s // keys 0..last
 		for hh := range hq {
 			h := hh / g
-			qv := in.Q.Data[(t*hq+hh)*HeadDim : (t*hq+hh+1)*HeadDim]
+			qv := in.Q.Data[(t*hq+hh)*paged.HeadDim : (t*hq+hh+1)*paged.HeadDim]
 			qs := 1.0
 			if fp8 {
 				qs = in.QScale.Data[t*hq+hh]
@@ -238,7 +240,7 @@ func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool)
 				blk := int(in.BlockIDs[b][j/page])
 				kv := at(in.KCache.Data, blk, j%page, h)
 				dot := 0.0
-				for dd := range HeadDim {
+				for dd := range paged.HeadDim {
 					dot += qv[dd] * kv[dd]
 				}
 				sc[j] = dot * qs * kScale(blk, j%page, h) * scale
@@ -249,7 +251,7 @@ func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool)
 				continue
 			}
 			sum := 0.0
-			acc := make([]float64, HeadDim)
+			acc := make([]float64, paged.HeadDim)
 			for j := 0; j <= last; j++ {
 				if math.IsInf(sc[j], -1) {
 					continue
@@ -258,12 +260,12 @@ func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool)
 				sum += w
 				blk := int(in.BlockIDs[b][j/page])
 				vv := at(in.VCache.Data, blk, j%page, h)
-				for dd := range HeadDim {
+				for dd := range paged.HeadDim {
 					acc[dd] += w * vv[dd]
 				}
 			}
-			for dd := range HeadDim {
-				o[(t*hq+hh)*HeadDim+dd] = acc[dd] / sum * vScale(h)
+			for dd := range paged.HeadDim {
+				o[(t*hq+hh)*paged.HeadDim+dd] = acc[dd] / sum * vScale(h)
 			}
 			lse[t*hq+hh] = mx + math.Log(sum)
 		}
@@ -271,8 +273,8 @@ func referenceVis(in *DecodeInputs, p DecodeParams, vis func(t, hh, j int) bool)
 	return o, lse
 }
 
-// maxAbs is the largest |got - want| (NaN in got counts as infinite).
-func maxAbs(got, want []float64) float64 {
+// MaxAbs is the largest |got - want| (NaN in got counts as infinite).
+func MaxAbs(got, want []float64) float64 {
 	m := 0.0
 	for i := range want {
 		if got[i] == want[i] { // -inf where no key is seen
@@ -287,16 +289,16 @@ func maxAbs(got, want []float64) float64 {
 	return m
 }
 
-// requireClose checks a call's outputs o and lse against the float64
+// RequireClose checks a call's outputs o and lse against the float64
 // reference (wo, wl) within the bounds of the dtype path, logging the
 // errors under what (and note), and returns them.
-func requireClose(t *testing.T, what, note string, o, lse, wo, wl []float64, fp8 bool) (eo, el float64) {
+func RequireClose(t testing.TB, what, note string, o, lse, wo, wl []float64, fp8 bool) (eo, el float64) {
 	t.Helper()
-	to, tl := bf16TolO, bf16TolLSE
+	to, tl := BF16TolO, BF16TolLSE
 	if fp8 {
-		to, tl = fp8TolO, fp8TolLSE
+		to, tl = FP8TolO, FP8TolLSE
 	}
-	eo, el = maxAbs(o, wo), maxAbs(lse, wl)
+	eo, el = MaxAbs(o, wo), MaxAbs(lse, wl)
 	t.Logf("%s: %smax |o err| %.4g, max |lse err| %.4g", what, note, eo, el)
 	require.LessOrEqual(t, eo, to, "%s: o", what)
 	require.LessOrEqual(t, el, tl, "%s: lse", what)

@@ -1,4 +1,4 @@
-package attention
+package prefill
 
 import (
 	"errors"
@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
 
-// PrefillShape is one of issue 16's (q_len, kv_len) shapes: B 1, Hq 32,
+// Shape is one of issue 16's (q_len, kv_len) shapes: B 1, Hq 32,
 // Hkv 4, page 64.
-type PrefillShape struct {
+type Shape struct {
 	Name    string
 	Lq, L   int64
 	Hq, Hkv int
@@ -22,32 +23,32 @@ type PrefillShape struct {
 	B       int
 }
 
-// PrefillShapes are the issue's three shapes.
-var PrefillShapes = []PrefillShape{
+// Shapes are the issue's three shapes.
+var Shapes = []Shape{
 	{"127x127", 127, 127, 32, 4, 64, 1},
 	{"512x4096", 512, 4096, 32, 4, 64, 1},
 	{"512x32768", 512, 32768, 32, 4, 64, 1},
 }
 
-// PrefillSelfShapes are issue 16's BF16 causal self-attention sizes
+// SelfShapes are issue 16's BF16 causal self-attention sizes
 // (Lq = L = S; B 1, Hq 32, Hkv 4), run through identity page tables of 64.
-var PrefillSelfShapes = []PrefillShape{
+var SelfShapes = []Shape{
 	{"4096x4096", 4096, 4096, 32, 4, 64, 1},
 	{"8192x8192", 8192, 8192, 32, 4, 64, 1},
 	{"32768x32768", 32768, 32768, 32, 4, 64, 1},
 }
 
-// PrefillBenchRow is one row of the attn_prefill bench: a shape, a kernel
+// BenchRow is one row of the attn_prefill bench: a shape, a kernel
 // configuration (dtype, quant type for fp8, layout), dense or block-sparse,
 // and a shuffled page table or the identity one (self-attention).
-type PrefillBenchRow struct {
+type BenchRow struct {
 	// Name is HPC-Ops' bench name for the same work (its bench.py), so a
 	// script can join the two: prefill_fp8_q{0,1}_{dense,masked}_{nhd,hnd},
 	// prefill_kvcache_bf16_{nhd,hnd} and prefill_bf16_nocache, then
 	// "/{Lq}x{L}". BF16 masked rows (prefill_kvcache_bf16_masked_*) have
 	// no HPC-Ops counterpart.
 	Name     string
-	Shape    PrefillShape
+	Shape    Shape
 	DType    string
 	Quant    int
 	Layout   string
@@ -55,52 +56,52 @@ type PrefillBenchRow struct {
 	Identity bool // block_ids[i] = i over exactly the pages of L tokens
 }
 
-// PrefillBenchRows are the bench's rows in order: per shape of
-// PrefillShapes the 24 FP8 configurations' eight (quant 0/1 x dense/masked
+// BenchRows are the bench's rows in order: per shape of
+// Shapes the 24 FP8 configurations' eight (quant 0/1 x dense/masked
 // x NHD/HND, HPC-Ops' order), BF16 paged NHD/HND dense and masked; then
-// BF16 causal self-attention (NHD) at PrefillSelfShapes.
-func PrefillBenchRows() []PrefillBenchRow {
-	var out []PrefillBenchRow
+// BF16 causal self-attention (NHD) at SelfShapes.
+func BenchRows() []BenchRow {
+	var out []BenchRow
 	dm := map[bool]string{false: "dense", true: "masked"}
-	for _, s := range PrefillShapes {
+	for _, s := range Shapes {
 		for quant := range 2 {
 			for _, masked := range []bool{false, true} {
-				for _, l := range []string{LayoutNHD, LayoutHND} {
-					out = append(out, PrefillBenchRow{Name: fmt.Sprintf("prefill_fp8_q%d_%s_%s/%s", quant, dm[masked], l, s.Name),
-						Shape: s, DType: DTypeFP8, Quant: quant, Layout: l, Masked: masked})
+				for _, l := range []string{paged.LayoutNHD, paged.LayoutHND} {
+					out = append(out, BenchRow{Name: fmt.Sprintf("prefill_fp8_q%d_%s_%s/%s", quant, dm[masked], l, s.Name),
+						Shape: s, DType: paged.DTypeFP8, Quant: quant, Layout: l, Masked: masked})
 				}
 			}
 		}
 		for _, masked := range []bool{false, true} {
-			for _, l := range []string{LayoutNHD, LayoutHND} {
+			for _, l := range []string{paged.LayoutNHD, paged.LayoutHND} {
 				name := "prefill_kvcache_bf16_" + l + "/" + s.Name
 				if masked {
 					name = "prefill_kvcache_bf16_masked_" + l + "/" + s.Name
 				}
-				out = append(out, PrefillBenchRow{Name: name, Shape: s, DType: DTypeBF16, Layout: l, Masked: masked})
+				out = append(out, BenchRow{Name: name, Shape: s, DType: paged.DTypeBF16, Layout: l, Masked: masked})
 			}
 		}
 	}
-	for _, s := range PrefillSelfShapes {
-		out = append(out, PrefillBenchRow{Name: "prefill_bf16_nocache/" + s.Name, Shape: s, DType: DTypeBF16, Layout: LayoutNHD, Identity: true})
+	for _, s := range SelfShapes {
+		out = append(out, BenchRow{Name: "prefill_bf16_nocache/" + s.Name, Shape: s, DType: paged.DTypeBF16, Layout: paged.LayoutNHD, Identity: true})
 	}
 	return out
 }
 
-// PrefillBenchMaskSeed seeds every masked row's mask (math/rand/v2 PCG),
+// BenchMaskSeed seeds every masked row's mask (math/rand/v2 PCG),
 // so the rows of one shape share one mask, as HPC-Ops' rows do (its seed
 // is 10086 too, through torch's generator: the same rule, other draws).
-const PrefillBenchMaskSeed = 10086
+const BenchMaskSeed = 10086
 
-// PrefillBenchMask is the block mask of HPC-Ops' prefill bench for shape
+// BenchMask is the block mask of HPC-Ops' prefill bench for shape
 // s, [B, Hq, cdiv(Lq, 128), cdiv(L, 128)] flattened, with kt its columns:
 // per (request, head, q tile i) each tile is on when a uniform draw is >=
 // 0.75 (density ~0.25); then the tiles past the q tile's causal frontier
 // last = (L - Lq + min(128(i+1), Lq) - 1) / 128 are cleared, and the
 // tile of its first row, first = (L - Lq + 128i) / 128, and last are set.
-func PrefillBenchMask(r *rand.Rand, s PrefillShape) (m []float64, kt int) {
-	qt := int((s.Lq + PrefillTile - 1) / PrefillTile)
-	kt = int((s.L + PrefillTile - 1) / PrefillTile)
+func BenchMask(r *rand.Rand, s Shape) (m []float64, kt int) {
+	qt := int((s.Lq + Tile - 1) / Tile)
+	kt = int((s.L + Tile - 1) / Tile)
 	m = make([]float64, s.B*s.Hq*qt*kt)
 	for bh := range s.B * s.Hq {
 		for i := range qt {
@@ -110,8 +111,8 @@ func PrefillBenchMask(r *rand.Rand, s PrefillShape) (m []float64, kt int) {
 					row[j] = 1
 				}
 			}
-			first := (s.L - s.Lq + int64(i)*PrefillTile) / PrefillTile
-			last := (s.L - s.Lq + min(int64(i+1)*PrefillTile, s.Lq) - 1) / PrefillTile
+			first := (s.L - s.Lq + int64(i)*Tile) / Tile
+			last := (s.L - s.Lq + min(int64(i+1)*Tile, s.Lq) - 1) / Tile
 			clear(row[last+1:])
 			row[first], row[last] = 1, 1
 		}
@@ -119,37 +120,37 @@ func PrefillBenchMask(r *rand.Rand, s PrefillShape) (m []float64, kt int) {
 	return m, kt
 }
 
-// PrefillMaskedFLOPs is the work of shape s under block mask m (kt
-// columns, as PrefillBenchMask builds it; nil: dense, PrefillFLOPs):
+// MaskedFLOPs is the work of shape s under block mask m (kt
+// columns, as BenchMask builds it; nil: dense, FLOPs):
 // 4 * 128 * the sum over (request, head, query) of the keys it sees, a
 // key being visible when causal and its 128-key tile is on.
-func PrefillMaskedFLOPs(s PrefillShape, m []float64, kt int) float64 {
+func MaskedFLOPs(s Shape, m []float64, kt int) float64 {
 	if m == nil {
-		return PrefillFLOPs(s)
+		return FLOPs(s)
 	}
-	qt := int((s.Lq + PrefillTile - 1) / PrefillTile)
+	qt := int((s.Lq + Tile - 1) / Tile)
 	var keys float64
 	on := make([]float64, kt+1) // on[j]: keys in the on tiles before tile j
 	for bh := range s.B * s.Hq {
 		for i := range qt {
 			row := m[(bh*qt+i)*kt:][:kt]
 			for j, x := range row {
-				on[j+1] = on[j] + x*PrefillTile
+				on[j+1] = on[j] + x*Tile
 			}
-			for q := int64(i) * PrefillTile; q < min(int64(i+1)*PrefillTile, s.Lq); q++ {
+			for q := int64(i) * Tile; q < min(int64(i+1)*Tile, s.Lq); q++ {
 				p := s.L - s.Lq + q // the last key query q sees
-				j := p / PrefillTile
-				keys += on[j] + row[j]*float64(p-j*PrefillTile+1)
+				j := p / Tile
+				keys += on[j] + row[j]*float64(p-j*Tile+1)
 			}
 		}
 	}
-	return 4 * HeadDim * keys
+	return 4 * paged.HeadDim * keys
 }
 
-// PrefillBenchPlan is what a row needs before the GPU: its block mask (nil
+// BenchPlan is what a row needs before the GPU: its block mask (nil
 // when dense), the mask's density (the mean over all its tiles, as
 // HPC-Ops records it) and the visible and dense causal work.
-type PrefillBenchPlan struct {
+type BenchPlan struct {
 	Mask              []float64
 	MaskKT            int
 	Density           float64
@@ -157,16 +158,16 @@ type PrefillBenchPlan struct {
 	FLOPs, DenseFLOPs float64
 }
 
-// PlanPrefillBench builds row's plan on the CPU, the mask masks' for the
-// row's shape or, without one, drawn from PrefillBenchMaskSeed.
-func PlanPrefillBench(row PrefillBenchRow, masks PrefillBenchMasks) PrefillBenchPlan {
-	p := PrefillBenchPlan{DenseFLOPs: PrefillFLOPs(row.Shape)}
+// PlanBench builds row's plan on the CPU, the mask masks' for the
+// row's shape or, without one, drawn from BenchMaskSeed.
+func PlanBench(row BenchRow, masks BenchMasks) BenchPlan {
+	p := BenchPlan{DenseFLOPs: FLOPs(row.Shape)}
 	p.FLOPs = p.DenseFLOPs
 	if row.Masked {
 		if m, ok := masks[row.Shape.Name]; ok {
-			p.Mask, p.MaskKT = m, int((row.Shape.L+PrefillTile-1)/PrefillTile)
+			p.Mask, p.MaskKT = m, int((row.Shape.L+Tile-1)/Tile)
 		} else {
-			p.Mask, p.MaskKT = PrefillBenchMask(rand.New(rand.NewPCG(PrefillBenchMaskSeed, 0)), row.Shape)
+			p.Mask, p.MaskKT = BenchMask(rand.New(rand.NewPCG(BenchMaskSeed, 0)), row.Shape)
 		}
 		var n float64
 		for i, x := range p.Mask {
@@ -180,27 +181,27 @@ func PlanPrefillBench(row PrefillBenchRow, masks PrefillBenchMasks) PrefillBench
 			}
 		}
 		p.Density = n / float64(len(p.Mask))
-		p.FLOPs = PrefillMaskedFLOPs(row.Shape, p.Mask, p.MaskKT)
+		p.FLOPs = MaskedFLOPs(row.Shape, p.Mask, p.MaskKT)
 	}
 	return p
 }
 
-// PrefillBenchMasks are block masks by shape name (PrefillShape.Name), each
+// BenchMasks are block masks by shape name (Shape.Name), each
 // [B, Hq, cdiv(Lq, 128), cdiv(L, 128)] flattened, 0 or 1: the masked rows
-// of those shapes take them instead of PrefillBenchMask's draw, so that
+// of those shapes take them instead of BenchMask's draw, so that
 // two benches can walk one mask (HPC-Ops' draw comes from torch's
 // generator; tools/hpc_masks.py saves it).
-type PrefillBenchMasks map[string][]float64
+type BenchMasks map[string][]float64
 
-// LoadPrefillBenchMasks reads DIR/mask_NAME.npy for each shape of
-// PrefillShapes that has one (any integer or bool dtype, the shape above,
+// LoadBenchMasks reads DIR/mask_NAME.npy for each shape of
+// Shapes that has one (any integer or bool dtype, the shape above,
 // values 0 or 1); a shape without a file keeps the bench's own draw.
-func LoadPrefillBenchMasks(dir string) (PrefillBenchMasks, error) {
+func LoadBenchMasks(dir string) (BenchMasks, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, argErr("masks", "%v", err)
 	}
-	masks := PrefillBenchMasks{}
-	for _, s := range PrefillShapes {
+	masks := BenchMasks{}
+	for _, s := range Shapes {
 		path := filepath.Join(dir, "mask_"+s.Name+".npy")
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			continue
@@ -209,7 +210,7 @@ func LoadPrefillBenchMasks(dir string) (PrefillBenchMasks, error) {
 		if err != nil {
 			return nil, argErr("masks", "%s: %v", path, err)
 		}
-		qt, kt := int((s.Lq+PrefillTile-1)/PrefillTile), int((s.L+PrefillTile-1)/PrefillTile)
+		qt, kt := int((s.Lq+Tile-1)/Tile), int((s.L+Tile-1)/Tile)
 		want := []int{s.B, s.Hq, qt, kt}
 		if fmt.Sprint(a.Shape) != fmt.Sprint(want) || a.I64 == nil {
 			return nil, argErr("masks", "%s: want an integer or bool array of shape %v (B, Hq, q tiles, key tiles of %s), got %s %v", path, want, s.Name, a.DType, a.Shape)
@@ -226,16 +227,16 @@ func LoadPrefillBenchMasks(dir string) (PrefillBenchMasks, error) {
 	return masks, nil
 }
 
-// PrefillBenchResult is one measured row.
-type PrefillBenchResult struct {
-	Name        string  `json:"name"` // HPC-Ops' name (PrefillBenchRow.Name)
+// BenchResult is one measured row.
+type BenchResult struct {
+	Name        string  `json:"name"` // HPC-Ops' name (BenchRow.Name)
 	Case        string  `json:"case"` // Lq x L
 	DType       string  `json:"dtype"`
 	Quant       int     `json:"quant_type"`
 	Layout      string  `json:"layout"`
 	Masked      bool    `json:"masked"`
 	MaskDensity float64 `json:"mask_density,omitempty"` // the mean of the block mask's tiles
-	MaxTiles    int     `json:"max_tiles,omitempty"`    // the most active key tiles of one program (PrefillBenchPlan.MaxTiles)
+	MaxTiles    int     `json:"max_tiles,omitempty"`    // the most active key tiles of one program (BenchPlan.MaxTiles)
 	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
 	Us          float64 `json:"median_us"`
 	MinUs       float64 `json:"min_us"`
@@ -247,71 +248,54 @@ type PrefillBenchResult struct {
 }
 
 // result is row's result with plan p's figures and no timing.
-func (row PrefillBenchRow) result(p PrefillBenchPlan) PrefillBenchResult {
+func (row BenchRow) result(p BenchPlan) BenchResult {
 	pages := "shuffled"
 	if row.Identity {
 		pages = "identity"
 	}
 	q := row.Quant
-	if row.DType != DTypeFP8 {
+	if row.DType != paged.DTypeFP8 {
 		q = 0
 	}
-	return PrefillBenchResult{Name: row.Name, Case: row.Shape.Name, DType: row.DType, Quant: q, Layout: row.Layout, Masked: row.Masked,
+	return BenchResult{Name: row.Name, Case: row.Shape.Name, DType: row.DType, Quant: q, Layout: row.Layout, Masked: row.Masked,
 		MaskDensity: p.Density, MaxTiles: p.MaxTiles, Pages: pages, FLOPs: p.FLOPs, DenseFLOPs: p.DenseFLOPs}
 }
 
-// PrefillBenchDry is the rows' results without a GPU: names, mask
-// densities, their programs' most active tiles and FLOP counts, every
-// time 0 (masks: PrefillBenchOptions.Masks).
-func PrefillBenchDry(rows []PrefillBenchRow, masks PrefillBenchMasks) []PrefillBenchResult {
-	var out []PrefillBenchResult
-	for _, row := range rows {
-		out = append(out, row.result(PlanPrefillBench(row, masks)))
-	}
-	return out
-}
-
-// PrefillBenchOptions tune PrefillBench.
-type PrefillBenchOptions struct {
+// BenchOptions tune Bench.
+type BenchOptions struct {
 	Warmup, Reps int
-	Rows         []PrefillBenchRow // nil: PrefillBenchRows()
-	// BlockM is PrefillParams.BlockM for the BF16 rows (0: 128); FP8
-	// rows keep 128.
-	BlockM int
-	// KeyStep is PrefillParams.KeyStep for every row (0: the defaults,
-	// 128 keys a step at the bench's pages of 64, for BF16 with BlockM
-	// 128; 64: one page a step for both; 128: 128 keys a step for both).
+	Rows         []BenchRow // nil: BenchRows()
+	// KeyStep is Params.KeyStep for every row (0: the default, 128
+	// keys a step at the bench's pages of 64; 64: one page a step).
 	KeyStep int
-	// VStages is PrefillParams.VStages for the FP8 rows (0: the default).
-	VStages int
 	// Masks replace the masked rows' drawn masks by shape (nil: none).
-	Masks    PrefillBenchMasks
+	Masks    BenchMasks
 	Progress func(done, total int, what string)
 }
 
-// PrefillBench times prefill on g for every row with CUDA events: the
+// Bench times prefill on g for every row with CUDA events: the
 // median of opts.Reps back-to-back launches after opts.Warmup, buffers
 // and the launch prepared once per row; random caches behind a shuffled
 // page table (or the identity one), scales of 1. A row that fails keeps
 // its place with Error set and the rest still run (so one bad kernel
 // variant leaves the others' figures); the error joins every row's.
-func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, error) {
+func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	rows := opts.Rows
 	if rows == nil {
-		rows = PrefillBenchRows()
+		rows = BenchRows()
 	}
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(int, int, string) {}
 	}
 	r := rand.New(rand.NewPCG(1, 16))
-	var out []PrefillBenchResult
+	var out []BenchResult
 	var errs []error
 	for i, row := range rows {
 		progress(i, len(rows), row.Name)
-		res, err := benchPrefillRow(g, r, row, opts)
+		res, err := benchRow(g, r, row, opts)
 		if err != nil {
-			res = row.result(PlanPrefillBench(row, opts.Masks))
+			res = row.result(PlanBench(row, opts.Masks))
 			res.Error = err.Error()
 			errs = append(errs, fmt.Errorf("%s: %w", row.Name, err))
 		}
@@ -321,42 +305,29 @@ func PrefillBench(g *tle.GPU, opts PrefillBenchOptions) ([]PrefillBenchResult, e
 	return out, errors.Join(errs...)
 }
 
-// benchPrefillDims are the sizes ValidatePrefill would give row's inputs
+// benchDims are the sizes Validate would give row's inputs
 // (a cache of blocks pages), built from the row's shape without them.
-func benchPrefillDims(row PrefillBenchRow, plan PrefillBenchPlan, opts PrefillBenchOptions, blocks int) (*PrefillDims, error) {
+func benchDims(row BenchRow, plan BenchPlan, opts BenchOptions, blocks int) (*Dims, error) {
 	s := row.Shape
-	fp8 := row.DType == DTypeFP8
+	fp8 := row.DType == paged.DTypeFP8
 	np := int((s.L + int64(s.Page) - 1) / int64(s.Page))
-	d := &PrefillDims{Dims: Dims{B: s.B, Sq: 1, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
-		Scale: DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == LayoutNHD, Splits: 1}, T: s.B * int(s.Lq),
+	d := &Dims{Dims: paged.Dims{B: s.B, Hq: s.Hq, Hkv: s.Hkv, G: s.Hq / s.Hkv, Page: s.Page, Blocks: blocks, MaxBlocks: np,
+		Scale: paged.DefaultScale, FP8: fp8, Quant: row.Quant, NHD: row.Layout == paged.LayoutNHD}, T: s.B * int(s.Lq),
 		Mask: plan.Mask != nil, MaskKT: plan.MaskKT}
 	if !fp8 {
 		d.Quant = 0
 	}
-	bm := 0
-	if !fp8 {
-		bm = opts.BlockM
-	}
-	if err := d.setBlockM(bm, s.Lq); err != nil {
-		return nil, err
-	}
+	d.setQTiles(s.Lq)
 	d.setKeyTiles(s.L)
-	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as ValidatePrefill
-		return nil, err
-	}
-	vs := 0
-	if fp8 {
-		vs = opts.VStages
-	}
-	if err := d.setVStages(vs); err != nil {
+	if err := d.setKeyStep(opts.KeyStep); err != nil { // the ring's stages too, as Validate
 		return nil, err
 	}
 	return d, nil
 }
 
-func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts PrefillBenchOptions) (PrefillBenchResult, error) {
-	s, plan := row.Shape, PlanPrefillBench(row, opts.Masks)
-	fp8 := row.DType == DTypeFP8
+func benchRow(g *tle.GPU, r *rand.Rand, row BenchRow, opts BenchOptions) (BenchResult, error) {
+	s, plan := row.Shape, PlanBench(row, opts.Masks)
+	fp8 := row.DType == paged.DTypeFP8
 	dt := ir.BF16
 	if fp8 {
 		dt = ir.F8E4M3
@@ -376,9 +347,9 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 			table[i] = float64(perm[i])
 		}
 	}
-	d, err := benchPrefillDims(row, plan, opts, blocks)
+	d, err := benchDims(row, plan, opts, blocks)
 	if err != nil {
-		return PrefillBenchResult{}, err
+		return BenchResult{}, err
 	}
 	var bufs []*tle.DeviceBuffer
 	defer func() {
@@ -401,7 +372,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 		}
 		bufs = append(bufs, x)
 		if fill {
-			err = fillRandom(g, x, r)
+			err = paged.FillRandom(g, x, r)
 		}
 		return x
 	}
@@ -412,10 +383,10 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 		}
 		return o
 	}
-	cacheN := blocks * s.Page * s.Hkv * HeadDim
+	cacheN := blocks * s.Page * s.Hkv * paged.HeadDim
 	kc := buf(dt, cacheN, true, nil)
 	vc := buf(dt, cacheN, true, nil)
-	q := buf(dt, d.T*s.Hq*HeadDim, true, nil)
+	q := buf(dt, d.T*s.Hq*paged.HeadDim, true, nil)
 	cu := make([]float64, b+1)
 	lens := make([]float64, b)
 	for i := range b {
@@ -425,7 +396,7 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 	cuq := buf(ir.I32, 0, false, cu)
 	bt := buf(ir.I32, 0, false, table)
 	kl := buf(ir.I32, 0, false, lens)
-	o := buf(ir.BF16, d.T*s.Hq*HeadDim, false, nil)
+	o := buf(ir.BF16, d.T*s.Hq*paged.HeadDim, false, nil)
 	lse := buf(ir.F32, d.T*s.Hq, false, nil)
 	mask, maskKT := buf(ir.U8, 0, false, []float64{0}), 1 // dense: MASK 0 never reads it
 	if d.Mask {
@@ -441,34 +412,34 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 		}
 	}
 	if err != nil {
-		return PrefillBenchResult{}, err
+		return BenchResult{}, err
 	}
-	pl := PlanPrefill(d)
-	k, err := PrefillKernel(pl.Kernel)
+	pl := Plan(d)
+	k, err := Kernel(pl.Kernel)
 	if err != nil {
-		return PrefillBenchResult{}, err
+		return BenchResult{}, err
 	}
 	desc := func(x *tle.DeviceBuffer) tle.DeviceDesc {
-		return tle.DeviceDesc{Buf: x, Shape: d.descShape(), Strides: d.descStrides()}
+		return tle.DeviceDesc{Buf: x, Shape: d.DescShape(), Strides: d.DescStrides()}
 	}
 	var args []any
 	if fp8 {
-		blk, tok, head := d.kScaleStrides()
+		blk, tok, head := d.KScaleStrides()
 		args = []any{desc(kc), desc(vc), q, qs, ks, vs, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, maskKT, blk, tok, head}
 	} else {
 		args = []any{desc(kc), desc(vc), q, cuq, bt, kl, o, lse, mask, d.MaxBlocks, d.Hq, d.Scale, maskKT}
 	}
 	prep, err := g.Prepare(k, pl.Options(), pl.Grid, args...)
 	if err != nil {
-		return PrefillBenchResult{}, fmt.Errorf("%s: %w", pl.Kernel, err)
+		return BenchResult{}, fmt.Errorf("%s: %w", pl.Kernel, err)
 	}
 	defer prep.Close()
 	if _, err := g.Time(opts.Warmup, 1, prep.Launch); err != nil {
-		return PrefillBenchResult{}, err
+		return BenchResult{}, err
 	}
 	tm, err := g.Time(0, max(opts.Reps, 1), prep.Launch)
 	if err != nil {
-		return PrefillBenchResult{}, err
+		return BenchResult{}, err
 	}
 	res := row.result(plan)
 	res.Kernel = pl.Kernel
@@ -476,13 +447,13 @@ func benchPrefillRow(g *tle.GPU, r *rand.Rand, row PrefillBenchRow, opts Prefill
 	return res, nil
 }
 
-// PrefillFLOPs is the visible causal work of shape s: query i of a
+// FLOPs is the visible causal work of shape s: query i of a
 // request sees L - Lq + i + 1 keys, each costing 2 * 128 multiply-adds
 // (QK and PV) per q head.
-func PrefillFLOPs(s PrefillShape) float64 {
+func FLOPs(s Shape) float64 {
 	var keys float64
 	for i := range s.Lq {
 		keys += float64(s.L - s.Lq + i + 1)
 	}
-	return 4 * HeadDim * float64(s.Hq) * keys * float64(s.B)
+	return 4 * paged.HeadDim * float64(s.Hq) * keys * float64(s.B)
 }

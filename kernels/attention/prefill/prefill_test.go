@@ -1,4 +1,4 @@
-package attention
+package prefill
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/paged/pagedtest"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
@@ -26,17 +28,16 @@ type prefillCase struct {
 	hkv, g int
 	qlens  []int64
 	lens   []int64
-	scale  float64 // PrefillParams.Scale (0: the default)
-	bm     int     // PrefillParams.BlockM (0: the default)
-	ks     int     // PrefillParams.KeyStep (0: the default)
+	scale  float64 // Params.Scale (0: the default)
+	ks     int     // Params.KeyStep (0: the default)
 }
 
 // makePrefill draws a case: the caches, page table and K/V scales are
-// decode's makeCase (shuffled pages, NaN in every unread slot, garbage ids
-// past each request's pages), q [T, Hq, 128] and q_scale [T, Hq] are drawn
-// here (never zeros).
-func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
-	m := makeCase(r, decodeCase{fp8: c.fp8, quant: c.quant, nhd: c.nhd, page: c.page, hkv: c.hkv, g: c.g, sq: 1, lens: c.lens})
+// pagedtest.Draw's (shuffled pages, NaN in every unread slot, garbage ids
+// past each request's pages; its q of one token a request is not used),
+// q [T, Hq, 128] and q_scale [T, Hq] are drawn here (never zeros).
+func makePrefill(r *rand.Rand, c prefillCase) (*Inputs, Params) {
+	m := pagedtest.Draw(r, pagedtest.Case{FP8: c.fp8, Quant: c.quant, NHD: c.nhd, Page: c.page, Hkv: c.hkv, G: c.g, Sq: 1, Lens: c.lens})
 	dt := ir.BF16
 	if c.fp8 {
 		dt = ir.F8E4M3
@@ -47,13 +48,13 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 		cu = append(cu, cu[len(cu)-1]+n)
 	}
 	T := int(cu[len(cu)-1])
-	q := tle.NewTensor(T, hq, HeadDim)
+	q := tle.NewTensor(T, hq, paged.HeadDim)
 	for i := range q.Data {
 		q.Data[i] = dt.Round(r.NormFloat64())
 	}
-	in := &PrefillInputs{Q: q, CuSeqlensQ: cu, KCache: m.in.KCache, VCache: m.in.VCache,
-		BlockIDs: m.in.BlockIDs, KVLens: m.in.KVLens, KScale: m.in.KScale, VScale: m.in.VScale}
-	p := PrefillParams{Layout: m.p.Layout, DType: m.p.DType, QuantType: m.p.QuantType, Scale: c.scale, BlockM: c.bm, KeyStep: c.ks}
+	in := &Inputs{Q: q, CuSeqlensQ: cu, KCache: m.KCache, VCache: m.VCache,
+		BlockIDs: m.BlockIDs, KVLens: m.KVLens, KScale: m.KScale, VScale: m.VScale}
+	p := Params{Layout: m.Layout, DType: m.DType, QuantType: m.Quant, Scale: c.scale, KeyStep: c.ks}
 	if c.fp8 {
 		in.QScale = tle.NewTensor(T, hq)
 		for i := range in.QScale.Data {
@@ -63,18 +64,19 @@ func makePrefill(r *rand.Rand, c prefillCase) (*PrefillInputs, PrefillParams) {
 	return in, p
 }
 
-// prefillReference is the float64 reference: decode's reference run on
-// each request alone with Sq = Lq[b] (query s sees keys j <= L - Lq + s,
-// the bottom-right causal rule), so both ops share one reference; a block
-// mask further hides the keys of tiles that are 0.
-func prefillReference(in *PrefillInputs, p PrefillParams) (o, lse []float64) {
+// prefillReference is the float64 reference: pagedtest.Reference, decode's,
+// run on each request alone with Sq = Lq[b] (query s sees keys j <= L -
+// Lq + s, the bottom-right causal rule), so both ops share one reference;
+// a block mask further hides the keys of tiles that are 0.
+func prefillReference(in *Inputs, p Params) (o, lse []float64) {
 	hq := in.Q.Shape[1]
 	for b := range len(in.CuSeqlensQ) - 1 {
 		t0, t1 := int(in.CuSeqlensQ[b]), int(in.CuSeqlensQ[b+1])
-		sub := &DecodeInputs{
-			Q:      &tle.Tensor{Shape: []int{t1 - t0, hq, HeadDim}, Data: in.Q.Data[t0*hq*HeadDim : t1*hq*HeadDim]},
+		sub := &pagedtest.Inputs{
+			Q:      &tle.Tensor{Shape: []int{t1 - t0, hq, paged.HeadDim}, Data: in.Q.Data[t0*hq*paged.HeadDim : t1*hq*paged.HeadDim]},
 			KCache: in.KCache, VCache: in.VCache, KScale: in.KScale, VScale: in.VScale,
 			BlockIDs: in.BlockIDs[b : b+1], KVLens: in.KVLens[b : b+1],
+			Layout: p.Layout, DType: p.DType, Quant: p.QuantType,
 		}
 		if in.QScale != nil {
 			sub.QScale = &tle.Tensor{Shape: []int{t1 - t0, hq}, Data: in.QScale.Data[t0*hq : t1*hq]}
@@ -83,10 +85,10 @@ func prefillReference(in *PrefillInputs, p PrefillParams) (o, lse []float64) {
 		if m := in.BlockMask; m != nil { // key j of row t is visible when its 128 x 128 tile is on
 			qt, kt := m.Shape[2], m.Shape[3]
 			vis = func(t, hh, j int) bool {
-				return m.Data[((b*hq+hh)*qt+t/PrefillTile)*kt+j/PrefillTile] != 0
+				return m.Data[((b*hq+hh)*qt+t/Tile)*kt+j/Tile] != 0
 			}
 		}
-		ob, lb := referenceVis(sub, DecodeParams{Layout: p.Layout, DType: p.DType, QuantType: p.QuantType, Sq: t1 - t0, Scale: p.Scale}, vis)
+		ob, lb := pagedtest.Reference(sub, t1-t0, p.Scale, vis)
 		o = append(o, ob...)
 		lse = append(lse, lb...)
 	}
@@ -99,9 +101,9 @@ func runPrefill(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase) (e
 	wo, wl := prefillReference(in, p)
 	for _, dev := range devs {
 		start := time.Now()
-		out, err := Prefill(dev, in, p)
+		out, err := Run(dev, in, p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
-		do, dl := requireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("(%v) ", time.Since(start).Round(time.Millisecond)), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
+		do, dl := pagedtest.RequireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("(%v) ", time.Since(start).Round(time.Millisecond)), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		eo, el = max(eo, do), max(el, dl)
 	}
 	return eo, el
@@ -114,10 +116,6 @@ func TestPrefillQuick(t *testing.T) {
 	runPrefill(t, devs, r, prefillCase{name: "bf16 quick", page: 32, hkv: 1, g: 4, qlens: []int64{40}, lens: []int64{90}})
 	// a softmax scale other than the default (the kernels must read it)
 	runPrefill(t, devs, r, prefillCase{name: "bf16 scale 0.3", page: 64, hkv: 1, g: 8, qlens: []int64{30}, lens: []int64{100}, scale: 0.3})
-	// 64 query rows a program (two programs an SM): q tiles past the first
-	// and a partial one, a prefix, pages 64 and 16
-	runPrefill(t, devs, r, prefillCase{name: "bf16 block_m 64", page: 64, hkv: 2, g: 4, nhd: true, qlens: []int64{150, 3}, lens: []int64{330, 70}, bm: 64})
-	runPrefill(t, devs, r, prefillCase{name: "bf16 block_m 64 page 16", page: 16, hkv: 1, g: 8, qlens: []int64{64, 65}, lens: []int64{64, 200}, bm: 64})
 }
 
 // TestPrefillMatrix runs pages 16, 32, 64 x NHD/HND x G 4/8 (Hkv 1 and 2)
@@ -157,8 +155,8 @@ func TestPrefillMatrix(t *testing.T) {
 func TestPrefillNoNaN(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
 	in, p := makePrefill(r, prefillCase{page: 16, hkv: 1, g: 4, qlens: []int64{3, 17}, lens: []int64{20, 17}})
-	require.True(t, math.IsNaN(in.KCache.Data[(int(in.BlockIDs[0][1])*16+4)*HeadDim]), "slot 4 of request 0's second page is past L = 20")
-	out, err := Prefill(tle.CPU(), in, p)
+	require.True(t, math.IsNaN(in.KCache.Data[(int(in.BlockIDs[0][1])*16+4)*paged.HeadDim]), "slot 4 of request 0's second page is past L = 20")
+	out, err := Run(tle.CPU(), in, p)
 	require.NoError(t, err)
 	for _, x := range append(out.O.Data, out.LSE.Data...) {
 		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
@@ -166,9 +164,9 @@ func TestPrefillNoNaN(t *testing.T) {
 }
 
 // TestValidatePrefill: each bad argument is refused before anything runs,
-// by an ArgError naming it.
+// by an paged.ArgError naming it.
 func TestValidatePrefill(t *testing.T) {
-	good := func(fp8 bool, quant int) (*PrefillInputs, PrefillParams) {
+	good := func(fp8 bool, quant int) (*Inputs, Params) {
 		r := rand.New(rand.NewPCG(37, 38))
 		return makePrefill(r, prefillCase{fp8: fp8, quant: quant, page: 32, hkv: 2, g: 4, nhd: true, qlens: []int64{30, 2}, lens: []int64{40, 2}})
 	}
@@ -176,78 +174,62 @@ func TestValidatePrefill(t *testing.T) {
 		arg    string
 		fp8    bool
 		quant  int
-		mutate func(in *PrefillInputs, p *PrefillParams)
+		mutate func(in *Inputs, p *Params)
 	}{
-		{"layout", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Layout = "nchw" }},
-		{"dtype", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.DType = "f16" }},
-		{"quant_type", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.QuantType = 2 }},
-		{"scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.Scale = math.Inf(1) }},
-		{"block_m", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 32 }},
-		{"block_m", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.BlockM = 64 }},     // BF16 only
-		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 128 }}, // BF16: pages of 64 only
-		{"key_step", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},  // page 32: 32 or 128
-		{"key_step", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = 64 }},   // page 32: 32 or 128
-		{"key_step", true, 0, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep = -1 }},
-		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 4 }},
-		{"v_stages", true, 1, func(in *PrefillInputs, p *PrefillParams) { p.KeyStep, p.VStages = 32, 3 }}, // one page a step
-		{"v_stages", false, 0, func(in *PrefillInputs, p *PrefillParams) { p.VStages = 2 }},               // BF16
-		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q = nil }},
-		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) {
+		{"layout", false, 0, func(in *Inputs, p *Params) { p.Layout = "nchw" }},
+		{"dtype", false, 0, func(in *Inputs, p *Params) { p.DType = "f16" }},
+		{"quant_type", true, 0, func(in *Inputs, p *Params) { p.QuantType = 2 }},
+		{"scale", false, 0, func(in *Inputs, p *Params) { p.Scale = math.Inf(1) }},
+		{"key_step", false, 0, func(in *Inputs, p *Params) { p.KeyStep = 128 }}, // BF16: pages of 64 only
+		{"key_step", false, 0, func(in *Inputs, p *Params) { p.KeyStep = 64 }},  // page 32: 32 or 128
+		{"key_step", true, 1, func(in *Inputs, p *Params) { p.KeyStep = 64 }},   // page 32: 32 or 128
+		{"key_step", true, 0, func(in *Inputs, p *Params) { p.KeyStep = -1 }},
+		{"q", false, 0, func(in *Inputs, p *Params) { in.Q = nil }},
+		{"q", false, 0, func(in *Inputs, p *Params) {
 			in.Q = &tle.Tensor{Shape: []int{32, 8, 64}, Data: make([]float64, 32*8*64)}
 		}},
-		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.Q.Data[9] = math.NaN() }},
-		{"q", false, 0, func(in *PrefillInputs, p *PrefillParams) { // group 2
+		{"q", false, 0, func(in *Inputs, p *Params) { in.Q.Data[9] = math.NaN() }},
+		{"q", false, 0, func(in *Inputs, p *Params) { // group 2
 			in.Q = &tle.Tensor{Shape: []int{32, 4, 128}, Data: make([]float64, 32*4*128)}
 		}},
-		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0} }},
-		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{1, 30, 32} }},
-		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 32, 32} }}, // not increasing
-		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 20, 10} }},
-		{"cu_seqlens_q", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.CuSeqlensQ = []int64{0, 30, 31} }}, // ends before T
-		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens[0] = 29 }},                       // fewer keys than queries
-		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens = in.KVLens[:1] }},
-		{"kv_lens", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.KVLens[1] = int64(len(in.BlockIDs[1])*32 + 1) }},
-		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs = in.BlockIDs[:1] }},
-		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs[0][1] = -1 }},
-		{"block_ids", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.BlockIDs[1][0] = int64(in.KCache.Shape[0]) }},
-		{"k_cache", false, 0, func(in *PrefillInputs, p *PrefillParams) {
+		{"cu_seqlens_q", false, 0, func(in *Inputs, p *Params) { in.CuSeqlensQ = []int64{0} }},
+		{"cu_seqlens_q", false, 0, func(in *Inputs, p *Params) { in.CuSeqlensQ = []int64{1, 30, 32} }},
+		{"cu_seqlens_q", false, 0, func(in *Inputs, p *Params) { in.CuSeqlensQ = []int64{0, 32, 32} }}, // not increasing
+		{"cu_seqlens_q", false, 0, func(in *Inputs, p *Params) { in.CuSeqlensQ = []int64{0, 20, 10} }},
+		{"cu_seqlens_q", false, 0, func(in *Inputs, p *Params) { in.CuSeqlensQ = []int64{0, 30, 31} }}, // ends before T
+		{"kv_lens", false, 0, func(in *Inputs, p *Params) { in.KVLens[0] = 29 }},                       // fewer keys than queries
+		{"kv_lens", false, 0, func(in *Inputs, p *Params) { in.KVLens = in.KVLens[:1] }},
+		{"kv_lens", false, 0, func(in *Inputs, p *Params) { in.KVLens[1] = int64(len(in.BlockIDs[1])*32 + 1) }},
+		{"block_ids", false, 0, func(in *Inputs, p *Params) { in.BlockIDs = in.BlockIDs[:1] }},
+		{"block_ids", false, 0, func(in *Inputs, p *Params) { in.BlockIDs[0][1] = -1 }},
+		{"block_ids", false, 0, func(in *Inputs, p *Params) { in.BlockIDs[1][0] = int64(in.KCache.Shape[0]) }},
+		{"k_cache", false, 0, func(in *Inputs, p *Params) {
 			s := in.KCache.Shape
 			in.KCache.Shape = []int{s[0] * 4, 8, s[2], s[3]} // page 8
 		}},
-		{"v_cache", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.VCache = nil }},
-		{"q_scale", false, 0, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(32, 8) }}, // bf16 with a scale
-		{"q_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.QScale = tle.NewTensor(2, 8) }},
-		{"q_scale", true, 0, func(in *PrefillInputs, p *PrefillParams) { in.QScale.Data[3] = -0.5 }}, // negative
-		{"k_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.KScale.Data[0] = -0.5 }}, // negative per-tensor scale
-		{"k_scale", true, 0, func(in *PrefillInputs, p *PrefillParams) { in.KScale = tle.NewTensor(1) }},
-		{"v_scale", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.VScale.Data[0] = math.NaN() }},
-		{"k_cache", true, 1, func(in *PrefillInputs, p *PrefillParams) { in.KCache.Data[5] = 0.3 }}, // not an e4m3 value
+		{"v_cache", false, 0, func(in *Inputs, p *Params) { in.VCache = nil }},
+		{"q_scale", false, 0, func(in *Inputs, p *Params) { in.QScale = tle.NewTensor(32, 8) }}, // bf16 with a scale
+		{"q_scale", true, 1, func(in *Inputs, p *Params) { in.QScale = tle.NewTensor(2, 8) }},
+		{"q_scale", true, 0, func(in *Inputs, p *Params) { in.QScale.Data[3] = -0.5 }}, // negative
+		{"k_scale", true, 1, func(in *Inputs, p *Params) { in.KScale.Data[0] = -0.5 }}, // negative per-tensor scale
+		{"k_scale", true, 0, func(in *Inputs, p *Params) { in.KScale = tle.NewTensor(1) }},
+		{"v_scale", true, 1, func(in *Inputs, p *Params) { in.VScale.Data[0] = math.NaN() }},
+		{"k_cache", true, 1, func(in *Inputs, p *Params) { in.KCache.Data[5] = 0.3 }}, // not an e4m3 value
 	} {
 		in, p := good(c.fp8, c.quant)
 		if c.fp8 {
 			in.KCache.Data[5] = 1 // a slot the mutation may rewrite
 		}
-		_, err := ValidatePrefill(in, p)
+		_, err := Validate(in, p)
 		require.NoError(t, err, "the unmutated case (%s)", c.arg)
 		c.mutate(in, &p)
-		_, err = ValidatePrefill(in, p)
-		var ae *ArgError
-		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.arg, err)
+		_, err = Validate(in, p)
+		var ae *paged.ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an paged.ArgError, got %v", c.arg, err)
 		require.Equal(t, c.arg, ae.Arg, "%v", err)
-		_, err = Prefill(tle.CPU(), in, p)
+		_, err = Run(tle.CPU(), in, p)
 		require.ErrorAs(t, err, &ae, c.arg)
 	}
-	// BF16 at 128 keys a step takes 128 query rows a program
-	r := rand.New(rand.NewPCG(37, 38))
-	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{30}, lens: []int64{200}, ks: PrefillKeyStep})
-	_, err := ValidatePrefill(in, p)
-	require.NoError(t, err)
-	p.BlockM = 64
-	_, err = ValidatePrefill(in, p)
-	var ae *ArgError
-	require.ErrorAs(t, err, &ae)
-	require.Equal(t, "key_step", ae.Arg, "%v", err)
-	require.Contains(t, err.Error(), "block_m 64")
 }
 
 // TestPrefillFP8: quant types 0 and 1, every page size, both layouts.
@@ -350,7 +332,7 @@ func TestPrefillKeyStep(t *testing.T) {
 		{name: "page 16 q1 hnd: 8 pages a step, 13 pages", quant: 1, page: 16, hkv: 2, g: 4, qlens: []int64{150, 1}, lens: []int64{200, 17}},
 		{name: "page 16 q0 hnd: 8 pages a step", quant: 0, page: 16, hkv: 1, g: 8, qlens: []int64{33}, lens: []int64{161}},
 	} {
-		for _, ks := range []int{PrefillKeyStep, c.page} {
+		for _, ks := range []int{KeyStep, c.page} {
 			c := c
 			c.fp8, c.ks = true, ks
 			c.name = fmt.Sprintf("fp8 key step %d, %s", ks, c.name)
@@ -370,50 +352,11 @@ func TestPrefillLongWalk(t *testing.T) {
 	for _, q := range []int{0, 1} {
 		c := prefillCase{name: fmt.Sprintf("fp8 q%d long walk", q), fp8: true, quant: q, page: 64, hkv: 1, g: 4, nhd: q == 1, qlens: []int64{3, 70}, lens: []int64{4300, 70}}
 		in, p := makePrefill(r, c)
-		d, err := ValidatePrefill(in, p)
+		d, err := Validate(in, p)
 		require.NoError(t, err)
 		require.Greater(t, d.KeyTiles, fp8K128PeelSteps)
-		require.Equal(t, "0", PlanPrefill(d).Defines["PEEL"], "the long walk's plan runs step 0 in the loop")
+		require.Equal(t, "0", Plan(d).Defines["PEEL"], "the long walk's plan runs step 0 in the loop")
 		runPrefill(t, devs, r, c)
-	}
-}
-
-// TestPrefillVStages: attn_prefill_fp8_k128 with three stages of V and V^T
-// beside two of K (PrefillParams.VStages 3): a long walk and short ones,
-// masked and not, quant 0 and 1, pages 64 and 32, on the interpreter (its
-// race check covers the rings) and the GPU.
-func TestPrefillVStages(t *testing.T) {
-	devs := tletest.Devices(t)
-	r := rand.New(rand.NewPCG(55, 56))
-	for _, c := range []prefillCase{
-		{name: "fp8 q1 v-stages 3, long walk", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, nhd: true, qlens: []int64{3, 70}, lens: []int64{4300, 70}},
-		{name: "fp8 q0 v-stages 3, 5 pages, Lq < L", fp8: true, quant: 0, page: 64, hkv: 1, g: 4, qlens: []int64{100}, lens: []int64{300}},
-		{name: "fp8 q0 v-stages 3, page 32, two q tiles", fp8: true, quant: 0, page: 32, hkv: 1, g: 8, nhd: true, qlens: []int64{129, 300}, lens: []int64{129, 300}},
-	} {
-		in, p := makePrefill(r, c)
-		p.KeyStep, p.VStages = PrefillKeyStep, 3
-		d, err := ValidatePrefill(in, p)
-		require.NoError(t, err)
-		require.Equal(t, "3", PlanPrefill(d).Defines["SV"], c.name)
-		requirePrefillOn(t, devs, c.name, in, p)
-	}
-	// masked: half the tiles off at random, the diagonal ones too
-	c := prefillCase{name: "fp8 q1 v-stages 3, masked", fp8: true, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{300}, lens: []int64{900}}
-	in, p := makePrefill(r, c)
-	in.BlockMask = randomMask(r, in, 0.5, false)
-	p.KeyStep, p.VStages = PrefillKeyStep, 3
-	requirePrefillOn(t, devs, c.name, in, p)
-}
-
-// requirePrefillOn runs Prefill on each device and checks it against the
-// float64 reference (prefillReference) within the dtype's limits.
-func requirePrefillOn(t *testing.T, devs []tle.Device, name string, in *PrefillInputs, p PrefillParams) {
-	t.Helper()
-	wo, wl := prefillReference(in, p)
-	for _, dev := range devs {
-		out, err := Prefill(dev, in, p)
-		require.NoError(t, err, "%s on %s", name, dev.Name())
-		requireClose(t, name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, true)
 	}
 }
 
@@ -445,22 +388,22 @@ func TestPrefillBF16KeyStep(t *testing.T) {
 // runBF16KeySteps runs BF16 inputs in at 128 keys a step
 // (attn_prefill_bf16_k128) and one page a step (attn_prefill_bf16)
 // against one float64 reference; it returns the outputs of each step.
-func runBF16KeySteps(t *testing.T, devs []tle.Device, name string, in *PrefillInputs, p PrefillParams) map[int]*PrefillOutputs {
+func runBF16KeySteps(t *testing.T, devs []tle.Device, name string, in *Inputs, p Params) map[int]*Outputs {
 	t.Helper()
 	wo, wl := prefillReference(in, p)
-	outs := map[int]*PrefillOutputs{}
-	for _, ks := range []int{PrefillKeyStep, 64} {
+	outs := map[int]*Outputs{}
+	for _, ks := range []int{KeyStep, 64} {
 		p.KeyStep = ks
-		d, err := ValidatePrefill(in, p)
+		d, err := Validate(in, p)
 		require.NoError(t, err, name)
-		require.Equal(t, map[int]string{128: "attn_prefill_bf16_k128", 64: "attn_prefill_bf16"}[ks], PlanPrefill(d).Kernel, name)
+		require.Equal(t, map[int]string{128: "attn_prefill_bf16_k128", 64: "attn_prefill_bf16"}[ks], Plan(d).Kernel, name)
 		for _, dev := range devs {
-			out, err := Prefill(dev, in, p)
+			out, err := Run(dev, in, p)
 			require.NoError(t, err, "%s key step %d on %s", name, ks, dev.Name())
 			for _, x := range out.O.Data {
 				require.False(t, math.IsNaN(x), "%s key step %d: NaN in o", name, ks)
 			}
-			requireClose(t, fmt.Sprintf("%s key step %d on %s", name, ks, dev.Name()), "", out.O.Data, out.LSE.Data, wo, wl, false)
+			pagedtest.RequireClose(t, fmt.Sprintf("%s key step %d on %s", name, ks, dev.Name()), "", out.O.Data, out.LSE.Data, wo, wl, false)
 			outs[ks] = out
 		}
 	}
@@ -474,7 +417,7 @@ func TestPrefillBF16KeyStepLong(t *testing.T) {
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(53, 54))
 	c := prefillCase{name: "long bf16 key step 128 L 4500 Lq 9 + L 4200 Lq 200", page: 64, hkv: 1, g: 4, nhd: true,
-		qlens: []int64{9, 200}, lens: []int64{4500, 4200}, ks: PrefillKeyStep}
+		qlens: []int64{9, 200}, lens: []int64{4500, 4200}, ks: KeyStep}
 	runPrefill(t, devs, r, c)
 }
 
@@ -483,12 +426,12 @@ func TestPrefillBF16KeyStepLong(t *testing.T) {
 // 0 half past L and repeated in its last step (3 pages).
 func TestPrefillBF16KeyStepNaN(t *testing.T) {
 	r := rand.New(rand.NewPCG(55, 56))
-	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{3, 17}, lens: []int64{150, 17}, ks: PrefillKeyStep})
-	require.True(t, math.IsNaN(in.VCache.Data[(int(in.BlockIDs[0][2])*64+30)*HeadDim]), "slot 30 of request 0's third page is past L = 150")
-	d, err := ValidatePrefill(in, p)
+	in, p := makePrefill(r, prefillCase{page: 64, hkv: 1, g: 4, qlens: []int64{3, 17}, lens: []int64{150, 17}, ks: KeyStep})
+	require.True(t, math.IsNaN(in.VCache.Data[(int(in.BlockIDs[0][2])*64+30)*paged.HeadDim]), "slot 30 of request 0's third page is past L = 150")
+	d, err := Validate(in, p)
 	require.NoError(t, err)
-	require.Equal(t, "attn_prefill_bf16_k128", PlanPrefill(d).Kernel)
-	out, err := Prefill(tle.CPU(), in, p)
+	require.Equal(t, "attn_prefill_bf16_k128", Plan(d).Kernel)
+	out, err := Run(tle.CPU(), in, p)
 	require.NoError(t, err)
 	for _, x := range append(out.O.Data, out.LSE.Data...) {
 		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
@@ -506,7 +449,7 @@ func TestPrefillKeyStepLong(t *testing.T) {
 		{name: "page 16 q1 L 1100 Lq 7", quant: 1, page: 16, hkv: 1, g: 4, qlens: []int64{7}, lens: []int64{1100}},
 	} {
 		c.name = "long fp8 key step 128 " + c.name
-		c.fp8, c.ks = true, PrefillKeyStep
+		c.fp8, c.ks = true, KeyStep
 		runPrefill(t, devs, r, c)
 	}
 }
@@ -514,32 +457,31 @@ func TestPrefillKeyStepLong(t *testing.T) {
 // TestPrefillKeyStepPlan: FP8 pages of 64 walk 128 keys a step by default
 // (attn_prefill_fp8_k128, SK stages), 16 and 32 one page a step; an
 // explicit step picks either kernel; BF16 walks 128 keys a step by default
-// for pages of 64 and 128 rows (attn_prefill_bf16_k128, two stages), one
+// for pages of 64 (attn_prefill_bf16_k128, two stages), one
 // page a step otherwise; each kernel's grid.
 func TestPrefillKeyStepPlan(t *testing.T) {
 	for _, c := range []struct {
-		fp8          bool
-		bm, page, ks int
-		kernel       string
-		step, ring   int
+		fp8        bool
+		page, ks   int
+		kernel     string
+		step, ring int
 	}{
-		{true, 0, 64, 0, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{true, 0, 64, 64, "attn_prefill_fp8", 64, 4},
-		{true, 0, 32, 0, "attn_prefill_fp8", 32, 8},
-		{true, 0, 32, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{true, 0, 16, 128, "attn_prefill_fp8_k128", 128, prefillStagesK128},
-		{false, 0, 64, 0, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
-		{false, 64, 64, 0, "attn_prefill_bf16", 64, 2}, // block_m 64: one page a step, half the ring
-		{false, 0, 64, 64, "attn_prefill_bf16", 64, 4},
-		{false, 0, 64, 128, "attn_prefill_bf16_k128", 128, prefillStagesBF16K128},
-		{false, 0, 32, 0, "attn_prefill_bf16", 32, 8},
+		{true, 64, 0, "attn_prefill_fp8_k128", 128, fp8K128Stages},
+		{true, 64, 64, "attn_prefill_fp8", 64, 4},
+		{true, 32, 0, "attn_prefill_fp8", 32, 8},
+		{true, 32, 128, "attn_prefill_fp8_k128", 128, fp8K128Stages},
+		{true, 16, 128, "attn_prefill_fp8_k128", 128, fp8K128Stages},
+		{false, 64, 0, "attn_prefill_bf16_k128", 128, bf16K128Stages},
+		{false, 64, 64, "attn_prefill_bf16", 64, 4},
+		{false, 64, 128, "attn_prefill_bf16_k128", 128, bf16K128Stages},
+		{false, 32, 0, "attn_prefill_bf16", 32, 8},
 	} {
-		d := &PrefillDims{Dims: Dims{Page: c.page, G: 4, B: 2, Hkv: 1, Hq: 4, FP8: c.fp8}}
-		require.NoError(t, d.setBlockM(c.bm, 300))
+		d := &Dims{Dims: paged.Dims{Page: c.page, G: 4, B: 2, Hkv: 1, Hq: 4, FP8: c.fp8}}
+		d.setQTiles(300)
 		require.NoError(t, d.setKeyStep(c.ks), "%+v", c)
 		require.Equal(t, c.step, d.KeyStep, "%+v", c)
 		require.Equal(t, c.ring, d.Stages, "%+v", c)
-		pl := PlanPrefill(d)
+		pl := Plan(d)
 		require.Equal(t, c.kernel, pl.Kernel, "%+v", c)
 		// attn_prefill_bf16_k128 puts the heads first (every head's
 		// heaviest q tile before any lighter one), the others the q tiles

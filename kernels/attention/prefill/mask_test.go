@@ -1,4 +1,4 @@
-package attention
+package prefill
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/paged/pagedtest"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
@@ -16,7 +18,7 @@ import (
 // randomMask draws a block mask for in: each 128 x 128 tile on with
 // probability density, the diagonal tile of each q tile (the one holding
 // its last row's causal limit) forced on when keepDiag.
-func randomMask(r *rand.Rand, in *PrefillInputs, density float64, keepDiag bool) *tle.Tensor {
+func randomMask(r *rand.Rand, in *Inputs, density float64, keepDiag bool) *tle.Tensor {
 	hq := in.Q.Shape[1]
 	B := len(in.CuSeqlensQ) - 1
 	maxQ, maxL := int64(0), int64(0)
@@ -45,7 +47,7 @@ func randomMask(r *rand.Rand, in *PrefillInputs, density float64, keepDiag bool)
 	return m
 }
 
-func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, density float64, keepDiag bool, edit func(in *PrefillInputs)) {
+func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, density float64, keepDiag bool, edit func(in *Inputs)) {
 	t.Helper()
 	in, p := makePrefill(r, c)
 	in.BlockMask = randomMask(r, in, density, keepDiag)
@@ -54,12 +56,12 @@ func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, den
 	}
 	wo, wl := prefillReference(in, p)
 	for _, dev := range devs {
-		out, err := Prefill(dev, in, p)
+		out, err := Run(dev, in, p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
 		for _, x := range out.O.Data {
 			require.False(t, math.IsNaN(x), "%s: NaN in o", c.name)
 		}
-		requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
+		pagedtest.RequireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 	}
 }
 
@@ -79,7 +81,7 @@ func TestPrefillMask(t *testing.T) {
 				i++
 				runMasked(t, devs, r, c, 0.3, keep, nil)
 				if fp8 { // the other FP8 walk: one page a step at 64, 128 keys at 32
-					c.ks = PrefillKeyStep
+					c.ks = KeyStep
 					if page == 64 {
 						c.ks = 64
 					}
@@ -89,9 +91,6 @@ func TestPrefillMask(t *testing.T) {
 			}
 		}
 	}
-	// 64 query rows a program: two programs read each mask row
-	c0 := prefillCase{name: "mask bf16 block_m 64", page: 64, hkv: 1, g: 4, qlens: []int64{200, 9}, lens: []int64{520, 300}, bm: 64}
-	runMasked(t, devs, r, c0, 0.3, true, nil)
 	// past the producer's 64 staged page ids (pages of 16, 300 pages)
 	c := prefillCase{name: "mask page 16 L 4800 Lq 5", page: 16, hkv: 1, g: 4, qlens: []int64{5}, lens: []int64{4800}}
 	runMasked(t, devs, r, c, 0.6, true, nil)
@@ -106,10 +105,10 @@ func TestPrefillMaskEmptyTile(t *testing.T) {
 		{name: "empty q tile bf16", page: 64},
 		{name: "empty q tile fp8 (128 keys a step)", fp8: true, page: 64},
 		{name: "empty q tile fp8 one page a step", fp8: true, page: 64, ks: 64},
-		{name: "empty q tile fp8 q0 page 32, 128 keys a step", fp8: true, page: 32, ks: PrefillKeyStep},
+		{name: "empty q tile fp8 q0 page 32, 128 keys a step", fp8: true, page: 32, ks: KeyStep},
 	} {
 		c.hkv, c.g, c.qlens, c.lens = 1, 4, []int64{150}, []int64{300}
-		runMasked(t, devs, r, c, 1, true, func(in *PrefillInputs) {
+		runMasked(t, devs, r, c, 1, true, func(in *Inputs) {
 			m := in.BlockMask // [1, 4, 2, 3]: q tile 1 of head 2 sees nothing
 			for kt := range 3 {
 				m.Data[(2*2+1)*3+kt] = 0
@@ -118,7 +117,7 @@ func TestPrefillMaskEmptyTile(t *testing.T) {
 	}
 	in, p := makePrefill(r, prefillCase{page: 32, hkv: 1, g: 4, qlens: []int64{150}, lens: []int64{300}})
 	in.BlockMask = tle.NewTensor(1, 4, 2, 3)
-	out, err := Prefill(tle.CPU(), in, p)
+	out, err := Run(tle.CPU(), in, p)
 	require.NoError(t, err)
 	for _, x := range out.O.Data {
 		require.Equal(t, 0.0, x)
@@ -148,7 +147,7 @@ func TestPrefillBF16KeyStepMask(t *testing.T) {
 	}
 	for ks, out := range runBF16KeySteps(t, devs, "empty q tile bf16", in, p) {
 		for tk := 128; tk < 150; tk++ {
-			require.Equal(t, 0.0, out.O.Data[(tk*4+2)*HeadDim], "key step %d row %d", ks, tk)
+			require.Equal(t, 0.0, out.O.Data[(tk*4+2)*paged.HeadDim], "key step %d row %d", ks, tk)
 			require.True(t, math.IsInf(out.LSE.Data[tk*4+2], -1), "key step %d row %d", ks, tk)
 		}
 	}
@@ -171,12 +170,12 @@ func TestValidatePrefillMask(t *testing.T) {
 		r := rand.New(rand.NewPCG(37, 38))
 		in, p := makePrefill(r, prefillCase{page: 32, hkv: 2, g: 4, nhd: true, qlens: []int64{30, 2}, lens: []int64{40, 2}})
 		in.BlockMask = tle.NewTensor(2, 8, 1, 1)
-		_, err := ValidatePrefill(in, p)
+		_, err := Validate(in, p)
 		require.NoError(t, err, c.name)
 		in.BlockMask = c.m
-		_, err = ValidatePrefill(in, p)
-		var ae *ArgError
-		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.name, err)
+		_, err = Validate(in, p)
+		var ae *paged.ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an paged.ArgError, got %v", c.name, err)
 		require.Equal(t, "block_mask", ae.Arg, "%s: %v", c.name, err)
 	}
 }

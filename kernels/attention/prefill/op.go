@@ -1,27 +1,28 @@
-package attention
+package prefill
 
 import (
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
 
-func init() { registry.Register(PrefillOp{}) }
+func init() { registry.Register(Op{}) }
 
-// PrefillOp is Prefill as the registered op attn_prefill (`tlec op
+// Op is Prefill as the registered op attn_prefill (`tlec op
 // attn_prefill`): issue 16's files in, o.npy and lse.npy out.
-type PrefillOp struct{}
+type Op struct{}
 
 // Name is the op's name.
-func (PrefillOp) Name() string { return "attn_prefill" }
+func (Op) Name() string { return "attn_prefill" }
 
 // Doc is a one-line summary.
-func (PrefillOp) Doc() string {
+func (Op) Doc() string {
 	return "paged prefill attention (varlen q, bottom-right causal, head dim 128, GQA 4/8, pages 16/32/64, bf16 or fp8): o and the LSE (natural log)"
 }
 
 // Inputs are the tensors the op reads.
-func (PrefillOp) Inputs() []registry.Arg {
+func (Op) Inputs() []registry.Arg {
 	return []registry.Arg{
 		{Name: "q", Doc: "[T, Hq, 128] float (fp8: e4m3 values)"},
 		{Name: "cu_seqlens_q", Doc: "[B+1] int32 or int64: 0, increasing, T"},
@@ -37,18 +38,18 @@ func (PrefillOp) Inputs() []registry.Arg {
 }
 
 // Params are the scalars the op reads.
-func (PrefillOp) Params() []registry.Arg {
+func (Op) Params() []registry.Arg {
 	return []registry.Arg{
 		{Name: "layout", Doc: `"nhd" or "hnd"`},
 		{Name: "dtype", Doc: `"bf16" or "fp8"`},
 		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (ignored for bf16)"},
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
-		{Name: "key_step", Optional: true, Doc: "keys a step of the KV walk, 128 or the page size; fp8: default 128 for pages of 64, else the page; bf16: default 128 for pages of 64 (128 query rows a program), else the page"},
+		{Name: "key_step", Optional: true, Doc: "keys a step of the KV walk, 128 or the page size; fp8: default 128 for pages of 64, else the page; bf16: default 128 for pages of 64, else the page"},
 	}
 }
 
 // Outputs are the tensors the op writes.
-func (PrefillOp) Outputs() []registry.Arg {
+func (Op) Outputs() []registry.Arg {
 	return []registry.Arg{
 		{Name: "o", Doc: "[T, Hq, 128] f32 (bf16 values)"},
 		{Name: "lse", Doc: "[T, Hq] f32, natural log (-inf for a row that sees no key)"},
@@ -56,12 +57,12 @@ func (PrefillOp) Outputs() []registry.Arg {
 }
 
 // Run validates everything, then runs Prefill on dev.
-func (op PrefillOp) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any) (map[string]*npy.Array, error) {
+func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any) (map[string]*npy.Array, error) {
 	inputs, p, err := op.Parse(in, params)
 	if err != nil {
 		return nil, err
 	}
-	out, err := Prefill(dev, inputs, p)
+	out, err := Run(dev, inputs, p)
 	if err != nil {
 		return nil, err
 	}
@@ -69,28 +70,28 @@ func (op PrefillOp) Run(dev tle.Device, in map[string]*npy.Array, params map[str
 }
 
 // Validate checks the arguments as Run would, without running anything.
-func (op PrefillOp) Validate(in map[string]*npy.Array, params map[string]any) error {
+func (op Op) Validate(in map[string]*npy.Array, params map[string]any) error {
 	_, _, err := op.Parse(in, params)
 	return err
 }
 
-// Parse turns npy arrays and params into PrefillInputs and PrefillParams
+// Parse turns npy arrays and params into Inputs and Params
 // and validates them (every error names its argument).
-func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*PrefillInputs, PrefillParams, error) {
-	var p PrefillParams
-	a := opArgs{op: op.Name(), in: in, params: params}
-	if err := a.known(op.Inputs(), op.Params()); err != nil {
+func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Params, error) {
+	var p Params
+	a := paged.OpArgs{Op: op.Name(), In: in, Params: params}
+	if err := a.Known(op.Inputs(), op.Params()); err != nil {
 		return nil, p, err
 	}
 	var err error
-	if p.Layout, err = a.str("layout"); err != nil {
+	if p.Layout, err = a.Str("layout"); err != nil {
 		return nil, p, err
 	}
-	if p.DType, err = a.str("dtype"); err != nil {
+	if p.DType, err = a.Str("dtype"); err != nil {
 		return nil, p, err
 	}
-	if p.DType == DTypeFP8 { // for bf16 a quant_type is ignored (issue 16)
-		qt, has, err := a.integer("quant_type", false)
+	if p.DType == paged.DTypeFP8 { // for bf16 a quant_type is ignored (issue 16)
+		qt, has, err := a.Integer("quant_type", false)
 		if err != nil {
 			return nil, p, err
 		}
@@ -99,22 +100,22 @@ func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*Pre
 		}
 		p.QuantType = qt
 	}
-	if p.Scale, err = a.scale(); err != nil {
+	if p.Scale, err = a.Scale(); err != nil {
 		return nil, p, err
 	}
-	if p.KeyStep, _, err = a.integer("key_step", false); err != nil {
+	if p.KeyStep, _, err = a.Integer("key_step", false); err != nil {
 		return nil, p, err
 	}
-	cu, err := a.ints("cu_seqlens_q", 1, "[B+1]")
+	cu, err := a.Ints("cu_seqlens_q", 1, "[B+1]")
 	if err != nil {
 		return nil, p, err
 	}
-	pa, err := a.paged()
+	pa, err := a.Arrays()
 	if err != nil {
 		return nil, p, err
 	}
-	inputs := &PrefillInputs{Q: pa.q, CuSeqlensQ: cu.I64, KCache: pa.kCache, VCache: pa.vCache, QScale: pa.qScale, KScale: pa.kScale, VScale: pa.vScale,
-		BlockIDs: pa.blockIDs, KVLens: pa.kvLens}
+	inputs := &Inputs{Q: pa.Q, CuSeqlensQ: cu.I64, KCache: pa.KCache, VCache: pa.VCache, QScale: pa.QScale, KScale: pa.KScale, VScale: pa.VScale,
+		BlockIDs: pa.BlockIDs, KVLens: pa.KVLens}
 	if m := in["block_mask"]; m != nil {
 		if err := m.Validate(); err != nil {
 			return nil, p, argErr("block_mask", "%v", err)
@@ -124,7 +125,7 @@ func (op PrefillOp) Parse(in map[string]*npy.Array, params map[string]any) (*Pre
 		}
 		inputs.BlockMask = &tle.Tensor{Shape: append([]int(nil), m.Shape...), Data: m.Float64s()}
 	}
-	if _, err := ValidatePrefill(inputs, p); err != nil {
+	if _, err := Validate(inputs, p); err != nil {
 		return nil, p, err
 	}
 	return inputs, p, nil

@@ -1,4 +1,4 @@
-package attention
+package paged
 
 import (
 	"maps"
@@ -11,21 +11,21 @@ import (
 	"github.com/tlego/tle/tle"
 )
 
-// opArgs reads the .npy inputs and params.json values of the ops
+// OpArgs reads the .npy inputs and params.json values of the ops
 // attn_decode and attn_prefill; every error names its argument.
-type opArgs struct {
-	op     string // the op's name, for unknown-name errors
-	in     map[string]*npy.Array
-	params map[string]any
+type OpArgs struct {
+	Op     string // the op's name, for unknown-name errors
+	In     map[string]*npy.Array
+	Params map[string]any
 }
 
-// known refuses an input or parameter the op does not take.
-func (a opArgs) known(inputs, params []registry.Arg) error {
+// Known refuses an input or parameter the op does not take.
+func (a OpArgs) Known(inputs, params []registry.Arg) error {
 	for _, c := range []struct {
 		names  []string
 		args   []registry.Arg
 		format string
-	}{{slices.Sorted(maps.Keys(a.in)), inputs, "takes no input named so (inputs: %s)"}, {slices.Sorted(maps.Keys(a.params)), params, "has no parameter named so (parameters: %s)"}} {
+	}{{slices.Sorted(maps.Keys(a.In)), inputs, "takes no input named so (inputs: %s)"}, {slices.Sorted(maps.Keys(a.Params)), params, "has no parameter named so (parameters: %s)"}} {
 		ok := map[string]bool{}
 		var all []string
 		for _, arg := range c.args {
@@ -34,16 +34,16 @@ func (a opArgs) known(inputs, params []registry.Arg) error {
 		}
 		for _, n := range c.names {
 			if !ok[n] {
-				return argErr(n, a.op+" "+c.format, strings.Join(all, ", "))
+				return argErr(n, a.Op+" "+c.format, strings.Join(all, ", "))
 			}
 		}
 	}
 	return nil
 }
 
-// str is the required string parameter name.
-func (a opArgs) str(name string) (string, error) {
-	v, ok := a.params[name]
+// Str is the required string parameter name.
+func (a OpArgs) Str(name string) (string, error) {
+	v, ok := a.Params[name]
 	if !ok || v == nil {
 		return "", argErr(name, "missing")
 	}
@@ -54,10 +54,10 @@ func (a opArgs) str(name string) (string, error) {
 	return s, nil
 }
 
-// integer is the integer parameter name and whether it is given (an error
+// Integer is the integer parameter name and whether it is given (an error
 // when it is required and not).
-func (a opArgs) integer(name string, required bool) (int, bool, error) {
-	v, ok := a.params[name]
+func (a OpArgs) Integer(name string, required bool) (int, bool, error) {
+	v, ok := a.Params[name]
 	if !ok || v == nil {
 		if required {
 			return 0, false, argErr(name, "missing")
@@ -81,10 +81,10 @@ func (a opArgs) integer(name string, required bool) (int, bool, error) {
 	return int(x), true, nil
 }
 
-// scale is the optional positive number "scale" (0 when absent: the
+// Scale is the optional positive number "scale" (0 when absent: the
 // default).
-func (a opArgs) scale() (float64, error) {
-	v, ok := a.params["scale"]
+func (a OpArgs) Scale() (float64, error) {
+	v, ok := a.Params["scale"]
 	if !ok || v == nil {
 		return 0, nil
 	}
@@ -98,9 +98,9 @@ func (a opArgs) scale() (float64, error) {
 	return x, nil
 }
 
-// float is the optional float array name as a tensor (nil when absent).
-func (a opArgs) float(name string) (*tle.Tensor, error) {
-	arr := a.in[name]
+// Float is the optional float array name as a tensor (nil when absent).
+func (a OpArgs) Float(name string) (*tle.Tensor, error) {
+	arr := a.In[name]
 	if arr == nil {
 		return nil, nil
 	}
@@ -113,10 +113,10 @@ func (a opArgs) float(name string) (*tle.Tensor, error) {
 	return &tle.Tensor{Shape: append([]int(nil), arr.Shape...), Data: arr.F64}, nil
 }
 
-// ints is the required int32 or int64 array name of the given rank (what
+// Ints is the required int32 or int64 array name of the given rank (what
 // is its shape's name).
-func (a opArgs) ints(name string, rank int, what string) (*npy.Array, error) {
-	arr := a.in[name]
+func (a OpArgs) Ints(name string, rank int, what string) (*npy.Array, error) {
+	arr := a.In[name]
 	if arr == nil {
 		return nil, argErr(name, "missing (want %s int32 or int64)", what)
 	}
@@ -132,27 +132,27 @@ func (a opArgs) ints(name string, rank int, what string) (*npy.Array, error) {
 	return arr, nil
 }
 
-// pagedArrays are the inputs decode and prefill share.
-type pagedArrays struct {
-	q, kCache, vCache, qScale, kScale, vScale *tle.Tensor
-	blockIDs                                  [][]int64
-	kvLens                                    []int64
+// Arrays are the inputs decode and prefill share.
+type Arrays struct {
+	Q, KCache, VCache, QScale, KScale, VScale *tle.Tensor
+	BlockIDs                                  [][]int64
+	KVLens                                    []int64
 }
 
-// paged reads q, the caches, the scales, block_ids and kv_lens.
-func (a opArgs) paged() (*pagedArrays, error) {
-	p := &pagedArrays{}
+// Arrays reads q, the caches, the scales, block_ids and kv_lens.
+func (a OpArgs) Arrays() (*Arrays, error) {
+	p := &Arrays{}
 	var err error
 	for _, f := range []struct {
 		name string
 		dst  **tle.Tensor
-	}{{"q", &p.q}, {"k_cache", &p.kCache}, {"v_cache", &p.vCache},
-		{"q_scale", &p.qScale}, {"k_scale", &p.kScale}, {"v_scale", &p.vScale}} {
-		if *f.dst, err = a.float(f.name); err != nil {
+	}{{"q", &p.Q}, {"k_cache", &p.KCache}, {"v_cache", &p.VCache},
+		{"q_scale", &p.QScale}, {"k_scale", &p.KScale}, {"v_scale", &p.VScale}} {
+		if *f.dst, err = a.Float(f.name); err != nil {
 			return nil, err
 		}
 	}
-	bt, err := a.ints("block_ids", 2, "[B, max_blocks]")
+	bt, err := a.Ints("block_ids", 2, "[B, max_blocks]")
 	if err != nil {
 		return nil, err
 	}
@@ -160,12 +160,12 @@ func (a opArgs) paged() (*pagedArrays, error) {
 		return nil, argErr("block_ids", "want a non-empty [B, max_blocks], got %v", bt.Shape)
 	}
 	for b := range bt.Shape[0] {
-		p.blockIDs = append(p.blockIDs, bt.I64[b*bt.Shape[1]:(b+1)*bt.Shape[1]])
+		p.BlockIDs = append(p.BlockIDs, bt.I64[b*bt.Shape[1]:(b+1)*bt.Shape[1]])
 	}
-	kl, err := a.ints("kv_lens", 1, "[B]")
+	kl, err := a.Ints("kv_lens", 1, "[B]")
 	if err != nil {
 		return nil, err
 	}
-	p.kvLens = kl.I64
+	p.KVLens = kl.I64
 	return p, nil
 }

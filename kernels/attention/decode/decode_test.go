@@ -1,4 +1,4 @@
-package attention
+package decode
 
 import (
 	"fmt"
@@ -10,14 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/paged/pagedtest"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
-)
-
-// tolerances of the spec: o and the LSE.
-const (
-	bf16TolO, bf16TolLSE = 0.016, 0.01
-	fp8TolO, fp8TolLSE   = 0.1, 0.05
 )
 
 // runCase draws case c and runs it on every device of devs against the
@@ -28,9 +24,9 @@ func runCase(t *testing.T, devs []tle.Device, r *rand.Rand, c decodeCase) (eo, e
 	wo, wl := reference(m.in, m.p)
 	for _, dev := range devs {
 		start := time.Now()
-		out, err := Decode(dev, m.in, m.p)
+		out, err := Run(dev, m.in, m.p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
-		do, dl := requireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("(%v) ", time.Since(start).Round(time.Millisecond)), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
+		do, dl := pagedtest.RequireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("(%v) ", time.Since(start).Round(time.Millisecond)), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		eo, el = max(eo, do), max(el, dl)
 	}
 	return eo, el
@@ -81,10 +77,10 @@ func testZeroLength(t *testing.T, sched string) {
 	m.in.KVLens[1] = 0
 	rows := len(wo) / 2 // request 1's rows of o follow request 0's
 	for _, dev := range tletest.Devices(t) {
-		out, err := decodeWith(dev, m.in, d)
+		out, err := runWith(dev, m.in, d)
 		require.NoError(t, err, dev.Name())
-		require.LessOrEqual(t, maxAbs(out.O.Data[:rows], wo[:rows]), bf16TolO, "%s: request 0", dev.Name())
-		require.LessOrEqual(t, maxAbs(out.LSE.Data[:len(wl)/2], wl[:len(wl)/2]), bf16TolLSE, "%s: request 0", dev.Name())
+		require.LessOrEqual(t, pagedtest.MaxAbs(out.O.Data[:rows], wo[:rows]), pagedtest.BF16TolO, "%s: request 0", dev.Name())
+		require.LessOrEqual(t, pagedtest.MaxAbs(out.LSE.Data[:len(wl)/2], wl[:len(wl)/2]), pagedtest.BF16TolLSE, "%s: request 0", dev.Name())
 		requireEmptied(t, out.O.Data[rows:], out.LSE.Data[len(wl)/2:], dev.Name()+": the empty request")
 	}
 }
@@ -175,9 +171,9 @@ func TestDecodeRewritten(t *testing.T) {
 		for _, b := range c.zero {
 			m.in.KVLens[b] = 0
 		}
-		ro, rl := c.sq*d.Hq*HeadDim, c.sq*d.Hq // one request's o and lse
+		ro, rl := c.sq*d.Hq*paged.HeadDim, c.sq*d.Hq // one request's o and lse
 		for _, dev := range devs {
-			out, err := decodeWith(dev, m.in, d)
+			out, err := runWith(dev, m.in, d)
 			require.NoError(t, err, "%s on %s", c.name, dev.Name())
 			for b := range c.lens {
 				o, l := out.O.Data[b*ro:(b+1)*ro], out.LSE.Data[b*rl:(b+1)*rl]
@@ -185,30 +181,9 @@ func TestDecodeRewritten(t *testing.T) {
 					requireEmptied(t, o, l, fmt.Sprintf("%s on %s: request %d", c.name, dev.Name(), b))
 					continue
 				}
-				requireClose(t, fmt.Sprintf("%s on %s, request %d", c.name, dev.Name(), b), "", o, l, wo[b*ro:(b+1)*ro], wl[b*rl:(b+1)*rl], c.fp8)
+				pagedtest.RequireClose(t, fmt.Sprintf("%s on %s, request %d", c.name, dev.Name(), b), "", o, l, wo[b*ro:(b+1)*ro], wl[b*rl:(b+1)*rl], c.fp8)
 			}
 		}
-	}
-}
-
-// TestDecodeV1: the first version's kernels (DecodeParams.V1, for
-// comparison with v2) at every page size, over several pieces of a request
-// and both layouts.
-func TestDecodeV1(t *testing.T) {
-	devs := tletest.Devices(t)
-	r := rand.New(rand.NewPCG(17, 18))
-	for _, c := range []decodeCase{
-		{name: "bf16 v1 page 64", v1: true, page: 64, hkv: 2, g: 8, sq: 2, lens: []int64{300, 5, 130}, splits: 2, nhd: true},
-		{name: "fp8q0 v1 page 64", v1: true, fp8: true, quant: 0, page: 64, hkv: 1, g: 4, sq: 3, lens: []int64{200, 64}, splits: 3},
-		{name: "fp8q1 v1 page 64", v1: true, fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{129}, nhd: true},
-		{name: "bf16 v1 page 16", v1: true, page: 16, hkv: 1, g: 4, sq: 4, lens: []int64{150, 4}, splits: 2},
-		{name: "fp8q0 v1 page 32", v1: true, fp8: true, quant: 0, page: 32, hkv: 2, g: 8, sq: 1, lens: []int64{97}, splits: 2, nhd: true},
-	} {
-		m := makeCase(r, c)
-		d, err := Validate(m.in, m.p)
-		require.NoError(t, err)
-		require.Contains(t, Plan(d).Decode, "_v1", c.name)
-		runCase(t, devs, r, c)
 	}
 }
 
@@ -263,8 +238,8 @@ func TestGarbageIsThere(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	m := makeCase(r, decodeCase{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{20}, nhd: true})
 	blk := int(m.in.BlockIDs[0][1]) // slots 4.. of the second page are past L = 20
-	require.True(t, math.IsNaN(m.in.KCache.Data[((blk*16+4)*1+0)*HeadDim]))
-	require.True(t, math.IsNaN(m.in.VCache.Data[((blk*16+15)*1+0)*HeadDim+127]))
+	require.True(t, math.IsNaN(m.in.KCache.Data[((blk*16+4)*1+0)*paged.HeadDim]))
+	require.True(t, math.IsNaN(m.in.VCache.Data[((blk*16+15)*1+0)*paged.HeadDim+127]))
 	bad := m.in.BlockIDs[0][2]
 	require.True(t, bad < 0 || bad >= int64(m.in.KCache.Shape[0]), "entry past the pages: %d", bad)
 }
@@ -307,13 +282,13 @@ func TestDecodeReplan(t *testing.T) {
 		{decodeCase{name: "longer", page: 64, hkv: 1, g: 8, sq: 1, lens: []int64{1500, 500, 3}, splits: 4}, []int64{1000, 64, 3}, 1},
 		{decodeCase{name: "longer fp8q1", fp8: true, quant: 1, page: 64, hkv: 1, g: 8, sq: 3, lens: []int64{1500, 500, 3}, splits: 4, nhd: true}, []int64{1000, 64, 3}, 1},
 		{decodeCase{name: "one piece a request", page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{400, 90}}, []int64{64, 2}, 1},
-		{decodeCase{name: "longer v1 page 16", page: 16, hkv: 1, g: 8, sq: 2, lens: []int64{900, 40}, splits: 3}, []int64{300, 40}, 1},
+		{decodeCase{name: "longer page 16", page: 16, hkv: 1, g: 8, sq: 2, lens: []int64{900, 40}, splits: 3}, []int64{300, 40}, 1},
 	} {
 		m := makeCase(r, c.decodeCase)
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
 		if c.splits == 0 {
-			_, d.Chunk = ChooseChunk(d.B, d.Hkv, c.planLens, 132)
+			_, d.Chunk = ChooseChunk(d.B, d.Hkv, c.planLens, tle.H200.SMs)
 		} else {
 			d.Chunk = chunkOf(c.planLens, c.splits)
 		}
@@ -327,9 +302,9 @@ func TestDecodeReplan(t *testing.T) {
 		}
 		wo, wl := reference(m.in, m.p)
 		for _, dev := range devs {
-			out, err := decodeWith(dev, m.in, d)
+			out, err := runWith(dev, m.in, d)
 			require.NoError(t, err, "%s on %s", c.name, dev.Name())
-			requireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("%d programs for %d pieces of %d tiles: ", d.Programs, need, d.Chunk), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
+			pagedtest.RequireClose(t, c.name+" on "+dev.Name(), fmt.Sprintf("%d programs for %d pieces of %d tiles: ", d.Programs, need, d.Chunk), out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		}
 	}
 }
@@ -372,6 +347,7 @@ func TestRunnerGPU(t *testing.T) {
 		{name: "fp8q1 nhd page 64, clusters of 8", fp8: true, quant: 1, page: 64, hkv: 2, g: 4, sq: 2, lens: []int64{1300, 200, 70}, splits: 20, cluster: 8, nhd: true},
 	} {
 		m := makeCase(r, c)
+		m.p.SMs = DeviceSMs(g)
 		d, err := Validate(m.in, m.p)
 		require.NoError(t, err)
 		dev, err := Upload(g, m.in, d)
@@ -385,9 +361,9 @@ func TestRunnerGPU(t *testing.T) {
 			}
 			t.Logf("%s: %d pieces, CL %d planned, %d launched", c.name, d.Programs, d.CL, run.Cluster())
 		}
-		to, tl := bf16TolO, bf16TolLSE
+		to, tl := pagedtest.BF16TolO, pagedtest.BF16TolLSE
 		if c.fp8 {
-			to, tl = fp8TolO, fp8TolLSE
+			to, tl = pagedtest.FP8TolO, pagedtest.FP8TolLSE
 		}
 		graph, err := run.Capture()
 		require.NoError(t, err, c.name)
@@ -396,7 +372,7 @@ func TestRunnerGPU(t *testing.T) {
 				for i := range m.in.KVLens {
 					m.in.KVLens[i] = max(int64(c.sq), m.in.KVLens[i]-int64(1+i))
 				}
-				require.NoError(t, g.UploadTo(dev.KVLens, floats(m.in.KVLens)))
+				require.NoError(t, g.UploadTo(dev.KVLens, paged.Floats(m.in.KVLens)))
 			}
 			if step == 2 {
 				// a replay of the graph captured before the first step reads
@@ -411,7 +387,7 @@ func TestRunnerGPU(t *testing.T) {
 			lse, err := g.Download(dev.LSE)
 			require.NoError(t, err)
 			wo, wl := reference(m.in, m.p)
-			eo, el := maxAbs(o, wo), maxAbs(lse, wl)
+			eo, el := pagedtest.MaxAbs(o, wo), pagedtest.MaxAbs(lse, wl)
 			t.Logf("%s step %d: max |o err| %.4g, max |lse err| %.4g", c.name, step, eo, el)
 			require.LessOrEqual(t, eo, to, c.name)
 			require.LessOrEqual(t, el, tl, c.name)

@@ -1,4 +1,4 @@
-package attention
+package prefill
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/attention/paged/pagedtest"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
@@ -18,16 +20,16 @@ import (
 // cdiv(L, 128) steps is short (the bench once built its sizes without the
 // walk's length and timed the peeled kernel everywhere).
 func TestPrefillBenchPlan(t *testing.T) {
-	for _, row := range PrefillBenchRows() {
-		if row.DType != DTypeFP8 {
+	for _, row := range BenchRows() {
+		if row.DType != paged.DTypeFP8 {
 			continue
 		}
 		np := int((row.Shape.L + int64(row.Shape.Page) - 1) / int64(row.Shape.Page))
-		d, err := benchPrefillDims(row, PlanPrefillBench(row, nil), PrefillBenchOptions{}, row.Shape.B*np+1)
+		d, err := benchDims(row, PlanBench(row, nil), BenchOptions{}, row.Shape.B*np+1)
 		require.NoError(t, err, row.Name)
-		tiles := int((row.Shape.L + PrefillTile - 1) / PrefillTile)
+		tiles := int((row.Shape.L + Tile - 1) / Tile)
 		require.Equal(t, tiles, d.KeyTiles, row.Name)
-		pl := PlanPrefill(d)
+		pl := Plan(d)
 		require.Equal(t, "attn_prefill_fp8_k128", pl.Kernel, row.Name)
 		want := "0"
 		if tiles <= fp8K128PeelSteps {
@@ -41,8 +43,8 @@ func TestPrefillBenchPlan(t *testing.T) {
 // 24 FP8 configurations, BF16 paged at the three shapes, BF16 no-cache at
 // 4096 and 32768, plus ours at 8192), each once, with their settings.
 func TestPrefillBenchRows(t *testing.T) {
-	rows := PrefillBenchRows()
-	byName := map[string]PrefillBenchRow{}
+	rows := BenchRows()
+	byName := map[string]BenchRow{}
 	for _, r := range rows {
 		_, dup := byName[r.Name]
 		require.False(t, dup, "row %s twice", r.Name)
@@ -55,7 +57,7 @@ func TestPrefillBenchRows(t *testing.T) {
 				for _, l := range []string{"nhd", "hnd"} {
 					r, ok := byName[fmt.Sprintf("prefill_fp8_q%d_%s_%s/%s", q, m, l, s)]
 					require.True(t, ok, "no FP8 row q%d %s %s %s", q, m, l, s)
-					require.Equal(t, PrefillBenchRow{Name: r.Name, Shape: r.Shape, DType: DTypeFP8, Quant: q, Layout: l, Masked: m == "masked"}, r)
+					require.Equal(t, BenchRow{Name: r.Name, Shape: r.Shape, DType: paged.DTypeFP8, Quant: q, Layout: l, Masked: m == "masked"}, r)
 					require.Equal(t, s, r.Shape.Name)
 					fp8++
 				}
@@ -64,7 +66,7 @@ func TestPrefillBenchRows(t *testing.T) {
 		for _, l := range []string{"nhd", "hnd"} {
 			r, ok := byName["prefill_kvcache_bf16_"+l+"/"+s]
 			require.True(t, ok)
-			require.Equal(t, DTypeBF16, r.DType)
+			require.Equal(t, paged.DTypeBF16, r.DType)
 			require.False(t, r.Masked || r.Identity)
 			require.True(t, byName["prefill_kvcache_bf16_masked_"+l+"/"+s].Masked)
 		}
@@ -74,7 +76,7 @@ func TestPrefillBenchRows(t *testing.T) {
 		r, ok := byName[fmt.Sprintf("prefill_bf16_nocache/%dx%d", n, n)]
 		require.True(t, ok)
 		require.True(t, r.Identity)
-		require.Equal(t, PrefillShape{r.Shape.Name, n, n, 32, 4, 64, 1}, r.Shape)
+		require.Equal(t, Shape{r.Shape.Name, n, n, 32, 4, 64, 1}, r.Shape)
 	}
 	require.Len(t, rows, 24+12+3)
 	for _, r := range rows {
@@ -84,7 +86,7 @@ func TestPrefillBenchRows(t *testing.T) {
 
 // bruteKeys counts, for each (request, head, query) of s, the keys that
 // are causal and whose tile of m is on.
-func bruteKeys(s PrefillShape, m []float64, kt int) float64 {
+func bruteKeys(s Shape, m []float64, kt int) float64 {
 	qt := int((s.Lq + 127) / 128)
 	var n float64
 	for bh := range s.B * s.Hq {
@@ -105,12 +107,12 @@ func bruteKeys(s PrefillShape, m []float64, kt int) float64 {
 // on small shapes (offsets L - Lq that do and do not divide by 128, Lq
 // past one tile, B 2), a full mask gives the dense causal count.
 func TestPrefillBenchMask(t *testing.T) {
-	for _, s := range append([]PrefillShape{
+	for _, s := range append([]Shape{
 		{"small", 300, 700, 3, 1, 64, 2},
 		{"aligned", 256, 512, 2, 1, 64, 1},
 		{"self", 385, 385, 2, 1, 64, 1},
-	}, PrefillShapes...) {
-		m, kt := PrefillBenchMask(rand.New(rand.NewPCG(5, 6)), s)
+	}, Shapes...) {
+		m, kt := BenchMask(rand.New(rand.NewPCG(5, 6)), s)
 		qt := int((s.Lq + 127) / 128)
 		require.Equal(t, int((s.L+127)/128), kt)
 		require.Len(t, m, s.B*s.Hq*qt*kt)
@@ -127,15 +129,15 @@ func TestPrefillBenchMask(t *testing.T) {
 			}
 		}
 		if s.Lq*s.L <= 512*4096 {
-			require.Equal(t, 4*128*bruteKeys(s, m, kt), PrefillMaskedFLOPs(s, m, kt), s.Name)
+			require.Equal(t, 4*128*bruteKeys(s, m, kt), MaskedFLOPs(s, m, kt), s.Name)
 			for i := range m {
 				m[i] = 1
 			}
-			require.Equal(t, 4*128*bruteKeys(s, m, kt), PrefillFLOPs(s), s.Name)
-			require.Equal(t, PrefillFLOPs(s), PrefillMaskedFLOPs(s, m, kt), s.Name)
+			require.Equal(t, 4*128*bruteKeys(s, m, kt), FLOPs(s), s.Name)
+			require.Equal(t, FLOPs(s), MaskedFLOPs(s, m, kt), s.Name)
 		}
 	}
-	require.Equal(t, PrefillFLOPs(PrefillShapes[1]), PrefillMaskedFLOPs(PrefillShapes[1], nil, 0))
+	require.Equal(t, FLOPs(Shapes[1]), MaskedFLOPs(Shapes[1], nil, 0))
 
 	// the bench's plans: one mask per shape (fixed seed), density ~0.25
 	// where there are many tiles, 1 for the single tile of 127 x 127
@@ -148,10 +150,10 @@ func TestPrefillBenchMask(t *testing.T) {
 		{"512x4096", 0.22, 0.30, 3},
 		{"512x32768", 0.24, 0.27, 3.5},
 	} {
-		var plans []PrefillBenchPlan
-		for _, r := range PrefillBenchRows() {
+		var plans []BenchPlan
+		for _, r := range BenchRows() {
 			if r.Masked && r.Shape.Name == c.name {
-				plans = append(plans, PlanPrefillBench(r, nil))
+				plans = append(plans, PlanBench(r, nil))
 			}
 		}
 		require.Len(t, plans, 6, c.name) // fp8 q0/q1 x nhd/hnd, bf16 nhd/hnd
@@ -161,24 +163,24 @@ func TestPrefillBenchMask(t *testing.T) {
 		for _, q := range plans[1:] {
 			require.Equal(t, p, q, "%s: one mask per shape", c.name)
 		}
-		// the mask has the shape ValidatePrefill wants
-		s := PrefillShapes[0]
-		for _, x := range PrefillShapes {
+		// the mask has the shape Validate wants
+		s := Shapes[0]
+		for _, x := range Shapes {
 			if x.Name == c.name {
 				s = x
 			}
 		}
-		d := &PrefillDims{Dims: Dims{B: 1, Hq: 32}}
-		require.NoError(t, d.setBlockM(0, s.Lq))
-		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.MaskQT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
+		d := &Dims{Dims: paged.Dims{B: 1, Hq: 32}}
+		d.setQTiles(s.Lq)
+		require.NoError(t, d.checkMask(&tle.Tensor{Shape: []int{1, 32, d.QT, p.MaskKT}, Data: p.Mask}, []int64{s.L}))
 	}
-	dense := PlanPrefillBench(PrefillBenchRows()[0], nil)
+	dense := PlanBench(BenchRows()[0], nil)
 	require.Nil(t, dense.Mask)
 	require.Equal(t, dense.DenseFLOPs, dense.FLOPs)
-	require.Equal(t, PrefillFLOPs(PrefillShapes[0]), dense.FLOPs)
+	require.Equal(t, FLOPs(Shapes[0]), dense.FLOPs)
 }
 
-// TestPrefillBenchMasks: masks given by shape (LoadPrefillBenchMasks from
+// TestPrefillBenchMasks: masks given by shape (LoadBenchMasks from
 // DIR/mask_NAME.npy, as tools/hpc_masks.py saves HPC-Ops' draw) replace
 // the bench's own draw for the masked rows of that shape, with their
 // density, most active tiles of a program and work; a shape without a file
@@ -186,13 +188,13 @@ func TestPrefillBenchMask(t *testing.T) {
 // and 1, or a missing directory, is refused naming the argument.
 func TestPrefillBenchMasks(t *testing.T) {
 	dir := t.TempDir()
-	s := PrefillShapes[1] // 512x4096: 4 q tiles, 32 key tiles
+	s := Shapes[1] // 512x4096: 4 q tiles, 32 key tiles
 	qt, kt := 4, 32
 	m := make([]int64, s.Hq*qt*kt)
 	for h := range s.Hq {
 		for i := range qt {
 			row := m[(h*qt+i)*kt:][:kt]
-			last := int((s.L - s.Lq + min(int64(i+1)*PrefillTile, s.Lq) - 1) / PrefillTile)
+			last := int((s.L - s.Lq + min(int64(i+1)*Tile, s.Lq) - 1) / Tile)
 			for j := 0; j <= last; j += 2 + h%3 { // every 2nd to 4th tile up to the frontier
 				row[j] = 1
 			}
@@ -200,11 +202,11 @@ func TestPrefillBenchMasks(t *testing.T) {
 		}
 	}
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "mask_512x4096.npy"), &npy.Array{Shape: []int{1, s.Hq, qt, kt}, DType: "|u1", I64: m}))
-	masks, err := LoadPrefillBenchMasks(dir)
+	masks, err := LoadBenchMasks(dir)
 	require.NoError(t, err)
 	require.Len(t, masks, 1)
-	var row, other PrefillBenchRow
-	for _, r := range PrefillBenchRows() {
+	var row, other BenchRow
+	for _, r := range BenchRows() {
 		if r.Masked && r.Shape.Name == s.Name {
 			row = r
 		}
@@ -212,7 +214,7 @@ func TestPrefillBenchMasks(t *testing.T) {
 			other = r
 		}
 	}
-	p := PlanPrefillBench(row, masks)
+	p := PlanBench(row, masks)
 	require.Equal(t, kt, p.MaskKT)
 	var on, most float64
 	for i, x := range m {
@@ -228,27 +230,27 @@ func TestPrefillBenchMasks(t *testing.T) {
 	require.InDelta(t, on/float64(len(m)), p.Density, 1e-12)
 	require.Equal(t, int(most), p.MaxTiles)
 	require.Less(t, p.FLOPs, p.DenseFLOPs)
-	require.Equal(t, PlanPrefillBench(other, nil), PlanPrefillBench(other, masks), "no file for 512x32768: the bench's draw")
-	drawn := PlanPrefillBench(row, nil)
+	require.Equal(t, PlanBench(other, nil), PlanBench(other, masks), "no file for 512x32768: the bench's draw")
+	drawn := PlanBench(row, nil)
 	require.NotEqual(t, drawn.Mask, p.Mask)
 	require.Equal(t, 16, drawn.MaxTiles, "the draw's 512x4096 programs: 2 to 16 active tiles")
 
 	m[5] = 2
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "mask_512x4096.npy"), &npy.Array{Shape: []int{1, s.Hq, qt, kt}, DType: "|u1", I64: m}))
-	_, err = LoadPrefillBenchMasks(dir)
+	_, err = LoadBenchMasks(dir)
 	requireArgErr(t, err, "masks", "element 5 = 2; a block mask holds 0 or 1")
 	require.NoError(t, npy.WriteFile(filepath.Join(dir, "mask_512x4096.npy"), &npy.Array{Shape: []int{s.Hq, qt, kt}, DType: "|u1", I64: m}))
-	_, err = LoadPrefillBenchMasks(dir)
+	_, err = LoadBenchMasks(dir)
 	requireArgErr(t, err, "masks", "want an integer or bool array of shape [1 32 4 32]")
-	_, err = LoadPrefillBenchMasks(filepath.Join(dir, "nope"))
+	_, err = LoadBenchMasks(filepath.Join(dir, "nope"))
 	requireArgErr(t, err, "masks", "no such file or directory")
 }
 
-// requireArgErr requires err to be an ArgError naming arg whose message
+// requireArgErr requires err to be an paged.ArgError naming arg whose message
 // holds text.
 func requireArgErr(t *testing.T, err error, arg, text string) {
 	t.Helper()
-	var ae *ArgError
+	var ae *paged.ArgError
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, arg, ae.Arg)
 	require.Contains(t, ae.Msg, text)
@@ -263,13 +265,13 @@ func TestPrefillBenchMaskRun(t *testing.T) {
 	for _, fp8 := range []bool{false, true} {
 		c := prefillCase{name: fmt.Sprintf("bench mask fp8 %v", fp8), fp8: fp8, quant: 1, page: 64, hkv: 1, g: 4, qlens: []int64{200}, lens: []int64{520}}
 		in, p := makePrefill(r, c)
-		m, kt := PrefillBenchMask(rand.New(rand.NewPCG(PrefillBenchMaskSeed, 0)), PrefillShape{Lq: 200, L: 520, Hq: 4, B: 1})
+		m, kt := BenchMask(rand.New(rand.NewPCG(BenchMaskSeed, 0)), Shape{Lq: 200, L: 520, Hq: 4, B: 1})
 		in.BlockMask = &tle.Tensor{Shape: []int{1, 4, 2, kt}, Data: m}
 		wo, wl := prefillReference(in, p)
 		for _, dev := range devs {
-			out, err := Prefill(dev, in, p)
+			out, err := Run(dev, in, p)
 			require.NoError(t, err, "%s on %s", c.name, dev.Name())
-			requireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
+			pagedtest.RequireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 		}
 	}
 }

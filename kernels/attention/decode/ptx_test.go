@@ -1,4 +1,4 @@
-package attention
+package decode
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
@@ -16,7 +17,7 @@ import (
 // plans them (pages 16, 32, 64; N = 8, 16, 32 query rows) and checks the
 // data path.
 //
-// Pages of 64 (the v2 kernels): the producer role (setmaxnreg.dec to 40)
+// Pages of 64 (attn_decode_bf16, attn_decode_fp8): the producer role (setmaxnreg.dec to 40)
 // issues every rank-4 TMA load of K and V (cp.async.bulk.tensor.4d, boxes
 // [1, 1, 64, 64] for bf16's two swizzled column blocks, [1, 1, 64, 128]
 // for e4m3, on mbarriers armed with expect_tx) and waits with
@@ -49,12 +50,12 @@ func TestDecodePTX(t *testing.T) {
 		quant, page int
 		g, sq, n    int
 	}{
-		{DTypeBF16, 0, 16, 4, 1, 8}, {DTypeBF16, 0, 32, 8, 2, 16}, {DTypeBF16, 0, 64, 8, 4, 32}, {DTypeBF16, 0, 64, 4, 3, 16},
-		{DTypeBF16, 0, 64, 8, 1, 8},
-		{DTypeFP8, 1, 16, 4, 2, 8}, {DTypeFP8, 1, 32, 8, 1, 8}, {DTypeFP8, 0, 64, 8, 2, 16}, {DTypeFP8, 0, 16, 8, 4, 32},
-		{DTypeFP8, 1, 64, 8, 1, 8}, {DTypeFP8, 1, 64, 4, 4, 16},
+		{paged.DTypeBF16, 0, 16, 4, 1, 8}, {paged.DTypeBF16, 0, 32, 8, 2, 16}, {paged.DTypeBF16, 0, 64, 8, 4, 32}, {paged.DTypeBF16, 0, 64, 4, 3, 16},
+		{paged.DTypeBF16, 0, 64, 8, 1, 8},
+		{paged.DTypeFP8, 1, 16, 4, 2, 8}, {paged.DTypeFP8, 1, 32, 8, 1, 8}, {paged.DTypeFP8, 0, 64, 8, 2, 16}, {paged.DTypeFP8, 0, 16, 8, 4, 32},
+		{paged.DTypeFP8, 1, 64, 8, 1, 8}, {paged.DTypeFP8, 1, 64, 4, 4, 16},
 	} {
-		d := &Dims{Page: c.page, G: c.g, Sq: c.sq, FP8: c.dtype == DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g, Splits: 1}
+		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, FP8: c.dtype == paged.DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g}, Sq: c.sq, Splits: 1}
 		d.N = padRows(d.G * d.Sq)
 		require.Equal(t, c.n, d.N)
 		pl := Plan(d)
@@ -67,7 +68,7 @@ func TestDecodePTX(t *testing.T) {
 			ks, ty, count = "32", "e4m3.e4m3", 8
 		}
 		require.Len(t, b.Descs, 2, "%+v: the K and V maps", c)
-		box := HeadDim // v1 and e4m3: one box per page
+		box := paged.HeadDim // pages of 16 and 32, and e4m3: one box per page
 		if c.page == Tile && !d.FP8 {
 			box = 64 // bf16 rows of 256 bytes in wgmma's 128B swizzle: one box per 64-column block
 		}
@@ -151,17 +152,17 @@ func TestDecodePTX(t *testing.T) {
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
 	for _, dyn := range []bool{false, true} {
-		cd, err := ck.Compile(Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+		cd, err := ck.Compile(Plan(&Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "dynamic %v", dyn)
 		require.True(t, cd.GridDependencyWait, "dynamic %v", dyn)
 	}
-	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
 	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
 }
 
-// TestDecodeSmemFits compiles the page-64 v2 kernels at every query-row
+// TestDecodeSmemFits compiles the page-64 kernels at every query-row
 // count and programs per SM and checks the plan against the compiled
 // shared memory: smemOther bounds what is not the ring, and the programs
 // of one SM fit its shared memory with at least two stages each.
@@ -178,7 +179,7 @@ func TestDecodeSmemFits(t *testing.T) {
 					} else {
 						d, b = compileV2(t, fp8, sq, ctas, cl)
 					}
-					stage := 2 * Tile * HeadDim * 2
+					stage := 2 * Tile * paged.HeadDim * 2
 					if fp8 {
 						stage /= 2
 					}
@@ -195,7 +196,7 @@ func TestDecodeSmemFits(t *testing.T) {
 	}
 }
 
-// TestDecodeClusterPTX builds the page-64 v2 kernels with and without the
+// TestDecodeClusterPTX builds the page-64 kernels with and without the
 // cluster merge (N = 8, 16, 32; one and several programs an SM): with CL
 // > 1 the kernel synchronises its cluster twice after the roles
 // (barrier.cluster.arrive.release / wait.acquire), maps its peers' partial
@@ -214,7 +215,7 @@ func TestDecodeClusterPTX(t *testing.T) {
 		for _, sq := range []int{1, 2, 4} {
 			for _, ctas := range []int{1, 2} {
 				for _, cl := range []int{1, 2, 8} {
-					d := &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8, CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
+					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
 					d.fitCTAs()
 					pl := Plan(d)
 					k, err := Kernel(pl.Decode)
@@ -252,7 +253,7 @@ func TestDecodeClusterPTX(t *testing.T) {
 	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
-	d := &Dims{Page: Tile, G: 8, Sq: 1, N: 8, B: 64, Splits: 20, CL: 8}
+	d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Splits: 20, CL: 8}
 	require.Equal(t, 4, d.leaderSlots())
 	cb, err := ck.Compile(Plan(d).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
@@ -299,18 +300,18 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 	require.NotZero(t, reads, "%s: the accumulator is read", what)
 }
 
-// compileV2 builds the page-64 v2 decode kernel (G 8, quant type 1) for sq
+// compileV2 builds the page-64 decode kernel (G 8, quant type 1) for sq
 // query tokens with ctas programs an SM asked (fitCTAs may lower them) and
 // cluster size cl.
 func compileV2(t *testing.T, fp8 bool, sq, ctas, cl int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: cl})
+	return compileDims(t, &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: cl})
 }
 
 // compileV2Dyn is compileV2 under the dynamic schedule (CL 1).
 func compileV2Dyn(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Page: Tile, G: 8, Sq: sq, N: padRows(8 * sq), FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8, CTAs: ctas, CL: 1, Dynamic: true})
+	return compileDims(t, &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: 1, Dynamic: true})
 }
 
 // compileDims compiles the decode kernel of Plan(d) to PTX (llc).

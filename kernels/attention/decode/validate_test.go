@@ -1,4 +1,4 @@
-package attention
+package decode
 
 import (
 	"errors"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
 )
 
 // TestValidate: each bad argument is refused before anything runs, by an
-// ArgError naming it (Decode on the interpreter would otherwise run).
+// paged.ArgError naming it (Decode on the interpreter would otherwise run).
 func TestValidate(t *testing.T) {
 	good := func(fp8 bool, quant int) made {
 		r := rand.New(rand.NewPCG(5, 6))
@@ -78,10 +79,10 @@ func TestValidate(t *testing.T) {
 		_, err := Validate(m.in, m.p)
 		require.NoError(t, err, "the unmutated case")
 		c.mutate(&m)
-		out, err := Decode(tle.CPU(), m.in, m.p)
+		out, err := Run(tle.CPU(), m.in, m.p)
 		require.Nil(t, out)
-		var ae *ArgError
-		require.True(t, errors.As(err, &ae), "%s: want an ArgError, got %v", c.arg, err)
+		var ae *paged.ArgError
+		require.True(t, errors.As(err, &ae), "%s: want an paged.ArgError, got %v", c.arg, err)
 		require.Equal(t, c.arg, ae.Arg, "%v", err)
 		t.Logf("%s: %v", c.arg, err)
 	}

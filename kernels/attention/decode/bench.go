@@ -1,10 +1,11 @@
-package attention
+package decode
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
 )
 
@@ -52,7 +53,7 @@ var ExtraWorkloads = []Workload{
 
 // BenchVariant is one kernel configuration timed on every workload.
 type BenchVariant struct {
-	DType  string // DTypeBF16 or DTypeFP8 (quant type 1)
+	DType  string // paged.DTypeBF16 or paged.DTypeFP8 (quant type 1)
 	Sq     int
 	Layout string
 }
@@ -61,9 +62,9 @@ type BenchVariant struct {
 // and HND.
 var BenchVariants = func() []BenchVariant {
 	var out []BenchVariant
-	for _, dt := range []string{DTypeBF16, DTypeFP8} {
+	for _, dt := range []string{paged.DTypeBF16, paged.DTypeFP8} {
 		for _, sq := range []int{1, 2} {
-			for _, l := range []string{LayoutNHD, LayoutHND} {
+			for _, l := range []string{paged.LayoutNHD, paged.LayoutHND} {
 				out = append(out, BenchVariant{dt, sq, l})
 			}
 		}
@@ -83,7 +84,7 @@ type BenchResult struct {
 	CTAs     int     `json:"ctas"`      // programs per SM the plan fills (Dims.CTAs)
 	Cluster  int     `json:"cluster"`   // the decode kernel's cluster size (Dims.CL)
 	Schedule string  `json:"schedule"`  // "fixed" or "dynamic" (Dims.Dynamic)
-	Stages   int     `json:"stages"`    // the v2 ring's depth
+	Stages   int     `json:"stages"`    // the ring's depth
 	Programs int     `json:"programs"`  // decode programs (pieces of all requests) per kv head
 	Chunk    int     `json:"chunk"`     // 64-token tiles per piece
 	Kernel   string  `json:"kernel"`    // the decode kernel timed
@@ -101,13 +102,11 @@ type BenchOptions struct {
 	Warmup, Reps int
 	Workloads    []Workload     // nil: all
 	Variants     []BenchVariant // nil: all
-	// V1 times the first version's kernels (DecodeParams.V1) instead.
-	V1 bool
-	// CTAs is DecodeParams.CTAs (0: DefaultCTAs).
+	// CTAs is Params.CTAs (0: DefaultCTAs).
 	CTAs int
-	// Cluster is DecodeParams.Cluster (0: 1; ClusterAuto: ChooseCluster's).
+	// Cluster is Params.Cluster (0: 1; ClusterAuto: ChooseCluster's).
 	Cluster int
-	// Schedule is DecodeParams.Schedule ("": the policy's).
+	// Schedule is Params.Schedule ("": the policy's).
 	Schedule string
 	// Launches times the call as two launches back to back (Runner.Launch)
 	// instead of a CUDA graph replay (Runner.Capture), HPC-Ops' timing.
@@ -132,7 +131,7 @@ func CopyRate(g *tle.GPU, reps int) (float64, error) {
 	}
 	defer g.Free(dst)
 	t, err := g.Time(3, reps, func() error { return g.CopyDtoD(dst, src, n) })
-	if err != nil {
+	if err != nil || t.MedianMs == 0 { // a dry GPU times nothing
 		return 0, err
 	}
 	return 2 * n / t.MedianMs / 1e9, nil
@@ -160,33 +159,16 @@ func timeRunner(g *tle.GPU, run *Runner, opts BenchOptions) (tle.Timing, string,
 	return tm, timing, err
 }
 
-// fillRandom writes random values of b's dtype into b, a chunk of 1M
-// values uploaded over and over (the bench's caches are hundreds of MB).
-func fillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
-	const chunk = 1 << 20
-	data := make([]float64, min(chunk, b.N))
-	for i := range data {
-		data[i] = b.DType.Round(r.NormFloat64())
-	}
-	for off := 0; off < b.N; off += chunk {
-		n := min(chunk, b.N-off)
-		view := &tle.DeviceBuffer{Ptr: b.Ptr + tle.DevicePtr(off*b.DType.Bytes()), DType: b.DType, N: n}
-		if err := g.UploadTo(view, data[:n]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Bench times decode on g for every workload and variant with CUDA events:
 // the median of opts.Reps calls (decode and combine; a CUDA graph replay
 // each, as HPC-Ops' bench times its calls, or two launches back to back)
-// after opts.Warmup, buffers and launches prepared once per row.
+// after opts.Warmup, buffers and launches prepared once per row, the
+// splits planned for g's SMs.
 func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if err := CheckCluster(opts.Cluster); err != nil {
 		return nil, err
 	}
-	if err := CheckSchedule(opts.Schedule, opts.V1, opts.Cluster); err != nil {
+	if err := CheckSchedule(opts.Schedule, opts.Cluster); err != nil {
 		return nil, err
 	}
 	wls, vars := opts.Workloads, opts.Variants
@@ -202,6 +184,10 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	}
 	total := len(wls)*len(vars) + 1
 	progress(0, total, "copy rate")
+	sms, err := g.SMs()
+	if err != nil {
+		return nil, fmt.Errorf("the GPU's SM count: %w", err)
+	}
 	copyRate, err := CopyRate(g, max(opts.Reps, 5))
 	if err != nil {
 		return nil, fmt.Errorf("copy rate: %w", err)
@@ -210,7 +196,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	var out []BenchResult
 	step := 1
 	for _, w := range wls {
-		res, err := benchWorkload(g, r, w, vars, opts, copyRate, func(what string) {
+		res, err := benchWorkload(g, sms, r, w, vars, opts, copyRate, func(what string) {
 			progress(step, total, w.Name+" "+what)
 			step++
 		})
@@ -223,7 +209,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	return out, nil
 }
 
-func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, opts BenchOptions, copyRate float64, done func(string)) ([]BenchResult, error) {
+func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVariant, opts BenchOptions, copyRate float64, done func(string)) ([]BenchResult, error) {
 	const hkv, gq, page = 1, 8, 64
 	b := len(w.Lens)
 	var pages int
@@ -261,7 +247,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		}
 		bufs = append(bufs, x)
 		if fill {
-			err = fillRandom(g, x, r)
+			err = paged.FillRandom(g, x, r)
 		}
 		return x, err
 	}
@@ -272,13 +258,13 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		}
 		return x, err
 	}
-	cacheN := blocks * page * hkv * HeadDim
+	cacheN := blocks * page * hkv * paged.HeadDim
 	caches := map[string][2]*tle.DeviceBuffer{}
 	bt, err := upload(ir.I32, table)
 	if err != nil {
 		return nil, err
 	}
-	kl, err := upload(ir.I32, floats(w.Lens))
+	kl, err := upload(ir.I32, paged.Floats(w.Lens))
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +281,7 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 	}
 	var out []BenchResult
 	for _, v := range vars {
-		fp8 := v.DType == DTypeFP8
+		fp8 := v.DType == paged.DTypeFP8
 		dt := ir.BF16
 		if fp8 {
 			dt = ir.F8E4M3
@@ -313,19 +299,19 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 			kv = [2]*tle.DeviceBuffer{k, vv}
 			caches[v.DType] = kv
 		}
-		d := &Dims{B: b, Sq: v.Sq, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
-			N: padRows(gq * v.Sq), Scale: DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == LayoutNHD}
+		d := &Dims{Dims: paged.Dims{B: b, Hq: hkv * gq, Hkv: hkv, G: gq, Page: page, Blocks: blocks, MaxBlocks: maxBlocks,
+			Scale: paged.DefaultScale, FP8: fp8, Quant: 1, NHD: v.Layout == paged.LayoutNHD}, Sq: v.Sq, N: padRows(gq * v.Sq)}
 		if !fp8 {
 			d.Quant = 0
 		}
-		d.V1, d.CTAs = opts.V1, opts.CTAs
-		d.choosePieces(w.Lens, 0, 0, opts.Cluster, opts.Schedule)
+		d.CTAs = opts.CTAs
+		d.choosePieces(w.Lens, 0, sms, opts.Cluster, opts.Schedule)
 		rows := b * v.Sq * d.Hq
 		t := &DeviceInputs{KCache: kv[0], VCache: kv[1], BlockIDs: bt, KVLens: kl}
-		if t.Q, err = alloc(dt, rows*HeadDim, true); err != nil {
+		if t.Q, err = alloc(dt, rows*paged.HeadDim, true); err != nil {
 			return nil, err
 		}
-		if t.O, err = alloc(ir.BF16, rows*HeadDim, false); err != nil {
+		if t.O, err = alloc(ir.BF16, rows*paged.HeadDim, false); err != nil {
 			return nil, err
 		}
 		if t.LSE, err = alloc(ir.F32, rows, false); err != nil {
@@ -353,10 +339,15 @@ func benchWorkload(g *tle.GPU, r *rand.Rand, w Workload, vars []BenchVariant, op
 		if err != nil {
 			return nil, err
 		}
-		bytes := tokens * hkv * HeadDim * 2 * int64(dt.Bytes())
+		bytes := tokens * hkv * paged.HeadDim * 2 * int64(dt.Bytes())
 		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Schedule: d.schedule(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode, Timing: timing,
-			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, TBps: float64(bytes) / tm.MedianMs / 1e9,
-			CopyTBps: copyRate, FloorUs: float64(bytes) / copyRate / 1e6}
+			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, CopyTBps: copyRate}
+		if tm.MedianMs > 0 { // a dry GPU times nothing
+			res.TBps = float64(bytes) / tm.MedianMs / 1e9
+		}
+		if copyRate > 0 {
+			res.FloorUs = float64(bytes) / copyRate / 1e6
+		}
 		out = append(out, res)
 		done(fmt.Sprintf("%s sq %d %s", v.DType, v.Sq, v.Layout))
 	}

@@ -1,9 +1,10 @@
-package attention
+package decode
 
 import (
 	"fmt"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
 )
 
@@ -20,7 +21,7 @@ type DeviceInputs struct {
 
 // Upload copies validated inputs (d from Validate) to the GPU and
 // allocates the outputs; Free releases them.
-func Upload(g *tle.GPU, in *DecodeInputs, d *Dims) (*DeviceInputs, error) {
+func Upload(g *tle.GPU, in *Inputs, d *Dims) (*DeviceInputs, error) {
 	dt := ir.BF16
 	if d.FP8 {
 		dt = ir.F8E4M3
@@ -35,15 +36,15 @@ func Upload(g *tle.GPU, in *DecodeInputs, d *Dims) (*DeviceInputs, error) {
 	up(&t.Q, dt, in.Q.Data)
 	up(&t.KCache, dt, in.KCache.Data)
 	up(&t.VCache, dt, in.VCache.Data)
-	up(&t.BlockIDs, ir.I32, d.flatTable(in))
-	up(&t.KVLens, ir.I32, floats(in.KVLens))
+	up(&t.BlockIDs, ir.I32, d.FlatTable(in.BlockIDs, in.KVLens))
+	up(&t.KVLens, ir.I32, paged.Floats(in.KVLens))
 	if d.FP8 {
 		up(&t.QScale, ir.F32, in.QScale.Data)
 		up(&t.KScale, ir.F32, in.KScale.Data)
 		up(&t.VScale, ir.F32, in.VScale.Data)
 	}
 	if err == nil {
-		t.O, err = g.Alloc(ir.BF16, d.B*d.Sq*d.Hq*HeadDim)
+		t.O, err = g.Alloc(ir.BF16, d.B*d.Sq*d.Hq*paged.HeadDim)
 	}
 	if err == nil {
 		t.LSE, err = g.Alloc(ir.F32, d.B*d.Sq*d.Hq)
@@ -82,30 +83,31 @@ type Runner struct {
 	pdl     bool // the combine is launched as a programmatic dependent launch
 }
 
-// NewRunner prepares the launches of sizes d (from Validate) over t. When
-// d's cluster size is the policy's (DecodeParams.Cluster ClusterAuto) and the
+// NewRunner prepares the launches of sizes d (from Validate, with
+// Params.SMs = DeviceSMs(g) so that the split fills g) over t. When
+// d's cluster size is the policy's (Params.Cluster ClusterAuto) and the
 // driver says fewer clusters of it run at once than the padded grid needs
 // in one wave of the plan's program slots (d.CTAs x SMs), the Runner
 // launches CL 1 instead (a smaller cluster would no longer finish every
 // request; Cluster reports the size it launches).
 func NewRunner(g *tle.GPU, d *Dims, t *DeviceInputs) (*Runner, error) {
 	r := &Runner{g: g, d: *d}
-	partO, err := g.Alloc(ir.F32, d.WorkspaceRows()*HeadDim)
+	partO, err := g.Alloc(ir.F32, d.WorkspaceRows()*paged.HeadDim)
 	if err != nil {
-		return nil, fmt.Errorf("attention: workspace: %w", err)
+		return nil, fmt.Errorf("decode: workspace: %w", err)
 	}
 	partL, err := g.Alloc(ir.F32, d.WorkspaceRows())
 	if err != nil {
 		g.Free(partO)
-		return nil, fmt.Errorf("attention: workspace: %w", err)
+		return nil, fmt.Errorf("decode: workspace: %w", err)
 	}
 	r.ws = []*tle.DeviceBuffer{partO, partL}
 	desc := func(b *tle.DeviceBuffer) tle.DeviceDesc {
-		return tle.DeviceDesc{Buf: b, Shape: d.descShape(), Strides: d.descStrides()}
+		return tle.DeviceDesc{Buf: b, Shape: d.DescShape(), Strides: d.DescStrides()}
 	}
 	var args []any
 	if d.FP8 {
-		blk, tok, head := d.kScaleStrides()
+		blk, tok, head := d.KScaleStrides()
 		args = []any{desc(t.KCache), desc(t.VCache), t.Q, t.QScale, t.KScale, t.VScale, t.BlockIDs, t.KVLens, partO, partL}
 		if d.hasOutputs() {
 			args = append(args, t.O, t.LSE)
