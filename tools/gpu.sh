@@ -13,7 +13,10 @@
 #                            suites (A/B when there are several builds),
 #                            ptxas and SASS reports, ncu, then a short
 #                            table last
-#   tools/gpu.sh STEP ARGS   one step (a function below) alone
+#   tools/gpu.sh STEP ARGS   one step (a function below) alone, e.g.
+#                            tools/gpu.sh ir_same REV: the timed kernels'
+#                            LLVM IR here against git revision REV's
+#                            (no GPU; exit 1 when a build differs)
 #   tools/gpu.sh --help      this text
 #
 # Configuration (environment; what `here` saw is saved in .gpu/gpu.env and
@@ -39,7 +42,7 @@
 #   HPC_ONLY  decode|prefill: HPC-Ops' bench part (default: from SUITES);
 #             HPC_ITERS its --iters (default REPS, else 100)
 #   TESTS     space-separated PKG[:REGEX]: .gpu/PKG.test -test.run REGEX
-#             in PKG's directory with TLE_REQUIRE_GPU=1 (PKG: attention,
+#             in PKG's directory with TLE_REQUIRE_GPU=1 (PKG: decode, prefill,
 #             kda, tutorials, tle, tests, nvptx, cuda, ... or a path);
 #             tutorials also runs the carried llc-19 PTX when PTX=1 built it
 #   TEST_ENV  more environment for tests and sanitizers (TLE_KDA_LARGE=0)
@@ -87,11 +90,11 @@
 #             files)
 #
 # Examples (then the device call above):
-#   PEERS=hpc TESTS=attention SUITES='attn_decode; attn_prefill' tools/gpu.sh here
-#   PEERS='flashkda fla' TESTS='kda:Accuracy//v3' TEST_ENV=TLE_KDA_LARGE=0 SUITES='kda_fwd; pdl=kda_fwd --pdl' tools/gpu.sh here
+#   PEERS=hpc TESTS='decode prefill' SUITES='attn_decode; attn_prefill' tools/gpu.sh here
+#   PEERS='flashkda fla' TESTS='kda:Accuracy' TEST_ENV=TLE_KDA_LARGE=0 SUITES='kda_fwd; bf16=kda_fwd --state bf16' tools/gpu.sh here
 #   PEERS=matmul SUITES='tutorials --parts tma,fp8' PTX=1 TESTS=tutorials SASS='matmul' SASS_OPS='[HQ]GMMA|UTMALDG' tools/gpu.sh here
 #   BASE=main ROUNDS=3 SUITES='attn_prefill --cases fp8_q1' PTXAS=attn_prefill ROLES=1 tools/gpu.sh here
-#   SAN='attention:TestDecodeQuick$|TestPrefillMaskEmptyTile' NCU=attn_decode NCU_BENCH='attn_decode --cases uniform_4096' tools/gpu.sh here
+#   SAN='decode:TestDecodeQuick$ prefill:TestPrefillMaskEmptyTile' NCU=attn_decode NCU_BENCH='attn_decode --cases uniform_4096' tools/gpu.sh here
 #   PLAN=1 tools/gpu.sh host    # what the host would run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -160,7 +163,7 @@ has() { [[ " $PEERS " == *" $1 "* ]]; }
 # pkg_dir PKG: the package directory of a test package name or path
 pkg_dir() {
   local d
-  for d in "$1" "kernels/$1" "backend/$1" "runtime/$1"; do
+  for d in "$1" "kernels/$1" "kernels/attention/$1" "backend/$1" "runtime/$1"; do
     if compgen -G "$d/*_test.go" >/dev/null; then
       echo "$d"
       return 0
@@ -295,6 +298,27 @@ builds_diff() {
   say "$n of $(wc -l <.gpu/builds-new.txt) timed kernel builds differ from $name's:"
   diff ".gpu/builds-$name.txt" .gpu/builds-new.txt | grep '^>' | cut -c3- | head -20 || true
   [ "$n" != 0 ] || say "nothing the suites time changed: an A/B would measure noise"
+}
+
+# ir_same REV [SUITE...]: whether every kernel build the suites time (tlec
+# bench builds: each build of their dry runs at their default settings)
+# gives the same LLVM IR in this tree as at git revision REV. Exit 0 when
+# all do; else the builds that differ and exit 1. A change meant to leave
+# the timed kernels alone runs it against the commit it started from;
+# runs on this machine, no GPU.
+ir_same() {
+  local rev=${1:?ir_same REV [SUITE...]}
+  shift
+  mkdir -p .gpu
+  build_tlec && build_base irbase "$rev" || return 2
+  .gpu/tlec bench builds "$@" >.gpu/builds-new.txt || return 2
+  .gpu/irbase/tlec bench builds "$@" >.gpu/builds-irbase.txt || return 2
+  if diff .gpu/builds-irbase.txt .gpu/builds-new.txt; then
+    say "all $(wc -l <.gpu/builds-new.txt) timed kernel builds: LLVM IR identical to $rev's"
+    return 0
+  fi
+  say "the builds above differ (<: $rev, >: this tree)"
+  return 1
 }
 
 # check_suite SUITE FLAGS...: the suite's flags on a dry GPU (no peers)

@@ -145,15 +145,15 @@ func inOrder(t *testing.T, out string, want []string) {
 
 func TestPlan(t *testing.T) {
 	root := tree(t)
-	env := []string{"PLAN=1", "W=/w", "PEERS=hpc flashkda sdpa", "TESTS=attention kda:Accuracy//v3",
-		"SAN=attention:TestDecodeQuick$", "SUITES=attn_decode --ctas 3; kda_fwd; ks64=attn_prefill --key-step 64",
+	env := []string{"PLAN=1", "W=/w", "PEERS=hpc flashkda sdpa", "TESTS=decode kda:Accuracy",
+		"SAN=decode:TestDecodeQuick$", "SUITES=attn_decode --ctas 3; kda_fwd; ks64=attn_prefill --key-step 64",
 		"REPS=20", "BASE=main~1 old=c72e118", "ROUNDS=2", "PTXAS=attn_", "NCU=attn_decode", "PTX=1"}
 	out, err := gpuSh(t, root, env, "here")
 	if err != nil {
 		t.Fatalf("here: %v\n%s", err, out)
 	}
 	inOrder(t, out, []string{
-		"plan: clean\n", "plan: build_tlec\n", "plan: build_tests attention kda\n",
+		"plan: clean\n", "plan: build_tlec\n", "plan: build_tests decode kda\n",
 		"plan: build_base base main~1\n", "plan: build_base old c72e118\n", "plan: build_ptx\n",
 		"plan: copy_peers hpc flashkda sdpa\n",
 		"plan: check_suite attn_decode --ctas 3\n", "plan: check_suite kda_fwd\n", "plan: check_suite attn_prefill --key-step 64\n",
@@ -165,8 +165,8 @@ func TestPlan(t *testing.T) {
 	}
 	inOrder(t, out, []string{
 		"plan: gpu_info\n", "plan: peers_build hpc flashkda\n",
-		"plan: gotest attention  1\n", "plan: gotest kda Accuracy//v3 2\n",
-		"plan: sanitize attention TestDecodeQuick$ 1\n",
+		"plan: gotest decode  1\n", "plan: gotest kda Accuracy 2\n",
+		"plan: sanitize decode TestDecodeQuick$ 1\n",
 		"plan: peers_wait\n", "plan: hpc_bench\n", "plan: kda_peers\n", "plan: peer_py sdpa_prefill\n",
 		"plan: bench new attn_decode 1 attn_decode --ctas 3 --reps 20 --json --peer /w/hpc_attn.json\n",
 		"plan: bench base attn_decode 1 ", "plan: bench old attn_decode 1 ",
