@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/runtime/npy"
 )
 
 // opIn runs tlec op kda_fwd on the CPU with in (and out, a fresh directory
@@ -113,4 +115,18 @@ func TestOpOutDir(t *testing.T) {
 	es, err := os.ReadDir(out)
 	require.NoError(t, err)
 	require.Len(t, es, 1, "o.npy alone: %v", es)
+}
+
+// An input value the kernel cannot represent is refused, naming the
+// tensor and the element: q holding 1e39 is finite in the .npy and +Inf in
+// bf16, and made NaN outputs with exit 0.
+func TestOpUnrepresentableInput(t *testing.T) {
+	in := kdaDir(t, false, `{"lower_bound": -5}`)
+	q, err := npy.ReadFile(filepath.Join(in, "q.npy"))
+	require.NoError(t, err)
+	q.F64[5] = 1e39
+	require.NoError(t, npy.WriteFile(filepath.Join(in, "q.npy"), npy.Float64(q.Shape, q.F64)))
+	code, errs := opIn(t, in, "")
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "q: element 5 = 1e+39 does not fit bf16")
 }

@@ -53,7 +53,7 @@ func prefillDir(t *testing.T, fp8 bool) (string, *prefill.Inputs, prefill.Params
 		writeParams(t, dir, `{"layout": "nhd", "dtype": "fp8", "quant_type": 0}`)
 		return dir, in, p
 	}
-	writeParams(t, dir, `{"layout": "nhd", "dtype": "bf16", "quant_type": 1, "scale": 0.08838834764831845}`)
+	writeParams(t, dir, `{"layout": "nhd", "dtype": "bf16", "scale": 0.08838834764831845}`)
 	return dir, in, p
 }
 
@@ -118,6 +118,8 @@ func TestOpAttnPrefillBad(t *testing.T) {
 		{arg: "key_step", fp8: true, params: `{"layout": "nhd", "dtype": "fp8", "quant_type": 0, "key_step": 64}`}, // pages of 16: 16 or 128
 		{arg: "key_step", params: `{"layout": "nhd", "dtype": "bf16", "key_step": 128}`},
 		{arg: "key_step", params: `{"layout": "nhd", "dtype": "bf16", "key_step": "128"}`},
+		{arg: "quant_type", params: `{"layout": "nhd", "dtype": "bf16", "quant_type": "x"}`}, // ignored by a bf16 call: refused
+		{arg: "quant_type", params: `{"layout": "nhd", "dtype": "bf16", "quant_type": 1}`},
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("<i4", []int{2, 4, 1, 1}, make([]int64, 8))}, // not uint8
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 2}, make([]int64, 16))},
 		{arg: "block_mask", file: "block_mask", arr: npy.Int("|u1", []int{2, 4, 1, 1}, []int64{1, 1, 2, 1, 0, 0, 0, 0})},

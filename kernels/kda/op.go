@@ -103,10 +103,12 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 		if !a.IsFloat() {
 			return nil, argErr(name, "want a float array, got dtype %s", a.DType)
 		}
-		for i, x := range a.F64 {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, argErr(name, "element %d is %v; inputs must be finite", i, x)
-			}
+		dt := tle.BF16 // q, k, v, g and beta run as bf16
+		if name == "A_log" || name == "dt_bias" || name == "h0" {
+			dt = tle.F32
+		}
+		if err := registry.CheckValues(name, a.F64, dt); err != nil {
+			return nil, err
 		}
 		return &tle.Tensor{Shape: append([]int(nil), a.Shape...), Data: a.F64}, nil
 	}

@@ -6,6 +6,7 @@ package registry
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 
@@ -95,4 +96,21 @@ func F32(t *tle.Tensor) *npy.Array {
 		f[i] = float32(x)
 	}
 	return npy.Float32(t.Shape, f)
+}
+
+// CheckValues checks that every value of the tensor name is finite and
+// stays finite in dt, the dtype the kernel reads it as (1e39 is finite in
+// an .npy file and +Inf in bf16): a NaN or an infinity in an input would
+// come out as NaN outputs with no error. The error names the tensor and
+// the first bad index.
+func CheckValues(name string, data []float64, dt tle.DType) error {
+	for i, x := range data {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ArgErr(name, "element %d is %v; inputs must be finite", i, x)
+		}
+		if r := dt.Round(x); math.IsInf(r, 0) || math.IsNaN(r) {
+			return ArgErr(name, "element %d = %g does not fit %s (it would be %v there); inputs must be finite in the dtype the kernel reads", i, x, dt, r)
+		}
+	}
+	return nil
 }

@@ -256,7 +256,7 @@ func TestChooseCluster(t *testing.T) {
 
 	r := rand.New(rand.NewPCG(27, 28))
 	for _, c := range []decodeCase{
-		{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: 4},
+		{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4},
 		{page: 32, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}, splits: 4, cluster: ClusterAuto},
 	} {
 		m := makeCase(r, c)
@@ -264,6 +264,21 @@ func TestChooseCluster(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, 1, d.CL, "page %d: no clusters", c.page)
 		require.NotContains(t, Plan(d).DecodeDefines, "CL")
+	}
+	// asking pages of 16 or 32 for what only pages of 64 run is refused,
+	// never silently ignored
+	for _, c := range []struct {
+		mutate func(*Params)
+		want   string
+	}{
+		{func(p *Params) { p.Cluster = 2 }, "cluster: 2: the cluster merge runs with pages of 64 tokens; this call's hold 16"},
+		{func(p *Params) { p.CTAs = 2 }, "ctas: 2: pages of 16 tokens run one program an SM"},
+		{func(p *Params) { p.Schedule = ScheduleDynamic }, "schedule: the dynamic schedule runs on the kernels for pages of 64 tokens, not 16"},
+	} {
+		m := makeCase(r, decodeCase{page: 16, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}})
+		c.mutate(&m.p)
+		_, err := Validate(m.in, m.p)
+		require.ErrorContains(t, err, c.want)
 	}
 	m := makeCase(r, decodeCase{page: 64, hkv: 1, g: 4, sq: 1, lens: []int64{700, 70}})
 	for _, bad := range []int{-2, 3, 16} {

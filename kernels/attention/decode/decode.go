@@ -191,7 +191,7 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	if err := d.CheckTable(in.BlockIDs, in.KVLens, "B = q rows / sq", func(int) int64 { return int64(p.Sq) }, "sq"); err != nil {
 		return nil, err
 	}
-	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.B*d.Sq, "[B*Sq, Hq]"); err != nil {
+	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, in.BlockIDs, in.KVLens, d.B*d.Sq, "[B*Sq, Hq]"); err != nil {
 		return nil, err
 	}
 
@@ -207,6 +207,17 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	}
 	if err := d.checkSchedule(p); err != nil {
 		return nil, err
+	}
+	if d.Page != Tile {
+		// the paged kernels for pages of 16 and 32 run one program an SM,
+		// without the cluster merge (checkSchedule refuses their dynamic
+		// schedule): a request for them would be ignored
+		switch {
+		case p.Cluster > 1:
+			return nil, argErr("cluster", "%d: the cluster merge runs with pages of %d tokens; this call's hold %d", p.Cluster, Tile, d.Page)
+		case p.CTAs > 1:
+			return nil, argErr("ctas", "%d: pages of %d tokens run one program an SM", p.CTAs, d.Page)
+		}
 	}
 	d.choosePieces(in.KVLens, p.Splits, p.SMs, p.Cluster, p.Schedule)
 	if d.gridX() > tle.MaxGridX {

@@ -14,11 +14,13 @@ import (
 
 // TestValidate: each bad argument is refused before anything runs, by an
 // paged.ArgError naming it (Decode on the interpreter would otherwise run).
+// good is a valid small call (bf16, or fp8 of a quant type).
+func good(fp8 bool, quant int) made {
+	r := rand.New(rand.NewPCG(5, 6))
+	return makeCase(r, decodeCase{fp8: fp8, quant: quant, page: 32, hkv: 2, g: 4, sq: 2, lens: []int64{40, 2}, nhd: true})
+}
+
 func TestValidate(t *testing.T) {
-	good := func(fp8 bool, quant int) made {
-		r := rand.New(rand.NewPCG(5, 6))
-		return makeCase(r, decodeCase{fp8: fp8, quant: quant, page: 32, hkv: 2, g: 4, sq: 2, lens: []int64{40, 2}, nhd: true})
-	}
 	for _, c := range []struct {
 		arg    string
 		fp8    bool
@@ -72,7 +74,11 @@ func TestValidate(t *testing.T) {
 		}},
 		{"v_scale", true, 0, func(m *made) { m.in.VScale = tle.NewTensor(1) }},
 		{"v_scale", true, 1, func(m *made) { m.in.VScale = nil }},
-		{"k_cache", true, 1, func(m *made) { m.in.KCache.Data[len(m.in.KCache.Data)-1] = 0.3 }}, // not an e4m3 value
+		{"k_cache", true, 1, func(m *made) { m.in.KCache.Data[readSlot(m)] = 0.3 }}, // not an e4m3 value
+		{"q", false, 0, func(m *made) { m.in.Q.Data[3] = 1e39 }},                      // finite, but +Inf in bf16
+		{"k_cache", false, 0, func(m *made) { m.in.KCache.Data[readSlot(m)] = math.Inf(-1) }},
+		{"v_cache", false, 0, func(m *made) { m.in.VCache.Data[readSlot(m)+5] = math.NaN() }},
+		{"v_cache", true, 1, func(m *made) { m.in.VCache.Data[readSlot(m)+1] = math.NaN() }},
 		{"q", true, 1, func(m *made) { m.in.Q.Data[0] = 1000 }},                                 // past e4m3's range
 	} {
 		m := good(c.fp8, c.quant)
@@ -128,5 +134,40 @@ func TestChooseSplits(t *testing.T) {
 			require.LessOrEqual(t, pieces, int64(132), "%s: one wave", c.name)
 		}
 		t.Logf("%s: %d splits of %d tiles, %d programs with work", c.name, s, w, pieces)
+	}
+}
+
+// readSlot is the flat index of the first value the call reads of an NHD
+// cache: request 0's first token, head 0, dim 0.
+func readSlot(m *made) int {
+	sh := m.in.KCache.Shape // [blocks, page, Hkv, D]
+	return int(m.in.BlockIDs[0][0]) * sh[1] * sh[2] * sh[3]
+}
+
+// A NaN or an infinity in a cache slot no request reads is no error: the
+// call never reads it (a serving cache holds garbage in free pages).
+func TestUnreadSlotsMayHoldAnything(t *testing.T) {
+	for _, fp8 := range []bool{false, true} {
+		m := good(fp8, 1)
+		used := map[int64]bool{}
+		for b, row := range m.in.BlockIDs {
+			for i := int64(0); i < (m.in.KVLens[b]+31)/32; i++ {
+				used[row[i]] = true
+			}
+		}
+		sh := m.in.KCache.Shape
+		free := -1
+		for blk := range sh[0] {
+			if !used[int64(blk)] {
+				free = blk
+				break
+			}
+		}
+		require.GreaterOrEqual(t, free, 0, "the case has a free page")
+		per := sh[1] * sh[2] * sh[3]
+		m.in.KCache.Data[free*per] = math.NaN()
+		m.in.VCache.Data[free*per+per-1] = math.Inf(1)
+		_, err := Validate(m.in, m.p)
+		require.NoError(t, err)
 	}
 }

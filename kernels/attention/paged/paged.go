@@ -18,6 +18,8 @@
 package paged
 
 import (
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/tlego/tle/ir"
@@ -108,21 +110,56 @@ func CheckShape(name string, t *tle.Tensor, what string, want ...int) error {
 	return nil
 }
 
-// CheckValues checks that t's values are finite (fp8: e4m3 values; a cache
-// may also hold NaN, which only unread slots can hold usefully).
-func CheckValues(name string, t *tle.Tensor, fp8, nanOK bool) error {
+// CheckValues checks that t's values are finite and stay finite in the
+// dtype the kernel reads them as: e4m3 values exactly for fp8, and within
+// bf16's range otherwise (1e39 is finite in an .npy file and +Inf in
+// bf16). The error names the first bad element.
+func CheckValues(name string, t *tle.Tensor, fp8 bool) error {
 	for i, x := range t.Data {
-		if math.IsNaN(x) {
-			if nanOK {
-				continue
+		if err := checkValue(name, x, fp8); err != nil {
+			return argErr(name, "element %d %s", i, err.Error())
+		}
+	}
+	return nil
+}
+
+// checkValue is CheckValues' rule for one value x (the error says what is
+// wrong with it after "element N").
+func checkValue(name string, x float64, fp8 bool) error {
+	switch {
+	case math.IsNaN(x):
+		return errors.New("is NaN; inputs the call reads must be finite")
+	case math.IsInf(x, 0):
+		return fmt.Errorf("is %v; inputs the call reads must be finite", x)
+	case fp8 && ir.F8E4M3.Round(x) != x:
+		return fmt.Errorf("= %v is not an e4m3 value (fp8 inputs are given as the floats e4m3 represents exactly)", x)
+	case !fp8 && math.IsInf(ir.BF16.Round(x), 0):
+		return fmt.Errorf("= %g does not fit bf16 (it would be %v there); inputs must be finite in the dtype the kernel reads", x, ir.BF16.Round(x))
+	}
+	return nil
+}
+
+// CheckCacheValues checks the slots of the cache c (k_cache or v_cache)
+// that the call reads, request b's first kvLens[b] tokens in the pages
+// blockIDs[b] gives, with CheckValues' rule; the other slots, which the
+// call never reads, may hold anything. The error names the block, token,
+// head and dimension of the first bad value.
+func (d *Dims) CheckCacheValues(name string, c *tle.Tensor, blockIDs [][]int64, kvLens []int64) error {
+	for b, L := range kvLens {
+		for tok := int64(0); tok < L; tok++ {
+			blk, slot := blockIDs[b][tok/int64(d.Page)], int(tok%int64(d.Page))
+			for h := range d.Hkv {
+				base := ((int(blk)*d.Page+slot)*d.Hkv + h) * HeadDim
+				if !d.NHD {
+					base = ((int(blk)*d.Hkv+h)*d.Page + slot) * HeadDim
+				}
+				for i, x := range c.Data[base : base+HeadDim] {
+					if err := checkValue(name, x, d.FP8); err != nil {
+						return argErr(name, "element %d (block %d, token %d, head %d, dim %d; request %d's token %d) %s",
+							base+i, blk, slot, h, i, b, tok, err.Error())
+					}
+				}
 			}
-			return argErr(name, "element %d is NaN", i)
-		}
-		if math.IsInf(x, 0) {
-			return argErr(name, "element %d is %v; values must be finite", i, x)
-		}
-		if fp8 && ir.F8E4M3.Round(x) != x {
-			return argErr(name, "element %d = %v is not an e4m3 value (fp8 inputs are given as the floats e4m3 represents exactly)", i, x)
 		}
 	}
 	return nil
@@ -245,9 +282,17 @@ func (d *Dims) CheckTable(blockIDs [][]int64, kvLens []int64, rowsWhat string, m
 // CheckInputValues checks q's values and, for fp8, the caches' values and
 // the scales' shapes and values (q_scale [qRows, Hq], qWhat its shape's
 // name); for bf16, that no scale is given.
-func (d *Dims) CheckInputValues(q, kc, vc, qs, ks, vs *tle.Tensor, qRows int, qWhat string) error {
-	if err := CheckValues("q", q, d.FP8, false); err != nil {
+func (d *Dims) CheckInputValues(q, kc, vc, qs, ks, vs *tle.Tensor, blockIDs [][]int64, kvLens []int64, qRows int, qWhat string) error {
+	if err := CheckValues("q", q, d.FP8); err != nil {
 		return err
+	}
+	for _, c := range []struct {
+		name string
+		t    *tle.Tensor
+	}{{"k_cache", kc}, {"v_cache", vc}} {
+		if err := d.CheckCacheValues(c.name, c.t, blockIDs, kvLens); err != nil {
+			return err
+		}
 	}
 	scales := []struct {
 		name string
@@ -260,14 +305,6 @@ func (d *Dims) CheckInputValues(q, kc, vc, qs, ks, vs *tle.Tensor, qRows int, qW
 			}
 		}
 		return nil
-	}
-	for _, c := range []struct {
-		name string
-		t    *tle.Tensor
-	}{{"k_cache", kc}, {"v_cache", vc}} {
-		if err := CheckValues(c.name, c.t, true, true); err != nil {
-			return err
-		}
 	}
 	if err := CheckShape("q_scale", qs, qWhat, qRows, d.Hq); err != nil {
 		return err

@@ -42,7 +42,7 @@ func (Op) Params() []registry.Arg {
 	return []registry.Arg{
 		{Name: "layout", Doc: `"nhd" or "hnd"`},
 		{Name: "dtype", Doc: `"bf16" or "fp8"`},
-		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (ignored for bf16)"},
+		{Name: "quant_type", Optional: true, Doc: "fp8: 0 or 1 (absent for bf16)"},
 		{Name: "scale", Optional: true, Doc: "number; default 128^-0.5"},
 		{Name: "key_step", Optional: true, Doc: "keys a step of the KV walk, 128 or the page size; fp8: default 128 for pages of 64, else the page; bf16: default 128 for pages of 64, else the page"},
 	}
@@ -90,16 +90,17 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 	if p.DType, err = a.Str("dtype"); err != nil {
 		return nil, p, err
 	}
-	if p.DType == paged.DTypeFP8 { // for bf16 a quant_type is ignored (issue 16)
-		qt, has, err := a.Integer("quant_type", false)
-		if err != nil {
-			return nil, p, err
-		}
-		if !has {
-			return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
-		}
-		p.QuantType = qt
+	qt, has, err := a.Integer("quant_type", false)
+	switch {
+	case err != nil:
+		return nil, p, err
+	case p.DType == paged.DTypeFP8 && !has:
+		return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
+	case p.DType != paged.DTypeFP8 && has:
+		// a bf16 call has no quantisation: a quant_type would be ignored
+		return nil, p, argErr("quant_type", "given for dtype %q (fp8 only)", p.DType)
 	}
+	p.QuantType = qt
 	if p.Scale, err = a.Scale(); err != nil {
 		return nil, p, err
 	}

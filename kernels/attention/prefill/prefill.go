@@ -209,7 +209,7 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 		return nil, err
 	}
 	d.setKeyTiles(slices.Max(in.KVLens))
-	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, d.T, "[T, Hq]"); err != nil {
+	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, in.BlockIDs, in.KVLens, d.T, "[T, Hq]"); err != nil {
 		return nil, err
 	}
 	if int64(d.T)*int64(d.Hq)*paged.HeadDim > math.MaxInt32 {
