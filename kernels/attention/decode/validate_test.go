@@ -75,11 +75,11 @@ func TestValidate(t *testing.T) {
 		{"v_scale", true, 0, func(m *made) { m.in.VScale = tle.NewTensor(1) }},
 		{"v_scale", true, 1, func(m *made) { m.in.VScale = nil }},
 		{"k_cache", true, 1, func(m *made) { m.in.KCache.Data[readSlot(m)] = 0.3 }}, // not an e4m3 value
-		{"q", false, 0, func(m *made) { m.in.Q.Data[3] = 1e39 }},                      // finite, but +Inf in bf16
+		{"q", false, 0, func(m *made) { m.in.Q.Data[3] = 1e39 }},                    // finite, but +Inf in bf16
 		{"k_cache", false, 0, func(m *made) { m.in.KCache.Data[readSlot(m)] = math.Inf(-1) }},
 		{"v_cache", false, 0, func(m *made) { m.in.VCache.Data[readSlot(m)+5] = math.NaN() }},
 		{"v_cache", true, 1, func(m *made) { m.in.VCache.Data[readSlot(m)+1] = math.NaN() }},
-		{"q", true, 1, func(m *made) { m.in.Q.Data[0] = 1000 }},                                 // past e4m3's range
+		{"q", true, 1, func(m *made) { m.in.Q.Data[0] = 1000 }}, // past e4m3's range
 	} {
 		m := good(c.fp8, c.quant)
 		_, err := Validate(m.in, m.p)
