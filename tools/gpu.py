@@ -49,6 +49,14 @@ def gm(v):
 # ---- table
 
 
+def means(by_name, text):
+    """One line per name with values: text formatted with the name, the
+    values' geometric mean, count and minimum."""
+    for name, v in by_name.items():
+        if v:
+            print(text.format(name=name, gm=gm(v), n=len(v), min=min(v)))
+
+
 def row_key(r):
     return " ".join(x for x in (r.get("case", ""), r.get("config", "")) if x)
 
@@ -84,9 +92,7 @@ def table(paths):
                         speed[p].append(q["speedup"])
                 line += f" {cell:>{n}s}"
             print(line)
-        for p, v in speed.items():
-            if v:
-                print(f"speed-up over {p}: geometric mean {gm(v):.3f}x over {len(v)} rows (min {min(v):.3f}x)")
+        means(speed, "speed-up over {name}: geometric mean {gm:.3f}x over {n} rows (min {min:.3f}x)")
 
 
 # ---- A/B
@@ -133,9 +139,7 @@ def ab(d, labels):
                     ratios[b].append(x)
                     line += f" {b}/{builds[0]} {x:.3f}"
             print(line)
-        for b, v in ratios.items():
-            if v:
-                print(f"{b} over {builds[0]}: geometric mean {gm(v):.3f} over {len(v)} rows (> 1: {builds[0]} faster)")
+        means(ratios, "{name} over " + builds[0] + ": geometric mean {gm:.3f} over {n} rows (> 1: " + builds[0] + " faster)")
 
 
 def vs(a_path, b_path):

@@ -163,3 +163,12 @@ func (r Row) Timed(t tle.Timing) Row {
 	}
 	return r
 }
+
+// RowsOf is a bench's results as rows, each by row.
+func RowsOf[R any](res []R, row func(R) Row) []Row {
+	out := make([]Row, len(res))
+	for i, r := range res {
+		out[i] = row(r)
+	}
+	return out
+}

@@ -67,7 +67,7 @@ func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any
 	if err != nil {
 		return nil, err
 	}
-	return map[string]*npy.Array{"o": registry.F32(out.O), "lse": registry.F32(out.LSE)}, nil
+	return paged.OpOutputs(out.O, out.LSE), nil
 }
 
 // Validate checks the arguments as Run would, without running anything.
@@ -85,26 +85,12 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 		return nil, p, err
 	}
 	var err error
-	if p.Layout, err = a.Str("layout"); err != nil {
-		return nil, p, err
-	}
-	if p.DType, err = a.Str("dtype"); err != nil {
+	if p.Layout, p.DType, p.QuantType, err = a.Format(); err != nil {
 		return nil, p, err
 	}
 	if p.Sq, _, err = a.Integer("sq", true); err != nil {
 		return nil, p, err
 	}
-	qt, hasQT, err := a.Integer("quant_type", false)
-	if err != nil {
-		return nil, p, err
-	}
-	switch {
-	case p.DType == paged.DTypeFP8 && !hasQT:
-		return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
-	case p.DType != paged.DTypeFP8 && hasQT:
-		return nil, p, argErr("quant_type", "given for dtype %q (fp8 only)", p.DType)
-	}
-	p.QuantType = qt
 	if p.Splits, _, err = a.Integer("splits", false); err != nil {
 		return nil, p, err
 	}

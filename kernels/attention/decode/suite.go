@@ -67,21 +67,19 @@ combine) on the same workload, dtype and Sq.`,
 type suite struct{ opts BenchOptions }
 
 func (s suite) Run(g *tle.GPU, o registry.RunOptions) ([]registry.Row, error) {
-	opts := s.opts
-	opts.Warmup, opts.Reps, opts.Progress = o.Warmup, o.Reps, o.Progress
-	res, err := Bench(g, opts)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]registry.Row, len(res))
-	for i, r := range res {
-		rows[i] = registry.Row{Suite: "attn_decode", Case: r.Case, Config: fmt.Sprintf("%s sq%d %s", dtypeName(r.DType, r.Quant), r.Sq, r.Layout),
-			Kernel: r.Kernel + " + attn_combine", Bytes: float64(r.KVBytes), FloorUs: r.FloorUs,
-			Facts: map[string]any{"B": r.B, "splits": r.Splits, "ctas": r.CTAs, "cluster": r.Cluster, "schedule": r.Schedule,
-				"stages": r.Stages, "programs": r.Programs, "chunk": r.Chunk, "timing": r.Timing, "copy_tb_per_s": r.CopyTBps}}.
-			Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3})
-	}
-	return rows, nil
+	s.opts.Warmup, s.opts.Reps, s.opts.Progress = o.Warmup, o.Reps, o.Progress
+	res, err := Bench(g, s.opts)
+	return registry.RowsOf(res, BenchResult.row), err
+}
+
+// row is the result as the suite's row: the whole call, its K+V bytes and
+// the copy-rate floor; the plan in its facts.
+func (r BenchResult) row() registry.Row {
+	return registry.Row{Suite: "attn_decode", Case: r.Case, Config: fmt.Sprintf("%s sq%d %s", dtypeName(r.DType, r.Quant), r.Sq, r.Layout),
+		Kernel: r.Kernel + " + attn_combine", Bytes: float64(r.KVBytes), FloorUs: r.FloorUs,
+		Facts: map[string]any{"B": r.B, "splits": r.Splits, "ctas": r.CTAs, "cluster": r.Cluster, "schedule": r.Schedule,
+			"stages": r.Stages, "programs": r.Programs, "chunk": r.Chunk, "timing": r.Timing, "copy_tb_per_s": r.CopyTBps}}.
+		Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3})
 }
 
 // dtypeName is the dtype as HPC-Ops' bench names it: bf16, fp8q1.

@@ -169,3 +169,31 @@ func (a OpArgs) Arrays() (*Arrays, error) {
 	p.KVLens = kl.I64
 	return p, nil
 }
+
+// Format reads the call's format, as decode and prefill take it: layout,
+// dtype, and quant_type, which an fp8 call needs and a bf16 call must not
+// give (it would be ignored).
+func (a OpArgs) Format() (layout, dtype string, quantType int, err error) {
+	if layout, err = a.Str("layout"); err != nil {
+		return
+	}
+	if dtype, err = a.Str("dtype"); err != nil {
+		return
+	}
+	qt, has, err := a.Integer("quant_type", false)
+	switch {
+	case err != nil:
+		return
+	case dtype == DTypeFP8 && !has:
+		err = argErr("quant_type", "missing (0 or 1 for fp8)")
+	case dtype != DTypeFP8 && has:
+		err = argErr("quant_type", "given for dtype %q (fp8 only)", dtype)
+	}
+	return layout, dtype, qt, err
+}
+
+// OpOutputs are an attention call's outputs as the op returns them: o and
+// lse as f32 arrays.
+func OpOutputs(o, lse *tle.Tensor) map[string]*npy.Array {
+	return map[string]*npy.Array{"o": registry.F32(o), "lse": registry.F32(lse)}
+}

@@ -66,7 +66,7 @@ func (op Op) Run(dev tle.Device, in map[string]*npy.Array, params map[string]any
 	if err != nil {
 		return nil, err
 	}
-	return map[string]*npy.Array{"o": registry.F32(out.O), "lse": registry.F32(out.LSE)}, nil
+	return paged.OpOutputs(out.O, out.LSE), nil
 }
 
 // Validate checks the arguments as Run would, without running anything.
@@ -84,23 +84,9 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 		return nil, p, err
 	}
 	var err error
-	if p.Layout, err = a.Str("layout"); err != nil {
+	if p.Layout, p.DType, p.QuantType, err = a.Format(); err != nil {
 		return nil, p, err
 	}
-	if p.DType, err = a.Str("dtype"); err != nil {
-		return nil, p, err
-	}
-	qt, has, err := a.Integer("quant_type", false)
-	switch {
-	case err != nil:
-		return nil, p, err
-	case p.DType == paged.DTypeFP8 && !has:
-		return nil, p, argErr("quant_type", "missing (0 or 1 for fp8)")
-	case p.DType != paged.DTypeFP8 && has:
-		// a bf16 call has no quantisation: a quant_type would be ignored
-		return nil, p, argErr("quant_type", "given for dtype %q (fp8 only)", p.DType)
-	}
-	p.QuantType = qt
 	if p.Scale, err = a.Scale(); err != nil {
 		return nil, p, err
 	}

@@ -81,30 +81,28 @@ type suite struct{ opts BenchOptions }
 // Run returns a row per case, a failed one with its error in its facts,
 // and the rows' errors joined.
 func (s suite) Run(g *tle.GPU, o registry.RunOptions) ([]registry.Row, error) {
-	opts := s.opts
-	opts.Warmup, opts.Reps, opts.Progress = o.Warmup, o.Reps, o.Progress
-	res, err := Bench(g, opts)
-	rows := make([]registry.Row, len(res))
-	for i, r := range res {
-		cfg := r.DType
-		if r.DType == paged.DTypeFP8 {
-			cfg = fmt.Sprintf("fp8 q%d", r.Quant)
-		}
-		mask := "dense"
-		if r.Masked {
-			mask = "masked"
-		}
-		facts := map[string]any{"pages": r.Pages, "dense_flops": r.DenseFLOPs}
-		if r.Masked {
-			facts["mask_density"], facts["max_tiles"] = r.MaskDensity, r.MaxTiles
-		}
-		if r.Error != "" {
-			facts["error"] = r.Error
-		}
-		rows[i] = registry.Row{Suite: "attn_prefill", Case: r.Name, Config: fmt.Sprintf("%s %s %s, %s pages", cfg, mask, r.Layout, r.Pages),
-			Kernel: r.Kernel, FLOPs: r.FLOPs, Facts: facts}.Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3})
+	s.opts.Warmup, s.opts.Reps, s.opts.Progress = o.Warmup, o.Reps, o.Progress
+	res, err := Bench(g, s.opts)
+	return registry.RowsOf(res, BenchResult.row), err
+}
+
+// row is the result as the suite's row: its visible FLOPs; the mask, the
+// dense FLOPs and a failed row's error in its facts.
+func (r BenchResult) row() registry.Row {
+	cfg, mask := r.DType, "dense"
+	if r.DType == paged.DTypeFP8 {
+		cfg = fmt.Sprintf("fp8 q%d", r.Quant)
 	}
-	return rows, err
+	facts := map[string]any{"pages": r.Pages, "dense_flops": r.DenseFLOPs}
+	if r.Masked {
+		mask = "masked"
+		facts["mask_density"], facts["max_tiles"] = r.MaskDensity, r.MaxTiles
+	}
+	if r.Error != "" {
+		facts["error"] = r.Error
+	}
+	return registry.Row{Suite: "attn_prefill", Case: r.Name, Config: fmt.Sprintf("%s %s %s, %s pages", cfg, mask, r.Layout, r.Pages),
+		Kernel: r.Kernel, FLOPs: r.FLOPs, Facts: facts}.Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3})
 }
 
 // RowsOf is the bench rows whose names contain one of the comma-separated
