@@ -165,7 +165,13 @@ func runRun(e *env, cfg any, files []string) int {
 		printError(e.stderr, "run", err)
 		return 1
 	}
-	fmt.Fprintf(e.stderr, "tlec run: %s, grid %dx%dx%d, on %s: %s\n", k.Name(), grid[0], grid[1], grid[2], dev.Name(), time.Since(start).Round(time.Millisecond))
+	took := time.Since(start)
+	if took >= time.Millisecond {
+		took = took.Round(time.Millisecond)
+	} else {
+		took = took.Round(time.Microsecond)
+	}
+	fmt.Fprintf(e.stderr, "tlec run: %s, grid %dx%dx%d, on %s: %s\n", k.Name(), grid[0], grid[1], grid[2], dev.Name(), took)
 	for _, s := range saves {
 		t := tensors[s.name]
 		if err := saveTensor(s.path, t, s.elem); err != nil {
