@@ -50,18 +50,23 @@ func (f *Func) WrittenParams() []bool {
 			switch op.Kind {
 			case OpFor: // (lb, ub, step, inits...); body (iv, iters...) yields the next iters
 				body := op.Regions[0]
-				yield := body.Ops[len(body.Ops)-1]
+				yield := body.Terminator()
 				for k, r := range op.Results {
-					carried := from[op.Operands[3+k]] | from[yield.Operands[k]]
+					carried := from[op.Operands[3+k]]
+					if yield != nil && k < len(yield.Operands) {
+						carried |= from[yield.Operands[k]]
+					}
 					changed = join(r, carried) || changed
 					changed = join(body.Args[1+k], carried) || changed
 				}
 				return
 			case OpIf:
 				for _, reg := range op.Regions {
-					yield := reg.Ops[len(reg.Ops)-1]
+					yield := reg.Terminator()
 					for k, r := range op.Results {
-						changed = join(r, from[yield.Operands[k]]) || changed
+						if yield != nil && k < len(yield.Operands) {
+							changed = join(r, from[yield.Operands[k]]) || changed
+						}
 					}
 				}
 				return
@@ -80,7 +85,11 @@ func (f *Func) WrittenParams() []bool {
 			if len(op.Operands) > 1 {
 				written |= from[op.Operands[1]]
 			}
-		case OpAsm, OpCall:
+		case OpAsm: // its template may name any parameter: every address may be written
+			for _, a := range f.Body.Args {
+				written |= from[a]
+			}
+		case OpCall:
 			for _, v := range op.Operands {
 				written |= from[v]
 			}

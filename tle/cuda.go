@@ -298,6 +298,9 @@ func (g *GPU) LaunchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args ..
 	if err := g.check("Launch"); err != nil {
 		return err
 	}
+	if g.dry != nil {
+		return errors.New("tle: a dry GPU launches no loaded kernel (Prepare records a build)")
+	}
 	if gk == nil || gk.bin == nil || gk.fn == nil {
 		return errors.New("tle: Launch of a nil kernel (LoadBinary or Prepare loads one)")
 	}

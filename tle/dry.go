@@ -14,8 +14,9 @@ import (
 type DeviceFacts struct {
 	Name string
 	SMs  int
-	// SmemPerSM is the shared memory of one SM in bytes, which bounds how
-	// many programs a dry GPU says an SM holds (Prepared.ResidentPerSM).
+	// SmemPerSM is one SM's shared memory in bytes, for host code that
+	// sizes its programs by it (a dry GPU's ResidentPerSM does not: it
+	// has no compiled kernel to size).
 	SmemPerSM int
 }
 
@@ -109,7 +110,10 @@ func (g *GPU) dryPrepared(k *Kernel, opts CompileOptions) *Prepared {
 }
 
 // dryResident is what a dry GPU says an SM holds of a launch: bounded by
-// the threads of an SM only, since a dry launch has no compiled kernel.
+// the threads of an SM only (2048), for the warps the options ask for (4
+// when they say nothing), since a dry launch has no compiled kernel whose
+// registers and shared memory would bound it further. A persistent grid
+// sized from it differs from a GPU's; the builds do not.
 func (p *Prepared) dryResident() int {
 	return max(1, 2048/max(32, int(p.cfg.Block.X)))
 }

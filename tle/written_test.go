@@ -30,7 +30,16 @@ func TestWrites(t *testing.T) {
 		require.NoError(t, err, c.kernel)
 		require.Equal(t, c.want, got, c.kernel)
 	}
-	_, err := (*Kernel)(nil).Writes(CompileOptions{})
+	// inline assembly may name any parameter in its template: every
+	// buffer of a kernel with asm may be written
+	prog, err := LoadFile("../kernels/tutorials/pdl.tle")
+	require.NoError(t, err)
+	k, err := prog.Kernel("pdl_producer_timed")
+	require.NoError(t, err)
+	got, err := k.Writes(CompileOptions{Defines: map[string]string{"BLOCK": "256"}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"x", "y", "times"}, got)
+	_, err = (*Kernel)(nil).Writes(CompileOptions{})
 	require.ErrorContains(t, err, "nil *tle.Kernel")
 }
 

@@ -91,7 +91,7 @@ type targetFlags struct {
 // register declares --arch and --toolchain on fs.
 func (t *targetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.arch, "arch", "sm_90a", "the GPU architecture: "+strings.Join(tle.Targets(), ", "))
-	fs.StringVar(&t.toolchain, "toolchain", "auto", "the PTX toolchain: auto, llc or nvvm")
+	fs.StringVar(&t.toolchain, "toolchain", "", "the PTX toolchain: auto, llc or nvvm (default: $TLE_TOOLCHAIN, else auto)")
 }
 
 // gpuOptions are the target and toolchain the flags ask for, validated.

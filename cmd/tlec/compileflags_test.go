@@ -47,7 +47,7 @@ func TestCompileFlagsOptions(t *testing.T) {
 	require.Equal(t, tle.CompileOptions{Defines: map[string]string{}, DumpDir: "."}, opts)
 	g, err := parse().gpuOptions()
 	require.NoError(t, err)
-	require.Equal(t, tle.GPUOptions{Arch: "sm_90a", Toolchain: "auto"}, g)
+	require.Equal(t, tle.GPUOptions{Arch: "sm_90a"}, g, "the toolchain: $TLE_TOOLCHAIN, else auto")
 
 	c := parse("-D", "BLOCK=128", "--num-warps", "8", "--num-stages", "2", "--min-ctas", "3", "--loop-addresses",
 		"--dot-wgmma=false", "--verify-each", "--dump-after", "all", "--dump-dir", "/tmp/d", "--arch", "sm_80", "--toolchain", "llc")

@@ -50,3 +50,25 @@ func TestUnusedFlagValuesChecked(t *testing.T) {
 		require.Contains(t, errs, c.want, c.args)
 	}
 }
+
+// --help shows each flag's own type and default: the repeat guard's
+// wrappers are gone by then.
+func TestHelpFlagsAfterGuard(t *testing.T) {
+	for _, cmd := range [][]string{{"build", "--help"}, {"run", "-h"}, {"bench", "kda_fwd", "--help"}, {"op", "--help"}} {
+		code, out, errs := runCLI(cmd...)
+		require.Equal(t, 0, code, "%v: %s", cmd, errs)
+		require.NotContains(t, out+errs, "panic", cmd)
+		require.NotContains(t, out, " value\n", "%v: a flag lost its type", cmd)
+	}
+	_, out, _ := runCLI("build", "--help")
+	require.Contains(t, out, "-num-warps int")
+	require.Contains(t, out, `(default "sm_90a")`)
+}
+
+// A dry run plans for the --arch it is given, as the timed run compiles.
+func TestBenchDryRunArch(t *testing.T) {
+	code, out, errs := runCLI("bench", "tutorials", "--dry-run", "--json", "--parts", "matmul", "--arch", "sm_80")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "mmasync=true")
+	require.NotContains(t, out, "mmasync=false")
+}

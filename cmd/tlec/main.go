@@ -105,6 +105,7 @@ func run(e *env, args []string) int {
 	}
 	once := onceFlags(fs)
 	pos, err := parseInterspersed(fs, args[1:])
+	once.restore() // the flags as declared: their help shows their own types and defaults
 	if once.err != nil {
 		err = once.err
 	}
@@ -223,14 +224,26 @@ func (m *multiFlag) repeatable() {}
 
 // onceGuard refuses a single-valued flag given twice: --grid 4 --grid 1
 // would otherwise run the last one silently. err is the first repeat.
-type onceGuard struct{ err error }
+type onceGuard struct {
+	err     error
+	wrapped map[*flag.Flag]flag.Value // each wrapped flag's own value
+}
+
+// restore puts every flag's own value back (flag's help reads a value's
+// type and zero value, which a wrapper would hide).
+func (g *onceGuard) restore() {
+	for f, v := range g.wrapped {
+		f.Value = v
+	}
+}
 
 // onceFlags wraps every flag of fs that is not repeatable (multiFlag) so
 // that a second value is an error naming the flag and both values.
 func onceFlags(fs *flag.FlagSet) *onceGuard {
-	g := &onceGuard{}
+	g := &onceGuard{wrapped: map[*flag.Flag]flag.Value{}}
 	fs.VisitAll(func(f *flag.Flag) {
 		if _, ok := f.Value.(interface{ repeatable() }); !ok {
+			g.wrapped[f] = f.Value
 			f.Value = &onceValue{Value: f.Value, name: f.Name, guard: g}
 		}
 	})
@@ -244,6 +257,15 @@ type onceValue struct {
 	first string
 	set   bool
 	guard *onceGuard
+}
+
+// String is the value's text ("" for the zero onceValue that flag makes
+// to tell a default from the zero value).
+func (v *onceValue) String() string {
+	if v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
 }
 
 func (v *onceValue) Set(s string) error {

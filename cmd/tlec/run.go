@@ -114,7 +114,11 @@ func runRun(e *env, cfg any, files []string) int {
 	}
 	if r.kernel == "" {
 		ks := prog.Kernels()
-		if len(ks) != 1 {
+		switch len(ks) {
+		case 0:
+			return fail("%s has no kernel to run", files[0])
+		case 1:
+		default:
 			return fail("--kernel is required: %s has %d kernels (%s)", files[0], len(ks), strings.Join(ks, ", "))
 		}
 		r.kernel = ks[0]

@@ -141,10 +141,10 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 	if len(peers) > 0 || b.dryRun {
 		// the dry run checks every case and every peer figure the rows
 		// need before a GPU is looked for
-		g := tle.DryGPU(tle.H200)
-		rows, err := bench.Run(g, o)
-		if err != nil && len(rows) == 0 {
-			printError(e.stderr, "bench", err)
+		g := tle.DryGPU(tle.H200).With(gopts)
+		rows, dryErr := bench.Run(g, o)
+		if dryErr != nil && len(rows) == 0 {
+			printError(e.stderr, "bench", dryErr)
 			return 1
 		}
 		for i, raw := range peers {
@@ -158,7 +158,12 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 			for _, bl := range g.Builds() {
 				rep.Builds = append(rep.Builds, bl.Key())
 			}
-			return printReport(e, rep, b.json)
+			code := printReport(e, rep, b.json)
+			if dryErr != nil { // some rows failed; the others were printed
+				printError(e.stderr, "bench", dryErr)
+				return 1
+			}
+			return code
 		}
 	}
 	g0, err := tle.OpenGPU()
@@ -349,10 +354,10 @@ func runBenchBuilds(e *env, names []string, llDir string) int {
 		}
 		for _, b := range g.Builds() {
 			key := b.Kernel.Name() + " " + b.Binding()
-			if seen[key] {
+			if seen[b.Key()] {
 				continue
 			}
-			seen[key] = true
+			seen[b.Key()] = true
 			art, err := b.Kernel.Build(b.Options, tle.GPUOptions{}, "ll")
 			if err != nil {
 				printError(e.stderr, "bench builds", fmt.Errorf("%s: %w", key, err))

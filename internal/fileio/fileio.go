@@ -110,7 +110,14 @@ func Target(path string) (string, error) {
 			return "", err
 		}
 		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
+			// relative to the link's directory as the kernel finds it:
+			// through its own links first, so that a ".." in the link
+			// climbs from there
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				return "", err
+			}
+			link = filepath.Join(dir, link)
 		}
 		path = link
 	}
@@ -153,10 +160,10 @@ func Forget(tmp string) {
 	temps.Unlock()
 }
 
-// removeTemps removes every registered temporary file.
+// removeTemps removes every registered temporary file and keeps the list
+// locked, so that no write starts a new one before the process exits.
 func removeTemps() {
 	temps.Lock()
-	defer temps.Unlock()
 	for p := range temps.paths {
 		os.Remove(p)
 		delete(temps.paths, p)
@@ -203,9 +210,15 @@ func WriteAtomic(path string, perm fs.FileMode, write func(io.Writer) error) (er
 	case err == nil && st.IsDir():
 		return fmt.Errorf("%s: is a directory", path)
 	case err == nil && !st.Mode().IsRegular():
-		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		// opened without blocking, so that a FIFO with no reader is an
+		// error rather than a hang; then blocking again for the writes
+		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := syscall.SetNonblock(int(f.Fd()), false); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		if err := write(f); err != nil {
 			f.Close()
@@ -238,10 +251,10 @@ func WriteAtomic(path string, perm fs.FileMode, write func(io.Writer) error) (er
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return rename(f.Name(), target)
 }

@@ -149,3 +149,35 @@ func TestWriteInterrupted(t *testing.T) {
 		require.Len(t, es, 2, "only out.npy and the marker: %v", es)
 	}
 }
+
+// A relative link is resolved from its directory as the kernel finds it:
+// through a linked directory, ".." climbs from the real one.
+func TestTargetThroughLinkedDirectory(t *testing.T) {
+	w := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(w, "a", "b", "c"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join("a", "b", "c"), filepath.Join(w, "d")))
+	require.NoError(t, os.Symlink(filepath.Join("..", "x"), filepath.Join(w, "a", "b", "c", "out")))
+	got, err := Target(filepath.Join(w, "d", "out"))
+	require.NoError(t, err)
+	want, err := filepath.EvalSymlinks(filepath.Join(w, "a", "b"))
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(want, "x"), got)
+	require.NoError(t, WriteAtomic(filepath.Join(w, "d", "out"), 0o666, writeString("through")))
+	b, err := os.ReadFile(filepath.Join(w, "a", "b", "x"))
+	require.NoError(t, err)
+	require.Equal(t, "through", string(b))
+}
+
+// Writing to a FIFO nobody reads is an error, not a hang.
+func TestWriteToFIFOWithoutReader(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "p")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	done := make(chan error, 1)
+	go func() { done <- WriteAtomic(fifo, 0o666, writeString("x")) }()
+	select {
+	case err := <-done:
+		require.ErrorContains(t, err, fifo)
+	case <-time.After(5 * time.Second):
+		t.Fatal("writing a FIFO without a reader blocked")
+	}
+}

@@ -148,7 +148,7 @@ func ParseParams(raw []byte) (map[string]any, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, fmt.Errorf("want a JSON object, got %v", describe(tok))
 	}
-	v, err := objectRest(dec, "")
+	v, err := objectRest(dec, "", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func ParseParams(raw []byte) (map[string]any, error) {
 
 // objectRest decodes an object after its '{', refusing repeated keys; at
 // names where it is (for messages).
-func objectRest(dec *json.Decoder, at string) (map[string]any, error) {
+func objectRest(dec *json.Decoder, at string, depth int) (map[string]any, error) {
 	out := map[string]any{}
 	for {
 		tok, err := dec.Token()
@@ -177,14 +177,21 @@ func objectRest(dec *json.Decoder, at string) (map[string]any, error) {
 		if _, dup := out[key]; dup {
 			return nil, fmt.Errorf("the key %q is given twice", at+key)
 		}
-		if out[key], err = value(dec, at+key+"."); err != nil {
+		if out[key], err = value(dec, at+key+".", depth); err != nil {
 			return nil, err
 		}
 	}
 }
 
+// maxParamsDepth bounds the nesting of params.json (an op's parameters
+// are flat; this keeps a file of nested brackets from taking memory).
+const maxParamsDepth = 32
+
 // value decodes one JSON value.
-func value(dec *json.Decoder, at string) (any, error) {
+func value(dec *json.Decoder, at string, depth int) (any, error) {
+	if depth > maxParamsDepth {
+		return nil, fmt.Errorf("nested deeper than %d levels at %q", maxParamsDepth, strings.TrimSuffix(at, "."))
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, fmt.Errorf("want a JSON object: %v", err)
@@ -192,12 +199,12 @@ func value(dec *json.Decoder, at string) (any, error) {
 	switch d := tok.(type) {
 	case json.Delim:
 		if d == '{' {
-			return objectRest(dec, at)
+			return objectRest(dec, at, depth+1)
 		}
 		if d == '[' {
 			list := []any{}
 			for dec.More() {
-				v, err := value(dec, at)
+				v, err := value(dec, at, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -280,10 +287,18 @@ func WriteOutputs(dir string, op Op, outs map[string]*npy.Array) (stale []string
 			fileio.Forget(p.tmp)
 		}
 	}()
+	// every target is checked before anything is written, so that a
+	// rename cannot fail half-way on one of them (a directory in the way)
+	type output struct {
+		path, target string
+		arr          *npy.Array
+		perm         fs.FileMode
+		keep         bool // the target exists: its permission bits stay
+	}
+	var todo []output
 	for _, a := range op.Outputs() {
 		path := filepath.Join(dir, a.Name+".npy")
-		arr := outs[a.Name]
-		if arr == nil {
+		if outs[a.Name] == nil {
 			if _, err := os.Lstat(path); err == nil {
 				stale = append(stale, path)
 			}
@@ -293,22 +308,38 @@ func WriteOutputs(dir string, op Op, outs map[string]*npy.Array) (stale []string
 		if err != nil {
 			return nil, err
 		}
-		f, err := fileio.CreateTemp(target, 0o666)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		o := output{path: path, target: target, arr: outs[a.Name], perm: 0o666}
+		if st, err := os.Stat(target); err == nil {
+			if !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s is in the way of the output %s: not a regular file", target, a.Name)
+			}
+			o.perm, o.keep = st.Mode().Perm(), true
 		}
-		done = append(done, pending{f.Name(), target})
-		err = npy.Write(f, arr)
+		todo = append(todo, o)
+	}
+	for _, o := range todo {
+		f, err := fileio.CreateTemp(o.target, 0o666)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.path, err)
+		}
+		done = append(done, pending{f.Name(), o.target})
+		err = npy.Write(f, o.arr)
+		if err == nil && o.keep {
+			err = f.Chmod(o.perm)
+		}
+		if err == nil {
+			err = f.Sync()
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", o.path, err)
 		}
 	}
 	for _, p := range done {
 		if err := os.Rename(p.tmp, p.target); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", p.target, err)
 		}
 	}
 	sort.Strings(stale)

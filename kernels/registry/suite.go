@@ -159,7 +159,11 @@ func (r Row) Timed(t tle.Timing) Row {
 		r.Unit = "TB/s"
 	}
 	if t.MedianMs > 0 && r.Unit != "" {
-		r.Rate = max(r.FLOPs, r.Bytes) / t.MedianMs / 1e9
+		work := r.Bytes
+		if r.FLOPs > 0 {
+			work = r.FLOPs
+		}
+		r.Rate = work / t.MedianMs / 1e9
 	}
 	return r
 }

@@ -3,7 +3,6 @@ package tutorials
 import (
 	"flag"
 	"fmt"
-	"github.com/tlego/tle/kernels/registry"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle"
 )

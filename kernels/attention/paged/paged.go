@@ -181,6 +181,9 @@ func (d *Dims) CheckFormat(layout, dtype string, quantType int, scale float64) e
 	}
 	switch dtype {
 	case DTypeBF16:
+		if quantType != 0 { // a bf16 call has no quantisation: it would be ignored
+			return argErr("quant_type", "%d given for dtype %q (fp8 only)", quantType, dtype)
+		}
 	case DTypeFP8:
 		d.FP8 = true
 		if quantType != 0 && quantType != 1 {
