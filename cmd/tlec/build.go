@@ -18,7 +18,7 @@ type buildFlags struct {
 func init() {
 	register(&command{
 		name:    "build",
-		usage:   "FILE --kernel NAME [-D NAME=VALUE]... [--arch sm_90a] --emit tir|ll|ptx [-o OUT] [--toolchain auto|llc|nvvm]",
+		usage:   "FILE [--kernel NAME] [-D NAME=VALUE]... [--arch sm_90a] --emit tir|ll|ptx [-o OUT] [--toolchain auto|llc|nvvm]",
 		summary: "compile a kernel to tile IR, LLVM IR or PTX",
 		help: `Build compiles one kernel of FILE, specialised with -D, and writes the
 stage named by --emit: the tile IR after every pass (tir), the LLVM IR for
@@ -35,7 +35,7 @@ sm_90a is Hopper with wgmma; TMA, clusters and mbarrier transactions need
 sm_90 or sm_90a; earlier targets keep every dot on mma.sync).`,
 		flags: func(fs *flag.FlagSet) any {
 			b := &buildFlags{}
-			fs.StringVar(&b.kernel, "kernel", "", "the kernel to build")
+			fs.StringVar(&b.kernel, "kernel", "", "the kernel to build (may be left out when FILE has one)")
 			fs.StringVar(&b.emit, "emit", "ptx", "what to write: tir, ll or ptx")
 			fs.StringVar(&b.out, "o", "", "output file (default: standard output)")
 			b.compile.register(fs)
@@ -49,10 +49,6 @@ func runBuild(e *env, cfg any, files []string) int {
 	b := cfg.(*buildFlags)
 	if len(files) != 1 {
 		fmt.Fprintf(e.stderr, "tlec build: name exactly one .tle file (got %d)\n", len(files))
-		return 2
-	}
-	if b.kernel == "" {
-		fmt.Fprintln(e.stderr, "tlec build: --kernel is required")
 		return 2
 	}
 	opts, err := b.compile.options()
@@ -70,7 +66,7 @@ func runBuild(e *env, cfg any, files []string) int {
 		printError(e.stderr, "build", err)
 		return 1
 	}
-	k, err := prog.Kernel(b.kernel)
+	k, err := pickKernel(prog, b.kernel)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
 		return 2

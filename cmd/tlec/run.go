@@ -112,18 +112,7 @@ func runRun(e *env, cfg any, files []string) int {
 		printError(e.stderr, "run", err)
 		return 1
 	}
-	if r.kernel == "" {
-		ks := prog.Kernels()
-		switch len(ks) {
-		case 0:
-			return fail("%s has no kernel to run", files[0])
-		case 1:
-		default:
-			return fail("--kernel is required: %s has %d kernels (%s)", files[0], len(ks), strings.Join(ks, ", "))
-		}
-		r.kernel = ks[0]
-	}
-	k, err := prog.Kernel(r.kernel)
+	k, err := pickKernel(prog, r.kernel)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -492,4 +481,21 @@ func numElems(shape []int) int {
 		n *= d
 	}
 	return n
+}
+
+// pickKernel is the kernel --kernel names, or the file's one kernel when
+// --kernel is left out.
+func pickKernel(prog *tle.Program, name string) (*tle.Kernel, error) {
+	if name == "" {
+		ks := prog.Kernels()
+		switch len(ks) {
+		case 0:
+			return nil, fmt.Errorf("%s has no kernel", prog.Name())
+		case 1:
+			name = ks[0]
+		default:
+			return nil, fmt.Errorf("--kernel is required: %s has %d kernels (%s)", prog.Name(), len(ks), strings.Join(ks, ", "))
+		}
+	}
+	return prog.Kernel(name)
 }

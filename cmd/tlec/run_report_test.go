@@ -24,6 +24,9 @@ func TestRunReports(t *testing.T) {
 	code, _, errs = runCLI("run", "../../kernels/tutorials/compact.tle", "--grid", "1", "-D", "N=256", "--device", "cpu")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--kernel is required: ../../kernels/tutorials/compact.tle has 3 kernels (compact, compact_bits, compact_cumsum)")
+	code, out, errs := runCLI("build", "../../kernels/tutorials/vector_add.tle", "-D", "BLOCK=64", "--emit", "tir")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "vector_add")
 }
 
 // Off a terminal the launch's progress draws nothing.
