@@ -71,7 +71,7 @@ func TestBenchSuiteUsageErrors(t *testing.T) {
 	}{
 		{[]string{"bench", "tutorials", "--reps", "0"}, "--reps 0"},
 		{[]string{"bench", "tutorials", "--parts", "fp8,fp9"}, `no part "fp9"`},
-		{[]string{"bench", "tutorials", "--peer", "x.json"}, "reads no peer file"},
+		{[]string{"bench", "tutorials", "--peer", "x.json"}, "--peer x.json: open x.json: no such file"},
 		{[]string{"bench", "builds", "nosuch"}, `no suite "nosuch"`},
 		{[]string{"bench", "list", "--parts", "x"}, "flag provided but not defined"},
 	} {

@@ -28,7 +28,12 @@ matmuls (B^T, B [K, N], maps made on the device), the FP8 matmul, the
 causal attention tutorial on torch SDPA's shapes, the time from source to
 a loaded module, and the host-side cost of one launch of a cached kernel.
 --parts runs some of its parts. TLE_BENCH_ATTENTION="BM:BN:STAGES:WARPS
-..." replaces the attention configurations.`,
+..." replaces the attention configurations.
+
+--peer FILE takes ../shared/peers' matmul_peers.json (cuBLAS bf16 and
+cuBLASLt FP8 on the matmuls of their size) and sdpa_prefill.json (torch
+SDPA's cuDNN and FA2 on the attention tutorial's rows), both of the same
+session.`,
 		Flags: func(fs *flag.FlagSet) func() (registry.Bench, error) {
 			parts := fs.String("parts", "", "the parts to run, comma-separated ("+strings.Join(BenchParts, ",")+"); default all")
 			return func() (registry.Bench, error) {
@@ -44,6 +49,7 @@ a loaded module, and the host-side cost of one launch of a cached kernel.
 				return benchSuite{parts: ps}, nil
 			}
 		},
+		Peers: addPeers,
 	})
 }
 
