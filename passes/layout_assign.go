@@ -71,7 +71,7 @@ func AssignFuncLayouts(f *ir.Func, numWarps int) error {
 	s := &assigner{
 		f: f, nw: numWarps, axes: gpu.AnalyzeAxes(f),
 		weak: map[*ir.Value]bool{}, layout: map[*ir.Value]ir.Layout{}, desire: map[*ir.Value]ir.Layout{},
-		memo: map[memoKey]*ir.Value{}, users: map[*ir.Value][]*ir.Op{},
+		memo: map[memoKey]*ir.Value{}, users: map[*ir.Value][]*ir.Op{}, weakClone: map[*ir.Value]bool{},
 		staged: map[*ir.Op]*ir.Op{}, chained: map[*ir.Op]bool{}, walked: map[*ir.Block]int{},
 	}
 	err := func() (err error) {
@@ -120,16 +120,21 @@ type memoKey struct {
 }
 
 type assigner struct {
-	f       *ir.Func
-	nw      int
-	axes    *gpu.AxisAnalysis
-	weak    map[*ir.Value]bool
-	layout  map[*ir.Value]ir.Layout // strong values, and weak block args / for results (fixed)
-	desire  map[*ir.Value]ir.Layout // weak values: what their uses want
-	memo    map[memoKey]*ir.Value
-	users   map[*ir.Value][]*ir.Op
-	staged  map[*ir.Op]*ir.Op // dot -> the first staging local_load before it
-	chained map[*ir.Op]bool   // dot -> chainedDot
+	f      *ir.Func
+	nw     int
+	axes   *gpu.AxisAnalysis
+	weak   map[*ir.Value]bool
+	layout map[*ir.Value]ir.Layout // strong values, and weak block args / for results (fixed)
+	desire map[*ir.Value]ir.Layout // weak values: what their uses want
+	memo   map[memoKey]*ir.Value
+	// weakClone caches weakish for the values made since classify
+	// (clones): a clone's operands are fixed when it is made, so its
+	// answer does not change, and a chain of N clones is walked once
+	// instead of once per query (layout assignment stays linear).
+	weakClone map[*ir.Value]bool
+	users     map[*ir.Value][]*ir.Op
+	staged    map[*ir.Op]*ir.Op // dot -> the first staging local_load before it
+	chained   map[*ir.Op]bool   // dot -> chainedDot
 	// wishes counts the desires set so far: the version of desire, which
 	// only grows. walked is, per block, the version at the start of its
 	// latest desires walk; see desires.
@@ -817,12 +822,18 @@ func (s *assigner) weakish(v *ir.Value) bool {
 	if _, seen := s.weak[v]; seen {
 		return false
 	}
+	if w, ok := s.weakClone[v]; ok {
+		return w
+	}
+	w := true
 	for _, o := range d.Operands {
 		if !s.weakish(o) {
-			return false
+			w = false
+			break
 		}
 	}
-	return true
+	s.weakClone[v] = w
+	return w
 }
 
 // reread is v (canReread, or a weak value materialisation made)
@@ -1250,6 +1261,9 @@ func (s *assigner) use(op *ir.Op, j int, l ir.Layout) {
 	if nv != v {
 		op.Operands[j] = nv
 		s.users[nv] = append(s.users[nv], op)
+		for _, r := range op.Results { // an operand changed: ask again
+			delete(s.weakClone, r)
+		}
 	}
 }
 
