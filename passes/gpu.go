@@ -21,6 +21,10 @@ type GPUOptions struct {
 	// Arch is the target GPU, e.g. sm_90a. No row reads it yet: tle keeps
 	// dots on mma.sync for other targets before lowering.
 	Arch string
+	// SmemLimit is the shared memory a CTA of the target may use, in
+	// bytes (0: no limit): smem-alloc keeps small reduction scratch apart
+	// only while the kernel fits it (AllocateFuncSharedWithin).
+	SmemLimit int
 	// NumWarps is the warp count of a kernel without a num_warps
 	// attribute (0: 4).
 	NumWarps int
@@ -77,4 +81,4 @@ func gpuPipeline(m *ir.Module, ctx *Context) error { return PipelineLoops(m, ctx
 func gpuAsyncLoads(m *ir.Module, _ *Context) error { return AsyncLoads(m) }
 
 // gpuSmemAlloc is the smem-alloc row.
-func gpuSmemAlloc(m *ir.Module, _ *Context) error { return AllocateShared(m) }
+func gpuSmemAlloc(m *ir.Module, ctx *Context) error { return AllocateShared(m, ctx.GPU().SmemLimit) }

@@ -3,6 +3,8 @@ package passes
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
 )
@@ -111,4 +113,52 @@ func TestSharedReuse(t *testing.T) {
 	if got := f.Attrs.Int(gpu.AttrSmemBytes, 0); got != 2*64*64*2 {
 		t.Errorf("smem bytes %d, want %d", got, 2*64*64*2)
 	}
+}
+
+// reductions is vecAdd's load followed by n sequential sums of it, each
+// stored (a reduction over a block of 1024 on 4 warps needs scratch).
+func reductions(n int) *ir.Func {
+	pt := &ir.Pointer{Elem: ir.F32, Space: ir.Global}
+	f := ir.NewFunc("sums", true, []*ir.Param{{Name: "x", Type: pt}, {Name: "out", Type: pt}})
+	b := ir.NewBuilder(f)
+	sh := []int{1024}
+	ar := b.Value(ir.OpArange, ir.TileOf(sh, ir.I32), nil, ir.Attrs{"start": int64(0), "end": int64(1024)})
+	px := b.Value(ir.OpAddPtr, ir.TileOf(sh, pt), []*ir.Value{b.Value(ir.OpSplat, ir.TileOf(sh, pt), []*ir.Value{f.Body.Args[0]}, nil), ar}, nil)
+	x := b.Value(ir.OpLoad, ir.TileOf(sh, ir.F32), []*ir.Value{px}, nil)
+	for range n {
+		s := b.Value(ir.OpReduce, ir.F32, []*ir.Value{x}, ir.Attrs{"axis": int64(0), "kind": "sum"})
+		b.Create(ir.OpStore, nil, []*ir.Value{f.Body.Args[1], s}, nil)
+		x = b.Value(ir.OpAdd, x.Type, []*ir.Value{x, b.Value(ir.OpSplat, x.Type, []*ir.Value{s}, nil)}, nil)
+	}
+	b.Create(ir.OpReturn, nil, nil, nil)
+	return f
+}
+
+// Small reduction scratch stays apart (no barrier between back-to-back
+// reductions) while the kernel fits its limit, and shares bytes once it
+// would not: then the kernel still fits.
+func TestReductionScratchWithinLimit(t *testing.T) {
+	apart := reductions(8)
+	require.NoError(t, AssignFuncLayouts(apart, 4))
+	require.NoError(t, AllocateFuncSharedWithin(apart, 0))
+	sizes := map[int64]bool{}
+	apart.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpReduce {
+			sizes[op.Attrs.Int(gpu.AttrSmemOffset, -1)] = true
+		}
+	})
+	require.Len(t, sizes, 8, "each reduction its own scratch")
+	total := apart.Attrs.Int(gpu.AttrSmemBytes, 0)
+
+	shared := reductions(8)
+	require.NoError(t, AssignFuncLayouts(shared, 4))
+	require.NoError(t, AllocateFuncSharedWithin(shared, int(total)-1))
+	offs := map[int64]bool{}
+	shared.Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpReduce {
+			offs[op.Attrs.Int(gpu.AttrSmemOffset, -1)] = true
+		}
+	})
+	require.Less(t, len(offs), 8, "past the limit the reductions share scratch")
+	require.Less(t, shared.Attrs.Int(gpu.AttrSmemBytes, 0), total)
 }

@@ -98,9 +98,24 @@ func ScratchBytes(op *ir.Op) (int, error) {
 }
 
 // AllocateShared gives every shared buffer and scratch of every function an
-// offset (see AllocateFuncShared).
-func AllocateShared(m *ir.Module) error {
-	return eachFunc(m, AllocateFuncShared)
+// offset (see AllocateFuncShared), within limit bytes when it can
+// (AllocateFuncSharedWithin).
+func AllocateShared(m *ir.Module, limit int) error {
+	return eachFunc(m, func(f *ir.Func) error { return AllocateFuncSharedWithin(f, limit) })
+}
+
+// AllocateFuncSharedWithin is AllocateFuncShared when what it places fits
+// limit bytes (0: no limit). When it does not, small reduction scratch,
+// which AllocateFuncShared keeps apart from all other scratch so that
+// back-to-back reductions need no barrier, shares bytes like any scratch
+// (the backend then orders the reductions with barriers, by their bytes):
+// a kernel of many sequential reductions compiles rather than failing for
+// shared memory, and one that fits is placed as before.
+func AllocateFuncSharedWithin(f *ir.Func, limit int) error {
+	if err := allocateFuncShared(f, true); err != nil || limit <= 0 || int(f.Attrs.Int(gpu.AttrSmemBytes, 0)) <= limit {
+		return err
+	}
+	return allocateFuncShared(f, false)
 }
 
 type smemBuf struct {
@@ -142,7 +157,11 @@ func (b *smemBuf) conflicts(p *smemBuf) bool {
 // bytes only with that role's other scratch (conflicts). It records
 // each op's offset in AttrSmemOffset and the total in the function's
 // AttrSmemBytes.
-func AllocateFuncShared(f *ir.Func) error {
+func AllocateFuncShared(f *ir.Func) error { return allocateFuncShared(f, true) }
+
+// allocateFuncShared is AllocateFuncShared; apart keeps small reduction
+// scratch apart from all other scratch.
+func allocateFuncShared(f *ir.Func, apart bool) error {
 	index := map[*ir.Op]int{}
 	loopEnd := map[*ir.Op]int{} // for/if/etc op -> index of its last nested op
 	parentOf := map[*ir.Op]*ir.Op{}
@@ -196,7 +215,7 @@ func AllocateFuncShared(f *ir.Func) error {
 				b.start, b.end = b.wsStart, b.wsEnd
 			}
 		}
-		if (op.Kind == ir.OpReduce || op.Kind == ir.OpScan || op.Kind == ir.OpPrefixCount) && size <= smallScratch {
+		if apart && (op.Kind == ir.OpReduce || op.Kind == ir.OpScan || op.Kind == ir.OpPrefixCount) && size <= smallScratch {
 			// small reduction scratch is not shared with other scratch: the
 			// backend then needs no barrier between back-to-back reductions
 			// (or prefix counts)

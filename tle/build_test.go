@@ -3,6 +3,7 @@ package tle
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -48,4 +49,30 @@ func indexOfPhase(ph passes.Phase) int {
 		}
 	}
 	return len(passes.Table)
+}
+
+// A kernel of more sequential reductions than the target's shared memory
+// holds apart compiles: their scratch then shares bytes, and the backend
+// orders each reduction after the last with barriers.
+func TestManyReductionsCompile(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("kernel sums(x *f32, y *f32) {\n    offs := arange(0, 128)\n    a := load(x + offs)\n")
+	const n = 900 // 900 x 128 bytes of scratch: more than sm_86's 99 KiB
+	for range n {
+		src.WriteString("    a = a - sum(a, axis: 0) / 128.0\n")
+	}
+	src.WriteString("    store(y + offs, a)\n}\n")
+	prog, err := Parse("sums.tle", []byte(src.String()))
+	require.NoError(t, err)
+	k, err := prog.Kernel("sums")
+	require.NoError(t, err)
+	shared, err := k.Build(CompileOptions{}, GPUOptions{Arch: "sm_86"}, "ll")
+	require.NoError(t, err)
+	apart, err := k.Build(CompileOptions{}, GPUOptions{Arch: "sm_90a"}, "ll")
+	require.NoError(t, err)
+	// apart (sm_90a holds them all), a reduction waits for its partials
+	// only; sharing bytes, also for the previous reduction's reads
+	nShared, nApart := strings.Count(shared.LLVMIR, "barrier"), strings.Count(apart.LLVMIR, "barrier")
+	require.GreaterOrEqual(t, nApart, n)
+	require.Greater(t, nShared, nApart+n/2, "shared scratch: a barrier between back-to-back reductions")
 }

@@ -273,7 +273,7 @@ func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (
 		return passes.Run(m, passes.Options{
 			From: passes.PhaseGPU,
 			GPU: &passes.GPUOptions{Arch: g.Arch, NumWarps: numWarps, Stages: stages,
-				DotMMASync: opts.DotMMASync},
+				DotMMASync: opts.DotMMASync, SmemLimit: nvptx.MaxSmemBytes(g.Arch)},
 			VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir,
 		})
 	}
