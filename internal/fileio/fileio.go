@@ -210,14 +210,10 @@ func WriteAtomic(path string, perm fs.FileMode, write func(io.Writer) error) (er
 	case err == nil && st.IsDir():
 		return fmt.Errorf("%s: is a directory", path)
 	case err == nil && !st.Mode().IsRegular():
-		// opened without blocking, so that a FIFO with no reader is an
-		// error rather than a hang; then blocking again for the writes
-		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		// a FIFO is written as a shell's > writes it: once a reader
+		// opens it (the user named it as the output)
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if err := syscall.SetNonblock(int(f.Fd()), false); err != nil {
-			f.Close()
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		if err := write(f); err != nil {
