@@ -51,25 +51,9 @@ func runBuild(e *env, cfg any, files []string) int {
 		fmt.Fprintf(e.stderr, "tlec build: name exactly one .tle file (got %d)\n", len(files))
 		return 2
 	}
-	opts, err := b.compile.options()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
-		return 2
-	}
-	gopts, err := b.compile.gpuOptions()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
-		return 2
-	}
-	prog, err := tle.LoadFile(files[0])
-	if err != nil {
-		printError(e.stderr, "build", err)
-		return 1
-	}
-	k, err := pickKernel(prog, b.kernel)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "tlec build: %v\n", err)
-		return 2
+	k, opts, gopts, code := b.compile.load(e, "build", files[0], b.kernel)
+	if k == nil {
+		return code
 	}
 	art, err := k.Build(opts, gopts, b.emit)
 	if err != nil {

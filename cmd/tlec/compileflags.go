@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/tlego/tle/tle"
@@ -136,4 +137,29 @@ func flagError(err error) error {
 		}
 	}
 	return err
+}
+
+// load is what build and run do first: the compile options and the GPU
+// target from the flags, then FILE and its kernel (kernel, or the file's
+// one). On failure it has printed the error after "tlec CMD: " and code is
+// the exit status: 2 for a bad flag or kernel name, 1 for errors in FILE.
+func (c *compileFlags) load(e *env, cmd, file, kernel string) (k *tle.Kernel, opts tle.CompileOptions, g tle.GPUOptions, code int) {
+	opts, err := c.options()
+	if err == nil {
+		g, err = c.gpuOptions()
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tlec %s: %v\n", cmd, err)
+		return nil, opts, g, 2
+	}
+	prog, err := tle.LoadFile(file)
+	if err != nil {
+		printError(e.stderr, cmd, err)
+		return nil, opts, g, 1
+	}
+	if k, err = pickKernel(prog, kernel); err != nil {
+		fmt.Fprintf(e.stderr, "tlec %s: %v\n", cmd, err)
+		return nil, opts, g, 2
+	}
+	return k, opts, g, 0
 }

@@ -99,22 +99,9 @@ func runRun(e *env, cfg any, files []string) int {
 	if r.timeout <= 0 {
 		return fail("--timeout %v: want a positive duration, e.g. 2s", r.timeout)
 	}
-	opts, err := r.compile.options()
-	if err != nil {
-		return fail("%v", err)
-	}
-	gopts, err := r.compile.gpuOptions()
-	if err != nil {
-		return fail("%v", err)
-	}
-	prog, err := tle.LoadFile(files[0])
-	if err != nil {
-		printError(e.stderr, "run", err)
-		return 1
-	}
-	k, err := pickKernel(prog, r.kernel)
-	if err != nil {
-		return fail("%v", err)
+	k, opts, gopts, code := r.compile.load(e, "run", files[0], r.kernel)
+	if k == nil {
+		return code
 	}
 	if r.ptx != "" {
 		if r.device == "cpu" {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle"
 )
@@ -68,13 +69,12 @@ type BenchResult struct {
 
 // BenchOptions tune Bench.
 type BenchOptions struct {
-	Warmup, Reps int
+	// RunOptions are the warm-up, repetitions and progress of every
+	// suite.
+	registry.RunOptions
 	// Params: BlockV, Fast, PrepWarps, PrepBlockK and StateDType (f32 when
 	// empty) are honoured; the rest is FlashKDA's setting.
 	Params Params
-	// Progress, when not nil, is told after each step (warm-up or
-	// measurement of a configuration) how many of total are done.
-	Progress func(done, total int, what string)
 }
 
 // benchHead is the bench's K and V.
@@ -113,10 +113,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 	if prepBlockK == 0 {
 		prepBlockK = DefaultPrepBlockK(benchHead)
 	}
-	progress := opts.Progress
-	if progress == nil {
-		progress = func(int, int, string) {}
-	}
+	progress := opts.Step
 	total := 2 * len(configs)
 	var out []BenchResult
 	for i, c := range configs {

@@ -58,37 +58,28 @@ before anything runs.`,
 					}
 					return nil, err
 				}
-				return suite{configs: cs, params: p}, nil
+				return registry.BenchOf[BenchResult]{Row: BenchResult.row, Bench: func(g *tle.GPU, o registry.RunOptions) ([]BenchResult, error) {
+					return Bench(g, cs, BenchOptions{RunOptions: o, Params: p})
+				}}, nil
 			}
 		},
 		Peers: addPeers,
 	})
 }
 
-// suite is the kda_fwd suite with its flags set.
-type suite struct {
-	configs []BenchConfig
-	params  Params
-}
-
-func (s suite) Run(g *tle.GPU, o registry.RunOptions) ([]registry.Row, error) {
-	res, err := Bench(g, s.configs, BenchOptions{Warmup: o.Warmup, Reps: o.Reps, Params: s.params, Progress: o.Progress})
-	if err != nil {
-		return nil, err
+// row is the result as the suite's row: the whole forward pass and the
+// bytes it must move; each kernel timed alone and the parameters in its
+// facts.
+func (r BenchResult) row() registry.Row {
+	var parts []float64
+	for _, ms := range r.PartsMs {
+		parts = append(parts, ms*1e3)
 	}
-	rows := make([]registry.Row, len(res))
-	for i, r := range res {
-		var parts []float64
-		for _, ms := range r.PartsMs {
-			parts = append(parts, ms*1e3)
-		}
-		rows[i] = registry.Row{Suite: "kda_fwd", Case: fmt.Sprintf("H%d_%s", r.H, r.Tag),
-			Config: fmt.Sprintf("%s state, block_v %d, prep %d warps, prep K block %d", r.State, r.BlockV, r.PrepWarps, r.PrepBlockK),
-			Kernel: "kda_prep + kda_rec", Bytes: float64(r.Bytes),
-			Facts: map[string]any{"T": r.T, "N": r.N, "state": r.State, "block_v": r.BlockV, "rec_warps": r.RecWarps,
-				"prep_warps": r.PrepWarps, "prep_block_k": r.PrepBlockK, "parts_us": parts}}.Timed(tle.Timing{MedianMs: r.Ms, MinMs: r.MinMs})
-	}
-	return rows, nil
+	return registry.Row{Suite: "kda_fwd", Case: fmt.Sprintf("H%d_%s", r.H, r.Tag),
+		Config: fmt.Sprintf("%s state, block_v %d, prep %d warps, prep K block %d", r.State, r.BlockV, r.PrepWarps, r.PrepBlockK),
+		Kernel: "kda_prep + kda_rec", Bytes: float64(r.Bytes),
+		Facts: map[string]any{"T": r.T, "N": r.N, "state": r.State, "block_v": r.BlockV, "rec_warps": r.RecWarps,
+			"prep_warps": r.PrepWarps, "prep_block_k": r.PrepBlockK, "parts_us": parts}}.Timed(tle.Timing{MedianMs: r.Ms, MinMs: r.MinMs})
 }
 
 // ConfigsOf is the configurations s names: 1-based indices into

@@ -168,6 +168,21 @@ func (r Row) Timed(t tle.Timing) Row {
 	return r
 }
 
+// BenchOf is the Bench of a kernel family whose benchmark returns its own
+// results: Bench times the cases with the run options, Row makes each
+// result a row.
+type BenchOf[R any] struct {
+	Bench func(g *tle.GPU, o RunOptions) ([]R, error)
+	Row   func(R) Row
+}
+
+// Run times the cases and returns a row per result (and the results'
+// rows when some failed, with the error).
+func (b BenchOf[R]) Run(g *tle.GPU, o RunOptions) ([]Row, error) {
+	res, err := b.Bench(g, o)
+	return RowsOf(res, b.Row), err
+}
+
 // RowsOf is a bench's results as rows, each by row.
 func RowsOf[R any](res []R, row func(R) Row) []Row {
 	out := make([]Row, len(res))

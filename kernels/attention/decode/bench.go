@@ -6,6 +6,7 @@ import (
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
 
@@ -99,9 +100,11 @@ type BenchResult struct {
 
 // BenchOptions tune Bench.
 type BenchOptions struct {
-	Warmup, Reps int
-	Workloads    []Workload     // nil: all
-	Variants     []BenchVariant // nil: all
+	// RunOptions are the warm-up, repetitions and progress of every
+	// suite.
+	registry.RunOptions
+	Workloads []Workload     // nil: all
+	Variants  []BenchVariant // nil: all
 	// CTAs is Params.CTAs (0: DefaultCTAs).
 	CTAs int
 	// Cluster is Params.Cluster (0: 1; ClusterAuto: ChooseCluster's).
@@ -111,9 +114,6 @@ type BenchOptions struct {
 	// Launches times the call as two launches back to back (Runner.Launch)
 	// instead of a CUDA graph replay (Runner.Capture), HPC-Ops' timing.
 	Launches bool
-	// Progress, when not nil, is told after each step how many of total
-	// are done.
-	Progress func(done, total int, what string)
 }
 
 // CopyRate measures the device-to-device copy rate of g in TB/s (bytes
@@ -178,10 +178,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if vars == nil {
 		vars = BenchVariants
 	}
-	progress := opts.Progress
-	if progress == nil {
-		progress = func(int, int, string) {}
-	}
+	progress := opts.Step
 	total := len(wls)*len(vars) + 1
 	progress(0, total, "copy rate")
 	sms, err := g.SMs()

@@ -56,20 +56,15 @@ combine) on the same workload, dtype and Sq.`,
 				if err := CheckSchedule(*schedule, *cluster); errors.As(err, &ae) {
 					return nil, registry.ArgErr("--schedule", "%q: %s", *schedule, ae.Msg)
 				}
-				return suite{BenchOptions{Workloads: wls, CTAs: *ctas, Cluster: *cluster, Schedule: *schedule, Launches: *launches}}, nil
+				opts := BenchOptions{Workloads: wls, CTAs: *ctas, Cluster: *cluster, Schedule: *schedule, Launches: *launches}
+				return registry.BenchOf[BenchResult]{Row: BenchResult.row, Bench: func(g *tle.GPU, o registry.RunOptions) ([]BenchResult, error) {
+					opts.RunOptions = o
+					return Bench(g, opts)
+				}}, nil
 			}
 		},
 		Peers: addPeers,
 	})
-}
-
-// suite is the attn_decode suite with its flags set.
-type suite struct{ opts BenchOptions }
-
-func (s suite) Run(g *tle.GPU, o registry.RunOptions) ([]registry.Row, error) {
-	s.opts.Warmup, s.opts.Reps, s.opts.Progress = o.Warmup, o.Reps, o.Progress
-	res, err := Bench(g, s.opts)
-	return registry.RowsOf(res, BenchResult.row), err
 }
 
 // row is the result as the suite's row: the whole call, its K+V bytes and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/kernels/attention/paged"
+	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
@@ -263,14 +264,15 @@ func (row BenchRow) result(p BenchPlan) BenchResult {
 
 // BenchOptions tune Bench.
 type BenchOptions struct {
-	Warmup, Reps int
-	Rows         []BenchRow // nil: BenchRows()
+	// RunOptions are the warm-up, repetitions and progress of every
+	// suite.
+	registry.RunOptions
+	Rows []BenchRow // nil: BenchRows()
 	// KeyStep is Params.KeyStep for every row (0: the default, 128
 	// keys a step at the bench's pages of 64; 64: one page a step).
 	KeyStep int
 	// Masks replace the masked rows' drawn masks by shape (nil: none).
-	Masks    BenchMasks
-	Progress func(done, total int, what string)
+	Masks BenchMasks
 }
 
 // Bench times prefill on g for every row with CUDA events: the
@@ -284,10 +286,7 @@ func Bench(g *tle.GPU, opts BenchOptions) ([]BenchResult, error) {
 	if rows == nil {
 		rows = BenchRows()
 	}
-	progress := opts.Progress
-	if progress == nil {
-		progress = func(int, int, string) {}
-	}
+	progress := opts.Step
 	r := rand.New(rand.NewPCG(1, 16))
 	var out []BenchResult
 	var errs []error

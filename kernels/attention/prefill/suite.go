@@ -68,22 +68,14 @@ self-attention rows), both of the same session.`,
 					}
 					opts.Masks = m
 				}
-				return suite{opts}, nil
+				return registry.BenchOf[BenchResult]{Row: BenchResult.row, Bench: func(g *tle.GPU, o registry.RunOptions) ([]BenchResult, error) {
+					opts.RunOptions = o
+					return Bench(g, opts)
+				}}, nil
 			}
 		},
 		Peers: addPeers,
 	})
-}
-
-// suite is the attn_prefill suite with its flags set.
-type suite struct{ opts BenchOptions }
-
-// Run returns a row per case, a failed one with its error in its facts,
-// and the rows' errors joined.
-func (s suite) Run(g *tle.GPU, o registry.RunOptions) ([]registry.Row, error) {
-	s.opts.Warmup, s.opts.Reps, s.opts.Progress = o.Warmup, o.Reps, o.Progress
-	res, err := Bench(g, s.opts)
-	return registry.RowsOf(res, BenchResult.row), err
 }
 
 // row is the result as the suite's row: its visible FLOPs; the mask, the
