@@ -191,9 +191,6 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	if err := d.CheckTable(in.BlockIDs, in.KVLens, "B = q rows / sq", func(int) int64 { return int64(p.Sq) }, "sq"); err != nil {
 		return nil, err
 	}
-	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, in.BlockIDs, in.KVLens, d.B*d.Sq, "[B*Sq, Hq]"); err != nil {
-		return nil, err
-	}
 
 	d.CTAs = p.CTAs
 	if p.CTAs < 0 || p.CTAs > MaxCTAs {
@@ -225,6 +222,11 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	}
 	if int64(d.Programs)*int64(d.Hkv)*int64(d.N)*paged.HeadDim > math.MaxInt32 {
 		return nil, argErr("splits", "the workspace of %d pieces x %d kv heads x %d rows exceeds 2^31 elements", d.Programs, d.Hkv, d.N)
+	}
+	// the values last: the parameters' checks above are cheap, this one
+	// reads every slot the call reads
+	if err := d.CheckInputValues(in.Q, in.KCache, in.VCache, in.QScale, in.KScale, in.VScale, in.BlockIDs, in.KVLens, d.B*d.Sq, "[B*Sq, Hq]"); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
