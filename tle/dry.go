@@ -2,8 +2,6 @@ package tle
 
 import (
 	"errors"
-	"fmt"
-	"math"
 	"sync"
 
 	"github.com/tlego/tle/runtime/cuda"
@@ -119,14 +117,6 @@ func (p *Prepared) dryResident() int {
 }
 
 var errDryCluster = errors.New("tle: a dry GPU has no occupancy figures for clusters")
-
-// dryCheckAlloc is Alloc's argument check, shared with a real GPU.
-func dryCheckAlloc(dt DType, n int) error {
-	if n < 0 || dt.Bytes() == 0 || n > math.MaxInt/dt.Bytes() {
-		return fmt.Errorf("tle: Alloc of %d %s elements", n, dt)
-	}
-	return nil
-}
 
 // Synchronize waits for everything enqueued on g (nothing, on a dry GPU).
 func (g *GPU) Synchronize() error {

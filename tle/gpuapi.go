@@ -28,7 +28,7 @@ func (g *GPU) Alloc(dt DType, n int) (*DeviceBuffer, error) {
 	if err := g.check("Alloc"); err != nil {
 		return nil, err
 	}
-	if err := dryCheckAlloc(dt, n); err != nil {
+	if err := checkAlloc(dt, n); err != nil {
 		return nil, err
 	}
 	if g.dry != nil {
@@ -39,6 +39,15 @@ func (g *GPU) Alloc(dt DType, n int) (*DeviceBuffer, error) {
 		return nil, err
 	}
 	return &DeviceBuffer{Ptr: p, DType: dt, N: n}, nil
+}
+
+// checkAlloc is Alloc's argument check: a count of elements of a dtype
+// whose bytes fit an int.
+func checkAlloc(dt DType, n int) error {
+	if n < 0 || dt.Bytes() == 0 || n > math.MaxInt/dt.Bytes() {
+		return fmt.Errorf("tle: Alloc of %d %s elements", n, dt)
+	}
+	return nil
 }
 
 // Upload allocates a buffer holding data converted to dt.
