@@ -10,13 +10,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
+
+// maxPeerBytes bounds a --peer file (a peer's JSON of one session).
+const maxPeerBytes = 64 << 20
 
 // suiteFlags are the flags every suite takes; the suite adds its own.
 type suiteFlags struct {
@@ -31,7 +36,7 @@ type suiteFlags struct {
 	target targetFlags
 }
 
-// benchUsage lists the suites for `tlec help bench`.
+// benchHelp is `tlec help bench`: what bench does, and the suites.
 func benchHelp() string {
 	var b strings.Builder
 	b.WriteString(`Bench times a suite of kernels on the GPU with CUDA events: the median
@@ -87,7 +92,7 @@ func benchFlagsFor(fs *flag.FlagSet, args []string) any {
 	fs.BoolVar(&b.dryRun, "dry-run", false, "list the cases, their FLOPs and bytes and the builds, on a dry GPU (no GPU needed)")
 	fs.Var(&b.peers, "peer", "a peer's JSON of the same session for the suite to read (`FILE`, repeatable)")
 	b.target.register(fs)
-	if len(args) > 0 && contains(args, "builds") {
+	if len(args) > 0 && slices.Contains(args, "builds") {
 		fs.StringVar(&b.ll, "ll", "", "bench builds: also write each build's LLVM IR into `DIR`")
 	}
 	if b.suite = suiteFor(args); b.suite != nil {
@@ -131,7 +136,7 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 	}
 	var peers [][]byte
 	for _, path := range b.peers {
-		raw, err := os.ReadFile(path)
+		raw, err := fileio.ReadFile(path, maxPeerBytes)
 		if err != nil {
 			return fail("--peer %s: %v", path, err)
 		}
@@ -218,7 +223,7 @@ func printTable(out io.Writer, rep registry.Report) {
 	for _, r := range rep.Rows {
 		floor = floor || r.FloorUs > 0
 		for _, p := range r.Peers {
-			if !contains(peers, p.Name) {
+			if !slices.Contains(peers, p.Name) {
 				peers = append(peers, p.Name)
 			}
 		}
@@ -294,15 +299,6 @@ func rate(r registry.Row) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3f %s", r.Rate, r.Unit)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // runBenchList prints the suites.

@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
+
+	"github.com/tlego/tle/internal/fileio"
 )
 
 // Peers are the figures of a peer file: the JSON object that the peer
@@ -40,7 +41,7 @@ type PeerFigures struct {
 // and Infinity for non-finite floats; they read as null (an error only
 // where a figure is needed).
 func ReadPeers(path string) (*Peers, error) {
-	b, err := os.ReadFile(path)
+	b, err := fileio.ReadFile(path, 64<<20) // a regular file: a FIFO would block
 	if err != nil {
 		return nil, fmt.Errorf("peer file: %w", err)
 	}
