@@ -91,3 +91,26 @@ func TestWithProgress(t *testing.T) {
 	sort.Ints(seen)
 	require.Equal(t, []int{0, 1, 2, 3, 4}, seen)
 }
+
+// The interpreter's whole-block loads and stores (every lane on, the
+// lanes consecutive) and its lane-by-lane ones agree, and a block past a
+// buffer's end is still an out-of-bounds error naming its first bad lane.
+func TestContiguousAccessesMatchLaneByLane(t *testing.T) {
+	k := tutorialKernel(t, "vector_add")
+	opts := CompileOptions{Defines: map[string]string{"BLOCK": "256"}}
+	for _, n := range []int{1024, 1000} { // whole blocks; a masked tail block
+		x, y, out := NewTensor(n), NewTensor(n), NewTensor(n)
+		for i := range n {
+			x.Data[i], y.Data[i] = float64(i)*0.5, float64(3*i)
+		}
+		require.NoError(t, k.Run(CPU(), [3]int{(n + 255) / 256, 1, 1}, opts, map[string]any{"x": x, "y": y, "out": out, "n": n}))
+		for i := range n {
+			require.Equal(t, float64(float32(float64(i)*0.5+float64(3*i))), out.Data[i], "element %d of %d", i, n)
+		}
+	}
+	// n larger than the buffers: the last block's lanes run past them
+	small := NewTensor(1000)
+	err := k.Run(CPU(), [3]int{4, 1, 1}, opts, map[string]any{"x": small, "y": small, "out": NewTensor(1000), "n": 1024})
+	require.ErrorContains(t, err, "out-of-bounds load")
+	require.ErrorContains(t, err, "index 1000 is outside [0, 1000) (lane 232 of 256)")
+}

@@ -36,6 +36,34 @@ func (a *access) resolve(p int64, lane int) (*region, error) {
 	return rg, nil
 }
 
+// contiguous is the fast path of a load or store whose lanes are all on
+// (mask nil or all non-zero) and address consecutive elements of one
+// region, all in bounds: the first lane's offset and its region, resolved
+// (guards checked) as a lane at a time would. Otherwise rg is nil and the
+// access goes lane by lane, which reports the exact lane of any fault.
+func (a *access) contiguous(ptr, mask []int64) (off int64, rg *region) {
+	n := len(ptr)
+	if n < 2 {
+		return 0, nil
+	}
+	p0 := ptr[0]
+	for k, p := range ptr {
+		if p != p0+int64(k) || (mask != nil && mask[k] == 0) {
+			return 0, nil
+		}
+	}
+	id, off := unpack(p0)
+	if last, _ := unpack(ptr[n-1]); last != id || id == 0 {
+		return 0, nil
+	}
+	rg = a.t.c.l.reg.get(id)
+	if rg == nil || rg.guard != nil || off < int64(rg.lo) || off+int64(n) > int64(rg.hi) {
+		return 0, nil
+	}
+	a.id, a.rg = id, rg
+	return off, rg
+}
+
 func (a *access) oob(p int64, lane, n int) error {
 	_, off := unpack(p)
 	rg := a.rg
@@ -85,6 +113,12 @@ func (t *thread) load(in *instr) error {
 // in the same region and checking bounds. data picks the buffer's storage
 // of dst's kind.
 func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, data func(*Buffer) []T) error {
+	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil {
+		if src := data(rg.buf); src != nil {
+			copy(dst, src[off:off+int64(len(dst))]) // one bounds check, one copy
+			return nil
+		}
+	}
 	var lo, hi int64
 	curID := -1
 	var src []T
@@ -148,6 +182,15 @@ func intsOf(b *Buffer) []int64     { return b.i }
 // and called directly, which keeps the loop of a store that needs none
 // tight.
 func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, data func(*Buffer) []T, isFloat bool) error {
+	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && rg.buf.pend.n.Load() == 0 && len(a.t.inherited) == 0 {
+		// a store that needs no conversion: the buffer holds src's dtype
+		// (floats), or 64-bit integers
+		md := rg.buf.dtype
+		if mem := data(rg.buf); mem != nil && ((isFloat && md == dt) || (!isFloat && (md == ir.I64 || md == ir.U64))) {
+			copy(mem[off:off+int64(len(src))], src)
+			return nil
+		}
+	}
 	var lo, hi int64
 	curID := -1
 	var mem []T
