@@ -69,6 +69,12 @@ func View[T Elem](b []byte) []T {
 	return unsafe.Slice((*T)(p), len(b)/size)
 }
 
+// Aligned8 reports whether b starts on an 8-byte boundary (as Alloc's
+// bytes do); an empty b is aligned.
+func Aligned8(b []byte) bool {
+	return len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%8 == 0
+}
+
 // Alloc returns n zero bytes aligned to 8, so that View may see them as any
 // element type.
 func Alloc(n int) []byte {
