@@ -3,7 +3,6 @@ package tle
 import (
 	"fmt"
 
-	"github.com/tlego/tle/internal/hostmem"
 	"github.com/tlego/tle/runtime/interp"
 )
 
@@ -141,37 +140,6 @@ func sliceLen(s any) int {
 		return len(x)
 	}
 	return 0
-}
-
-// sliceBytes views a slice of an Elem type as its bytes (no copy; the
-// machine's byte order, which is the devices' little-endian on every host
-// CUDA runs on).
-func sliceBytes(s any) []byte {
-	switch x := s.(type) {
-	case []float64:
-		return hostmem.Bytes(x)
-	case []float32:
-		return hostmem.Bytes(x)
-	case []uint16:
-		return hostmem.Bytes(x)
-	case []uint8:
-		return hostmem.Bytes(x)
-	case []int8:
-		return hostmem.Bytes(x)
-	case []int16:
-		return hostmem.Bytes(x)
-	case []int32:
-		return hostmem.Bytes(x)
-	case []int64:
-		return hostmem.Bytes(x)
-	case []uint32:
-		return hostmem.Bytes(x)
-	case []uint64:
-		return hostmem.Bytes(x)
-	case []bool:
-		return hostmem.Bytes(x)
-	}
-	return nil
 }
 
 // bindTyped checks an Array or bare slice against a pointer or desc

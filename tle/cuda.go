@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/internal/hostmem"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/interp"
@@ -214,7 +215,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		}
 		var raw []byte
 		if a.typed != nil {
-			raw = sliceBytes(a.typed) // the array itself, in its dtype
+			raw = hostmem.SliceBytes(a.typed) // the array itself, in its dtype
 		} else if raw, err = npy.Encode(p.dt, a.tensor.Data); err != nil {
 			return fmt.Errorf("argument %s: %w", p.name, err)
 		}
@@ -254,7 +255,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		}
 		elem := a.param.dt
 		if a.typed != nil { // straight into the array
-			if err := g.ctx.CopyDtoH(sliceBytes(a.typed), ptrs[i]); err != nil {
+			if err := g.ctx.CopyDtoH(hostmem.SliceBytes(a.typed), ptrs[i]); err != nil {
 				return err
 			}
 			continue

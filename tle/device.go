@@ -470,7 +470,7 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 	}
 	for i, b := range bufs {
 		if b != nil && args[i].tensor != nil && written[args[i].param.name] {
-			b.CopyToFloat64(args[i].tensor.Data)
+			b.CopyToFloat64(args[i].tensor.Data, 0)
 		}
 	}
 	return nil

@@ -83,3 +83,33 @@ func Alloc(n int) []byte {
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(make([]uint64, (n+7)/8)))), n)
 }
+
+// SliceBytes views a slice of an Elem type ([]float32, []uint16, []bool,
+// ...; not a named type) as its bytes; nil for anything else.
+func SliceBytes(s any) []byte {
+	switch x := s.(type) {
+	case []float64:
+		return Bytes(x)
+	case []float32:
+		return Bytes(x)
+	case []uint16:
+		return Bytes(x)
+	case []uint8:
+		return Bytes(x)
+	case []int8:
+		return Bytes(x)
+	case []int16:
+		return Bytes(x)
+	case []int32:
+		return Bytes(x)
+	case []int64:
+		return Bytes(x)
+	case []uint32:
+		return Bytes(x)
+	case []uint64:
+		return Bytes(x)
+	case []bool:
+		return Bytes(x)
+	}
+	return nil
+}

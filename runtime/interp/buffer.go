@@ -335,21 +335,25 @@ func (b *Buffer) Len() int {
 // integers up to 2^53).
 func (b *Buffer) Float64() []float64 {
 	out := make([]float64, b.Len())
-	b.CopyToFloat64(out)
+	b.CopyToFloat64(out, 0)
 	return out
 }
 
-// CopyToFloat64 writes the first len(dst) elements (at most Len) into dst
-// as float64, as Float64 converts them, and returns how many it wrote.
-func (b *Buffer) CopyToFloat64(dst []float64) int {
-	n := min(len(dst), b.Len())
+// CopyToFloat64 writes elements off, off+1, ... into dst as float64, as
+// Float64 converts them, up to len(dst) or the end of the buffer, and
+// returns how many it wrote (0 for an off outside the buffer).
+func (b *Buffer) CopyToFloat64(dst []float64, off int) int {
+	if off < 0 || off >= b.Len() {
+		return 0
+	}
+	n := min(len(dst), b.Len()-off)
 	dst = dst[:n]
 	if b.dtype.IsFloat() {
-		b.readF(dst, 0)
+		b.readF(dst, off)
 		return n
 	}
 	for k := range dst {
-		dst[k] = intToFloat(b.dtype, b.getI(k))
+		dst[k] = intToFloat(b.dtype, b.getI(off+k))
 	}
 	return n
 }

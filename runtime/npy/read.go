@@ -196,10 +196,9 @@ func swapBytes(data []byte, size int) {
 }
 
 // Array widens the raw array into the float64 or int64 Array that
-// ReadFile returns.
+// ReadFile returns (r is left as it is).
 func (r *Raw) Array() *Array {
-	h := &header{canon: r.DType, kind: r.Kind(), shape: r.Shape}
-	return decode(h, append([]byte(nil), r.Data...))
+	return decode(&header{canon: r.DType, kind: r.Kind(), shape: r.Shape}, r.Data) // little-endian C order: decode only reads it
 }
 
 // decode turns the data of h into an Array.
