@@ -265,7 +265,9 @@ func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[stri
 // runtime parameter has an argument and no argument names anything else;
 // each pointer or desc argument is a non-nil *Tensor whose Shape has no
 // negative dimension and an element count that fits an int and equals
-// len(Data), of the desc's rank; each scalar is a Go value its dtype takes
+// len(Data), of the desc's rank (or a non-nil *Array, or a bare slice,
+// whose element type is the dtype's Go type, Elem); each scalar is a Go
+// value its dtype takes
 // (interp.CheckScalar: integers in the dtype's range, floats within its
 // finite range, bools for i1 only); and ctx has not ended.
 //
