@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/internal/hostmem"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/interp"
@@ -212,8 +213,10 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 			dargs[i] = scalarArg(p.dt, a.scalar)
 			continue
 		}
-		raw, err := npy.Encode(p.dt, a.tensor.Data)
-		if err != nil {
+		var raw []byte
+		if a.typed != nil {
+			raw = hostmem.SliceBytes(a.typed) // the array itself, in its dtype
+		} else if raw, err = npy.Encode(p.dt, a.tensor.Data); err != nil {
 			return fmt.Errorf("argument %s: %w", p.name, err)
 		}
 		ptr, err := g.ctx.Alloc(max(len(raw), 16))
@@ -226,7 +229,7 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		}
 		dargs[i] = ptr
 		if p.kind == descParam {
-			d := DeviceDesc{Buf: &DeviceBuffer{Ptr: ptr, DType: p.dt, N: len(a.tensor.Data)}, Shape: a.desc.shape, Strides: a.desc.strides}
+			d := DeviceDesc{Buf: &DeviceBuffer{Ptr: ptr, DType: p.dt, N: a.n}, Shape: a.desc.shape, Strides: a.desc.strides}
 			if err := checkDesc(p.name, p.typ, p.dt, p.rank, d); err != nil {
 				return err
 			}
@@ -251,6 +254,12 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 			continue
 		}
 		elem := a.param.dt
+		if a.typed != nil { // straight into the array
+			if err := g.ctx.CopyDtoH(hostmem.SliceBytes(a.typed), ptrs[i]); err != nil {
+				return err
+			}
+			continue
+		}
 		raw := make([]byte, len(a.tensor.Data)*elem.Bytes())
 		if err := g.ctx.CopyDtoH(raw, ptrs[i]); err != nil {
 			return err

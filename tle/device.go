@@ -29,7 +29,8 @@ type Device interface {
 // count (the product of Shape) must fit an int and equal len(Data). For an
 // integer element type every value must be an integer in the type's range
 // (and within ±2^53, where float64 is exact): Run refuses anything else
-// rather than convert it.
+// rather than convert it. Array is the form in the element type itself,
+// used without a copy (see the package doc, Host data).
 type Tensor struct {
 	Shape []int
 	Data  []float64
@@ -232,7 +233,9 @@ func (p hostParam) checkScalar(v any) (interp.Scalar, error) {
 type boundArg struct {
 	param  hostParam
 	arg    any           // as given
-	tensor *Tensor       // pointer and descriptor parameters (a StridedTensor's data as a flat tensor)
+	tensor *Tensor       // pointer and descriptor parameters given a Tensor or StridedTensor (its data as a flat tensor)
+	typed  any           // pointer and descriptor parameters given an Array or a bare slice: its []T, used in place
+	n      int           // the element count of tensor or typed
 	desc   *descLayout   // a descriptor parameter's shape and strides
 	scalar interp.Scalar // scalar parameters
 }
@@ -250,8 +253,11 @@ func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[stri
 
 // RunContext compiles the kernel with opts (once per distinct set of
 // bindings), then runs it on dev over grid with args, keyed by parameter
-// name: a *Tensor for each pointer or descriptor parameter, a Go number
-// for each scalar. Tensors are copied back after the launch.
+// name: a *Tensor, or a *Array[T] or bare []T of the element dtype's Go
+// type, for each pointer or descriptor parameter, a Go number for each
+// scalar. Tensors are copied back after the launch; an Array is the
+// launch's buffer on the interpreter (written in place) and is copied back
+// from a GPU.
 //
 // Before anything is compiled or uploaded it checks, and reports as an
 // error naming what is wrong: dev is not nil; grid is within the limits
@@ -259,7 +265,9 @@ func (k *Kernel) Run(dev Device, grid [3]int, opts CompileOptions, args map[stri
 // runtime parameter has an argument and no argument names anything else;
 // each pointer or desc argument is a non-nil *Tensor whose Shape has no
 // negative dimension and an element count that fits an int and equals
-// len(Data), of the desc's rank; each scalar is a Go value its dtype takes
+// len(Data), of the desc's rank (or a non-nil *Array, or a bare slice,
+// whose element type is the dtype's Go type, Elem); each scalar is a Go
+// value its dtype takes
 // (interp.CheckScalar: integers in the dtype's range, floats within its
 // finite range, bools for i1 only); and ctx has not ended.
 //
@@ -335,6 +343,13 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 			return nil, fmt.Errorf("argument %s (%s) is missing", p.name, p.typ)
 		}
 		b := &boundArg{param: p, arg: a}
+		if t, ok := asTyped(a); ok && (p.kind == pointerParam || p.kind == descParam) {
+			if err := bindTyped(p, a, t, b); err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+			continue
+		}
 		switch p.kind {
 		case descParam:
 			if st, ok := a.(*StridedTensor); ok {
@@ -348,14 +363,14 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 				if err := checkIntElems(p, st.Data); err != nil {
 					return nil, err
 				}
-				b.tensor, b.desc = &Tensor{Shape: []int{len(st.Data)}, Data: st.Data}, &l
+				b.tensor, b.desc, b.n = &Tensor{Shape: []int{len(st.Data)}, Data: st.Data}, &l, len(st.Data)
 				break
 			}
 			fallthrough
 		case pointerParam:
 			ten, ok := a.(*Tensor)
 			if !ok || ten == nil {
-				return nil, fmt.Errorf("argument %s (%s) needs a tensor, got %T", p.name, p.typ, a)
+				return nil, fmt.Errorf("argument %s (%s) needs a tensor, got %T (it takes a *tle.Tensor, or a *tle.Array or bare slice of type %s)", p.name, p.typ, a, interp.SliceType(p.dt))
 			}
 			n, err := numel(ten.Shape)
 			if err != nil {
@@ -373,7 +388,7 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 			if err := checkIntElems(p, ten.Data); err != nil {
 				return nil, err
 			}
-			b.tensor = ten
+			b.tensor, b.n = ten, len(ten.Data)
 		case scalarParam:
 			s, err := p.checkScalar(a)
 			if err != nil {
@@ -431,15 +446,20 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 	iargs := make([]interp.Arg, len(args))
 	bufs := make([]*interp.Buffer, len(args))
 	for i, a := range args {
-		switch a.param.kind {
-		case pointerParam:
-			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
-			iargs[i] = bufs[i]
-		case descParam:
-			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
-			iargs[i] = &interp.Desc{Buf: bufs[i], Shape: a.desc.shape, Strides: a.desc.strides}
-		default:
+		if a.param.kind != pointerParam && a.param.kind != descParam {
 			iargs[i] = a.arg // checked again by the same interp.CheckScalar
+			continue
+		}
+		if a.typed != nil { // in place: the kernel reads and writes the caller's slice
+			if bufs[i], err = interp.FromSlice(a.param.dt, a.typed); err != nil {
+				return fmt.Errorf("argument %s (%s): %w", a.param.name, a.param.typ, err) // bindTyped checked the type
+			}
+		} else {
+			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
+		}
+		iargs[i] = bufs[i]
+		if a.param.kind == descParam {
+			iargs[i] = &interp.Desc{Buf: bufs[i], Shape: a.desc.shape, Strides: a.desc.strides}
 		}
 	}
 	progress, _ := ctx.Value(progressKey{}).(func(done, total int))
@@ -451,8 +471,8 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 		return err
 	}
 	for i, b := range bufs {
-		if b != nil && written[args[i].param.name] {
-			copy(args[i].tensor.Data, b.Float64())
+		if b != nil && args[i].tensor != nil && written[args[i].param.name] {
+			b.CopyToFloat64(args[i].tensor.Data, 0)
 		}
 	}
 	return nil

@@ -21,7 +21,9 @@
 //     parameter is bound with CompileOptions.Defines); for a pointer or
 //     desc parameter, Run takes a non-nil *Tensor whose Shape has no
 //     negative dimension, an element count that fits an int and equals
-//     len(Data), and the desc's rank, Prepare a non-nil, 16-byte aligned
+//     len(Data), and the desc's rank, or a non-nil *Array[T] (or a bare
+//     []T) likewise whose T is the Go type of the element dtype (see Host
+//     data), Prepare a non-nil, 16-byte aligned
 //     *DeviceBuffer of the element dtype or a DeviceDesc that TMA can use;
 //     for a scalar parameter, a Go value that its dtype takes, as
 //     interp.CheckScalar (the
@@ -41,6 +43,41 @@
 // NewTensor is the exception: like make, it panics on a negative dimension
 // ("tle.NewTensor: negative dimension -1 in shape [-1]") or on a shape
 // whose element count does not fit an int.
+//
+// # Host data
+//
+// A pointer or desc parameter takes host data of one of two kinds.
+//
+// Array[T] (or a bare []T, its one-dimensional form) is data in the
+// parameter's dtype, used as it is: T is float32 for f32, float64 for f64,
+// uint16 bit patterns for bf16 and f16, uint8 bit patterns for fp8, intN
+// and uintN for the integers of their width, bool for i1 (Elem). On the
+// interpreter the slice is the kernel's buffer (interp.FromSlice): no
+// copy in, no conversion, no copy back, and the kernel's stores land in
+// it; on a GPU its bytes are uploaded as they are and, for a parameter the
+// kernel may write, downloaded back into it. A Go program that computes in
+// float32 hands in its []float32 and reads its results there:
+//
+//	x, y, out := make([]float32, n), make([]float32, n), make([]float32, n)
+//	err := k.Run(tle.CPU(), grid, opts, map[string]any{"x": x, "y": y, "out": out, "n": n})
+//
+// Run refuses a T that is not the dtype's ("argument x (*f32): a
+// []float64 cannot hold f32 elements; pass a []float32 ..."), a nil
+// *Array, a Shape whose element count is not len(Data), and Strides on a
+// pointer parameter, each naming the argument; a desc parameter's Shape
+// and Strides follow StridedTensor's rules.
+//
+// Tensor (and StridedTensor) is data as float64, whatever the dtype: Run
+// converts it to the dtype on the way in (rounding to nearest even,
+// integers checked to be exact) and copies the buffer back into Data
+// after the launch. It is the convenient form for tests and small inputs,
+// and costs a conversion and a buffer of the dtype per launch.
+//
+// Both end in the same buffers: the interpreter keeps every global buffer
+// in its dtype (interp.Buffer), so an f32 buffer takes 4 bytes an element,
+// as on the GPU. tlec run reads a .npy file straight into such an array
+// when the file's type is the parameter's, and --save writes the array's
+// bytes as they are.
 //
 // # Stopping a launch
 //
@@ -66,5 +103,8 @@
 // store, an atomic or a TMA store through them). So a tensor the kernel
 // only reads may be shared by concurrent Runs; a tensor it may write must
 // not be shared by a concurrent Run or read by another goroutine while the
-// Run is in progress, as with any Go value written by one goroutine.
+// Run is in progress, as with any Go value written by one goroutine. The
+// same holds for an Array, which the interpreter writes during the launch
+// rather than after it (so a launch that fails may leave some of its
+// writes there).
 package tle

@@ -64,7 +64,7 @@ func FuzzScalarArg(f *testing.F) {
 		}
 		if v, ok := args[name]; ok {
 			switch v.(type) {
-			case int64, uint64, float64, *tle.Tensor:
+			case int64, uint64, float64, *tle.Tensor, *tle.Array[float32]: // x is an *f32
 			default:
 				t.Fatalf("--arg %s=%s gave a %T", name, value, v)
 			}

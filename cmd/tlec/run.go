@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/tlego/tle/internal/fileio"
+	"github.com/tlego/tle/internal/hostmem"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/runtime/interp"
 	"github.com/tlego/tle/runtime/npy"
 	"github.com/tlego/tle/tle"
 )
@@ -42,9 +44,11 @@ terminal an interpreter launch that runs past a second shows how many
 programs are done. Missing --arg values are all named at once.
 
 Every runtime parameter needs --arg NAME=VALUE:
-  pointer or desc parameter   a .npy file (floats are converted to the
-                              parameter's element type, rounding to nearest
-                              even), or zeros:N / zeros:AxB (a shape in elements)
+  pointer or desc parameter   a .npy file (one of the parameter's element
+                              type, <f4 for f32, <i4 for i32, is read
+                              straight into the buffer; others are
+                              converted, floats rounding to nearest even),
+                              or zeros:N / zeros:AxB (a shape in elements)
   scalar parameter            a number, range-checked against the
                               parameter's dtype (an integer parameter
                               takes integer text only: 1000, 0x3e8)
@@ -122,7 +126,8 @@ func runRun(e *env, cfg any, files []string) int {
 		// a large zeros: takes seconds to allocate: say so before it starts
 		if name, spec, ok := strings.Cut(a, "=zeros:"); ok {
 			if shape, err := parseZeros(spec); err == nil && numElems(shape) >= 1<<25 {
-				fmt.Fprintf(e.stderr, "tlec run: %s: allocating %d elements (%.1f GiB on the host)\n", name, numElems(shape), float64(numElems(shape))*8/(1<<30))
+				size := max(paramElem(k, name).Bytes(), 1)
+				fmt.Fprintf(e.stderr, "tlec run: %s: allocating %d elements (%.1f GiB on the host)\n", name, numElems(shape), float64(numElems(shape))*float64(size)/(1<<30))
 			}
 		}
 	}
@@ -153,12 +158,12 @@ func runRun(e *env, cfg any, files []string) int {
 	}
 	fmt.Fprintf(e.stderr, "tlec run: %s, grid %dx%dx%d, on %s: %s\n", k.Name(), grid[0], grid[1], grid[2], dev.Name(), took)
 	for _, s := range saves {
-		t := tensors[s.name]
-		if err := saveTensor(s.path, t, s.elem); err != nil {
+		h := tensors[s.name]
+		if err := h.save(s.path, s.elem); err != nil {
 			fmt.Fprintf(e.stderr, "tlec run: --save %s: %v\n", s.name, err)
 			return 1
 		}
-		fmt.Fprintf(e.stdout, "%s: %v %s saved to %s (%s)\n", s.name, t.Shape, s.elem, s.path, summary(t.Data))
+		fmt.Fprintf(e.stdout, "%s: %v %s saved to %s (%s)\n", s.name, h.shape, s.elem, s.path, h.summary())
 	}
 	return 0
 }
@@ -205,13 +210,13 @@ func pickDevice(e *env, name string, gopts tle.GPUOptions) (tle.Device, error) {
 }
 
 // buildArgs reads every --arg into a kernel argument.
-func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Tensor, error) {
+func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*hostArg, error) {
 	params := map[string]tle.Param{}
 	for _, p := range k.Params() {
 		params[p.Name] = p
 	}
 	args := map[string]any{}
-	tensors := map[string]*tle.Tensor{}
+	tensors := map[string]*hostArg{}
 	for _, a := range raw {
 		name, value, ok := strings.Cut(a, "=")
 		if !ok || name == "" || value == "" {
@@ -228,12 +233,12 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*tle.Ten
 		if _, dup := args[name]; dup {
 			return nil, nil, fmt.Errorf("--arg %s: %s is given twice", a, name)
 		}
-		if strings.HasPrefix(p.Type, "*") || strings.HasPrefix(p.Type, "desc[") {
-			t, err := readTensor(value)
+		if elem := paramElem(k, name); elem != ir.Invalid {
+			h, err := readArg(value, elem)
 			if err != nil {
 				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
 			}
-			args[name], tensors[name] = t, t
+			args[name], tensors[name] = h.arg(), h
 			continue
 		}
 		v, err := parseScalar(value)
@@ -281,9 +286,9 @@ func parseScalar(text string) (any, error) {
 	return nil, fmt.Errorf("%q is not a number", text)
 }
 
-// maxZerosElems bounds zeros:SHAPE: host tensors hold float64s, so 2^28
-// elements are 2 GiB of host memory (larger inputs come from .npy files,
-// whose size bounds them); maxZerosRank is numpy's limit, so that --save can
+// maxZerosElems bounds zeros:SHAPE: 2^28 elements are 1 GiB of f32 and
+// at most 2 GiB of host memory (larger inputs come from .npy files, whose
+// size bounds them); maxZerosRank is numpy's limit, so that --save can
 // write what zeros: made.
 const (
 	maxZerosElems = 1 << 28
@@ -315,24 +320,127 @@ func parseZeros(spec string) ([]int, error) {
 	return shape, nil
 }
 
-// readTensor loads a .npy file or makes zeros:SHAPE.
-func readTensor(value string) (*tle.Tensor, error) {
+// hostArg is the data of a pointer or desc argument: an array in the
+// parameter's dtype (data, a []float32, []uint16 of bf16 bits, ...: the
+// interpreter's buffer itself), or, for a .npy file of another element
+// type, a Tensor that Run converts to the dtype.
+type hostArg struct {
+	shape  []int
+	elem   ir.DType
+	data   any
+	tensor *tle.Tensor
+}
+
+// readArg makes the data of --arg NAME=VALUE for a parameter of element
+// dtype elem: zeros:SHAPE is an array of zeros in the dtype; a .npy file
+// whose element type is the dtype's (<f4 for f32, <i4 for i32, |b1 for
+// i1, ...) is read straight into an array, any other is converted as a
+// Tensor (floats rounding to nearest even; integers must be exact).
+func readArg(value string, elem ir.DType) (*hostArg, error) {
 	if spec, ok := strings.CutPrefix(value, "zeros:"); ok {
 		shape, err := parseZeros(spec)
 		if err != nil {
 			return nil, err
 		}
-		return tle.NewTensor(shape...), nil
+		return &hostArg{shape: shape, elem: elem, data: interp.NewBuffer(elem, numElems(shape)).Slice()}, nil
 	}
-	a, err := npy.ReadFile(value)
+	raw, err := npy.ReadRawFile(value)
 	if err != nil {
 		return nil, err
 	}
-	shape := a.Shape
+	shape := raw.Shape
 	if len(shape) == 0 {
 		shape = []int{1}
 	}
-	return &tle.Tensor{Shape: shape, Data: a.Float64s()}, nil
+	if raw.Kind() == elem && hostmem.LittleEndian {
+		if data := viewAs(elem, raw.Data); data != nil {
+			return &hostArg{shape: shape, elem: elem, data: data}, nil
+		}
+	}
+	return &hostArg{shape: shape, elem: elem, tensor: &tle.Tensor{Shape: shape, Data: raw.Array().Float64s()}}, nil
+}
+
+// viewAs views b (8-byte aligned little-endian elements of dtype d) as
+// the slice type d's buffers hold (interp.SliceType); nil for bf16 and fp8,
+// which no .npy type holds.
+func viewAs(d ir.DType, b []byte) any {
+	switch d {
+	case ir.F64:
+		return hostmem.View[float64](b)
+	case ir.F32:
+		return hostmem.View[float32](b)
+	case ir.F16, ir.U16:
+		return hostmem.View[uint16](b)
+	case ir.I1:
+		return hostmem.View[bool](b)
+	case ir.I8:
+		return hostmem.View[int8](b)
+	case ir.U8:
+		return hostmem.View[uint8](b)
+	case ir.I16:
+		return hostmem.View[int16](b)
+	case ir.I32:
+		return hostmem.View[int32](b)
+	case ir.U32:
+		return hostmem.View[uint32](b)
+	case ir.I64:
+		return hostmem.View[int64](b)
+	case ir.U64:
+		return hostmem.View[uint64](b)
+	}
+	return nil
+}
+
+// arg is what Run takes: the Tensor, or the array as a *tle.Array of its
+// shape.
+func (h *hostArg) arg() any {
+	if h.tensor != nil {
+		return h.tensor
+	}
+	switch x := h.data.(type) {
+	case []float64:
+		return &tle.Array[float64]{Shape: h.shape, Data: x}
+	case []float32:
+		return &tle.Array[float32]{Shape: h.shape, Data: x}
+	case []uint16:
+		return &tle.Array[uint16]{Shape: h.shape, Data: x}
+	case []uint8:
+		return &tle.Array[uint8]{Shape: h.shape, Data: x}
+	case []int8:
+		return &tle.Array[int8]{Shape: h.shape, Data: x}
+	case []int16:
+		return &tle.Array[int16]{Shape: h.shape, Data: x}
+	case []int32:
+		return &tle.Array[int32]{Shape: h.shape, Data: x}
+	case []int64:
+		return &tle.Array[int64]{Shape: h.shape, Data: x}
+	case []uint32:
+		return &tle.Array[uint32]{Shape: h.shape, Data: x}
+	case []uint64:
+		return &tle.Array[uint64]{Shape: h.shape, Data: x}
+	case []bool:
+		return &tle.Array[bool]{Shape: h.shape, Data: x}
+	}
+	return h.data
+}
+
+// paramElem is the element dtype of kernel k's pointer or descriptor
+// parameter name; ir.Invalid for a scalar or no such parameter.
+func paramElem(k *tle.Kernel, name string) ir.DType {
+	for _, p := range k.Params() {
+		if p.Name != name {
+			continue
+		}
+		if strings.HasPrefix(p.Type, "*") {
+			if t, err := ir.ParseType(strings.ReplaceAll(p.Type, " ", "")); err == nil {
+				return ir.ElemDType(t)
+			}
+		} else if strings.HasPrefix(p.Type, "desc[") {
+			d, _ := ir.ParseDType(strings.TrimSpace(strings.Split(strings.TrimPrefix(p.Type, "desc["), ",")[0]))
+			return d
+		}
+	}
+	return ir.Invalid
 }
 
 type save struct {
@@ -351,19 +459,7 @@ func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("--save %s: want NAME=PATH", s)
 		}
-		elem := ir.Invalid
-		for _, p := range k.Params() {
-			if p.Name != name {
-				continue
-			}
-			if strings.HasPrefix(p.Type, "*") {
-				if t, err := ir.ParseType(strings.ReplaceAll(p.Type, " ", "")); err == nil {
-					elem = ir.ElemDType(t)
-				}
-			} else if strings.HasPrefix(p.Type, "desc[") {
-				elem, _ = ir.ParseDType(strings.TrimSpace(strings.Split(strings.TrimPrefix(p.Type, "desc["), ",")[0]))
-			}
-		}
+		elem := paramElem(k, name)
 		if elem == ir.Invalid {
 			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s (only buffers can be saved)", s, name, k.Name())
 		}
@@ -391,6 +487,61 @@ func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
 		out = append(out, save{name: name, path: path, elem: elem})
 	}
 	return out, nil
+}
+
+// save writes the argument's buffer as .npy as saveTensor does: an f32
+// or integer array's bytes as they are (integers in their width), another
+// float dtype's values as f32.
+func (h *hostArg) save(path string, elem ir.DType) error {
+	if h.tensor != nil {
+		return saveTensor(path, h.tensor, elem)
+	}
+	b, err := interp.FromSlice(elem, h.data)
+	if err != nil {
+		return err
+	}
+	switch {
+	case elem == ir.F32 || !elem.IsFloat():
+		descr := "<f4"
+		if !elem.IsFloat() {
+			descr = npyIntDescr(elem)
+		}
+		if hostmem.LittleEndian {
+			return npy.WriteRawFile(path, descr, h.shape, hostmem.SliceBytes(h.data))
+		}
+		return npy.WriteRawFile(path, descr, h.shape, b.Bytes())
+	}
+	f := make([]float32, b.Len())
+	h.chunks(b, func(off int, xs []float64) {
+		for i, x := range xs {
+			f[off+i] = float32(x)
+		}
+	})
+	return npy.WriteFile(path, npy.Float32(h.shape, f))
+}
+
+// chunks calls fn with the buffer's elements as float64, a chunk at a time.
+func (h *hostArg) chunks(b *interp.Buffer, fn func(off int, xs []float64)) {
+	buf := make([]float64, min(b.Len(), 1<<14))
+	for off := 0; off < b.Len(); {
+		n := b.CopyToFloat64(buf, off)
+		fn(off, buf[:n])
+		off += n
+	}
+}
+
+// summary is summary of the argument's values.
+func (h *hostArg) summary() string {
+	if h.tensor != nil {
+		return summary(h.tensor.Data)
+	}
+	b, err := interp.FromSlice(h.elem, h.data)
+	if err != nil || b.Len() == 0 {
+		return "empty"
+	}
+	var s stats
+	h.chunks(b, func(_ int, xs []float64) { s.add(xs) })
+	return s.String()
 }
 
 // saveTensor writes t as .npy: float types as f32, integers as i64.
@@ -441,11 +592,29 @@ func summary(xs []float64) string {
 	if len(xs) == 0 {
 		return "empty"
 	}
-	lo, hi, sum := xs[0], xs[0], 0.0
+	var s stats
+	s.add(xs)
+	return s.String()
+}
+
+// stats accumulates summary's figures over chunks of values, in order.
+type stats struct {
+	n           int
+	lo, hi, sum float64
+}
+
+func (s *stats) add(xs []float64) {
 	for _, x := range xs {
-		lo, hi, sum = min(lo, x), max(hi, x), sum+x
+		if s.n == 0 {
+			s.lo, s.hi = x, x
+		}
+		s.lo, s.hi, s.sum = min(s.lo, x), max(s.hi, x), s.sum+x
+		s.n++
 	}
-	return fmt.Sprintf("min %.6g, max %.6g, mean %.6g, sum %.6g", lo, hi, sum/float64(len(xs)), sum)
+}
+
+func (s *stats) String() string {
+	return fmt.Sprintf("min %.6g, max %.6g, mean %.6g, sum %.6g", s.lo, s.hi, s.sum/float64(s.n), s.sum)
 }
 
 // noGPU says briefly why there is no GPU: the driver's loader message is

@@ -235,6 +235,23 @@ func (t *thread) fold(in *instr, scan bool) error {
 			}
 			return acc
 		}
+		if kind == "sum" && !scan && inner == 1 && dt == ir.F32 && len(src) >= outer*r {
+			// the common row sum in f32: step's arithmetic without the
+			// dispatch (roundOne(F32, x) is float64(float32(x)))
+			for o := 0; o < outer; o++ {
+				row := src[o*r : (o+1)*r]
+				var acc float64
+				for q, y := range row {
+					if q == 0 {
+						acc = float64(float32(y))
+					} else {
+						acc = float64(float32(acc + y))
+					}
+				}
+				dst[o] = acc
+			}
+			return nil
+		}
 		for o := 0; o < outer; o++ {
 			for j := 0; j < inner; j++ {
 				var acc float64

@@ -10,10 +10,15 @@
 //	        []interp.Arg{x, y, out, int64(n)}, interp.Options{})
 //	ys := out.Float64()                          // read back
 //
-// A Buffer is a typed array of one dtype: NewBuffer, FromFloat64 (each
-// element rounded to the dtype), FromInt64, FromBytes (raw little-endian
-// storage, bf16 and fp8 as bit patterns); read back with Float64, Int64 or
-// Bytes. Launch arguments (Arg) are *Buffer for pointer parameters, Go
+// A Buffer is an array of one dtype held in that dtype (f32 as float32,
+// bf16 and f16 as uint16 bits, fp8 as uint8 bits, integers in their width;
+// see Buffer): NewBuffer, FromFloat64 (each element rounded to the dtype),
+// FromInt64, FromBytes (raw little-endian storage, bf16 and fp8 as bit
+// patterns), and FromSlice, which makes the buffer from a Go slice of the
+// dtype's type (SliceType: []float32 for f32, []uint16 for bf16, ...)
+// without a copy, so that the kernel's stores land in the caller's slice;
+// read back with Float64, Int64 or Bytes (copies) or Slice (the storage
+// itself). Launch arguments (Arg) are *Buffer for pointer parameters, Go
 // integers, floats or bools for scalar parameters, and *Desc (buffer, offset,
 // shape, strides; the block comes from the parameter's type) for `!desc`
 // parameters. Arguments are checked against the signature (count, kinds,

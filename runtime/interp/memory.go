@@ -103,28 +103,26 @@ func (t *thread) load(in *instr) error {
 		}
 	}
 	if so.float {
-		return gatherLoad(&a, in.op, so.dt, v.f, ptr, mask, otherF, floatsOf)
+		return gatherLoad(&a, in.op, so.dt, v.f, ptr, mask, otherF, &floatMem)
 	}
-	return gatherLoad(&a, in.op, so.dt, v.i, ptr, mask, otherI, intsOf)
+	return gatherLoad(&a, in.op, so.dt, v.i, ptr, mask, otherI, &intMem)
 }
 
 // gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
 // zero, elsewhere), resolving each pointer's region once per run of lanes
-// in the same region and checking bounds. data picks the buffer's storage
+// in the same region and checking bounds. m reaches the buffer's elements
 // of dst's kind.
-func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, data func(*Buffer) []T) error {
-	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil {
-		if src := data(rg.buf); src != nil {
-			copy(dst, src[off:off+int64(len(dst))]) // one bounds check, one copy
-			return nil
-		}
+func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, m *elemMem[T]) error {
+	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && m.kind(rg.buf) {
+		m.read(rg.buf, dst, int(off)) // one bounds check, one copy (widening)
+		return nil
 	}
 	var lo, hi int64
 	curID := -1
 	var src []T
 	var curBuf *Buffer
 	n := len(dst)
-	for k := range dst {
+	for k := 0; k < n; k++ {
 		if mask != nil && mask[k] == 0 {
 			if other != nil {
 				dst[k] = other[k]
@@ -140,9 +138,10 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 			if err != nil {
 				return err
 			}
-			if src = data(rg.buf); src == nil {
+			if !m.kind(rg.buf) {
 				return a.t.errAt(op, "load of %v from %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
+			src = m.wide(rg.buf)
 			curID, lo, hi, curBuf = id, int64(rg.lo), int64(rg.hi), rg.buf
 		}
 		if off < lo || off >= hi {
@@ -153,7 +152,19 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 				return err
 			}
 		}
-		dst[k] = src[off]
+		if src != nil {
+			dst[k] = src[off]
+			continue
+		}
+		// storage in the dtype (global memory, never race-checked): widen
+		// the run of on lanes at consecutive in-bounds offsets at once (a
+		// row of a 2-D tile)
+		r := 1
+		for k+r < n && ptr[k+r] == p+int64(r) && off+int64(r) < hi && (mask == nil || mask[k+r] != 0) {
+			r++
+		}
+		m.read(curBuf, dst[k:k+r], int(off))
+		k += r - 1
 	}
 	return nil
 }
@@ -166,28 +177,65 @@ func (t *thread) store(in *instr) error {
 	val := t.arg(in, 1)
 	a := access{t: t, op: in.op, write: true, verb: "store to"}
 	if val.f != nil {
-		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, floatsOf, true)
+		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, &floatMem, true)
 	}
-	return scatterStore(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, intsOf, false)
+	return scatterStore(&a, sv.dt, t.bcastI(val.i, n, 1)[:n], ptr, mask, &intMem, false)
 }
 
-func floatsOf(b *Buffer) []float64 { return b.f }
-func intsOf(b *Buffer) []int64     { return b.i }
+// elemMem is how the memory ops reach a buffer's elements of one kind
+// (floatMem: float64 tiles, intMem: int64 tiles) whatever the buffer's
+// storage (Buffer): a float written must be exact in the buffer's dtype,
+// an integer is wrapped to it.
+type elemMem[T float64 | int64] struct {
+	kind  func(*Buffer) bool      // the buffer holds elements of this kind
+	wide  func(*Buffer) []T       // the storage, when it is a []T (else nil)
+	get   func(*Buffer, int) T    // element k
+	set   func(*Buffer, int, T)   // element k = x
+	read  func(*Buffer, []T, int) // dst = elements [off, off+len(dst))
+	write func(*Buffer, int, []T) // elements [off, off+len(src)) = src
+}
+
+var floatMem = elemMem[float64]{
+	kind: func(b *Buffer) bool { return b.dtype.IsFloat() },
+	wide: func(b *Buffer) []float64 {
+		if b.st == stF64 {
+			return b.f
+		}
+		return nil
+	},
+	get:   (*Buffer).getF,
+	set:   (*Buffer).setF,
+	read:  (*Buffer).readF,
+	write: (*Buffer).writeF,
+}
+
+var intMem = elemMem[int64]{
+	kind: func(b *Buffer) bool { return !b.dtype.IsFloat() },
+	wide: func(b *Buffer) []int64 {
+		if b.st == stI64 {
+			return b.i
+		}
+		return nil
+	},
+	get:   (*Buffer).getI,
+	set:   (*Buffer).setI,
+	read:  (*Buffer).readI,
+	write: (*Buffer).writeI,
+}
 
 // scatterStore writes *ptr[k] = src[k], of dtype dt, for the lanes the mask
 // keeps: floats (isFloat, T float64) rounded to a buffer of another float
 // dtype, integers wrapped to the value set of the buffer's dtype (as wrap).
-// Regions and bounds are checked as gatherLoad does; data picks the
-// buffer's storage of src's kind. The conversion is chosen once per region
-// and called directly, which keeps the loop of a store that needs none
-// tight.
-func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, data func(*Buffer) []T, isFloat bool) error {
+// Regions and bounds are checked as gatherLoad does; m reaches the
+// buffer's elements of src's kind. The conversion is chosen once per region
+// and a buffer of []T storage is indexed directly, which keeps the loop of
+// a store that needs no conversion tight.
+func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, m *elemMem[T], isFloat bool) error {
 	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && rg.buf.pend.n.Load() == 0 && len(a.t.inherited) == 0 {
-		// a store that needs no conversion: the buffer holds src's dtype
-		// (floats), or 64-bit integers
-		md := rg.buf.dtype
-		if mem := data(rg.buf); mem != nil && ((isFloat && md == dt) || (!isFloat && (md == ir.I64 || md == ir.U64))) {
-			copy(mem[off:off+int64(len(src))], src)
+		// a store whose floats need no rounding (the buffer holds src's
+		// dtype), or of integers (write wraps them)
+		if md := rg.buf.dtype; m.kind(rg.buf) && (!isFloat || md == dt) {
+			m.write(rg.buf, int(off), src)
 			return nil
 		}
 	}
@@ -209,9 +257,10 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 			if err != nil {
 				return err
 			}
-			if mem = data(rg.buf); mem == nil {
+			if !m.kind(rg.buf) {
 				return a.t.errAt(a.op, "store of %v to %s, a buffer of %v", dt, rg.name, rg.buf.dtype)
 			}
+			mem = m.wide(rg.buf)
 			curID, lo, hi, md = id, int64(rg.lo), int64(rg.hi), rg.buf.dtype
 			rgBuf = rg.buf
 			if isFloat {
@@ -233,12 +282,18 @@ func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask 
 				return err
 			}
 		}
-		if !convert {
-			mem[off] = src[k]
-		} else if isFloat {
-			mem[off] = T(roundOne(md, float64(src[k])))
+		x := src[k]
+		if convert {
+			if isFloat {
+				x = T(roundOne(md, float64(x)))
+			} else {
+				x = T(md.WrapInt(int64(x)))
+			}
+		}
+		if mem != nil {
+			mem[off] = x
 		} else {
-			mem[off] = T(md.WrapInt(int64(src[k])))
+			m.set(rgBuf, int(off), x)
 		}
 	}
 	return nil
@@ -314,10 +369,10 @@ func (t *thread) atomic(in *instr) error {
 		}
 		dt := rg.buf.dtype
 		if so.float {
-			if rg.buf.f == nil {
+			if !dt.IsFloat() {
 				return t.errAt(op, "float atomic on %s, a buffer of %v", rg.name, dt)
 			}
-			old := rg.buf.f[off]
+			old := rg.buf.getF(int(off))
 			x := valF[k]
 			var nv float64
 			switch {
@@ -343,14 +398,14 @@ func (t *thread) atomic(in *instr) error {
 			default:
 				return t.errAt(op, "atomic %q is not defined on %v", kind, dt)
 			}
-			rg.buf.f[off] = roundOne(dt, nv)
+			rg.buf.setF(int(off), roundOne(dt, nv))
 			v.f[k] = old
 			continue
 		}
-		if rg.buf.i == nil {
+		if dt.IsFloat() {
 			return t.errAt(op, "integer atomic on %s, a buffer of %v", rg.name, dt)
 		}
-		old := rg.buf.i[off]
+		old := rg.buf.getI(int(off))
 		x := valI[k]
 		u := dt.IsUnsigned()
 		var nv int64
@@ -383,7 +438,7 @@ func (t *thread) atomic(in *instr) error {
 		default:
 			return t.errAt(op, "unknown atomic kind %q", kind)
 		}
-		rg.buf.i[off] = wrap(dt, nv)
+		rg.buf.setI(int(off), nv)
 		v.i[k] = old
 	}
 	return nil
@@ -442,7 +497,7 @@ func (t *thread) smemBuffer(c *cta, k int) *Buffer {
 	}
 	op := t.c.l.prog.allocs[k]
 	md := op.Results[0].Type.(*ir.MemDesc)
-	b := NewBuffer(md.Elem, ir.NumElements(md.Shape))
+	b := newWideBuffer(md.Elem, ir.NumElements(md.Shape))
 	b.shadow = newRaceShadow(ir.NumElements(md.Shape))
 	b.name = op.Results[0].Name
 	if b.name == "" {
@@ -704,7 +759,7 @@ func (t *thread) pipeAlloc(in *instr) error {
 	p := &pipeState{name: t.valueName(in.res[0], "pipe"), cap: pt.Capacity, slots: make([]pslot, pt.Capacity), cl: t.c.cl}
 	for _, f := range pt.Fields {
 		n := ir.NumElements(f.Shape)
-		b := NewBuffer(f.Elem, n*pt.Capacity)
+		b := newWideBuffer(f.Elem, n*pt.Capacity)
 		b.name = p.name + "." + f.Name
 		p.fields = append(p.fields, pipeField{name: f.Name, buf: b, shape: f.Shape, n: n})
 	}

@@ -110,10 +110,10 @@ func (t *thread) copyOp(in *instr) error {
 			t.tmaClock()
 			gid, vc = t.agid, t.avc
 		}
-		if src.rg.buf.f != nil {
-			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.f, dst.buf.f, roundSlice, gid, vc)
+		if src.rg.buf.dtype.IsFloat() {
+			err = tmaCopyIn(t, op, src, dst, offs, n, &floatMem, dst.buf.f, roundSlice, gid, vc)
 		} else {
-			err = tmaCopyIn(t, op, src, dst, offs, n, src.rg.buf.i, dst.buf.i, wrapSlice, gid, vc)
+			err = tmaCopyIn(t, op, src, dst, offs, n, &intMem, dst.buf.i, wrapSlice, gid, vc)
 		}
 		if err != nil {
 			return err
@@ -132,10 +132,10 @@ func (t *thread) copyOp(in *instr) error {
 			if err != nil {
 				return err
 			}
-			if src.buf.f != nil && dst.rg.buf.f != nil {
-				tmaStore(dst.rg.buf.f, copyOfView(src, n, src.buf.f, roundSlice, dst.rg.buf.dtype), dst, offs)
-			} else if src.buf.i != nil && dst.rg.buf.i != nil {
-				tmaStore(dst.rg.buf.i, copyOfView(src, n, src.buf.i, wrapSlice, dst.rg.buf.dtype), dst, offs)
+			if to := dst.rg.buf; src.buf.f != nil && floatMem.kind(to) {
+				tmaStore(to, &floatMem, copyOfView(src, n, src.buf.f, roundSlice, to.dtype), dst, offs)
+			} else if src.buf.i != nil && intMem.kind(to) {
+				tmaStore(to, &intMem, copyOfView(src, n, src.buf.i, wrapSlice, to.dtype), dst, offs)
 			} else {
 				return t.errAt(op, "copy of %s (%v) to %s (%v)", src.name, src.buf.dtype, dst.name, dst.dt)
 			}
@@ -175,12 +175,13 @@ func (t *thread) copyOp(in *instr) error {
 	return nil
 }
 
-// tmaCopyIn is a TMA load of the block at offs of src into dst: from and
-// to are their storage of one element kind, fix converts to dst's dtype;
-// the race check records the write as goroutine gid with clock vc.
-func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from, to []T, fix func(ir.DType, []T), gid int, vc vclock) error {
+// tmaCopyIn is a TMA load of the block at offs of src into dst: from
+// reaches src's elements of one kind, to is dst's storage of that kind,
+// fix converts to dst's dtype; the race check records the write as
+// goroutine gid with clock vc.
+func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from *elemMem[T], to []T, fix func(ir.DType, []T), gid int, vc vclock) error {
 	tmp := make([]T, n)
-	tmaLoad(tmp, from, src, offs)
+	tmaLoad(tmp, src.rg.buf, from, src, offs)
 	if to == nil {
 		return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
 	}
@@ -218,23 +219,34 @@ func (t *thread) checkBlock(op *ir.Op, d *descVal, v *view, offs []int) (int, er
 	return ir.NumElements(d.block), nil
 }
 
-// tmaLoad reads the block at offs (row-major) from a descriptor's tensor;
-// elements outside the tensor read as zero.
-func tmaLoad[T float64 | int64](dst, src []T, d *descVal, offs []int) {
+// tmaLoad reads the block at offs (row-major) from a descriptor's tensor
+// in buffer b (m reaching its elements); elements outside the tensor read
+// as zero.
+func tmaLoad[T float64 | int64](dst []T, b *Buffer, m *elemMem[T], d *descVal, offs []int) {
+	src := m.wide(b)
 	walkBlock(d, offs, func(k, addr int) {
-		if addr < 0 {
+		switch {
+		case addr < 0:
 			dst[k] = 0
-		} else {
+		case src != nil:
 			dst[k] = src[addr]
+		default:
+			dst[k] = m.get(b, addr)
 		}
 	})
 }
 
-// tmaStore writes a block at offs, dropping elements outside the tensor.
-func tmaStore[T float64 | int64](dst, src []T, d *descVal, offs []int) {
+// tmaStore writes a block at offs of buffer b (m reaching its elements),
+// dropping elements outside the tensor; src holds values of b's dtype.
+func tmaStore[T float64 | int64](b *Buffer, m *elemMem[T], src []T, d *descVal, offs []int) {
+	dst := m.wide(b)
 	walkBlock(d, offs, func(k, addr int) {
-		if addr >= 0 {
+		switch {
+		case addr < 0:
+		case dst != nil:
 			dst[addr] = src[k]
+		default:
+			m.set(b, addr, src[k])
 		}
 	})
 }

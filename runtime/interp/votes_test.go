@@ -98,8 +98,7 @@ func TestPopc(t *testing.T) {
 			vals[i] = d.WrapInt(int64(r.Uint64()))
 		}
 		vals[1], vals[2] = d.WrapInt(-1), 0
-		x := NewBuffer(d, n)
-		copy(x.i, vals) // the stored form: WrapInt's
+		x := FromInt64(d, vals) // held in d's width; loads give WrapInt's form
 		out := NewBuffer(d, n+1)
 		require.NoError(t, launchT(t, mod, [3]int{1, 1, 1}, x, out), "%v", d)
 		want := make([]int64, n+1)

@@ -12,6 +12,11 @@
 // writing an Array back reproduces its type. Data is always C order; a file
 // in Fortran order is transposed on reading.
 //
+// Raw (ReadRawFile, WriteRawFile) is the same file without the widening:
+// the elements' little-endian bytes in the file's type, 8-byte aligned, so
+// that a caller sees them as the []float32, []int32, ... of a buffer in
+// its dtype without a copy (tlec run reads and saves buffers this way).
+//
 // Read accepts what numpy.load reads as an array of a supported dtype and
 // nothing else: format versions 1.0, 2.0 and 3.0 (2- and 4-byte header
 // lengths), the header dict of exactly 'descr', 'fortran_order' and 'shape'

@@ -13,6 +13,7 @@ import (
 	"github.com/tlego/tle/ir"
 
 	"github.com/tlego/tle/internal/fileio"
+	"github.com/tlego/tle/internal/hostmem"
 )
 
 const (
@@ -77,9 +78,20 @@ func Read(r io.Reader) (*Array, error) { return read(r, -1) }
 
 // read reads an array from r, of which size bytes remain (-1: unknown).
 func read(r io.Reader, size int64) (*Array, error) {
-	h, err := readHeader(r, size)
+	h, data, err := readData(r, size)
 	if err != nil {
 		return nil, err
+	}
+	return decode(h, data), nil
+}
+
+// readData reads the header and the data of an array from r, of which size
+// bytes remain (-1: unknown), as the file has them. The data is 8-byte
+// aligned (hostmem.Alloc) when the size is known.
+func readData(r io.Reader, size int64) (*header, []byte, error) {
+	h, err := readHeader(r, size)
+	if err != nil {
+		return nil, nil, err
 	}
 	need := h.nbytes
 	short := func(have int64) error {
@@ -88,14 +100,14 @@ func read(r io.Reader, size int64) (*Array, error) {
 	var data []byte
 	switch {
 	case size >= 0 && size-h.offset < int64(need):
-		return nil, short(size - h.offset)
+		return nil, nil, short(size - h.offset)
 	case size >= 0 || need <= chunk:
-		data = make([]byte, need)
+		data = hostmem.Alloc(need)
 		if n, err := io.ReadFull(r, data); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-				return nil, short(int64(n))
+				return nil, nil, short(int64(n))
 			}
-			return nil, fmt.Errorf("npy: reading %d bytes of data: %w", need, err)
+			return nil, nil, fmt.Errorf("npy: reading %d bytes of data: %w", need, err)
 		}
 	default:
 		var buf bytes.Buffer
@@ -103,25 +115,96 @@ func read(r io.Reader, size int64) (*Array, error) {
 		n, err := io.CopyN(&buf, r, int64(need))
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil, short(n)
+				return nil, nil, short(n)
 			}
-			return nil, fmt.Errorf("npy: reading %d bytes of data: %w", need, err)
+			return nil, nil, fmt.Errorf("npy: reading %d bytes of data: %w", need, err)
 		}
 		data = buf.Bytes()
 	}
-	return decode(h, data), nil
+	return h, data, nil
+}
+
+// Raw is an array as its file's element type: Data holds the elements'
+// little-endian bytes in C order (a big-endian or Fortran-order file is
+// converted), 8-byte aligned, so that hostmem.View can see it as the
+// []float32, []int32, ... of the element type without a copy; a bool
+// array holds bytes 0 and 1 (any nonzero byte reads as True, as numpy
+// reads it).
+type Raw struct {
+	Shape []int
+	DType string // numpy descr, little-endian, as Array.DType
+	Data  []byte
+}
+
+// Kind is the kernel dtype of the array's element type.
+func (r *Raw) Kind() ir.DType { return descrs[r.DType] }
+
+// ReadRawFile reads a .npy file as ReadFile does (the same checks and
+// errors) but leaves the elements in the file's type: no float64 or
+// int64 array is made.
+func ReadRawFile(path string) (*Raw, error) {
+	f, err := fileio.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	h, data, err := readData(f, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	esize := h.kind.Bytes()
+	if !hostmem.Aligned8(data) { // read from a stream of unknown size
+		data = append(hostmem.Alloc(len(data))[:0], data...)
+	}
+	if h.big && esize > 1 {
+		swapBytes(data, esize)
+	}
+	if h.kind == ir.I1 {
+		for i, b := range data {
+			if b != 0 {
+				data[i] = 1
+			}
+		}
+	}
+	if h.fortran && len(h.shape) > 1 {
+		switch esize {
+		case 1:
+			data = fromFortran(data, h.shape)
+		case 2:
+			data = hostmem.Bytes(fromFortran(hostmem.View[uint16](data), h.shape))
+		case 4:
+			data = hostmem.Bytes(fromFortran(hostmem.View[uint32](data), h.shape))
+		default:
+			data = hostmem.Bytes(fromFortran(hostmem.View[uint64](data), h.shape))
+		}
+	}
+	return &Raw{Shape: h.shape, DType: h.canon, Data: data}, nil
+}
+
+// swapBytes reverses the bytes of each size-byte element of data.
+func swapBytes(data []byte, size int) {
+	for i := 0; i < len(data); i += size {
+		e := data[i : i+size]
+		for j, k := 0, size-1; j < k; j, k = j+1, k-1 {
+			e[j], e[k] = e[k], e[j]
+		}
+	}
+}
+
+// Array widens the raw array into the float64 or int64 Array that
+// ReadFile returns (r is left as it is).
+func (r *Raw) Array() *Array {
+	return decode(&header{canon: r.DType, kind: r.Kind(), shape: r.Shape}, r.Data) // little-endian C order: decode only reads it
 }
 
 // decode turns the data of h into an Array.
 func decode(h *header, data []byte) *Array {
-	size := h.kind.Bytes()
-	if h.big && size > 1 {
-		for i := 0; i < len(data); i += size {
-			e := data[i : i+size]
-			for j, k := 0, size-1; j < k; j, k = j+1, k-1 {
-				e[j], e[k] = e[k], e[j]
-			}
-		}
+	if size := h.kind.Bytes(); h.big && size > 1 {
+		swapBytes(data, size)
 	}
 	a := &Array{Shape: h.shape, DType: h.canon}
 	if h.kind.IsFloat() {

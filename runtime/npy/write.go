@@ -37,6 +37,28 @@ func WriteFile(path string, a *Array) error {
 	})
 }
 
+// WriteRawFile writes data, the little-endian C-order bytes of an array of
+// the given descr and shape (Raw's layout), to path as a .npy file,
+// atomically as WriteFile does. The bytes are written as they are: no
+// Array is made. An unsupported descr, a bad shape or data of another
+// length than the shape needs is an error, before anything is written.
+func WriteRawFile(path, descr string, shape []int, data []byte) error {
+	h, err := Header(descr, shape)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if _, nbytes, _ := sizeOf(shape, descrs[descr].Bytes()); nbytes != len(data) {
+		return fmt.Errorf("%s: npy: shape %v of %s needs %d bytes, have %d", path, shape, descr, nbytes, len(data))
+	}
+	return fileio.WriteAtomic(path, 0o666, func(f io.Writer) error {
+		if _, err := f.Write(h); err != nil {
+			return err
+		}
+		_, err := f.Write(data)
+		return err
+	})
+}
+
 // Write writes a as .npy (format 1.0, header padded to 64 bytes as numpy
 // does, C order, little-endian), in a's DType.
 func Write(w io.Writer, a *Array) error {
