@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/tlego/tle/diag"
 )
@@ -27,6 +28,32 @@ type Op struct {
 	Regions  []*Block
 	Pos      diag.Pos // the .tle position the op came from
 	Parent   *Block
+	// Inlined is the chain of helper calls the op was inlined through,
+	// innermost first: empty for an op written in the kernel, one site for
+	// an op of a helper the kernel calls. Diagnostics at the op name them.
+	Inlined []InlineSite
+}
+
+// InlineSite is one inlined helper call: the helper's name (as written in
+// the source) and the position of the call.
+type InlineSite struct {
+	Func string
+	Call diag.Pos
+}
+
+// InlinedAt describes an op's inline chain for messages, with positions
+// printed by pos: "in func fill, called at f.tle:80:9" (then ", in func
+// outer, called at ..." for each enclosing call); "" for an op written in
+// the kernel.
+func (op *Op) InlinedAt(pos func(diag.Pos) string) string {
+	if op == nil || len(op.Inlined) == 0 {
+		return ""
+	}
+	parts := make([]string, len(op.Inlined))
+	for i, s := range op.Inlined {
+		parts[i] = "in func " + s.Func + ", called at " + pos(s.Call)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Block is a list of ops with arguments. Every region is one block; the last

@@ -23,7 +23,7 @@ func CloneAttrs(a Attrs) Attrs {
 // the clone defines, so cloning a sequence of ops keeps their def-use links.
 // The clone's Parent is nil: insert it with Block.InsertAt.
 func (f *Func) CloneOp(op *Op, vmap map[*Value]*Value) *Op {
-	c := &Op{Kind: op.Kind, Attrs: CloneAttrs(op.Attrs), Pos: op.Pos}
+	c := &Op{Kind: op.Kind, Attrs: CloneAttrs(op.Attrs), Pos: op.Pos, Inlined: op.Inlined}
 	for _, x := range op.Operands {
 		if y, ok := vmap[x]; ok {
 			x = y

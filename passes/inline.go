@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tlego/tle/ir"
 )
@@ -12,7 +13,9 @@ import (
 // end in its single return; recursion is reported as an error at the call.
 //
 // Inlined ops keep the helper's positions, so later diagnostics point at the
-// helper's source line.
+// helper's source line, and record the call they were inlined through
+// (ir.Op.Inlined, innermost call first), so that a diagnostic can name the
+// helper and its call sites.
 func Inline(m *ir.Module, ctx *Context) error {
 	const (
 		visiting = 1
@@ -68,8 +71,11 @@ func Inline(m *ir.Module, ctx *Context) error {
 				vmap[a] = op.Operands[j]
 			}
 			var clones []*ir.Op
+			site := ir.InlineSite{Func: sourceName(name), Call: op.Pos}
 			for _, o := range callee.Body.Ops[:len(callee.Body.Ops)-1] {
-				clones = append(clones, f.CloneOp(o, vmap))
+				c := f.CloneOp(o, vmap)
+				markInlined(c, site, op.Inlined)
+				clones = append(clones, c)
 			}
 			for j, r := range op.Results {
 				nv := ret.Operands[j]
@@ -98,4 +104,32 @@ func Inline(m *ir.Module, ctx *Context) error {
 	}
 	m.Funcs = kept
 	return nil
+}
+
+// markInlined extends the inline chain of op and of every op in its regions
+// with the call site (and the chain of the call op itself).
+func markInlined(op *ir.Op, site ir.InlineSite, outer []ir.InlineSite) {
+	chain := make([]ir.InlineSite, 0, len(op.Inlined)+1+len(outer))
+	chain = append(append(append(chain, op.Inlined...), site), outer...)
+	op.Inlined = chain
+	for _, rg := range op.Regions {
+		for _, o := range rg.Ops {
+			markInlined(o, site, outer)
+		}
+	}
+}
+
+// sourceName is a helper instance's name as written: the lowering names
+// the instances of fill fill, fill.1, fill.2, ...
+func sourceName(name string) string {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 {
+		return name
+	}
+	for _, r := range name[i+1:] {
+		if r < '0' || r > '9' {
+			return name
+		}
+	}
+	return name[:i]
 }

@@ -81,7 +81,9 @@ func (*ConstDecl) declNode()  {}
 
 // ----------------------------------------------------------------------- types
 
-// TypeExpr is a written type: *NamedType, *PointerType, *TileType or *DescType.
+// TypeExpr is a written type: *NamedType, *PointerType, *TileType,
+// *DescType, *MemDescType, *SlotType or *BarrierType. The words pipe, mesh,
+// barrier (one mbarrier) and dtype are NamedTypes the checker resolves.
 type TypeExpr interface {
 	Node
 	typeNode()
@@ -110,6 +112,48 @@ type DescType struct {
 	Block  []Expr
 	Rbrack diag.Pos
 }
+
+// MemDescType is `memdesc[D0, D1, ...]T` (a shared-memory view of that
+// shape) or `memdesc T` (a view of any shape: Dims nil), with `remote`
+// before it for a view of another CTA's buffer.
+type MemDescType struct {
+	Remote diag.Pos // the `remote` word; NoPos without it
+	Kw     diag.Pos // `memdesc`
+	Lbrack diag.Pos // NoPos for `memdesc T`
+	Dims   []Expr
+	Elem   *Ident
+}
+
+// SlotType is `writer slot` or `reader slot`: a pipe slot of any pipe.
+type SlotType struct {
+	Kw     diag.Pos // `writer` or `reader`
+	Writer bool
+	SlotKw diag.Pos // `slot`
+}
+
+// BarrierType is `barrier[N]`: an array of N mbarriers (one mbarrier is the
+// NamedType `barrier`).
+type BarrierType struct {
+	Kw     diag.Pos
+	N      Expr
+	Rbrack diag.Pos
+}
+
+func (t *MemDescType) Pos() diag.Pos {
+	if t.Remote != diag.NoPos {
+		return t.Remote
+	}
+	return t.Kw
+}
+func (t *MemDescType) End() diag.Pos { return t.Elem.End() }
+func (t *SlotType) Pos() diag.Pos    { return t.Kw }
+func (t *SlotType) End() diag.Pos    { return t.SlotKw + 4 }
+func (t *BarrierType) Pos() diag.Pos { return t.Kw }
+func (t *BarrierType) End() diag.Pos { return t.Rbrack + 1 }
+
+func (*MemDescType) typeNode() {}
+func (*SlotType) typeNode()    {}
+func (*BarrierType) typeNode() {}
 
 func (t *NamedType) Pos() diag.Pos   { return t.Name.Pos() }
 func (t *NamedType) End() diag.Pos   { return t.Name.End() }
@@ -451,6 +495,14 @@ func Inspect(n Node, f func(Node) bool) {
 		for _, d := range n.Block {
 			Inspect(d, f)
 		}
+	case *MemDescType:
+		for _, d := range n.Dims {
+			Inspect(d, f)
+		}
+		Inspect(n.Elem, f)
+	case *SlotType:
+	case *BarrierType:
+		Inspect(n.N, f)
 	case *BlockStmt:
 		for _, s := range n.Stmts {
 			Inspect(s, f)

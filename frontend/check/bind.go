@@ -123,7 +123,9 @@ func (b *Binder) positional() (int, BindError) {
 func FuncParams(fd *ast.FuncDecl) []*Param {
 	params := make([]*Param, len(fd.Params))
 	for i, p := range fd.Params {
-		params[i] = &Param{Name: p.Name.Name}
+		// A const parameter may be left out when the other arguments'
+		// types give it (the checker infers it, or reports it missing).
+		params[i] = &Param{Name: p.Name.Name, Optional: p.Const, Const: p.Const}
 	}
 	return params
 }

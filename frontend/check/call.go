@@ -1,9 +1,6 @@
 package check
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/tlego/tle/frontend/ast"
 )
 
@@ -208,88 +205,4 @@ func (c *checker) builtinCall(e *ast.CallExpr, b *Builtin, recv *argv) (Type, *V
 		return res, nil
 	}
 	return res, cc.value
-}
-
-// funcSig resolves a func's declared parameter types once.
-func (c *checker) funcSig(fd *ast.FuncDecl) ([]*Param, []Type) {
-	savedSc, savedTab, savedB := c.sc, c.tab, c.b
-	c.sc, c.tab, c.b = newScope(c.top), c.info.Tables, nil
-	defer func() { c.sc, c.tab, c.b = savedSc, savedTab, savedB }()
-	var types []Type
-	for _, p := range fd.Params {
-		o := c.param(p, false)
-		t := Type(Invalid)
-		if o != nil {
-			t = o.Type
-		}
-		types = append(types, t)
-	}
-	return FuncParams(fd), types
-}
-
-func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {
-	params, decl := c.funcSig(fd)
-	name := fd.Name.Name
-	var sig []string
-	for i, p := range fd.Params {
-		s := p.Name.Name + " "
-		if p.Const {
-			s += "const "
-		}
-		sig = append(sig, s+decl[i].String())
-	}
-	cc, ok := c.bind(e, name, name+"("+strings.Join(sig, ", ")+")", params, false, nil)
-	call := &Call{Result: Invalid}
-	c.tab.Calls[e] = call
-	for _, a := range cc.args {
-		call.Args = append(call.Args, &Arg{Name: a.name, Expr: a.expr, Type: a.typ, Value: a.val})
-	}
-	if !ok {
-		return Invalid
-	}
-	for i, a := range cc.args {
-		if isInvalid(a.typ) || isInvalid(decl[i]) {
-			ok = false
-			continue
-		}
-		if fd.Params[i].Const && a.val == nil {
-			c.needConst(a.expr, fmt.Sprintf("argument %s of %s", a.name, name))
-			ok = false
-			continue
-		}
-		got, good := c.matchDeclared(a.expr, a.typ, a.val, decl[i])
-		if !good {
-			c.errorf(a.expr, "cannot use %s (%s) as %s in argument %s of %s", c.src(a.expr), a.typ, decl[i], a.name, name)
-			ok = false
-			continue
-		}
-		a.typ = got
-		call.Args[i].Type = got
-	}
-	if !ok {
-		return Invalid
-	}
-	inst := c.instantiate(e, fd, cc.args)
-	if inst == nil {
-		return Invalid
-	}
-	call.Instance = inst
-	if c.b != nil {
-		c.b.callees = append(c.b.callees, calleeAt{call: e, inst: inst})
-	}
-	if c.b != nil && c.b.smem != nil {
-		for _, s := range inst.Smem {
-			cp := *s
-			*c.b.smem = append(*c.b.smem, &cp)
-		}
-	}
-	switch len(inst.Results) {
-	case 0:
-		call.Result = NoValue
-	case 1:
-		call.Result = inst.Results[0]
-	default:
-		call.Result = &Tuple{Types: inst.Results}
-	}
-	return call.Result
 }

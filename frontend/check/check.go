@@ -129,6 +129,7 @@ type checker struct {
 	// reported as over MaxTileElements (limits.go).
 	kernelBound []string
 	tooLarge    map[string]bool
+	seen        map[string]bool // errors reported once for all instances (once)
 }
 
 func newChecker(f *ast.File, conf Config) *checker {
@@ -226,6 +227,11 @@ func (c *checker) run() {
 	for _, d := range c.file.Decls {
 		if k, ok := d.(*ast.KernelDecl); ok {
 			c.kernel(k)
+		}
+	}
+	for _, d := range c.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			c.funcDeclRules(fd)
 		}
 	}
 	// Helpers never called from a kernel are checked once, generically.
@@ -474,7 +480,39 @@ func universe() *scope {
 func (c *checker) typeExpr(t ast.TypeExpr) Type {
 	switch t := t.(type) {
 	case *ast.NamedType:
+		switch t.Name.Name {
+		case "pipe":
+			return &Pipe{Any: true}
+		case "mesh":
+			return &Mesh{Any: true, X: ConstDim(1), Y: ConstDim(1), Z: ConstDim(1)}
+		case "barrier":
+			return &Barrier{}
+		case "dtype":
+			return DTypeKind
+		}
 		return c.dtypeName(t.Name)
+	case *ast.MemDescType:
+		d := c.dtypeName(t.Elem)
+		m := &MemDesc{Elem: d, Remote: t.Remote != diag.NoPos, AnyShape: t.Dims == nil}
+		if t.Dims != nil {
+			shape, ok := c.dims(t.Dims, "memdesc dimension")
+			if !ok {
+				return Invalid
+			}
+			m.Shape = shape
+		}
+		if d == Invalid {
+			return Invalid
+		}
+		return m
+	case *ast.SlotType:
+		return &Slot{Writer: t.Writer}
+	case *ast.BarrierType:
+		n, ok := c.dimExpr(t.N, "barrier array size")
+		if !ok {
+			return Invalid
+		}
+		return &Barrier{Slots: &n}
 	case *ast.PointerType:
 		if nt, ok := t.Elem.(*ast.NamedType); ok {
 			d := c.dtypeName(nt.Name)
@@ -525,7 +563,20 @@ func (c *checker) dtypeName(id *ast.Ident) DType {
 		}
 		return d
 	}
-	c.errorf(id, "unknown type %s (want one of i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 f8e4m3 f8e5m2)", id.Name)
+	if o := c.sc.lookup(id.Name); o != nil && o.Kind == ParamObj && o.Const {
+		// A helper's `T const dtype` parameter: the dtype bound at the call
+		// (an unbound one, in a helper checked without a call, is no type).
+		c.tab.Uses[id] = o
+		if tv, ok := o.Type.(*TypeVal); ok {
+			if d, ok := tv.T.(DType); ok {
+				return d
+			}
+		}
+		if o.Type == DTypeKind {
+			return Invalid
+		}
+	}
+	c.errorf(id, "unknown type %s (want one of i1 i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 f8e4m3 f8e5m2, or a const dtype parameter)", id.Name)
 	return Invalid
 }
 
@@ -635,7 +686,15 @@ func (c *checker) param(p *ast.Param, inKernel bool) *Object {
 	t := c.typeExpr(p.Type)
 	o := &Object{Kind: ParamObj, Name: p.Name.Name, Pos: p.Name.Pos(), Type: t, Decl: p, Const: p.Const}
 	c.tab.Defs[p.Name] = o
-	if p.Const {
+	if p.Const && t == DTypeKind {
+		if inKernel {
+			c.errorf(p.Type, "kernel parameter %s: a kernel cannot take a dtype parameter yet (only a helper's T const dtype is supported); write the dtype", p.Name.Name)
+			o.Type = Invalid
+		}
+	} else if !p.Const && t == DTypeKind {
+		c.errorf(p.Type, "parameter %s of type dtype must be const: write %s const dtype", p.Name.Name, p.Name.Name)
+		o.Type = Invalid
+	} else if p.Const {
 		d, ok := t.(DType)
 		if !ok && !isInvalid(t) {
 			c.errorf(p.Type, "const parameter %s must have a scalar type, not %s", p.Name.Name, t)
@@ -645,8 +704,12 @@ func (c *checker) param(p *ast.Param, inKernel bool) *Object {
 			_ = d
 		}
 	} else if inKernel {
-		if _, ok := t.(*Tile); ok {
+		switch t.(type) {
+		case *Tile:
 			c.errorf(p.Type, "kernel parameter %s cannot be a tile; pass a pointer and load it", p.Name.Name)
+		case *MemDesc, *Pipe, *Slot, *Barrier, *Mesh:
+			c.errorf(p.Type, "kernel parameter %s cannot be a %s: only helpers take shared memory, pipes, slots, barriers and meshes (make it in the kernel)", p.Name.Name, t)
+			o.Type = Invalid
 		}
 	}
 	if p.Name.Name == "_" {

@@ -100,9 +100,12 @@
 //     every dim >= 16; wgmma needs M % 64 == 0, N % 8 == 0 and N <= 256,
 //     K % 16 == 0, all only when known.
 //   - Kernel const params may appear in other params' types in any order
-//     (a desc[bf16, BM, BK] before BM const i32). Helper param types cannot
-//     mention const params, and helpers cannot take buffers, pipes, slots,
-//     barriers or meshes (there is no spelling for those types).
+//     (a desc[bf16, BM, BK] before BM const i32). So may a helper's
+//     (helpers.go): a call binds the const params first, given or inferred
+//     by unifying the arguments' types with the declared ones, then resolves
+//     the other param types with them. Helpers take views (memdesc[..]T,
+//     memdesc T), pipes, slots, barriers, meshes and descs, and a
+//     T const dtype param names a dtype in the body.
 //   - load(buf) / store(buf, v) on a shared-memory view move the whole
 //     buffer to/from registers; local_ptr gives per-element pointers.
 //   - barrier(count: c, slots: n) makes an array of n mbarriers, indexed with

@@ -562,7 +562,7 @@ func (c *checker) selector(e *ast.SelectorExpr) Type {
 			return I1
 		}
 		if f, ok := s.Pipe.Field(name); ok {
-			return &MemDesc{Shape: f.Type.Shape, Elem: f.Type.Elem.(DType), ReadOnly: !s.Writer}
+			return &MemDesc{Shape: f.Type.Shape, Elem: f.Type.Elem.(DType), ReadOnly: !s.Writer, FromSlot: true}
 		}
 		c.errorf(e.Sel, "pipe slot has no field %s (fields: %s)", name, fieldNames(s.Pipe))
 		return Invalid

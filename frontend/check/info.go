@@ -143,8 +143,9 @@ type Instance struct {
 	Tables  *Tables
 	Smem    []*SmemBuffer // shared memory its body allocates
 
-	callees []calleeAt // the helper calls of its body (limits.go: inlineBudget)
-	size    int64      // its inlined size (inlinedSize), 0 until computed
+	callees  []calleeAt // the helper calls of its body (limits.go: inlineBudget)
+	warpSpec *wsNest    // the warp_specialize it runs (its own or a callee's), nil if none
+	size     int64      // its inlined size (inlinedSize), 0 until computed
 }
 
 // Tables are the per-body side tables.

@@ -9,7 +9,7 @@ package check
 // (pass it to a const parameter instead).
 func (c *checker) roleIndex(cc *callCtx) Type {
 	switch {
-	case c.b != nil && c.b.fn != nil:
+	case c.b != nil && c.b.fn != nil && c.b.role == nil:
 		c.errorf(cc.call, "role_index() in func %s: it is only allowed in the body of a role, not in a helper (pass role_index() to a const parameter)", c.b.fn.Name.Name)
 		return Invalid
 	case c.b == nil || c.b.role == nil:

@@ -491,6 +491,12 @@ func (c *checker) returnStmt(s *ast.ReturnStmt) {
 			c.errorf(e, "cannot return %s as %s from func %s", t, c.b.results[i], fn.Name.Name)
 			continue
 		}
+		if m, isM := got.(*MemDesc); isM && m.FromSlot {
+			if c.once(fmt.Sprintf("slotview %d", e.Pos())) {
+				c.errorf(e, "func %s returns a view of a pipe slot's field: the view escapes its slot, whose life ends at its commit or release", fn.Name.Name)
+			}
+			continue
+		}
 		if prev := c.b.actual[i]; prev != nil && !isInvalid(prev) && !Identical(prev, got) {
 			c.errorf(e, "func %s returns %s here but %s in an earlier return", fn.Name.Name, got, prev)
 			continue
@@ -529,6 +535,21 @@ func (c *checker) matchDeclared(e ast.Expr, t Type, v *Value, decl Type) (Type, 
 			return nil, false
 		}
 		return t, true
+	case *MemDesc:
+		m, ok := t.(*MemDesc)
+		if !ok || m.Elem != dt.Elem || m.Remote != dt.Remote || !dt.AnyShape && m.Shape.String() != dt.Shape.String() {
+			return nil, false
+		}
+		return t, true
+	case *Pipe:
+		_, ok := t.(*Pipe)
+		return t, ok && dt.Any
+	case *Slot:
+		s, ok := t.(*Slot)
+		return t, ok && dt.Pipe == nil && s.Writer == dt.Writer
+	case *Mesh:
+		_, ok := t.(*Mesh)
+		return t, ok && dt.Any
 	}
 	if Identical(t, decl) {
 		return t, true
@@ -569,10 +590,10 @@ func (c *checker) warpSpecialize(s *ast.WarpSpecializeStmt) {
 	switch {
 	case c.b == nil:
 		return
-	case c.b.kernel == nil:
-		c.errorAt(s.Kw, "warp_specialize is only allowed in a kernel, not in func %s", c.b.fn.Name.Name)
 	case c.b.role != nil:
 		c.errorAt(s.Kw, "nested warp_specialize (already inside role %s)", c.b.role.Name.Name)
+	case c.b.inst != nil && c.b.inst.warpSpec == nil:
+		c.b.inst.warpSpec = &wsNest{pos: s.Kw}
 	}
 	if len(s.Roles) == 0 {
 		c.errorAt(s.Kw, "warp_specialize needs at least one role")
@@ -775,10 +796,26 @@ func (c *checker) genericFunc(fd *ast.FuncDecl) {
 		c.stack = c.stack[:len(c.stack)-1]
 	}()
 	defer c.guard(fd.Name, "func "+fd.Name.Name)
-	for _, p := range fd.Params {
-		if o := c.param(p, false); o != nil {
-			inst.Params = append(inst.Params, o)
+	// Const params first, so that param types may use any of them.
+	generic := false
+	objs := map[*ast.Param]*Object{}
+	for _, pass := range []bool{true, false} {
+		for _, p := range fd.Params {
+			if p.Const == pass {
+				objs[p] = c.param(p, false)
+			}
 		}
+	}
+	for _, p := range fd.Params {
+		if o := objs[p]; o != nil {
+			inst.Params = append(inst.Params, o)
+			generic = generic || isGeneric(o.Type)
+		}
+	}
+	if generic {
+		// A dtype parameter, memdesc T, pipe or slot stands for many
+		// types: the body is checked at each call, with the argument's.
+		return
 	}
 	c.funcBody(fd, inst)
 }
@@ -822,7 +859,7 @@ func (c *checker) instantiate(call *ast.CallExpr, fd *ast.FuncDecl, args []*argv
 	}
 	var key strings.Builder
 	for i, a := range args {
-		fmt.Fprintf(&key, "%s", a.typ)
+		key.WriteString(instanceKey(a.typ))
 		if i < len(fd.Params) && fd.Params[i].Const {
 			fmt.Fprintf(&key, "=%v", a.val)
 		}

@@ -175,10 +175,20 @@ type MemDesc struct {
 	Remote bool
 	// ReadOnly marks a pipe reader slot's field.
 	ReadOnly bool
+	// FromSlot marks a view of a pipe slot's field (or a view of one): its
+	// life ends at the slot's commit or release, so a helper cannot return
+	// it.
+	FromSlot bool
+	// AnyShape marks the declared type `memdesc T` (a parameter or result
+	// of a helper): a view of any shape of T.
+	AnyShape bool
 }
 
 func (m *MemDesc) String() string {
 	s := "memdesc" + m.Shape.String() + m.Elem.String()
+	if m.AnyShape {
+		s = "memdesc " + m.Elem.String()
+	}
 	if m.Remote {
 		s = "remote " + s
 	}
@@ -196,9 +206,14 @@ type Field struct {
 type Pipe struct {
 	Capacity Dim
 	Fields   []Field
+	// Any marks the declared type `pipe` of a helper parameter: any pipe.
+	Any bool
 }
 
 func (p *Pipe) String() string {
+	if p.Any {
+		return "pipe"
+	}
 	parts := []string{"capacity: " + p.Capacity.String()}
 	for _, f := range p.Fields {
 		parts = append(parts, f.Name+": "+f.Type.String())
@@ -228,6 +243,9 @@ func (s *Slot) String() string {
 	if s.Writer {
 		side = "writer"
 	}
+	if s.Pipe == nil || s.Pipe.Any { // the declared type of a helper parameter
+		return side + " slot"
+	}
 	var parts []string
 	for _, f := range s.Pipe.Fields {
 		parts = append(parts, f.Name+": "+f.Type.String())
@@ -253,9 +271,13 @@ func (*Barrier) isType() {}
 // Mesh is a CTA cluster seen as a mesh (device_mesh).
 type Mesh struct {
 	X, Y, Z Dim
+	Any     bool // the declared type `mesh` of a helper parameter: any mesh
 }
 
 func (m *Mesh) String() string {
+	if m.Any {
+		return "mesh"
+	}
 	s := "mesh(cluster_x: " + m.X.String()
 	if !isOne(m.Y) || !isOne(m.Z) {
 		s += ", cluster_y: " + m.Y.String()
@@ -283,6 +305,9 @@ const (
 	String    Basic = "string"
 	ScopeType Basic = "scope"
 	NoValue   Basic = "no value" // the "type" of a call that returns nothing
+	// DTypeKind is the declared type of a helper's `T const dtype`
+	// parameter; bound at a call, the parameter is a type value.
+	DTypeKind Basic = "dtype"
 )
 
 func (b Basic) String() string { return string(b) }

@@ -184,6 +184,33 @@ func (p *printer) typ(t ast.TypeExpr) {
 		}
 		_ = after
 		p.token(t.Rbrack, "]")
+	case *ast.MemDescType:
+		if t.Remote != diag.NoPos {
+			p.token(t.Remote, "remote")
+			p.space = true
+		}
+		p.token(t.Kw, "memdesc")
+		if t.Dims != nil {
+			p.token(t.Lbrack, "[")
+			after := p.exprList(t.Lbrack+1, t.Dims, 1)
+			p.token(p.find(after, "]"), "]")
+		} else {
+			p.space = true
+		}
+		p.ident(t.Elem)
+	case *ast.SlotType:
+		if t.Writer {
+			p.token(t.Kw, "writer")
+		} else {
+			p.token(t.Kw, "reader")
+		}
+		p.space = true
+		p.token(t.SlotKw, "slot")
+	case *ast.BarrierType:
+		p.token(t.Kw, "barrier")
+		p.token(p.find(t.Kw+7, "["), "[")
+		p.expr(t.N)
+		p.token(t.Rbrack, "]")
 	}
 }
 

@@ -204,7 +204,8 @@ func (s *fn) call(call *ast.CallExpr, stmt bool) *val {
 
 // helperCall instantiates the helper for the argument types (and the values
 // of its const parameters) and emits a call op; the inline pass later
-// replaces it with the body.
+// replaces it with the body. A const parameter left out is inferred from
+// the other arguments' types, as the checker does (unify).
 func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 	d := s.l.funcs[name]
 	byParam := make([]*ast.Arg, len(d.Params))
@@ -216,23 +217,76 @@ func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 		}
 		byParam[i] = a
 	}
-	var argv []*ir.Value
-	var types []string
-	consts := map[string]*constant{}
+	consts := map[string]*val{}
+	sig := newScope(s.l.globalScope())
+	sig.lookupHook = func(n string) *val { return consts[n] }
+	var omitted []int
 	for i, p := range d.Params {
 		a := byParam[i]
+		if !p.Const {
+			if a == nil {
+				s.errorf(call.Rparen, "missing argument %s of %s", p.Name.Name, name)
+			}
+			continue
+		}
 		if a == nil {
-			s.errorf(call.Rparen, "missing argument %s of %s", p.Name.Name, name)
+			omitted = append(omitted, i)
+			continue
 		}
 		v := s.expr(a.Value)
-		if p.Const {
-			if v.c == nil {
-				s.errorf(a.Value.Pos(), "argument %s of %s must be a compile-time value", p.Name.Name, name)
+		if isDTypeParam(p) {
+			if v.dtype == ir.Invalid {
+				s.errorf(a.Value.Pos(), "argument %s of %s must be a dtype", p.Name.Name, name)
 			}
-			c := v.c.convert(s.l.scalarType(p.Type))
-			consts[p.Name.Name] = c
-			types = append(types, p.Name.Name+"="+c.String())
+			consts[p.Name.Name] = &val{dtype: v.dtype}
 			continue
+		}
+		if v.c == nil {
+			s.errorf(a.Value.Pos(), "argument %s of %s must be a compile-time value", p.Name.Name, name)
+		}
+		consts[p.Name.Name] = &val{c: v.c.convert(s.l.scalarType(p.Type))}
+	}
+	vals := make([]*val, len(d.Params))
+	if len(omitted) > 0 {
+		// Every argument first: the omitted consts come from their types.
+		want := map[string]bool{}
+		for _, i := range omitted {
+			want[d.Params[i].Name.Name] = true
+		}
+		for i, p := range d.Params {
+			if p.Const {
+				continue
+			}
+			vals[i] = s.expr(byParam[i].Value)
+			s.l.unify(p.Type, vals[i], want, consts)
+		}
+		for _, i := range omitted {
+			p := d.Params[i]
+			c := consts[p.Name.Name]
+			if c == nil {
+				s.errorf(call.Pos(), "cannot infer %s in call to %s", p.Name.Name, name)
+			}
+			if c.c != nil {
+				consts[p.Name.Name] = &val{c: c.c.convert(s.l.scalarType(p.Type))}
+			}
+		}
+	}
+	var argv []*ir.Value
+	var types []string
+	for i, p := range d.Params {
+		if p.Const {
+			c := consts[p.Name.Name]
+			if c.dtype != ir.Invalid {
+				types = append(types, p.Name.Name+"="+c.dtype.String())
+			} else {
+				types = append(types, p.Name.Name+"="+c.c.String())
+			}
+			continue
+		}
+		a := byParam[i]
+		v := vals[i]
+		if v == nil {
+			v = s.expr(a.Value)
 		}
 		var t ir.Type
 		switch pt := p.Type.(type) {
@@ -244,13 +298,19 @@ func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 			}
 			t = v.v.Type
 		case *ast.TileType:
-			t = s.l.paramType(pt, s.scope)
-		default:
-			dt := s.l.scalarType(pt)
+			t = s.l.paramType(pt, sig)
+		case *ast.NamedType:
+			if !isScalarName(pt, sig) {
+				t = s.valueType(v, a, p, name) // pipe, mesh, barrier
+				break
+			}
+			dt := s.l.scalarIn(pt, sig)
 			t = dt
 			if v.v != nil {
 				t = ir.TileOf(ir.ShapeOf(v.v.Type), dt)
 			}
+		default: // memdesc, slot, barrier[N], desc: the argument's own type
+			t = s.valueType(v, a, p, name)
 		}
 		argv = append(argv, s.materialize(v, t, a.Pos()))
 		types = append(types, t.String())
@@ -274,7 +334,115 @@ func (s *fn) helperCall(name string, call *ast.CallExpr) []*val {
 	return out
 }
 
-func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, consts map[string]*constant) *ir.Func {
+// valueType is the type of an argument passed as it is (a view, a pipe, a
+// slot, a barrier, a mesh, a descriptor).
+func (s *fn) valueType(v *val, a *ast.Arg, p *ast.Param, name string) ir.Type {
+	if v.v == nil {
+		s.errorf(a.Pos(), "argument %s of %s must be a value of type %s", p.Name.Name, name, p.Type)
+	}
+	return v.v.Type
+}
+
+// isDTypeParam reports a `T const dtype` parameter.
+func isDTypeParam(p *ast.Param) bool {
+	n, ok := p.Type.(*ast.NamedType)
+	return ok && p.Const && n.Name.Name == "dtype"
+}
+
+// isScalarName reports a named type that is a dtype (or a dtype parameter
+// bound in sc), not pipe, mesh or barrier.
+func isScalarName(t *ast.NamedType, sc *scope) bool {
+	if _, ok := ir.ParseDType(t.Name.Name); ok {
+		return true
+	}
+	v, _ := sc.lookup(t.Name.Name)
+	return v != nil && v.dtype != ir.Invalid
+}
+
+// unify binds the wanted const parameters that a declared type names (a
+// dimension written as the name alone, an element dtype) from an
+// argument's value, as the checker's unify does.
+func (l *lowerer) unify(te ast.TypeExpr, v *val, want map[string]bool, got map[string]*val) {
+	var t ir.Type
+	switch {
+	case v.v != nil:
+		t = v.v.Type
+	case v.c != nil:
+		t = defaultType(v.c)
+	default:
+		return
+	}
+	l.unifyType(te, t, want, got)
+}
+
+func (l *lowerer) unifyType(te ast.TypeExpr, t ir.Type, want map[string]bool, got map[string]*val) {
+	elem := func(id *ast.Ident, d ir.DType) {
+		if want[id.Name] && got[id.Name] == nil && d != ir.Invalid {
+			got[id.Name] = &val{dtype: d}
+		}
+	}
+	dims := func(es []ast.Expr, shape []int) {
+		if len(es) != len(shape) {
+			return
+		}
+		for i, x := range es {
+			for {
+				p, ok := x.(*ast.ParenExpr)
+				if !ok {
+					break
+				}
+				x = p.X
+			}
+			if id, ok := x.(*ast.Ident); ok && want[id.Name] && got[id.Name] == nil {
+				got[id.Name] = &val{c: &constant{kind: 'i', i: int64(shape[i])}}
+			}
+		}
+	}
+	switch te := te.(type) {
+	case *ast.NamedType:
+		if d, ok := ir.Elem(t).(ir.DType); ok {
+			elem(te.Name, d)
+		}
+	case *ast.PointerType:
+		if p, ok := ir.Elem(t).(*ir.Pointer); ok {
+			l.unifyType(te.Elem, p.Elem, want, got)
+		}
+	case *ast.TileType:
+		if tt, ok := t.(*ir.Tile); ok {
+			dims(te.Dims, tt.Shape)
+			if d, ok := tt.Elem.(ir.DType); ok {
+				elem(te.Elem, d)
+			}
+		}
+	case *ast.MemDescType:
+		if m, ok := t.(*ir.MemDesc); ok {
+			if te.Dims != nil {
+				dims(te.Dims, m.Shape)
+			}
+			elem(te.Elem, m.Elem)
+		}
+	case *ast.DescType:
+		if d, ok := t.(*ir.Desc); ok {
+			elem(te.Elem, d.Elem)
+			dims(te.Block, d.Block)
+		}
+	case *ast.BarrierType:
+		if b, ok := t.(*ir.Barrier); ok && b.Slots > 0 {
+			dims([]ast.Expr{te.N}, []int{b.Slots})
+		}
+	}
+}
+
+// globalScope is the file's top-level consts, evaluated once.
+func (l *lowerer) globalScope() *scope {
+	if l.globals == nil {
+		l.globals = newScope(nil)
+		l.bindConsts(l.globals)
+	}
+	return l.globals
+}
+
+func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, consts map[string]*val) *ir.Func {
 	l.stack = append(l.stack, d.Name.Name)
 	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
 	var params []*ir.Param
@@ -296,17 +464,23 @@ func (l *lowerer) instantiate(d *ast.FuncDecl, key string, argv []*ir.Value, con
 	global := newScope(nil)
 	l.bindConsts(global)
 	for n, c := range consts {
-		global.declare(n, &val{c: c})
+		global.declare(n, c)
 	}
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
 	for i, r := range d.Results {
 		switch r := r.(type) {
 		case *ast.PointerType:
-			st.results = append(st.results, &ir.Pointer{Elem: l.scalarType(r.Elem)})
+			st.results = append(st.results, &ir.Pointer{Elem: l.scalarIn(r.Elem, global)})
 		case *ast.TileType: // a tile result type, as the checker takes it ([HALF]i32)
 			st.results = append(st.results, l.paramType(r, global))
-		default:
-			st.results = append(st.results, l.scalarType(r))
+		case *ast.NamedType:
+			if isScalarName(r, global) {
+				st.results = append(st.results, l.scalarIn(r, global))
+			} else {
+				st.results = append(st.results, nil) // pipe, mesh, barrier: the value's type
+			}
+		default: // memdesc, slot, barrier[N], desc: the value's type
+			st.results = append(st.results, nil)
 		}
 		st.scope.declare(resultVar(i), nil) // bound by the return
 	}

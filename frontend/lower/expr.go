@@ -44,10 +44,7 @@ func (s *fn) expr(e ast.Expr) *val {
 			l.list = append(l.list, s.expr(x))
 		}
 		if e.Elem != nil {
-			dt, ok := ir.ParseDType(e.Elem.Name)
-			if !ok {
-				s.errorf(e.Elem.Pos(), "unknown type %s", e.Elem.Name)
-			}
+			dt := s.l.dtypeIn(e.Elem, s.scope)
 			return &val{tile: &ir.Tile{Shape: s.shapeOf(l, e.Pos()), Elem: dt}}
 		}
 		return l

@@ -79,6 +79,7 @@ type lowerer struct {
 	consts    map[string]*ast.ConstDecl
 	instances map[string]*ir.Func
 	stack     []string // helper instantiation stack, to report recursion
+	globals   *scope   // the top-level consts (globalScope)
 }
 
 // fn is the state of one function being lowered.
@@ -195,11 +196,13 @@ func (l *lowerer) constEvaluator(sc *scope) *fn {
 	return &fn{l: l, f: scratch, b: ir.NewBuilder(scratch), scope: sc}
 }
 
-func (l *lowerer) scalarType(t ast.TypeExpr) ir.DType {
+func (l *lowerer) scalarType(t ast.TypeExpr) ir.DType { return l.scalarIn(t, nil) }
+
+// scalarIn resolves a scalar type in scope sc, where a helper's `T const
+// dtype` parameter is bound to its dtype.
+func (l *lowerer) scalarIn(t ast.TypeExpr, sc *scope) ir.DType {
 	if n, ok := t.(*ast.NamedType); ok {
-		if d, ok := ir.ParseDType(n.Name.Name); ok {
-			return d
-		}
+		return l.dtypeIn(n.Name, sc)
 	}
 	l.errorf(t.Pos(), "expected a scalar type")
 	return ir.Invalid
@@ -208,17 +211,17 @@ func (l *lowerer) scalarType(t ast.TypeExpr) ir.DType {
 func (l *lowerer) paramType(t ast.TypeExpr, sc *scope) ir.Type {
 	switch t := t.(type) {
 	case *ast.NamedType:
-		return l.scalarType(t)
+		return l.scalarIn(t, sc)
 	case *ast.PointerType:
-		return &ir.Pointer{Elem: l.scalarType(t.Elem), Space: ir.Global}
+		return &ir.Pointer{Elem: l.scalarIn(t.Elem, sc), Space: ir.Global}
 	case *ast.DescType:
-		d := &ir.Desc{Elem: l.dtypeName(t.Elem)}
+		d := &ir.Desc{Elem: l.dtypeIn(t.Elem, sc)}
 		for _, e := range t.Block {
 			d.Block = append(d.Block, l.constInt(e, sc))
 		}
 		return d
 	case *ast.TileType:
-		elem := l.dtypeName(t.Elem)
+		elem := l.dtypeIn(t.Elem, sc)
 		var shape []int
 		for _, e := range t.Dims {
 			shape = append(shape, l.constInt(e, sc))
@@ -229,12 +232,20 @@ func (l *lowerer) paramType(t ast.TypeExpr, sc *scope) ir.Type {
 	return nil
 }
 
-func (l *lowerer) dtypeName(id *ast.Ident) ir.DType {
-	d, ok := ir.ParseDType(id.Name)
-	if !ok {
-		l.errorf(id.Pos(), "unknown type %s", id.Name)
+func (l *lowerer) dtypeName(id *ast.Ident) ir.DType { return l.dtypeIn(id, nil) }
+
+// dtypeIn resolves a dtype name, or a dtype parameter bound in sc.
+func (l *lowerer) dtypeIn(id *ast.Ident, sc *scope) ir.DType {
+	if d, ok := ir.ParseDType(id.Name); ok {
+		return d
 	}
-	return d
+	if sc != nil {
+		if v, _ := sc.lookup(id.Name); v != nil && v.dtype != ir.Invalid {
+			return v.dtype
+		}
+	}
+	l.errorf(id.Pos(), "unknown type %s", id.Name)
+	return ir.Invalid
 }
 
 // constInt evaluates a compile-time integer in scope sc (top-level consts

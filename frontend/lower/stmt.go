@@ -237,6 +237,8 @@ func (s *fn) helperReturn(st *ast.ReturnStmt) {
 				s.errorf(at, "result %d must be a *%s, got %s", i+1, rp.Elem, v.v.Type)
 			}
 			want = v.v.Type
+		} else if want == nil && v.v != nil {
+			want = v.v.Type // a view, a pipe, a barrier, a mesh or a desc
 		} else if dt, scalar := want.(ir.DType); scalar && v.v != nil {
 			want = ir.TileOf(ir.ShapeOf(v.v.Type), dt)
 		} // a tile result type ([HALF]i32) is the value's type, as the checker took it

@@ -69,6 +69,22 @@ func (c *converter) typ(t *gType) ast.TypeExpr {
 			tt.Dims = append(tt.Dims, c.expr(e))
 		}
 		return tt
+	case t.Mem != nil:
+		m := &ast.MemDescType{Remote: diag.NoPos, Kw: at(t.Mem.Kw.Pos), Lbrack: diag.NoPos, Elem: c.ident(t.Mem.Elem)}
+		if t.Mem.Remote != nil {
+			m.Remote = at(t.Mem.Remote.Pos)
+		}
+		if t.Mem.Dims != nil {
+			m.Lbrack = at(t.Mem.Dims.Pos)
+			for _, e := range t.Mem.Dims.Dims {
+				m.Dims = append(m.Dims, c.expr(e))
+			}
+		}
+		return m
+	case t.Slot != nil:
+		return &ast.SlotType{Kw: at(t.Slot.Pos), Writer: t.Slot.Side == "writer", SlotKw: at(t.Slot.Slot.Pos)}
+	case t.Bars != nil:
+		return &ast.BarrierType{Kw: at(t.Bars.Pos), N: c.expr(t.Bars.N), Rbrack: at(t.Bars.Rbrack.Pos)}
 	default:
 		return &ast.NamedType{Name: c.ident(t.Name)}
 	}

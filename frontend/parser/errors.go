@@ -237,6 +237,8 @@ var ruleWords = map[string]string{
 	"GArg": "argument", "GParam": "parameter", "GRparen": `")"`, "GRbrack": `"]"`, "GRbrace": `"}"`,
 	"GColon": `":"`, "GAssignOp": "assignment", "GBinaryOp": "operator", "GDecl": "declaration",
 	"GRole": "role", "GIndexElem": "index", "GDescType": "type", "GTileType": "type",
+	"GMemType": "type", "GSlotType": "type", "GBarsType": "type", "GMemDims": "type", "GWordRemote": "type",
+	"GWordMem": "type", "GWordSlot": "type",
 	"GParen": "expression", "GList": "expression", "GCall": `"("`, "GIndex": `"["`, "GSuffix": "expression",
 	"GReturn": "statement", "GIf": "statement", "GFor": "statement", "GWarpSpec": "statement",
 	"GConst": "declaration", "GKernel": "declaration", "GFunc": "declaration",

@@ -48,7 +48,55 @@ type gType struct {
 	Pointer *gType     `parser:"\"*\" @@"`
 	Desc    *gDescType `parser:"| @@"`
 	Tile    *gTileType `parser:"| @@"`
+	Mem     *gMemType  `parser:"| @@"`
+	Slot    *gSlotType `parser:"| @@"`
+	Bars    *gBarsType `parser:"| @@"`
 	Name    *gIdent    `parser:"| @@"`
+}
+
+// gMemType is `[remote] memdesc[D0, ...]T` or `[remote] memdesc T`. The
+// words of the type spellings (remote, memdesc, writer, reader, slot,
+// barrier) are contextual: they are names everywhere but in a type (remote
+// and barrier are also builtins).
+type gMemType struct {
+	Remote *gWordRemote `parser:"@@?"`
+	Kw     *gWordMem    `parser:"@@"`
+	Dims   *gMemDims    `parser:"@@?"`
+	Elem   *gIdent      `parser:"@@"`
+}
+
+type gMemDims struct {
+	Pos  lexer.Position
+	Dims []*gExpr `parser:"\"[\" @@ ( \",\" @@ )* \",\"? \"]\""`
+}
+
+type gWordRemote struct {
+	Pos lexer.Position
+	Tok string `parser:"@\"remote\""`
+}
+
+type gWordMem struct {
+	Pos lexer.Position
+	Tok string `parser:"@\"memdesc\""`
+}
+
+type gWordSlot struct {
+	Pos lexer.Position
+	Tok string `parser:"@\"slot\""`
+}
+
+// gSlotType is `writer slot` or `reader slot`.
+type gSlotType struct {
+	Pos  lexer.Position
+	Side string     `parser:"@( \"writer\" | \"reader\" )"`
+	Slot *gWordSlot `parser:"@@"`
+}
+
+// gBarsType is `barrier[N]`; a bare `barrier` is a name.
+type gBarsType struct {
+	Pos    lexer.Position
+	N      *gExpr   `parser:"\"barrier\" \"[\" @@"`
+	Rbrack *gRbrack `parser:"@@"`
 }
 
 type gDescType struct {

@@ -465,8 +465,30 @@ func (l *launch) errAt(op *ir.Op, format string, args ...any) *diag.Diagnostic {
 	pos := diag.NoPos
 	if op != nil && !l.noFile {
 		pos = op.Pos
+		if in := l.inlinedAt(op); in != "" {
+			// An op of a helper: name the helper and its call sites.
+			format, args = "%s (%s)", []any{fmt.Sprintf(format, args...), in}
+		}
 	}
 	return diag.Errorf(l.file, pos, format, args...)
+}
+
+// inlinedAt names the helpers op was inlined from and their call sites;
+// "" for an op written in the kernel.
+func (l *launch) inlinedAt(op *ir.Op) string {
+	if l.noFile {
+		return ""
+	}
+	return op.InlinedAt(func(p diag.Pos) string { return l.file.Position(p).String() })
+}
+
+// whereInlined is where, followed by the helpers op was inlined from.
+func (l *launch) whereInlined(op *ir.Op) string {
+	w := l.where(op)
+	if in := l.inlinedAt(op); in != "" {
+		w += " (" + in + ")"
+	}
+	return w
 }
 
 // fail records err and stops the launch: workers take no more CTAs, running

@@ -45,7 +45,7 @@ type waiter struct {
 }
 
 func (w *waiter) describe() string {
-	return fmt.Sprintf("%s waits at %s in %s", w.t.who(), w.t.c.l.where(w.op), w.what())
+	return fmt.Sprintf("%s waits at %s in %s", w.t.who(), w.t.c.l.whereInlined(w.op), w.what())
 }
 
 func (c *cluster) wake() {
