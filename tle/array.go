@@ -2,6 +2,7 @@ package tle
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/tlego/tle/runtime/interp"
 )
@@ -70,76 +71,29 @@ type typedArg struct {
 	nilPtr  bool // a nil *Array[T]
 }
 
-// asTyped recognises an Array or a bare slice of an Elem type.
-func asTyped(a any) (typedArg, bool) {
-	switch x := a.(type) {
-	case *Array[float64]:
-		return arrayArg(x)
-	case *Array[float32]:
-		return arrayArg(x)
-	case *Array[uint16]:
-		return arrayArg(x)
-	case *Array[uint8]:
-		return arrayArg(x)
-	case *Array[int8]:
-		return arrayArg(x)
-	case *Array[int16]:
-		return arrayArg(x)
-	case *Array[int32]:
-		return arrayArg(x)
-	case *Array[int64]:
-		return arrayArg(x)
-	case *Array[uint32]:
-		return arrayArg(x)
-	case *Array[uint64]:
-		return arrayArg(x)
-	case *Array[bool]:
-		return arrayArg(x)
-	case []float64, []float32, []uint16, []uint8, []int8, []int16, []int32, []int64, []uint32, []uint64, []bool:
-		n := sliceLen(x)
-		return typedArg{data: x, n: n, shape: []int{n}}, true
-	}
-	return typedArg{}, false
-}
-
-func arrayArg[T Elem](a *Array[T]) (typedArg, bool) {
+// typed is an Array's typedArg (a nil *Array gives nilPtr).
+func (a *Array[T]) typed() typedArg {
 	if a == nil {
-		return typedArg{nilPtr: true}, true
+		return typedArg{nilPtr: true}
 	}
 	shape := a.Shape
 	if shape == nil {
 		shape = []int{len(a.Data)}
 	}
-	return typedArg{data: a.Data, n: len(a.Data), shape: shape, strides: a.Strides}, true
+	return typedArg{data: a.Data, n: len(a.Data), shape: shape, strides: a.Strides}
 }
 
-// sliceLen is the length of a slice of an Elem type.
-func sliceLen(s any) int {
-	switch x := s.(type) {
-	case []float64:
-		return len(x)
-	case []float32:
-		return len(x)
-	case []uint16:
-		return len(x)
-	case []uint8:
-		return len(x)
-	case []int8:
-		return len(x)
-	case []int16:
-		return len(x)
-	case []int32:
-		return len(x)
-	case []int64:
-		return len(x)
-	case []uint32:
-		return len(x)
-	case []uint64:
-		return len(x)
-	case []bool:
-		return len(x)
+// asTyped recognises an Array or a bare slice of an Elem type.
+func asTyped(a any) (typedArg, bool) {
+	if x, ok := a.(interface{ typed() typedArg }); ok {
+		return x.typed(), true
 	}
-	return 0
+	switch a.(type) {
+	case []float64, []float32, []uint16, []uint8, []int8, []int16, []int32, []int64, []uint32, []uint64, []bool:
+		n := reflect.ValueOf(a).Len()
+		return typedArg{data: a, n: n, shape: []int{n}}, true
+	}
+	return typedArg{}, false
 }
 
 // bindTyped checks an Array or bare slice against a pointer or desc
