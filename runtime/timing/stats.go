@@ -153,7 +153,7 @@ func (c Comparison) Verdict() string {
 		}
 		return fmt.Sprintf("%.3fx slower", r)
 	}
-	span := fmt.Sprintf("%s/%s = %.4f, %.0f%% interval [%.4f, %.4f] over %d rounds", c.A, c.B, c.Ratio, 100*c.Coverage, c.Lo, c.Hi, c.Rounds)
+	span := fmt.Sprintf("time ratio %.4f, %.0f%% interval [%.4f, %.4f], over %d rounds", c.Ratio, 100*c.Coverage, c.Lo, c.Hi, c.Rounds)
 	switch {
 	case c.Distinguishable:
 		return fmt.Sprintf("%s is %s than %s: distinguishable from noise (%s)", c.A, rel(c.Ratio), c.B, span)
