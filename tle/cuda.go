@@ -47,6 +47,9 @@ type GPU struct {
 	// GPU that owns the lock
 	scratchPtr cuda.DevicePtr
 	scratchLen int
+	// the L2 flush buffer of BenchOptions.FlushL2, likewise
+	flushPtr cuda.DevicePtr
+	flushLen int
 
 	dry *dryState // a dry GPU (DryGPU): no context, builds recorded
 }

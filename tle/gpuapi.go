@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/ir"
@@ -328,15 +327,28 @@ func (p *Prepared) Close() error {
 	return err
 }
 
-// Timing is the result of timing a GPU operation with CUDA events.
+// Timing is the result of timing an operation with the timing engine
+// (GPU.Time, GPU.Bench, BenchKernels).
 type Timing struct {
+	// Name is the case's name (GPU.Bench, BenchKernels).
+	Name     string
 	MedianMs float64
 	MinMs    float64
 	Reps     int
+	// LoMs and HiMs bound the median with probability Coverage: the
+	// distribution-free interval of order statistics (runtime/timing).
+	LoMs, HiMs float64
+	Coverage   float64
+	// Samples are the timed runs' milliseconds, in round order.
+	Samples []float64
+	// Clock says what measured the runs: CUDA events, or the host's clock
+	// around the interpreter.
+	Clock string
 }
 
 // Time runs fn warmup times, then reps times with a CUDA event pair around
-// each run, and returns the median and minimum milliseconds.
+// each run, and returns the median (with its interval) and minimum
+// milliseconds: GPU.Bench with one case.
 func (g *GPU) Time(warmup, reps int, fn func() error) (Timing, error) {
 	if err := g.check("Time"); err != nil {
 		return Timing{}, err
@@ -344,50 +356,11 @@ func (g *GPU) Time(warmup, reps int, fn func() error) (Timing, error) {
 	if reps < 1 {
 		return Timing{}, fmt.Errorf("tle: Time needs at least one rep, got %d", reps)
 	}
-	if g.dry != nil {
-		return Timing{Reps: reps}, fn()
-	}
-	for range warmup {
-		if err := fn(); err != nil {
-			return Timing{}, err
-		}
-	}
-	if err := g.ctx.Synchronize(); err != nil {
+	ts, err := g.Bench(BenchOptions{Warmup: warmup, Reps: reps}, BenchCase{Fn: fn})
+	if err != nil {
 		return Timing{}, err
 	}
-	evs := make([]*cuda.Event, 2*reps)
-	for i := range evs {
-		e, err := g.ctx.NewEvent(0)
-		if err != nil {
-			return Timing{}, err
-		}
-		defer e.Destroy()
-		evs[i] = e
-	}
-	for i := 0; i < reps; i++ {
-		if err := evs[2*i].Record(nil); err != nil {
-			return Timing{}, err
-		}
-		if err := fn(); err != nil {
-			return Timing{}, err
-		}
-		if err := evs[2*i+1].Record(nil); err != nil {
-			return Timing{}, err
-		}
-	}
-	if err := g.ctx.Synchronize(); err != nil {
-		return Timing{}, err
-	}
-	ms := make([]float64, reps)
-	for i := range ms {
-		d, err := evs[2*i+1].Since(evs[2*i])
-		if err != nil {
-			return Timing{}, err
-		}
-		ms[i] = float64(d)
-	}
-	sort.Float64s(ms)
-	return Timing{MedianMs: ms[reps/2], MinMs: ms[0], Reps: reps}, nil
+	return ts[0], nil
 }
 
 // CopyDtoD copies n bytes between device buffers (asynchronously on the

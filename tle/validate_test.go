@@ -225,7 +225,11 @@ func fakeGPU(t *testing.T) *GPU {
 		t.Skipf("no C compiler (%s) for the fake driver", cc)
 	}
 	lib := filepath.Join(t.TempDir(), "libfakecuda.so")
-	out, err := exec.Command(cc, "-std=c11", "-O1", "-shared", "-fPIC", "-o", lib, "../runtime/cuda/testdata/fakecuda/fakecuda.c").CombinedOutput()
+	// -Bsymbolic: the fake's functions that call each other
+	// (cuMemcpyDtoDAsync calls cuMemcpyDtoD) call their own library's,
+	// not the one an earlier test of the process loaded, whose context
+	// is not current
+	out, err := exec.Command(cc, "-std=c11", "-O1", "-shared", "-fPIC", "-Wl,-Bsymbolic", "-o", lib, "../runtime/cuda/testdata/fakecuda/fakecuda.c").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	d, err := cuda.LoadFrom(lib)
 	require.NoError(t, err)

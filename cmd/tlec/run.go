@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -48,7 +50,9 @@ Every runtime parameter needs --arg NAME=VALUE:
                               type, <f4 for f32, <i4 for i32, is read
                               straight into the buffer; others are
                               converted, floats rounding to nearest even),
-                              or zeros:N / zeros:AxB (a shape in elements)
+                              or zeros:N / zeros:AxB (a shape in elements),
+                              or rand:AxB: random values, never zero,
+                              seeded (the same shape, the same data)
   scalar parameter            a number, range-checked against the
                               parameter's dtype (an integer parameter
                               takes integer text only: 1000, 0x3e8)
@@ -118,7 +122,7 @@ func runRun(e *env, cfg any, files []string) int {
 		}
 		gopts.PTX = string(data)
 	}
-	dev, err := pickDevice(e, r.device, gopts)
+	dev, err := pickDevice(e, "run", r.device, gopts)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -187,7 +191,7 @@ func parseGrid(s string) ([3]int, error) {
 	return g, nil
 }
 
-func pickDevice(e *env, name string, gopts tle.GPUOptions) (tle.Device, error) {
+func pickDevice(e *env, cmd, name string, gopts tle.GPUOptions) (tle.Device, error) {
 	switch name {
 	case "cpu":
 		return tle.CPU(), nil
@@ -200,10 +204,10 @@ func pickDevice(e *env, name string, gopts tle.GPUOptions) (tle.Device, error) {
 	case "auto":
 		g, err := tle.OpenGPU()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "tlec run: %s: the interpreter runs the kernel\n", noGPU(err))
+			fmt.Fprintf(e.stderr, "tlec %s: %s: the interpreter runs the kernel\n", cmd, noGPU(err))
 			return tle.CPU(), nil
 		}
-		fmt.Fprintf(e.stderr, "tlec run: device %s\n", g.Name())
+		fmt.Fprintf(e.stderr, "tlec %s: device %s\n", cmd, g.Name())
 		return g.With(gopts), nil
 	}
 	return nil, fmt.Errorf("--device %q: want auto, cpu or cuda", name)
@@ -234,7 +238,7 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*hostArg
 			return nil, nil, fmt.Errorf("--arg %s: %s is given twice", a, name)
 		}
 		if elem := paramElem(k, name); elem != ir.Invalid {
-			h, err := readArg(value, elem)
+			h, err := readArgSeed(value, elem, a) // rand: seeded by NAME=VALUE: x and y of one shape differ
 			if err != nil {
 				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
 			}
@@ -296,8 +300,12 @@ const (
 )
 
 // parseZeros reads the SHAPE of zeros:SHAPE: positive integers joined by x.
-func parseZeros(spec string) ([]int, error) {
-	bad := fmt.Errorf("zeros:%s: the shape is positive integers joined by x, e.g. zeros:64x128", spec)
+func parseZeros(spec string) ([]int, error) { return parseShape("zeros", spec) }
+
+// parseShape reads the SHAPE of KIND:SHAPE (zeros, rand): positive
+// integers joined by x.
+func parseShape(kind, spec string) ([]int, error) {
+	bad := fmt.Errorf("%s:%s: the shape is positive integers joined by x, e.g. %s:64x128", kind, spec, kind)
 	var shape []int
 	n := 1
 	for _, d := range strings.Split(spec, "x") {
@@ -309,13 +317,13 @@ func parseZeros(spec string) ([]int, error) {
 			return nil, bad
 		}
 		if v > maxZerosElems/n {
-			return nil, fmt.Errorf("zeros:%s: more than %d (2^28) elements", spec, maxZerosElems)
+			return nil, fmt.Errorf("%s:%s: more than %d (2^28) elements", kind, spec, maxZerosElems)
 		}
 		n *= v
 		shape = append(shape, v)
 	}
 	if len(shape) > maxZerosRank {
-		return nil, fmt.Errorf("zeros:%s: %d dimensions, more than %d", spec, len(shape), maxZerosRank)
+		return nil, fmt.Errorf("%s:%s: %d dimensions, more than %d", kind, spec, len(shape), maxZerosRank)
 	}
 	return shape, nil
 }
@@ -332,17 +340,28 @@ type hostArg struct {
 }
 
 // readArg makes the data of --arg NAME=VALUE for a parameter of element
-// dtype elem: zeros:SHAPE is an array of zeros in the dtype; a .npy file
+// dtype elem: zeros:SHAPE is an array of zeros in the dtype, rand:SHAPE one
+// of random values (randomBuffer); a .npy file
 // whose element type is the dtype's (<f4 for f32, <i4 for i32, |b1 for
 // i1, ...) is read straight into an array, any other is converted as a
 // Tensor (floats rounding to nearest even; integers must be exact).
-func readArg(value string, elem ir.DType) (*hostArg, error) {
+func readArg(value string, elem ir.DType) (*hostArg, error) { return readArgSeed(value, elem, value) }
+
+// readArgSeed is readArg with rand:'s generator seeded by seed.
+func readArgSeed(value string, elem ir.DType, seed string) (*hostArg, error) {
 	if spec, ok := strings.CutPrefix(value, "zeros:"); ok {
 		shape, err := parseZeros(spec)
 		if err != nil {
 			return nil, err
 		}
 		return &hostArg{shape: shape, elem: elem, data: interp.NewBuffer(elem, numElems(shape)).Slice()}, nil
+	}
+	if spec, ok := strings.CutPrefix(value, "rand:"); ok {
+		shape, err := parseShape("rand", spec)
+		if err != nil {
+			return nil, err
+		}
+		return &hostArg{shape: shape, elem: elem, data: randomBuffer(elem, numElems(shape), seed).Slice()}, nil
 	}
 	raw, err := npy.ReadRawFile(value)
 	if err != nil {
@@ -654,4 +673,40 @@ func pickKernel(prog *tle.Program, name string) (*tle.Kernel, error) {
 		}
 	}
 	return prog.Kernel(name)
+}
+
+// randomBuffer is rand:SHAPE's data: n random values of dtype d, never
+// zero, from a generator seeded by seed (buildArgs: the parameter's name
+// and the shape, so that the same command gives the same data, and two
+// arguments of one shape differ): floats uniform in [-1, -1/64] or
+// [1/64, 1], integers uniform in 1..64 (within every integer dtype, so an
+// index or a length stays small), i1 true or false.
+func randomBuffer(d ir.DType, n int, seed string) *interp.Buffer {
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	r := rand.New(rand.NewPCG(h.Sum64(), 0x7e1e))
+	if d == ir.I1 {
+		bs := make([]bool, n)
+		for i := range bs {
+			bs[i] = r.IntN(2) == 1
+		}
+		b, _ := interp.FromSlice(d, bs)
+		return b
+	}
+	if d.IsInt() {
+		vs := make([]int64, n)
+		for i := range vs {
+			vs[i] = 1 + r.Int64N(64)
+		}
+		return interp.FromInt64(d, vs)
+	}
+	xs := make([]float64, n)
+	for i := range xs {
+		x := 1.0/64 + r.Float64()*(1-1.0/64)
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		xs[i] = x
+	}
+	return interp.FromFloat64(d, xs)
 }

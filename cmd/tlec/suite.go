@@ -17,6 +17,7 @@ import (
 
 	"github.com/tlego/tle/internal/fileio"
 	"github.com/tlego/tle/kernels/registry"
+	"github.com/tlego/tle/kernels/registry/perfplot"
 	"github.com/tlego/tle/tle"
 )
 
@@ -33,6 +34,8 @@ type suiteFlags struct {
 	dryRun bool
 	peers  multiFlag
 	ll     string // bench builds --ll
+	out    string // bench plot -o
+	plot   string
 	target targetFlags
 }
 
@@ -51,6 +54,30 @@ reads). Progress goes to standard error.
 "builds"}. --dry-run needs no GPU: it runs the suite on a dry GPU (an
 H200's facts, nothing launched) and lists every case with its FLOPs and
 bytes and every kernel build the timed run compiles.
+
+Every time comes from the timing engine (runtime/timing): warm-up, then
+rounds that interleave the candidates being compared, CUDA events around
+each run, and the median with a distribution-free 95% interval (order
+statistics: lo_us and hi_us in --json) and the minimum.
+
+tlec bench FILE.tle times one kernel as tlec run launches it (the same
+--kernel, --grid, --arg and compile flags; --arg NAME=rand:AxB gives random
+data, seeded, never zero) and prints the median with its interval, the
+minimum and, with --flops N or --bytes N, the rate. On the interpreter it
+times the interpreter, and says so. --flush-l2 writes a buffer twice the
+L2's size before every timed run; --graph times replays of a CUDA graph of
+the launch. The buffers the kernel writes are restored before every run.
+--compare OTHER.tle (the same kernel name and arguments) or --compare-D
+NAME=VALUE (the same kernel with other bindings) times a second kernel in
+the same rounds and says whether the two differ by more than noise: a
+paired sign test on the per-round time ratios, whose 95% interval for the
+median ratio must exclude 1.
+
+tlec bench SUITE --plot OUT.svg|png draws the rows against their floor and
+peers, as Triton's perf_report does: medians with their intervals, floor
+and peers on a log scale above, each peer's and the floor's time over ours
+below. tlec bench plot REPORT.json... -o OUT.svg|png draws saved --json
+reports the same way (a second report: an A/B series beside the first).
 
 tlec bench list prints the suites; tlec bench SUITE --help a suite's own
 description and flags. tlec bench builds [SUITE...] prints every build of
@@ -95,6 +122,10 @@ func benchFlagsFor(fs *flag.FlagSet, args []string) any {
 	if len(args) > 0 && slices.Contains(args, "builds") {
 		fs.StringVar(&b.ll, "ll", "", "bench builds: also write each build's LLVM IR into `DIR`")
 	}
+	if len(args) > 0 && slices.Contains(args, "plot") {
+		fs.StringVar(&b.out, "o", "", "bench plot: the picture to write, `OUT.svg` or OUT.png")
+	}
+	fs.StringVar(&b.plot, "plot", "", "also draw the rows against their floor and peers into `OUT.svg` or OUT.png (tlec bench plot draws saved --json reports)")
 	if b.suite = suiteFor(args); b.suite != nil {
 		b.make = b.suite.Flags(fs)
 	}
@@ -121,6 +152,14 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 	}
 	if b.warmup < 0 {
 		return fail("--warmup %d: want 0 or more", b.warmup)
+	}
+	if b.plot != "" {
+		if b.dryRun {
+			return fail("--plot: a dry run times nothing to draw")
+		}
+		if _, err := perfplot.Format(b.plot); err != nil {
+			return fail("--plot %v", err)
+		}
 	}
 	s := b.suite
 	gopts, err := b.target.gpuOptions()
@@ -191,7 +230,14 @@ func runSuiteBench(e *env, b *suiteFlags, args []string) int {
 			return 1
 		}
 	}
-	code := printReport(e, registry.Report{Suite: s.Name, Device: g.Name(), Rows: rows}, b.json)
+	rep := registry.Report{Suite: s.Name, Device: g.Name(), Rows: rows}
+	code := printReport(e, rep, b.json)
+	if b.plot != "" {
+		if err := writePlot(b.plot, perfplot.Input{Name: "TLE-Go", Report: rep}); err != nil {
+			fmt.Fprintf(e.stderr, "tlec bench: --plot: %v\n", err)
+			code = 1
+		}
+	}
 	if runErr != nil { // some rows failed; the others were printed
 		printError(e.stderr, "bench", runErr)
 		return 1

@@ -60,6 +60,8 @@ type BenchResult struct {
 	State      string  `json:"state"` // the state dtype, f32 or bf16
 	Ms         float64 `json:"median_ms"`
 	MinMs      float64 `json:"min_ms"`
+	LoMs       float64 `json:"lo_ms,omitempty"` // the median's interval (the timing engine's)
+	HiMs       float64 `json:"hi_ms,omitempty"`
 	Bytes      int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
 	TBps       float64 `json:"tb_per_s"` // Bytes / median time
 	// PartsMs are the median ms of each kernel (preparation, recurrence)
@@ -123,13 +125,8 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
-		progress(2*i, total, "warm up "+label)
-		if _, err := g.Time(opts.Warmup, 1, run.launch); err != nil {
-			run.free()
-			return nil, fmt.Errorf("%s: %w", label, err)
-		}
 		progress(2*i+1, total, "measure "+label)
-		t, err := g.Time(0, opts.Reps, run.launch)
+		t, err := g.Time(opts.Warmup, opts.Reps, run.launch)
 		var parts []float64
 		for _, p := range run.parts() {
 			if err != nil {
@@ -146,7 +143,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		progress(2*i+2, total, "done "+label)
 		out = append(out, BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv,
 			RecWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state,
-			Ms: t.MedianMs, MinMs: t.MinMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
+			Ms: t.MedianMs, MinMs: t.MinMs, LoMs: t.LoMs, HiMs: t.HiMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
 	}
 	return out, nil
 }

@@ -79,7 +79,7 @@ func (r BenchResult) row() registry.Row {
 		Config: fmt.Sprintf("%s state, block_v %d, prep %d warps, prep K block %d", r.State, r.BlockV, r.PrepWarps, r.PrepBlockK),
 		Kernel: "kda_prep + kda_rec", Bytes: float64(r.Bytes),
 		Facts: map[string]any{"T": r.T, "N": r.N, "state": r.State, "block_v": r.BlockV, "rec_warps": r.RecWarps,
-			"prep_warps": r.PrepWarps, "prep_block_k": r.PrepBlockK, "parts_us": parts}}.Timed(tle.Timing{MedianMs: r.Ms, MinMs: r.MinMs})
+			"prep_warps": r.PrepWarps, "prep_block_k": r.PrepBlockK, "parts_us": parts}}.Timed(tle.Timing{MedianMs: r.Ms, MinMs: r.MinMs, LoMs: r.LoMs, HiMs: r.HiMs})
 }
 
 // ConfigsOf is the configurations s names: 1-based indices into

@@ -68,6 +68,11 @@ type Row struct {
 	Kernel   string  `json:"kernel"`
 	MedianUs float64 `json:"median_us"`
 	MinUs    float64 `json:"min_us"`
+	// LoUs and HiUs bound the median: the timing engine's
+	// distribution-free interval (runtime/timing; 95% or more), absent in
+	// reports from before the engine and in dry runs.
+	LoUs float64 `json:"lo_us,omitempty"`
+	HiUs float64 `json:"hi_us,omitempty"`
 	// Rate is the work over the median time, in Unit (TB/s, TFLOP/s).
 	Rate float64 `json:"rate"`
 	Unit string  `json:"unit"`
@@ -151,7 +156,7 @@ func Suites() []*Suite {
 // TFLOP/s, else Bytes as TB/s (no rate for an untimed row, as on a dry
 // GPU).
 func (r Row) Timed(t tle.Timing) Row {
-	r.MedianUs, r.MinUs = t.MedianMs*1e3, t.MinMs*1e3
+	r.MedianUs, r.MinUs, r.LoUs, r.HiUs = t.MedianMs*1e3, t.MinMs*1e3, t.LoMs*1e3, t.HiMs*1e3
 	switch {
 	case r.FLOPs > 0:
 		r.Unit = "TFLOP/s"

@@ -7,13 +7,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/runtime/timing"
 	"github.com/tlego/tle/tle"
 )
 
@@ -496,22 +496,25 @@ func (bch *bencher) launchCost() error {
 	if err != nil {
 		return err
 	}
-	var us []float64
-	for round := 0; round < 50; round++ {
-		const batch = 200
-		start := time.Now()
-		for i := 0; i < batch; i++ {
-			if err := p.Launch(); err != nil {
-				return err
+	// the engine on the host's clock: a sample is a batch of launches
+	// enqueued, the GPU drained before each batch (Reset, not timed)
+	const batch = 200
+	res, err := timing.Run(timing.NewHostClock("host wall clock"), timing.Options{Reps: 50}, timing.Candidate{
+		Name:  "launch",
+		Reset: g.Synchronize,
+		Run: func() error {
+			for i := 0; i < batch; i++ {
+				if err := p.Launch(); err != nil {
+					return err
+				}
 			}
-		}
-		us = append(us, float64(time.Since(start).Microseconds())/batch)
-		if err := g.Synchronize(); err != nil {
-			return err
-		}
+			return nil
+		}})
+	if err != nil {
+		return err
 	}
-	sort.Float64s(us)
-	t := tle.Timing{MedianMs: us[len(us)/2] / 1000, MinMs: us[0] / 1000, Reps: len(us)}
+	r := res[0]
+	t := tle.Timing{MedianMs: r.Median / batch, MinMs: r.Min / batch, LoMs: r.Lo / batch, HiMs: r.Hi / batch, Reps: len(r.Samples), Coverage: r.Coverage, Clock: r.Clock}
 	if g.Dry() {
 		t = tle.Timing{}
 	}

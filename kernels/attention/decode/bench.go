@@ -92,6 +92,8 @@ type BenchResult struct {
 	Timing   string  `json:"timing"`    // "graph" (a CUDA graph replay a call) or "launches"
 	Us       float64 `json:"median_us"` // the whole call: decode and combine
 	MinUs    float64 `json:"min_us"`
+	LoUs     float64 `json:"lo_us,omitempty"` // the median's interval (the timing engine's)
+	HiUs     float64 `json:"hi_us,omitempty"`
 	KVBytes  int64   `json:"kv_bytes"`
 	TBps     float64 `json:"tb_per_s"`      // KVBytes / median
 	CopyTBps float64 `json:"copy_tb_per_s"` // device-to-device copy rate of the same run (read + write bytes)
@@ -152,10 +154,7 @@ func timeRunner(g *tle.GPU, run *Runner, opts BenchOptions) (tle.Timing, string,
 			fn, timing = graph.Launch, "graph"
 		}
 	}
-	if _, err := g.Time(opts.Warmup, 1, fn); err != nil {
-		return tle.Timing{}, "", err
-	}
-	tm, err := g.Time(0, opts.Reps, fn)
+	tm, err := g.Time(opts.Warmup, opts.Reps, fn)
 	return tm, timing, err
 }
 
@@ -338,7 +337,7 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 		}
 		bytes := tokens * hkv * paged.HeadDim * 2 * int64(dt.Bytes())
 		res := BenchResult{Case: w.Name, DType: v.DType, Quant: d.Quant, Sq: v.Sq, Layout: v.Layout, B: b, Splits: d.Splits, CTAs: d.CTAs, Cluster: run.Cluster(), Schedule: d.schedule(), Stages: d.Stages(), Programs: d.Programs, Chunk: d.Chunk, Kernel: Plan(d).Decode, Timing: timing,
-			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, KVBytes: bytes, CopyTBps: copyRate}
+			Us: tm.MedianMs * 1e3, MinUs: tm.MinMs * 1e3, LoUs: tm.LoMs * 1e3, HiUs: tm.HiMs * 1e3, KVBytes: bytes, CopyTBps: copyRate}
 		if tm.MedianMs > 0 { // a dry GPU times nothing
 			res.TBps = float64(bytes) / tm.MedianMs / 1e9
 		}

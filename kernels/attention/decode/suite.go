@@ -74,7 +74,7 @@ func (r BenchResult) row() registry.Row {
 		Kernel: r.Kernel + " + attn_combine", Bytes: float64(r.KVBytes), FloorUs: r.FloorUs,
 		Facts: map[string]any{"B": r.B, "splits": r.Splits, "ctas": r.CTAs, "cluster": r.Cluster, "schedule": r.Schedule,
 			"stages": r.Stages, "programs": r.Programs, "chunk": r.Chunk, "timing": r.Timing, "copy_tb_per_s": r.CopyTBps}}.
-		Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3})
+		Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3, LoMs: r.LoUs / 1e3, HiMs: r.HiUs / 1e3})
 }
 
 // dtypeName is the dtype as HPC-Ops' bench names it: bf16, fp8q1.

@@ -241,6 +241,8 @@ type BenchResult struct {
 	Pages       string  `json:"pages"`                  // "shuffled" or "identity"
 	Us          float64 `json:"median_us"`
 	MinUs       float64 `json:"min_us"`
+	LoUs        float64 `json:"lo_us,omitempty"` // the median's interval (the timing engine's)
+	HiUs        float64 `json:"hi_us,omitempty"`
 	FLOPs       float64 `json:"flops"`            // the visible work: 4 * 128 * sum over (head, query) of the keys it sees (causal, tile on)
 	DenseFLOPs  float64 `json:"dense_flops"`      // the same without the mask (dense causal)
 	TFLOPs      float64 `json:"tflop_s"`          // FLOPs / median
@@ -433,16 +435,14 @@ func benchRow(g *tle.GPU, r *rand.Rand, row BenchRow, opts BenchOptions) (BenchR
 		return BenchResult{}, fmt.Errorf("%s: %w", pl.Kernel, err)
 	}
 	defer prep.Close()
-	if _, err := g.Time(opts.Warmup, 1, prep.Launch); err != nil {
-		return BenchResult{}, err
-	}
-	tm, err := g.Time(0, max(opts.Reps, 1), prep.Launch)
+	tm, err := g.Time(opts.Warmup, max(opts.Reps, 1), prep.Launch)
 	if err != nil {
 		return BenchResult{}, err
 	}
 	res := row.result(plan)
 	res.Kernel = pl.Kernel
 	res.Us, res.MinUs, res.TFLOPs = tm.MedianMs*1e3, tm.MinMs*1e3, plan.FLOPs/tm.MedianMs/1e9
+	res.LoUs, res.HiUs = tm.LoMs*1e3, tm.HiMs*1e3
 	return res, nil
 }
 

@@ -94,7 +94,7 @@ func (r BenchResult) row() registry.Row {
 		facts["error"] = r.Error
 	}
 	return registry.Row{Suite: "attn_prefill", Case: r.Name, Config: fmt.Sprintf("%s %s %s, %s pages", cfg, mask, r.Layout, r.Pages),
-		Kernel: r.Kernel, FLOPs: r.FLOPs, Facts: facts}.Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3})
+		Kernel: r.Kernel, FLOPs: r.FLOPs, Facts: facts}.Timed(tle.Timing{MedianMs: r.Us / 1e3, MinMs: r.MinUs / 1e3, LoMs: r.LoUs / 1e3, HiMs: r.HiUs / 1e3})
 }
 
 // RowsOf is the bench rows whose names contain one of the comma-separated
