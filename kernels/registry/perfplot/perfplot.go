@@ -260,7 +260,10 @@ func Write(w io.Writer, format string, in ...Input) error {
 		p.X.Min, p.X.Max = -0.5, float64(len(rows))-0.5
 	}
 	speed.Y.Min, speed.Y.Max = min(speed.Y.Min, 0.8), max(speed.Y.Max, 1.25)
-	// room for the legends above the points
+	// room for the legends above the points, and for the lowest marker
+	// below (gonum puts the smallest value on the axis itself)
+	speed.Y.Min /= math.Pow(speed.Y.Max/speed.Y.Min, 0.04)
+	times.Y.Min /= math.Pow(times.Y.Max/times.Y.Min, 0.04)
 	speed.Y.Max *= math.Pow(speed.Y.Max/speed.Y.Min, 0.45)
 	times.Y.Max *= math.Pow(times.Y.Max/times.Y.Min, 0.25)
 	// a line between groups of rows of one case (when cases repeat)
