@@ -357,10 +357,6 @@ func (c *checker) tune(t *ast.TuneDecl, k *ast.KernelDecl) *TuneSpace {
 					c.errorf(e, "%s %d: want %s", n, v, want)
 					continue
 				}
-				if constParams[n] && v <= 0 {
-					c.errorf(e, "%s %d: a tuned size is positive", n, v)
-					continue
-				}
 				vs = append(vs, v)
 			}
 			vals[n] = vs
