@@ -419,8 +419,8 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 			continue
 		}
 		if !o.Retune {
-			if t, ok := cache.get(rows[i].Config); ok {
-				rows[i].Timing, rows[i].Cached = t, true
+			if t, rejected, ok := cache.get(rows[i].Config); ok {
+				rows[i].Timing, rows[i].Pruned, rows[i].Cached = t, rejected, true
 				continue
 			}
 		}
@@ -434,6 +434,8 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 		for _, i := range todo {
 			if rows[i].Pruned == "" {
 				timed = append(timed, i)
+			} else {
+				cache.putRejected(rows[i].Config, rows[i].Pruned)
 			}
 		}
 		if err := k.timeRows(ctx, env, args, rows, timed, o, progress); err != nil {
@@ -696,13 +698,15 @@ type tuneEntry struct {
 	Timing Timing           `json:"timing"`
 	Sum    string           `json:"sum"`
 	Vals   map[string]int64 `json:"vals"`
+	// Rejected is why the configuration's output was refused (no Timing).
+	Rejected string `json:"rejected,omitempty"`
 }
 
 func (e tuneEntry) sum() string {
 	b, _ := json.Marshal(struct {
-		C string
-		T Timing
-	}{e.Config, e.Timing})
+		C, R string
+		T    Timing
+	}{e.Config, e.Rejected, e.Timing})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
 }
@@ -712,30 +716,43 @@ func (c tuneCache) path(cfg TuneConfig) string {
 	return filepath.Join(c.dir, c.prefix, hex.EncodeToString(h[:12])+".json")
 }
 
-func (c tuneCache) get(cfg TuneConfig) (*Timing, bool) {
+// get is cfg's cached timing, or the reason its output was rejected.
+func (c tuneCache) get(cfg TuneConfig) (t *Timing, rejected string, ok bool) {
 	p := c.path(cfg)
 	b, err := fileio.ReadFile(p, 16<<20)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			tuneLog("cache %s: %v: timing again", p, err)
 		}
-		return nil, false
+		return nil, "", false
 	}
 	var e tuneEntry
 	if err := json.Unmarshal(b, &e); err != nil || e.Config != cfg.ID() || e.Sum != e.sum() {
 		tuneLog("cache entry %s of %s is corrupt: timing again", p, cfg.Name)
-		return nil, false
+		return nil, "", false
+	}
+	if e.Rejected != "" {
+		tuneLog("cache hit: %s, rejected before: %s", cfg.Name, e.Rejected)
+		return nil, e.Rejected, true
 	}
 	tuneLog("cache hit: %s", cfg.Name)
-	t := e.Timing
-	return &t, true
+	tm := e.Timing
+	return &tm, "", true
+}
+
+func (c tuneCache) putRejected(cfg TuneConfig, why string) {
+	c.write(tuneEntry{Config: cfg.ID(), Vals: cfg.Vals, Rejected: why})
 }
 
 func (c tuneCache) put(cfg TuneConfig, t *Timing) {
 	if t == nil {
 		return
 	}
-	e := tuneEntry{Config: cfg.ID(), Timing: *t, Vals: cfg.Vals}
+	c.write(tuneEntry{Config: cfg.ID(), Timing: *t, Vals: cfg.Vals})
+}
+
+func (c tuneCache) write(e tuneEntry) {
+	cfg := TuneConfig{Vals: e.Vals}
 	e.Sum = e.sum()
 	p := c.path(cfg)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

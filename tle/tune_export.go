@@ -40,9 +40,9 @@ func (k *Kernel) sourceHash() string {
 	return hex.EncodeToString(h[:])
 }
 
-// ExportTuning writes the choices of results (of kernels of prog... each
-// result names its kernel) to path, atomically, adding them to the
-// choices already there.
+// ExportTuning writes the choices of results, each a tuning of k, to
+// path, atomically, adding them to (or replacing, for the same bucket and
+// device) the choices already there.
 func ExportTuning(path string, k *Kernel, results ...*TuneResult) error {
 	var ex tuneExport
 	if b, err := os.ReadFile(path); err == nil {
