@@ -21,11 +21,12 @@ import (
 // kernel's const parameters: the warps of a kernel without
 // warp_specialize (CompileOptions.NumWarps), the CTAs per SM asked of
 // ptxas (MinCTAsPerSM) and the compiler's pipeline depth (NumStages), with
-// the values each may take.
-var TuneLaunchOptions = map[string]struct{ Min, Max int64 }{
-	"warps":       {1, 32},
-	"ctas_per_sm": {1, 32},
-	"stages":      {1, 8},
+// the values each may take and the value a where sees when a
+// configuration leaves it unbound (the compiler's default).
+var TuneLaunchOptions = map[string]struct{ Min, Max, Default int64 }{
+	"warps":       {1, 32, 4},
+	"ctas_per_sm": {1, 32, 0},
+	"stages":      {1, 8, 3},
 }
 
 // MaxTuneConfigs bounds a tuning space (named configurations plus the
@@ -486,8 +487,15 @@ func (c *checker) tune(t *ast.TuneDecl, k *ast.KernelDecl) *TuneSpace {
 		for n, v := range vals {
 			cfg.Vals[n] = v
 		}
+		env := map[string]int64{}
+		for n, o := range TuneLaunchOptions {
+			env[n] = o.Default
+		}
+		for n, v := range cfg.Vals {
+			env[n] = v
+		}
 		for _, w := range s.Where {
-			v, err := EvalTune(w, cfg.Vals)
+			v, err := EvalTune(w, env)
 			if err != nil {
 				cfg.Excluded = fmt.Sprintf("where %s: %v", c.exprText(w), err)
 				break
