@@ -170,6 +170,9 @@ type TuneOptions struct {
 	Tolerance float64
 	// DryRun lists the space and prunes it, without running anything.
 	DryRun bool
+	// Off turns tuning off (as TLE_TUNE=off does): an imported choice, else
+	// the default, and nothing is timed.
+	Off bool
 	// Progress, when set, hears each step: done of total.
 	Progress func(done, total int, what string)
 }
@@ -322,6 +325,11 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 		if c, ok := importedChoice(k, bucket, env.device, s); ok {
 			res.Winner, res.Source = c, "imported"
 			tuneLog("%s [%s]: imported choice %s", k.Name(), bucket, c.ID())
+			return res, nil
+		}
+		if o.Off || os.Getenv("TLE_TUNE") == "off" {
+			res.Source = "default: tuning is off"
+			tuneLog("%s [%s]: %s: %s", k.Name(), bucket, res.Source, s.Default.ID())
 			return res, nil
 		}
 	}

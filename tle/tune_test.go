@@ -245,3 +245,13 @@ func TestTuneBuckets(t *testing.T) {
 	_, err = s.Bucket(map[string]any{"M": 1})
 	assert.Error(t, err)
 }
+
+func TestTuneOff(t *testing.T) {
+	k := tuneKernel(t)
+	f := &fakeBench{}
+	res, err := k.tune(context.Background(), fakeEnv(f), tuneArgs(1000), TuneOptions{CacheDir: t.TempDir(), Off: true})
+	require.NoError(t, err)
+	assert.Equal(t, "default: tuning is off", res.Source)
+	assert.Equal(t, "default", res.Winner.Name)
+	assert.Empty(t, f.calls)
+}

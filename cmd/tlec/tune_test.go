@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/tle"
 )
 
 // TestTuneDryRunMatmulTMA is the figure: matmul_tma's space of at
@@ -49,4 +53,22 @@ func TestTuneInterpreterSaysDefault(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "B=512,warps=4")
 	assert.Equal(t, 1, strings.Count(out, "chosen:"))
+}
+
+func TestTunePlot(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tune.svg")
+	tm := func(ms float64) *tle.Timing {
+		return &tle.Timing{MedianMs: ms, LoMs: ms * 0.98, HiMs: ms * 1.02, MinMs: ms * 0.97}
+	}
+	res := &tle.TuneResult{Kernel: "k", Bucket: "n=1024", Device: "fake", Rows: []tle.TuneRow{
+		{Config: tle.TuneConfig{Name: "a"}, Timing: tm(1)},
+		{Config: tle.TuneConfig{Name: "b"}, Timing: tm(0.5), IsWinner: true},
+		{Config: tle.TuneConfig{Name: "c"}, Pruned: "build: too big"},
+	}}
+	f := &tuneFlags{plot: out}
+	require.NoError(t, f.draw(res))
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "* b")
+	assert.Error(t, (&tuneFlags{plot: out}).draw(&tle.TuneResult{}))
 }
