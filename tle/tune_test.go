@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -254,4 +255,28 @@ func TestTuneOff(t *testing.T) {
 	assert.Equal(t, "default: tuning is off", res.Source)
 	assert.Equal(t, "default", res.Winner.Name)
 	assert.Empty(t, f.calls)
+}
+
+func TestTunePruneTimeoutAndJobs(t *testing.T) {
+	k := tuneKernel(t)
+	f := &fakeBench{times: map[string]float64{"default": 3, "B=32": 1, "B=64": 2}, spread: 0.01}
+	env := fakeEnv(f)
+	var mu sync.Mutex
+	running, most := 0, 0
+	env.prune = func(k *Kernel, o CompileOptions, g GPUOptions) error {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		defer func() { mu.Lock(); running--; mu.Unlock() }()
+		if o.Defines["B"] == "32" {
+			time.Sleep(2 * time.Second)
+		}
+		return nil
+	}
+	res, err := k.tune(context.Background(), env, tuneArgs(1000), TuneOptions{CacheDir: t.TempDir(), Jobs: 2, CompileTimeout: 100 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Contains(t, rowOf(t, res, "B=32").Pruned, "build took longer than 100ms")
+	assert.Equal(t, "B=64", res.Winner.Name)
+	assert.LessOrEqual(t, most, 2, "at most Jobs builds at once")
 }
