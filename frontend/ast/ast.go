@@ -29,7 +29,8 @@ func (c *Comment) End() diag.Pos { return c.Start + diag.Pos(len(c.Text)) }
 
 // ---------------------------------------------------------------- declarations
 
-// Decl is a top-level declaration: *KernelDecl, *FuncDecl or *ConstDecl.
+// Decl is a top-level declaration: *KernelDecl, *FuncDecl, *ConstDecl or
+// *TuneDecl.
 type Decl interface {
 	Node
 	declNode()
@@ -459,6 +460,24 @@ func Inspect(n Node, f func(Node) bool) {
 	case *File:
 		for _, d := range n.Decls {
 			Inspect(d, f)
+		}
+	case *TuneDecl:
+		Inspect(n.Name, f)
+		for _, it := range n.Items {
+			Inspect(it, f)
+		}
+	case *TuneItem:
+		if n.Name != nil {
+			Inspect(n.Name, f)
+		}
+		for _, a := range n.Args {
+			if a.Name != nil {
+				Inspect(a.Name, f)
+			}
+			Inspect(a.Value, f)
+		}
+		if n.Cond != nil {
+			Inspect(n.Cond, f)
 		}
 	case *KernelDecl:
 		Inspect(n.Name, f)

@@ -240,6 +240,7 @@ func (c *checker) run() {
 			c.genericFunc(fd)
 		}
 	}
+	c.tunes()
 	c.checkDefines()
 }
 

@@ -206,4 +206,6 @@ type Info struct {
 	Instances map[*ast.FuncDecl][]*Instance
 	// Consts are the top-level constants by name.
 	Consts map[string]*Object
+	// Tunes are the kernels' tuning spaces (tune blocks), by kernel name.
+	Tunes map[string]*TuneSpace
 }

@@ -61,6 +61,8 @@ func (p *printer) decl(d ast.Decl) {
 		p.body(d.Body, true)
 	case *ast.ConstDecl:
 		p.constDecl(d)
+	case *ast.TuneDecl:
+		p.tuneDecl(d)
 	}
 }
 

@@ -32,9 +32,75 @@ func (c *converter) decl(d *gDecl) ast.Decl {
 			fd.Results = append(fd.Results, c.typ(r))
 		}
 		return fd
+	case d.Tune != nil:
+		return c.tune(d.Tune)
 	default:
 		return c.constDecl(d.Const)
 	}
+}
+
+// tune converts a tune block. Each item's word decides its shape: key,
+// grid and space take a list, config a call NAME(...), default a name or
+// a list, where an expression. An item of the wrong shape is an error at
+// its word.
+func (c *converter) tune(t *gTune) *ast.TuneDecl {
+	d := &ast.TuneDecl{Kw: at(t.Pos), Name: c.ident(t.Name), Rbrace: at(t.Rbrace.Pos)}
+	for _, g := range t.Items {
+		it := &ast.TuneItem{Kw: at(g.Pos), Kind: g.Kind, Lparen: diag.NoPos, Rparen: diag.NoPos}
+		var x ast.Expr
+		if g.Cond != nil {
+			x = c.expr(g.Cond)
+		}
+		list := func() bool {
+			switch {
+			case g.Call != nil:
+				it.Lparen, it.Args, it.Rparen = at(g.Call.Pos), c.args(g.Call.Args), at(g.Call.Rparen.Pos)
+			case x != nil:
+				p, ok := x.(*ast.ParenExpr) // key(M) reads as a parenthesised name
+				if !ok {
+					return false
+				}
+				it.Lparen, it.Args, it.Rparen = p.Lparen, []*ast.Arg{{Value: p.X}}, p.Rparen
+			}
+			return true
+		}
+		ok := true
+		switch g.Kind {
+		case "where":
+			it.Cond, ok = x, x != nil
+		case "config":
+			call, isCall := x.(*ast.CallExpr)
+			if ok = isCall; ok {
+				name, isName := call.Fun.(*ast.Ident)
+				ok = isName
+				it.Name, it.Lparen, it.Args, it.Rparen = name, call.Lparen, call.Args, call.Rparen
+			}
+		case "default":
+			if id, isName := x.(*ast.Ident); isName {
+				it.Name = id
+			} else {
+				ok = list()
+			}
+		default:
+			ok = list()
+		}
+		if !ok {
+			c.errorf(it.Kw, "%s", tuneShapes[g.Kind])
+			continue
+		}
+		d.Items = append(d.Items, it)
+	}
+	return d
+}
+
+// tuneShapes says what each item of a tune block takes.
+var tuneShapes = map[string]string{
+	"key":     "key takes a list of runtime arguments: key(M: pow2, N)",
+	"grid":    "grid takes one to three expressions: grid(cdiv(M, BM), cdiv(N, BN))",
+	"config":  "config takes a name and its bindings: config NAME(BM: 128, warps: 8)",
+	"space":   "space takes lists of values: space(BM: [64, 128], S: [2, 3])",
+	"where":   "where takes a condition: where S * BM <= 512",
+	"default": "default takes a config's name or bindings: default NAME or default(BM: 128)",
 }
 
 func (c *converter) constDecl(k *gConst) *ast.ConstDecl {

@@ -14,6 +14,32 @@ type gDecl struct {
 	Kernel *gKernel `parser:"@@"`
 	Func   *gFunc   `parser:"| @@"`
 	Const  *gConst  `parser:"| @@"`
+	Tune   *gTune   `parser:"| @@"`
+}
+
+// gTune is `tune KERNEL { item; ... }`. Its words (tune, key, grid,
+// config, space, where, default) are contextual: names everywhere else.
+// An item is its word then an expression or a parenthesised list: the
+// converter tells config NAME(...) (a call), default NAME (a name) and
+// where EXPR apart.
+type gTune struct {
+	Pos    lexer.Position
+	Name   *gIdent      `parser:"\"tune\" @@ \"{\" \";\"*"`
+	Items  []*gTuneItem `parser:"( @@ \";\"* )*"`
+	Rbrace *gRbrace     `parser:"@@"`
+}
+
+type gTuneItem struct {
+	Pos  lexer.Position
+	Kind string     `parser:"@( \"key\" | \"grid\" | \"config\" | \"space\" | \"where\" | \"default\" )"`
+	Cond *gExpr     `parser:"( @@"`
+	Call *gTuneList `parser:"| @@ )"`
+}
+
+type gTuneList struct {
+	Pos    lexer.Position
+	Args   []*gArg  `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )?"`
+	Rparen *gRparen `parser:"@@"`
 }
 
 type gKernel struct {
