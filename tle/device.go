@@ -181,14 +181,26 @@ func checkIntElems(p hostParam, data []float64) error {
 }
 
 // hostParams lists the kernel's runtime (non-const) parameters in order.
-func (k *Kernel) hostParams() []hostParam {
+func (k *Kernel) hostParams(defines map[string]string) []hostParam {
 	var out []hostParam
+	dtypeParams := map[string]bool{}
+	for _, p := range k.decl.Params {
+		if n, ok := p.Type.(*ast.NamedType); ok && p.Const && n.Name.Name == "dtype" {
+			dtypeParams[p.Name.Name] = true
+		}
+	}
 	for _, p := range k.decl.Params {
 		if p.Const {
 			continue
 		}
 		hp := hostParam{name: p.Name.Name, typ: string(k.prog.src[p.Type.Pos():p.Type.End()]), kind: otherParam}
-		dtype := func(id *ast.Ident) (ir.DType, bool) { return ir.ParseDType(id.Name) }
+		dtype := func(id *ast.Ident) (ir.DType, bool) {
+			if dtypeParams[id.Name] {
+				// a dtype parameter: the dtype -D binds
+				return ir.ParseDType(defines[id.Name])
+			}
+			return ir.ParseDType(id.Name)
+		}
 		switch t := p.Type.(type) {
 		case *ast.NamedType:
 			if d, ok := dtype(t.Name); ok {
@@ -296,7 +308,7 @@ func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts C
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	bound, err := k.bindArgs(args)
+	bound, err := k.bindArgs(args, opts.Defines)
 	if err != nil {
 		return err
 	}
@@ -334,8 +346,8 @@ func (k *Kernel) compiled(opts CompileOptions) (*ir.Module, error) {
 // bindArgs checks args against the kernel's runtime parameters (as
 // declared: nothing is compiled): every parameter needs one argument of
 // the right kind, and no argument may name something else.
-func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
-	params := k.hostParams()
+func (k *Kernel) bindArgs(args map[string]any, defines map[string]string) ([]*boundArg, error) {
+	params := k.hostParams(defines)
 	var out []*boundArg
 	for _, p := range params {
 		a, ok := args[p.name]
@@ -521,7 +533,7 @@ func (k *Kernel) Writes(opts CompileOptions) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, p := range k.hostParams() {
+	for _, p := range k.hostParams(opts.Defines) {
 		if w[p.name] {
 			out = append(out, p.name)
 		}

@@ -181,7 +181,7 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 	}
 	// Check every argument against the signature before anything is
 	// compiled or reaches the GPU.
-	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), args)
+	vals, div16, err := deviceArgs(k.Name(), k.hostParams(opts.Defines), args)
 	if err != nil {
 		return nil, err
 	}

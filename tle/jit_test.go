@@ -147,10 +147,10 @@ func TestDeviceArgumentErrors(t *testing.T) {
 		{[]any{good, good, good, int64(1) << 40}, "argument n (i32): 1099511627776 is out of range [-2147483648, 2147483647]"},
 	}
 	for _, c := range cases {
-		_, _, err := deviceArgs(k.Name(), k.hostParams(), c.args)
+		_, _, err := deviceArgs(k.Name(), k.hostParams(nil), c.args)
 		require.ErrorContains(t, err, c.want)
 	}
-	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), []any{good, good, good, 96})
+	vals, div16, err := deviceArgs(k.Name(), k.hostParams(nil), []any{good, good, good, 96})
 	require.NoError(t, err)
 	require.Equal(t, int32(96), vals[3])
 	require.Equal(t, []string{"n"}, div16)

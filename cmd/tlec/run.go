@@ -126,16 +126,16 @@ func runRun(e *env, cfg any, files []string) int {
 		// a large zeros: takes seconds to allocate: say so before it starts
 		if name, spec, ok := strings.Cut(a, "=zeros:"); ok {
 			if shape, err := parseZeros(spec); err == nil && numElems(shape) >= 1<<25 {
-				size := max(paramElem(k, name).Bytes(), 1)
+				size := max(paramElem(k, opts.Defines, name).Bytes(), 1)
 				fmt.Fprintf(e.stderr, "tlec run: %s: allocating %d elements (%.1f GiB on the host)\n", name, numElems(shape), float64(numElems(shape))*float64(size)/(1<<30))
 			}
 		}
 	}
-	args, tensors, err := buildArgs(k, r.args)
+	args, tensors, err := buildArgs(k, opts.Defines, r.args)
 	if err != nil {
 		return fail("%v", err)
 	}
-	saves, err := parseSaves(k, r.saves)
+	saves, err := parseSaves(k, opts.Defines, r.saves)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -210,7 +210,7 @@ func pickDevice(e *env, name string, gopts tle.GPUOptions) (tle.Device, error) {
 }
 
 // buildArgs reads every --arg into a kernel argument.
-func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*hostArg, error) {
+func buildArgs(k *tle.Kernel, defines map[string]string, raw []string) (map[string]any, map[string]*hostArg, error) {
 	params := map[string]tle.Param{}
 	for _, p := range k.Params() {
 		params[p.Name] = p
@@ -233,7 +233,7 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*hostArg
 		if _, dup := args[name]; dup {
 			return nil, nil, fmt.Errorf("--arg %s: %s is given twice", a, name)
 		}
-		if elem := paramElem(k, name); elem != ir.Invalid {
+		if elem := paramElem(k, defines, name); elem != ir.Invalid {
 			h, err := readArg(value, elem)
 			if err != nil {
 				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
@@ -425,9 +425,10 @@ func (h *hostArg) arg() any {
 }
 
 // paramElem is the element dtype of kernel k's pointer or descriptor
-// parameter name; ir.Invalid for a scalar or no such parameter.
-func paramElem(k *tle.Kernel, name string) ir.DType {
-	for _, p := range k.Params() {
+// parameter name, with its dtype parameters bound by defines; ir.Invalid
+// for a scalar or no such parameter.
+func paramElem(k *tle.Kernel, defines map[string]string, name string) ir.DType {
+	for _, p := range k.ParamsWith(defines) {
 		if p.Name != name {
 			continue
 		}
@@ -451,7 +452,7 @@ type save struct {
 // parseSaves checks every --save before the run: NAME is a pointer or
 // descriptor parameter, given once, and PATH a file that can be written (not
 // a directory, in a directory that exists, not named by another --save).
-func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
+func parseSaves(k *tle.Kernel, defines map[string]string, raw []string) ([]save, error) {
 	var out []save
 	seen := map[string]string{}
 	for _, s := range raw {
@@ -459,7 +460,7 @@ func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("--save %s: want NAME=PATH", s)
 		}
-		elem := paramElem(k, name)
+		elem := paramElem(k, defines, name)
 		if elem == ir.Invalid {
 			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s (only buffers can be saved)", s, name, k.Name())
 		}

@@ -200,6 +200,8 @@ func init() {
 		fn("arange", "the i32 tile [start, start+1, ..., end-1]; bounds are compile-time, the size a power of two", (*checker).arange, cst(pos("start")), cst(pos("end"))),
 		fn("zeros", "a tile of shape filled with 0 of dtype", (*checker).zeros, cst(pos("shape")), cst(pos("dtype"))),
 		fn("full", "a tile of shape filled with value, of dtype", (*checker).full, cst(pos("shape")), pos("value"), cst(pos("dtype"))),
+		fn("zeros_like", "a tile of zeros of x's shape, of x's dtype or dtype:", (*checker).zerosLike, pos("x"), cst(kwOpt("dtype"))),
+		fn("full_like", "a tile of x's shape filled with value, of x's dtype or dtype:", (*checker).fullLike, pos("x"), pos("value"), cst(kwOpt("dtype"))),
 		fn("load", "load through a pointer (tile), or a whole shared-memory buffer; masked-off lanes read other; async: uses cp.async", (*checker).load,
 			pos("ptr"), kwOpt("mask"), kwOpt("other"), kwBool("async", false)),
 		fn("store", "store value (broadcast, converted to the pointee type) through a pointer (tile) or into a shared-memory buffer", (*checker).store,

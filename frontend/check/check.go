@@ -669,6 +669,15 @@ func (c *checker) bindDefine(p *ast.Param, o *Object) {
 		return
 	}
 	c.usedDefine[o.Name] = true
+	if o.Type == DTypeKind {
+		d, ok := DTypeByName(raw)
+		if !ok {
+			c.errorf(p.Name, "-D %s=%s: not a dtype (want one of %s) (%s is a dtype parameter)", o.Name, raw, dtypeNames(), o.Name)
+			return
+		}
+		o.Type = &TypeVal{T: d}
+		return
+	}
 	d, isD := o.Type.(DType)
 	if !isD {
 		return
@@ -681,16 +690,24 @@ func (c *checker) bindDefine(p *ast.Param, o *Object) {
 	o.Value = &Value{Known: v}
 }
 
+// dtypeNames lists the dtype names, for messages.
+func dtypeNames() string {
+	names := make([]string, len(DTypes))
+	for i, d := range DTypes {
+		names[i] = d.String()
+	}
+	return strings.Join(names, " ")
+}
+
 // param declares a parameter in the current scope.
 func (c *checker) param(p *ast.Param, inKernel bool) *Object {
 	t := c.typeExpr(p.Type)
 	o := &Object{Kind: ParamObj, Name: p.Name.Name, Pos: p.Name.Pos(), Type: t, Decl: p, Const: p.Const}
 	c.tab.Defs[p.Name] = o
 	if p.Const && t == DTypeKind {
-		if inKernel {
-			c.errorf(p.Type, "kernel parameter %s: a kernel cannot take a dtype parameter yet (only a helper's T const dtype is supported); write the dtype", p.Name.Name)
-			o.Type = Invalid
-		}
+		// A dtype parameter: a helper's is bound at each call; a kernel's
+		// by -D T=bf16 (bindDefine). Unbound, it names no type: the body's
+		// expressions of type T are not checked until it is bound.
 	} else if !p.Const && t == DTypeKind {
 		c.errorf(p.Type, "parameter %s of type dtype must be const: write %s const dtype", p.Name.Name, p.Name.Name)
 		o.Type = Invalid

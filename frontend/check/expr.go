@@ -45,7 +45,7 @@ func (c *checker) expr1(e ast.Expr) (Type, *Value) {
 	case *ast.CallExpr:
 		return c.call(e)
 	case *ast.IndexExpr:
-		return c.index(e), nil
+		return c.index(e)
 	case *ast.SelectorExpr:
 		return c.selector(e), nil
 	case *ast.ListExpr:
@@ -486,8 +486,58 @@ func (c *checker) checkOverflow(e ast.Node, t DType, v *Value) *Value {
 
 // ---------------------------------------------------------------- index
 
-func (c *checker) index(e *ast.IndexExpr) Type {
+func (c *checker) index(e *ast.IndexExpr) (Type, *Value) {
 	t, _ := c.expr(e.X)
+	if sv, ok := t.(*ShapeVal); ok {
+		return c.shapeIndex(e, sv)
+	}
+	return c.tileIndex(e, t), nil
+}
+
+// shapeIndex is x.shape[i]: dimension i (a known integer, negative counts
+// from the end) of the shape, a compile-time i32.
+func (c *checker) shapeIndex(e *ast.IndexExpr, sv *ShapeVal) (Type, *Value) {
+	if len(e.Indices) != 1 {
+		c.errorf(e, "a shape takes one index, as in x.shape[0]")
+		return Invalid, nil
+	}
+	ix := e.Indices[0]
+	if _, isSlice := ix.(*ast.SliceExpr); isSlice {
+		c.errorf(ix, "a shape takes one integer index, as in x.shape[0]")
+		return Invalid, nil
+	}
+	t, v := c.expr(ix)
+	if isInvalid(t) {
+		return Invalid, nil
+	}
+	if d, ok := t.(DType); ok && d.IsUntyped() {
+		c.convertConst(ix, d, v, I32)
+	}
+	d, ok := c.intConst(ix, t, v, "shape index")
+	if !ok {
+		return Invalid, nil
+	}
+	n, known := d.Const()
+	if !known {
+		c.errorf(ix, "shape index must be a known integer, but %s is symbolic", d)
+		return Invalid, nil
+	}
+	rank := int64(len(sv.Shape))
+	if n < 0 {
+		n += rank
+	}
+	if n < 0 || n >= rank {
+		c.errorf(ix, "shape index %s out of range for %s (rank %d)", c.src(ix), sv.Shape, rank)
+		return Invalid, nil
+	}
+	dim := sv.Shape[n]
+	if k, ok := dim.Const(); ok {
+		return I32, &Value{Known: constant.MakeInt64(k)}
+	}
+	return I32, &Value{Sym: dim}
+}
+
+func (c *checker) tileIndex(e *ast.IndexExpr, t Type) Type {
 	// Check index expressions (None and ':' are markers).
 	for _, ix := range e.Indices {
 		switch ix := ix.(type) {
@@ -553,6 +603,9 @@ func (c *checker) selector(e *ast.SelectorExpr) Type {
 	if name == "T" {
 		return c.transpose(e, t, nil)
 	}
+	if r, ok := c.introspect(e, t, name); ok {
+		return r
+	}
 	if s, ok := t.(*Slot); ok {
 		if name == "closed" {
 			if s.Writer {
@@ -579,6 +632,51 @@ func (c *checker) selector(e *ast.SelectorExpr) Type {
 	}
 	c.errorf(e.Sel, "%s has no field or method %s", t, name)
 	return Invalid
+}
+
+// introspect is x.dtype, x.shape and p.dtype.element_ty, Triton's
+// introspection: compile-time values read from a value's type. ok is false
+// when name is none of them.
+func (c *checker) introspect(e *ast.SelectorExpr, t Type, name string) (Type, bool) {
+	switch name {
+	case "dtype":
+		switch t := t.(type) {
+		case DType:
+			if t.IsUntyped() {
+				return &TypeVal{T: t.Default()}, true
+			}
+			return &TypeVal{T: t}, true
+		case *Tile:
+			return &TypeVal{T: t.Elem}, true
+		case *Pointer:
+			return &TypeVal{T: &Pointer{Elem: t.Elem}}, true
+		case *MemDesc:
+			return &TypeVal{T: t.Elem}, true
+		}
+		return nil, false
+	case "shape":
+		switch t := t.(type) {
+		case *Tile:
+			return &ShapeVal{Shape: t.Shape}, true
+		case *MemDesc:
+			if !t.AnyShape {
+				return &ShapeVal{Shape: t.Shape}, true
+			}
+		case DType, *Pointer:
+			c.errorf(e.Sel, "a scalar has no shape (x.shape is for tiles)")
+			return Invalid, true
+		}
+		return nil, false
+	case "element_ty":
+		if tv, ok := t.(*TypeVal); ok {
+			if p, ok := tv.T.(*Pointer); ok {
+				return &TypeVal{T: p.Elem}, true
+			}
+			c.errorf(e.Sel, "element_ty is the element dtype of a pointer dtype (p.dtype.element_ty), not of %s", tv.T)
+			return Invalid, true
+		}
+	}
+	return nil, false
 }
 
 func fieldNames(p *Pipe) string {

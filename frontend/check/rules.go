@@ -170,6 +170,9 @@ func (c *checker) dtypeArg(cc *callCtx, a *argv) (DType, bool) {
 
 // shapeArg requires a shape: a list of compile-time dims, or one dim.
 func (c *checker) shapeArg(cc *callCtx, a *argv) (Shape, bool) {
+	if sv, ok := a.typ.(*ShapeVal); ok {
+		return sv.Shape, true
+	}
 	if l, ok := unparen(a.expr).(*ast.ListExpr); ok && l.Elem == nil {
 		shape := Shape{}
 		good := true
@@ -301,6 +304,47 @@ func (c *checker) full(cc *callCtx) Type {
 	v := cc.get("value")
 	_, vs, ok3 := c.numeric(cc, v)
 	if !ok1 || !ok2 || !ok3 {
+		return Invalid
+	}
+	if len(vs) > 0 {
+		return c.argErr(cc, v, "a scalar")
+	}
+	c.convert(v, d)
+	return TileOf(d, shape)
+}
+
+// likeArg is the tile (or scalar) of zeros_like and full_like, and the dtype
+// of the result: dtype: when given, else x's.
+func (c *checker) likeArg(cc *callCtx) (DType, Shape, bool) {
+	x := cc.get("x")
+	xd, shape, ok := c.numeric(cc, x)
+	if !ok {
+		return Invalid, nil, false
+	}
+	if xd.IsUntyped() {
+		c.defaultUntyped(x)
+		xd = xd.Default()
+	}
+	if a := cc.get("dtype"); a != nil {
+		d, ok := c.dtypeArg(cc, a)
+		return d, shape, ok
+	}
+	return xd, shape, true
+}
+
+func (c *checker) zerosLike(cc *callCtx) Type {
+	d, shape, ok := c.likeArg(cc)
+	if !ok {
+		return Invalid
+	}
+	return TileOf(d, shape)
+}
+
+func (c *checker) fullLike(cc *callCtx) Type {
+	d, shape, ok := c.likeArg(cc)
+	v := cc.get("value")
+	_, vs, ok2 := c.numeric(cc, v)
+	if !ok || !ok2 {
 		return Invalid
 	}
 	if len(vs) > 0 {

@@ -22,6 +22,8 @@ func init() {
 		"arange":       (*fn).arange,
 		"zeros":        with((*fn).full, false),
 		"full":         with((*fn).full, true),
+		"zeros_like":   with((*fn).fullLike, false),
+		"full_like":    with((*fn).fullLike, true),
 		"load":         (*fn).load,
 		"store":        (*fn).store,
 		"atomic_add":   with((*fn).atomic, "add"),
@@ -139,6 +141,22 @@ func (s *fn) arange(a *args) *val {
 		s.errorf(c.Pos(), "arange(%d, %d) is empty", lo, hi)
 	}
 	return &val{v: s.b.Value(ir.OpArange, ir.TileOf([]int{int(hi - lo)}, ir.I32), nil, ir.Attrs{"start": lo, "end": hi})}
+}
+
+// fullLike lowers zeros_like(x, dtype:) and full_like(x, value, dtype:):
+// a tile of x's shape, of dtype (x's dtype when it is left out).
+func (s *fn) fullLike(a *args, withValue bool) *val {
+	c := a.call
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	dt := ir.ElemDType(x.Type)
+	if a.has("dtype") {
+		dt = s.dtypeArg(a, "dtype")
+	}
+	v := &val{c: &constant{kind: 'i'}}
+	if withValue {
+		v = s.arg(a, "value")
+	}
+	return &val{v: s.materialize(v, ir.TileOf(ir.ShapeOf(x.Type), dt), c.Pos())}
 }
 
 func (s *fn) full(a *args, withValue bool) *val {
@@ -946,6 +964,9 @@ func dropLeading(order []int) []int {
 func (s *fn) selector(e *ast.SelectorExpr) *val {
 	x := s.expr(e.X)
 	name := e.Sel.Name
+	if r := s.introspect(x, name, e); r != nil {
+		return r
+	}
 	v := s.value(x, e.X.Pos())
 	s.b.Pos = e.Sel.Pos()
 	if name == "T" {
@@ -966,5 +987,47 @@ func (s *fn) selector(e *ast.SelectorExpr) *val {
 		}
 	}
 	s.errorf(e.Sel.Pos(), "%s has no field %s", v.Type, name)
+	return nil
+}
+
+// introspect lowers x.dtype, x.shape and p.dtype.element_ty to the
+// compile-time values they are (nil when name is none of them).
+func (s *fn) introspect(x *val, name string, e *ast.SelectorExpr) *val {
+	if name == "element_ty" && x.ptrType != nil {
+		return &val{dtype: x.ptrType.Elem}
+	}
+	if name != "dtype" && name != "shape" {
+		return nil
+	}
+	var t ir.Type
+	switch {
+	case x.v != nil:
+		t = x.v.Type
+	case x.c != nil:
+		t = defaultType(x.c)
+	default:
+		return nil
+	}
+	if name == "shape" {
+		if _, ok := t.(*ir.MemDesc); !ok {
+			if _, ok := t.(*ir.Tile); !ok {
+				return nil
+			}
+		}
+		l := &val{}
+		for _, d := range ir.ShapeOf(t) {
+			l.list = append(l.list, &val{c: &constant{kind: 'i', i: int64(d)}})
+		}
+		return l
+	}
+	switch el := ir.Elem(t).(type) {
+	case ir.DType:
+		return &val{dtype: el}
+	case *ir.Pointer:
+		return &val{ptrType: &ir.Pointer{Elem: el.Elem, Space: el.Space}}
+	}
+	if md, ok := t.(*ir.MemDesc); ok {
+		return &val{dtype: md.Elem}
+	}
 	return nil
 }

@@ -472,6 +472,21 @@ func compare[T int64 | float64](pred string, x, y T) bool {
 // index lowers x[...] on a tile: `None` inserts an axis, `:` keeps one.
 func (s *fn) index(e *ast.IndexExpr) *val {
 	x := s.expr(e.X)
+	if x.list != nil && x.v == nil && len(e.Indices) == 1 {
+		// x.shape[i]
+		i := s.expr(e.Indices[0])
+		if i.c == nil || !i.c.isInt() {
+			s.errorf(e.Indices[0].Pos(), "shape index must be a compile-time integer")
+		}
+		n := i.c.i
+		if n < 0 {
+			n += int64(len(x.list))
+		}
+		if n < 0 || n >= int64(len(x.list)) {
+			s.errorf(e.Indices[0].Pos(), "shape index %d out of range (rank %d)", i.c.i, len(x.list))
+		}
+		return x.list[n]
+	}
 	v := s.value(x, e.X.Pos())
 	rank := len(ir.ShapeOf(v.Type))
 	s.b.Pos = e.Lbrack

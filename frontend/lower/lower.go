@@ -116,6 +116,15 @@ func (l *lowerer) kernel(k *ast.KernelDecl) {
 		if !ok {
 			l.errorf(p.Pos(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name.Name, p.Name.Name)
 		}
+		if isDTypeParam(p) {
+			d, ok := ir.ParseDType(text)
+			if !ok {
+				l.errorf(p.Pos(), "-D %s=%s: not a dtype", p.Name.Name, text)
+			}
+			global.declare(p.Name.Name, &val{dtype: d})
+			constants[p.Name.Name] = text
+			continue
+		}
 		c, err := parseConst(text)
 		if err != nil {
 			l.errorf(p.Pos(), "-D %s=%s: %v", p.Name.Name, text, err)
@@ -294,11 +303,14 @@ type val struct {
 	v     *ir.Value
 	c     *constant
 	dtype ir.DType // a dtype used as a value (f32 in cast(x, f32))
-	tile  *ir.Tile // a tile type used as a value ([16, 128]bf16)
-	list  []*val   // [a, b, ...]
-	str   *string  // a string literal
-	none  bool     // None
-	slice bool     // ':' in an index
+	// ptrType is a pointer dtype as a value (p.dtype of a pointer p; its
+	// element_ty is the pointee's dtype)
+	ptrType *ir.Pointer
+	tile    *ir.Tile // a tile type used as a value ([16, 128]bf16)
+	list    []*val   // [a, b, ...]
+	str     *string  // a string literal
+	none    bool     // None
+	slice   bool     // ':' in an index
 }
 
 // constant is an untyped compile-time scalar; dt is set once it is typed by
