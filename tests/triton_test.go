@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -109,4 +110,90 @@ func TestDtypeGenericLLVM(t *testing.T) {
 		}
 	}
 	require.NotEqual(t, ll["f16"], ll["bf16"])
+}
+
+// optionalSrc is Triton's optional-tensor pattern: bias may be None (the
+// host passes nil), and `if bias != None` and `if BM == BN` are pruned at
+// compile time; the pruned `acc.T` branch has shapes valid only when BM ==
+// BN.
+const optionalSrc = `
+kernel add_bias(x *f32, bias *f32, out *f32, BM const i32, BN const i32) {
+    r := arange(0, BM)
+    c := arange(0, BN)
+    acc := load(x + r[:, None]*BN + c[None, :])
+    if bias != None {
+        acc += load(bias + c)[None, :]
+    }
+    if BM == BN {
+        acc += acc.T
+    }
+    store(out + r[:, None]*BN + c[None, :], acc)
+}
+`
+
+// TestOptionalTensor runs add_bias with a bias and with nil (None), square
+// and not, against the float64 reference.
+func TestOptionalTensor(t *testing.T) {
+	prog, err := tle.Parse("optional.tle", []byte(optionalSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("add_bias")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(34, 2))
+	for _, dev := range tletest.Devices(t) {
+		for _, c := range []struct {
+			bm, bn  int
+			hasBias bool
+		}{{16, 32, true}, {16, 32, false}, {32, 32, true}, {32, 32, false}} {
+			x := tletest.Round(ir.F32, tletest.Randn(r, c.bm*c.bn))
+			bias := tletest.Round(ir.F32, tletest.Randn(r, c.bn))
+			var barg any // nil: None
+			if c.hasBias {
+				barg = &tle.Tensor{Shape: []int{c.bn}, Data: bias}
+			}
+			out := tle.NewTensor(c.bm * c.bn)
+			opts := tle.CompileOptions{Defines: map[string]string{"BM": fmt.Sprint(c.bm), "BN": fmt.Sprint(c.bn)}}
+			err := k.Run(dev, [3]int{1, 1, 1}, opts, map[string]any{"x": &tle.Tensor{Shape: []int{len(x)}, Data: x}, "bias": barg, "out": out})
+			require.NoError(t, err, "%+v on %s", c, dev.Name())
+			for i := 0; i < c.bm; i++ {
+				for j := 0; j < c.bn; j++ {
+					a := func(i, j int) float64 {
+						v := x[i*c.bn+j]
+						if c.hasBias {
+							v = float64(float32(v + bias[j]))
+						}
+						return v
+					}
+					want := a(i, j)
+					if c.bm == c.bn {
+						want = float64(float32(want + a(j, i)))
+					}
+					require.Equal(t, want, out.Data[i*c.bn+j], "%+v: element (%d, %d)", c, i, j)
+				}
+			}
+		}
+	}
+	// a pointer bound to None takes nil only
+	err = k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"BM": "16", "BN": "32", "bias": "None"}},
+		map[string]any{"x": tle.NewTensor(512), "bias": tle.NewTensor(32), "out": tle.NewTensor(512)})
+	require.ErrorContains(t, err, "argument bias (*f32) is bound to None (-D bias=None): pass nil")
+}
+
+// TestOptionalTensorLLVM: with bias None the kernel never reads it (the
+// parameter stays, the host passes a null pointer); with a bias it does.
+func TestOptionalTensorLLVM(t *testing.T) {
+	prog, err := tle.Parse("optional.tle", []byte(optionalSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("add_bias")
+	require.NoError(t, err)
+	uses := regexp.MustCompile(`getelementptr inbounds float, float addrspace\(1\)\* %bias`)
+	for _, none := range []bool{false, true} {
+		defines := map[string]string{"BM": "64", "BN": "64"}
+		if none {
+			defines["bias"] = "None"
+		}
+		a, err := k.Build(tle.CompileOptions{Defines: defines}, tle.GPUOptions{}, "ll")
+		require.NoError(t, err)
+		require.Contains(t, a.LLVMIR, "float addrspace(1)* %bias,", "the parameter stays")
+		require.Equal(t, !none, uses.MatchString(a.LLVMIR), "bias None: %v", none)
+	}
 }

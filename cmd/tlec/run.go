@@ -48,7 +48,9 @@ Every runtime parameter needs --arg NAME=VALUE:
                               type, <f4 for f32, <i4 for i32, is read
                               straight into the buffer; others are
                               converted, floats rounding to nearest even),
-                              or zeros:N / zeros:AxB (a shape in elements)
+                              or zeros:N / zeros:AxB (a shape in elements);
+                              a pointer may be None (Triton's None: the
+                              kernel is specialised with -D NAME=None)
   scalar parameter            a number, range-checked against the
                               parameter's dtype (an integer parameter
                               takes integer text only: 1000, 0x3e8)
@@ -232,6 +234,10 @@ func buildArgs(k *tle.Kernel, defines map[string]string, raw []string) (map[stri
 		}
 		if _, dup := args[name]; dup {
 			return nil, nil, fmt.Errorf("--arg %s: %s is given twice", a, name)
+		}
+		if elem := paramElem(k, defines, name); elem != ir.Invalid && value == "None" && strings.HasPrefix(p.Type, "*") {
+			args[name] = nil // an optional tensor left out: Run binds -D NAME=None
+			continue
 		}
 		if elem := paramElem(k, defines, name); elem != ir.Invalid {
 			h, err := readArg(value, elem)

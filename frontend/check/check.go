@@ -644,6 +644,8 @@ func (c *checker) kernel(k *ast.KernelDecl) {
 			objs[p] = o
 			if o != nil && o.Const {
 				c.bindDefine(p, o)
+			} else if o != nil {
+				c.bindNone(p, o)
 			}
 		}
 	}
@@ -697,6 +699,24 @@ func dtypeNames() string {
 		names[i] = d.String()
 	}
 	return strings.Join(names, " ")
+}
+
+// bindNone applies a -D p=None binding to a pointer parameter: p is an
+// optional tensor left out (Triton's None argument), and p == None is the
+// compile-time true that prunes the branches using it.
+func (c *checker) bindNone(p *ast.Param, o *Object) {
+	// A -D binding applies to every kernel of the file: another kernel's
+	// const parameter may have this name, so only None is this one's.
+	raw, ok := c.conf.Defines[o.Name]
+	if !ok || raw != "None" {
+		return
+	}
+	c.usedDefine[o.Name] = true
+	if _, isPtr := o.Type.(*Pointer); !isPtr {
+		c.errorf(p.Name, "-D %s=None: %s is a runtime parameter (%s); only a pointer parameter may be None", o.Name, o.Name, o.Type)
+		return
+	}
+	o.none = true
 }
 
 // param declares a parameter in the current scope.

@@ -39,6 +39,9 @@ func (c *checker) expr1(e ast.Expr) (Type, *Value) {
 	case *ast.UnaryExpr:
 		return c.unary(e)
 	case *ast.BinaryExpr:
+		if t, v, ok := c.noneCompare(e); ok {
+			return t, v
+		}
 		xt, xv := c.expr(e.X)
 		yt, yv := c.expr(e.Y)
 		return c.binary(e, e.Op, e.X, e.Y, xt, xv, yt, yv)
@@ -86,6 +89,10 @@ func (c *checker) ident(id *ast.Ident) (Type, *Value) {
 	case VarObj:
 		return o.Type, nil
 	case ParamObj:
+		if o.none {
+			c.errorf(id, "%s is None (bound with -D %s=None): it can only be compared with None, as in if %s != None { ... }", id.Name, id.Name, id.Name)
+			return Invalid, nil
+		}
 		return o.Type, o.Value
 	case DTypeObj:
 		return o.Type, nil
@@ -97,6 +104,55 @@ func (c *checker) ident(id *ast.Ident) (Type, *Value) {
 		c.errorf(id, "kernel %s is not a value", id.Name)
 	}
 	return Invalid, nil
+}
+
+// isNone reports the predeclared None.
+func isNone(e ast.Expr) bool {
+	id, ok := unparen(e).(*ast.Ident)
+	return ok && id.Name == "None"
+}
+
+// noneCompare checks x == None and x != None (Triton's x is None, x is not
+// None): a compile-time i1, true for == exactly when x is a pointer
+// parameter bound to None (-D x=None). ok is false for any other binary
+// expression.
+func (c *checker) noneCompare(e *ast.BinaryExpr) (Type, *Value, bool) {
+	xn, yn := isNone(e.X), isNone(e.Y)
+	if !xn && !yn {
+		return nil, nil, false
+	}
+	if e.Op != "==" && e.Op != "!=" {
+		c.errorf(e, "None compares only with == and != (as Triton's is None), not %s", e.Op)
+		return Invalid, nil, true
+	}
+	other, none := e.X, e.Y
+	if xn {
+		other, none = e.Y, e.X
+	}
+	c.tab.Types[none] = TypeAndValue{Type: NoneType}
+	if isNone(other) {
+		c.errorf(e, "None compared with None")
+		return Invalid, nil, true
+	}
+	isNil := false
+	if id, ok := unparen(other).(*ast.Ident); ok {
+		if o := c.sc.lookup(id.Name); o != nil && o.Kind == ParamObj && o.none {
+			c.tab.Uses[id] = o
+			c.tab.Types[other] = TypeAndValue{Type: o.Type}
+			isNil = true
+		}
+	}
+	if !isNil {
+		t, _ := c.expr(other)
+		if isInvalid(t) {
+			return Invalid, nil, true
+		}
+		if _, ok := ElemOf(t).(*Pointer); !ok {
+			c.errorf(other, "only pointers compare with None, not %s", t)
+			return Invalid, nil, true
+		}
+	}
+	return I1, &Value{Known: constant.MakeBool(isNil == (e.Op == "=="))}, true
 }
 
 func (c *checker) isTopConst(o *Object) bool {

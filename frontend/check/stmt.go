@@ -346,7 +346,37 @@ func (c *checker) setType(e ast.Expr, t Type) {
 func (c *checker) ifStmt(s *ast.IfStmt) {
 	t, v := c.expr(s.Cond)
 	c.condition(s.Cond, t, v, "if condition")
+	if d, ok := t.(DType); ok && d == I1 && v != nil {
+		// A compile-time condition prunes as in Triton: a known one checks
+		// only the branch taken (the lowering lowers only it), so the other
+		// may use shapes that only its own constants make valid, or a None
+		// pointer. An unknown one (an unbound const parameter) checks both,
+		// but their errors wait for the bindings that decide the branch:
+		// every specialisation is checked again with them.
+		if b, known := v.Bool(); known {
+			if b {
+				c.nested(s.Then)
+				if s.Else != nil {
+					c.tab.Pruned[s.Else] = true
+				}
+			} else {
+				c.tab.Pruned[s.Then] = true
+				c.elseBranch(s)
+			}
+			return
+		}
+		n := len(c.errs)
+		c.nested(s.Then)
+		c.elseBranch(s)
+		c.errs = c.errs[:n]
+		return
+	}
 	c.nested(s.Then)
+	c.elseBranch(s)
+}
+
+// elseBranch checks s's else branch, if any.
+func (c *checker) elseBranch(s *ast.IfStmt) {
 	switch e := s.Else.(type) {
 	case *ast.BlockStmt:
 		c.nested(e)

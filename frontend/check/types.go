@@ -316,6 +316,8 @@ const (
 	// DTypeKind is the declared type of a helper's `T const dtype`
 	// parameter; bound at a call, the parameter is a type value.
 	DTypeKind Basic = "dtype"
+	// NoneType is None's, in p == None and p != None
+	NoneType Basic = "None"
 )
 
 func (b Basic) String() string { return string(b) }

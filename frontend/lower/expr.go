@@ -263,6 +263,14 @@ var binaryOps = map[string]ir.Kind{
 // binary lowers x op y with Triton's promotion and NumPy broadcasting;
 // two constants fold.
 func (s *fn) binary(op string, x, y *val, pos diag.Pos) *val {
+	if x.none || y.none {
+		// p == None, p != None: compile-time (None, and a pointer
+		// parameter bound to None, are none)
+		if op != "==" && op != "!=" {
+			s.errorf(pos, "None compares only with == and !=")
+		}
+		return &val{c: &constant{kind: 'b', b: (x.none == y.none) == (op == "==")}}
+	}
 	if x.c != nil && y.c != nil {
 		return &val{c: s.fold(op, x.c, y.c, pos)}
 	}

@@ -150,6 +150,13 @@ func (l *lowerer) kernel(k *ast.KernelDecl) {
 	l.m.Funcs = append(l.m.Funcs, f)
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
 	for i, p := range runtime {
+		if l.opts.Defines[p.Name.Name] == "None" {
+			// an optional tensor left out (-D p=None): p == None folds to
+			// true; the parameter stays, the host passes a null pointer
+			st.scope.declare(p.Name.Name, &val{none: true})
+			constants[p.Name.Name] = "None"
+			continue
+		}
 		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
 	}
 	st.scope.declare(returned, &val{c: &constant{kind: 'b'}})
