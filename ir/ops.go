@@ -57,6 +57,9 @@ const (
 	OpErf     Kind = "erf" // the GPU computes it with FMA polynomials and ex2.approx (backend/nvptx/erf.go)
 	OpAbs     Kind = "abs" // ints too
 	OpFMA     Kind = "fma" // (a, b, c) -> a*b + c computed exactly, rounded once (f16, bf16, f32, f64)
+	// f32 -> f32 rounded to tf32 (cvt.rna.tf32.f32: nearest, ties away from
+	// zero; floats.RoundTF32): a dot's tf32x3 split (frontend/lower)
+	OpRoundTF32 Kind = "round_tf32"
 
 	// ---- memory
 	OpLoad       Kind = "load"            // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee

@@ -173,13 +173,14 @@ var opTable = []OpInfo{
 	{Name: OpErf, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
 	{Name: OpFMA, Operands: three, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFMA},
+	{Name: OpRoundTF32, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkRoundTF32},
 
 	// ---- memory
 	{Name: OpLoad, Operands: between(1, 3), Results: one, Attrs: []AttrSpec{optional("async", AttrBool)}, verify: (*verifier).checkLoad},
 	{Name: OpStore, Operands: between(2, 3), verify: (*verifier).checkStore},
 	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...)}, verify: (*verifier).checkAtomicRMW},
 	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, verify: (*verifier).checkAtomicCAS},
-	{Name: OpDot, Operands: three, Results: one, Pure: true, verify: (*verifier).checkDot},
+	{Name: OpDot, Operands: three, Results: one, Pure: true, Attrs: []AttrSpec{optional("input_precision", AttrString)}, verify: (*verifier).checkDot},
 	{Name: OpReduce, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
 	{Name: OpScan, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
 	// print takes any values: nothing holds beyond the counts

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
@@ -196,4 +197,162 @@ func TestOptionalTensorLLVM(t *testing.T) {
 		require.Contains(t, a.LLVMIR, "float addrspace(1)* %bias,", "the parameter stays")
 		require.Equal(t, !none, uses.MatchString(a.LLVMIR), "bias None: %v", none)
 	}
+}
+
+// dotSrc is one f32 product per input_precision (and allow_tf32: false,
+// Triton's older spelling of "ieee"), an f16 product with out_dtype: f16,
+// and a batched 3-D product.
+const dotSrc = `
+kernel dot_prec(a *f32, b *f32, c *f32, M const i32, N const i32, K const i32, P const i32) {
+    rm := arange(0, M)
+    rn := arange(0, N)
+    rk := arange(0, K)
+    x := load(a + rm[:, None]*K + rk[None, :])
+    y := load(b + rk[:, None]*N + rn[None, :])
+    acc := zeros([M, N], f32)
+    if P == 0 {
+        acc = dot(x, y, acc)
+    } else if P == 1 {
+        acc = dot(x, y, acc, input_precision: "tf32x3")
+    } else if P == 2 {
+        acc = dot(x, y, acc, input_precision: "ieee")
+    } else {
+        acc = dot(x, y, acc, allow_tf32: false)
+    }
+    store(c + rm[:, None]*N + rn[None, :], acc)
+}
+
+kernel dot_f16out(a *f16, b *f16, c *f16, M const i32, N const i32, K const i32) {
+    rm := arange(0, M)
+    rn := arange(0, N)
+    rk := arange(0, K)
+    x := load(a + rm[:, None]*K + rk[None, :])
+    y := load(b + rk[:, None]*N + rn[None, :])
+    acc := zeros([M, N], f16)
+    acc = dot(x, y, acc, out_dtype: f16, max_num_imprecise_acc: 32)
+    store(c + rm[:, None]*N + rn[None, :], acc)
+}
+
+kernel dot_batched(a *f32, b *f32, c *f32, B const i32, M const i32, N const i32, K const i32) {
+    rb := arange(0, B)[:, None, None]
+    rm := arange(0, M)
+    rn := arange(0, N)
+    rk := arange(0, K)
+    x := load(a + rb*M*K + rm[None, :, None]*K + rk[None, None, :])
+    y := load(b + rb*K*N + rk[None, :, None]*N + rn[None, None, :])
+    store(c + rb*M*N + rm[None, :, None]*N + rn[None, None, :], dot(x, y, input_precision: "ieee"))
+}
+`
+
+// matmulRef is a[B,M,K] x b[B,K,N] in float64, each operand first mapped
+// by op.
+func matmulRef(a, b []float64, B, M, K, N int, op func(float64) float64) []float64 {
+	out := make([]float64, B*M*N)
+	for bi := 0; bi < B; bi++ {
+		for i := 0; i < M; i++ {
+			for j := 0; j < N; j++ {
+				var s float64
+				for k := 0; k < K; k++ {
+					s += op(a[bi*M*K+i*K+k]) * op(b[bi*K*N+k*N+j])
+				}
+				out[bi*M*N+i*N+j] = s
+			}
+		}
+	}
+	return out
+}
+
+// TestDotPrecision runs each precision against the float64 product: tf32
+// (the default) is off by tf32's 2^-11, tf32x3 and ieee within f32's
+// rounding; ieee is exactly the float64 product rounded once, tf32 exactly
+// the product of the tf32-rounded operands rounded once.
+func TestDotPrecision(t *testing.T) {
+	prog, err := tle.Parse("dot.tle", []byte(dotSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("dot_prec")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(34, 3))
+	const M, N, K = 32, 32, 64
+	a := tletest.Round(ir.F32, tletest.Randn(r, M*K))
+	b := tletest.Round(ir.F32, tletest.Randn(r, K*N))
+	exact := matmulRef(a, b, 1, M, K, N, func(x float64) float64 { return x })
+	tf32 := matmulRef(a, b, 1, M, K, N, floats.RoundTF32)
+	ten := func(v []float64) *tle.Tensor { return &tle.Tensor{Shape: []int{len(v)}, Data: v} }
+	errs := map[int]float64{}
+	for p := 0; p < 4; p++ {
+		c := tle.NewTensor(M * N)
+		opts := tle.CompileOptions{Defines: map[string]string{"M": "32", "N": "32", "K": "64", "P": fmt.Sprint(p)}}
+		require.NoError(t, k.Run(tle.CPU(), [3]int{1, 1, 1}, opts, map[string]any{"a": ten(a), "b": ten(b), "c": c}))
+		errs[p] = tletest.RelRMS(c.Data, exact)
+		switch p {
+		case 0:
+			require.Equal(t, tletest.Round(ir.F32, tf32), c.Data, "tf32")
+		case 2, 3:
+			require.Equal(t, tletest.Round(ir.F32, exact), c.Data, "ieee (P=%d)", p)
+		}
+	}
+	t.Logf("relative RMS error against float64: tf32 %.2g, tf32x3 %.2g, ieee %.2g", errs[0], errs[1], errs[2])
+	require.Greater(t, errs[0], 1e-4, "tf32 rounds its operands")
+	require.Less(t, errs[0], 2e-3)
+	require.Less(t, errs[1], 1e-6, "tf32x3 is about f32")
+	require.Less(t, errs[1], errs[0]/100)
+	require.Less(t, errs[2], 1e-7)
+}
+
+// TestDotOutDtypeAndBatched: out_dtype f16 (f32 accumulation rounded once
+// to f16) and a batched 3-D dot, against float64.
+func TestDotOutDtypeAndBatched(t *testing.T) {
+	prog, err := tle.Parse("dot.tle", []byte(dotSrc))
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(34, 4))
+	ten := func(v []float64) *tle.Tensor { return &tle.Tensor{Shape: []int{len(v)}, Data: v} }
+	k, err := prog.Kernel("dot_f16out")
+	require.NoError(t, err)
+	a := tletest.Round(ir.F16, tletest.Randn(r, 32*32))
+	b := tletest.Round(ir.F16, tletest.Randn(r, 32*32))
+	c := tle.NewTensor(32 * 32)
+	require.NoError(t, k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"M": "32", "N": "32", "K": "32"}},
+		map[string]any{"a": ten(a), "b": ten(b), "c": c}))
+	want := tletest.Round(ir.F16, tletest.Round(ir.F32, matmulRef(a, b, 1, 32, 32, 32, func(x float64) float64 { return x })))
+	require.Equal(t, want, c.Data)
+
+	k, err = prog.Kernel("dot_batched")
+	require.NoError(t, err)
+	const B, M, N, K = 4, 16, 32, 16
+	a = tletest.Round(ir.F32, tletest.Randn(r, B*M*K))
+	b = tletest.Round(ir.F32, tletest.Randn(r, B*K*N))
+	c = tle.NewTensor(B * M * N)
+	require.NoError(t, k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"B": "4", "M": "16", "N": "32", "K": "16"}},
+		map[string]any{"a": ten(a), "b": ten(b), "c": c}))
+	require.Equal(t, tletest.Round(ir.F32, matmulRef(a, b, B, M, K, N, func(x float64) float64 { return x })), c.Data)
+}
+
+// TestDotPrecisionLLVM: tf32x3 is three tf32 mma.sync products per step on
+// operands split with cvt.rna.tf32.f32; "ieee" and a batched dot are
+// refused for the GPU at the dot's position.
+func TestDotPrecisionLLVM(t *testing.T) {
+	prog, err := tle.Parse("dot.tle", []byte(dotSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("dot_prec")
+	require.NoError(t, err)
+	mma := regexp.MustCompile(`mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32`)
+	calls := map[string]int{}
+	for p, name := range map[string]string{"0": "tf32", "1": "tf32x3"} {
+		a, err := k.Build(tle.CompileOptions{Defines: map[string]string{"M": "64", "N": "64", "K": "32", "P": p}, DotMMASync: true}, tle.GPUOptions{}, "ll")
+		require.NoError(t, err, name)
+		calls[name] = len(regexp.MustCompile(`call .*`+mma.String()).FindAllString(a.LLVMIR, -1))
+	}
+	require.Positive(t, calls["tf32"])
+	require.Equal(t, 3*calls["tf32"], calls["tf32x3"], "tf32x3: three products")
+	for p, want := range map[string]string{
+		"2": `dot.tle:14:15: error: dot: input_precision "ieee" (or allow_tf32: false) does not run on the GPU`,
+		"3": `dot.tle:16:15: error: dot: input_precision "ieee" (or allow_tf32: false) does not run on the GPU`,
+	} {
+		_, err := k.Build(tle.CompileOptions{Defines: map[string]string{"M": "64", "N": "64", "K": "32", "P": p}}, tle.GPUOptions{}, "ll")
+		require.ErrorContains(t, err, want)
+	}
+	k, err = prog.Kernel("dot_batched")
+	require.NoError(t, err)
+	_, err = k.Build(tle.CompileOptions{Defines: map[string]string{"B": "2", "M": "64", "N": "64", "K": "32"}}, tle.GPUOptions{}, "ll")
+	require.ErrorContains(t, err, "error: dot: a batched 3-D dot does not run on the GPU yet")
 }

@@ -283,6 +283,10 @@ func (s *fn) dot(a *args, kind ir.Kind) *val {
 		tb = s.constIntArg(a, "trans_b") != 0
 		attrs["trans_a"], attrs["trans_b"] = ta, tb
 	}
+	var batch []int
+	if kind == ir.OpDot && len(xs) == 3 && len(ys) == 3 && xs[0] == ys[0] {
+		batch, xs, ys = xs[:1], xs[1:], ys[1:]
+	}
 	if len(xs) != 2 || len(ys) != 2 {
 		s.errorf(c.Pos(), "%s needs 2-D operands, got %v and %v", kind, xs, ys)
 	}
@@ -297,16 +301,23 @@ func (s *fn) dot(a *args, kind ir.Kind) *val {
 	if k != k2 {
 		s.errorf(c.Pos(), "%s: inner dimensions differ: [%d, %d] x [%d, %d]", kind, m, k, k2, n)
 	}
-	accT := ir.TileOf([]int{m, n}, ir.F32)
+	outShape := append(append([]int(nil), batch...), m, n)
+	accT := ir.TileOf(outShape, ir.F32)
 	if ir.ElemDType(x.Type).IsInt() {
-		accT = ir.TileOf([]int{m, n}, ir.I32)
+		accT = ir.TileOf(outShape, ir.I32)
+	}
+	// out_dtype f16: the product accumulates in f32 (an f16 acc widened)
+	// and rounds once to f16
+	var outDT ir.DType
+	if kind == ir.OpDot {
+		outDT = s.dotOptions(a, ir.ElemDType(x.Type), attrs)
 	}
 	var acc *ir.Value
 	if a.has("acc") {
 		av := s.arg(a, "acc")
-		if av.v != nil {
+		if av.v != nil && outDT == ir.Invalid {
 			if dt := ir.ElemDType(av.v.Type); dt.IsFloat() || dt.IsInt() {
-				accT = ir.TileOf([]int{m, n}, dt)
+				accT = ir.TileOf(outShape, dt)
 			}
 		}
 		acc = s.materialize(av, accT, s.argPos(a, "acc"))
@@ -314,7 +325,60 @@ func (s *fn) dot(a *args, kind ir.Kind) *val {
 		acc = s.materialize(&val{c: &constant{kind: 'i'}}, accT, c.Pos())
 	}
 	s.b.Pos = c.Pos()
-	return &val{v: s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)}
+	var r *ir.Value
+	if attrs.String("input_precision") == "tf32x3" {
+		r = s.dotTF32x3(x, y, acc, accT)
+	} else {
+		r = s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)
+	}
+	if outDT != ir.Invalid && outDT != ir.ElemDType(accT) {
+		r = s.b.Value(ir.OpCast, ir.TileOf(outShape, outDT), []*ir.Value{r}, nil)
+	}
+	return &val{v: r}
+}
+
+// dotOptions reads dot's input_precision (or allow_tf32), out_dtype and
+// max_num_imprecise_acc. A precision other than the default tf32 is the
+// attribute input_precision, on f32 operands only (the others multiply
+// exactly whatever it says); it returns the out_dtype, ir.Invalid when it
+// is left out.
+func (s *fn) dotOptions(a *args, operand ir.DType, attrs ir.Attrs) ir.DType {
+	prec := "tf32"
+	if a.has("input_precision") {
+		if v := s.constArg(a, "input_precision"); v.str != nil {
+			prec = *v.str
+		}
+	}
+	if a.has("allow_tf32") && s.constIntArg(a, "allow_tf32") == 0 {
+		prec = "ieee"
+	}
+	if prec != "tf32" && operand == ir.F32 {
+		attrs["input_precision"] = prec
+	}
+	// max_num_imprecise_acc: accepted; every product accumulates in the
+	// f32 accumulator (docs/triton.md)
+	if a.has("out_dtype") {
+		return s.dtypeArg(a, "out_dtype")
+	}
+	return ir.Invalid
+}
+
+// dotTF32x3 lowers an f32 dot with input_precision "tf32x3" as Triton
+// does: each operand splits into big = tf32(x) and small = x - big, and
+// three tf32 products accumulate small*big, big*small, then big*big; the
+// dropped small*small is below f32's precision. big and small are exact
+// tf32 and f32 values (round_tf32 then an exact subtraction), so each dot
+// rounds its operands to tf32 as usual.
+func (s *fn) dotTF32x3(x, y, acc *ir.Value, accT ir.Type) *ir.Value {
+	split := func(v *ir.Value) (big, small *ir.Value) {
+		big = s.b.Value(ir.OpRoundTF32, v.Type, []*ir.Value{v}, nil)
+		return big, s.b.Value(ir.OpSub, v.Type, []*ir.Value{v, big}, nil)
+	}
+	xb, xs := split(x)
+	yb, ys := split(y)
+	acc = s.b.Value(ir.OpDot, accT, []*ir.Value{xs, yb, acc}, nil)
+	acc = s.b.Value(ir.OpDot, accT, []*ir.Value{xb, ys, acc}, nil)
+	return s.b.Value(ir.OpDot, accT, []*ir.Value{xb, yb, acc}, nil)
 }
 
 func (s *fn) where(a *args) *val {

@@ -224,7 +224,7 @@ func (t *thread) exec(in *instr) error {
 		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr:
 		return t.binary(in)
 	case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt,
-		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf:
+		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf, ir.OpRoundTF32:
 		return t.unary(in)
 	case ir.OpCmp:
 		return t.cmp(in)
