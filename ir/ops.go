@@ -72,7 +72,7 @@ const (
 	OpPrint      Kind = "print"           // (values...) {prefix: string}
 	OpAssert     Kind = "assert"          // (cond) {msg: string}
 	OpCall       Kind = "call"            // (args...) {callee: string} -> results; removed by inlining
-	OpFor        Kind = "for"             // (lb, ub, step, inits...) -> finals; region (iv, iters...) ends in yield
+	OpFor        Kind = "for"             // (lb, ub, step, inits...) {while?: k, num_stages?, loop_unroll_factor?} -> finals; region (iv, iters...) ends in yield; with while, an iteration runs only while loop-carried i1 k is true
 	OpIf         Kind = "if"              // (cond) -> results; regions then, else, each ending in yield
 	OpYield      Kind = "yield"           // (values...) terminator of for/if regions
 	OpReturn     Kind = "return"          // (values...) terminator of a function body

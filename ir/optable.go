@@ -187,7 +187,7 @@ var opTable = []OpInfo{
 	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}, verify: tableOnly},
 	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}, verify: (*verifier).checkAssert},
 	{Name: OpCall, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("callee", AttrString)}, verify: (*verifier).checkCall},
-	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one, verify: (*verifier).checkFor},
+	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one, Attrs: []AttrSpec{optional("while", AttrInt), optional("num_stages", AttrInt), optional("loop_unroll_factor", AttrInt)}, verify: (*verifier).checkFor},
 	{Name: OpIf, Operands: one, Results: anyNumber, Regions: anyNumber, verify: (*verifier).checkIf},
 	// terminators: their results are not checked (no producer makes any)
 	{Name: OpYield, Operands: anyNumber, Results: anyNumber, Terminator: true, verify: (*verifier).checkYield},

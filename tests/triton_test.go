@@ -356,3 +356,189 @@ func TestDotPrecisionLLVM(t *testing.T) {
 	_, err = k.Build(tle.CompileOptions{Defines: map[string]string{"B": "2", "M": "64", "N": "64", "K": "32"}}, tle.GPUOptions{}, "ll")
 	require.ErrorContains(t, err, "error: dot: a batched 3-D dot does not run on the GPU yet")
 }
+
+// loopSrc: a while loop (Go's for cond { }), break and continue in a
+// counted loop, a while loop with a break, and nested loops whose inner
+// break leaves only the inner one.
+const loopSrc = `
+kernel collatz(x *i32, out *i32) {
+    i := program_id(0)
+    v := load(x + i)
+    steps := 0
+    for v != 1 {
+        if v%2 == 0 {
+            v = v / 2
+        } else {
+            v = 3*v + 1
+        }
+        steps += 1
+    }
+    store(out + i, steps)
+}
+
+kernel first_above(x *f32, out *i32, n i32, lim f32) {
+    row := program_id(0)
+    idx := -1
+    odd := 0.0
+    for i := range n {
+        v := load(x + row*n + i)
+        if v > lim {
+            idx = i
+            break
+        }
+        if i%2 == 0 {
+            continue
+        }
+        odd += v
+    }
+    store(out + 2*row, idx)
+    store(out + 2*row + 1, cast(odd*1000, i32))
+}
+
+kernel while_break(x *f32, out *f32, n i32, lim f32) {
+    row := program_id(0)
+    i := 0
+    acc := zeros([16], f32)
+    for i < n {
+        v := load(x + row*n*16 + i*16 + arange(0, 16))
+        if max(v) > lim {
+            break
+        }
+        acc += v
+        i += 1
+    }
+    store(out + row*16 + arange(0, 16), acc)
+}
+
+kernel nested(x *f32, out *i32, n i32, lim f32) {
+    row := program_id(0)
+    count := 0
+    for j := range n {
+        for i := range n {
+            if load(x + row*n*n + j*n + i) > lim {
+                break
+            }
+            count += 1
+        }
+    }
+    store(out + row, count)
+}
+`
+
+// TestLoops runs the loops on every device against references written as
+// plain Go loops.
+func TestLoops(t *testing.T) {
+	prog, err := tle.Parse("loops.tle", []byte(loopSrc))
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(34, 5))
+	ten := func(v []float64) *tle.Tensor { return &tle.Tensor{Shape: []int{len(v)}, Data: v} }
+	for _, dev := range tletest.Devices(t) {
+		opts := tle.CompileOptions{}
+		// collatz
+		k, err := prog.Kernel("collatz")
+		require.NoError(t, err)
+		const P = 64
+		xs := make([]float64, P)
+		want := make([]float64, P)
+		for i := range xs {
+			v := 1 + r.IntN(1000)
+			xs[i] = float64(v)
+			for v != 1 {
+				if v%2 == 0 {
+					v /= 2
+				} else {
+					v = 3*v + 1
+				}
+				want[i]++
+			}
+		}
+		out := tle.NewTensor(P)
+		require.NoError(t, k.Run(dev, [3]int{P, 1, 1}, opts, map[string]any{"x": ten(xs), "out": out}))
+		require.Equal(t, want, out.Data, "collatz on %s", dev.Name())
+
+		// break and continue
+		k, err = prog.Kernel("first_above")
+		require.NoError(t, err)
+		const n = 40
+		x := tletest.Round(ir.F32, tletest.Randn(r, P*n))
+		out = tle.NewTensor(2 * P)
+		require.NoError(t, k.Run(dev, [3]int{P, 1, 1}, opts, map[string]any{"x": ten(x), "out": out, "n": n, "lim": 1.8}))
+		for row := 0; row < P; row++ {
+			idx, odd := -1, float32(0)
+			for i := 0; i < n; i++ {
+				v := x[row*n+i]
+				if v > float64(float32(1.8)) {
+					idx = i
+					break
+				}
+				if i%2 == 0 {
+					continue
+				}
+				odd += float32(v)
+			}
+			require.Equal(t, float64(idx), out.Data[2*row], "first_above row %d on %s", row, dev.Name())
+			require.Equal(t, float64(int32(odd*1000)), out.Data[2*row+1], "first_above row %d on %s", row, dev.Name())
+		}
+
+		// a while loop with a break
+		k, err = prog.Kernel("while_break")
+		require.NoError(t, err)
+		const steps = 12
+		x = tletest.Round(ir.F32, tletest.Randn(r, P*steps*16))
+		out = tle.NewTensor(P * 16)
+		require.NoError(t, k.Run(dev, [3]int{P, 1, 1}, opts, map[string]any{"x": ten(x), "out": out, "n": steps, "lim": 2.2}))
+		for row := 0; row < P; row++ {
+			acc := make([]float32, 16)
+			for i := 0; i < steps; i++ {
+				v := x[row*steps*16+i*16 : row*steps*16+i*16+16]
+				big := false
+				for _, e := range v {
+					big = big || e > float64(float32(2.2))
+				}
+				if big {
+					break
+				}
+				for c := range acc {
+					acc[c] += float32(v[c])
+				}
+			}
+			for c := range acc {
+				require.Equal(t, float64(acc[c]), out.Data[row*16+c], "while_break row %d on %s", row, dev.Name())
+			}
+		}
+
+		// an inner break leaves the inner loop only
+		k, err = prog.Kernel("nested")
+		require.NoError(t, err)
+		const m = 12
+		x = tletest.Round(ir.F32, tletest.Randn(r, P*m*m))
+		out = tle.NewTensor(P)
+		require.NoError(t, k.Run(dev, [3]int{P, 1, 1}, opts, map[string]any{"x": ten(x), "out": out, "n": m, "lim": 1.5}))
+		for row := 0; row < P; row++ {
+			count := 0
+			for j := 0; j < m; j++ {
+				for i := 0; i < m; i++ {
+					if x[row*m*m+j*m+i] > float64(float32(1.5)) {
+						break
+					}
+					count++
+				}
+			}
+			require.Equal(t, float64(count), out.Data[row], "nested row %d on %s", row, dev.Name())
+		}
+	}
+}
+
+// TestLoopsLLVM: a while loop's header tests its flag with the bound, and
+// a loop with break exits on its flag too.
+func TestLoopsLLVM(t *testing.T) {
+	prog, err := tle.Parse("loops.tle", []byte(loopSrc))
+	require.NoError(t, err)
+	for _, name := range []string{"collatz", "first_above", "while_break", "nested"} {
+		k, err := prog.Kernel(name)
+		require.NoError(t, err)
+		a, err := k.Build(tle.CompileOptions{}, tle.GPUOptions{}, "ll")
+		require.NoError(t, err, name)
+		require.Regexp(t, regexp.MustCompile(`(?m)^\s+%\w+ = icmp slt i32 %\w+, \S+\n\s+%\w+ = and i1 %\w+, %\w+\n\s+br i1 %\w+, label`), a.LLVMIR, name)
+	}
+}

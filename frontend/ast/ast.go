@@ -211,6 +211,12 @@ type IfStmt struct {
 	Else Stmt
 }
 
+// BranchStmt is break or continue (Tok).
+type BranchStmt struct {
+	Kw  diag.Pos
+	Tok string
+}
+
 // ForStmt is either `for v := range n { }` (Range set) or
 // `for init; cond; post { }`.
 type ForStmt struct {
@@ -261,6 +267,9 @@ func (s *IfStmt) End() diag.Pos {
 	}
 	return s.Then.End()
 }
+func (s *BranchStmt) Pos() diag.Pos         { return s.Kw }
+func (s *BranchStmt) End() diag.Pos         { return s.Kw + diag.Pos(len(s.Tok)) }
+func (*BranchStmt) stmtNode()               {}
 func (s *ForStmt) Pos() diag.Pos            { return s.Kw }
 func (s *ForStmt) End() diag.Pos            { return s.Body.End() }
 func (s *WarpSpecializeStmt) Pos() diag.Pos { return s.Kw }
@@ -531,9 +540,13 @@ func Inspect(n Node, f func(Node) bool) {
 			Inspect(n.Var, f)
 			Inspect(n.Range, f)
 		} else {
-			Inspect(n.Init, f)
+			if n.Init != nil {
+				Inspect(n.Init, f)
+			}
 			Inspect(n.Cond, f)
-			Inspect(n.Post, f)
+			if n.Post != nil {
+				Inspect(n.Post, f)
+			}
 		}
 		Inspect(n.Body, f)
 	case *WarpSpecializeStmt:

@@ -89,6 +89,9 @@ type body struct {
 	fn        *ast.FuncDecl
 	inst      *Instance
 	loopDepth int
+	// loops holds, for each for loop around the statement being checked,
+	// the role it is in (break and continue need one in their own role)
+	loops     []*ast.Role
 	role      *ast.Role
 	roleIndex *Value // role_index() in role: the copy index (0, or symbolic)
 	smem      *[]*SmemBuffer

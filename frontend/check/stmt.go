@@ -10,7 +10,10 @@ import (
 
 // block checks statements in the current scope.
 func (c *checker) block(stmts []ast.Stmt) {
-	for _, s := range stmts {
+	for i, s := range stmts {
+		if br, ok := s.(*ast.BranchStmt); ok && i < len(stmts)-1 && c.b != nil && len(c.b.loops) > 0 {
+			c.errorf(stmts[i+1], "%s must be the last statement of its block (what follows it never runs)", br.Tok)
+		}
 		c.stmt(s)
 	}
 }
@@ -38,6 +41,8 @@ func (c *checker) stmt(s ast.Stmt) {
 		c.returnStmt(s)
 	case *ast.IfStmt:
 		c.ifStmt(s)
+	case *ast.BranchStmt:
+		c.branchStmt(s)
 	case *ast.ForStmt:
 		c.forStmt(s)
 	case *ast.WarpSpecializeStmt:
@@ -405,7 +410,8 @@ func (c *checker) forStmt(s *ast.ForStmt) {
 	defer func() { c.sc = saved }()
 	if c.b != nil {
 		c.b.loopDepth++
-		defer func() { c.b.loopDepth-- }()
+		c.b.loops = append(c.b.loops, c.b.role)
+		defer func() { c.b.loopDepth--; c.b.loops = c.b.loops[:len(c.b.loops)-1] }()
 	}
 	if s.Var != nil {
 		t, v := c.expr(s.Range)
@@ -447,6 +453,18 @@ func (c *checker) forStmt(s *ast.ForStmt) {
 	}
 	if s.Post != nil {
 		c.assign(s.Post)
+	}
+}
+
+// branchStmt checks break and continue: inside a for loop of their own
+// role, and last in their block (nothing after them would run).
+func (c *checker) branchStmt(s *ast.BranchStmt) {
+	if c.b == nil || len(c.b.loops) == 0 {
+		c.errorf(s, "%s is not in a loop", s.Tok)
+		return
+	}
+	if c.b.loops[len(c.b.loops)-1] != c.b.role {
+		c.errorf(s, "%s is not in a loop of this role (a role cannot leave its parent's loop)", s.Tok)
 	}
 }
 

@@ -151,6 +151,8 @@ func (c *converter) stmt(s *gStmt) ast.Stmt {
 			r.Results = append(r.Results, c.expr(e))
 		}
 		return r
+	case s.Branch != nil:
+		return &ast.BranchStmt{Kw: at(s.Branch.Pos), Tok: s.Branch.Tok}
 	case s.If != nil:
 		return c.ifStmt(s.If)
 	case s.For != nil:
@@ -159,10 +161,12 @@ func (c *converter) stmt(s *gStmt) ast.Stmt {
 		if f.Range != nil {
 			fs.Var = c.ident(f.Range.Var)
 			fs.Range = c.expr(f.Range.N)
-		} else {
+		} else if f.Three != nil {
 			fs.Init = c.simpleAssign(f.Three.Init, "loop initialiser")
 			fs.Cond = c.expr(f.Three.Cond)
 			fs.Post = c.simpleAssign(f.Three.Post, "loop post statement")
+		} else {
+			fs.Cond = c.expr(f.Cond) // for cond { }: a while loop
 		}
 		fs.Body = c.block(f.Body)
 		return fs

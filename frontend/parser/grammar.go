@@ -133,6 +133,7 @@ type gRbrace struct {
 type gStmt struct {
 	Simple *gSimple   `parser:"@@"`
 	Return *gReturn   `parser:"| @@"`
+	Branch *gBranch   `parser:"| @@"`
 	If     *gIf       `parser:"| @@"`
 	For    *gFor      `parser:"| @@"`
 	Warp   *gWarpSpec `parser:"| @@"`
@@ -146,6 +147,12 @@ type gReturn struct {
 	Results []*gExpr `parser:"( @@ ( \",\" @@ )* )?"`
 }
 
+// gBranch is break or continue.
+type gBranch struct {
+	Pos lexer.Position
+	Tok string `parser:"@( \"break\" | \"continue\" )"`
+}
+
 type gIf struct {
 	Pos    lexer.Position
 	Cond   *gExpr  `parser:"\"if\" @@"`
@@ -157,7 +164,8 @@ type gIf struct {
 type gFor struct {
 	Pos   lexer.Position
 	Range *gRangeClause `parser:"\"for\" ( @@"`
-	Three *gThreeClause `parser:"| @@ )"`
+	Three *gThreeClause `parser:"| @@"`
+	Cond  *gExpr        `parser:"| @@ )"`
 	Body  *gBlock       `parser:"@@"`
 }
 

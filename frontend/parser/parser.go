@@ -75,7 +75,7 @@ const ebnfHeader = `(* The grammar of .tle files, printed by parser.EBNF() from 
      <string>  a double-quoted string with Go's escapes, on one line
    Comments are // to the end of the line and /* ... */; they and white space
    separate tokens. As in Go, a ";" is inserted at a line end (and at the end
-   of the file) after an identifier, a literal, "return", ")", "]" or "}".
+   of the file) after an identifier, a literal, "return", "break", "continue", ")", "]" or "}".
    Statements and declarations are separated by ";" or a line end.
 
    Expr is a flat chain; binary operators bind by Go's precedence table,

@@ -431,11 +431,19 @@ func (t *thread) forOp(in *instr) error {
 	ivSlot := body.args[0]
 	ivInfo := t.info(ivSlot)
 	stopped := &t.c.l.stopped
+	while, hasWhile := op.Attrs["while"].(int64)
 	for iv := lb; iv < ub; iv += step {
 		// once per iteration, so that a loop whose body has no op (run
 		// checks before each one) still stops when the launch does
 		if stopped.Load() {
 			return errStopped
+		}
+		if hasWhile {
+			// a while loop, or one holding a break: it runs while its
+			// flag is true
+			if c := regs[body.args[1+while]]; c.i == nil || c.i[0] == 0 {
+				break
+			}
 		}
 		v := t.newVal(ivSlot)
 		if v.f != nil {
