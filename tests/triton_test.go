@@ -542,3 +542,105 @@ func TestLoopsLLVM(t *testing.T) {
 		require.Regexp(t, regexp.MustCompile(`(?m)^\s+%\w+ = icmp slt i32 %\w+, \S+\n\s+%\w+ = and i1 %\w+, %\w+\n\s+br i1 %\w+, label`), a.LLVMIR, name)
 	}
 }
+
+// staticSrc: static_range unrolled with a compile-time i in each copy (its
+// if pruned per copy), range(...) with num_stages and loop_unroll_factor,
+// static_assert.
+const staticSrc = `
+kernel unrolled(x *f32, out *f32, n i32, BLOCK const i32, U const i32) {
+    cols := arange(0, BLOCK)
+    acc := zeros([BLOCK], f32)
+    for k := range static_range(3) {
+        static_assert(k < 3, "k is below 3")
+        v := load(x + k*BLOCK + cols)
+        if k == 0 {
+            acc = v
+        } else {
+            acc += v * (k + 1)
+        }
+    }
+    total := zeros([BLOCK], f32)
+    for i := range(1, n, 2, num_stages: 2, loop_unroll_factor: U) {
+        total += load(x + i*BLOCK + cols) * cast(i, f32)
+    }
+    store(out + cols, acc)
+    store(out + BLOCK + cols, total)
+}
+
+kernel bad_assert(x *f32, W const i32) {
+    static_assert(W%32 == 0, "W must be a multiple of 32")
+    store(x + arange(0, 64), cast(W, f32))
+}
+`
+
+// TestStaticLoops runs static_range and an unrolled range (loop_unroll_factor
+// 1 to 4, over a count that is not a multiple of it) against float64.
+func TestStaticLoops(t *testing.T) {
+	prog, err := tle.Parse("static.tle", []byte(staticSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("unrolled")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(34, 6))
+	const B, n = 32, 11
+	x := tletest.Round(ir.F32, tletest.Randn(r, n*B))
+	for _, dev := range tletest.Devices(t) {
+		for u := 1; u <= 4; u++ {
+			out := tle.NewTensor(2 * B)
+			opts := tle.CompileOptions{Defines: map[string]string{"BLOCK": "32", "U": fmt.Sprint(u)}}
+			require.NoError(t, k.Run(dev, [3]int{1, 1, 1}, opts, map[string]any{"x": &tle.Tensor{Shape: []int{len(x)}, Data: x}, "out": out, "n": n}))
+			for c := 0; c < B; c++ {
+				acc := float32(x[c])
+				for kk := 1; kk < 3; kk++ {
+					acc += float32(x[kk*B+c]) * float32(kk+1)
+				}
+				var total float32
+				for i := 1; i < n; i += 2 {
+					total += float32(x[i*B+c]) * float32(i)
+				}
+				require.Equal(t, float64(acc), out.Data[c], "static_range, column %d, U=%d on %s", c, u, dev.Name())
+				require.Equal(t, float64(total), out.Data[B+c], "range, column %d, U=%d on %s", c, u, dev.Name())
+			}
+		}
+	}
+	k, err = prog.Kernel("bad_assert")
+	require.NoError(t, err)
+	err = k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"W": "48"}}, map[string]any{"x": tle.NewTensor(64)})
+	require.ErrorContains(t, err, "static.tle:23:5: error: static_assert failed: W must be a multiple of 32")
+}
+
+// mmLoopSrc is a K loop whose range sets num_stages and loop_unroll_factor.
+const mmLoopSrc = `
+kernel mm(a *f16, b *f16, c *f32, K i32, S const i32, U const i32) {
+    rm := arange(0, 64)
+    rn := arange(0, 64)
+    rk := arange(0, 32)
+    acc := zeros([64, 64], f32)
+    for k := range(0, K, 32, num_stages: S, loop_unroll_factor: U) {
+        x := load(a + rm[:, None]*K + (k + rk)[None, :])
+        y := load(b + (k + rk)[:, None]*64 + rn[None, :])
+        acc = dot(x, y, acc)
+    }
+    store(c + rm[:, None]*64 + rn[None, :], acc)
+}
+`
+
+// TestRangeOptionsLLVM: num_stages 1 keeps the loop's loads synchronous
+// (no cp.async), 3 pipelines them; loop_unroll_factor 2 has two products
+// per iteration.
+func TestRangeOptionsLLVM(t *testing.T) {
+	prog, err := tle.Parse("mm.tle", []byte(mmLoopSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("mm")
+	require.NoError(t, err)
+	build := func(s, u string) string {
+		a, err := k.Build(tle.CompileOptions{Defines: map[string]string{"S": s, "U": u}}, tle.GPUOptions{}, "ll")
+		require.NoError(t, err, "S=%s U=%s", s, u)
+		return a.LLVMIR
+	}
+	mma := regexp.MustCompile(`call [^\n]*wgmma\.mma_async`)
+	one, three, unrolled := build("1", "1"), build("3", "1"), build("1", "2")
+	require.NotContains(t, one, "cp.async")
+	require.Contains(t, three, "cp.async")
+	require.Len(t, mma.FindAllString(unrolled, -1), 2*len(mma.FindAllString(one, -1)))
+	require.NotEmpty(t, mma.FindAllString(one, -1))
+}

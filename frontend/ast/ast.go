@@ -224,6 +224,10 @@ type ForStmt struct {
 	// range form
 	Var   *Ident
 	Range Expr
+	// RangeCall is range(start, end, step, num_stages: n, ...) in place of
+	// Range (Triton's tl.range): the call of a "range" identifier standing
+	// for the keyword
+	RangeCall *CallExpr
 	// three-clause form
 	Init *AssignStmt
 	Cond Expr
@@ -538,7 +542,13 @@ func Inspect(n Node, f func(Node) bool) {
 	case *ForStmt:
 		if n.Var != nil {
 			Inspect(n.Var, f)
-			Inspect(n.Range, f)
+			if n.RangeCall != nil {
+				for _, a := range n.RangeCall.Args {
+					Inspect(a, f)
+				}
+			} else {
+				Inspect(n.Range, f)
+			}
 		} else {
 			if n.Init != nil {
 				Inspect(n.Init, f)

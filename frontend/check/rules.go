@@ -979,6 +979,60 @@ func (c *checker) print(cc *callCtx) Type {
 	return NoValue
 }
 
+// staticRangeCall is static_range used anywhere but as a loop's range.
+func (c *checker) staticRangeCall(cc *callCtx) Type {
+	c.errorf(cc.call, "static_range is a for loop's range: for i := range static_range(n)")
+	return Invalid
+}
+
+// staticAssert checks static_assert(cond, msg): cond a compile-time i1,
+// false an error at the call. A symbolic cond waits for the bindings (it
+// is checked again with them, and the lowering checks it too).
+func (c *checker) staticAssert(cc *callCtx) Type {
+	cond := cc.get("cond")
+	if d, ok := cond.typ.(DType); !ok || d != I1 {
+		return c.argErr(cc, cond, "a compile-time i1 condition")
+	}
+	if cond.val == nil {
+		c.needConst(cond.expr, c.what(cc, cond))
+		return Invalid
+	}
+	msg := ""
+	if m := cc.get("msg"); m != nil {
+		if m.typ != String || m.val == nil {
+			return c.argErr(cc, m, "a string")
+		}
+		msg = constant.StringVal(m.val.Known)
+	}
+	if b, known := cond.val.Bool(); known && !b {
+		if msg == "" {
+			msg = c.src(cond.expr)
+		}
+		c.errorf(cc.call, "static_assert failed: %s", msg)
+	}
+	return NoValue
+}
+
+// staticPrint checks static_print(args...): strings and compile-time
+// values (constants, dtypes, shapes).
+func (c *checker) staticPrint(cc *callCtx) Type {
+	for _, a := range cc.all("args") {
+		switch a.typ.(type) {
+		case *TypeVal, *ShapeVal:
+			continue
+		case DType:
+			if a.val != nil {
+				continue
+			}
+		}
+		if a.typ == String {
+			continue
+		}
+		return c.argErr(cc, a, "a compile-time value (a constant, a dtype, a shape or a string; print shows runtime values)")
+	}
+	return NoValue
+}
+
 func (c *checker) assert(cc *callCtx) Type {
 	cond := cc.get("cond")
 	if d, ok := ElemOf(cond.typ).(DType); !ok || d != I1 {

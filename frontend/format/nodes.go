@@ -362,8 +362,15 @@ func (p *printer) stmt(s ast.Stmt) {
 				rng = p.find(def+2, "range")
 			}
 			p.token(rng, "range")
-			p.space = true
-			p.expr(s.Range)
+			if c := s.RangeCall; c != nil {
+				// range(start, end, num_stages: n)
+				p.token(c.Lparen, "(")
+				p.args(c.Lparen+1, c.Args)
+				p.token(c.Rparen, ")")
+			} else {
+				p.space = true
+				p.expr(s.Range)
+			}
 		} else if s.Init == nil && s.Post == nil {
 			p.expr(s.Cond) // for cond { }
 		} else {

@@ -1,10 +1,13 @@
 package lower
 
 import (
+	"fmt"
 	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/ir"
+	"os"
+	"strings"
 )
 
 // lowering builds the IR of one builtin from its bound arguments.
@@ -17,70 +20,73 @@ var lowerings map[string]lowering
 
 func init() {
 	lowerings = map[string]lowering{
-		"program_id":   with((*fn).axisOp, ir.OpProgramID),
-		"num_programs": with((*fn).axisOp, ir.OpNumPrograms),
-		"arange":       (*fn).arange,
-		"zeros":        with((*fn).full, false),
-		"full":         with((*fn).full, true),
-		"zeros_like":   with((*fn).fullLike, false),
-		"full_like":    with((*fn).fullLike, true),
-		"load":         (*fn).load,
-		"store":        (*fn).store,
-		"atomic_add":   with((*fn).atomic, "add"),
-		"atomic_max":   with((*fn).atomic, "max"),
-		"atomic_min":   with((*fn).atomic, "min"),
-		"atomic_xchg":  with((*fn).atomic, "xchg"),
-		"atomic_cas":   (*fn).atomicCAS,
-		"dot":          with((*fn).dot, ir.OpDot),
-		"wgmma":        with((*fn).dot, ir.OpWgmma),
-		"where":        (*fn).where,
-		"cast":         (*fn).cast,
-		"sum":          with((*fn).reduce, "sum"),
-		"max":          with((*fn).reduce, "max"),
-		"min":          with((*fn).reduce, "min"),
-		"cumsum":       (*fn).cumsum,
-		"exp":          with((*fn).math, ir.OpExp),
-		"exp2":         with((*fn).math, ir.OpExp2),
-		"log":          with((*fn).math, ir.OpLog),
-		"log2":         with((*fn).math, ir.OpLog2),
-		"sqrt":         with((*fn).math, ir.OpSqrt),
-		"rsqrt":        with((*fn).math, ir.OpRsqrt),
-		"sigmoid":      with((*fn).math, ir.OpSigmoid),
-		"tanh":         with((*fn).math, ir.OpTanh),
-		"erf":          with((*fn).math, ir.OpErf),
-		"abs":          with((*fn).math, ir.OpAbs),
-		"minimum":      with((*fn).minmax, ir.OpMin),
-		"maximum":      with((*fn).minmax, ir.OpMax),
-		"fma":          (*fn).fma,
-		"cdiv":         (*fn).cdiv,
-		"reshape":      (*fn).reshape,
-		"broadcast_to": (*fn).broadcastToCall,
-		"trans":        (*fn).transCall,
-		"permute":      (*fn).transCall,
-		"print":        (*fn).print,
-		"assert":       (*fn).assert,
-		"make_desc":    (*fn).makeDesc,
-		"alloc":        (*fn).alloc,
-		"local_ptr":    (*fn).localPtr,
-		"copy":         (*fn).copyCall,
-		"barrier":      (*fn).barrier,
-		"arrive":       with((*fn).barrierOp, ir.OpBarrierArrive),
-		"wait":         with((*fn).barrierOp, ir.OpBarrierWait),
-		"expect":       with((*fn).barrierOp, ir.OpBarrierExpect),
-		"pipe":         (*fn).pipe,
-		"pp.acquire":   with((*fn).pipeOp, ir.OpPipeAcquire),
-		"pp.commit":    with((*fn).pipeOp, ir.OpPipeCommit),
-		"pp.close":     with((*fn).pipeOp, ir.OpPipeClose),
-		"pp.wait":      with((*fn).pipeOp, ir.OpPipeWait),
-		"pp.release":   with((*fn).pipeOp, ir.OpPipeRelease),
-		"buf.slot":     (*fn).memSlot,
-		"bars.slot":    (*fn).barrierSlot,
-		"wgmma_wait":   (*fn).wgmmaWait,
-		"device_mesh":  (*fn).deviceMesh,
-		"shard_id":     (*fn).shardID,
-		"remote":       (*fn).remote,
-		"asm":          (*fn).asm,
-		"role_index":   (*fn).roleIndexCall,
+		"program_id":    with((*fn).axisOp, ir.OpProgramID),
+		"num_programs":  with((*fn).axisOp, ir.OpNumPrograms),
+		"arange":        (*fn).arange,
+		"zeros":         with((*fn).full, false),
+		"full":          with((*fn).full, true),
+		"zeros_like":    with((*fn).fullLike, false),
+		"full_like":     with((*fn).fullLike, true),
+		"load":          (*fn).load,
+		"store":         (*fn).store,
+		"atomic_add":    with((*fn).atomic, "add"),
+		"atomic_max":    with((*fn).atomic, "max"),
+		"atomic_min":    with((*fn).atomic, "min"),
+		"atomic_xchg":   with((*fn).atomic, "xchg"),
+		"atomic_cas":    (*fn).atomicCAS,
+		"dot":           with((*fn).dot, ir.OpDot),
+		"wgmma":         with((*fn).dot, ir.OpWgmma),
+		"where":         (*fn).where,
+		"cast":          (*fn).cast,
+		"sum":           with((*fn).reduce, "sum"),
+		"max":           with((*fn).reduce, "max"),
+		"min":           with((*fn).reduce, "min"),
+		"cumsum":        (*fn).cumsum,
+		"exp":           with((*fn).math, ir.OpExp),
+		"exp2":          with((*fn).math, ir.OpExp2),
+		"log":           with((*fn).math, ir.OpLog),
+		"log2":          with((*fn).math, ir.OpLog2),
+		"sqrt":          with((*fn).math, ir.OpSqrt),
+		"rsqrt":         with((*fn).math, ir.OpRsqrt),
+		"sigmoid":       with((*fn).math, ir.OpSigmoid),
+		"tanh":          with((*fn).math, ir.OpTanh),
+		"erf":           with((*fn).math, ir.OpErf),
+		"abs":           with((*fn).math, ir.OpAbs),
+		"minimum":       with((*fn).minmax, ir.OpMin),
+		"maximum":       with((*fn).minmax, ir.OpMax),
+		"fma":           (*fn).fma,
+		"cdiv":          (*fn).cdiv,
+		"reshape":       (*fn).reshape,
+		"broadcast_to":  (*fn).broadcastToCall,
+		"trans":         (*fn).transCall,
+		"permute":       (*fn).transCall,
+		"print":         (*fn).print,
+		"static_assert": (*fn).staticAssert,
+		"static_range":  (*fn).staticRangeCall,
+		"static_print":  (*fn).staticPrint,
+		"assert":        (*fn).assert,
+		"make_desc":     (*fn).makeDesc,
+		"alloc":         (*fn).alloc,
+		"local_ptr":     (*fn).localPtr,
+		"copy":          (*fn).copyCall,
+		"barrier":       (*fn).barrier,
+		"arrive":        with((*fn).barrierOp, ir.OpBarrierArrive),
+		"wait":          with((*fn).barrierOp, ir.OpBarrierWait),
+		"expect":        with((*fn).barrierOp, ir.OpBarrierExpect),
+		"pipe":          (*fn).pipe,
+		"pp.acquire":    with((*fn).pipeOp, ir.OpPipeAcquire),
+		"pp.commit":     with((*fn).pipeOp, ir.OpPipeCommit),
+		"pp.close":      with((*fn).pipeOp, ir.OpPipeClose),
+		"pp.wait":       with((*fn).pipeOp, ir.OpPipeWait),
+		"pp.release":    with((*fn).pipeOp, ir.OpPipeRelease),
+		"buf.slot":      (*fn).memSlot,
+		"bars.slot":     (*fn).barrierSlot,
+		"wgmma_wait":    (*fn).wgmmaWait,
+		"device_mesh":   (*fn).deviceMesh,
+		"shard_id":      (*fn).shardID,
+		"remote":        (*fn).remote,
+		"asm":           (*fn).asm,
+		"role_index":    (*fn).roleIndexCall,
 
 		"distributed_barrier": (*fn).distributedBarrier,
 
@@ -674,6 +680,76 @@ func (s *fn) print(a *args) *val {
 	s.b.Pos = c.Pos()
 	s.b.Create(ir.OpPrint, nil, ops, ir.Attrs{"prefix": prefix})
 	return &val{}
+}
+
+// staticRangeCall is static_range outside a loop's range (the checker
+// reports it first).
+func (s *fn) staticRangeCall(a *args) *val {
+	s.errorf(a.call.Pos(), "static_range is a for loop's range: for i := range static_range(n)")
+	return nil
+}
+
+// staticAssert lowers static_assert(cond, msg): a false cond is an error
+// at the call; nothing is emitted.
+func (s *fn) staticAssert(a *args) *val {
+	c := a.call
+	cond := s.constArg(a, "cond")
+	if cond.c == nil {
+		s.errorf(s.argPos(a, "cond"), "static_assert needs a compile-time condition")
+	}
+	if cond.c.float() == 0 {
+		msg := ""
+		if a.has("msg") {
+			if m := s.constArg(a, "msg"); m.str != nil {
+				msg = *m.str
+			}
+		}
+		if msg == "" {
+			msg = string(s.l.file.File.Src[a.named["cond"].Value.Pos():a.named["cond"].Value.End()])
+		}
+		s.errorf(c.Pos(), "static_assert failed: %s", msg)
+	}
+	return &val{}
+}
+
+// staticPrint lowers static_print(args...): it writes the values, as the
+// kernel is specialised, to Options.StaticPrint (standard error when nil),
+// after the call's position; nothing is emitted.
+func (s *fn) staticPrint(a *args) *val {
+	var parts []string
+	for _, arg := range a.rest {
+		parts = append(parts, s.expr(arg.Value).compileTimeString())
+	}
+	w := s.l.opts.StaticPrint
+	if w == nil {
+		w = os.Stderr
+	}
+	p := s.l.file.File.Position(a.call.Pos())
+	fmt.Fprintf(w, "%s: static_print: %s\n", p, strings.Join(parts, " "))
+	return &val{}
+}
+
+// compileTimeString is a compile-time value as static_print shows it.
+func (x *val) compileTimeString() string {
+	switch {
+	case x.str != nil:
+		return *x.str
+	case x.c != nil:
+		return x.c.String()
+	case x.dtype != ir.Invalid:
+		return x.dtype.String()
+	case x.ptrType != nil:
+		return "*" + x.ptrType.Elem.String()
+	case x.tile != nil:
+		return x.tile.String()
+	case x.list != nil:
+		var parts []string
+		for _, e := range x.list {
+			parts = append(parts, e.compileTimeString())
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return x.describe()
 }
 
 func (s *fn) assert(a *args) *val {

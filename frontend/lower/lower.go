@@ -18,6 +18,7 @@ package lower
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"runtime/debug"
 	"sort"
@@ -35,6 +36,8 @@ type Options struct {
 	Defines map[string]string
 	// NumWarps is the kernel's warp count outside warp_specialize; 0 means 4.
 	NumWarps int
+	// StaticPrint receives static_print's lines; nil means standard error.
+	StaticPrint io.Writer
 }
 
 // Kernel lowers the kernel name of f. Every compile-time parameter must be

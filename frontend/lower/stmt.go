@@ -206,6 +206,13 @@ func (s *fn) stmt(st ast.Stmt) {
 	case *ast.IfStmt:
 		s.ifStmt(st)
 	case *ast.BranchStmt:
+		flag := loopLive
+		if st.Tok == "continue" {
+			flag = loopCont
+		}
+		if v, _ := s.scope.lookup(flag); v == nil || v == unrolledLoop {
+			s.errorf(st.Pos(), "%s in a static_range loop: the loop is unrolled at compile time and has no iteration to leave", st.Tok)
+		}
 		if st.Tok == "break" {
 			s.rebind(loopLive, &val{c: &constant{kind: 'b'}})
 		} else {
@@ -702,7 +709,21 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		b, c := holdsBranch(x)
 		brk, cont = brk || b, cont || c
 	}
+	var attrs ir.Attrs // num_stages, loop_unroll_factor
+	unroll := int64(1)
 	switch {
+	case st.Var != nil && isStaticRange(st.Range):
+		s.staticRange(st)
+		return
+	case st.Var != nil && st.RangeCall != nil:
+		iv = st.Var.Name
+		lb, ub, step, attrs = s.rangeCall(st.RangeCall)
+		if u, ok := attrs["loop_unroll_factor"].(int64); ok {
+			unroll = u
+			if unroll > 1 && (brk || cont) {
+				s.errorf(st.RangeCall.Pos(), "loop_unroll_factor with break or continue in the loop is not supported")
+			}
+		}
 	case st.Var != nil:
 		iv = st.Var.Name
 		lb = &val{c: &constant{kind: 'i', i: 0}}
@@ -774,11 +795,22 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		hi := s.materialize(ub, ivType, ivPos)
 		sp := s.materialize(step, ivType, ivPos)
 		inits := s.carried(names, want, st.Pos())
-		var attrs ir.Attrs
-		if live >= 0 {
-			attrs = ir.Attrs{"while": int64(live)}
+		opAttrs := ir.Attrs{}
+		for k, v := range attrs {
+			opAttrs[k] = v
 		}
-		op := s.b.Create(ir.OpFor, nil, append([]*ir.Value{lo, hi, sp}, inits...), attrs)
+		if live >= 0 {
+			opAttrs["while"] = int64(live)
+		}
+		if len(opAttrs) == 0 {
+			opAttrs = nil
+		}
+		loopStep := sp
+		if unroll > 1 {
+			// each iteration runs unroll copies of the body (below)
+			loopStep = s.b.Value(ir.OpMul, ivType, []*ir.Value{sp, s.materialize(&val{c: &constant{kind: 'i', i: unroll}}, ivType, ivPos)}, nil)
+		}
+		op := s.b.Create(ir.OpFor, nil, append([]*ir.Value{lo, hi, loopStep}, inits...), opAttrs)
 		outer := s.b.Block
 		body := s.b.NewRegion(op)
 		s.b.Block = body
@@ -796,6 +828,21 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		s.tail = false // the next iteration follows
 		s.loops++
 		s.block(st.Body.Stmts)
+		for k := int64(1); k < unroll; k++ {
+			// copy k of the body, for iv + k*step, where that is below
+			// the bound
+			at := st.Body.Lbrace
+			s.b.Pos = at
+			off := s.b.Value(ir.OpMul, ivType, []*ir.Value{sp, s.materialize(&val{c: &constant{kind: 'i', i: k}}, ivType, at)}, nil)
+			ivk := s.b.Value(ir.OpAdd, ivType, []*ir.Value{ivVal, off}, nil)
+			pred := "lt"
+			below := s.b.Value(ir.OpCmp, ir.I1, []*ir.Value{ivk, hi}, ir.Attrs{"pred": pred})
+			s.push()
+			s.scope.declare("$unrolled", &val{v: below})
+			s.scope.declare(iv, &val{v: ivk})
+			s.ifStmt(&ast.IfStmt{Kw: at, Cond: &ast.Ident{NamePos: at, Name: "$unrolled"}, Then: st.Body})
+			s.pop()
+		}
 		if while {
 			// the condition for the next iteration, evaluated only while
 			// no break stopped the loop
@@ -822,6 +869,100 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		}
 		return
 	}
+}
+
+// isStaticRange reports static_range(...) (the checker made sure the name
+// is the builtin's).
+func isStaticRange(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	return ok && isIdent(call.Fun, "static_range")
+}
+
+// staticRange unrolls `for i := range static_range(start, end, step)`:
+// the body is lowered once per value of i, a constant in each copy (so
+// its ifs on i are pruned, as Triton's per-iteration constexpr).
+func (s *fn) staticRange(st *ast.ForStmt) {
+	call := st.Range.(*ast.CallExpr)
+	var b []int64
+	for _, a := range call.Args {
+		v := s.expr(a.Value)
+		if v.c == nil || !v.c.isInt() {
+			s.errorf(a.Value.Pos(), "static_range needs compile-time integers")
+		}
+		b = append(b, v.c.i)
+	}
+	lo, hi, step := int64(0), int64(0), int64(1)
+	switch len(b) {
+	case 1:
+		hi = b[0]
+	case 2:
+		lo, hi = b[0], b[1]
+	case 3:
+		lo, hi, step = b[0], b[1], b[2]
+	}
+	if step <= 0 {
+		s.errorf(call.Pos(), "static_range's step must be positive, got %d", step)
+	}
+	if (hi-lo+step-1)/step > maxStaticRange {
+		s.errorf(call.Pos(), "static_range unrolls %d copies of the body, more than %d", (hi-lo+step-1)/step, maxStaticRange)
+	}
+	tail := s.tail
+	defer func() { s.tail = tail }()
+	for i := lo; i < hi; i += step {
+		s.push()
+		// break and continue have no loop here (the checker says so
+		// where it can; a copy's pruned if may hide one from it)
+		s.scope.declare(loopLive, unrolledLoop)
+		s.scope.declare(loopCont, unrolledLoop)
+		s.scope.declare(st.Var.Name, &val{c: &constant{kind: 'i', i: i}})
+		s.tail = tail && i+step >= hi
+		s.push()
+		s.block(st.Body.Stmts)
+		s.pop()
+		s.pop()
+	}
+}
+
+// unrolledLoop stands for the flags of a static_range loop, which has
+// none.
+var unrolledLoop = &val{none: true}
+
+// maxStaticRange bounds a static_range's copies of its body.
+const maxStaticRange = 4096
+
+// rangeCall reads range(start, end, step, num_stages:, loop_unroll_factor:).
+func (s *fn) rangeCall(call *ast.CallExpr) (lb, ub, step *val, attrs ir.Attrs) {
+	var pos []*val
+	attrs = ir.Attrs{}
+	for _, a := range call.Args {
+		if a.Name == nil {
+			pos = append(pos, s.expr(a.Value))
+			continue
+		}
+		v := s.expr(a.Value)
+		if v.c == nil || !v.c.isInt() {
+			s.errorf(a.Value.Pos(), "range's %s must be a compile-time integer", a.Name.Name)
+		}
+		attrs[a.Name.Name] = v.c.i
+	}
+	lb, step = &val{c: &constant{kind: 'i', i: 0}}, &val{c: &constant{kind: 'i', i: 1}}
+	switch len(pos) {
+	case 1:
+		ub = pos[0]
+	case 2:
+		lb, ub = pos[0], pos[1]
+	case 3:
+		lb, ub, step = pos[0], pos[1], pos[2]
+	default:
+		s.errorf(call.Pos(), "range takes 1 to 3 bounds")
+	}
+	if step.c != nil && step.c.float() <= 0 {
+		s.errorf(call.Pos(), "the loop step must be positive")
+	}
+	if u, ok := attrs["loop_unroll_factor"].(int64); ok && u <= 1 {
+		delete(attrs, "loop_unroll_factor") // 1: the loop as it is
+	}
+	return lb, ub, step, attrs
 }
 
 func isIdent(e ast.Expr, name string) bool {

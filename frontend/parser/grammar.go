@@ -170,8 +170,16 @@ type gFor struct {
 }
 
 type gRangeClause struct {
-	Var *gIdent `parser:"@@ \":=\" \"range\""`
-	N   *gExpr  `parser:"@@"`
+	Var  *gIdent     `parser:"@@ \":=\" \"range\""`
+	Call *gRangeCall `parser:"( @@"`
+	N    *gExpr      `parser:"| @@ )"`
+}
+
+// gRangeCall is range(start, end, step, num_stages: n, ...): Triton's
+// tl.range, arguments after the keyword.
+type gRangeCall struct {
+	Pos  lexer.Position
+	Call *gCall `parser:"@@"`
 }
 
 type gThreeClause struct {
