@@ -133,6 +133,9 @@ type checker struct {
 	kernelBound []string
 	tooLarge    map[string]bool
 	seen        map[string]bool // errors reported once for all instances (once)
+	// prunedCalls names the helpers called in branches pruned at compile
+	// time: one called only there is not checked generically either
+	prunedCalls map[string]bool
 }
 
 func newChecker(f *ast.File, conf Config) *checker {
@@ -239,7 +242,7 @@ func (c *checker) run() {
 	}
 	// Helpers never called from a kernel are checked once, generically.
 	for _, d := range c.file.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && len(c.info.Instances[fd]) == 0 {
+		if fd, ok := d.(*ast.FuncDecl); ok && len(c.info.Instances[fd]) == 0 && !c.prunedCalls[fd.Name.Name] {
 			c.genericFunc(fd)
 		}
 	}

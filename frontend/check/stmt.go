@@ -362,22 +362,54 @@ func (c *checker) ifStmt(s *ast.IfStmt) {
 			if b {
 				c.nested(s.Then)
 				if s.Else != nil {
-					c.tab.Pruned[s.Else] = true
+					c.prune(s.Else)
 				}
 			} else {
-				c.tab.Pruned[s.Then] = true
+				c.prune(s.Then)
 				c.elseBranch(s)
 			}
 			return
 		}
 		n := len(c.errs)
+		had := map[*Instance]bool{}
+		for _, m := range c.instances {
+			for _, in := range m {
+				had[in] = true
+			}
+		}
 		c.nested(s.Then)
 		c.elseBranch(s)
 		c.errs = c.errs[:n]
+		// helper instances made here lost their errors with the branches':
+		// a call elsewhere checks its own
+		for _, m := range c.instances {
+			for k, in := range m {
+				if !had[in] {
+					delete(m, k)
+				}
+			}
+		}
 		return
 	}
 	c.nested(s.Then)
 	c.elseBranch(s)
+}
+
+// prune records a branch that a known condition leaves out, and the
+// helpers it calls (which then need no generic check of their own).
+func (c *checker) prune(st ast.Stmt) {
+	c.tab.Pruned[st] = true
+	if c.prunedCalls == nil {
+		c.prunedCalls = map[string]bool{}
+	}
+	ast.Inspect(st, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok {
+				c.prunedCalls[id.Name] = true
+			}
+		}
+		return true
+	})
 }
 
 // elseBranch checks s's else branch, if any.
