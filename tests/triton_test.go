@@ -644,3 +644,67 @@ func TestRangeOptionsLLVM(t *testing.T) {
 	require.Len(t, mma.FindAllString(unrolled, -1), 2*len(mma.FindAllString(one, -1)))
 	require.NotEmpty(t, mma.FindAllString(one, -1))
 }
+
+// TestLayerNormPort runs docs/examples/layer_norm_port.tle, Triton's
+// tutorial 05 forward kernel ported line by line (docs/triton.md), as f16
+// and bf16, with a bias and with None, on every device against float64.
+func TestLayerNormPort(t *testing.T) {
+	prog, err := tle.LoadFile("../docs/examples/layer_norm_port.tle")
+	require.NoError(t, err)
+	k, err := prog.Kernel("layer_norm_fwd_fused")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(34, 7))
+	const rows, n, stride = 5, 300, 304
+	ten := func(v []float64) *tle.Tensor { return &tle.Tensor{Shape: []int{len(v)}, Data: v} }
+	for _, dev := range tletest.Devices(t) {
+		for _, dt := range []ir.DType{ir.F16, ir.BF16} {
+			for _, bias := range []bool{true, false} {
+				x := tletest.Round(dt, tletest.Randn(r, rows*stride))
+				w := tletest.Round(dt, tletest.Randn(r, n))
+				b := tletest.Round(dt, tletest.Randn(r, n))
+				y, mean, rstd := tle.NewTensor(rows*stride), tle.NewTensor(rows), tle.NewTensor(rows)
+				var barg any
+				if bias {
+					barg = ten(b)
+				}
+				opts := tle.CompileOptions{Defines: map[string]string{"T": dt.String(), "BLOCK_SIZE": "128"}}
+				require.NoError(t, k.Run(dev, [3]int{rows, 1, 1}, opts, map[string]any{"X": ten(x), "Y": y, "W": ten(w), "B": barg,
+					"Mean": mean, "Rstd": rstd, "stride": stride, "N": n, "eps": 1e-5}))
+				var got, want []float64
+				for row := 0; row < rows; row++ {
+					xs := x[row*stride : row*stride+n]
+					var m, v float64
+					for _, a := range xs {
+						m += a
+					}
+					m /= n
+					for _, a := range xs {
+						v += (a - m) * (a - m)
+					}
+					rs := 1 / math.Sqrt(v/n+1e-5)
+					require.InEpsilon(t, m, mean.Data[row], 1e-5)
+					require.InEpsilon(t, rs, rstd.Data[row], 1e-5)
+					for c, a := range xs {
+						ref := (a - m) * rs * w[c]
+						if bias {
+							ref += b[c]
+						}
+						want = append(want, dt.Round(ref))
+						got = append(got, y.Data[row*stride+c])
+					}
+				}
+				tol := map[ir.DType]float64{ir.F16: 2e-3, ir.BF16: 1e-2}[dt]
+				require.Less(t, tletest.RelRMS(got, want), tol, "T=%s bias %v on %s", dt, bias, dev.Name())
+			}
+		}
+	}
+	// and it builds for the GPU, bias or not
+	for _, b := range []string{"", "None"} {
+		defines := map[string]string{"T": "f16", "BLOCK_SIZE": "1024"}
+		if b != "" {
+			defines["B"] = b
+		}
+		_, err := k.Build(tle.CompileOptions{Defines: defines}, tle.GPUOptions{}, "ll")
+		require.NoError(t, err, "B=%q", b)
+	}
+}
