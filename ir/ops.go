@@ -57,6 +57,9 @@ const (
 	OpErf     Kind = "erf" // the GPU computes it with FMA polynomials and ex2.approx (backend/nvptx/erf.go)
 	OpAbs     Kind = "abs" // ints too
 	OpFMA     Kind = "fma" // (a, b, c) -> a*b + c computed exactly, rounded once (f16, bf16, f32, f64)
+	// f32 -> f32 rounded to tf32 (cvt.rna.tf32.f32: nearest, ties away from
+	// zero; floats.RoundTF32): a dot's tf32x3 split (frontend/lower)
+	OpRoundTF32 Kind = "round_tf32"
 
 	// ---- memory
 	OpLoad       Kind = "load"            // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee
@@ -69,7 +72,7 @@ const (
 	OpPrint      Kind = "print"           // (values...) {prefix: string}
 	OpAssert     Kind = "assert"          // (cond) {msg: string}
 	OpCall       Kind = "call"            // (args...) {callee: string} -> results; removed by inlining
-	OpFor        Kind = "for"             // (lb, ub, step, inits...) -> finals; region (iv, iters...) ends in yield
+	OpFor        Kind = "for"             // (lb, ub, step, inits...) {while?: k, num_stages?, loop_unroll_factor?} -> finals; region (iv, iters...) ends in yield; with while, an iteration runs only while loop-carried i1 k is true
 	OpIf         Kind = "if"              // (cond) -> results; regions then, else, each ending in yield
 	OpYield      Kind = "yield"           // (values...) terminator of for/if regions
 	OpReturn     Kind = "return"          // (values...) terminator of a function body

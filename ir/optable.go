@@ -173,20 +173,21 @@ var opTable = []OpInfo{
 	{Name: OpErf, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
 	{Name: OpFMA, Operands: three, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFMA},
+	{Name: OpRoundTF32, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkRoundTF32},
 
 	// ---- memory
 	{Name: OpLoad, Operands: between(1, 3), Results: one, Attrs: []AttrSpec{optional("async", AttrBool)}, verify: (*verifier).checkLoad},
 	{Name: OpStore, Operands: between(2, 3), verify: (*verifier).checkStore},
 	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...)}, verify: (*verifier).checkAtomicRMW},
 	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, verify: (*verifier).checkAtomicCAS},
-	{Name: OpDot, Operands: three, Results: one, Pure: true, verify: (*verifier).checkDot},
+	{Name: OpDot, Operands: three, Results: one, Pure: true, Attrs: []AttrSpec{optional("input_precision", AttrString)}, verify: (*verifier).checkDot},
 	{Name: OpReduce, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
 	{Name: OpScan, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
 	// print takes any values: nothing holds beyond the counts
 	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}, verify: tableOnly},
 	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}, verify: (*verifier).checkAssert},
 	{Name: OpCall, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("callee", AttrString)}, verify: (*verifier).checkCall},
-	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one, verify: (*verifier).checkFor},
+	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one, Attrs: []AttrSpec{optional("while", AttrInt), optional("num_stages", AttrInt), optional("loop_unroll_factor", AttrInt)}, verify: (*verifier).checkFor},
 	{Name: OpIf, Operands: one, Results: anyNumber, Regions: anyNumber, verify: (*verifier).checkIf},
 	// terminators: their results are not checked (no producer makes any)
 	{Name: OpYield, Operands: anyNumber, Results: anyNumber, Terminator: true, verify: (*verifier).checkYield},

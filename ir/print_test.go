@@ -73,7 +73,7 @@ func buildAll() *Module {
 	for _, k := range []Kind{OpAnd, OpOr, OpXor, OpShl, OpShr} {
 		iv = v(k, tile(I32, 64), []*Value{iv, idx}, nil)
 	}
-	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpErf, OpAbs} {
+	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpErf, OpRoundTF32, OpAbs} {
 		f = v(k, tile(F32, 64), []*Value{f}, nil)
 	}
 	f = v(OpFMA, tile(F32, 64), []*Value{f, ld2, ld}, nil)
@@ -85,7 +85,7 @@ func buildAll() *Module {
 	bc := v(OpBroadcast, tile(F32, 64, 64), []*Value{ed}, nil)
 	v(OpReshape, tile(F32, 32, 128), []*Value{bc}, nil)
 	tr := v(OpTrans, tile(F32, 64, 64), []*Value{bc}, Attrs{"perm": []int64{1, 0}})
-	dt := v(OpDot, tile(F32, 64, 64), []*Value{bc, tr, cz}, nil)
+	dt := v(OpDot, tile(F32, 64, 64), []*Value{bc, tr, cz}, Attrs{"input_precision": "ieee"})
 	red := v(OpReduce, tile(F32, 64), []*Value{dt}, Attrs{"axis": int64(1), "kind": "sum"})
 	v(OpReduce, F32, []*Value{red}, Attrs{"axis": int64(0), "kind": "max"})
 	sc := v(OpScan, tile(F32, 64), []*Value{red}, Attrs{"axis": int64(0), "kind": "sum", "reverse": true})

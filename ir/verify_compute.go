@@ -179,6 +179,15 @@ func (v *verifier) checkIntUnary(op, _ *Op) bool { return v.unary(op, takesInteg
 // sigmoid, tanh, erf.
 func (v *verifier) checkFloatUnary(op, _ *Op) bool { return v.unary(op, takesFloats) }
 
+// checkRoundTF32 checks round_tf32: an f32 operand, a result of its type.
+func (v *verifier) checkRoundTF32(op, _ *Op) bool {
+	v.sameType(op, "result", op.rt(), op.ot(0))
+	if d := elemDType(op.ot(0)); d != F32 {
+		v.errf(op, "rounds f32 values to tf32, not %s", typeString(op.ot(0)))
+	}
+	return true
+}
+
 // checkFMA checks fma: three operands and a result of one type, of a float
 // dtype with a fused multiply-add on every device (not fp8).
 func (v *verifier) checkFMA(op, _ *Op) bool {
@@ -230,8 +239,16 @@ func (v *verifier) checkAddPtr(op, _ *Op) bool {
 
 func (v *verifier) checkDot(op, _ *Op) bool {
 	a, b, c := tileShape(op.ot(0)), tileShape(op.ot(1)), tileShape(op.ot(2))
+	if len(a) == 3 && len(b) == 3 && len(c) == 3 && a[0] == b[0] && a[0] == c[0] {
+		a, b, c = a[1:], b[1:], c[1:] // batched: [B,M,K] x [B,K,N] + [B,M,N]
+	}
 	if len(a) != 2 || len(b) != 2 || len(c) != 2 || a[1] != b[0] || c[0] != a[0] || c[1] != b[1] {
-		v.errf(op, "shapes %s x %s + %s do not make [M,K] x [K,N] + [M,N]", shapeStr(a), shapeStr(b), shapeStr(c))
+		v.errf(op, "shapes %s x %s + %s do not make [M,K] x [K,N] + [M,N] (or batched [B,M,K] x [B,K,N] + [B,M,N])", shapeStr(a), shapeStr(b), shapeStr(c))
+	}
+	switch p := op.Attrs.String("input_precision"); p {
+	case "", "ieee", "tf32x3":
+	default:
+		v.errf(op, "input_precision %q: want ieee or tf32x3 (none: tf32)", p)
 	}
 	if elemDType(op.ot(0)) == Invalid || elemDType(op.ot(1)) == Invalid {
 		v.errf(op, "operands must be tiles of numbers")

@@ -63,6 +63,9 @@ func (v *verifier) checkFor(op, _ *Op) bool {
 		}
 	}
 	v.yieldTypes(op, body, resultTypes(op), "for's results")
+	if w, ok := op.Attrs["while"].(int64); ok && (w < 0 || int(w) >= len(inits) || inits[w].Type != I1) {
+		v.errf(op, "while %d: want the index of an i1 scalar among the %d loop-carried values", w, len(inits))
+	}
 	return true
 }
 

@@ -193,6 +193,9 @@ func (cf *cfFolder) zeroTrip(op *ir.Op) bool {
 // oneTrip reports a for loop with constant bounds that runs exactly once
 // (step > 0, lb < ub <= lb + step).
 func (cf *cfFolder) oneTrip(op *ir.Op) bool {
+	if _, ok := op.Attrs["while"]; ok {
+		return false // its one iteration runs only while its flag holds
+	}
 	lb, d, ok1 := cfConstOf(op.Operands[0])
 	ub, _, ok2 := cfConstOf(op.Operands[1])
 	st, _, ok3 := cfConstOf(op.Operands[2])

@@ -183,9 +183,10 @@ func (d *dce) pruneFor(op *ir.Op) {
 	if y == nil || y.Kind != ir.OpYield || len(y.Operands) != len(op.Results) || len(body.Args) != len(op.Results)+1 || len(op.Operands) != len(op.Results)+3 {
 		return
 	}
+	while, hasWhile := op.Attrs["while"].(int64)
 	for i := len(op.Results) - 1; i >= 0; i-- {
-		if d.uses[op.Results[i]] > 0 {
-			continue
+		if d.uses[op.Results[i]] > 0 || hasWhile && int64(i) == while {
+			continue // (the while flag is read by the loop itself)
 		}
 		cycle, ok := d.deadCycle(body, y, i)
 		if !ok {
@@ -205,6 +206,10 @@ func (d *dce) pruneFor(op *ir.Op) {
 		body.Args = slices.Delete(body.Args, i+1, i+2)
 		op.Results = slices.Delete(op.Results, i, i+1)
 		d.changed = true
+		if hasWhile && int64(i) < while {
+			while--
+			op.Attrs["while"] = while
+		}
 	}
 	for i, r := range op.Results {
 		r.Index = i

@@ -57,6 +57,9 @@ func (c *Context) GPU() GPUOptions {
 // gpuDotWgmma is the dot-wgmma row: DotToWgmma on every kernel marked
 // with AttrDotWgmma.
 func gpuDotWgmma(m *ir.Module, ctx *Context) error {
+	if err := gpuDots(m); err != nil {
+		return err
+	}
 	g := ctx.GPU()
 	if g.DotMMASync {
 		return nil
@@ -69,6 +72,28 @@ func gpuDotWgmma(m *ir.Module, ctx *Context) error {
 		}
 	}
 	return nil
+}
+
+// gpuDots refuses, at their positions, the dots the GPU backend does not
+// run: an f32 product at full precision (input_precision "ieee": Hopper's
+// tensor cores multiply f32 only as tf32, and the backend has no FMA dot)
+// and a batched 3-D dot (the interpreter runs both).
+func gpuDots(m *ir.Module) error {
+	var err error
+	for _, f := range m.Funcs {
+		f.Walk(func(op *ir.Op) {
+			if op.Kind != ir.OpDot || err != nil {
+				return
+			}
+			switch {
+			case len(ir.ShapeOf(op.Results[0].Type)) == 3:
+				err = ir.ErrorAt(op, "a batched 3-D dot does not run on the GPU yet (the backend lays out 2-D products); load each batch's tiles and use 2-D dots, or run on the interpreter")
+			case op.Attrs.String("input_precision") == "ieee":
+				err = ir.ErrorAt(op, `input_precision "ieee" (or allow_tf32: false) does not run on the GPU: Hopper's tensor cores multiply f32 only as tf32, and the backend has no FMA dot; use input_precision: "tf32x3" (three tf32 products, about f32's accuracy) or the interpreter`)
+			}
+		})
+	}
+	return err
 }
 
 // gpuLayouts is the layouts row.

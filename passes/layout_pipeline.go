@@ -33,7 +33,16 @@ func PipelineLoops(m *ir.Module, stages int) error {
 			}
 		})
 		for _, l := range loops {
-			pipelineLoop(f, l, s)
+			ls := s
+			if n, ok := l.Attrs["num_stages"].(int64); ok {
+				ls = int(n) // range(..., num_stages: n)
+			}
+			if _, ok := l.Attrs["while"]; ok || ls < 2 {
+				// a loop that may stop before its bound: copies of later
+				// iterations could read past what the kernel reads
+				continue
+			}
+			pipelineLoop(f, l, ls)
 		}
 		DeadCode(f)
 	}

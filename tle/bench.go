@@ -324,11 +324,12 @@ func BenchKernels(ctx context.Context, dev Device, o BenchOptions, runs ...Kerne
 		if err := r.Options.validate(); err != nil {
 			return nil, err
 		}
-		bound, err := r.Kernel.bindArgs(r.Args)
+		// a nil pointer argument is Triton's None, as in Run
+		opts := r.Kernel.noneDefines(r.Options, func(name string, _ int) bool { return isNilArg(r.Args[name]) && hasKey(r.Args, name) })
+		bound, err := r.Kernel.bindArgs(r.Args, opts.Defines)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Name, err)
 		}
-		opts := r.Options
 		opts.Div16 = div16Of(bound)
 		w, err := r.Kernel.written(opts)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -148,6 +149,7 @@ type hostParam struct {
 	kind paramKind
 	dt   ir.DType // the scalar's dtype, a pointer's or desc's element dtype
 	rank int      // a desc's block rank
+	none bool     // a pointer bound to None (-D name=None): takes nil
 }
 
 // maxExactInt is the largest integer a Tensor's float64 data holds exactly.
@@ -181,14 +183,26 @@ func checkIntElems(p hostParam, data []float64) error {
 }
 
 // hostParams lists the kernel's runtime (non-const) parameters in order.
-func (k *Kernel) hostParams() []hostParam {
+func (k *Kernel) hostParams(defines map[string]string) []hostParam {
 	var out []hostParam
+	dtypeParams := map[string]bool{}
+	for _, p := range k.decl.Params {
+		if n, ok := p.Type.(*ast.NamedType); ok && p.Const && n.Name.Name == "dtype" {
+			dtypeParams[p.Name.Name] = true
+		}
+	}
 	for _, p := range k.decl.Params {
 		if p.Const {
 			continue
 		}
 		hp := hostParam{name: p.Name.Name, typ: string(k.prog.src[p.Type.Pos():p.Type.End()]), kind: otherParam}
-		dtype := func(id *ast.Ident) (ir.DType, bool) { return ir.ParseDType(id.Name) }
+		dtype := func(id *ast.Ident) (ir.DType, bool) {
+			if dtypeParams[id.Name] {
+				// a dtype parameter: the dtype -D binds
+				return ir.ParseDType(defines[id.Name])
+			}
+			return ir.ParseDType(id.Name)
+		}
 		switch t := p.Type.(type) {
 		case *ast.NamedType:
 			if d, ok := dtype(t.Name); ok {
@@ -198,6 +212,7 @@ func (k *Kernel) hostParams() []hostParam {
 			if n, ok := t.Elem.(*ast.NamedType); ok {
 				if d, ok := dtype(n.Name); ok {
 					hp.kind, hp.dt = pointerParam, d
+					hp.none = defines[hp.name] == "None"
 				}
 			}
 		case *ast.DescType:
@@ -293,10 +308,11 @@ func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts C
 	if err := checkGrid(grid); err != nil {
 		return err
 	}
+	opts = k.noneDefines(opts, func(name string, _ int) bool { return isNilArg(args[name]) && hasKey(args, name) })
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	bound, err := k.bindArgs(args)
+	bound, err := k.bindArgs(args, opts.Defines)
 	if err != nil {
 		return err
 	}
@@ -305,6 +321,49 @@ func (k *Kernel) RunContext(ctx context.Context, dev Device, grid [3]int, opts C
 	}
 	opts.Div16 = div16Of(bound)
 	return dev.launch(ctx, k, opts, grid, bound)
+}
+
+// isNilArg reports an argument that is nil: Triton's None, an optional
+// tensor left out.
+func isNilArg(a any) bool {
+	switch a := a.(type) {
+	case nil:
+		return true
+	case *Tensor:
+		return a == nil
+	case *DeviceBuffer:
+		return a == nil
+	}
+	return false
+}
+
+func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+// noneDefines binds to None (-D p=None) each pointer parameter p whose
+// argument is nil (isNil(name, index among the runtime parameters)), as
+// Triton specialises on a None argument: p == None is then a compile-time
+// true, the branches using p are pruned, and the binding keys the caches.
+func (k *Kernel) noneDefines(opts CompileOptions, isNil func(name string, i int) bool) CompileOptions {
+	var defs map[string]string
+	for i, p := range k.hostParams(opts.Defines) {
+		if p.kind != pointerParam || p.none || !isNil(p.name, i) {
+			continue
+		}
+		if _, bound := opts.Defines[p.name]; bound {
+			continue
+		}
+		if defs == nil {
+			defs = maps.Clone(opts.Defines)
+			if defs == nil {
+				defs = map[string]string{}
+			}
+		}
+		defs[p.name] = "None"
+	}
+	if defs != nil {
+		opts.Defines = defs
+	}
+	return opts
 }
 
 // compiled caches the IR per binding set. A compile asked for dumps
@@ -334,8 +393,8 @@ func (k *Kernel) compiled(opts CompileOptions) (*ir.Module, error) {
 // bindArgs checks args against the kernel's runtime parameters (as
 // declared: nothing is compiled): every parameter needs one argument of
 // the right kind, and no argument may name something else.
-func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
-	params := k.hostParams()
+func (k *Kernel) bindArgs(args map[string]any, defines map[string]string) ([]*boundArg, error) {
+	params := k.hostParams(defines)
 	var out []*boundArg
 	for _, p := range params {
 		a, ok := args[p.name]
@@ -343,6 +402,16 @@ func (k *Kernel) bindArgs(args map[string]any) ([]*boundArg, error) {
 			return nil, fmt.Errorf("argument %s (%s) is missing", p.name, p.typ)
 		}
 		b := &boundArg{param: p, arg: a}
+		if p.none {
+			if !isNilArg(a) {
+				return nil, fmt.Errorf("argument %s (%s) is bound to None (-D %s=None): pass nil, not %T", p.name, p.typ, p.name, a)
+			}
+			// never read (the branches using it are pruned): one element
+			// stands for the null pointer
+			b.tensor, b.n = &Tensor{Shape: []int{1}, Data: []float64{0}}, 1
+			out = append(out, b)
+			continue
+		}
 		if t, ok := asTyped(a); ok && (p.kind == pointerParam || p.kind == descParam) {
 			if err := bindTyped(p, a, t, b); err != nil {
 				return nil, err
@@ -521,7 +590,7 @@ func (k *Kernel) Writes(opts CompileOptions) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, p := range k.hostParams() {
+	for _, p := range k.hostParams(opts.Defines) {
 		if w[p.name] {
 			out = append(out, p.name)
 		}

@@ -180,7 +180,8 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 	}
 	// Check every argument against the signature before anything is
 	// compiled or reaches the GPU.
-	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), args)
+	opts = k.noneDefines(opts, func(_ string, i int) bool { return i < len(args) && isNilArg(args[i]) })
+	vals, div16, err := deviceArgs(k.Name(), k.hostParams(opts.Defines), args)
 	if err != nil {
 		return nil, err
 	}
@@ -391,6 +392,13 @@ func deviceArgs(kernel string, params []hostParam, args []any) (vals []any, div1
 	for i, p := range params {
 		switch p.kind {
 		case pointerParam:
+			if p.none {
+				if !isNilArg(args[i]) {
+					return nil, nil, fmt.Errorf("argument %s (%s) is bound to None (-D %s=None): pass nil, not %T", p.name, p.typ, p.name, args[i])
+				}
+				vals[i] = DevicePtr(0)
+				break
+			}
 			b, ok := args[i].(*DeviceBuffer)
 			if !ok {
 				return nil, nil, fmt.Errorf("argument %s (%s) needs a *tle.DeviceBuffer, got %T", p.name, p.typ, args[i])

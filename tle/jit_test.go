@@ -119,7 +119,7 @@ func TestRunArgumentErrors(t *testing.T) {
 		{map[string]any{"x": x, "y": x, "out": x}, "argument n (i32) is missing"},
 		{map[string]any{"x": x, "y": x, "out": x, "n": 100, "m": 1}, "argument m: the kernel vector_add has no runtime parameter named so"},
 		{map[string]any{"x": 3, "y": x, "out": x, "n": 100}, "argument x (*f32) needs a tensor, got int"},
-		{map[string]any{"x": (*Tensor)(nil), "y": x, "out": x, "n": 100}, "argument x (*f32) needs a tensor"},
+		{map[string]any{"x": (*Tensor)(nil), "y": x, "out": x, "n": 100}, "x is None (bound with -D x=None): it can only be compared with None"},
 		{map[string]any{"x": x, "y": x, "out": x, "n": "100"}, `argument n (i32): want an integer in [-2147483648, 2147483647], got string "100"`},
 		{map[string]any{"x": x, "y": x, "out": x, "n": 2.5}, "argument n (i32): want an integer in [-2147483648, 2147483647], got float64 2.5"},
 		{map[string]any{"x": &Tensor{Shape: []int{10}, Data: make([]float64, 9)}, "y": x, "out": x, "n": 100}, "argument x: shape [10] holds 10 elements but the data has 9"},
@@ -147,10 +147,10 @@ func TestDeviceArgumentErrors(t *testing.T) {
 		{[]any{good, good, good, int64(1) << 40}, "argument n (i32): 1099511627776 is out of range [-2147483648, 2147483647]"},
 	}
 	for _, c := range cases {
-		_, _, err := deviceArgs(k.Name(), k.hostParams(), c.args)
+		_, _, err := deviceArgs(k.Name(), k.hostParams(nil), c.args)
 		require.ErrorContains(t, err, c.want)
 	}
-	vals, div16, err := deviceArgs(k.Name(), k.hostParams(), []any{good, good, good, 96})
+	vals, div16, err := deviceArgs(k.Name(), k.hostParams(nil), []any{good, good, good, 96})
 	require.NoError(t, err)
 	require.Equal(t, int32(96), vals[3])
 	require.Equal(t, []string{"n"}, div16)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"sort"
 
 	"github.com/tlego/tle/diag"
@@ -153,6 +154,36 @@ func (k *Kernel) Params() []Param {
 		out = append(out, Param{Name: p.Name.Name, Type: string(k.prog.src[p.Type.Pos():p.Type.End()]), Const: p.Const})
 	}
 	return out
+}
+
+// ParamsWith lists the kernel's parameters as Params does, with each
+// dtype parameter (T const dtype) that defines binds written as its dtype
+// in the other parameters' types: x *T with T=bf16 is x *bf16.
+func (k *Kernel) ParamsWith(defines map[string]string) []Param {
+	ps := k.Params()
+	bound := map[string]string{}
+	for _, p := range k.decl.Params {
+		if n, ok := p.Type.(*ast.NamedType); ok && p.Const && n.Name.Name == "dtype" {
+			if d, ok := defines[p.Name.Name]; ok {
+				bound[p.Name.Name] = d
+			}
+		}
+	}
+	if len(bound) == 0 {
+		return ps
+	}
+	word := regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	for i := range ps {
+		if !ps[i].Const {
+			ps[i].Type = word.ReplaceAllStringFunc(ps[i].Type, func(w string) string {
+				if d, ok := bound[w]; ok {
+					return d
+				}
+				return w
+			})
+		}
+	}
+	return ps
 }
 
 // IR checks the kernel with its bindings, lowers it to the tile IR and runs

@@ -580,7 +580,8 @@ func (k *Kernel) checkOutputs(ctx context.Context, env tuneEnv, args map[string]
 		if err != nil {
 			return nil, err
 		}
-		co := c.Options(o.Options)
+		// a nil pointer argument is Triton's None, as in Run
+		co := k.noneDefines(c.Options(o.Options), func(name string, _ int) bool { return isNilArg(cp[name]) && hasKey(cp, name) })
 		if err := k.RunContext(ctx, env.dev, g, co, cp); err != nil {
 			return nil, err
 		}
@@ -588,7 +589,7 @@ func (k *Kernel) checkOutputs(ctx context.Context, env tuneEnv, args map[string]
 		if err != nil {
 			return nil, err
 		}
-		bound, err := k.bindArgs(cp)
+		bound, err := k.bindArgs(cp, co.Defines)
 		if err != nil {
 			return nil, err
 		}

@@ -944,7 +944,17 @@ func (g *gen) forOp(op *ir.Op) {
 	if ivType.IsUnsigned() {
 		pred = enum.IPredULT
 	}
-	cond := header.NewICmp(pred, ivPhi, ub)
+	var cond value.Value = header.NewICmp(pred, ivPhi, ub)
+	if w, ok := op.Attrs["while"].(int64); ok {
+		// a while loop, or one holding a break: it runs while its flag is
+		// true
+		flag := cs[w].phis[0]
+		var live value.Value = flag
+		if !flag.Type().Equal(types.I1) {
+			live = header.NewICmp(enum.IPredNE, flag, constant.NewInt(flag.Type().(*types.IntType), 0))
+		}
+		cond = header.NewAnd(cond, live)
+	}
 	header.NewCondBr(cond, loop, exit)
 	g.set(body.Args[0], &tval{s: ivPhi})
 

@@ -459,6 +459,12 @@ func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
 		})
 	case ir.OpErf:
 		return viaF32(g.erf)
+	case ir.OpRoundTF32:
+		if dbl {
+			break
+		}
+		cvt := g.md.inlineAsm(types.I32, []types.Type{types.Float}, "cvt.rna.tf32.f32 $0, $1;", "=r,f", false)
+		return g.cur.NewBitCast(g.cur.NewCall(cvt, x[0]), types.Float)
 	}
 	g.failf("%s is not defined on floats", k)
 	return nil

@@ -93,7 +93,7 @@ func runFileBench(e *env, b *fileBenchFlags, files []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	args, _, err := buildArgs(k, b.args)
+	args, _, err := buildArgs(k, opts.Defines, b.args)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -124,7 +124,7 @@ func runFileBench(e *env, b *fileBenchFlags, files []string) int {
 			return fail("--compare: the second kernel is the first one again")
 		}
 		// its own copy of every argument: the two kernels never share a buffer
-		oargs, _, err := buildArgs(other, b.args)
+		oargs, _, err := buildArgs(other, oopts.Defines, b.args)
 		if err != nil {
 			return fail("--compare: %v", err)
 		}

@@ -58,7 +58,7 @@ func FuzzScalarArg(f *testing.F) {
 				raw = append(raw, other)
 			}
 		}
-		args, _, err := buildArgs(fuzzKernel, raw)
+		args, _, err := buildArgs(fuzzKernel, nil, raw)
 		if err != nil {
 			return
 		}

@@ -52,7 +52,9 @@ Every runtime parameter needs --arg NAME=VALUE:
                               converted, floats rounding to nearest even),
                               or zeros:N / zeros:AxB (a shape in elements),
                               or rand:AxB: random values, never zero,
-                              seeded (the same shape, the same data)
+                              seeded (the same shape, the same data);
+                              a pointer may be None (Triton's None: the
+                              kernel is specialised with -D NAME=None)
   scalar parameter            a number, range-checked against the
                               parameter's dtype (an integer parameter
                               takes integer text only: 1000, 0x3e8)
@@ -130,16 +132,16 @@ func runRun(e *env, cfg any, files []string) int {
 		// a large zeros: takes seconds to allocate: say so before it starts
 		if name, spec, ok := strings.Cut(a, "=zeros:"); ok {
 			if shape, err := parseZeros(spec); err == nil && numElems(shape) >= 1<<25 {
-				size := max(paramElem(k, name).Bytes(), 1)
+				size := max(paramElem(k, opts.Defines, name).Bytes(), 1)
 				fmt.Fprintf(e.stderr, "tlec run: %s: allocating %d elements (%.1f GiB on the host)\n", name, numElems(shape), float64(numElems(shape))*float64(size)/(1<<30))
 			}
 		}
 	}
-	args, tensors, err := buildArgs(k, r.args)
+	args, tensors, err := buildArgs(k, opts.Defines, r.args)
 	if err != nil {
 		return fail("%v", err)
 	}
-	saves, err := parseSaves(k, r.saves)
+	saves, err := parseSaves(k, opts.Defines, r.saves)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -214,7 +216,7 @@ func pickDevice(e *env, cmd, name string, gopts tle.GPUOptions) (tle.Device, err
 }
 
 // buildArgs reads every --arg into a kernel argument.
-func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*hostArg, error) {
+func buildArgs(k *tle.Kernel, defines map[string]string, raw []string) (map[string]any, map[string]*hostArg, error) {
 	params := map[string]tle.Param{}
 	for _, p := range k.Params() {
 		params[p.Name] = p
@@ -237,7 +239,11 @@ func buildArgs(k *tle.Kernel, raw []string) (map[string]any, map[string]*hostArg
 		if _, dup := args[name]; dup {
 			return nil, nil, fmt.Errorf("--arg %s: %s is given twice", a, name)
 		}
-		if elem := paramElem(k, name); elem != ir.Invalid {
+		if elem := paramElem(k, defines, name); elem != ir.Invalid && value == "None" && strings.HasPrefix(p.Type, "*") {
+			args[name] = nil // an optional tensor left out: Run binds -D NAME=None
+			continue
+		}
+		if elem := paramElem(k, defines, name); elem != ir.Invalid {
 			h, err := readArgSeed(value, elem, a) // rand: seeded by NAME=VALUE: x and y of one shape differ
 			if err != nil {
 				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
@@ -444,9 +450,10 @@ func (h *hostArg) arg() any {
 }
 
 // paramElem is the element dtype of kernel k's pointer or descriptor
-// parameter name; ir.Invalid for a scalar or no such parameter.
-func paramElem(k *tle.Kernel, name string) ir.DType {
-	for _, p := range k.Params() {
+// parameter name, with its dtype parameters bound by defines; ir.Invalid
+// for a scalar or no such parameter.
+func paramElem(k *tle.Kernel, defines map[string]string, name string) ir.DType {
+	for _, p := range k.ParamsWith(defines) {
 		if p.Name != name {
 			continue
 		}
@@ -470,7 +477,7 @@ type save struct {
 // parseSaves checks every --save before the run: NAME is a pointer or
 // descriptor parameter, given once, and PATH a file that can be written (not
 // a directory, in a directory that exists, not named by another --save).
-func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
+func parseSaves(k *tle.Kernel, defines map[string]string, raw []string) ([]save, error) {
 	var out []save
 	seen := map[string]string{}
 	for _, s := range raw {
@@ -478,7 +485,7 @@ func parseSaves(k *tle.Kernel, raw []string) ([]save, error) {
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("--save %s: want NAME=PATH", s)
 		}
-		elem := paramElem(k, name)
+		elem := paramElem(k, defines, name)
 		if elem == ir.Invalid {
 			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s (only buffers can be saved)", s, name, k.Name())
 		}

@@ -131,7 +131,7 @@ func runTune(e *env, cfg any, files []string) int {
 		if dev, err = pickDevice(e, "tune", t.device, gopts); err != nil {
 			return fail("%v", err)
 		}
-		if args, _, err = buildArgs(k, t.args); err != nil {
+		if args, _, err = buildArgs(k, opts.Defines, t.args); err != nil {
 			return fail("%v", err)
 		}
 	}

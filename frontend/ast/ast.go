@@ -212,6 +212,12 @@ type IfStmt struct {
 	Else Stmt
 }
 
+// BranchStmt is break or continue (Tok).
+type BranchStmt struct {
+	Kw  diag.Pos
+	Tok string
+}
+
 // ForStmt is either `for v := range n { }` (Range set) or
 // `for init; cond; post { }`.
 type ForStmt struct {
@@ -219,6 +225,10 @@ type ForStmt struct {
 	// range form
 	Var   *Ident
 	Range Expr
+	// RangeCall is range(start, end, step, num_stages: n, ...) in place of
+	// Range (Triton's tl.range): the call of a "range" identifier standing
+	// for the keyword
+	RangeCall *CallExpr
 	// three-clause form
 	Init *AssignStmt
 	Cond Expr
@@ -262,6 +272,9 @@ func (s *IfStmt) End() diag.Pos {
 	}
 	return s.Then.End()
 }
+func (s *BranchStmt) Pos() diag.Pos         { return s.Kw }
+func (s *BranchStmt) End() diag.Pos         { return s.Kw + diag.Pos(len(s.Tok)) }
+func (*BranchStmt) stmtNode()               {}
 func (s *ForStmt) Pos() diag.Pos            { return s.Kw }
 func (s *ForStmt) End() diag.Pos            { return s.Body.End() }
 func (s *WarpSpecializeStmt) Pos() diag.Pos { return s.Kw }
@@ -548,11 +561,21 @@ func Inspect(n Node, f func(Node) bool) {
 	case *ForStmt:
 		if n.Var != nil {
 			Inspect(n.Var, f)
-			Inspect(n.Range, f)
+			if n.RangeCall != nil {
+				for _, a := range n.RangeCall.Args {
+					Inspect(a, f)
+				}
+			} else {
+				Inspect(n.Range, f)
+			}
 		} else {
-			Inspect(n.Init, f)
+			if n.Init != nil {
+				Inspect(n.Init, f)
+			}
 			Inspect(n.Cond, f)
-			Inspect(n.Post, f)
+			if n.Post != nil {
+				Inspect(n.Post, f)
+			}
 		}
 		Inspect(n.Body, f)
 	case *WarpSpecializeStmt:

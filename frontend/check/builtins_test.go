@@ -63,7 +63,7 @@ func paramNamed(b *Builtin, name string) *Param {
 
 func compileTime(tab *Tables, a *Arg) bool {
 	switch t := a.Type.(type) {
-	case *TypeVal:
+	case *TypeVal, *ShapeVal:
 		return true
 	case Basic:
 		return t == ScopeType || t == String

@@ -89,6 +89,9 @@ type body struct {
 	fn        *ast.FuncDecl
 	inst      *Instance
 	loopDepth int
+	// loops holds, for each for loop around the statement being checked,
+	// the role it is in (break and continue need one in their own role)
+	loops     []*ast.Role
 	role      *ast.Role
 	roleIndex *Value // role_index() in role: the copy index (0, or symbolic)
 	smem      *[]*SmemBuffer
@@ -130,6 +133,9 @@ type checker struct {
 	kernelBound []string
 	tooLarge    map[string]bool
 	seen        map[string]bool // errors reported once for all instances (once)
+	// prunedCalls names the helpers called in branches pruned at compile
+	// time: one called only there is not checked generically either
+	prunedCalls map[string]bool
 }
 
 func newChecker(f *ast.File, conf Config) *checker {
@@ -236,7 +242,7 @@ func (c *checker) run() {
 	}
 	// Helpers never called from a kernel are checked once, generically.
 	for _, d := range c.file.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && len(c.info.Instances[fd]) == 0 {
+		if fd, ok := d.(*ast.FuncDecl); ok && len(c.info.Instances[fd]) == 0 && !c.prunedCalls[fd.Name.Name] {
 			c.genericFunc(fd)
 		}
 	}
@@ -645,6 +651,8 @@ func (c *checker) kernel(k *ast.KernelDecl) {
 			objs[p] = o
 			if o != nil && o.Const {
 				c.bindDefine(p, o)
+			} else if o != nil {
+				c.bindNone(p, o)
 			}
 		}
 	}
@@ -670,6 +678,15 @@ func (c *checker) bindDefine(p *ast.Param, o *Object) {
 		return
 	}
 	c.usedDefine[o.Name] = true
+	if o.Type == DTypeKind {
+		d, ok := DTypeByName(raw)
+		if !ok {
+			c.errorf(p.Name, "-D %s=%s: not a dtype (want one of %s) (%s is a dtype parameter)", o.Name, raw, dtypeNames(), o.Name)
+			return
+		}
+		o.Type = &TypeVal{T: d}
+		return
+	}
 	d, isD := o.Type.(DType)
 	if !isD {
 		return
@@ -682,16 +699,42 @@ func (c *checker) bindDefine(p *ast.Param, o *Object) {
 	o.Value = &Value{Known: v}
 }
 
+// dtypeNames lists the dtype names, for messages.
+func dtypeNames() string {
+	names := make([]string, len(DTypes))
+	for i, d := range DTypes {
+		names[i] = d.String()
+	}
+	return strings.Join(names, " ")
+}
+
+// bindNone applies a -D p=None binding to a pointer parameter: p is an
+// optional tensor left out (Triton's None argument), and p == None is the
+// compile-time true that prunes the branches using it.
+func (c *checker) bindNone(p *ast.Param, o *Object) {
+	// A -D binding applies to every kernel of the file: another kernel's
+	// const parameter may have this name, so only None is this one's.
+	raw, ok := c.conf.Defines[o.Name]
+	if !ok || raw != "None" {
+		return
+	}
+	c.usedDefine[o.Name] = true
+	if _, isPtr := o.Type.(*Pointer); !isPtr {
+		c.errorf(p.Name, "-D %s=None: %s is a runtime parameter (%s); only a pointer parameter may be None", o.Name, o.Name, o.Type)
+		return
+	}
+	o.none = true
+}
+
 // param declares a parameter in the current scope.
 func (c *checker) param(p *ast.Param, inKernel bool) *Object {
 	t := c.typeExpr(p.Type)
 	o := &Object{Kind: ParamObj, Name: p.Name.Name, Pos: p.Name.Pos(), Type: t, Decl: p, Const: p.Const}
 	c.tab.Defs[p.Name] = o
 	if p.Const && t == DTypeKind {
-		if inKernel {
-			c.errorf(p.Type, "kernel parameter %s: a kernel cannot take a dtype parameter yet (only a helper's T const dtype is supported); write the dtype", p.Name.Name)
-			o.Type = Invalid
-		}
+		// A dtype parameter: a helper's is bound at each call; a kernel's
+		// by -D T=bf16 (bindDefine). Unbound, it names no type: the body's
+		// expressions of type T are not checked until it is bound.
 	} else if !p.Const && t == DTypeKind {
 		c.errorf(p.Type, "parameter %s of type dtype must be const: write %s const dtype", p.Name.Name, p.Name.Name)
 		o.Type = Invalid

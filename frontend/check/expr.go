@@ -39,13 +39,16 @@ func (c *checker) expr1(e ast.Expr) (Type, *Value) {
 	case *ast.UnaryExpr:
 		return c.unary(e)
 	case *ast.BinaryExpr:
+		if t, v, ok := c.noneCompare(e); ok {
+			return t, v
+		}
 		xt, xv := c.expr(e.X)
 		yt, yv := c.expr(e.Y)
 		return c.binary(e, e.Op, e.X, e.Y, xt, xv, yt, yv)
 	case *ast.CallExpr:
 		return c.call(e)
 	case *ast.IndexExpr:
-		return c.index(e), nil
+		return c.index(e)
 	case *ast.SelectorExpr:
 		return c.selector(e), nil
 	case *ast.ListExpr:
@@ -86,6 +89,10 @@ func (c *checker) ident(id *ast.Ident) (Type, *Value) {
 	case VarObj:
 		return o.Type, nil
 	case ParamObj:
+		if o.none {
+			c.errorf(id, "%s is None (bound with -D %s=None): it can only be compared with None, as in if %s != None { ... }", id.Name, id.Name, id.Name)
+			return Invalid, nil
+		}
 		return o.Type, o.Value
 	case DTypeObj:
 		return o.Type, nil
@@ -97,6 +104,55 @@ func (c *checker) ident(id *ast.Ident) (Type, *Value) {
 		c.errorf(id, "kernel %s is not a value", id.Name)
 	}
 	return Invalid, nil
+}
+
+// isNone reports the predeclared None.
+func isNone(e ast.Expr) bool {
+	id, ok := unparen(e).(*ast.Ident)
+	return ok && id.Name == "None"
+}
+
+// noneCompare checks x == None and x != None (Triton's x is None, x is not
+// None): a compile-time i1, true for == exactly when x is a pointer
+// parameter bound to None (-D x=None). ok is false for any other binary
+// expression.
+func (c *checker) noneCompare(e *ast.BinaryExpr) (Type, *Value, bool) {
+	xn, yn := isNone(e.X), isNone(e.Y)
+	if !xn && !yn {
+		return nil, nil, false
+	}
+	if e.Op != "==" && e.Op != "!=" {
+		c.errorf(e, "None compares only with == and != (as Triton's is None), not %s", e.Op)
+		return Invalid, nil, true
+	}
+	other, none := e.X, e.Y
+	if xn {
+		other, none = e.Y, e.X
+	}
+	c.tab.Types[none] = TypeAndValue{Type: NoneType}
+	if isNone(other) {
+		c.errorf(e, "None compared with None")
+		return Invalid, nil, true
+	}
+	isNil := false
+	if id, ok := unparen(other).(*ast.Ident); ok {
+		if o := c.sc.lookup(id.Name); o != nil && o.Kind == ParamObj && o.none {
+			c.tab.Uses[id] = o
+			c.tab.Types[other] = TypeAndValue{Type: o.Type}
+			isNil = true
+		}
+	}
+	if !isNil {
+		t, _ := c.expr(other)
+		if isInvalid(t) {
+			return Invalid, nil, true
+		}
+		if _, ok := ElemOf(t).(*Pointer); !ok {
+			c.errorf(other, "only pointers compare with None, not %s", t)
+			return Invalid, nil, true
+		}
+	}
+	return I1, &Value{Known: constant.MakeBool(isNil == (e.Op == "=="))}, true
 }
 
 func (c *checker) isTopConst(o *Object) bool {
@@ -486,8 +542,58 @@ func (c *checker) checkOverflow(e ast.Node, t DType, v *Value) *Value {
 
 // ---------------------------------------------------------------- index
 
-func (c *checker) index(e *ast.IndexExpr) Type {
+func (c *checker) index(e *ast.IndexExpr) (Type, *Value) {
 	t, _ := c.expr(e.X)
+	if sv, ok := t.(*ShapeVal); ok {
+		return c.shapeIndex(e, sv)
+	}
+	return c.tileIndex(e, t), nil
+}
+
+// shapeIndex is x.shape[i]: dimension i (a known integer, negative counts
+// from the end) of the shape, a compile-time i32.
+func (c *checker) shapeIndex(e *ast.IndexExpr, sv *ShapeVal) (Type, *Value) {
+	if len(e.Indices) != 1 {
+		c.errorf(e, "a shape takes one index, as in x.shape[0]")
+		return Invalid, nil
+	}
+	ix := e.Indices[0]
+	if _, isSlice := ix.(*ast.SliceExpr); isSlice {
+		c.errorf(ix, "a shape takes one integer index, as in x.shape[0]")
+		return Invalid, nil
+	}
+	t, v := c.expr(ix)
+	if isInvalid(t) {
+		return Invalid, nil
+	}
+	if d, ok := t.(DType); ok && d.IsUntyped() {
+		c.convertConst(ix, d, v, I32)
+	}
+	d, ok := c.intConst(ix, t, v, "shape index")
+	if !ok {
+		return Invalid, nil
+	}
+	n, known := d.Const()
+	if !known {
+		c.errorf(ix, "shape index must be a known integer, but %s is symbolic", d)
+		return Invalid, nil
+	}
+	rank := int64(len(sv.Shape))
+	if n < 0 {
+		n += rank
+	}
+	if n < 0 || n >= rank {
+		c.errorf(ix, "shape index %s out of range for %s (rank %d)", c.src(ix), sv.Shape, rank)
+		return Invalid, nil
+	}
+	dim := sv.Shape[n]
+	if k, ok := dim.Const(); ok {
+		return I32, &Value{Known: constant.MakeInt64(k)}
+	}
+	return I32, &Value{Sym: dim}
+}
+
+func (c *checker) tileIndex(e *ast.IndexExpr, t Type) Type {
 	// Check index expressions (None and ':' are markers).
 	for _, ix := range e.Indices {
 		switch ix := ix.(type) {
@@ -553,6 +659,9 @@ func (c *checker) selector(e *ast.SelectorExpr) Type {
 	if name == "T" {
 		return c.transpose(e, t, nil)
 	}
+	if r, ok := c.introspect(e, t, name); ok {
+		return r
+	}
 	if s, ok := t.(*Slot); ok {
 		if name == "closed" {
 			if s.Writer {
@@ -579,6 +688,51 @@ func (c *checker) selector(e *ast.SelectorExpr) Type {
 	}
 	c.errorf(e.Sel, "%s has no field or method %s", t, name)
 	return Invalid
+}
+
+// introspect is x.dtype, x.shape and p.dtype.element_ty, Triton's
+// introspection: compile-time values read from a value's type. ok is false
+// when name is none of them.
+func (c *checker) introspect(e *ast.SelectorExpr, t Type, name string) (Type, bool) {
+	switch name {
+	case "dtype":
+		switch t := t.(type) {
+		case DType:
+			if t.IsUntyped() {
+				return &TypeVal{T: t.Default()}, true
+			}
+			return &TypeVal{T: t}, true
+		case *Tile:
+			return &TypeVal{T: t.Elem}, true
+		case *Pointer:
+			return &TypeVal{T: &Pointer{Elem: t.Elem}}, true
+		case *MemDesc:
+			return &TypeVal{T: t.Elem}, true
+		}
+		return nil, false
+	case "shape":
+		switch t := t.(type) {
+		case *Tile:
+			return &ShapeVal{Shape: t.Shape}, true
+		case *MemDesc:
+			if !t.AnyShape {
+				return &ShapeVal{Shape: t.Shape}, true
+			}
+		case DType, *Pointer:
+			c.errorf(e.Sel, "a scalar has no shape (x.shape is for tiles)")
+			return Invalid, true
+		}
+		return nil, false
+	case "element_ty":
+		if tv, ok := t.(*TypeVal); ok {
+			if p, ok := tv.T.(*Pointer); ok {
+				return &TypeVal{T: p.Elem}, true
+			}
+			c.errorf(e.Sel, "element_ty is the element dtype of a pointer dtype (p.dtype.element_ty), not of %s", tv.T)
+			return Invalid, true
+		}
+	}
+	return nil, false
 }
 
 func fieldNames(p *Pipe) string {

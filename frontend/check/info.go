@@ -105,6 +105,7 @@ type Object struct {
 
 	// checker bookkeeping
 	loopDepth int       // loop nesting at the declaration
+	none      bool      // a pointer parameter bound to None (-D p=None)
 	role      *ast.Role // enclosing role at the declaration (nil outside)
 }
 
@@ -154,14 +155,19 @@ type Tables struct {
 	Uses  map[*ast.Ident]*Object    // identifiers used
 	Defs  map[*ast.Ident]*Object    // identifiers declared (params, :=, const, loop vars)
 	Calls map[*ast.CallExpr]*Call   // every call
+	// Pruned holds the branches of ifs with a known compile-time condition
+	// that are not taken: they are not checked (nor lowered), so their
+	// expressions have no types.
+	Pruned map[ast.Stmt]bool
 }
 
 func newTables() *Tables {
 	return &Tables{
-		Types: map[ast.Expr]TypeAndValue{},
-		Uses:  map[*ast.Ident]*Object{},
-		Defs:  map[*ast.Ident]*Object{},
-		Calls: map[*ast.CallExpr]*Call{},
+		Types:  map[ast.Expr]TypeAndValue{},
+		Uses:   map[*ast.Ident]*Object{},
+		Defs:   map[*ast.Ident]*Object{},
+		Calls:  map[*ast.CallExpr]*Call{},
+		Pruned: map[ast.Stmt]bool{},
 	}
 }
 

@@ -170,6 +170,9 @@ func (c *checker) dtypeArg(cc *callCtx, a *argv) (DType, bool) {
 
 // shapeArg requires a shape: a list of compile-time dims, or one dim.
 func (c *checker) shapeArg(cc *callCtx, a *argv) (Shape, bool) {
+	if sv, ok := a.typ.(*ShapeVal); ok {
+		return sv.Shape, true
+	}
 	if l, ok := unparen(a.expr).(*ast.ListExpr); ok && l.Elem == nil {
 		shape := Shape{}
 		good := true
@@ -310,6 +313,47 @@ func (c *checker) full(cc *callCtx) Type {
 	return TileOf(d, shape)
 }
 
+// likeArg is the tile (or scalar) of zeros_like and full_like, and the dtype
+// of the result: dtype: when given, else x's.
+func (c *checker) likeArg(cc *callCtx) (DType, Shape, bool) {
+	x := cc.get("x")
+	xd, shape, ok := c.numeric(cc, x)
+	if !ok {
+		return Invalid, nil, false
+	}
+	if xd.IsUntyped() {
+		c.defaultUntyped(x)
+		xd = xd.Default()
+	}
+	if a := cc.get("dtype"); a != nil {
+		d, ok := c.dtypeArg(cc, a)
+		return d, shape, ok
+	}
+	return xd, shape, true
+}
+
+func (c *checker) zerosLike(cc *callCtx) Type {
+	d, shape, ok := c.likeArg(cc)
+	if !ok {
+		return Invalid
+	}
+	return TileOf(d, shape)
+}
+
+func (c *checker) fullLike(cc *callCtx) Type {
+	d, shape, ok := c.likeArg(cc)
+	v := cc.get("value")
+	_, vs, ok2 := c.numeric(cc, v)
+	if !ok || !ok2 {
+		return Invalid
+	}
+	if len(vs) > 0 {
+		return c.argErr(cc, v, "a scalar")
+	}
+	c.convert(v, d)
+	return TileOf(d, shape)
+}
+
 func (c *checker) load(cc *callCtx) Type {
 	p := cc.get("ptr")
 	if m, ok := p.typ.(*MemDesc); ok {
@@ -412,7 +456,7 @@ func (c *checker) mmaOperands(cc *callCtx, a, b *argv, ad, bd DType) (DType, boo
 
 func (c *checker) accArg(cc *callCtx, acc *argv, want Shape, d DType) bool {
 	at, ok := acc.typ.(*Tile)
-	if !ok || at.Elem != d || len(at.Shape) != 2 {
+	if !ok || at.Elem != d || len(at.Shape) != len(want) {
 		c.argErr(cc, acc, fmt.Sprintf("a %s tile", (&Tile{Shape: want, Elem: d}).String()))
 		return false
 	}
@@ -423,6 +467,10 @@ func (c *checker) accArg(cc *callCtx, acc *argv, want Shape, d DType) bool {
 	return true
 }
 
+// DotPrecisions are dot's input_precision values: how f32 operands are
+// multiplied (Triton's names).
+var DotPrecisions = []string{"tf32", "tf32x3", "ieee"}
+
 func (c *checker) dot(cc *callCtx) Type {
 	a, b := cc.get("a"), cc.get("b")
 	at, ok1 := a.typ.(*Tile)
@@ -432,9 +480,13 @@ func (c *checker) dot(cc *callCtx) Type {
 		t  *Tile
 		ok bool
 	}{{a, at, ok1}, {b, bt, ok2}} {
-		if !x.ok || len(x.t.Shape) != 2 {
-			return c.argErr(cc, x.a, "a 2-D tile (use wgmma for shared-memory operands)")
+		if !x.ok || len(x.t.Shape) != 2 && len(x.t.Shape) != 3 {
+			return c.argErr(cc, x.a, "a 2-D tile, or a 3-D one for a batched dot (use wgmma for shared-memory operands)")
 		}
+	}
+	if len(at.Shape) != len(bt.Shape) {
+		c.errorf(cc.call, "dot: a batched dot takes two 3-D operands, got %s and %s", at.Shape, bt.Shape)
+		return Invalid
 	}
 	ad, _ := at.Elem.(DType)
 	bd, _ := bt.Elem.(DType)
@@ -442,7 +494,16 @@ func (c *checker) dot(cc *callCtx) Type {
 	if !ok {
 		return Invalid
 	}
-	m, k, k2, n := at.Shape[0], at.Shape[1], bt.Shape[0], bt.Shape[1]
+	r := len(at.Shape)
+	var batch Shape
+	if r == 3 {
+		if !at.Shape[0].Equal(bt.Shape[0]) {
+			c.errorf(cc.call, "dot: batch dimensions differ: a is %s, b is %s", at.Shape, bt.Shape)
+			return Invalid
+		}
+		batch = Shape{at.Shape[0]}
+	}
+	m, k, k2, n := at.Shape[r-2], at.Shape[r-1], bt.Shape[r-2], bt.Shape[r-1]
 	if !k.Equal(k2) {
 		c.errorf(cc.call, "dot: inner dimensions differ: a is %s, b is %s", at.Shape, bt.Shape)
 		return Invalid
@@ -453,11 +514,60 @@ func (c *checker) dot(cc *callCtx) Type {
 			return Invalid
 		}
 	}
-	want := Shape{m, n}
+	if !c.dotPrecision(cc) {
+		return Invalid
+	}
+	if x := cc.get("max_num_imprecise_acc"); x != nil {
+		if n, ok := c.knownInt(cc, x); !ok {
+			return Invalid
+		} else if n < 0 {
+			c.errorf(cc.at(x), "%s must not be negative, got %d", c.what(cc, x), n)
+			return Invalid
+		}
+	}
+	if o := cc.get("out_dtype"); o != nil {
+		d, ok := c.dtypeArg(cc, o)
+		if !ok {
+			return Invalid
+		}
+		if d != accD && !(d == F16 && (ad == F16 || ad.IsFP8())) {
+			c.errorf(cc.at(o), "dot: out_dtype %s is not a result of %s operands (want %s%s)", d, ad, accD, map[bool]string{true: " or f16", false: ""}[ad == F16 || ad.IsFP8()])
+			return Invalid
+		}
+		accD = d
+	}
+	want := append(batch, m, n)
 	if acc := cc.get("acc"); acc != nil && !c.accArg(cc, acc, want, accD) {
 		return Invalid
 	}
 	return &Tile{Shape: want, Elem: accD}
+}
+
+// dotPrecision checks input_precision and allow_tf32 (Triton's older
+// spelling: true is "tf32", false "ieee"); only one may be given.
+func (c *checker) dotPrecision(cc *callCtx) bool {
+	p := cc.get("input_precision")
+	if p != nil && !p.def {
+		if p.typ != String || p.val == nil {
+			c.argErr(cc, p, "a string: \"tf32\", \"tf32x3\" or \"ieee\"")
+			return false
+		}
+		v := constant.StringVal(p.val.Known)
+		if !slices.Contains(DotPrecisions, v) {
+			c.errorf(cc.at(p), "dot: input_precision %q: want \"tf32\", \"tf32x3\" or \"ieee\"", v)
+			return false
+		}
+	}
+	if t := cc.get("allow_tf32"); t != nil {
+		if _, _, ok := c.constBool(cc, t); !ok {
+			return false
+		}
+		if p != nil && !p.def {
+			c.errorf(cc.at(t), "dot: give input_precision or allow_tf32, not both (allow_tf32: false is input_precision: \"ieee\")")
+			return false
+		}
+	}
+	return true
 }
 
 func (c *checker) where(cc *callCtx) Type {
@@ -865,6 +975,60 @@ func (c *checker) print(cc *callCtx) Type {
 			continue
 		}
 		return c.argErr(cc, a, "a string, scalar or tile")
+	}
+	return NoValue
+}
+
+// staticRangeCall is static_range used anywhere but as a loop's range.
+func (c *checker) staticRangeCall(cc *callCtx) Type {
+	c.errorf(cc.call, "static_range is a for loop's range: for i := range static_range(n)")
+	return Invalid
+}
+
+// staticAssert checks static_assert(cond, msg): cond a compile-time i1,
+// false an error at the call. A symbolic cond waits for the bindings (it
+// is checked again with them, and the lowering checks it too).
+func (c *checker) staticAssert(cc *callCtx) Type {
+	cond := cc.get("cond")
+	if d, ok := cond.typ.(DType); !ok || d != I1 {
+		return c.argErr(cc, cond, "a compile-time i1 condition")
+	}
+	if cond.val == nil {
+		c.needConst(cond.expr, c.what(cc, cond))
+		return Invalid
+	}
+	msg := ""
+	if m := cc.get("msg"); m != nil {
+		if m.typ != String || m.val == nil {
+			return c.argErr(cc, m, "a string")
+		}
+		msg = constant.StringVal(m.val.Known)
+	}
+	if b, known := cond.val.Bool(); known && !b {
+		if msg == "" {
+			msg = c.src(cond.expr)
+		}
+		c.errorf(cc.call, "static_assert failed: %s", msg)
+	}
+	return NoValue
+}
+
+// staticPrint checks static_print(args...): strings and compile-time
+// values (constants, dtypes, shapes).
+func (c *checker) staticPrint(cc *callCtx) Type {
+	for _, a := range cc.all("args") {
+		switch a.typ.(type) {
+		case *TypeVal, *ShapeVal:
+			continue
+		case DType:
+			if a.val != nil {
+				continue
+			}
+		}
+		if a.typ == String {
+			continue
+		}
+		return c.argErr(cc, a, "a compile-time value (a constant, a dtype, a shape or a string; print shows runtime values)")
 	}
 	return NoValue
 }

@@ -10,7 +10,10 @@ import (
 
 // block checks statements in the current scope.
 func (c *checker) block(stmts []ast.Stmt) {
-	for _, s := range stmts {
+	for i, s := range stmts {
+		if br, ok := s.(*ast.BranchStmt); ok && i < len(stmts)-1 && c.b != nil && len(c.b.loops) > 0 {
+			c.errorf(stmts[i+1], "%s must be the last statement of its block (what follows it never runs)", br.Tok)
+		}
 		c.stmt(s)
 	}
 }
@@ -38,6 +41,8 @@ func (c *checker) stmt(s ast.Stmt) {
 		c.returnStmt(s)
 	case *ast.IfStmt:
 		c.ifStmt(s)
+	case *ast.BranchStmt:
+		c.branchStmt(s)
 	case *ast.ForStmt:
 		c.forStmt(s)
 	case *ast.WarpSpecializeStmt:
@@ -346,7 +351,69 @@ func (c *checker) setType(e ast.Expr, t Type) {
 func (c *checker) ifStmt(s *ast.IfStmt) {
 	t, v := c.expr(s.Cond)
 	c.condition(s.Cond, t, v, "if condition")
+	if d, ok := t.(DType); ok && d == I1 && v != nil {
+		// A compile-time condition prunes as in Triton: a known one checks
+		// only the branch taken (the lowering lowers only it), so the other
+		// may use shapes that only its own constants make valid, or a None
+		// pointer. An unknown one (an unbound const parameter) checks both,
+		// but their errors wait for the bindings that decide the branch:
+		// every specialisation is checked again with them.
+		if b, known := v.Bool(); known {
+			if b {
+				c.nested(s.Then)
+				if s.Else != nil {
+					c.prune(s.Else)
+				}
+			} else {
+				c.prune(s.Then)
+				c.elseBranch(s)
+			}
+			return
+		}
+		n := len(c.errs)
+		had := map[*Instance]bool{}
+		for _, m := range c.instances {
+			for _, in := range m {
+				had[in] = true
+			}
+		}
+		c.nested(s.Then)
+		c.elseBranch(s)
+		c.errs = c.errs[:n]
+		// helper instances made here lost their errors with the branches':
+		// a call elsewhere checks its own
+		for _, m := range c.instances {
+			for k, in := range m {
+				if !had[in] {
+					delete(m, k)
+				}
+			}
+		}
+		return
+	}
 	c.nested(s.Then)
+	c.elseBranch(s)
+}
+
+// prune records a branch that a known condition leaves out, and the
+// helpers it calls (which then need no generic check of their own).
+func (c *checker) prune(st ast.Stmt) {
+	c.tab.Pruned[st] = true
+	if c.prunedCalls == nil {
+		c.prunedCalls = map[string]bool{}
+	}
+	ast.Inspect(st, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok {
+				c.prunedCalls[id.Name] = true
+			}
+		}
+		return true
+	})
+}
+
+// elseBranch checks s's else branch, if any.
+func (c *checker) elseBranch(s *ast.IfStmt) {
 	switch e := s.Else.(type) {
 	case *ast.BlockStmt:
 		c.nested(e)
@@ -373,11 +440,22 @@ func (c *checker) forStmt(s *ast.ForStmt) {
 	saved := c.sc
 	c.sc = newScope(saved)
 	defer func() { c.sc = saved }()
+	static := s.Var != nil && c.isStaticRange(s.Range)
 	if c.b != nil {
 		c.b.loopDepth++
-		defer func() { c.b.loopDepth-- }()
+		role := c.b.role
+		if static {
+			role = staticRangeLoop
+		}
+		c.b.loops = append(c.b.loops, role)
+		defer func() { c.b.loopDepth--; c.b.loops = c.b.loops[:len(c.b.loops)-1] }()
 	}
-	if s.Var != nil {
+	switch {
+	case static:
+		c.staticRange(s)
+	case s.Var != nil && s.RangeCall != nil:
+		c.declareLoopVar(s.Var, c.rangeCall(s.RangeCall))
+	case s.Var != nil:
 		t, v := c.expr(s.Range)
 		vt := Type(I32)
 		if !isInvalid(t) {
@@ -391,7 +469,7 @@ func (c *checker) forStmt(s *ast.ForStmt) {
 			}
 		}
 		c.declareLoopVar(s.Var, vt)
-	} else {
+	default:
 		if s.Init != nil {
 			c.assign(s.Init)
 			if s.Init.Tok == ":=" {
@@ -418,6 +496,120 @@ func (c *checker) forStmt(s *ast.ForStmt) {
 	if s.Post != nil {
 		c.assign(s.Post)
 	}
+}
+
+// branchStmt checks break and continue: inside a for loop of their own
+// role, and last in their block (nothing after them would run).
+func (c *checker) branchStmt(s *ast.BranchStmt) {
+	if c.b == nil || len(c.b.loops) == 0 {
+		c.errorf(s, "%s is not in a loop", s.Tok)
+		return
+	}
+	if c.b.loops[len(c.b.loops)-1] == staticRangeLoop {
+		c.errorf(s, "%s in a static_range loop: the loop is unrolled at compile time and has no iteration to leave", s.Tok)
+		return
+	}
+	if c.b.loops[len(c.b.loops)-1] != c.b.role {
+		c.errorf(s, "%s is not in a loop of this role (a role cannot leave its parent's loop)", s.Tok)
+	}
+}
+
+// staticRangeLoop marks a static_range loop among body.loops: it is
+// unrolled, so break and continue have no loop to leave.
+var staticRangeLoop = &ast.Role{}
+
+// isStaticRange reports a range over static_range(...), the builtin.
+func (c *checker) isStaticRange(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	o := c.sc.lookup(id.Name)
+	return o != nil && o.Kind == BuiltinObj && o.Builtin.Name == "static_range"
+}
+
+// staticRange checks `for i := range static_range(start, end, step)`
+// (Triton's tl.static_range): the bounds are compile-time integers, the
+// loop is unrolled, and i is a compile-time i32 in each copy; the body is
+// checked once with i symbolic.
+func (c *checker) staticRange(s *ast.ForStmt) {
+	call := s.Range.(*ast.CallExpr)
+	c.tab.Uses[call.Fun.(*ast.Ident)] = c.sc.lookup("static_range")
+	c.tab.Types[call.Fun] = TypeAndValue{Type: NoValue}
+	if len(call.Args) < 1 || len(call.Args) > 3 {
+		c.errorf(call, "static_range takes 1 to 3 compile-time integers: static_range(end), static_range(start, end, step)")
+	}
+	for _, a := range call.Args {
+		if a.Name != nil {
+			c.errorf(a.Name, "static_range takes no keyword arguments")
+			continue
+		}
+		t, v := c.expr(a.Value)
+		if d, ok := t.(DType); ok && d.IsUntyped() {
+			c.convertConst(a.Value, d, v, I32)
+			t, v = c.tab.Types[a.Value].Type, c.tab.Types[a.Value].Value
+		}
+		c.intConst(a.Value, t, v, "static_range bound")
+	}
+	c.tab.Types[call] = TypeAndValue{Type: NoValue}
+	o := &Object{Kind: ConstObj, Name: s.Var.Name, Pos: s.Var.Pos(), Type: I32, Value: &Value{Sym: SymDim(s.Var.Name)}, Const: true, Decl: s.Var}
+	c.tab.Defs[s.Var] = o
+	if s.Var.Name != "_" {
+		c.sc.names[s.Var.Name] = o
+	}
+}
+
+// rangeCall checks range(start, end, step, num_stages:, loop_unroll_factor:)
+// (Triton's tl.range) and returns the loop variable's type.
+func (c *checker) rangeCall(call *ast.CallExpr) Type {
+	var pos []ast.Expr
+	vt := Type(I32)
+	for _, a := range call.Args {
+		if a.Name == nil {
+			pos = append(pos, a.Value)
+			t, v := c.expr(a.Value)
+			if isInvalid(t) {
+				continue
+			}
+			d, ok := t.(DType)
+			switch {
+			case !ok || !d.IsInteger() || d == I1:
+				c.errorf(a.Value, "range bound must be a scalar integer, not %s", t)
+			case d.IsUntyped():
+				c.convertConst(a.Value, d, v, I32)
+			case d.Bits() > 32:
+				vt = d
+			}
+			continue
+		}
+		t, v := c.expr(a.Value)
+		switch a.Name.Name {
+		case "num_stages", "loop_unroll_factor":
+			if d, ok := t.(DType); ok && d.IsUntyped() {
+				c.convertConst(a.Value, d, v, I32)
+			}
+			d, ok := c.intConst(a.Value, t, v, "range's "+a.Name.Name)
+			if !ok {
+				continue
+			}
+			n, known := d.Const()
+			switch {
+			case !known: // checked once bound
+			case a.Name.Name == "num_stages" && n < 0, a.Name.Name == "loop_unroll_factor" && n < 1:
+				c.errorf(a.Value, "range's %s must be at least %d, got %d", a.Name.Name, map[bool]int{true: 0, false: 1}[a.Name.Name == "num_stages"], n)
+			}
+		default:
+			c.errorf(a.Name, "range takes num_stages: and loop_unroll_factor:, not %s: (Triton's flatten, warp_specialize, disallow_acc_multi_buffer and disable_licm have no .tle meaning)", a.Name.Name)
+		}
+	}
+	if len(pos) < 1 || len(pos) > 3 {
+		c.errorf(call, "range takes 1 to 3 bounds: range(end), range(start, end), range(start, end, step)")
+	}
+	return vt
 }
 
 func (c *checker) loopDepth() int {

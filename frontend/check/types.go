@@ -296,6 +296,14 @@ type TypeVal struct{ T Type }
 func (t *TypeVal) String() string { return "type " + t.T.String() }
 func (*TypeVal) isType()          {}
 
+// ShapeVal is the type of x.shape: a tile's compile-time shape, taken
+// where a shape is (zeros(x.shape, T)) and indexed by a known integer
+// (x.shape[0], a compile-time i32).
+type ShapeVal struct{ Shape Shape }
+
+func (t *ShapeVal) String() string { return "shape " + t.Shape.String() }
+func (*ShapeVal) isType()          {}
+
 // Basic is one of the few non-numeric value types: string literals and the
 // memory-scope names (smem).
 type Basic string
@@ -308,6 +316,8 @@ const (
 	// DTypeKind is the declared type of a helper's `T const dtype`
 	// parameter; bound at a call, the parameter is a type value.
 	DTypeKind Basic = "dtype"
+	// NoneType is None's, in p == None and p != None
+	NoneType Basic = "None"
 )
 
 func (b Basic) String() string { return string(b) }

@@ -340,6 +340,8 @@ func (p *printer) stmt(s ast.Stmt) {
 		p.exprList(diag.NoPos, s.RHS, 1)
 	case *ast.ExprStmt:
 		p.expr(s.X)
+	case *ast.BranchStmt:
+		p.token(s.Kw, s.Tok)
 	case *ast.ReturnStmt:
 		p.token(s.Kw, "return")
 		if len(s.Results) > 0 {
@@ -362,8 +364,17 @@ func (p *printer) stmt(s ast.Stmt) {
 				rng = p.find(def+2, "range")
 			}
 			p.token(rng, "range")
-			p.space = true
-			p.expr(s.Range)
+			if c := s.RangeCall; c != nil {
+				// range(start, end, num_stages: n)
+				p.token(c.Lparen, "(")
+				p.args(c.Lparen+1, c.Args)
+				p.token(c.Rparen, ")")
+			} else {
+				p.space = true
+				p.expr(s.Range)
+			}
+		} else if s.Init == nil && s.Post == nil {
+			p.expr(s.Cond) // for cond { }
 		} else {
 			p.stmt(s.Init)
 			p.token(p.find(end(s.Init), ";"), ";")

@@ -1,10 +1,13 @@
 package lower
 
 import (
+	"fmt"
 	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/frontend/ast"
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/ir"
+	"os"
+	"strings"
 )
 
 // lowering builds the IR of one builtin from its bound arguments.
@@ -17,68 +20,73 @@ var lowerings map[string]lowering
 
 func init() {
 	lowerings = map[string]lowering{
-		"program_id":   with((*fn).axisOp, ir.OpProgramID),
-		"num_programs": with((*fn).axisOp, ir.OpNumPrograms),
-		"arange":       (*fn).arange,
-		"zeros":        with((*fn).full, false),
-		"full":         with((*fn).full, true),
-		"load":         (*fn).load,
-		"store":        (*fn).store,
-		"atomic_add":   with((*fn).atomic, "add"),
-		"atomic_max":   with((*fn).atomic, "max"),
-		"atomic_min":   with((*fn).atomic, "min"),
-		"atomic_xchg":  with((*fn).atomic, "xchg"),
-		"atomic_cas":   (*fn).atomicCAS,
-		"dot":          with((*fn).dot, ir.OpDot),
-		"wgmma":        with((*fn).dot, ir.OpWgmma),
-		"where":        (*fn).where,
-		"cast":         (*fn).cast,
-		"sum":          with((*fn).reduce, "sum"),
-		"max":          with((*fn).reduce, "max"),
-		"min":          with((*fn).reduce, "min"),
-		"cumsum":       (*fn).cumsum,
-		"exp":          with((*fn).math, ir.OpExp),
-		"exp2":         with((*fn).math, ir.OpExp2),
-		"log":          with((*fn).math, ir.OpLog),
-		"log2":         with((*fn).math, ir.OpLog2),
-		"sqrt":         with((*fn).math, ir.OpSqrt),
-		"rsqrt":        with((*fn).math, ir.OpRsqrt),
-		"sigmoid":      with((*fn).math, ir.OpSigmoid),
-		"tanh":         with((*fn).math, ir.OpTanh),
-		"erf":          with((*fn).math, ir.OpErf),
-		"abs":          with((*fn).math, ir.OpAbs),
-		"minimum":      with((*fn).minmax, ir.OpMin),
-		"maximum":      with((*fn).minmax, ir.OpMax),
-		"fma":          (*fn).fma,
-		"cdiv":         (*fn).cdiv,
-		"reshape":      (*fn).reshape,
-		"broadcast_to": (*fn).broadcastToCall,
-		"trans":        (*fn).transCall,
-		"permute":      (*fn).transCall,
-		"print":        (*fn).print,
-		"assert":       (*fn).assert,
-		"make_desc":    (*fn).makeDesc,
-		"alloc":        (*fn).alloc,
-		"local_ptr":    (*fn).localPtr,
-		"copy":         (*fn).copyCall,
-		"barrier":      (*fn).barrier,
-		"arrive":       with((*fn).barrierOp, ir.OpBarrierArrive),
-		"wait":         with((*fn).barrierOp, ir.OpBarrierWait),
-		"expect":       with((*fn).barrierOp, ir.OpBarrierExpect),
-		"pipe":         (*fn).pipe,
-		"pp.acquire":   with((*fn).pipeOp, ir.OpPipeAcquire),
-		"pp.commit":    with((*fn).pipeOp, ir.OpPipeCommit),
-		"pp.close":     with((*fn).pipeOp, ir.OpPipeClose),
-		"pp.wait":      with((*fn).pipeOp, ir.OpPipeWait),
-		"pp.release":   with((*fn).pipeOp, ir.OpPipeRelease),
-		"buf.slot":     (*fn).memSlot,
-		"bars.slot":    (*fn).barrierSlot,
-		"wgmma_wait":   (*fn).wgmmaWait,
-		"device_mesh":  (*fn).deviceMesh,
-		"shard_id":     (*fn).shardID,
-		"remote":       (*fn).remote,
-		"asm":          (*fn).asm,
-		"role_index":   (*fn).roleIndexCall,
+		"program_id":    with((*fn).axisOp, ir.OpProgramID),
+		"num_programs":  with((*fn).axisOp, ir.OpNumPrograms),
+		"arange":        (*fn).arange,
+		"zeros":         with((*fn).full, false),
+		"full":          with((*fn).full, true),
+		"zeros_like":    with((*fn).fullLike, false),
+		"full_like":     with((*fn).fullLike, true),
+		"load":          (*fn).load,
+		"store":         (*fn).store,
+		"atomic_add":    with((*fn).atomic, "add"),
+		"atomic_max":    with((*fn).atomic, "max"),
+		"atomic_min":    with((*fn).atomic, "min"),
+		"atomic_xchg":   with((*fn).atomic, "xchg"),
+		"atomic_cas":    (*fn).atomicCAS,
+		"dot":           with((*fn).dot, ir.OpDot),
+		"wgmma":         with((*fn).dot, ir.OpWgmma),
+		"where":         (*fn).where,
+		"cast":          (*fn).cast,
+		"sum":           with((*fn).reduce, "sum"),
+		"max":           with((*fn).reduce, "max"),
+		"min":           with((*fn).reduce, "min"),
+		"cumsum":        (*fn).cumsum,
+		"exp":           with((*fn).math, ir.OpExp),
+		"exp2":          with((*fn).math, ir.OpExp2),
+		"log":           with((*fn).math, ir.OpLog),
+		"log2":          with((*fn).math, ir.OpLog2),
+		"sqrt":          with((*fn).math, ir.OpSqrt),
+		"rsqrt":         with((*fn).math, ir.OpRsqrt),
+		"sigmoid":       with((*fn).math, ir.OpSigmoid),
+		"tanh":          with((*fn).math, ir.OpTanh),
+		"erf":           with((*fn).math, ir.OpErf),
+		"abs":           with((*fn).math, ir.OpAbs),
+		"minimum":       with((*fn).minmax, ir.OpMin),
+		"maximum":       with((*fn).minmax, ir.OpMax),
+		"fma":           (*fn).fma,
+		"cdiv":          (*fn).cdiv,
+		"reshape":       (*fn).reshape,
+		"broadcast_to":  (*fn).broadcastToCall,
+		"trans":         (*fn).transCall,
+		"permute":       (*fn).transCall,
+		"print":         (*fn).print,
+		"static_assert": (*fn).staticAssert,
+		"static_range":  (*fn).staticRangeCall,
+		"static_print":  (*fn).staticPrint,
+		"assert":        (*fn).assert,
+		"make_desc":     (*fn).makeDesc,
+		"alloc":         (*fn).alloc,
+		"local_ptr":     (*fn).localPtr,
+		"copy":          (*fn).copyCall,
+		"barrier":       (*fn).barrier,
+		"arrive":        with((*fn).barrierOp, ir.OpBarrierArrive),
+		"wait":          with((*fn).barrierOp, ir.OpBarrierWait),
+		"expect":        with((*fn).barrierOp, ir.OpBarrierExpect),
+		"pipe":          (*fn).pipe,
+		"pp.acquire":    with((*fn).pipeOp, ir.OpPipeAcquire),
+		"pp.commit":     with((*fn).pipeOp, ir.OpPipeCommit),
+		"pp.close":      with((*fn).pipeOp, ir.OpPipeClose),
+		"pp.wait":       with((*fn).pipeOp, ir.OpPipeWait),
+		"pp.release":    with((*fn).pipeOp, ir.OpPipeRelease),
+		"buf.slot":      (*fn).memSlot,
+		"bars.slot":     (*fn).barrierSlot,
+		"wgmma_wait":    (*fn).wgmmaWait,
+		"device_mesh":   (*fn).deviceMesh,
+		"shard_id":      (*fn).shardID,
+		"remote":        (*fn).remote,
+		"asm":           (*fn).asm,
+		"role_index":    (*fn).roleIndexCall,
 
 		"distributed_barrier": (*fn).distributedBarrier,
 
@@ -139,6 +147,22 @@ func (s *fn) arange(a *args) *val {
 		s.errorf(c.Pos(), "arange(%d, %d) is empty", lo, hi)
 	}
 	return &val{v: s.b.Value(ir.OpArange, ir.TileOf([]int{int(hi - lo)}, ir.I32), nil, ir.Attrs{"start": lo, "end": hi})}
+}
+
+// fullLike lowers zeros_like(x, dtype:) and full_like(x, value, dtype:):
+// a tile of x's shape, of dtype (x's dtype when it is left out).
+func (s *fn) fullLike(a *args, withValue bool) *val {
+	c := a.call
+	x := s.value(s.arg(a, "x"), s.argPos(a, "x"))
+	dt := ir.ElemDType(x.Type)
+	if a.has("dtype") {
+		dt = s.dtypeArg(a, "dtype")
+	}
+	v := &val{c: &constant{kind: 'i'}}
+	if withValue {
+		v = s.arg(a, "value")
+	}
+	return &val{v: s.materialize(v, ir.TileOf(ir.ShapeOf(x.Type), dt), c.Pos())}
 }
 
 func (s *fn) full(a *args, withValue bool) *val {
@@ -265,6 +289,10 @@ func (s *fn) dot(a *args, kind ir.Kind) *val {
 		tb = s.constIntArg(a, "trans_b") != 0
 		attrs["trans_a"], attrs["trans_b"] = ta, tb
 	}
+	var batch []int
+	if kind == ir.OpDot && len(xs) == 3 && len(ys) == 3 && xs[0] == ys[0] {
+		batch, xs, ys = xs[:1], xs[1:], ys[1:]
+	}
 	if len(xs) != 2 || len(ys) != 2 {
 		s.errorf(c.Pos(), "%s needs 2-D operands, got %v and %v", kind, xs, ys)
 	}
@@ -279,16 +307,23 @@ func (s *fn) dot(a *args, kind ir.Kind) *val {
 	if k != k2 {
 		s.errorf(c.Pos(), "%s: inner dimensions differ: [%d, %d] x [%d, %d]", kind, m, k, k2, n)
 	}
-	accT := ir.TileOf([]int{m, n}, ir.F32)
+	outShape := append(append([]int(nil), batch...), m, n)
+	accT := ir.TileOf(outShape, ir.F32)
 	if ir.ElemDType(x.Type).IsInt() {
-		accT = ir.TileOf([]int{m, n}, ir.I32)
+		accT = ir.TileOf(outShape, ir.I32)
+	}
+	// out_dtype f16: the product accumulates in f32 (an f16 acc widened)
+	// and rounds once to f16
+	var outDT ir.DType
+	if kind == ir.OpDot {
+		outDT = s.dotOptions(a, ir.ElemDType(x.Type), attrs)
 	}
 	var acc *ir.Value
 	if a.has("acc") {
 		av := s.arg(a, "acc")
-		if av.v != nil {
+		if av.v != nil && outDT == ir.Invalid {
 			if dt := ir.ElemDType(av.v.Type); dt.IsFloat() || dt.IsInt() {
-				accT = ir.TileOf([]int{m, n}, dt)
+				accT = ir.TileOf(outShape, dt)
 			}
 		}
 		acc = s.materialize(av, accT, s.argPos(a, "acc"))
@@ -296,7 +331,60 @@ func (s *fn) dot(a *args, kind ir.Kind) *val {
 		acc = s.materialize(&val{c: &constant{kind: 'i'}}, accT, c.Pos())
 	}
 	s.b.Pos = c.Pos()
-	return &val{v: s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)}
+	var r *ir.Value
+	if attrs.String("input_precision") == "tf32x3" {
+		r = s.dotTF32x3(x, y, acc, accT)
+	} else {
+		r = s.b.Value(kind, accT, []*ir.Value{x, y, acc}, attrs)
+	}
+	if outDT != ir.Invalid && outDT != ir.ElemDType(accT) {
+		r = s.b.Value(ir.OpCast, ir.TileOf(outShape, outDT), []*ir.Value{r}, nil)
+	}
+	return &val{v: r}
+}
+
+// dotOptions reads dot's input_precision (or allow_tf32), out_dtype and
+// max_num_imprecise_acc. A precision other than the default tf32 is the
+// attribute input_precision, on f32 operands only (the others multiply
+// exactly whatever it says); it returns the out_dtype, ir.Invalid when it
+// is left out.
+func (s *fn) dotOptions(a *args, operand ir.DType, attrs ir.Attrs) ir.DType {
+	prec := "tf32"
+	if a.has("input_precision") {
+		if v := s.constArg(a, "input_precision"); v.str != nil {
+			prec = *v.str
+		}
+	}
+	if a.has("allow_tf32") && s.constIntArg(a, "allow_tf32") == 0 {
+		prec = "ieee"
+	}
+	if prec != "tf32" && operand == ir.F32 {
+		attrs["input_precision"] = prec
+	}
+	// max_num_imprecise_acc: accepted; every product accumulates in the
+	// f32 accumulator (docs/triton.md)
+	if a.has("out_dtype") {
+		return s.dtypeArg(a, "out_dtype")
+	}
+	return ir.Invalid
+}
+
+// dotTF32x3 lowers an f32 dot with input_precision "tf32x3" as Triton
+// does: each operand splits into big = tf32(x) and small = x - big, and
+// three tf32 products accumulate small*big, big*small, then big*big; the
+// dropped small*small is below f32's precision. big and small are exact
+// tf32 and f32 values (round_tf32 then an exact subtraction), so each dot
+// rounds its operands to tf32 as usual.
+func (s *fn) dotTF32x3(x, y, acc *ir.Value, accT ir.Type) *ir.Value {
+	split := func(v *ir.Value) (big, small *ir.Value) {
+		big = s.b.Value(ir.OpRoundTF32, v.Type, []*ir.Value{v}, nil)
+		return big, s.b.Value(ir.OpSub, v.Type, []*ir.Value{v, big}, nil)
+	}
+	xb, xs := split(x)
+	yb, ys := split(y)
+	acc = s.b.Value(ir.OpDot, accT, []*ir.Value{xs, yb, acc}, nil)
+	acc = s.b.Value(ir.OpDot, accT, []*ir.Value{xb, ys, acc}, nil)
+	return s.b.Value(ir.OpDot, accT, []*ir.Value{xb, yb, acc}, nil)
 }
 
 func (s *fn) where(a *args) *val {
@@ -592,6 +680,76 @@ func (s *fn) print(a *args) *val {
 	s.b.Pos = c.Pos()
 	s.b.Create(ir.OpPrint, nil, ops, ir.Attrs{"prefix": prefix})
 	return &val{}
+}
+
+// staticRangeCall is static_range outside a loop's range (the checker
+// reports it first).
+func (s *fn) staticRangeCall(a *args) *val {
+	s.errorf(a.call.Pos(), "static_range is a for loop's range: for i := range static_range(n)")
+	return nil
+}
+
+// staticAssert lowers static_assert(cond, msg): a false cond is an error
+// at the call; nothing is emitted.
+func (s *fn) staticAssert(a *args) *val {
+	c := a.call
+	cond := s.constArg(a, "cond")
+	if cond.c == nil {
+		s.errorf(s.argPos(a, "cond"), "static_assert needs a compile-time condition")
+	}
+	if cond.c.float() == 0 {
+		msg := ""
+		if a.has("msg") {
+			if m := s.constArg(a, "msg"); m.str != nil {
+				msg = *m.str
+			}
+		}
+		if msg == "" {
+			msg = string(s.l.file.File.Src[a.named["cond"].Value.Pos():a.named["cond"].Value.End()])
+		}
+		s.errorf(c.Pos(), "static_assert failed: %s", msg)
+	}
+	return &val{}
+}
+
+// staticPrint lowers static_print(args...): it writes the values, as the
+// kernel is specialised, to Options.StaticPrint (standard error when nil),
+// after the call's position; nothing is emitted.
+func (s *fn) staticPrint(a *args) *val {
+	var parts []string
+	for _, arg := range a.rest {
+		parts = append(parts, s.expr(arg.Value).compileTimeString())
+	}
+	w := s.l.opts.StaticPrint
+	if w == nil {
+		w = os.Stderr
+	}
+	p := s.l.file.File.Position(a.call.Pos())
+	fmt.Fprintf(w, "%s: static_print: %s\n", p, strings.Join(parts, " "))
+	return &val{}
+}
+
+// compileTimeString is a compile-time value as static_print shows it.
+func (x *val) compileTimeString() string {
+	switch {
+	case x.str != nil:
+		return *x.str
+	case x.c != nil:
+		return x.c.String()
+	case x.dtype != ir.Invalid:
+		return x.dtype.String()
+	case x.ptrType != nil:
+		return "*" + x.ptrType.Elem.String()
+	case x.tile != nil:
+		return x.tile.String()
+	case x.list != nil:
+		var parts []string
+		for _, e := range x.list {
+			parts = append(parts, e.compileTimeString())
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return x.describe()
 }
 
 func (s *fn) assert(a *args) *val {
@@ -946,6 +1104,9 @@ func dropLeading(order []int) []int {
 func (s *fn) selector(e *ast.SelectorExpr) *val {
 	x := s.expr(e.X)
 	name := e.Sel.Name
+	if r := s.introspect(x, name, e); r != nil {
+		return r
+	}
 	v := s.value(x, e.X.Pos())
 	s.b.Pos = e.Sel.Pos()
 	if name == "T" {
@@ -966,5 +1127,47 @@ func (s *fn) selector(e *ast.SelectorExpr) *val {
 		}
 	}
 	s.errorf(e.Sel.Pos(), "%s has no field %s", v.Type, name)
+	return nil
+}
+
+// introspect lowers x.dtype, x.shape and p.dtype.element_ty to the
+// compile-time values they are (nil when name is none of them).
+func (s *fn) introspect(x *val, name string, e *ast.SelectorExpr) *val {
+	if name == "element_ty" && x.ptrType != nil {
+		return &val{dtype: x.ptrType.Elem}
+	}
+	if name != "dtype" && name != "shape" {
+		return nil
+	}
+	var t ir.Type
+	switch {
+	case x.v != nil:
+		t = x.v.Type
+	case x.c != nil:
+		t = defaultType(x.c)
+	default:
+		return nil
+	}
+	if name == "shape" {
+		if _, ok := t.(*ir.MemDesc); !ok {
+			if _, ok := t.(*ir.Tile); !ok {
+				return nil
+			}
+		}
+		l := &val{}
+		for _, d := range ir.ShapeOf(t) {
+			l.list = append(l.list, &val{c: &constant{kind: 'i', i: int64(d)}})
+		}
+		return l
+	}
+	switch el := ir.Elem(t).(type) {
+	case ir.DType:
+		return &val{dtype: el}
+	case *ir.Pointer:
+		return &val{ptrType: &ir.Pointer{Elem: el.Elem, Space: el.Space}}
+	}
+	if md, ok := t.(*ir.MemDesc); ok {
+		return &val{dtype: md.Elem}
+	}
 	return nil
 }

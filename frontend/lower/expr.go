@@ -263,6 +263,14 @@ var binaryOps = map[string]ir.Kind{
 // binary lowers x op y with Triton's promotion and NumPy broadcasting;
 // two constants fold.
 func (s *fn) binary(op string, x, y *val, pos diag.Pos) *val {
+	if x.none || y.none {
+		// p == None, p != None: compile-time (None, and a pointer
+		// parameter bound to None, are none)
+		if op != "==" && op != "!=" {
+			s.errorf(pos, "None compares only with == and !=")
+		}
+		return &val{c: &constant{kind: 'b', b: (x.none == y.none) == (op == "==")}}
+	}
 	if x.c != nil && y.c != nil {
 		return &val{c: s.fold(op, x.c, y.c, pos)}
 	}
@@ -472,6 +480,21 @@ func compare[T int64 | float64](pred string, x, y T) bool {
 // index lowers x[...] on a tile: `None` inserts an axis, `:` keeps one.
 func (s *fn) index(e *ast.IndexExpr) *val {
 	x := s.expr(e.X)
+	if x.list != nil && x.v == nil && len(e.Indices) == 1 {
+		// x.shape[i]
+		i := s.expr(e.Indices[0])
+		if i.c == nil || !i.c.isInt() {
+			s.errorf(e.Indices[0].Pos(), "shape index must be a compile-time integer")
+		}
+		n := i.c.i
+		if n < 0 {
+			n += int64(len(x.list))
+		}
+		if n < 0 || n >= int64(len(x.list)) {
+			s.errorf(e.Indices[0].Pos(), "shape index %d out of range (rank %d)", i.c.i, len(x.list))
+		}
+		return x.list[n]
+	}
 	v := s.value(x, e.X.Pos())
 	rank := len(ir.ShapeOf(v.Type))
 	s.b.Pos = e.Lbrack

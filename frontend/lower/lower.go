@@ -18,6 +18,7 @@ package lower
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"runtime/debug"
 	"sort"
@@ -35,6 +36,8 @@ type Options struct {
 	Defines map[string]string
 	// NumWarps is the kernel's warp count outside warp_specialize; 0 means 4.
 	NumWarps int
+	// StaticPrint receives static_print's lines; nil means standard error.
+	StaticPrint io.Writer
 }
 
 // Kernel lowers the kernel name of f. Every compile-time parameter must be
@@ -116,6 +119,15 @@ func (l *lowerer) kernel(k *ast.KernelDecl) {
 		if !ok {
 			l.errorf(p.Pos(), "compile-time parameter %s of kernel %s is not bound: pass -D %s=VALUE", p.Name.Name, k.Name.Name, p.Name.Name)
 		}
+		if isDTypeParam(p) {
+			d, ok := ir.ParseDType(text)
+			if !ok {
+				l.errorf(p.Pos(), "-D %s=%s: not a dtype", p.Name.Name, text)
+			}
+			global.declare(p.Name.Name, &val{dtype: d})
+			constants[p.Name.Name] = text
+			continue
+		}
 		c, err := parseConst(text)
 		if err != nil {
 			l.errorf(p.Pos(), "-D %s=%s: %v", p.Name.Name, text, err)
@@ -141,6 +153,13 @@ func (l *lowerer) kernel(k *ast.KernelDecl) {
 	l.m.Funcs = append(l.m.Funcs, f)
 	st := &fn{l: l, f: f, b: ir.NewBuilder(f), scope: newScope(global), tail: true}
 	for i, p := range runtime {
+		if l.opts.Defines[p.Name.Name] == "None" {
+			// an optional tensor left out (-D p=None): p == None folds to
+			// true; the parameter stays, the host passes a null pointer
+			st.scope.declare(p.Name.Name, &val{none: true})
+			constants[p.Name.Name] = "None"
+			continue
+		}
 		st.scope.declare(p.Name.Name, &val{v: f.Body.Args[i]})
 	}
 	st.scope.declare(returned, &val{c: &constant{kind: 'b'}})
@@ -294,11 +313,14 @@ type val struct {
 	v     *ir.Value
 	c     *constant
 	dtype ir.DType // a dtype used as a value (f32 in cast(x, f32))
-	tile  *ir.Tile // a tile type used as a value ([16, 128]bf16)
-	list  []*val   // [a, b, ...]
-	str   *string  // a string literal
-	none  bool     // None
-	slice bool     // ':' in an index
+	// ptrType is a pointer dtype as a value (p.dtype of a pointer p; its
+	// element_ty is the pointee's dtype)
+	ptrType *ir.Pointer
+	tile    *ir.Tile // a tile type used as a value ([16, 128]bf16)
+	list    []*val   // [a, b, ...]
+	str     *string  // a string literal
+	none    bool     // None
+	slice   bool     // ':' in an index
 }
 
 // constant is an untyped compile-time scalar; dt is set once it is typed by

@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/tlego/tle/diag"
@@ -53,7 +54,19 @@ func (s *fn) block(stmts []ast.Stmt) {
 		if ret, ok := st.(*ast.ReturnStmt); ok && i != len(stmts)-1 {
 			s.errorf(ret.Pos(), "return must be the last statement of its block")
 		}
+		if br, ok := st.(*ast.BranchStmt); ok && i != len(stmts)-1 {
+			s.errorf(stmts[i+1].Pos(), "%s must be the last statement of its block (nothing after it runs)", br.Tok)
+		}
 		s.stmt(st)
+		if i < len(stmts)-1 && s.loops > 0 {
+			if brk, cont := holdsBranch(st); brk || cont {
+				// a break or continue deeper in st: the rest of the
+				// iteration runs where neither happened
+				s.tail = tail
+				s.guardBranch(stmts[i+1:], brk, cont)
+				return
+			}
+		}
 		if kernel && i < len(stmts)-1 && holdsReturn(st) {
 			// A return deeper in st: the rest runs where it did not.
 			s.tail = tail
@@ -192,6 +205,19 @@ func (s *fn) stmt(st ast.Stmt) {
 		}
 	case *ast.IfStmt:
 		s.ifStmt(st)
+	case *ast.BranchStmt:
+		flag := loopLive
+		if st.Tok == "continue" {
+			flag = loopCont
+		}
+		if v, _ := s.scope.lookup(flag); v == nil || v == unrolledLoop {
+			s.errorf(st.Pos(), "%s in a static_range loop: the loop is unrolled at compile time and has no iteration to leave", st.Tok)
+		}
+		if st.Tok == "break" {
+			s.rebind(loopLive, &val{c: &constant{kind: 'b'}})
+		} else {
+			s.rebind(loopCont, &val{c: &constant{kind: 'b', b: true}})
+		}
 	case *ast.ForStmt:
 		s.forStmt(st)
 	case *ast.WarpSpecializeStmt:
@@ -399,11 +425,24 @@ func (s *fn) assignedOuter(stmts []ast.Stmt) []string {
 						cur = nil
 					}
 				}
+			case *ast.BranchStmt:
+				// break and continue set the loop's hidden flags
+				name := loopLive
+				if st.Tok == "continue" {
+					name = loopCont
+				}
+				if !isLocal(name, local) && !seen[name] {
+					if v, _ := s.scope.lookup(name); v != nil {
+						seen[name] = true
+						names = append(names, name)
+					}
+				}
 			case *ast.ForStmt:
-				inner := map[string]bool{}
+				// a nested loop's break and continue are its own
+				inner := map[string]bool{loopLive: true, loopCont: true}
 				if st.Var != nil {
 					inner[st.Var.Name] = true
-				} else {
+				} else if st.Init != nil {
 					for _, l := range st.Init.LHS {
 						if id, ok := l.(*ast.Ident); ok {
 							inner[id.Name] = true
@@ -583,16 +622,119 @@ func (s *fn) rebind(name string, v *val) {
 	sc.vars[name] = v
 }
 
+// Loops stop early through hidden flags (not identifiers: no source name
+// hides them), as a kernel's return does (see returned):
+//
+//   - loopLive, carried by a loop that may stop before its bound (a while
+//     loop `for cond { }`, or one holding a break): the for op's "while"
+//     attribute names it, and an iteration runs only while it is true.
+//     break sets it to false; a while loop sets it to its condition at the
+//     end of each iteration (evaluated only while it is still true).
+//   - loopCont, declared false at the top of each iteration of a loop
+//     holding a continue, which sets it to true.
+//
+// The statements after one holding a break or continue run under
+// `if !loopLive || loopCont {} else { rest }` (guardBranch), and every if
+// holding one yields the flag it sets.
+const (
+	loopLive = "$live"
+	loopCont = "$continue"
+)
+
+// whileBound is a while loop's iteration bound: its for op counts an i32
+// from 0, so it stops after 2^31-1 iterations at the latest.
+const whileBound = math.MaxInt32
+
+// holdsBranch reports whether a break or a continue of the loop being
+// lowered stands anywhere in st (those of nested loops are theirs).
+func holdsBranch(st ast.Stmt) (brk, cont bool) {
+	var walk func(st ast.Stmt)
+	walk = func(st ast.Stmt) {
+		switch st := st.(type) {
+		case *ast.BranchStmt:
+			if st.Tok == "break" {
+				brk = true
+			} else {
+				cont = true
+			}
+		case *ast.BlockStmt:
+			if st != nil {
+				for _, x := range st.Stmts {
+					walk(x)
+				}
+			}
+		case *ast.IfStmt:
+			walk(st.Then)
+			if st.Else != nil {
+				walk(st.Else)
+			}
+		}
+	}
+	walk(st)
+	return brk, cont
+}
+
+// guardBranch lowers rest, the statements of a loop body after one that
+// holds a break (brk) or a continue (cont), under the flags that say
+// neither happened.
+func (s *fn) guardBranch(rest []ast.Stmt, brk, cont bool) {
+	at, end := rest[0].Pos(), rest[len(rest)-1].End()-1
+	var stop ast.Expr
+	if brk {
+		stop = &ast.UnaryExpr{OpPos: at, Op: "!", X: &ast.Ident{NamePos: at, Name: loopLive}}
+	}
+	if cont {
+		c := ast.Expr(&ast.Ident{NamePos: at, Name: loopCont})
+		if stop == nil {
+			stop = c
+		} else {
+			stop = &ast.BinaryExpr{X: stop, OpPos: at, Op: "||", Y: c}
+		}
+	}
+	s.ifStmt(&ast.IfStmt{
+		Kw:   at,
+		Cond: stop,
+		Then: &ast.BlockStmt{Lbrace: at, Rbrace: at},
+		Else: &ast.BlockStmt{Lbrace: at, Stmts: rest, Rbrace: end},
+	})
+}
+
 func (s *fn) forStmt(st *ast.ForStmt) {
 	var lb, ub, step *val
 	var iv string
 	ivPos := st.Pos()
-	if st.Var != nil {
+	while := st.Var == nil && st.Init == nil
+	brk, cont := false, false
+	for _, x := range st.Body.Stmts {
+		b, c := holdsBranch(x)
+		brk, cont = brk || b, cont || c
+	}
+	var attrs ir.Attrs // num_stages, loop_unroll_factor
+	unroll := int64(1)
+	switch {
+	case st.Var != nil && isStaticRange(st.Range):
+		s.staticRange(st)
+		return
+	case st.Var != nil && st.RangeCall != nil:
+		iv = st.Var.Name
+		lb, ub, step, attrs = s.rangeCall(st.RangeCall)
+		if u, ok := attrs["loop_unroll_factor"].(int64); ok {
+			unroll = u
+			if unroll > 1 && (brk || cont) {
+				s.errorf(st.RangeCall.Pos(), "loop_unroll_factor with break or continue in the loop is not supported")
+			}
+		}
+	case st.Var != nil:
 		iv = st.Var.Name
 		lb = &val{c: &constant{kind: 'i', i: 0}}
 		ub = s.expr(st.Range)
 		step = &val{c: &constant{kind: 'i', i: 1}}
-	} else {
+	case while:
+		iv = "$iteration"
+		lb = &val{c: &constant{kind: 'i', i: 0}}
+		ub = &val{c: &constant{kind: 'i', i: whileBound}}
+		step = &val{c: &constant{kind: 'i', i: 1}}
+	default:
 		if len(st.Init.LHS) != 1 || st.Init.Tok != ":=" {
 			s.errorf(st.Init.Pos(), "a for loop must start with `i := start`")
 		}
@@ -618,8 +760,27 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 			s.errorf(st.Post.RHS[0].Pos(), "the loop step must be positive")
 		}
 	}
-	names := s.assignedOuter(st.Body.Stmts)
-	want := map[string]ir.Type{}
+	s.push() // the loop's own flags
+	defer s.pop()
+	live := -1
+	if while || brk {
+		init := &val{c: &constant{kind: 'b', b: true}}
+		if while {
+			init = &val{v: s.materialize(s.expr(st.Cond), ir.I1, st.Cond.Pos())}
+		}
+		s.scope.declare(loopLive, init)
+	}
+	var names []string
+	for _, n := range s.assignedOuter(st.Body.Stmts) {
+		if n != loopLive && n != loopCont {
+			names = append(names, n)
+		}
+	}
+	if while || brk {
+		live = len(names)
+		names = append(names, loopLive)
+	}
+	want := map[string]ir.Type{loopLive: ir.I1}
 	s.b.Pos = st.Pos()
 	ivType := ir.DType(ir.I32)
 	for _, b := range []*val{lb, ub, step} {
@@ -634,7 +795,22 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		hi := s.materialize(ub, ivType, ivPos)
 		sp := s.materialize(step, ivType, ivPos)
 		inits := s.carried(names, want, st.Pos())
-		op := s.b.Create(ir.OpFor, nil, append([]*ir.Value{lo, hi, sp}, inits...), nil)
+		opAttrs := ir.Attrs{}
+		for k, v := range attrs {
+			opAttrs[k] = v
+		}
+		if live >= 0 {
+			opAttrs["while"] = int64(live)
+		}
+		if len(opAttrs) == 0 {
+			opAttrs = nil
+		}
+		loopStep := sp
+		if unroll > 1 {
+			// each iteration runs unroll copies of the body (below)
+			loopStep = s.b.Value(ir.OpMul, ivType, []*ir.Value{sp, s.materialize(&val{c: &constant{kind: 'i', i: unroll}}, ivType, ivPos)}, nil)
+		}
+		op := s.b.Create(ir.OpFor, nil, append([]*ir.Value{lo, hi, loopStep}, inits...), opAttrs)
 		outer := s.b.Block
 		body := s.b.NewRegion(op)
 		s.b.Block = body
@@ -645,10 +821,41 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 			s.rebind(n, &val{v: s.f.AddBlockArg(body, inits[i].Type, n)})
 		}
 		s.push()
+		if cont {
+			s.scope.declare(loopCont, &val{c: &constant{kind: 'b'}})
+		}
 		tail := s.tail
 		s.tail = false // the next iteration follows
 		s.loops++
 		s.block(st.Body.Stmts)
+		for k := int64(1); k < unroll; k++ {
+			// copy k of the body, for iv + k*step, where that is below
+			// the bound
+			at := st.Body.Lbrace
+			s.b.Pos = at
+			off := s.b.Value(ir.OpMul, ivType, []*ir.Value{sp, s.materialize(&val{c: &constant{kind: 'i', i: k}}, ivType, at)}, nil)
+			ivk := s.b.Value(ir.OpAdd, ivType, []*ir.Value{ivVal, off}, nil)
+			pred := "lt"
+			below := s.b.Value(ir.OpCmp, ir.I1, []*ir.Value{ivk, hi}, ir.Attrs{"pred": pred})
+			s.push()
+			s.scope.declare("$unrolled", &val{v: below})
+			s.scope.declare(iv, &val{v: ivk})
+			s.ifStmt(&ast.IfStmt{Kw: at, Cond: &ast.Ident{NamePos: at, Name: "$unrolled"}, Then: st.Body})
+			s.pop()
+		}
+		if while {
+			// the condition for the next iteration, evaluated only while
+			// no break stopped the loop
+			at := st.Cond.Pos()
+			set := &ast.AssignStmt{LHS: []ast.Expr{&ast.Ident{NamePos: at, Name: loopLive}}, Tok: "=", TokAt: at, RHS: []ast.Expr{st.Cond}}
+			if brk {
+				s.ifStmt(&ast.IfStmt{Kw: at, Cond: &ast.Ident{NamePos: at, Name: loopLive},
+					Then: &ast.BlockStmt{Lbrace: at, Rbrace: st.Cond.End() - 1, Stmts: []ast.Stmt{set}}})
+			} else {
+				s.b.Pos = at
+				s.rebind(loopLive, &val{v: s.materialize(s.expr(st.Cond), ir.I1, at)})
+			}
+		}
 		s.loops--
 		s.tail = tail
 		s.pop()
@@ -662,6 +869,100 @@ func (s *fn) forStmt(st *ast.ForStmt) {
 		}
 		return
 	}
+}
+
+// isStaticRange reports static_range(...) (the checker made sure the name
+// is the builtin's).
+func isStaticRange(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	return ok && isIdent(call.Fun, "static_range")
+}
+
+// staticRange unrolls `for i := range static_range(start, end, step)`:
+// the body is lowered once per value of i, a constant in each copy (so
+// its ifs on i are pruned, as Triton's per-iteration constexpr).
+func (s *fn) staticRange(st *ast.ForStmt) {
+	call := st.Range.(*ast.CallExpr)
+	var b []int64
+	for _, a := range call.Args {
+		v := s.expr(a.Value)
+		if v.c == nil || !v.c.isInt() {
+			s.errorf(a.Value.Pos(), "static_range needs compile-time integers")
+		}
+		b = append(b, v.c.i)
+	}
+	lo, hi, step := int64(0), int64(0), int64(1)
+	switch len(b) {
+	case 1:
+		hi = b[0]
+	case 2:
+		lo, hi = b[0], b[1]
+	case 3:
+		lo, hi, step = b[0], b[1], b[2]
+	}
+	if step <= 0 {
+		s.errorf(call.Pos(), "static_range's step must be positive, got %d", step)
+	}
+	if (hi-lo+step-1)/step > maxStaticRange {
+		s.errorf(call.Pos(), "static_range unrolls %d copies of the body, more than %d", (hi-lo+step-1)/step, maxStaticRange)
+	}
+	tail := s.tail
+	defer func() { s.tail = tail }()
+	for i := lo; i < hi; i += step {
+		s.push()
+		// break and continue have no loop here (the checker says so
+		// where it can; a copy's pruned if may hide one from it)
+		s.scope.declare(loopLive, unrolledLoop)
+		s.scope.declare(loopCont, unrolledLoop)
+		s.scope.declare(st.Var.Name, &val{c: &constant{kind: 'i', i: i}})
+		s.tail = tail && i+step >= hi
+		s.push()
+		s.block(st.Body.Stmts)
+		s.pop()
+		s.pop()
+	}
+}
+
+// unrolledLoop stands for the flags of a static_range loop, which has
+// none.
+var unrolledLoop = &val{none: true}
+
+// maxStaticRange bounds a static_range's copies of its body.
+const maxStaticRange = 4096
+
+// rangeCall reads range(start, end, step, num_stages:, loop_unroll_factor:).
+func (s *fn) rangeCall(call *ast.CallExpr) (lb, ub, step *val, attrs ir.Attrs) {
+	var pos []*val
+	attrs = ir.Attrs{}
+	for _, a := range call.Args {
+		if a.Name == nil {
+			pos = append(pos, s.expr(a.Value))
+			continue
+		}
+		v := s.expr(a.Value)
+		if v.c == nil || !v.c.isInt() {
+			s.errorf(a.Value.Pos(), "range's %s must be a compile-time integer", a.Name.Name)
+		}
+		attrs[a.Name.Name] = v.c.i
+	}
+	lb, step = &val{c: &constant{kind: 'i', i: 0}}, &val{c: &constant{kind: 'i', i: 1}}
+	switch len(pos) {
+	case 1:
+		ub = pos[0]
+	case 2:
+		lb, ub = pos[0], pos[1]
+	case 3:
+		lb, ub, step = pos[0], pos[1], pos[2]
+	default:
+		s.errorf(call.Pos(), "range takes 1 to 3 bounds")
+	}
+	if step.c != nil && step.c.float() <= 0 {
+		s.errorf(call.Pos(), "the loop step must be positive")
+	}
+	if u, ok := attrs["loop_unroll_factor"].(int64); ok && u <= 1 {
+		delete(attrs, "loop_unroll_factor") // 1: the loop as it is
+	}
+	return lb, ub, step, attrs
 }
 
 func isIdent(e ast.Expr, name string) bool {

@@ -217,6 +217,8 @@ func (c *converter) stmt(s *gStmt) ast.Stmt {
 			r.Results = append(r.Results, c.expr(e))
 		}
 		return r
+	case s.Branch != nil:
+		return &ast.BranchStmt{Kw: at(s.Branch.Pos), Tok: s.Branch.Tok}
 	case s.If != nil:
 		return c.ifStmt(s.If)
 	case s.For != nil:
@@ -224,11 +226,21 @@ func (c *converter) stmt(s *gStmt) ast.Stmt {
 		fs := &ast.ForStmt{Kw: at(f.Pos)}
 		if f.Range != nil {
 			fs.Var = c.ident(f.Range.Var)
-			fs.Range = c.expr(f.Range.N)
-		} else {
+			switch rc := f.Range.Call; {
+			case rc == nil:
+				fs.Range = c.expr(f.Range.N)
+			case len(rc.Call.Args) == 1 && rc.Call.Args[0].Name == nil:
+				// range (n): a parenthesised bound, as before
+				fs.Range = &ast.ParenExpr{Lparen: at(rc.Pos), X: c.expr(rc.Call.Args[0].Value), Rparen: at(rc.Call.Rparen.Pos)}
+			default:
+				fs.RangeCall = &ast.CallExpr{Fun: &ast.Ident{NamePos: at(rc.Pos) - 5, Name: "range"}, Lparen: at(rc.Pos), Args: c.args(rc.Call.Args), Rparen: at(rc.Call.Rparen.Pos)}
+			}
+		} else if f.Three != nil {
 			fs.Init = c.simpleAssign(f.Three.Init, "loop initialiser")
 			fs.Cond = c.expr(f.Three.Cond)
 			fs.Post = c.simpleAssign(f.Three.Post, "loop post statement")
+		} else {
+			fs.Cond = c.expr(f.Cond) // for cond { }: a while loop
 		}
 		fs.Body = c.block(f.Body)
 		return fs

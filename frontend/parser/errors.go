@@ -219,7 +219,7 @@ func expectation(s string) string {
 			return "semicolon or new line"
 		case ",":
 			return "comma"
-		case "kernel", "func", "const", "return", "if", "else", "for", "range", "warp_specialize", "role", "desc":
+		case "kernel", "func", "const", "return", "if", "else", "for", "range", "warp_specialize", "role", "desc", "break", "continue":
 			return "keyword " + w
 		}
 		return w

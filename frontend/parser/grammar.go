@@ -159,6 +159,7 @@ type gRbrace struct {
 type gStmt struct {
 	Simple *gSimple   `parser:"@@"`
 	Return *gReturn   `parser:"| @@"`
+	Branch *gBranch   `parser:"| @@"`
 	If     *gIf       `parser:"| @@"`
 	For    *gFor      `parser:"| @@"`
 	Warp   *gWarpSpec `parser:"| @@"`
@@ -172,6 +173,12 @@ type gReturn struct {
 	Results []*gExpr `parser:"( @@ ( \",\" @@ )* )?"`
 }
 
+// gBranch is break or continue.
+type gBranch struct {
+	Pos lexer.Position
+	Tok string `parser:"@( \"break\" | \"continue\" )"`
+}
+
 type gIf struct {
 	Pos    lexer.Position
 	Cond   *gExpr  `parser:"\"if\" @@"`
@@ -183,13 +190,22 @@ type gIf struct {
 type gFor struct {
 	Pos   lexer.Position
 	Range *gRangeClause `parser:"\"for\" ( @@"`
-	Three *gThreeClause `parser:"| @@ )"`
+	Three *gThreeClause `parser:"| @@"`
+	Cond  *gExpr        `parser:"| @@ )"`
 	Body  *gBlock       `parser:"@@"`
 }
 
 type gRangeClause struct {
-	Var *gIdent `parser:"@@ \":=\" \"range\""`
-	N   *gExpr  `parser:"@@"`
+	Var  *gIdent     `parser:"@@ \":=\" \"range\""`
+	Call *gRangeCall `parser:"( @@"`
+	N    *gExpr      `parser:"| @@ )"`
+}
+
+// gRangeCall is range(start, end, step, num_stages: n, ...): Triton's
+// tl.range, arguments after the keyword.
+type gRangeCall struct {
+	Pos  lexer.Position
+	Call *gCall `parser:"@@"`
 }
 
 type gThreeClause struct {

@@ -69,13 +69,13 @@ const ebnfHeader = `(* The grammar of .tle files, printed by parser.EBNF() from 
 
    Tokens (frontend/parser/scan.go):
      <ident>   [A-Za-z_][A-Za-z0-9_]*, except the keywords
-               kernel func const return if else for range warp_specialize role
+               kernel func const return if else for range break continue warp_specialize role
      <int>     Go integer literals: 42, 1_000, 0x1F, 0b101, 0o17, 017
      <float>   Go decimal floating-point literals: 1.5, .5, 1., 1e-3
      <string>  a double-quoted string with Go's escapes, on one line
    Comments are // to the end of the line and /* ... */; they and white space
    separate tokens. As in Go, a ";" is inserted at a line end (and at the end
-   of the file) after an identifier, a literal, "return", ")", "]" or "}".
+   of the file) after an identifier, a literal, "return", "break", "continue", ")", "]" or "}".
    Statements and declarations are separated by ";" or a line end.
 
    Expr is a flat chain; binary operators bind by Go's precedence table,

@@ -22,7 +22,7 @@ import (
 // names stay ordinary identifiers.
 var keywords = map[string]bool{
 	"kernel": true, "func": true, "const": true, "return": true, "if": true, "else": true,
-	"for": true, "range": true, "warp_specialize": true, "role": true,
+	"for": true, "range": true, "warp_specialize": true, "role": true, "break": true, "continue": true,
 }
 
 // operators, longest first within each leading byte.
@@ -82,7 +82,7 @@ func endsStatement(t lexer.Token, sym map[string]lexer.TokenType) bool {
 	case sym["Ident"], sym["Int"], sym["Float"], sym["String"]:
 		return true
 	case sym["Keyword"]:
-		return t.Value == "return"
+		return t.Value == "return" || t.Value == "break" || t.Value == "continue"
 	case sym["Op"]:
 		return t.Value == ")" || t.Value == "]" || t.Value == "}"
 	}

@@ -15,11 +15,19 @@ import (
 
 func (t *thread) dotOp(in *instr) error {
 	ia, ib, so := t.info(in.args[0]), t.info(in.args[1]), t.info(in.res[0])
-	if len(ia.shape) != 2 || len(ib.shape) != 2 || len(so.shape) != 2 {
-		return t.errAt(in.op, "dot needs 2-d tiles, got %v x %v -> %v", ia.typ, ib.typ, so.typ)
+	r := len(so.shape)
+	if r != 2 && r != 3 || len(ia.shape) != r || len(ib.shape) != r {
+		return t.errAt(in.op, "dot needs 2-d (or batched 3-d) tiles, got %v x %v -> %v", ia.typ, ib.typ, so.typ)
 	}
-	M, K, N := ia.shape[0], ia.shape[1], ib.shape[1]
-	if ib.shape[0] != K || so.shape[0] != M || so.shape[1] != N {
+	B := 1
+	if r == 3 {
+		B = so.shape[0]
+		if ia.shape[0] != B || ib.shape[0] != B {
+			return t.errAt(in.op, "dot batch dimensions do not match: %v x %v -> %v", ia.typ, ib.typ, so.typ)
+		}
+	}
+	M, K, N := ia.shape[r-2], ia.shape[r-1], ib.shape[r-1]
+	if ib.shape[r-2] != K || so.shape[r-2] != M || so.shape[r-1] != N {
 		return t.errAt(in.op, "dot shapes do not match: %v x %v -> %v", ia.typ, ib.typ, so.typ)
 	}
 	a, b := t.arg(in, 0), t.arg(in, 1)
@@ -27,7 +35,12 @@ func (t *thread) dotOp(in *instr) error {
 		if a.f == nil || b.f == nil {
 			return t.errAt(in.op, "float dot of non-float operands")
 		}
-		return t.dotF(in, t.tf32Operand(in, 0, a.f), t.tf32Operand(in, 1, b.f), M, K, N)
+		if in.op.Attrs.String("input_precision") == "ieee" {
+			// the f32 values as they are: the products exact, their sum
+			// rounded once (an ideal f32 dot)
+			return t.dotF(in, a.f, b.f, B, M, K, N)
+		}
+		return t.dotF(in, t.tf32Operand(in, 0, a.f), t.tf32Operand(in, 1, b.f), B, M, K, N)
 	}
 	if a.i == nil || b.i == nil {
 		return t.errAt(in.op, "integer dot of non-integer operands")
@@ -35,18 +48,21 @@ func (t *thread) dotOp(in *instr) error {
 	v := t.out(in, 0)
 	var acc []int64
 	if len(in.args) > 2 {
-		acc = t.bcastI(t.arg(in, 2).i, M*N, 0)
+		acc = t.bcastI(t.arg(in, 2).i, B*M*N, 0)
 	}
-	for i := 0; i < M; i++ {
-		for j := 0; j < N; j++ {
-			var s int64
-			if acc != nil {
-				s = acc[i*N+j]
+	for bi := 0; bi < B; bi++ {
+		ai, bb, o := a.i[bi*M*K:], b.i[bi*K*N:], bi*M*N
+		for i := 0; i < M; i++ {
+			for j := 0; j < N; j++ {
+				var s int64
+				if acc != nil {
+					s = acc[o+i*N+j]
+				}
+				for k := 0; k < K; k++ {
+					s += ai[i*K+k] * bb[k*N+j]
+				}
+				v.i[o+i*N+j] = s
 			}
-			for k := 0; k < K; k++ {
-				s += a.i[i*K+k] * b.i[k*N+j]
-			}
-			v.i[i*N+j] = s
 		}
 	}
 	wrapSlice(so.dt, v.i)
@@ -72,7 +88,7 @@ func (t *thread) tf32Operand(in *instr, k int, xs []float64) []float64 {
 // output's products are summed in float64 (exact for the products of
 // 16-bit and 8-bit floats and of tf32 values), added to the accumulator and
 // rounded once to the result dtype.
-func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
+func (t *thread) dotF(in *instr, a, b []float64, B, M, K, N int) error {
 	so := t.info(in.res[0])
 	var acc []float64
 	if len(in.args) > 2 {
@@ -80,12 +96,28 @@ func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
 		if x.f == nil {
 			return t.errAt(in.op, "dot accumulator is not a float tile")
 		}
-		acc = t.bcastF(x.f, M*N, 2)
+		acc = t.bcastF(x.f, B*M*N, 2)
 	}
 	v := t.out(in, 0)
-	if len(a) < M*K || len(b) < K*N {
-		return t.errAt(in.op, "dot operands are too small for %dx%dx%d", M, K, N)
+	if len(a) < B*M*K || len(b) < B*K*N {
+		return t.errAt(in.op, "dot operands are too small for %dx%dx%dx%d", B, M, K, N)
 	}
+	all, allAcc, allOut := a, acc, v.f
+	for bi := 0; bi < B; bi++ {
+		a, b := all[bi*M*K:(bi+1)*M*K], b[bi*K*N:(bi+1)*K*N]
+		if allAcc != nil {
+			acc = allAcc[bi*M*N : (bi+1)*M*N]
+		}
+		if err := t.dotF1(a, b, acc, allOut[bi*M*N:(bi+1)*M*N], M, K, N); err != nil {
+			return err
+		}
+	}
+	roundSlice(so.dt, v.f)
+	return nil
+}
+
+// dotF1 is one product of dotF: out = acc + a[M,K] x b[K,N], in float64.
+func (t *thread) dotF1(a, b, acc, vf []float64, M, K, N int) error {
 	tmp := scratch(&t.pool.scrF[3], N)
 	for i := 0; i < M; i++ {
 		for j := range tmp {
@@ -112,7 +144,7 @@ func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
 				tmp[j] += a0 * b0[j]
 			}
 		}
-		out := v.f[i*N : (i+1)*N]
+		out := vf[i*N : (i+1)*N]
 		if acc != nil {
 			arow := acc[i*N : (i+1)*N]
 			for j := range out {
@@ -122,7 +154,6 @@ func (t *thread) dotF(in *instr, a, b []float64, M, K, N int) error {
 			copy(out, tmp)
 		}
 	}
-	roundSlice(so.dt, v.f)
 	return nil
 }
 
@@ -174,7 +205,7 @@ func (t *thread) wgmma(in *instr) error {
 	va, _ := t.arg(in, 0).ref.(*view)
 	vb, _ := t.arg(in, 1).ref.(*view)
 	t.wgmmaIssued(in.op, va, vb)
-	return t.dotF(in, t.tf32Operand(in, 0, a), t.tf32Operand(in, 1, b), M, sa[1], N)
+	return t.dotF(in, t.tf32Operand(in, 0, a), t.tf32Operand(in, 1, b), 1, M, sa[1], N)
 }
 
 // ---- reductions

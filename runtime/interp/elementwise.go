@@ -3,6 +3,7 @@ package interp
 import (
 	"math"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
 )
 
@@ -204,6 +205,8 @@ func (t *thread) unary(in *instr) error {
 			fn = math.Tanh
 		case ir.OpErf:
 			fn = math.Erf
+		case ir.OpRoundTF32:
+			fn = floats.RoundTF32
 		default:
 			return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
 		}

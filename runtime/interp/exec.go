@@ -224,7 +224,7 @@ func (t *thread) exec(in *instr) error {
 		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr:
 		return t.binary(in)
 	case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt,
-		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf:
+		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf, ir.OpRoundTF32:
 		return t.unary(in)
 	case ir.OpCmp:
 		return t.cmp(in)
@@ -431,11 +431,19 @@ func (t *thread) forOp(in *instr) error {
 	ivSlot := body.args[0]
 	ivInfo := t.info(ivSlot)
 	stopped := &t.c.l.stopped
+	while, hasWhile := op.Attrs["while"].(int64)
 	for iv := lb; iv < ub; iv += step {
 		// once per iteration, so that a loop whose body has no op (run
 		// checks before each one) still stops when the launch does
 		if stopped.Load() {
 			return errStopped
+		}
+		if hasWhile {
+			// a while loop, or one holding a break: it runs while its
+			// flag is true
+			if c := regs[body.args[1+while]]; c.i == nil || c.i[0] == 0 {
+				break
+			}
 		}
 		v := t.newVal(ivSlot)
 		if v.f != nil {
