@@ -11,9 +11,20 @@ type gFile struct {
 }
 
 type gDecl struct {
-	Kernel *gKernel `parser:"@@"`
+	Import *gImport `parser:"@@"`
+	Kernel *gKernel `parser:"| @@"`
 	Func   *gFunc   `parser:"| @@"`
 	Const  *gConst  `parser:"| @@"`
+}
+
+type gImport struct {
+	Pos  lexer.Position
+	Path *gString `parser:"\"import\" @@"`
+}
+
+type gString struct {
+	Pos   lexer.Position
+	Value string `parser:"@String"`
 }
 
 type gKernel struct {
