@@ -27,6 +27,61 @@ type File struct {
 	Name  string
 	Src   []byte
 	lines []int // byte offset at which each line starts
+	parts []part
+}
+
+// part is one file of a composite File: its bytes are Src[base:base+len].
+type part struct {
+	base int
+	file *File
+}
+
+// Compose returns one File made of main and the files it imports: its Src
+// is main's bytes and then each other file's, each after a newline, and it
+// returns the offset at which each of others starts. A position of the
+// composite names the file it falls in, with that file's line and column,
+// so a program built from several files keeps one position space.
+func Compose(main *File, others ...*File) (*File, []Pos) {
+	src := append([]byte(nil), main.Src...)
+	parts := []part{{0, main}}
+	var bases []Pos
+	for _, o := range others {
+		src = append(src, '\n')
+		parts = append(parts, part{len(src), o})
+		bases = append(bases, Pos(len(src)))
+		src = append(src, o.Src...)
+	}
+	f := NewFile(main.Name, src)
+	f.parts = parts
+	return f, bases
+}
+
+// Parts lists the files of a composite (main first); a plain File is its
+// own one part.
+func (f *File) Parts() []*File {
+	if f == nil {
+		return nil
+	}
+	if len(f.parts) == 0 {
+		return []*File{f}
+	}
+	out := make([]*File, len(f.parts))
+	for i, p := range f.parts {
+		out[i] = p.file
+	}
+	return out
+}
+
+// part returns the file of a composite p falls in and p's offset there.
+func (f *File) part(p Pos) (*File, Pos) {
+	if len(f.parts) == 0 || !p.IsValid() {
+		return f, p
+	}
+	i := sort.Search(len(f.parts), func(i int) bool { return f.parts[i].base > int(p) }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return f.parts[i].file, p - Pos(f.parts[i].base)
 }
 
 // NewFile records a source file and indexes its lines.
@@ -60,6 +115,10 @@ func (p Position) String() string {
 func (f *File) Position(p Pos) Position {
 	if f == nil {
 		return Position{}
+	}
+	if len(f.parts) > 0 && p.IsValid() {
+		pf, pp := f.part(p)
+		return pf.Position(pp)
 	}
 	if !p.IsValid() {
 		return Position{Filename: f.Name}
@@ -137,7 +196,8 @@ func (d *Diagnostic) Format(w io.Writer) {
 				width = endPos.Col - pos.Col
 			}
 		}
-		text, col, width := excerpt(d.File.Line(pos.Line), pos.Col-1, max(width, 1))
+		pf, _ := d.File.part(d.Pos)
+		text, col, width := excerpt(pf.Line(pos.Line), pos.Col-1, max(width, 1))
 		fmt.Fprintf(w, "    %s\n", text)
 		fmt.Fprintf(w, "    %s%s\n", strings.Repeat(" ", col), strings.Repeat("^", width))
 	}

@@ -152,7 +152,10 @@ func TestDocExamples(t *testing.T) {
 	srcs := docSources(t)
 	for _, d := range srcs {
 		t.Run(d.name, func(t *testing.T) {
-			f, err := parser.ParseFile(d.name, d.src)
+			// Imports resolve from the document's folder ("docs/language.md:123"
+			// imports "examples/x.tle" as docs/examples/x.tle).
+			read := func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(repoRoot(t), name)) }
+			f, err := parser.Load(d.name, d.src, read)
 			if err != nil {
 				t.Fatalf("%s: the example does not parse:\n%v", d.name, err)
 			}

@@ -233,6 +233,10 @@ func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "tle-go %s %s\x00%s\x00%s\x00", Version, buildID, k.prog.name, k.Name())
 	h.Write(k.prog.src)
+	for _, f := range k.prog.file.File.Parts()[1:] { // imported files
+		fmt.Fprintf(h, "\x00import %s\x00%d\x00", f.Name, len(f.Src))
+		h.Write(f.Src)
+	}
 	fmt.Fprintf(h, "\x00%s\x00align16\x00%s\x00%s\x00", bindingKey(opts), g.Arch, g.Toolchain)
 	if g.PTX != "" {
 		fmt.Fprintf(h, "ptx:%x\x00", sha256.Sum256([]byte(g.PTX)))

@@ -29,9 +29,17 @@ type Program struct {
 }
 
 // Parse parses and checks src as the file name. Errors are a diag.List with
-// every problem found, each with its position.
+// every problem found, each with its position. A source parsed from memory
+// has no folder to import from: its imports are errors (use Load or
+// LoadFile).
 func Parse(name string, src []byte) (*Program, error) {
-	f, err := parser.ParseFile(name, src)
+	return parse(name, src, nil)
+}
+
+// parse parses name and the files it imports (read reads them, by the path
+// parser.Load resolved) and checks the program.
+func parse(name string, src []byte, read parser.ReadFunc) (*Program, error) {
+	f, err := parser.Load(name, src, read)
 	if err != nil {
 		return nil, err
 	}
@@ -43,16 +51,25 @@ func Parse(name string, src []byte) (*Program, error) {
 }
 
 // LoadFile reads, parses and checks a .tle file (of at most 16 MiB:
-// a wrong path, say /dev/zero, is an error rather than a crash).
+// a wrong path, say /dev/zero, is an error rather than a crash). Its
+// imports are read from disk, relative to the importing file's folder.
 func LoadFile(path string) (*Program, error) {
 	src, err := fileio.ReadFile(path, fileio.MaxSourceBytes)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, src)
+	return parse(filepath.ToSlash(path), src, ReadDisk)
 }
 
-// Load reads a .tle file from a file system, typically an embed.FS:
+// ReadDisk reads an imported file from disk (its slash-separated path
+// relative to the working directory or absolute), as LoadFile does.
+func ReadDisk(name string) ([]byte, error) {
+	return fileio.ReadFile(filepath.FromSlash(name), fileio.MaxSourceBytes)
+}
+
+// Load reads a .tle file from a file system, typically an embed.FS, and the
+// files it imports from the same file system (an import that leaves it, a
+// "../x.tle" of a file at its root, is an error):
 //
 //	//go:embed kernels/*.tle
 //	var kernels embed.FS
@@ -68,7 +85,12 @@ func Load(fsys fs.FS, path string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(filepath.ToSlash(path), src)
+	return parse(filepath.ToSlash(path), src, func(name string) ([]byte, error) {
+		if !fs.ValidPath(name) {
+			return nil, fmt.Errorf("%s is outside the file system the program was loaded from", name)
+		}
+		return fs.ReadFile(fsys, name)
+	})
 }
 
 // Name is the file name the program was parsed as ("" for a nil program).

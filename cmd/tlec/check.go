@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/tlego/tle/diag"
@@ -130,7 +131,7 @@ func runCheck(e *env, cfg any, files []string) int {
 // checkTarget compiles the kernels of a file that checks for arch and prints
 // what would not build; it reports whether anything was an error.
 func checkTarget(e *env, path string, src []byte, defines map[string]string, arch string) bool {
-	prog, err := tle.Parse(path, src)
+	prog, err := tle.LoadFile(path)
 	if err == nil {
 		err = prog.CheckTarget(tle.CompileOptions{Defines: defines}, tle.GPUOptions{Arch: arch})
 	}
@@ -144,7 +145,7 @@ func checkTarget(e *env, path string, src []byte, defines map[string]string, arc
 
 // checkSource parses and checks one file and returns its diagnostics.
 func checkSource(name string, src []byte, defines map[string]string) diag.List {
-	f, err := parser.ParseFile(name, src)
+	f, err := parser.Load(filepath.ToSlash(name), src, tle.ReadDisk)
 	if err != nil {
 		var l diag.List
 		if errors.As(err, &l) {

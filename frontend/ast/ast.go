@@ -29,8 +29,8 @@ func (c *Comment) End() diag.Pos { return c.Start + diag.Pos(len(c.Text)) }
 
 // ---------------------------------------------------------------- declarations
 
-// Decl is a top-level declaration: *KernelDecl, *FuncDecl, *ConstDecl or
-// *TuneDecl.
+// Decl is a top-level declaration: *ImportDecl, *KernelDecl, *FuncDecl,
+// *ConstDecl or *TuneDecl.
 type Decl interface {
 	Node
 	declNode()
@@ -60,6 +60,13 @@ type ConstDecl struct {
 	Value Expr
 }
 
+// ImportDecl is `import "path"`: the funcs and consts of another .tle file,
+// its path relative to the importing file's folder. Imports come first.
+type ImportDecl struct {
+	Kw   diag.Pos
+	Path *BasicLit // a String literal, quotes included
+}
+
 // Param is `name T` or `name const T`.
 type Param struct {
 	Name  *Ident
@@ -72,6 +79,8 @@ func (d *KernelDecl) End() diag.Pos { return d.Body.End() }
 func (d *FuncDecl) Pos() diag.Pos   { return d.Kw }
 func (d *FuncDecl) End() diag.Pos   { return d.Body.End() }
 func (d *ConstDecl) Pos() diag.Pos  { return d.Kw }
+func (d *ImportDecl) Pos() diag.Pos { return d.Kw }
+func (d *ImportDecl) End() diag.Pos { return d.Path.End() }
 func (d *ConstDecl) End() diag.Pos  { return d.Value.End() }
 func (p *Param) Pos() diag.Pos      { return p.Name.Pos() }
 func (p *Param) End() diag.Pos      { return p.Type.End() }
@@ -79,6 +88,7 @@ func (p *Param) End() diag.Pos      { return p.Type.End() }
 func (*KernelDecl) declNode() {}
 func (*FuncDecl) declNode()   {}
 func (*ConstDecl) declNode()  {}
+func (*ImportDecl) declNode() {}
 
 // ----------------------------------------------------------------------- types
 
@@ -510,6 +520,8 @@ func Inspect(n Node, f func(Node) bool) {
 	case *ConstDecl:
 		Inspect(n.Name, f)
 		Inspect(n.Value, f)
+	case *ImportDecl:
+		Inspect(n.Path, f)
 	case *Param:
 		Inspect(n.Name, f)
 		Inspect(n.Type, f)

@@ -275,6 +275,12 @@ func (c *checker) collect() {
 			continue
 		}
 		if prev := c.top.names[id.Name]; prev != nil {
+			if here, there := c.df.Position(id.Pos()), c.df.Position(prev.Pos); here.Filename != there.Filename {
+				// Two files of one program (imports): an error at each.
+				c.errorf(id, "%s redeclared (also declared at %s)", id.Name, there)
+				c.errorAt(prev.Pos, "%s redeclared (also declared at %s)", id.Name, here)
+				continue
+			}
 			c.errorf(id, "%s redeclared (previous declaration at line %d)", id.Name, c.line(prev.Pos))
 			continue
 		}

@@ -44,7 +44,8 @@ func messageFormats(t *testing.T) (formats, wants []string) {
 }
 
 // TestEveryMessageTested checks that every error message format in the
-// checker's source is produced by at least one testdata/errors file.
+// checker's source is produced by at least one testdata/errors file (or,
+// for messages about two files, testdata/imports case).
 func TestEveryMessageTested(t *testing.T) {
 	var msgs []string
 	for _, path := range testFiles(t, "errors") {
@@ -55,6 +56,7 @@ func TestEveryMessageTested(t *testing.T) {
 			msgs = append(msgs, d.Msg)
 		}
 	}
+	msgs = append(msgs, importMessages(t)...) // testdata/imports
 	formats, wants := messageFormats(t)
 	require.Greater(t, len(formats), 50)
 	for _, f := range formats {

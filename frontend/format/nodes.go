@@ -15,7 +15,9 @@ func (p *printer) file(f *ast.File) {
 		if i > 0 {
 			_, c1 := f.Decls[i-1].(*ast.ConstDecl)
 			_, c2 := d.(*ast.ConstDecl)
-			if c1 && c2 {
+			_, i1 := f.Decls[i-1].(*ast.ImportDecl)
+			_, i2 := d.(*ast.ImportDecl)
+			if c1 && c2 || i1 && i2 {
 				p.setBreak(1, 2)
 			} else {
 				p.setBreak(2, 2)
@@ -63,6 +65,10 @@ func (p *printer) decl(d ast.Decl) {
 		p.constDecl(d)
 	case *ast.TuneDecl:
 		p.tuneDecl(d)
+	case *ast.ImportDecl:
+		p.token(d.Kw, "import")
+		p.space = true
+		p.expr(d.Path)
 	}
 }
 

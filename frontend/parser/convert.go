@@ -22,6 +22,9 @@ func (c *converter) errorf(pos diag.Pos, format string, args ...any) {
 
 func (c *converter) decl(d *gDecl) ast.Decl {
 	switch {
+	case d.Import != nil:
+		i := d.Import
+		return &ast.ImportDecl{Kw: at(i.Pos), Path: &ast.BasicLit{ValuePos: at(i.Path.Pos), Kind: ast.String, Value: i.Path.Value}}
 	case d.Kernel != nil:
 		k := d.Kernel
 		return &ast.KernelDecl{Kw: at(k.Pos), Name: c.ident(k.Name), Params: c.params(k.Params), Body: c.block(k.Body)}

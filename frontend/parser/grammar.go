@@ -11,7 +11,8 @@ type gFile struct {
 }
 
 type gDecl struct {
-	Kernel *gKernel `parser:"@@"`
+	Import *gImport `parser:"@@"`
+	Kernel *gKernel `parser:"| @@"`
 	Func   *gFunc   `parser:"| @@"`
 	Const  *gConst  `parser:"| @@"`
 	Tune   *gTune   `parser:"| @@"`
@@ -40,6 +41,16 @@ type gTuneList struct {
 	Pos    lexer.Position
 	Args   []*gArg  `parser:"\"(\" ( @@ ( \",\" @@ )* \",\"? )?"`
 	Rparen *gRparen `parser:"@@"`
+}
+
+type gImport struct {
+	Pos  lexer.Position
+	Path *gString `parser:"\"import\" @@"`
+}
+
+type gString struct {
+	Pos   lexer.Position
+	Value string `parser:"@String"`
 }
 
 type gKernel struct {

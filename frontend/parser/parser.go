@@ -125,6 +125,11 @@ func ParseFile(name string, src []byte) (f *ast.File, err error) {
 		decl := c.decl(d)
 		if n := len(f.Decls); n > 0 {
 			c.separatedDecl(f.Decls[n-1], decl)
+			if _, ok := decl.(*ast.ImportDecl); ok {
+				if _, ok := f.Decls[n-1].(*ast.ImportDecl); !ok {
+					c.errorf(decl.Pos(), "import after a declaration: imports come first in a file")
+				}
+			}
 		}
 		f.Decls = append(f.Decls, decl)
 	}

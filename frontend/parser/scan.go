@@ -23,6 +23,7 @@ import (
 var keywords = map[string]bool{
 	"kernel": true, "func": true, "const": true, "return": true, "if": true, "else": true,
 	"for": true, "range": true, "warp_specialize": true, "role": true, "break": true, "continue": true,
+	"import": true,
 }
 
 // operators, longest first within each leading byte.

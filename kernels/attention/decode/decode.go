@@ -1,21 +1,20 @@
 package decode
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/tlego/tle/kernels/attention"
 	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
 
-// FS holds the .tle sources.
-//
-//go:embed *.tle
-var FS embed.FS
+// FS holds the .tle sources: attention.FS, where the file's imports
+// (../paged/parts.tle) are found.
+var FS = attention.FS
 
 // argErr is a *paged.ArgError naming the argument.
 var argErr = registry.ArgErr
@@ -557,7 +556,7 @@ func chunkOf(lens []int64, splits int) int {
 	return int(max(1, (maxTiles+int64(splits)-1)/int64(splits)))
 }
 
-var file = paged.NewKernels(FS, "decode.tle")
+var file = paged.NewKernels(FS, "decode/decode.tle")
 
 // Kernel is one kernel of decode.tle (attn_decode_bf16, attn_decode_fp8,
 // their _paged forms or attn_combine), parsed and checked once per

@@ -1,22 +1,21 @@
 package prefill
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
+	"github.com/tlego/tle/kernels/attention"
 	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/kernels/registry"
 	"github.com/tlego/tle/tle"
 )
 
-// FS holds the .tle sources.
-//
-//go:embed *.tle
-var FS embed.FS
+// FS holds the .tle sources: attention.FS, where the file's imports
+// (../paged/parts.tle) are found.
+var FS = attention.FS
 
 // argErr is a *paged.ArgError naming the argument.
 var argErr = registry.ArgErr
@@ -293,7 +292,7 @@ func (d *Dims) checkMask(m *tle.Tensor, lens []int64) error {
 	return nil
 }
 
-var file = paged.NewKernels(FS, "prefill.tle")
+var file = paged.NewKernels(FS, "prefill/prefill.tle")
 
 // Kernel is one kernel of prefill.tle (attn_prefill_bf16,
 // attn_prefill_bf16_k128, attn_prefill_fp8 or attn_prefill_fp8_k128),
