@@ -267,7 +267,7 @@ func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (
 	numWarps = int(fn.Attrs.Int("num_warps", 4))
 	var before []byte
 	if opts.NumStages == 0 {
-		before = []byte(ir.Print(m))
+		before = []byte(ir.PrintOffsets(m)) // parsed back with m.File: offsets, not lines
 	}
 	run := func(m *ir.Module, stages int) error {
 		return passes.Run(m, passes.Options{
