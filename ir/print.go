@@ -90,10 +90,47 @@ func printFunc(file *diag.File, f *Func) string {
 	return p.b.String()
 }
 
+// FuncText is one function's text form with what each part of it stands
+// for: the pass viewer's way from the text back to the IR.
+type FuncText struct {
+	Text string
+	// Refs is the printed name of every value: %NAME or %N.
+	Refs map[*Value]string
+	// LineOps holds for each line of Text (0-based) the op it prints, nil
+	// for the function's header and closing lines and a region's "}".
+	LineOps []*Op
+}
+
+// PrintFuncText prints f as Print does in a module whose File is file,
+// and says which op each line prints.
+func PrintFuncText(file *diag.File, f *Func) FuncText {
+	p := &printer{refs: map[*Value]string{}, file: file, starts: []opStart{}}
+	p.number(f)
+	p.fun(f)
+	s := p.b.String()
+	lines := make([]*Op, strings.Count(s, "\n")+1)
+	line, off := 0, 0
+	for _, st := range p.starts {
+		line += strings.Count(s[off:st.off], "\n")
+		off = st.off
+		lines[line] = st.op
+	}
+	return FuncText{Text: s, Refs: p.refs, LineOps: lines}
+}
+
+// opStart is where an op's line starts in the printer's output.
+type opStart struct {
+	off int
+	op  *Op
+}
+
 type printer struct {
 	b    strings.Builder
 	refs map[*Value]string
 	file *diag.File // with its source: locations print as FILE:LINE:COL
+	// starts, when not nil, records where each op's line starts
+	// (PrintFuncText).
+	starts []opStart
 }
 
 // loc writes " loc(...)" for a valid position: FILE:LINE:COL when the
@@ -262,6 +299,9 @@ func (p *printer) ops(b *Block, depth int) {
 }
 
 func (p *printer) op(op *Op, depth int) {
+	if p.starts != nil {
+		p.starts = append(p.starts, opStart{p.b.Len(), op})
+	}
 	ind := strings.Repeat("  ", depth)
 	p.b.WriteString(ind)
 	for i, r := range op.Results {
@@ -297,6 +337,9 @@ func (p *printer) op(op *Op, depth int) {
 	for _, rg := range op.Regions {
 		p.b.WriteString(" {\n")
 		if len(rg.Args) > 0 {
+			if p.starts != nil { // the region's arguments' line is its op's too
+				p.starts = append(p.starts, opStart{p.b.Len(), op})
+			}
 			p.b.WriteString(ind + "^(")
 			for i, a := range rg.Args {
 				if i > 0 {

@@ -380,3 +380,17 @@ func TestLocLineCol(t *testing.T) {
 	_, err = Parse("k.tir", []byte("kernel @k() {\n  return() loc(a.tle:0:2)\n}\n"))
 	require.ErrorContains(t, err, "a line and a column from 1")
 }
+
+// PrintFuncText is PrintFunc's text with each value's name and, per line,
+// the op it prints (a region's argument line included).
+func TestPrintFuncText(t *testing.T) {
+	m, err := Parse("k.tir", []byte("kernel @k(%p: *i32, %n: i32) {\n  %a = add(%n, %n) : i32 loc(1)\n  %b = for(%n, %n, %n, %a) : i32 loc(2) {\n  ^(%i: i32, %c: i32):\n    yield(%c) loc(3)\n  }\n  store(%p, %b) loc(4)\n  return() loc(5)\n}\n"))
+	require.NoError(t, err)
+	f := m.Funcs[0]
+	ft := PrintFuncText(m.File, f)
+	require.Equal(t, PrintFunc(f), ft.Text)
+	ops := f.Body.Ops
+	require.Equal(t, []*Op{nil, ops[0], ops[1], ops[1], ops[1].Regions[0].Ops[0], nil, ops[2], ops[3], nil, nil}, ft.LineOps)
+	require.Equal(t, "%n", ft.Refs[f.Body.Args[1]])
+	require.Equal(t, "%0", ft.Refs[ops[0].Results[0]])
+}
