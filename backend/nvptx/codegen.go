@@ -348,31 +348,35 @@ func (g *gen) block(b *ir.Block) {
 			g.op(op)
 			continue
 		}
-		before := make(map[*llvm.Block]int, len(g.fn.Blocks))
+		before := make(map[*llvm.Block]blockMark, len(g.fn.Blocks))
 		for _, blk := range g.fn.Blocks {
-			before[blk] = len(blk.Insts)
+			before[blk] = blockMark{len(blk.Insts), blk.Term != nil}
 		}
 		g.op(op)
 		g.attribute(before, op)
 	}
 }
 
+// blockMark is how far a block was filled before an op was emitted.
+type blockMark struct {
+	insts int
+	term  bool
+}
+
 // attribute records op as the maker of the instructions and terminators
-// of g.fn no op has claimed yet, looking only at blocks that are new or
-// grew since before. An op with regions runs after the ops inside them
-// claimed theirs, so it gets its own (a loop's phis and branches).
-func (g *gen) attribute(before map[*llvm.Block]int, op *ir.Op) {
+// of g.fn that were appended while it was emitted (the backend only
+// appends) and that no op has claimed yet. An op with regions runs after
+// the ops inside them claimed theirs, so it gets its own: a loop's phis
+// and branches, a role's prologue.
+func (g *gen) attribute(before map[*llvm.Block]blockMark, op *ir.Op) {
 	for _, blk := range g.fn.Blocks {
-		n, seen := before[blk]
-		if seen && n == len(blk.Insts) && (blk.Term == nil || g.md.rec[blk.Term] != nil) {
-			continue
-		}
-		for _, inst := range blk.Insts {
+		b := before[blk] // zero for a new block
+		for _, inst := range blk.Insts[min(b.insts, len(blk.Insts)):] {
 			if g.md.rec[inst] == nil {
 				g.md.rec[inst] = op
 			}
 		}
-		if blk.Term != nil && g.md.rec[blk.Term] == nil {
+		if blk.Term != nil && !b.term && g.md.rec[blk.Term] == nil {
 			g.md.rec[blk.Term] = op
 		}
 	}
