@@ -85,6 +85,11 @@ type parser struct {
 	buf  []token
 	err  error
 
+	// locations: FILE:LINE:COL ones wait for fixLocs
+	lineLocs   []lineLoc
+	locFile    string
+	offsetLocs bool
+
 	// per function
 	fn   *Func
 	vals map[string]*Value
@@ -329,6 +334,7 @@ func Parse(name string, src []byte) (m *Module, err error) {
 	for p.peek().kind != tEOF {
 		m.Funcs = append(m.Funcs, p.fun())
 	}
+	p.fixLocs(m)
 	return m, nil
 }
 
@@ -378,7 +384,8 @@ func (p *parser) fun() *Func {
 		}
 		p.expect(":")
 		ty := p.typ()
-		prm := &Param{Name: name, Type: ty, Pos: p.optLoc()}
+		prm := &Param{Name: name, Type: ty, Pos: diag.NoPos}
+		p.optLoc(&prm.Pos)
 		f.Params = append(f.Params, prm)
 		v := f.AddBlockArg(f.Body, ty, vname)
 		p.define(rt, v)
@@ -421,7 +428,7 @@ func (p *parser) fun() *Func {
 		}
 		p.expect("}")
 	}
-	f.Pos = p.optLoc()
+	p.optLoc(&f.Pos)
 	p.expect("{")
 	p.blockBody(f.Body, false)
 	p.expect("}")
@@ -437,15 +444,119 @@ func (p *parser) attrKey() string {
 	return t.text
 }
 
-func (p *parser) optLoc() diag.Pos {
-	if p.peek().kind == tIdent && p.peek().text == "loc" && p.peekN(1).text == "(" {
-		p.next()
-		p.next()
-		v := p.integer()
-		p.expect(")")
-		return diag.Pos(v)
+// optLoc reads an optional location into *dst: loc(OFFSET), a byte offset,
+// or loc(FILE:LINE:COL) (FILE bare or a quoted string), which Parse turns
+// into an offset once the whole module is read (fixLocs).
+func (p *parser) optLoc(dst *diag.Pos) {
+	*dst = diag.NoPos
+	if !(p.peek().kind == tIdent && p.peek().text == "loc" && p.peekN(1).text == "(") {
+		return
 	}
-	return diag.NoPos
+	p.next()
+	p.next()
+	if t := p.peek(); t.kind == tInt && p.peekN(1).text == ")" {
+		p.next()
+		p.next()
+		v, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil || v < 0 {
+			p.failf(t.off, "bad location offset %s", t.text)
+		}
+		*dst = diag.Pos(v)
+		p.offsetLocs = true
+		return
+	}
+	// FILE:LINE:COL, read raw: a bare file name may hold '.', '/' and '-'.
+	if len(p.buf) > 0 {
+		p.pos = p.buf[0].off
+		p.buf = p.buf[:0]
+	}
+	start := p.pos
+	var name string
+	if p.pos < len(p.src) && p.src[p.pos] == '"' {
+		name = p.lexString()
+	} else {
+		for p.pos < len(p.src) && isLocNameByte(p.src[p.pos]) {
+			p.pos++
+		}
+		// The file name ends before the last two ":NUMBER" parts.
+		name = string(p.src[start:p.pos])
+		for range 2 {
+			if i := strings.LastIndexByte(name, ':'); i >= 0 {
+				name = name[:i]
+			}
+		}
+		p.pos = start + len(name)
+	}
+	if name == "" {
+		p.failf(start, "expected loc(OFFSET) or loc(FILE:LINE:COL)")
+	}
+	nums := [2]int{}
+	for i := range nums {
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			p.failf(p.pos, "expected ':' in loc(FILE:LINE:COL)")
+		}
+		p.pos++
+		s := p.pos
+		for p.pos < len(p.src) && isDigit(p.src[p.pos]) {
+			p.pos++
+		}
+		n, err := strconv.Atoi(string(p.src[s:p.pos]))
+		if err != nil || n < 1 {
+			p.failf(s, "expected a line and a column from 1 in loc(FILE:LINE:COL)")
+		}
+		nums[i] = n
+	}
+	p.expect(")")
+	if p.locFile == "" {
+		p.locFile = name
+	} else if name != p.locFile {
+		p.failf(start, "location in file %q: the module's other locations are in %q", name, p.locFile)
+	}
+	p.lineLocs = append(p.lineLocs, lineLoc{dst, nums[0], nums[1], start})
+}
+
+func isLocNameByte(c byte) bool {
+	return isIdentByte(c) || strings.IndexByte("./-+~:@", c) >= 0
+}
+
+// lineLoc is a FILE:LINE:COL location waiting for its offset.
+type lineLoc struct {
+	dst       *diag.Pos
+	line, col int
+	off       int // in the .tir text, for errors
+}
+
+// fixLocs gives the FILE:LINE:COL locations offsets into a stand-in source
+// (spaces, each line as long as its largest column) that the module's File
+// gets, so that Print writes the same FILE:LINE:COL back: the .tle text
+// itself is not in the .tir.
+func (p *parser) fixLocs(m *Module) {
+	if len(p.lineLocs) == 0 {
+		return
+	}
+	if p.offsetLocs {
+		p.failf(p.lineLocs[0].off, "loc(FILE:LINE:COL) and loc(OFFSET) in one module")
+	}
+	if m.File != nil && m.File.Name != p.locFile {
+		p.failf(p.lineLocs[0].off, "location in file %q in module %q", p.locFile, m.File.Name)
+	}
+	width := map[int]int{}
+	lines := 0
+	for _, l := range p.lineLocs {
+		width[l.line] = max(width[l.line], l.col)
+		lines = max(lines, l.line)
+	}
+	starts := make([]int, lines+1)
+	var src []byte
+	for ln := 1; ln <= lines; ln++ {
+		starts[ln] = len(src)
+		src = append(src, strings.Repeat(" ", width[ln])...)
+		src = append(src, '\n')
+	}
+	for _, l := range p.lineLocs {
+		*l.dst = diag.Pos(starts[l.line] + l.col - 1)
+	}
+	m.File = diag.NewFile(p.locFile, src)
 }
 
 func (p *parser) define(t token, v *Value) {
@@ -553,7 +664,7 @@ func (p *parser) op(b *Block) {
 	if len(types) != len(results) {
 		p.failf(kt.off, "%s has %d results but %d result types", op.Kind, len(results), len(types))
 	}
-	op.Pos = p.optLoc()
+	p.optLoc(&op.Pos)
 	for p.is("{") {
 		p.next()
 		rg := &Block{Parent: op}

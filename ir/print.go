@@ -36,7 +36,10 @@ import (
 //	region  := "{" block "}"
 //	result  := %REF [NAME]          arg := %REF [NAME] ":" type
 //	NAME    := "/*" text "*/"       (the value's Name; a quoted Go string when not a plain word)
-//	loc     := "loc(" OFFSET ")"    (the op's byte offset in the .tle source; absent for NoPos)
+//	loc     := "loc(" FILE ":" LINE ":" COL ")" | "loc(" OFFSET ")"
+//	                                (the op's .tle position: FILE:LINE:COL when the module's File
+//	                                 has its source, else a byte offset; absent for NoPos. FILE is
+//	                                 bare when made of letters, digits and ./-+~@, else quoted.)
 //	dict    := "{" [key "=" attr {"," key "=" attr}] "}"
 //	attr    := INT | FLOAT | "true" | "false" | STRING | "[" ints "]" | type
 //
@@ -47,8 +50,23 @@ import (
 // Types print as their String methods; a layout prints as "#" + its String()
 // and is parsed back by the parsers given to RegisterLayoutParser.
 
-// Print returns the text form of the module.
-func Print(m *Module) string {
+// Print returns the text form of the module. Locations print as
+// FILE:LINE:COL when m.File holds the .tle source, else as byte offsets.
+func Print(m *Module) string { return printModule(m, m.File) }
+
+// PrintOffsets is Print with every location a byte offset, whatever
+// m.File holds: for a copy that is parsed back and given m.File again
+// (a pipeline retried from a snapshot), whose positions must stay
+// offsets into that source.
+func PrintOffsets(m *Module) string {
+	var f *diag.File
+	if m.File != nil {
+		f = diag.NewFile(m.File.Name, nil)
+	}
+	return printModule(m, f)
+}
+
+func printModule(m *Module, file *diag.File) string {
 	var b strings.Builder
 	if m.File != nil {
 		fmt.Fprintf(&b, "module %s\n", strconv.Quote(m.File.Name))
@@ -57,22 +75,93 @@ func Print(m *Module) string {
 		if i > 0 || m.File != nil {
 			b.WriteString("\n")
 		}
-		b.WriteString(PrintFunc(f))
+		b.WriteString(printFunc(file, f))
 	}
 	return b.String()
 }
 
 // PrintFunc returns the text form of one function.
-func PrintFunc(f *Func) string {
-	p := &printer{refs: map[*Value]string{}}
+func PrintFunc(f *Func) string { return printFunc(nil, f) }
+
+func printFunc(file *diag.File, f *Func) string {
+	p := &printer{refs: map[*Value]string{}, file: file}
 	p.number(f)
 	p.fun(f)
 	return p.b.String()
 }
 
+// FuncText is one function's text form with what each part of it stands
+// for: the pass viewer's way from the text back to the IR.
+type FuncText struct {
+	Text string
+	// Refs is the printed name of every value: %NAME or %N.
+	Refs map[*Value]string
+	// LineOps holds for each line of Text (0-based) the op it prints, nil
+	// for the function's header and closing lines and a region's "}".
+	LineOps []*Op
+}
+
+// PrintFuncText prints f as Print does in a module whose File is file,
+// and says which op each line prints.
+func PrintFuncText(file *diag.File, f *Func) FuncText {
+	p := &printer{refs: map[*Value]string{}, file: file, starts: []opStart{}}
+	p.number(f)
+	p.fun(f)
+	s := p.b.String()
+	lines := make([]*Op, strings.Count(s, "\n")+1)
+	line, off := 0, 0
+	for _, st := range p.starts {
+		line += strings.Count(s[off:st.off], "\n")
+		off = st.off
+		lines[line] = st.op
+	}
+	return FuncText{Text: s, Refs: p.refs, LineOps: lines}
+}
+
+// opStart is where an op's line starts in the printer's output.
+type opStart struct {
+	off int
+	op  *Op
+}
+
 type printer struct {
 	b    strings.Builder
 	refs map[*Value]string
+	file *diag.File // with its source: locations print as FILE:LINE:COL
+	// starts, when not nil, records where each op's line starts
+	// (PrintFuncText).
+	starts []opStart
+}
+
+// loc writes " loc(...)" for a valid position: FILE:LINE:COL when the
+// module's source text is known, else the byte offset.
+func (p *printer) loc(pos diag.Pos) {
+	if !pos.IsValid() {
+		return
+	}
+	if p.file != nil && len(p.file.Src) > 0 {
+		ps := p.file.Position(pos)
+		name := p.file.Name
+		if !isLocName(name) {
+			name = strconv.Quote(name)
+		}
+		fmt.Fprintf(&p.b, " loc(%s:%d:%d)", name, ps.Line, ps.Col)
+		return
+	}
+	fmt.Fprintf(&p.b, " loc(%d)", pos)
+}
+
+// isLocName reports file names printed bare in loc(FILE:LINE:COL).
+func isLocName(s string) bool {
+	if s == "" || s[0] == '"' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isLocNameByte(s[i]) || s[i] == ':' {
+			return false
+		}
+	}
+	return true
 }
 
 // number assigns printed names: parameters by name where that is a unique
@@ -149,8 +238,8 @@ func (p *printer) fun(f *Func) {
 		}
 		p.def(a, defName)
 		p.b.WriteString(": " + typeString(a.Type))
-		if prm != nil && prm.Pos.IsValid() {
-			fmt.Fprintf(&p.b, " loc(%d)", prm.Pos)
+		if prm != nil {
+			p.loc(prm.Pos)
 		}
 	}
 	p.b.WriteString(")")
@@ -184,9 +273,7 @@ func (p *printer) fun(f *Func) {
 		}
 		p.b.WriteString("}")
 	}
-	if f.Pos.IsValid() {
-		fmt.Fprintf(&p.b, " loc(%d)", f.Pos)
-	}
+	p.loc(f.Pos)
 	p.b.WriteString(" {\n")
 	p.ops(f.Body, 1)
 	p.b.WriteString("}\n")
@@ -212,6 +299,9 @@ func (p *printer) ops(b *Block, depth int) {
 }
 
 func (p *printer) op(op *Op, depth int) {
+	if p.starts != nil {
+		p.starts = append(p.starts, opStart{p.b.Len(), op})
+	}
 	ind := strings.Repeat("  ", depth)
 	p.b.WriteString(ind)
 	for i, r := range op.Results {
@@ -243,12 +333,13 @@ func (p *printer) op(op *Op, depth int) {
 			p.b.WriteString(typeString(r.Type))
 		}
 	}
-	if op.Pos.IsValid() {
-		fmt.Fprintf(&p.b, " loc(%d)", op.Pos)
-	}
+	p.loc(op.Pos)
 	for _, rg := range op.Regions {
 		p.b.WriteString(" {\n")
 		if len(rg.Args) > 0 {
+			if p.starts != nil { // the region's arguments' line is its op's too
+				p.starts = append(p.starts, opStart{p.b.Len(), op})
+			}
 			p.b.WriteString(ind + "^(")
 			for i, a := range rg.Args {
 				if i > 0 {

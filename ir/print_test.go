@@ -342,3 +342,55 @@ func TestCloneOp(t *testing.T) {
 	require.NotSame(t, forOp.Regions[0].Args[1], c.Regions[0].Args[1])
 	require.Same(t, c.Regions[0].Args[1], c.Regions[0].Ops[0].Operands[0])
 }
+
+// TestLocLineCol: a module whose File has its source prints locations as
+// FILE:LINE:COL; the text parses back (without the source) and prints the
+// same; a file name outside the bare set is quoted; the offset form still
+// parses, and the two forms do not mix.
+func TestLocLineCol(t *testing.T) {
+	for _, name := range []string{"kernels/k-1.tle", "my file.tle"} {
+		src := "kernel k(p *f32) {\n  pid := program_id(0)\n\tstore(p, 1)\n}\n"
+		m := &Module{File: diag.NewFile(name, []byte(src))}
+		f := &Func{Name: "k", Kernel: true, Params: []*Param{{Name: "p", Type: &Pointer{Elem: F32, Space: Global}, Pos: 9}}, Attrs: Attrs{}, Constants: map[string]string{}, Pos: 0}
+		f.Body = &Block{}
+		f.AddBlockArg(f.Body, f.Params[0].Type, "p")
+		b := &Builder{Func: f, Block: f.Body, Pos: diag.Pos(strings.Index(src, "program_id"))}
+		b.Create(OpProgramID, []Type{I32}, nil, Attrs{"axis": int64(0)})
+		b.Pos = diag.Pos(strings.Index(src, "store"))
+		b.Create(OpReturn, nil, nil, nil)
+		m.Funcs = []*Func{f}
+		txt := Print(m)
+		q := name
+		if strings.Contains(name, " ") {
+			q = `"` + name + `"`
+		}
+		require.Contains(t, txt, "%p: *f32 loc("+q+":1:10)", txt)
+		require.Contains(t, txt, "program_id() {axis = 0} : i32 loc("+q+":2:10)", txt)
+		require.Contains(t, txt, "return() loc("+q+":3:2)", txt)
+		require.Contains(t, PrintOffsets(m), "%p: *f32 loc(9)")
+		back, err := Parse("k.tir", []byte(txt))
+		require.NoError(t, err)
+		require.Equal(t, txt, Print(back))
+		require.Equal(t, 3, back.File.Position(back.Funcs[0].Body.Ops[1].Pos).Line)
+	}
+	_, err := Parse("k.tir", []byte("kernel @k() {\n  return() loc(3)\n  return() loc(a.tle:1:2)\n}\n"))
+	require.ErrorContains(t, err, "loc(FILE:LINE:COL) and loc(OFFSET) in one module")
+	_, err = Parse("k.tir", []byte("kernel @k() {\n  return() loc(a.tle:1:2)\n  return() loc(b.tle:1:2)\n}\n"))
+	require.ErrorContains(t, err, `location in file "b.tle"`)
+	_, err = Parse("k.tir", []byte("kernel @k() {\n  return() loc(a.tle:0:2)\n}\n"))
+	require.ErrorContains(t, err, "a line and a column from 1")
+}
+
+// PrintFuncText is PrintFunc's text with each value's name and, per line,
+// the op it prints (a region's argument line included).
+func TestPrintFuncText(t *testing.T) {
+	m, err := Parse("k.tir", []byte("kernel @k(%p: *i32, %n: i32) {\n  %a = add(%n, %n) : i32 loc(1)\n  %b = for(%n, %n, %n, %a) : i32 loc(2) {\n  ^(%i: i32, %c: i32):\n    yield(%c) loc(3)\n  }\n  store(%p, %b) loc(4)\n  return() loc(5)\n}\n"))
+	require.NoError(t, err)
+	f := m.Funcs[0]
+	ft := PrintFuncText(m.File, f)
+	require.Equal(t, PrintFunc(f), ft.Text)
+	ops := f.Body.Ops
+	require.Equal(t, []*Op{nil, ops[0], ops[1], ops[1], ops[1].Regions[0].Ops[0], nil, ops[2], ops[3], nil, nil}, ft.LineOps)
+	require.Equal(t, "%n", ft.Refs[f.Body.Args[1]])
+	require.Equal(t, "%0", ft.Refs[ops[0].Results[0]])
+}

@@ -151,6 +151,11 @@ type Options struct {
 	Disable []string
 	// Log, when set, gets one line per pass run.
 	Log io.Writer
+	// Observe, when set, sees the module after every pass that runs (with
+	// the pass's name) and, as "input", before the first when the run
+	// starts from the tile phase: where --dump-after=all would dump it.
+	// It must not change the module (the pass viewer prints it).
+	Observe func(pass string, m *ir.Module)
 
 	// GPU selects the GPU rows of Table for Run, with their parameters;
 	// nil runs the target-independent rows only (the interpreter).
@@ -278,6 +283,9 @@ func run(m *ir.Module, table []Pass, steps []step, opts *Options, dumpInput bool
 			return fmt.Errorf("passes: input IR is invalid: %w", err)
 		}
 	}
+	if opts.Observe != nil && dumpInput {
+		opts.Observe("input", m)
+	}
 	if opts.DumpAfter == "all" && dumpInput {
 		if err := dump(m, opts.DumpDir, 0, "input"); err != nil {
 			return err
@@ -298,6 +306,9 @@ func run(m *ir.Module, table []Pass, steps []step, opts *Options, dumpInput bool
 		if len(ctx.Diags) > 0 {
 			ctx.Diags.Sort()
 			return ctx.Diags
+		}
+		if opts.Observe != nil {
+			opts.Observe(ps.Name, m)
 		}
 		if opts.DumpAfter == "all" || opts.DumpAfter == ps.Name {
 			if err := dump(m, opts.DumpDir, st.seq, ps.Name); err != nil {

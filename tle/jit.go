@@ -127,6 +127,10 @@ func (k *Kernel) Compile(opts CompileOptions, g GPUOptions) (*Binary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if name := os.Getenv("TLE_HTML"); name != "" && name == k.Name() {
+		// the page is written by a compile of its own, cache or no cache
+		k.writePassHTML(opts, g)
+	}
 	if opts.DumpAfter != "" {
 		// the dumps are written by the passes as they run: a compile
 		// asked for them runs them, whatever the caches hold
@@ -218,9 +222,12 @@ func emitModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) 
 		return nil, err
 	}
 	fn := m.Func(kernel) // gpuPasses may have rebuilt the module with fewer stages
-	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch})
+	res, err := nvptx.EmitLLVM(m, nvptx.Options{NumWarps: numWarps, Arch: g.Arch, RecordOps: opts.view != nil})
 	if err != nil {
 		return nil, err
+	}
+	if opts.view != nil {
+		opts.view.llvm, opts.view.llvmOps = res.LLVMIR, res.OpLines
 	}
 	b = &Binary{Kernel: kernel, LLVMIR: res.LLVMIR, Arch: g.Arch}
 	for _, kk := range res.Kernels {
@@ -267,7 +274,7 @@ func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (
 	numWarps = int(fn.Attrs.Int("num_warps", 4))
 	var before []byte
 	if opts.NumStages == 0 {
-		before = []byte(ir.Print(m))
+		before = []byte(ir.PrintOffsets(m)) // parsed back with m.File: offsets, not lines
 	}
 	run := func(m *ir.Module, stages int) error {
 		return passes.Run(m, passes.Options{
@@ -275,6 +282,7 @@ func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (
 			GPU: &passes.GPUOptions{Arch: g.Arch, NumWarps: numWarps, Stages: stages,
 				DotMMASync: opts.DotMMASync, SmemLimit: nvptx.MaxSmemBytes(g.Arch)},
 			VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir,
+			Observe: opts.view.observer(),
 		})
 	}
 	if err := run(m, nvptx.DefaultStages); err != nil {

@@ -61,6 +61,10 @@ type CompileOptions struct {
 	// addresses built from them are 16-byte aligned and vectorise. Run and
 	// GPU.Prepare fill it from the arguments.
 	Div16 []string
+
+	// view, when set, collects the pass viewer's page as the compile runs
+	// (Kernel.PassHTML); it changes nothing compiled.
+	view *passView
 }
 
 // GPUOptions choose the target and toolchain.

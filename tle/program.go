@@ -225,7 +225,7 @@ func (k *Kernel) IR(opts CompileOptions) (*IRModule, error) {
 		return nil, err
 	}
 	opts.annotate(m.Func(k.Name()))
-	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir})
+	err = passes.Run(m, passes.Options{VerifyEach: opts.VerifyEach, DumpAfter: opts.DumpAfter, DumpDir: opts.DumpDir, Observe: opts.view.observer()})
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,10 @@ type Options struct {
 	// Arch is the target (one of Targets; empty: sm_90a). Ops the target
 	// lacks are user errors at their position (hopperOps).
 	Arch string
+	// RecordOps fills Result.OpLines: which tile IR op made each line of
+	// the LLVM IR (the pass viewer's page). The LLVM IR is the same with
+	// or without it.
+	RecordOps bool
 }
 
 // Kernel describes a generated kernel for the launcher.
@@ -50,6 +54,12 @@ type Kernel struct {
 type Result struct {
 	LLVMIR  string
 	Kernels []Kernel
+	// OpLines, with Options.RecordOps, holds for each line of LLVMIR
+	// (0-based) the op whose emission made its instruction, else nil
+	// (module-level text, block labels, code of no one op: the kernel's
+	// prologue, dead-code elimination's leftovers). Empty when the module
+	// was printed by llir's fallback printer.
+	OpLines []*ir.Op
 }
 
 // EmitLLVM lowers a module whose tiles have layouts (passes.AssignLayouts and
@@ -59,6 +69,9 @@ func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
 		return nil, err
 	}
 	md := newModule()
+	if opts.RecordOps {
+		md.rec = map[any]*ir.Op{}
+	}
 	res := &Result{}
 	for _, f := range m.Funcs {
 		if !f.Kernel {
@@ -70,7 +83,7 @@ func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
 		}
 		res.Kernels = append(res.Kernels, k)
 	}
-	res.LLVMIR = printModule(md)
+	res.LLVMIR, res.OpLines = printModuleRecorded(md)
 	return res, nil
 }
 
@@ -331,7 +344,41 @@ func annotate(md *module, fn *llvm.Func, numWarps, minCTAs int) {
 func (g *gen) block(b *ir.Block) {
 	for _, op := range b.Ops {
 		g.curOp = op
+		if g.md.rec == nil {
+			g.op(op)
+			continue
+		}
+		before := make(map[*llvm.Block]blockMark, len(g.fn.Blocks))
+		for _, blk := range g.fn.Blocks {
+			before[blk] = blockMark{len(blk.Insts), blk.Term != nil}
+		}
 		g.op(op)
+		g.attribute(before, op)
+	}
+}
+
+// blockMark is how far a block was filled before an op was emitted.
+type blockMark struct {
+	insts int
+	term  bool
+}
+
+// attribute records op as the maker of the instructions and terminators
+// of g.fn that were appended while it was emitted (the backend only
+// appends) and that no op has claimed yet. An op with regions runs after
+// the ops inside them claimed theirs, so it gets its own: a loop's phis
+// and branches, a role's prologue.
+func (g *gen) attribute(before map[*llvm.Block]blockMark, op *ir.Op) {
+	for _, blk := range g.fn.Blocks {
+		b := before[blk] // zero for a new block
+		for _, inst := range blk.Insts[min(b.insts, len(blk.Insts)):] {
+			if g.md.rec[inst] == nil {
+				g.md.rec[inst] = op
+			}
+		}
+		if blk.Term != nil && !b.term && g.md.rec[blk.Term] == nil {
+			g.md.rec[blk.Term] = op
+		}
 	}
 }
 

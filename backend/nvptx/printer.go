@@ -8,6 +8,8 @@ import (
 	llvm "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+
+	"github.com/tlego/tle/ir"
 )
 
 // printModule writes the module as LLVM IR text. llir prints the
@@ -17,7 +19,29 @@ import (
 // %vN. A body with an instruction this printer does not know falls back to
 // llir for the whole module.
 func printModule(md *module) string {
-	p := &printer{types: map[types.Type]string{}, convergent: md.convergent}
+	s, _ := printModuleRecorded(md)
+	return s
+}
+
+// printModuleRecorded is printModule that also returns, when md records
+// ops, the op of each line (Result.OpLines).
+func printModuleRecorded(md *module) (string, []*ir.Op) {
+	p := &printer{types: map[types.Type]string{}, convergent: md.convergent, rec: md.rec}
+	s := p.module(md)
+	if md.rec == nil || p.fallback {
+		return s, nil
+	}
+	lines := make([]*ir.Op, strings.Count(s, "\n")+1)
+	line, off := 0, 0
+	for _, mk := range p.marks {
+		line += strings.Count(s[off:mk.off], "\n")
+		off = mk.off
+		lines[line] = mk.op
+	}
+	return s, lines
+}
+
+func (p *printer) module(md *module) string {
 	var b strings.Builder
 	b.Grow(1 << 16)
 	b.WriteString("target datalayout = \"" + md.m.DataLayout + "\"\n")
@@ -37,6 +61,7 @@ func printModule(md *module) string {
 			continue
 		}
 		if !p.function(&b, f) {
+			p.fallback = true
 			return md.m.String()
 		}
 	}
@@ -70,6 +95,22 @@ type printer struct {
 	types          map[types.Type]string
 	names          map[value.Value]string
 	b              *strings.Builder
+
+	rec      map[any]*ir.Op // the op of each instruction (Options.RecordOps)
+	marks    []opMark       // where the lines of recorded instructions start
+	fallback bool           // llir printed the module
+}
+
+// opMark is the byte offset of a printed instruction's line and its op.
+type opMark struct {
+	off int
+	op  *ir.Op
+}
+
+func (p *printer) mark(inst any) {
+	if op := p.rec[inst]; op != nil {
+		p.marks = append(p.marks, opMark{p.b.Len(), op})
+	}
 }
 
 func (p *printer) typ(t types.Type) string {
@@ -142,6 +183,7 @@ func (p *printer) function(b *strings.Builder, f *llvm.Func) bool {
 		}
 		p.w(blk.Name(), ":\n")
 		for _, inst := range blk.Insts {
+			p.mark(inst)
 			p.w("\t")
 			if hasResult(inst) {
 				p.w(p.names[inst.(value.Value)], " = ")
@@ -151,6 +193,7 @@ func (p *printer) function(b *strings.Builder, f *llvm.Func) bool {
 			}
 			p.w("\n")
 		}
+		p.mark(blk.Term)
 		p.w("\t")
 		if !p.term(blk.Term) {
 			return false
