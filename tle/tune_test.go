@@ -1,8 +1,10 @@
 package tle
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -192,6 +194,45 @@ func TestTuneConcurrentWriters(t *testing.T) {
 	assert.Len(t, files, 4, "one entry a timed or rejected configuration")
 	f := &fakeBench{}
 	res, err := k.tune(context.Background(), fakeEnv(f), tuneArgs(1000), TuneOptions{CacheDir: dir})
+	require.NoError(t, err)
+	assert.Equal(t, "cached", res.Source, "every entry is whole")
+	assert.Empty(t, f.calls)
+}
+
+// TestTuneTwoProcesses runs the test binary twice at once (each child
+// tunes one key into the same cache directory, TLE_TUNE_CHILD naming it),
+// then reads the cache: every entry is whole and a third tuning times
+// nothing. The cache has no lock between processes; entries are written
+// atomically, so two writers of one configuration leave one valid file.
+func TestTuneTwoProcesses(t *testing.T) {
+	if dir := os.Getenv("TLE_TUNE_CHILD"); dir != "" {
+		k := tuneKernel(t)
+		f := &fakeBench{times: map[string]float64{"default": 3, "B=32": 1, "B=64": 2}, spread: 0.01}
+		_, err := k.tune(context.Background(), fakeEnv(f), tuneArgs(1000), TuneOptions{CacheDir: dir})
+		require.NoError(t, err)
+		return
+	}
+	if testing.Short() {
+		t.Skip("starts two processes")
+	}
+	dir := t.TempDir()
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestTuneTwoProcesses$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "TLE_TUNE_CHILD="+dir)
+		out := &bytes.Buffer{}
+		cmd.Stdout, cmd.Stderr = out, out
+		require.NoError(t, cmd.Start())
+		cmds, outs = append(cmds, cmd), append(outs, out)
+	}
+	for i, cmd := range cmds {
+		require.NoError(t, cmd.Wait(), "child %d:\n%s", i, outs[i])
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	assert.Len(t, files, 4, "one entry a timed or rejected configuration")
+	f := &fakeBench{}
+	res, err := tuneKernel(t).tune(context.Background(), fakeEnv(f), tuneArgs(1000), TuneOptions{CacheDir: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "cached", res.Source, "every entry is whole")
 	assert.Empty(t, f.calls)
