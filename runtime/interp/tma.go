@@ -181,13 +181,8 @@ func (t *thread) copyOp(in *instr) error {
 // elements are already exact in it); the race check records the write as
 // goroutine gid with clock vc.
 func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from *elemMem[T], to []T, fix func(ir.DType, []T), gid int, vc vclock) error {
-	tmp := make([]T, n)
-	tmaLoad(tmp, src.rg.buf, from, src, offs)
 	if to == nil {
 		return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
-	}
-	if src.rg.buf.dtype != dst.buf.dtype {
-		fix(dst.buf.dtype, tmp)
 	}
 	lo, hi := dst.span()
 	if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
@@ -196,8 +191,37 @@ func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view,
 	if err := t.raceAccessAs(op, dst.buf, dst, nil, raceWrite, gid, vc); err != nil {
 		return err
 	}
+	same := src.rg.buf.dtype == dst.buf.dtype
+	if same && denseView(dst.shape, dst.strides) {
+		// the box's row-major order is the view's, which holds it in
+		// [off, off+n): straight in, with nothing to convert
+		tmaLoad(to[dst.off:dst.off+n], src.rg.buf, from, src, offs)
+		return nil
+	}
+	tmp := make([]T, n)
+	tmaLoad(tmp, src.rg.buf, from, src, offs)
+	if !same {
+		fix(dst.buf.dtype, tmp)
+	}
 	scatter(to, tmp, dst.shape, dst.strides, dst.off)
 	return nil
+}
+
+// denseView reports whether a view of shape and strides holds its
+// elements one after another in row-major order (dimensions of extent 1
+// aside).
+func denseView(shape, strides []int) bool {
+	want := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		if shape[d] == 1 {
+			continue
+		}
+		if strides[d] != want {
+			return false
+		}
+		want *= shape[d]
+	}
+	return true
 }
 
 // copyOfView returns a fresh copy of the n elements of v, row-major, from

@@ -90,3 +90,24 @@ func TestTMABlockRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseView: a view is dense when its elements follow one another in
+// row-major order, dimensions of extent 1 aside.
+func TestDenseView(t *testing.T) {
+	for _, c := range []struct {
+		shape, strides []int
+		want           bool
+	}{
+		{[]int{64, 128}, []int{128, 1}, true},
+		{[]int{1, 64, 128}, []int{999, 128, 1}, true},
+		{[]int{64, 1, 128}, []int{128, 7, 1}, true},
+		{[]int{}, []int{}, true},
+		{[]int{64, 128}, []int{256, 1}, false}, // a column slice of wider rows
+		{[]int{64, 128}, []int{1, 64}, false},  // transposed
+		{[]int{64, 2}, []int{2, 2}, false},
+	} {
+		if got := denseView(c.shape, c.strides); got != c.want {
+			t.Errorf("denseView(%v, %v) = %v, want %v", c.shape, c.strides, got, c.want)
+		}
+	}
+}
