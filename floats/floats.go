@@ -182,6 +182,28 @@ func Round(f Format, x float64) float64 {
 	return math.Copysign(math.RoundToEven(x/q)*q, x)
 }
 
+// RoundSlice rounds every element of xs to f in place, as Round does one:
+// the format's parameters are read once and a normal of the format is
+// rounded in the loop, without a call (the rest go through Round).
+func RoundSlice(f Format, xs []float64) {
+	p := f.p()
+	lo, hi := uint64(p.minExp+1023), uint64(p.maxExp+1023)
+	shift := uint(52 - p.man)
+	half, low, top := uint64(1)<<(shift-1)-1, uint64(1)<<shift-1, p.max
+	for k, x := range xs {
+		u := math.Float64bits(x)
+		if e := u >> 52 & 0x7ff; e >= lo && e <= hi {
+			u += half + u>>shift&1
+			u &^= low
+			if r := math.Float64frombits(u); math.Abs(r) <= top {
+				xs[k] = r
+				continue
+			}
+		}
+		xs[k] = Round(f, x)
+	}
+}
+
 // overflow is the value of x, whose rounded magnitude exceeds p.max.
 func overflow(p *params, x float64) float64 {
 	if p.saturate {

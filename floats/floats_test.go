@@ -355,3 +355,43 @@ func BenchmarkRoundBF16(b *testing.B) {
 	}
 	_ = s
 }
+
+// RoundSlice is Round on every element: random bit patterns (NaNs,
+// infinities, subnormals, every exponent) and values at and around each
+// format's largest finite value, its overflow threshold and its smallest
+// normal, of both signs.
+func TestRoundSliceIsRound(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, f := range Formats {
+		p := f.p()
+		var xs []float64
+		for range 100000 {
+			xs = append(xs, math.Float64frombits(rng.Uint64()))
+			xs = append(xs, math.Ldexp(1+rng.Float64(), rng.Intn(2*p.maxExp+p.man+8)-p.maxExp-p.man-4))
+		}
+		for _, v := range []float64{p.max, p.max * (1 + math.Ldexp(1, -p.man-1)), math.Ldexp(1, p.maxExp+1), math.Ldexp(1, p.minExp), math.Ldexp(1, p.minExp-1), 0} {
+			for _, y := range []float64{v, math.Nextafter(v, 0), math.Nextafter(v, math.Inf(1))} {
+				xs = append(xs, y, -y)
+			}
+		}
+		xs = append(xs, math.Inf(1), math.Inf(-1), math.NaN())
+		got := append([]float64(nil), xs...)
+		RoundSlice(f, got)
+		for i, x := range xs {
+			want := Round(f, x)
+			if math.Float64bits(got[i]) != math.Float64bits(want) && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
+				t.Fatalf("%v: RoundSlice of %v (%#x) is %v, Round's %v", f, x, math.Float64bits(x), got[i], want)
+			}
+		}
+	}
+}
+
+func BenchmarkRoundSliceBF16(b *testing.B) {
+	xs := make([]float64, 1024)
+	for b.Loop() {
+		for i := range xs {
+			xs[i] = float64(i) * 1.000123
+		}
+		RoundSlice(BF16, xs)
+	}
+}

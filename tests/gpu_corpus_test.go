@@ -16,6 +16,7 @@ import (
 // bound to 64 (true for i1), compiles for the GPU down to LLVM IR, with dot as mma.sync and as wgmma,
 // or fails with a user-level error: never an internal compiler error.
 func TestGPUCompileCorpus(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, dir := range []string{"../kernels", "../docs/examples", "../frontend/check/testdata/ok"} {
 		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

@@ -207,6 +207,29 @@ kernel k(x *bf16, out *f32, SYNC const i1) {
     }
 }
 `, `shared-memory race on sa element|write to sa while the wgmma at race.tle:17:20 may still read it`},
+	// the check runs on whole ranges; a race is still reported at the first
+	// element that races, in the access's order
+	{"a tile's second half written, the tile read whole", `
+kernel k(x *f32, out *f32, SYNC const i1) {
+    buf := alloc([3, 64], f32)
+    done := barrier(count: 1)
+    c := arange(0, 64)
+    warp_specialize {
+        role w(warps: 1) {
+            store(buf.slot(1), load(x + c))
+            if SYNC {
+                arrive(done)
+            }
+        }
+        role r(warps: 1) {
+            if SYNC {
+                wait(done, 0)
+            }
+            store(out + c, sum(load(buf), axis: 0))
+        }
+    }
+}
+`, `shared-memory race on buf element 64:`},
 	{"an atomic and a plain read of one element", barrierPair("atomic_add(local_ptr(buf, c), 1.0)", "store(out + c, load(buf))"), `shared-memory race on buf element 0`},
 	{"roles of a warp_specialize in a loop", `
 kernel k(x *f32, out *f32, SYNC const i1) {

@@ -80,6 +80,7 @@ func BenchmarkCompileGenerated(b *testing.B) {
 // The generated kernel compiles at 5,000 statements (2,000 reductions,
 // more scratch than the target holds apart).
 func TestGeneratedKernelCompiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("about a second")
 	}

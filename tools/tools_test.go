@@ -42,6 +42,7 @@ func scripts(t *testing.T, pattern string) []string {
 }
 
 func TestShellSyntax(t *testing.T) {
+	t.Parallel()
 	for _, f := range scripts(t, "*.sh") {
 		if out, err := exec.Command("bash", "-n", f).CombinedOutput(); err != nil {
 			t.Errorf("bash -n %s: %v\n%s", f, err, out)
@@ -227,6 +228,7 @@ cp "$in" "$out"
 }
 
 func TestHostOnFakes(t *testing.T) {
+	t.Parallel()
 	python(t)
 	root := tree(t)
 	bin := fakes(t, root)

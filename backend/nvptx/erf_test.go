@@ -45,6 +45,7 @@ func ex2(rel float64) func(float32) float32 {
 // maximum relative error as 2^-22.5 on the full range, as far as we know;
 // the GPU test measures the hardware).
 func TestErfAlgorithm(t *testing.T) {
+	t.Parallel()
 	stride := uint32(256)
 	if s, err := strconv.ParseUint(os.Getenv("TLE_ERF_STRIDE"), 10, 32); err == nil && s > 0 {
 		stride = uint32(s)

@@ -39,6 +39,7 @@ func fmaIR(d ir.DType, n int, form string) *ir.Module {
 // stays a mul.rn and a sub.rn, never contracted. On sm_90a and on sm_80,
 // the oldest target (fma.rn.bf16 needs it).
 func TestFMAPTX(t *testing.T) {
+	t.Parallel()
 	tc := llcOrSkip(t)
 	count := func(ptx, re string) int { return len(regexp.MustCompile(re).FindAllStringIndex(ptx, -1)) }
 	for _, arch := range []string{"sm_90a", "sm_80"} {

@@ -105,6 +105,7 @@ func fillMem(md *ir.MemDesc, eb int) []piece {
 // plain buffers and 1 to 8 warps, and checks that every element of the
 // destination is the source's transpose.
 func TestMatrixTransposeEmulated(t *testing.T) {
+	t.Parallel()
 	for _, d := range []ir.DType{ir.F8E4M3, ir.BF16} {
 		eb := d.Bytes()
 		for _, shape := range [][]int{{128, 64}, {64, 128}, {32, 16}, {16, 32}} {

@@ -43,6 +43,7 @@ func TestBenchAttnFlags(t *testing.T) {
 
 // The prefill dry run plans every row on the CPU: names, masks, FLOPs.
 func TestBenchPrefillDryRun(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI("bench", "attn_prefill", "--dry-run", "--json", "--cases", "512x4096")
 	require.Equal(t, 0, code, errs)
 	var rep registry.Report

@@ -13,6 +13,7 @@ const peerDir = "../../kernels/kda/testdata/"
 // The kda_fwd flags and the peer file are checked before a GPU is looked
 // for: the peer file against the dry run's rows.
 func TestBenchKDABadFlagsAndPeerFiles(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		code int

@@ -40,6 +40,7 @@ func TestCheckArch(t *testing.T) {
 // The tutorials pass tlec check --arch sm_90a: unbound (each kernel only
 // checked, with a note) and bound as their tests bind them (compiled).
 func TestCheckArchTutorials(t *testing.T) {
+	t.Parallel()
 	dir := "../../kernels/tutorials"
 	files, err := filepath.Glob(filepath.Join(dir, "*.tle"))
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 // suite, each with its work (FLOPs or bytes, except the host-side rows),
 // and the builds the timed run compiles.
 func TestSuitesDryRunSchema(t *testing.T) {
+	t.Parallel()
 	suites := registry.Suites()
 	require.NotEmpty(t, suites)
 	for _, s := range suites {

@@ -356,6 +356,7 @@ func TestBuiltinTable(t *testing.T) {
 // one line deleted, when that still parses, must check without an internal
 // error.
 func TestNoPanics(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow")
 	}

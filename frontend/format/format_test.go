@@ -3,10 +3,12 @@ package format
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -64,6 +66,7 @@ func checkFixedPoint(t *testing.T, name string, src, out []byte) {
 // fixed point and keeps the tree. Files with // ERROR markers that do not
 // parse are skipped.
 func TestRepoFiles(t *testing.T) {
+	t.Parallel()
 	files, err := parsertest.TLEFiles()
 	require.NoError(t, err)
 	for _, path := range files {
@@ -95,6 +98,7 @@ func TestSketch(t *testing.T) {
 // TestScrambled: any horizontal spacing and indentation of a program formats
 // to the same bytes.
 func TestScrambled(t *testing.T) {
+	t.Parallel()
 	seeds, err := parsertest.Seeds()
 	require.NoError(t, err)
 	inputs, _ := filepath.Glob("testdata/*.tle")
@@ -200,24 +204,34 @@ func TestSyntaxErrorIsReturned(t *testing.T) {
 }
 
 // TestInjectedComments: comments added anywhere a program allows them are
-// all kept, the tree is unchanged, and formatting is a fixed point.
+// all kept, the tree is unchanged, and formatting is a fixed point. Seed i
+// draws from its own source (-injectseed and i), so that parallel shards
+// (the test is the package's longest) can take the seeds in any order.
 func TestInjectedComments(t *testing.T) {
+	t.Parallel()
 	seeds, err := parsertest.Seeds()
 	require.NoError(t, err)
-	rng := rand.New(rand.NewSource(*injectSeed))
-	for i, src := range seeds {
-		if _, err := parser.ParseFile("a.tle", src); err != nil {
-			continue
-		}
-		for k := 0; k < *injectIters; k++ {
-			s := parsertest.InjectComments(src, rng)
-			if _, err := parser.ParseFile("b.tle", s); err != nil {
-				t.Fatalf("seed %d: injecting comments broke the program: %v\n%s", i, err, s)
+	var next atomic.Int64
+	for shard := range 4 {
+		t.Run(fmt.Sprintf("shard %d", shard), func(t *testing.T) {
+			t.Parallel()
+			for i := int(next.Add(1) - 1); i < len(seeds); i = int(next.Add(1) - 1) {
+				src := seeds[i]
+				if _, err := parser.ParseFile("a.tle", src); err != nil {
+					continue
+				}
+				rng := rand.New(rand.NewSource(*injectSeed<<20 + int64(i)))
+				for k := 0; k < *injectIters; k++ {
+					s := parsertest.InjectComments(src, rng)
+					if _, err := parser.ParseFile("b.tle", s); err != nil {
+						t.Fatalf("seed %d: injecting comments broke the program: %v\n%s", i, err, s)
+					}
+					out, err := Source("b.tle", s)
+					require.NoError(t, err)
+					checkFixedPoint(t, "b.tle", s, out)
+				}
 			}
-			out, err := Source("b.tle", s)
-			require.NoError(t, err)
-			checkFixedPoint(t, "b.tle", s, out)
-		}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -153,7 +154,7 @@ func (s *scanner) run() {
 			s.comments = append(s.comments, &ast.Comment{Start: diag.Pos(start), Text: text})
 			s.off = end
 		case c == '/' && s.off+1 < len(src) && src[s.off+1] == '*':
-			i := strings.Index(string(src[start+2:]), "*/")
+			i := bytes.Index(src[start+2:], []byte("*/")) // no copy of the rest of the file
 			if i < 0 {
 				s.fail(start, "comment not terminated")
 			}

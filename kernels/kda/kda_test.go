@@ -63,6 +63,7 @@ var accCases = []accCase{
 // TestAccuracy checks o and the final state against the float64 token-by-
 // token reference: relative RMS error <= 0.005 (0.01 for a bf16 state).
 func TestAccuracy(t *testing.T) {
+	t.Parallel()
 	for _, dev := range devices(t) {
 		for i, c := range accCases {
 			t.Run(dev.Name()+"/"+c.name, func(t *testing.T) {
@@ -408,6 +409,7 @@ func TestOldTargets(t *testing.T) {
 // compiler re-reads shared memory in the layout a use needs instead of
 // converting through it).
 func TestPrepPTX(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skipf("llc-19 not installed: %v", err)
 	}

@@ -66,6 +66,7 @@ func TestWgmmaFP8(t *testing.T) {
 // packed registers (no shared staging of a) and the fp8 ones use the k32
 // forms of their dtypes, at every N the test runs.
 func TestWgmmaFP8PTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	for _, kn := range wgmmaFP8Kernels {
 		k := kernel(t, "wgmma_fp8.tle", kn.name)

@@ -82,25 +82,43 @@ func (e epoch) before(vc vclock, self int) bool {
 // ordered before a write ordered after that one too), with the ops that
 // made them. The ops are launch.raceOps indices (opRef), which keeps the
 // shadows free of pointers for the garbage collector.
+//
+// Each of these is a chunked array (shadowCells): an access checks and
+// records a range of elements (a tile's rows, a TMA box, a wgmma operand)
+// a chunk at a time, and a chunk the access covers whole is one cell
+// whatever its size, so a kernel that moves whole tiles pays per chunk,
+// not per element. A race is reported element by element in the access's
+// own order (raceElem), so the report names the same element as a check
+// of one element at a time would.
 type raceShadow struct {
-	w    []epoch
-	wop  []opRef
-	a    []epoch // last atomic (nil until the buffer's first atomic)
-	aop  []opRef
+	n    int
+	w    shadowCells[wcell]
+	a    *shadowCells[wcell] // last atomic (nil until the buffer's first atomic)
 	cols []*readCol
+}
+
+// wcell is an element's last write (or atomic): its epoch and op.
+type wcell struct {
+	e  epoch
+	op opRef
+}
+
+// rcell is an element's last read by one goroutine: its clock and op.
+type rcell struct {
+	clk uint32
+	op  opRef
 }
 
 // readCol is one goroutine's reads of a buffer.
 type readCol struct {
 	gid int
-	clk []uint32
-	op  []opRef
+	r   shadowCells[rcell]
 }
 
 type opRef int32
 
 func newRaceShadow(n int) *raceShadow {
-	return &raceShadow{w: make([]epoch, n), wop: make([]opRef, n)}
+	return &raceShadow{n: n, w: newShadowCells[wcell](n)}
 }
 
 // col is goroutine g's read column (made on its first read; b.mu held).
@@ -110,9 +128,209 @@ func (sh *raceShadow) col(g int) *readCol {
 			return c
 		}
 	}
-	c := &readCol{gid: g, clk: make([]uint32, len(sh.w)), op: make([]opRef, len(sh.w))}
+	c := &readCol{gid: g, r: newShadowCells[rcell](sh.n)}
 	sh.cols = append(sh.cols, c)
 	return c
+}
+
+// clear reports whether an access of kind k by goroutine gid (clock vc)
+// to the n elements lo, lo+step, ... races with nothing recorded: every
+// last write (and atomic, unless k is one) is ordered before it and, for
+// a write or atomic, every other goroutine's last read too.
+func (sh *raceShadow) clear(lo, n, step int, k raceKind, gid int, vc vclock) bool {
+	before := func(x wcell) bool { return x.e.before(vc, gid) }
+	if !sh.w.all(lo, n, step, before) {
+		return false
+	}
+	if sh.a != nil && k != raceAtomic && !sh.a.all(lo, n, step, before) {
+		return false
+	}
+	if k == raceRead {
+		return true
+	}
+	for _, c := range sh.cols {
+		if c.gid == gid {
+			continue
+		}
+		seen := vc.get(c.gid)
+		if !c.r.all(lo, n, step, func(x rcell) bool { return x.clk <= seen }) {
+			return false
+		}
+	}
+	return true
+}
+
+// record records an access that clear passed (col: gid's read column, for
+// a read), as raceElem would element by element.
+func (sh *raceShadow) record(lo, n, step int, k raceKind, gid int, vc vclock, ref opRef, col *readCol) {
+	switch k {
+	case raceRead:
+		col.r.fill(lo, n, step, rcell{vc[gid], ref})
+	case raceWrite:
+		sh.w.fill(lo, n, step, wcell{mkEpoch(gid, vc[gid]), ref})
+		if sh.a != nil {
+			sh.a.fill(lo, n, step, wcell{})
+		}
+	default:
+		sh.atomics().fill(lo, n, step, wcell{mkEpoch(gid, vc[gid]), ref})
+	}
+}
+
+// atomics is the buffer's atomic cells, made on its first atomic.
+func (sh *raceShadow) atomics() *shadowCells[wcell] {
+	if sh.a == nil {
+		a := newShadowCells[wcell](sh.n)
+		sh.a = &a
+	}
+	return sh.a
+}
+
+// shadowChunk is the elements of a shadow chunk (1 << shadowBits).
+const (
+	shadowBits  = 6
+	shadowChunk = 1 << shadowBits
+)
+
+// shadowCells is one cell per element of a buffer, in chunks of
+// shadowChunk elements: a chunk whose elements all hold one cell is that
+// cell (uni) with no per-element array (dense nil); it gets one when an
+// access covers part of it with another cell, and gives it back (to free,
+// for the next such chunk) when an access covers it whole again.
+type shadowCells[T comparable] struct {
+	n     int
+	uni   []T
+	dense [][]T
+	free  [][]T
+}
+
+func newShadowCells[T comparable](n int) shadowCells[T] {
+	c := (n + shadowChunk - 1) >> shadowBits
+	return shadowCells[T]{n: n, uni: make([]T, c), dense: make([][]T, c)}
+}
+
+// get is element e's cell.
+func (s *shadowCells[T]) get(e int) T {
+	c := e >> shadowBits
+	if d := s.dense[c]; d != nil {
+		return d[e&(shadowChunk-1)]
+	}
+	return s.uni[c]
+}
+
+// set makes element e's cell v.
+func (s *shadowCells[T]) set(e int, v T) {
+	c := e >> shadowBits
+	d := s.dense[c]
+	if d == nil {
+		if s.uni[c] == v {
+			return
+		}
+		d = s.split(c)
+	}
+	d[e&(shadowChunk-1)] = v
+}
+
+// split gives chunk c its per-element array, each element holding the
+// chunk's cell.
+func (s *shadowCells[T]) split(c int) []T {
+	var d []T
+	if k := len(s.free); k > 0 {
+		d, s.free = s.free[k-1], s.free[:k-1]
+	} else {
+		d = make([]T, shadowChunk)
+	}
+	u := s.uni[c]
+	for i := range d {
+		d[i] = u
+	}
+	s.dense[c] = d
+	return d
+}
+
+// all reports whether ok holds for the cell of every element lo, lo+step,
+// ... (n of them), calling it once per chunk held whole and once per run of
+// equal cells in the others.
+func (s *shadowCells[T]) all(lo, n, step int, ok func(T) bool) bool {
+	if n <= 0 {
+		return true
+	}
+	if step != 1 && n > 1 {
+		last := s.get(lo)
+		if !ok(last) {
+			return false
+		}
+		for i := 1; i < n; i++ {
+			if x := s.get(lo + i*step); x != last {
+				if !ok(x) {
+					return false
+				}
+				last = x
+			}
+		}
+		return true
+	}
+	hi := lo + n
+	for c := lo >> shadowBits; c<<shadowBits < hi; c++ {
+		d := s.dense[c]
+		if d == nil {
+			if !ok(s.uni[c]) {
+				return false
+			}
+			continue
+		}
+		base := c << shadowBits
+		run := d[max(lo, base)-base : min(hi, base+shadowChunk)-base]
+		last := run[0]
+		if !ok(last) {
+			return false
+		}
+		for _, x := range run[1:] {
+			if x != last {
+				if !ok(x) {
+					return false
+				}
+				last = x
+			}
+		}
+	}
+	return true
+}
+
+// fill makes the cell of every element lo, lo+step, ... (n of them) v.
+func (s *shadowCells[T]) fill(lo, n, step int, v T) {
+	if n <= 0 {
+		return
+	}
+	if step != 1 && n > 1 {
+		for i := range n {
+			s.set(lo+i*step, v)
+		}
+		return
+	}
+	hi := lo + n
+	for c := lo >> shadowBits; c<<shadowBits < hi; c++ {
+		base := c << shadowBits
+		from, to := max(lo, base), min(hi, base+shadowChunk)
+		if from == base && (to == base+shadowChunk || to == s.n) { // the whole chunk
+			s.uni[c] = v
+			if d := s.dense[c]; d != nil {
+				s.free = append(s.free, d)
+				s.dense[c] = nil
+			}
+			continue
+		}
+		d := s.dense[c]
+		if d == nil {
+			if s.uni[c] == v {
+				continue
+			}
+			d = s.split(c)
+		}
+		run := d[from-base : to-base]
+		for i := range run {
+			run[i] = v
+		}
+	}
 }
 
 // opRef is op's index in l.raceOps (added on first use).
@@ -229,7 +447,9 @@ func (t *thread) raceAccess(op *ir.Op, b *Buffer, v *view, offs []int, write boo
 }
 
 // raceAccessAs is raceAccess as goroutine gid with clock vc (a thread's
-// copy engine).
+// copy engine). A view is checked and recorded as ranges (viewSpans); only
+// when a range races are its elements checked one at a time, in the view's
+// order, for the report.
 func (t *thread) raceAccessAs(op *ir.Op, b *Buffer, v *view, offs []int, k raceKind, gid int, vc vclock) error {
 	sh := b.shadow
 	if sh == nil {
@@ -241,6 +461,15 @@ func (t *thread) raceAccessAs(op *ir.Op, b *Buffer, v *view, offs []int, k raceK
 	var col *readCol
 	if k == raceRead {
 		col = sh.col(gid)
+	}
+	if v != nil && viewSpans(v.shape, v.strides, v.off, func(lo, n, step int) bool {
+		return sh.clear(lo, n, step, k, gid, vc)
+	}) {
+		viewSpans(v.shape, v.strides, v.off, func(lo, n, step int) bool {
+			sh.record(lo, n, step, k, gid, vc, ref, col)
+			return true
+		})
+		return nil
 	}
 	var err error
 	visit := func(e int) bool {
@@ -277,35 +506,35 @@ func (t *thread) raceOne(op *ir.Op, b *Buffer, e int, write bool) error {
 // read; b.mu held).
 func (t *thread) raceElem(op *ir.Op, ref opRef, b *Buffer, e int, k raceKind, gid int, vc vclock, col *readCol) error {
 	sh := b.shadow
-	if w := sh.w[e]; !w.before(vc, gid) {
-		return t.raceErr(op, b, e, k, raceWrite, w, sh.wop[e])
+	if w := sh.w.get(e); !w.e.before(vc, gid) {
+		return t.raceErr(op, b, e, k, raceWrite, w.e, w.op)
 	}
 	if sh.a != nil && k != raceAtomic {
-		if a := sh.a[e]; !a.before(vc, gid) {
-			return t.raceErr(op, b, e, k, raceAtomic, a, sh.aop[e])
+		if a := sh.a.get(e); !a.e.before(vc, gid) {
+			return t.raceErr(op, b, e, k, raceAtomic, a.e, a.op)
 		}
 	}
 	if k == raceRead {
-		col.clk[e], col.op[e] = vc[gid], ref
+		col.r.set(e, rcell{vc[gid], ref})
 		return nil
 	}
 	for _, c := range sh.cols {
-		if c.gid != gid && c.clk[e] > vc.get(c.gid) {
-			return t.raceErr(op, b, e, k, raceRead, mkEpoch(c.gid, c.clk[e]), c.op[e])
+		if c.gid == gid {
+			continue
+		}
+		if r := c.r.get(e); r.clk > vc.get(c.gid) {
+			return t.raceErr(op, b, e, k, raceRead, mkEpoch(c.gid, r.clk), r.op)
 		}
 	}
-	me := mkEpoch(gid, vc[gid])
+	me := wcell{mkEpoch(gid, vc[gid]), ref}
 	if k == raceWrite {
-		sh.w[e], sh.wop[e] = me, ref
+		sh.w.set(e, me)
 		if sh.a != nil {
-			sh.a[e] = 0
+			sh.a.set(e, wcell{})
 		}
 		return nil
 	}
-	if sh.a == nil {
-		sh.a, sh.aop = make([]epoch, len(sh.w)), make([]opRef, len(sh.w))
-	}
-	sh.a[e], sh.aop[e] = me, ref
+	sh.atomics().set(e, me)
 	return nil
 }
 
@@ -340,6 +569,82 @@ func forEachOffset(shape, strides []int, off int, f func(int) bool) {
 			}
 			off -= strides[d] * shape[d]
 			idx[d] = 0
+		}
+	}
+}
+
+// viewSpans calls f(lo, n, step) for runs of elements lo, lo+step, ...
+// (n of them) that together are the elements of the view (shape, strides,
+// off), in no particular order, until f returns false; it reports whether
+// f never did. Dimensions of one element or stride 0 add no elements, a
+// negative stride is walked from its other end, and dimensions are sorted
+// by stride and merged where one continues another, so a tile whose rows
+// follow one another is one run however it is viewed.
+func viewSpans(shape, strides []int, off int, f func(lo, n, step int) bool) bool {
+	var shBuf, stBuf [8]int
+	sh, st := shBuf[:0], stBuf[:0]
+	for d, n := range shape {
+		if n == 0 {
+			return true
+		}
+		s := strides[d]
+		if n == 1 || s == 0 {
+			continue
+		}
+		if s < 0 {
+			off += (n - 1) * s
+			s = -s
+		}
+		// insert by stride, largest first
+		i := len(st)
+		sh, st = append(sh, 0), append(st, 0)
+		for i > 0 && st[i-1] < s {
+			sh[i], st[i] = sh[i-1], st[i-1]
+			i--
+		}
+		sh[i], st[i] = n, s
+	}
+	// merge each dimension into the one inside it when it continues it
+	m := 0
+	for d := 1; d < len(sh); d++ {
+		if st[m] == st[d]*sh[d] {
+			sh[m], st[m] = sh[m]*sh[d], st[d]
+			continue
+		}
+		m++
+		sh[m], st[m] = sh[d], st[d]
+	}
+	if len(sh) > 0 {
+		sh, st = sh[:m+1], st[:m+1]
+	}
+	if len(sh) == 0 {
+		return f(off, 1, 1)
+	}
+	inner := len(sh) - 1
+	n, step := sh[inner], st[inner]
+	var idxBuf [8]int
+	idx := idxBuf[:0]
+	if inner <= len(idxBuf) {
+		idx = idxBuf[:inner]
+	} else {
+		idx = make([]int, inner)
+	}
+	for {
+		if !f(off, n, step) {
+			return false
+		}
+		d := inner - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			off += st[d]
+			if idx[d] < sh[d] {
+				break
+			}
+			off -= st[d] * sh[d]
+			idx[d] = 0
+		}
+		if d < 0 {
+			return true
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // roundSlice rounds every element of xs to float dtype d in place, exactly as
 // ir.DType.Round does, with the dtype switch out of the loop: f32 by Go's
-// conversion, f16, bf16 and fp8 by floats.Round.
+// conversion, f16, bf16 and fp8 by floats.RoundSlice.
 func roundSlice(d ir.DType, xs []float64) {
 	switch d {
 	case ir.F64:
@@ -17,9 +17,7 @@ func roundSlice(d ir.DType, xs []float64) {
 		}
 	default:
 		if f, ok := d.FloatFormat(); ok {
-			for k, x := range xs {
-				xs[k] = floats.Round(f, x)
-			}
+			floats.RoundSlice(f, xs)
 			return
 		}
 		for k, x := range xs {

@@ -177,15 +177,13 @@ func (t *thread) copyOp(in *instr) error {
 
 // tmaCopyIn is a TMA load of the block at offs of src into dst: from
 // reaches src's elements of one kind, to is dst's storage of that kind,
-// fix converts to dst's dtype; the race check records the write as
+// fix converts to dst's dtype (not called when src's buffer has it: its
+// elements are already exact in it); the race check records the write as
 // goroutine gid with clock vc.
 func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view, offs []int, n int, from *elemMem[T], to []T, fix func(ir.DType, []T), gid int, vc vclock) error {
-	tmp := make([]T, n)
-	tmaLoad(tmp, src.rg.buf, from, src, offs)
 	if to == nil {
 		return t.errAt(op, "copy of %v into %s, a buffer of %v", src.dt, dst.name, dst.buf.dtype)
 	}
-	fix(dst.buf.dtype, tmp)
 	lo, hi := dst.span()
 	if err := t.checkWgmmaReads(op, dst.buf, lo, hi); err != nil {
 		return err
@@ -193,8 +191,37 @@ func tmaCopyIn[T float64 | int64](t *thread, op *ir.Op, src *descVal, dst *view,
 	if err := t.raceAccessAs(op, dst.buf, dst, nil, raceWrite, gid, vc); err != nil {
 		return err
 	}
+	same := src.rg.buf.dtype == dst.buf.dtype
+	if same && denseView(dst.shape, dst.strides) {
+		// the box's row-major order is the view's, which holds it in
+		// [off, off+n): straight in, with nothing to convert
+		tmaLoad(to[dst.off:dst.off+n], src.rg.buf, from, src, offs)
+		return nil
+	}
+	tmp := make([]T, n)
+	tmaLoad(tmp, src.rg.buf, from, src, offs)
+	if !same {
+		fix(dst.buf.dtype, tmp)
+	}
 	scatter(to, tmp, dst.shape, dst.strides, dst.off)
 	return nil
+}
+
+// denseView reports whether a view of shape and strides holds its
+// elements one after another in row-major order (dimensions of extent 1
+// aside).
+func denseView(shape, strides []int) bool {
+	want := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		if shape[d] == 1 {
+			continue
+		}
+		if strides[d] != want {
+			return false
+		}
+		want *= shape[d]
+	}
+	return true
 }
 
 // copyOfView returns a fresh copy of the n elements of v, row-major, from
@@ -221,17 +248,24 @@ func (t *thread) checkBlock(op *ir.Op, d *descVal, v *view, offs []int) (int, er
 
 // tmaLoad reads the block at offs (row-major) from a descriptor's tensor
 // in buffer b (m reaching its elements); elements outside the tensor read
-// as zero.
+// as zero. It goes a row of the block at a time: one copy (or one read)
+// of the row's part inside the tensor.
 func tmaLoad[T float64 | int64](dst []T, b *Buffer, m *elemMem[T], d *descVal, offs []int) {
 	src := m.wide(b)
-	walkBlock(d, offs, func(k, addr int) {
+	w, s := blockRow(d)
+	blockRows(d, offs, func(k, addr, lo, hi int) {
+		row := dst[k : k+w]
+		clear(row[:lo])
+		clear(row[hi:])
 		switch {
-		case addr < 0:
-			dst[k] = 0
-		case src != nil:
-			dst[k] = src[addr]
+		case s == 1 && src != nil:
+			copy(row[lo:hi], src[addr+lo:addr+hi])
+		case s == 1:
+			m.read(b, row[lo:hi], addr+lo)
 		default:
-			dst[k] = m.get(b, addr)
+			for j := lo; j < hi; j++ {
+				row[j] = m.get(b, addr+j*s)
+			}
 		}
 	})
 }
@@ -240,35 +274,65 @@ func tmaLoad[T float64 | int64](dst []T, b *Buffer, m *elemMem[T], d *descVal, o
 // dropping elements outside the tensor; src holds values of b's dtype.
 func tmaStore[T float64 | int64](b *Buffer, m *elemMem[T], src []T, d *descVal, offs []int) {
 	dst := m.wide(b)
-	walkBlock(d, offs, func(k, addr int) {
+	w, s := blockRow(d)
+	blockRows(d, offs, func(k, addr, lo, hi int) {
+		row := src[k : k+w]
 		switch {
-		case addr < 0:
-		case dst != nil:
-			dst[addr] = src[k]
+		case s == 1 && dst != nil:
+			copy(dst[addr+lo:addr+hi], row[lo:hi])
+		case s == 1:
+			m.write(b, addr+lo, row[lo:hi])
 		default:
-			m.set(b, addr, src[k])
+			for j := lo; j < hi; j++ {
+				m.set(b, addr+j*s, row[j])
+			}
 		}
 	})
 }
 
-// walkBlock calls fn(k, addr) for each element k of the block in row-major
-// order, with addr its buffer index, or -1 when it lies outside the tensor.
-func walkBlock(d *descVal, offs []int, fn func(k, addr int)) {
+// blockRow is the length of a row of d's block (its last dimension) and
+// the row's stride in the tensor (1 and 1 for a block of rank 0).
+func blockRow(d *descVal) (w, s int) {
+	if r := len(d.block); r > 0 {
+		return d.block[r-1], d.strides[r-1]
+	}
+	return 1, 1
+}
+
+// blockRows calls fn(k, addr, lo, hi) for each row of the block at offs,
+// in row-major order: k is the row's first element in the block, and its
+// elements lo <= j < hi lie inside the tensor, at buffer index addr + j*s
+// (s: blockRow's), the others outside it (all of them when lo == hi, and
+// then addr is 0).
+func blockRows(d *descVal, offs []int, fn func(k, addr, lo, hi int)) {
 	rank := len(d.block)
-	idx := make([]int, rank)
+	if rank == 0 {
+		fn(0, d.base, 0, 1)
+		return
+	}
+	inner := rank - 1
+	w, g0 := d.block[inner], offs[inner]
+	a := min(max(-g0, 0), w)
+	b := max(min(d.shape[inner]-g0, w), a)
+	idx := make([]int, inner)
 	n := ir.NumElements(d.block)
-	for k := 0; k < n; k++ {
-		addr := d.base
-		for r := 0; r < rank; r++ {
+	for k := 0; k < n; k += w {
+		addr := d.base + g0*d.strides[inner]
+		in := a < b
+		for r := 0; in && r < inner; r++ {
 			g := offs[r] + idx[r]
 			if g < 0 || g >= d.shape[r] {
-				addr = -1
+				in = false
 				break
 			}
 			addr += g * d.strides[r]
 		}
-		fn(k, addr)
-		for r := rank - 1; r >= 0; r-- {
+		if in {
+			fn(k, addr, a, b)
+		} else {
+			fn(k, 0, 0, 0)
+		}
+		for r := inner - 1; r >= 0; r-- {
 			idx[r]++
 			if idx[r] < d.block[r] {
 				break

@@ -4,8 +4,10 @@
 package tletest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"regexp"
 	"testing"
@@ -54,13 +56,41 @@ func Round(d ir.DType, xs []float64) []float64 {
 }
 
 // NeedLLC skips a test on a machine without llc-19 (CI installs it) and
-// gives it an empty JIT cache, so that it compiles afresh.
+// gives it an empty JIT cache, so that it compiles afresh: its own
+// (t.Setenv, so the test cannot be parallel), or under FreshCacheMain the
+// process's.
 func NeedLLC(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("llc-19"); err != nil {
 		t.Skip("llc-19 not installed (CI installs llvm-19)")
 	}
-	t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	if processCache == "" {
+		t.Setenv("TLE_CACHE_DIR", t.TempDir())
+	}
+}
+
+// processCache is the JIT cache directory FreshCacheMain made for the test
+// process ("" without it).
+var processCache string
+
+// FreshCacheMain runs a package's tests (a TestMain's m) with an empty JIT
+// cache directory of the process's own, removed after them, and returns
+// the exit code. NeedLLC then leaves the environment alone, so the tests
+// that call it may call t.Parallel: the cache in memory is the process's
+// anyway, and the one on disk starts empty as each test's did.
+func FreshCacheMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "tle-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tletest:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Setenv("TLE_CACHE_DIR", dir); err != nil {
+		fmt.Fprintln(os.Stderr, "tletest:", err)
+		return 1
+	}
+	processCache = dir
+	return m.Run()
 }
 
 // PTXLine matches the PTX instruction w at the start of a line, predicated

@@ -58,6 +58,7 @@ func layoutOf(d *Dims, lens []int64) clusterLayout {
 // kernels' CHUNK 0, padding programs past B), BF16 and FP8 (quant types 0
 // and 1), Sq 1 to 3 and two kv heads, against the float64 reference.
 func TestDecodeCluster(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(21, 22))
 	type want struct{ shared, spans, padding bool }

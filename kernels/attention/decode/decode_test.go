@@ -195,6 +195,7 @@ func TestDecodeRewritten(t *testing.T) {
 // slot no request reads is NaN and the page table is shuffled with
 // garbage past each request's pages.
 func TestDecodeMatrix(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	worst := map[string][2]float64{}
@@ -249,6 +250,7 @@ func TestGarbageIsThere(t *testing.T) {
 // boundaries inside a staged block, and the policy's splits on a skewed
 // batch.
 func TestDecodeLong(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, c := range []decodeCase{

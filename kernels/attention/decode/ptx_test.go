@@ -41,6 +41,7 @@ import (
 // registers; b from shared memory), 16 or 8 of them. The combine kernel
 // waits for the decode grid (griddepcontrol.wait).
 func TestDecodePTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	tryWait := tletest.PTXLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`)
@@ -167,6 +168,7 @@ func TestDecodePTX(t *testing.T) {
 // shared memory: smemOther bounds what is not the ring, and the programs
 // of one SM fit its shared memory with at least two stages each.
 func TestDecodeSmemFits(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
@@ -205,6 +207,7 @@ func TestDecodeSmemFits(t *testing.T) {
 // warp's registers) and launches as a cluster of CL; with CL = 1 none of
 // that is there. attn_combine keeps its wait for the decode grid.
 func TestDecodeClusterPTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	arrive := tletest.PTXLine(`barrier\.cluster\.arrive\.release\.aligned;`)
 	wait := tletest.PTXLine(`barrier\.cluster\.wait\.acquire\.aligned;`)

@@ -69,6 +69,7 @@ func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, den
 // diagonal kept) on varlen batches, BF16 and FP8, pages 64 and 32, NHD and
 // HND, against the float64 reference that hides the masked tiles.
 func TestPrefillMask(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(61, 62))
 	i := 0
@@ -99,6 +100,7 @@ func TestPrefillMask(t *testing.T) {
 // TestPrefillMaskEmptyTile: a q tile whose mask row is all 0 gives o 0
 // and lse -inf on its rows (never NaN); the other tile is dense.
 func TestPrefillMaskEmptyTile(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(63, 64))
 	for _, c := range []prefillCase{
@@ -132,6 +134,7 @@ func TestPrefillMaskEmptyTile(t *testing.T) {
 // with and without the diagonal, NHD and HND, and a q tile whose mask row
 // is all 0 (o 0, lse -inf on its rows at both steps).
 func TestPrefillBF16KeyStepMask(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(65, 66))
 	for i, keep := range []bool{true, false} {

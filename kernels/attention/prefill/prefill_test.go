@@ -125,6 +125,7 @@ func TestPrefillQuick(t *testing.T) {
 // 128, L ending mid-page. Every unread cache slot is NaN and the page table
 // is shuffled with garbage past each request's pages.
 func TestPrefillMatrix(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(33, 34))
 	batches := []struct{ qlens, lens []int64 }{
@@ -234,6 +235,7 @@ func TestValidatePrefill(t *testing.T) {
 
 // TestPrefillFP8: quant types 0 and 1, every page size, both layouts.
 func TestPrefillFP8(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(39, 40))
 	worst := map[int][2]float64{}
@@ -265,6 +267,7 @@ func TestPrefillFP8(t *testing.T) {
 // with a short query chunk at the end of a long prefix and two q tiles
 // of a request whose prefix is longer than one staged block.
 func TestPrefillLong(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(43, 44))
 	for _, c := range []prefillCase{
@@ -321,6 +324,7 @@ func TestPrefillGPU(t *testing.T) {
 // types 0 and 1, NHD and HND, pages 64, 32 and 16 (NaN in every unread
 // cache slot and garbage K scales past each request's keys).
 func TestPrefillKeyStep(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(47, 48))
 	for _, c := range []prefillCase{
@@ -347,6 +351,7 @@ func TestPrefillKeyStep(t *testing.T) {
 // multiple of the page) and, in the same call, a one-step walk, whose
 // only PV runs after the loop; quant 0 and 1.
 func TestPrefillLongWalk(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(53, 54))
 	for _, q := range []int{0, 1} {
@@ -370,6 +375,7 @@ func TestPrefillLongWalk(t *testing.T) {
 // and 8, a softmax scale other than the default (NaN in every unread cache
 // slot, garbage ids past each request's pages).
 func TestPrefillBF16KeyStep(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(51, 52))
 	for _, c := range []prefillCase{
@@ -414,6 +420,7 @@ func runBF16KeySteps(t *testing.T, devs []tle.Device, name string, in *Inputs, p
 // 64 staged page ids (32 steps of two pages) and round the ring of two
 // stages many times, an odd page count at the end.
 func TestPrefillBF16KeyStepLong(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(53, 54))
 	c := prefillCase{name: "long bf16 key step 128 L 4500 Lq 9 + L 4200 Lq 200", page: 64, hkv: 1, g: 4, nhd: true,
@@ -442,6 +449,7 @@ func TestPrefillBF16KeyStepNaN(t *testing.T) {
 // page ids (32 steps of two pages of 64, 8 of eight pages of 16) and round
 // the ring of three stages many times, an odd page count at the end.
 func TestPrefillKeyStepLong(t *testing.T) {
+	t.Parallel()
 	devs := tletest.Devices(t)
 	r := rand.New(rand.NewPCG(49, 50))
 	for _, c := range []prefillCase{

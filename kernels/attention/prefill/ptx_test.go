@@ -26,6 +26,7 @@ const ctaReserved = 1024
 // 64] per page: the 128B swizzle's column blocks), and the warp roles (a
 // producer warpgroup and two consumer warpgroups: 12 warps).
 func TestPrefillPTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	for _, c := range []struct{ page, g int }{{16, 4}, {32, 8}, {64, 8}} {
@@ -58,6 +59,7 @@ func TestPrefillPTX(t *testing.T) {
 // proxy before its arrival, and two consumer warpgroups (216), with no
 // transpose and no proxy fence of their own.
 func TestPrefillFP8PTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	for _, c := range []struct{ page, g, quant int }{{16, 4, 1}, {32, 8, 0}, {64, 8, 1}, {64, 4, 0}} {
@@ -135,6 +137,7 @@ func fp8Roles(t *testing.T, ptx string, defs map[string]string) (producer, trans
 // kernels build for sm_90a with llc-19, with the tile list compacted by
 // warp votes (ballot + popc) and the same products as the dense kernels.
 func TestPrefillMaskPTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	for _, c := range []struct {
 		page, g int
@@ -177,6 +180,7 @@ func TestPrefillMaskPTX(t *testing.T) {
 // each with its setmaxnreg and its own named barrier), and the shared
 // memory of SK = 2 stages within a CTA's.
 func TestPrefillFP8K128PTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	qk := tletest.PTXLine(`wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3\s+\{(%f\d+, ){63}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1;`)
@@ -239,6 +243,7 @@ func TestPrefillFP8K128PTX(t *testing.T) {
 // copies); 12 warps with attn_prefill_bf16's setmaxnreg split; the
 // two-stage ring's shared memory within a CTA's.
 func TestPrefillBF16K128PTX(t *testing.T) {
+	t.Parallel()
 	tletest.NeedLLC(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes`)
 	qk := tletest.PTXLine(`wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{(%f\d+, ){63}%f\d+\}, %rd\d+, %rd\d+, %wgp, 1, 1, 0, 0;`)
