@@ -49,3 +49,42 @@ func TestAccuracyWS(t *testing.T) {
 		})
 	}
 }
+
+// TestRecWSBuildsForGPU compiles kda_rec_ws to LLVM IR for NVPTX (no GPU or
+// LLVM needed) for TestBuildsForGPU's specialisations: the chunk's products
+// on mma.sync, the pipes on mbarriers.
+func TestRecWSBuildsForGPU(t *testing.T) {
+	_, recK, err := KernelsFor(RecWS)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		K, V, bv int
+		h0       bool
+		p        Params
+	}{
+		{128, 128, 64, false, Params{StateDType: StateBF16, FinalState: true, Fast: true, Rec: RecWS}},
+		{128, 128, 16, false, Params{StateDType: StateF32, Rec: RecWS}},
+		{48, 80, 16, true, Params{StateDType: StateF32, FinalState: true, Rec: RecWS}},
+	} {
+		d := &Dims{B: 1, T: 64, H: 4, K: c.K, V: c.V, N: 1}
+		_, rec := Launches(d, c.p, c.bv, 4, c.h0)
+		a, err := recK.Build(rec.Options(), tle.GPUOptions{}, "ll")
+		require.NoError(t, err, "%v", rec.Defines)
+		require.Contains(t, a.LLVMIR, "mma.sync", "%v", rec.Defines)
+		require.Contains(t, a.LLVMIR, "mbarrier", "%v", rec.Defines)
+	}
+}
+
+// Params.Rec names kda_rec or kda_rec_ws; anything else is an error naming
+// it.
+func TestRecParam(t *testing.T) {
+	_, k, err := KernelsFor(RecWS)
+	require.NoError(t, err)
+	require.Equal(t, "kda_rec_ws", k.Name())
+	_, k, err = KernelsFor(RecDefault)
+	require.NoError(t, err)
+	require.Equal(t, "kda_rec", k.Name())
+	_, _, err = KernelsFor("tma")
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, "rec", ae.Arg)
+}

@@ -171,3 +171,7 @@ func checkBlockV(bv, v int) error {
 	}
 	return nil
 }
+
+// WSLoadWarps is the warps of kda_rec_ws's load role (WS_LOAD_WARPS in
+// kda.tle); its mma role runs BV / 16 warps and its store role one.
+const WSLoadWarps = 4
