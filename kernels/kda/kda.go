@@ -9,7 +9,9 @@
 // state-independent operands of every 16-token chunk at once into a
 // workspace of 13,824 bytes per (chunk, head) at K = 128 (FlashKDA's size),
 // and kda_rec runs the recurrence with the transposed f32 state in
-// registers, the chained products never leaving them (see that file). On a
+// registers, the chained products never leaving them (see that file);
+// kda_rec_ws (Params.Rec "ws", an option until a GPU run measures it) runs
+// the same recurrence with load, mma and store warp roles and pipes. On a
 // GPU, a Runner keeps the workspace, chunk tables and launches between
 // calls, so that a warm call allocates no device memory. Forward validates
 // every argument first (errors name the argument) and then runs the kernels

@@ -198,6 +198,8 @@ func TestOpBadInputs(t *testing.T) {
 	require.NoError(t, err)
 	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "prep_warps": 4.0})
 	require.NoError(t, err)
+	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "rec": "ws"})
+	require.NoError(t, err)
 	cases := []struct {
 		arg    string
 		mutate func(a map[string]*npy.Array, p map[string]any)
@@ -221,6 +223,8 @@ func TestOpBadInputs(t *testing.T) {
 		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 6.0 }},
 		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 2.5 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
+		{"rec", func(a map[string]*npy.Array, p map[string]any) { p["rec"] = "tma" }},
+		{"rec", func(a map[string]*npy.Array, p map[string]any) { p["rec"] = 1.0 }},
 	}
 	for i, c := range cases {
 		a, p := arrays(), params()
