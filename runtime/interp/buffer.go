@@ -417,9 +417,16 @@ func (b *Buffer) CopyFromFloat64(xs []float64) {
 			f[k] = float32(x) // round to nearest even
 		}
 	case d.IsFloat():
+		// rounded a chunk at a time (RoundSlice reads the format once),
+		// then stored as the exact values they now are
 		fm, _ := d.FloatFormat()
-		for k, x := range xs {
-			b.setF(k, floats.Round(fm, x))
+		var chunk [1024]float64
+		for lo := 0; lo < n; lo += len(chunk) {
+			c := chunk[:copy(chunk[:], xs[lo:])]
+			floats.RoundSlice(fm, c)
+			for k, x := range c {
+				b.setF(lo+k, x)
+			}
 		}
 	default:
 		for k, x := range xs {
