@@ -370,3 +370,47 @@ func TestGPUMath(t *testing.T) {
 	require.Equal(t, w64, r.Data)
 	testSoftmax(t, g, 2e-5)
 }
+
+const atomicBitsSrc = `
+kernel atomic_bits(acc *i32, x *i32, old *i32, OP const i32) {
+    offs := arange(0, 64)
+    v := load(x + offs)
+    o := zeros([64], i32)
+    if OP == 0 { o = atomic_and(acc + offs % 4, v, mask: offs < 60) }
+    if OP == 1 { o = atomic_or(acc + offs % 4, v, mask: offs < 60) }
+    if OP == 2 { o = atomic_xor(acc + offs % 4, v, mask: offs < 60) }
+    store(old + offs, o)
+}
+`
+
+// TestAtomicBitwiseInterp: atomic_and, atomic_or and atomic_xor of 60 random
+// words onto 4 cells (15 each, masked lanes skipped) leave each cell the
+// and / or / xor of its start and its 15 words, whatever the order.
+func TestAtomicBitwiseInterp(t *testing.T) {
+	prog, err := tle.Parse("atomic.tle", []byte(atomicBitsSrc))
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(9, 35))
+	x := make([]float64, 64)
+	for i := range x {
+		x[i] = float64(int32(r.Uint32()))
+	}
+	for op, f := range []func(a, b int32) int32{
+		func(a, b int32) int32 { return a & b },
+		func(a, b int32) int32 { return a | b },
+		func(a, b int32) int32 { return a ^ b },
+	} {
+		start := []int32{-1, 0, 0x5a5a5a5a, -0x12345678}
+		acc := &tle.Tensor{Shape: []int{4}, Data: []float64{-1, 0, 0x5a5a5a5a, -0x12345678}}
+		k, err := prog.Kernel("atomic_bits")
+		require.NoError(t, err)
+		require.NoError(t, k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4, Defines: map[string]string{"OP": string(rune('0' + op))}},
+			map[string]any{"acc": acc, "x": &tle.Tensor{Shape: []int{64}, Data: x}, "old": tle.NewTensor(64)}))
+		for c := 0; c < 4; c++ {
+			want := start[c]
+			for i := c; i < 60; i += 4 {
+				want = f(want, int32(x[i]))
+			}
+			require.Equal(t, float64(want), acc.Data[c], "op %d cell %d", op, c)
+		}
+	}
+}

@@ -57,3 +57,25 @@ func TestPTXMath(t *testing.T) {
 	sm := compileTLE(t, prog, "softmax_ptx", nil).PTX
 	wantPTX(t, sm, 1, `div\.rn\.f32 %f\d+, %f\d+, %f\d+;`, `ex2\.approx\.ftz\.f32`, `max\.f32`)
 }
+
+const atomicBitsPTXSrc = `
+kernel atomic_bits_ptx(p *i32, q *u64, x *i32) {
+    offs := arange(0, 128)
+    v := load(x + offs)
+    store(x + offs, atomic_and(p + offs, v) + atomic_or(p + offs, v) + atomic_xor(p + offs, v))
+    store(q + offs, atomic_xor(q + offs, cast(v, u64)) | atomic_and(q + offs, cast(v, u64)) | atomic_or(q + offs, cast(v, u64)))
+}
+`
+
+// TestPTXAtomicBitwise: atomic_and / _or / _xor are atom.global.and / or /
+// xor of .b32 and .b64 (relaxed, as the other atomics today).
+func TestPTXAtomicBitwise(t *testing.T) {
+	prog, err := tle.Parse("atomic.tle", []byte(atomicBitsPTXSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := compileTLE(t, prog, "atomic_bits_ptx", nil).PTX
+	for _, op := range []string{"and", "or", "xor"} {
+		wantPTX(t, ptx, 1, `atom\.global\.`+op+`\.b32 %r\d+, \[%rd\d+\], %r\d+;`, `atom\.global\.`+op+`\.b64 %rd\d+, \[%rd\d+\], %rd\d+;`)
+	}
+}

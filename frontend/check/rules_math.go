@@ -109,3 +109,17 @@ func (c *checker) softmax(cc *callCtx) Type {
 	}
 	return t
 }
+
+// atomicBitwise is atomic_and, atomic_or and atomic_xor: atomicRMW's
+// rules, on 32- or 64-bit integers (PTX atom.and/or/xor.b32/.b64).
+func (c *checker) atomicBitwise(cc *callCtx) Type {
+	t := c.atomicRMW(cc)
+	if isInvalid(t) {
+		return Invalid
+	}
+	if d, _ := ElemOf(t).(DType); !d.IsInteger() || d == I1 || d.Bits() != 32 && d.Bits() != 64 {
+		c.errorf(cc.call, "%s works on 32- or 64-bit integers, not %s", cc.b.Name, ElemOf(t))
+		return Invalid
+	}
+	return t
+}
