@@ -172,6 +172,12 @@ var opTable = []OpInfo{
 	{Name: OpTanh, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpErf, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
 	{Name: OpAbs, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkNumberUnary},
+	{Name: OpFloor, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpCeil, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpTrunc, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpRound, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
+	{Name: OpDivRN, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatBinary},
+	{Name: OpUMulHi, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkIntBinary},
 	{Name: OpFMA, Operands: three, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFMA},
 	{Name: OpRoundTF32, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkRoundTF32},
 

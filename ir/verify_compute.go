@@ -144,6 +144,29 @@ func (v *verifier) checkArith(op, _ *Op) bool { return v.binary(op, false) }
 // checkBitwise checks and, or, xor, shl and shr.
 func (v *verifier) checkBitwise(op, _ *Op) bool { return v.binary(op, true) }
 
+// checkFloatBinary checks div_rn: two float operands and a result of one type.
+func (v *verifier) checkFloatBinary(op, _ *Op) bool {
+	if !v.binary(op, false) {
+		return false
+	}
+	if d := elemDType(op.ot(0)); d != Invalid && !d.IsFloat() {
+		v.errf(op, "needs float operands, has %s", typeString(op.ot(0)))
+	}
+	return true
+}
+
+// checkIntBinary checks umulhi: two 32- or 64-bit integer operands and a
+// result of one type.
+func (v *verifier) checkIntBinary(op, _ *Op) bool {
+	if !v.binary(op, true) {
+		return false
+	}
+	if d := elemDType(op.ot(0)); d.IsInt() && d.Bits() != 32 && d.Bits() != 64 {
+		v.errf(op, "needs 32- or 64-bit integer operands, has %s", typeString(op.ot(0)))
+	}
+	return true
+}
+
 // unaryTakes is what the operand of an element-wise unary op may hold.
 type unaryTakes int
 

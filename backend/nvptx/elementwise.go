@@ -459,6 +459,16 @@ func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
 		})
 	case ir.OpErf:
 		return viaF32(g.erf)
+	case ir.OpFloor:
+		return g.cvtRound("floor", x[0])
+	case ir.OpCeil:
+		return g.cvtRound("ceil", x[0])
+	case ir.OpTrunc:
+		return g.cvtRound("trunc", x[0])
+	case ir.OpRound:
+		return g.roundAway(x[0])
+	case ir.OpDivRN:
+		return g.cur.NewFDiv(x[0], x[1])
 	case ir.OpRoundTF32:
 		if dbl {
 			break
@@ -468,6 +478,36 @@ func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
 	}
 	g.failf("%s is not defined on floats", k)
 	return nil
+}
+
+// cvtRound rounds v to an integral value of its own type by the NVVM
+// intrinsic llvm.nvvm.<mode>.f / .d, which is one PTX cvt.rmi / cvt.rpi /
+// cvt.rzi (floor, ceil, trunc): exact, in f32 and f64 alike (NaN, the
+// infinities and signed zeros kept). Both llc and libNVVM know the
+// intrinsics; f16 and bf16 arrive widened to f32, where rounding to an
+// integer and narrowing back is exact.
+func (g *gen) cvtRound(mode string, v value.Value) value.Value {
+	sfx := ".f"
+	if v.Type() == types.Double {
+		sfx = ".d"
+	}
+	return g.cur.NewCall(g.md.intrinsic("llvm.nvvm."+mode+sfx, true, v.Type(), v.Type()), v)
+}
+
+// roundAway is round: to the nearest integer, ties away from zero (C's
+// roundf, libdevice's round, Go's math.Round), not PTX's cvt.rni (ties to
+// even). t = trunc(v); |v - t| is the fraction, exact (t and v agree in
+// sign and exponent down to the units); where it is at least 1/2, t moves
+// one unit away from zero (exact below 2^23 (2^52), above which v is
+// integral and the fraction 0). A select rather than t + 0 keeps -0 for
+// v in (-1/2, -0]; NaN compares false and stays NaN, ±inf has a NaN
+// fraction and stays itself.
+func (g *gen) roundAway(v value.Value) value.Value {
+	t := v.Type()
+	tr := g.cvtRound("trunc", v)
+	frac := g.fintr(map[bool]string{false: "llvm.fabs.f32", true: "llvm.fabs.f64"}[t == types.Double], g.cur.NewFSub(v, tr))
+	one := g.cur.NewSelect(g.cur.NewFCmp(enum.FPredOLT, v, fconst(t, 0)), fconst(t, -1), fconst(t, 1))
+	return g.cur.NewSelect(g.cur.NewFCmp(enum.FPredOGE, frac, fconst(t, 0.5)), g.cur.NewFAdd(tr, one), tr)
 }
 
 // fdiv divides like Triton: div.full.f32 (approximate, within 2 ulp, about
@@ -548,6 +588,13 @@ func (g *gen) intOp(k ir.Kind, d ir.DType, x []value.Value) value.Value {
 			p = enum.IPredUGT
 		}
 		return g.cur.NewSelect(g.cur.NewICmp(p, x[0], x[1]), x[0], x[1])
+	case ir.OpUMulHi:
+		// llvm.nvvm.mulhi.ui / .ull: mul.hi.u32 / mul.hi.u64, the bits read
+		// as unsigned whatever the dtype's sign (Triton's umulhi)
+		if d.Bits() == 64 {
+			return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.mulhi.ull", true, types.I64, types.I64, types.I64), x[0], x[1])
+		}
+		return g.cur.NewCall(g.md.intrinsic("llvm.nvvm.mulhi.ui", true, types.I32, types.I32, types.I32), x[0], x[1])
 	case ir.OpAnd:
 		return g.and(x[0], x[1])
 	case ir.OpOr:

@@ -270,6 +270,12 @@ func (c *checker) collect() {
 			continue
 		}
 		c.tab.Defs[id] = obj
+		if u := c.universe.names[id.Name]; u != nil && obj.Kind == KernelObj && u.Kind == BuiltinObj {
+			// a kernel is launched from the host, never called, so it may
+			// take a builtin's name (the softmax tutorial's kernel is
+			// softmax); calls in the file still mean the builtin
+			continue
+		}
 		if u := c.universe.names[id.Name]; u != nil {
 			c.errorf(id, "%s is a %s and cannot be redeclared", id.Name, u.Kind)
 			continue

@@ -34,6 +34,9 @@ func init() {
 		"atomic_min":    with((*fn).atomic, "min"),
 		"atomic_xchg":   with((*fn).atomic, "xchg"),
 		"atomic_cas":    (*fn).atomicCAS,
+		"atomic_and":    with((*fn).atomic, "and"),
+		"atomic_or":     with((*fn).atomic, "or"),
+		"atomic_xor":    with((*fn).atomic, "xor"),
 		"dot":           with((*fn).dot, ir.OpDot),
 		"wgmma":         with((*fn).dot, ir.OpWgmma),
 		"where":         (*fn).where,
@@ -52,6 +55,17 @@ func init() {
 		"tanh":          with((*fn).math, ir.OpTanh),
 		"erf":           with((*fn).math, ir.OpErf),
 		"abs":           with((*fn).math, ir.OpAbs),
+		"floor":         with((*fn).math, ir.OpFloor),
+		"ceil":          with((*fn).math, ir.OpCeil),
+		"trunc":         with((*fn).math, ir.OpTrunc),
+		"round":         with((*fn).math, ir.OpRound),
+		"sqrt_rn":       with((*fn).math, ir.OpSqrt),
+		"div_rn":        (*fn).divRN,
+		"clamp":         (*fn).clamp,
+		"umulhi":        (*fn).umulhi,
+		"isnan":         with((*fn).floatClass, true),
+		"isinf":         with((*fn).floatClass, false),
+		"softmax":       (*fn).softmax,
 		"minimum":       with((*fn).minmax, ir.OpMin),
 		"maximum":       with((*fn).minmax, ir.OpMax),
 		"fma":           (*fn).fma,
@@ -535,8 +549,16 @@ func (s *fn) minmax(a *args, kind ir.Kind) *val {
 // from the left (the untyped constants adopt it), f32 when every operand is
 // an untyped constant; the checker rejected integer and fp8 dtypes.
 func (s *fn) fma(a *args) *val {
+	ops, t := s.promoteOperands(a, ir.F32, "a", "b", "c")
+	s.b.Pos = a.call.Pos()
+	return &val{v: s.b.Value(ir.OpFMA, t, ops, nil)}
+}
+
+// promoteOperands materializes the named arguments in one type: their
+// shapes broadcast, their dtypes promoted pairwise from the left (untyped
+// constants adopt it), def when every operand is an untyped constant.
+func (s *fn) promoteOperands(a *args, def ir.DType, names ...string) ([]*ir.Value, ir.Type) {
 	c := a.call
-	names := []string{"a", "b", "c"}
 	xs := make([]*val, len(names))
 	dt := ir.Invalid
 	var shape []int
@@ -565,18 +587,17 @@ func (s *fn) fma(a *args) *val {
 		}
 	}
 	if !ok {
-		s.errorf(c.Pos(), "fma: cannot broadcast shapes %v, %v and %v", valShape(xs[0]), valShape(xs[1]), valShape(xs[2]))
+		s.errorf(c.Pos(), "%s: cannot broadcast the shapes of its operands", a.b.Name)
 	}
 	if dt == ir.Invalid {
-		dt = ir.F32
+		dt = def
 	}
 	t := ir.TileOf(shape, dt)
 	ops := make([]*ir.Value, len(xs))
 	for i, x := range xs {
 		ops[i] = s.materialize(x, t, s.argPos(a, names[i]))
 	}
-	s.b.Pos = c.Pos()
-	return &val{v: s.b.Value(ir.OpFMA, t, ops, nil)}
+	return ops, t
 }
 
 func (s *fn) cdiv(a *args) *val {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
@@ -34,7 +35,7 @@ func (t *thread) binary(in *instr) error {
 		switch op.Kind {
 		case ir.OpAdd, ir.OpSub, ir.OpMul:
 			addSubMul(op.Kind, dst, x, y)
-		case ir.OpDiv:
+		case ir.OpDiv, ir.OpDivRN:
 			for k := range dst {
 				dst[k] = x[k] / y[k]
 			}
@@ -122,6 +123,21 @@ func (t *thread) binary(in *instr) error {
 				dst[k] = x[k] >> uint64(y[k])
 			}
 		}
+	case ir.OpUMulHi:
+		// the operands' bits read as unsigned, whatever the dtype's sign
+		// (mul.hi.u32 / mul.hi.u64, as Triton's umulhi)
+		if so.dt.Bits() == 64 {
+			for k := range dst {
+				hi, _ := bits.Mul64(uint64(x[k]), uint64(y[k]))
+				dst[k] = int64(hi)
+			}
+			break
+		}
+		for k := range dst {
+			dst[k] = int64((uint64(uint32(x[k])) * uint64(uint32(y[k]))) >> 32)
+		}
+	default:
+		return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
 	}
 	wrapSlice(so.dt, dst)
 	return nil
@@ -205,6 +221,14 @@ func (t *thread) unary(in *instr) error {
 			fn = math.Tanh
 		case ir.OpErf:
 			fn = math.Erf
+		case ir.OpFloor:
+			fn = math.Floor
+		case ir.OpCeil:
+			fn = math.Ceil
+		case ir.OpTrunc:
+			fn = math.Trunc
+		case ir.OpRound:
+			fn = math.Round
 		case ir.OpRoundTF32:
 			fn = floats.RoundTF32
 		default:

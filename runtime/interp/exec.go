@@ -221,10 +221,11 @@ func (t *thread) exec(in *instr) error {
 	case ir.OpTrans:
 		return t.trans(in)
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpMin, ir.OpMax,
-		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr:
+		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr, ir.OpDivRN, ir.OpUMulHi:
 		return t.binary(in)
 	case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt,
-		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf, ir.OpRoundTF32:
+		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf, ir.OpRoundTF32,
+		ir.OpFloor, ir.OpCeil, ir.OpTrunc, ir.OpRound:
 		return t.unary(in)
 	case ir.OpCmp:
 		return t.cmp(in)
