@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/tlego/tle/tle"
 )
@@ -17,12 +16,7 @@ import (
 // fileBenchFlags are tlec bench FILE.tle's flags: tlec run's, the
 // engine's settings, the work for a rate and what to compare with.
 type fileBenchFlags struct {
-	kernel   string
-	grid     string
-	args     multiFlag
-	device   string
-	timeout  time.Duration
-	compile  compileFlags
+	launchFlags
 	reps     int
 	warmup   int
 	flops    float64
@@ -34,12 +28,7 @@ type fileBenchFlags struct {
 }
 
 func (b *fileBenchFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&b.kernel, "kernel", "", "the kernel to time")
-	fs.StringVar(&b.grid, "grid", "", "CTAs to launch: X[,Y[,Z]]")
-	fs.Var(&b.args, "arg", "a runtime argument, as tlec run takes it: `NAME=VALUE` (repeatable; rand:AxB for random data)")
-	fs.StringVar(&b.device, "device", "auto", "auto, cpu or cuda")
-	fs.DurationVar(&b.timeout, "timeout", tle.DefaultTimeout, "stop the interpreter's runs after this long in all")
-	b.compile.register(fs)
+	b.launchFlags.register(fs, "time", tle.DefaultTimeout, "stop the interpreter's runs after this long in all")
 	fs.IntVar(&b.reps, "reps", 50, "timed runs of each kernel (rounds)")
 	fs.IntVar(&b.warmup, "warmup", 10, "untimed runs of each kernel before timing")
 	fs.Float64Var(&b.flops, "flops", 0, "the kernel's floating-point operations, for a TFLOP/s rate")

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tlego/tle/tle"
 )
@@ -162,4 +163,27 @@ func (c *compileFlags) load(e *env, cmd, file, kernel string) (k *tle.Kernel, op
 		return nil, opts, g, 2
 	}
 	return k, opts, g, 0
+}
+
+// launchFlags are the flags of a command that launches one kernel as tlec
+// run does (run, bench FILE.tle, tune): which kernel, the grid, the
+// arguments, the device, a time limit and the compile flags.
+type launchFlags struct {
+	kernel  string
+	grid    string
+	args    multiFlag
+	device  string
+	timeout time.Duration
+	compile compileFlags
+}
+
+// register declares them; verb completes "the kernel to ...", and timeout
+// is the --timeout default with what it stops.
+func (l *launchFlags) register(fs *flag.FlagSet, verb string, timeout time.Duration, timeoutHelp string) {
+	fs.StringVar(&l.kernel, "kernel", "", "the kernel to "+verb)
+	fs.StringVar(&l.grid, "grid", "", "CTAs to launch: X[,Y[,Z]]")
+	fs.Var(&l.args, "arg", "a runtime argument: `NAME=VALUE` (repeatable; a number, a .npy file, zeros:AxB, rand:AxB for random data, None)")
+	fs.StringVar(&l.device, "device", "auto", "auto, cpu or cuda")
+	fs.DurationVar(&l.timeout, "timeout", timeout, timeoutHelp)
+	l.compile.register(fs)
 }

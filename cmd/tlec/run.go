@@ -23,14 +23,9 @@ import (
 )
 
 type runFlags struct {
-	kernel  string
-	grid    string
-	args    multiFlag
-	saves   multiFlag
-	device  string
-	ptx     string
-	timeout time.Duration
-	compile compileFlags
+	launchFlags
+	saves multiFlag
+	ptx   string
 }
 
 func init() {
@@ -79,14 +74,9 @@ compiled to LLVM IR for its launch parameters (warps, shared memory), so
 give run the flags the PTX was built with.`,
 		flags: func(fs *flag.FlagSet) any {
 			r := &runFlags{}
-			fs.StringVar(&r.kernel, "kernel", "", "the kernel to run")
-			fs.StringVar(&r.grid, "grid", "", "CTAs to launch: X[,Y[,Z]]")
-			fs.Var(&r.args, "arg", "a runtime argument: `NAME=VALUE` (repeatable)")
+			r.launchFlags.register(fs, "run", tle.DefaultTimeout, "stop the launch after this long (Go duration: 2s, 1m30s); the interpreter stops its programs, a GPU launch is checked before it starts")
 			fs.Var(&r.saves, "save", "write a buffer after the launch: `NAME=PATH` (repeatable)")
-			fs.StringVar(&r.device, "device", "auto", "auto, cpu or cuda")
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
-			fs.DurationVar(&r.timeout, "timeout", tle.DefaultTimeout, "stop the launch after this long (Go duration: 2s, 1m30s); the interpreter stops its programs, a GPU launch is checked before it starts")
-			r.compile.register(fs)
 			return r
 		},
 		run: runRun,

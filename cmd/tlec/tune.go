@@ -21,12 +21,7 @@ import (
 
 // tuneFlags are tlec tune's flags.
 type tuneFlags struct {
-	kernel  string
-	grid    string
-	args    multiFlag
-	device  string
-	timeout time.Duration
-	compile compileFlags
+	launchFlags
 	reps    int
 	budget  time.Duration
 	jobs    int
@@ -64,12 +59,8 @@ choice to FILE; TLE_TUNE_IMPORT=FILE (or tle.ImportTuning) makes a
 process take it without tuning. TLE_LOG=tune says what ran and why.`,
 		flags: func(fs *flag.FlagSet) any {
 			t := &tuneFlags{}
-			fs.StringVar(&t.kernel, "kernel", "", "the kernel to tune")
-			fs.StringVar(&t.grid, "grid", "", "CTAs to launch when the tune block has no grid: X[,Y[,Z]]")
-			fs.Var(&t.args, "arg", "a runtime argument, as tlec run takes it: `NAME=VALUE` (repeatable; rand:AxB for random data)")
-			fs.StringVar(&t.device, "device", "auto", "auto, cpu or cuda")
-			fs.DurationVar(&t.timeout, "timeout", 30*time.Minute, "stop tuning after this long")
-			t.compile.register(fs)
+			t.launchFlags.register(fs, "tune", 30*time.Minute, "stop tuning after this long")
+			fs.Lookup("grid").Usage = "CTAs to launch when the tune block has no grid: X[,Y[,Z]]"
 			fs.IntVar(&t.reps, "reps", 30, "timed rounds at most")
 			fs.DurationVar(&t.budget, "budget", 20*time.Second, "the time budget of the timing")
 			fs.IntVar(&t.jobs, "jobs", 0, "parallel builds (0: one a CPU)")
