@@ -277,7 +277,7 @@ func (k *Kernel) Tune(ctx context.Context, dev Device, args map[string]any, o Tu
 	if err := checkDevice("Tune", dev); err != nil && !o.DryRun {
 		return nil, err
 	}
-	env := tuneEnv{device: "none (dry run)",
+	env := tuneEnv{device: "no device (dry run: built, not run)",
 		prune: func(k *Kernel, o CompileOptions, g GPUOptions) error { return k.CheckTarget(o, g) }}
 	if dev != nil {
 		env = envFor(dev)
