@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -78,9 +79,10 @@ func TestAtomicSemInterp(t *testing.T) {
 	}
 }
 
-// TestLockLoopInterp: 64 programs in parallel (the interpreter's workers)
-// serialise on a spin lock, for atomic_cas(lock, 0, 1) == 1 {}, and the
-// accumulator holds the exact sum of every program's row.
+// TestLockLoopInterp: 64 programs in parallel (the interpreter's workers;
+// the GPU's CTAs when one is present) serialise on a spin lock, for
+// atomic_cas(lock, 0, 1) == 1 {}, and the accumulator holds the exact sum
+// of every program's row.
 func TestLockLoopInterp(t *testing.T) {
 	prog, err := tle.Parse("atomic_sem.tle", []byte(atomicSemSrc))
 	require.NoError(t, err)
@@ -96,10 +98,12 @@ func TestLockLoopInterp(t *testing.T) {
 			want[i] += v
 		}
 	}
-	lock, count, acc := tle.NewTensor(1), tle.NewTensor(1), tle.NewTensor(n)
-	require.NoError(t, k.Run(tle.CPU(), [3]int{progs, 1, 1}, tle.CompileOptions{NumWarps: 4, Defines: map[string]string{"N": "32"}},
-		map[string]any{"lock": lock, "count": count, "acc": acc, "x": x}))
-	require.Equal(t, want, acc.Data)
-	require.Equal(t, []float64{0}, lock.Data, "the lock is released")
-	require.Equal(t, []float64{1}, count.Data)
+	for _, dev := range tletest.Devices(t) {
+		lock, count, acc := tle.NewTensor(1), tle.NewTensor(1), tle.NewTensor(n)
+		require.NoError(t, k.Run(dev, [3]int{progs, 1, 1}, tle.CompileOptions{NumWarps: 4, Defines: map[string]string{"N": "32"}},
+			map[string]any{"lock": lock, "count": count, "acc": acc, "x": x}), dev.Name())
+		require.Equal(t, want, acc.Data, dev.Name())
+		require.Equal(t, []float64{0}, lock.Data, "the lock is released (%s)", dev.Name())
+		require.Equal(t, []float64{1}, count.Data, dev.Name())
+	}
 }

@@ -60,3 +60,35 @@ func TestPTXAtomicSem(t *testing.T) {
 		}
 	}
 }
+
+const lockLoopPTXSrc = `
+kernel lock_sum(lock *i32, count *i32, acc *f32, x *f32, N const i32) {
+    pid := program_id(0)
+    offs := arange(0, N)
+    part := load(x + pid*N + offs)
+    for atomic_cas(lock, 0, 1) == 1 {
+    }
+    c := load(count)
+    if c == 0 {
+        atomic_xchg(count, 1)
+    } else {
+        part += load(acc + offs)
+    }
+    store(acc + offs, part)
+    debug_barrier()
+    atomic_xchg(lock, 0)
+}
+`
+
+// TestPTXLockLoop: Triton's layer-norm backward lock builds for the GPU:
+// the spin loop's acq_rel cas, the release's acq_rel exch and the
+// debug_barrier before it (TestLockLoopInterp runs it).
+func TestPTXLockLoop(t *testing.T) {
+	prog, err := tle.Parse("lock.tle", []byte(lockLoopPTXSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := compileTLE(t, prog, "lock_sum", map[string]string{"N": "256"}).PTX
+	wantPTX(t, ptx, 1, `atom\.acq_rel\.gpu\.global\.cas\.b32 `, `bar\.sync 0;`)
+	wantPTX(t, ptx, 2, `atom\.acq_rel\.gpu\.global\.exch\.b32 `)
+}
