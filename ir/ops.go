@@ -70,8 +70,8 @@ const (
 	// ---- memory
 	OpLoad       Kind = "load"            // (ptr [, mask [, other]]) {async?: bool} -> tile/scalar of the pointee
 	OpStore      Kind = "store"           // (ptr, value [, mask])
-	OpAtomicRMW  Kind = "atomic_rmw"      // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor} -> old values
-	OpAtomicCAS  Kind = "atomic_cas"      // (ptr, cmp, value) -> old values
+	OpAtomicRMW  Kind = "atomic_rmw"      // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor, sem?, scope?} -> old values
+	OpAtomicCAS  Kind = "atomic_cas"      // (ptr, cmp, value [, mask]) {sem?, scope?} -> old values; sem: acq_rel|acquire|release|relaxed (none: relaxed), scope: gpu|cta|sys (none: gpu)
 	OpDot        Kind = "dot"             // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
 	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min} -> tile of rank-1, or a scalar from rank 1
 	OpScan       Kind = "scan"            // (x) {axis, kind: sum, reverse: bool} -> same type
@@ -126,6 +126,9 @@ const (
 	// ---- programmatic dependent launch (sm_90+): per-thread, no values
 	OpGridDepWait      Kind = "grid_dependency_wait" // (): wait for the prerequisite grids and their memory
 	OpLaunchDependents Kind = "launch_dependents"    // (): this CTA lets the dependent grid be scheduled early
+
+	// ---- CTA-wide barrier (Triton's debug_barrier), outside warp roles
+	OpDebugBarrier Kind = "debug_barrier" // (): bar.sync 0
 
 	// ---- warp votes and prefix counts (stream compaction): tile-level
 	// semantics, lowered to vote.sync.ballot / popc / %lanemask_lt on the GPU

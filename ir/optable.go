@@ -115,6 +115,12 @@ var (
 	CmpPreds    = []string{"lt", "le", "gt", "ge", "eq", "ne"}
 	ReduceKinds = []string{"sum", "max", "min"}
 	AtomicKinds = []string{"add", "max", "min", "xchg", "and", "or", "xor"}
+	// an atomic's memory order and scope (Triton's sem and scope); an op
+	// without them is relaxed at gpu scope
+	AtomicSems   = []string{"relaxed", "acquire", "release", "acq_rel"}
+	AtomicScopes = []string{"gpu", "cta", "sys"}
+	atomicSem    = AttrSpec{Name: "sem", Type: AttrString, Optional: true, OneOf: AtomicSems}
+	atomicScope  = AttrSpec{Name: "scope", Type: AttrString, Optional: true, OneOf: AtomicScopes}
 )
 
 var (
@@ -184,8 +190,8 @@ var opTable = []OpInfo{
 	// ---- memory
 	{Name: OpLoad, Operands: between(1, 3), Results: one, Attrs: []AttrSpec{optional("async", AttrBool)}, verify: (*verifier).checkLoad},
 	{Name: OpStore, Operands: between(2, 3), verify: (*verifier).checkStore},
-	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...)}, verify: (*verifier).checkAtomicRMW},
-	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, verify: (*verifier).checkAtomicCAS},
+	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...), atomicSem, atomicScope}, verify: (*verifier).checkAtomicRMW},
+	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, Attrs: []AttrSpec{atomicSem, atomicScope}, verify: (*verifier).checkAtomicCAS},
 	{Name: OpDot, Operands: three, Results: one, Pure: true, Attrs: []AttrSpec{optional("input_precision", AttrString)}, verify: (*verifier).checkDot},
 	{Name: OpReduce, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
 	{Name: OpScan, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
@@ -243,6 +249,9 @@ var opTable = []OpInfo{
 	// attributes; not Pure, so that CSE and DCE keep every one
 	{Name: OpGridDepWait, verify: (*verifier).checkNoValues},
 	{Name: OpLaunchDependents, verify: (*verifier).checkNoValues},
+
+	// ---- CTA-wide barrier: no values; not Pure, so every one stays
+	{Name: OpDebugBarrier, verify: (*verifier).checkNoValues},
 
 	// ---- warp votes and prefix counts (verify_votes.go)
 	{Name: OpBallot, Operands: one, Results: one, Pure: true, verify: (*verifier).checkBallot},

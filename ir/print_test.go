@@ -170,6 +170,7 @@ func buildAll() *Module {
 	b.Create(OpDistributedBarrier, nil, []*Value{mesh}, nil)
 	b.Create(OpGridDepWait, nil, nil, nil)
 	b.Create(OpLaunchDependents, nil, nil, nil)
+	b.Create(OpDebugBarrier, nil, nil, nil)
 	words := v(OpBallot, tile(U32, 2), []*Value{mask}, nil)
 	v(OpPopc, tile(U32, 2), []*Value{words}, nil)
 	v(OpPrefixCount, tile(I32, 64), []*Value{mask}, nil)

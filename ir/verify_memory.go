@@ -57,6 +57,7 @@ func (v *verifier) checkAtomicRMW(op, _ *Op) bool {
 		return false
 	}
 	v.deferredString(op, "kind")
+	v.atomicOrder(op)
 	v.sameType(op, "value", op.ot(1), want)
 	if len(op.Operands) > 2 {
 		v.sameType(op, "mask", op.ot(2), WithElem(StripLayout(op.ot(0)), I1))
@@ -65,11 +66,22 @@ func (v *verifier) checkAtomicRMW(op, _ *Op) bool {
 	return true
 }
 
+// atomicOrder checks an atomic's optional sem and scope attributes.
+func (v *verifier) atomicOrder(op *Op) {
+	if _, ok := op.Attrs["sem"]; ok {
+		v.strAttr(op, "sem", AtomicSems)
+	}
+	if _, ok := op.Attrs["scope"]; ok {
+		v.strAttr(op, "scope", AtomicScopes)
+	}
+}
+
 func (v *verifier) checkAtomicCAS(op, _ *Op) bool {
 	want := v.atomicPointee(op)
 	if want == nil {
 		return false
 	}
+	v.atomicOrder(op)
 	v.sameType(op, "cmp", op.ot(1), want)
 	v.sameType(op, "value", op.ot(2), want)
 	if len(op.Operands) > 3 {

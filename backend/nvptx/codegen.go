@@ -478,6 +478,7 @@ func init() {
 
 		// programmatic dependent launch (pdl.go)
 		ir.OpGridDepWait:      (*gen).gridDepWait,
+		ir.OpDebugBarrier:     (*gen).debugBarrier,
 		ir.OpLaunchDependents: (*gen).launchDependents,
 
 		// warp votes (votes.go)
@@ -828,6 +829,16 @@ func (g *gen) barrier() {
 	}
 	g.sync = smemState{}
 	g.barrierInLoop = true
+}
+
+// debugBarrier lowers debug_barrier(): bar.sync 0 for the whole CTA (the
+// checker rejects it inside a warp role, where the other roles would never
+// arrive).
+func (g *gen) debugBarrier(op *ir.Op) {
+	if g.role != nil {
+		g.failf("debug_barrier inside a warp role: a CTA-wide barrier there deadlocks")
+	}
+	g.barrier()
 }
 
 // rng is a byte range of shared memory [lo, hi).

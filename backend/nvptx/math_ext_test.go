@@ -68,7 +68,8 @@ kernel atomic_bits_ptx(p *i32, q *u64, x *i32) {
 `
 
 // TestPTXAtomicBitwise: atomic_and / _or / _xor are atom.global.and / or /
-// xor of .b32 and .b64 (relaxed, as the other atomics today).
+// xor of .b32 and .b64, with Triton's default order (.acq_rel.gpu) as the
+// other atomics (TestPTXAtomicSem).
 func TestPTXAtomicBitwise(t *testing.T) {
 	prog, err := tle.Parse("atomic.tle", []byte(atomicBitsPTXSrc))
 	if err != nil {
@@ -76,6 +77,6 @@ func TestPTXAtomicBitwise(t *testing.T) {
 	}
 	ptx := compileTLE(t, prog, "atomic_bits_ptx", nil).PTX
 	for _, op := range []string{"and", "or", "xor"} {
-		wantPTX(t, ptx, 1, `atom\.global\.`+op+`\.b32 %r\d+, \[%rd\d+\], %r\d+;`, `atom\.global\.`+op+`\.b64 %rd\d+, \[%rd\d+\], %rd\d+;`)
+		wantPTX(t, ptx, 1, `atom\.acq_rel\.gpu\.global\.`+op+`\.b32 %r\d+, \[%rd\d+\], %r\d+;`, `atom\.acq_rel\.gpu\.global\.`+op+`\.b64 %rd\d+, \[%rd\d+\], %rd\d+;`)
 	}
 }

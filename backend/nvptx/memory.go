@@ -520,9 +520,9 @@ func (g *gen) storeGroup(ptrs []value.Value, space int, d ir.DType, vals, masks 
 	}
 }
 
-// atomic lowers atomic_rmw / atomic_cas element by element (relaxed, gpu
-// scope); replicated elements are updated by their owner only, and the
-// other copies receive no old value.
+// atomic lowers atomic_rmw / atomic_cas element by element, with the op's
+// sem and scope (atomPrefix); replicated elements are updated by their
+// owner only, and the other copies receive no old value.
 func (g *gen) atomic(op *ir.Op) {
 	res := op.Results[0]
 	d := ir.ElemDType(res.Type)
@@ -540,14 +540,15 @@ func (g *gen) atomic(op *ir.Op) {
 		vals[i] = g.val(op.Operands[1+i])
 	}
 	var mask *tval
-	if op.Kind == ir.OpAtomicRMW && len(op.Operands) > 2 {
-		mask = g.val(op.Operands[2])
+	if len(op.Operands) > 1+nval {
+		mask = g.val(op.Operands[1+nval])
 	}
+	pre := atomPrefix(op, space)
 	one := func(ptr value.Value, vs []value.Value, m value.Value) value.Value {
 		if op.Kind == ir.OpAtomicCAS {
-			return g.atomCAS(ptr, space, d, vs[0], vs[1], m)
+			return g.atomCAS(pre, d, ptr, vs[0], vs[1], m)
 		}
-		return g.atomRMW(op.Attrs.String("kind"), ptr, space, d, vs[0], m)
+		return g.atomRMW(pre, op.Attrs.String("kind"), ptr, d, vs[0], m)
 	}
 	if pt.s != nil {
 		// a program updates a scalar once: thread 0 does it and hands the
@@ -583,6 +584,24 @@ func (g *gen) atomic(op *ir.Op) {
 		out.regs[r] = one(pt.regs[r], vs, g.and1(m, own))
 	}
 	g.set(res, out)
+}
+
+// atomPrefix is the PTX instruction's head, atom{.sem}{.scope}.space: PTX's
+// atom without .sem is .relaxed and without .scope .gpu, so a relaxed
+// gpu-scope atomic (and an op without the attributes) stays the plain
+// atom.space that the atomics were before sem: and scope: existed.
+func atomPrefix(op *ir.Op, space int) string {
+	sem, scope := op.Attrs.String("sem"), op.Attrs.String("scope")
+	if sem == "" {
+		sem = "relaxed"
+	}
+	if scope == "" {
+		scope = "gpu"
+	}
+	if sem == "relaxed" && scope == "gpu" {
+		return "atom." + spaceName(space)
+	}
+	return "atom." + sem + "." + scope + "." + spaceName(space)
 }
 
 func atomType(d ir.DType, kind string) (string, word) {
@@ -626,6 +645,11 @@ func (g *gen) atomAsm(instr string, w word, ptr value.Value, args []value.Value,
 		ops += fmt.Sprintf(", $%d", 3+i)
 	}
 	asm := fmt.Sprintf("{\n\t.reg .pred %%p;\n\tsetp.ne.b32 %%p, $2, 0;\n\tmov.%s $0, 0;\n\t@%%p %s $0, [$1]%s;\n}", movOf(w), instr, ops)
+	if strings.HasPrefix(instr, "atom.acq") || strings.HasPrefix(instr, "atom.release") {
+		// an acquire or release orders the thread's other memory accesses:
+		// LLVM must not move them across it either
+		cons = append(cons, "~{memory}")
+	}
 	a := g.md.inlineAsm(w.t, ptys, asm, strings.Join(cons, ","), true)
 	return g.cur.NewCall(a, all...)
 }
@@ -640,7 +664,7 @@ func movOf(w word) string {
 	return "b32"
 }
 
-func (g *gen) atomRMW(kind string, ptr value.Value, space int, d ir.DType, v, m value.Value) value.Value {
+func (g *gen) atomRMW(pre, kind string, ptr value.Value, d ir.DType, v, m value.Value) value.Value {
 	ptxKind := map[string]string{"add": "add", "max": "max", "min": "min", "xchg": "exch", "and": "and", "or": "or", "xor": "xor"}[kind]
 	if ptxKind == "" {
 		g.failf("unknown atomic kind %q", kind)
@@ -648,7 +672,6 @@ func (g *gen) atomRMW(kind string, ptr value.Value, space int, d ir.DType, v, m 
 	if d == ir.I1 || d.Bits() == 8 {
 		g.failf("atomics on %s are not supported", d)
 	}
-	sp := spaceName(space)
 	if d.IsFloat() && (kind == "max" || kind == "min") {
 		if d != ir.F32 {
 			g.failf("atomic %s on %s is not supported", kind, d)
@@ -662,8 +685,8 @@ func (g *gen) atomRMW(kind string, ptr value.Value, space int, d ir.DType, v, m 
 		if kind == "min" {
 			posOp, negOp = "min.s32", "max.u32"
 		}
-		a := g.atomAsm("atom."+sp+"."+posOp, wordB32, ptr, []value.Value{bits}, g.and1(m, pos))
-		b := g.atomAsm("atom."+sp+"."+negOp, wordB32, ptr, []value.Value{bits}, g.and1(m, neg))
+		a := g.atomAsm(pre+"."+posOp, wordB32, ptr, []value.Value{bits}, g.and1(m, pos))
+		b := g.atomAsm(pre+"."+negOp, wordB32, ptr, []value.Value{bits}, g.and1(m, neg))
 		return g.cur.NewBitCast(g.cur.NewSelect(pos, a, b), types.Float)
 	}
 	if d.IsFloat() && kind != "add" && kind != "xchg" {
@@ -686,10 +709,10 @@ func (g *gen) atomRMW(kind string, ptr value.Value, space int, d ir.DType, v, m 
 			w = wordF64
 		}
 	}
-	return g.atomAsm("atom."+sp+"."+ptxKind+"."+ty, w, ptr, []value.Value{v}, m)
+	return g.atomAsm(pre+"."+ptxKind+"."+ty, w, ptr, []value.Value{v}, m)
 }
 
-func (g *gen) atomCAS(ptr value.Value, space int, d ir.DType, cmp, v, m value.Value) value.Value {
+func (g *gen) atomCAS(pre string, d ir.DType, ptr, cmp, v, m value.Value) value.Value {
 	w := wordB32
 	switch d.Bits() {
 	case 64:
@@ -706,5 +729,5 @@ func (g *gen) atomCAS(ptr value.Value, space int, d ir.DType, cmp, v, m value.Va
 	if d == ir.F64 {
 		w = wordF64
 	}
-	return g.atomAsm(fmt.Sprintf("atom.%s.cas.b%d", spaceName(space), d.Bits()), w, ptr, []value.Value{cmp, v}, m)
+	return g.atomAsm(fmt.Sprintf("%s.cas.b%d", pre, d.Bits()), w, ptr, []value.Value{cmp, v}, m)
 }

@@ -167,6 +167,11 @@ func kwInt(name string, def int64) *Param {
 // cst marks a parameter compile-time (Param.Const).
 func cst(p *Param) *Param { p.Const = true; return p }
 
+// kwStr is a keyword-only compile-time string with a default.
+func kwStr(name, def string) *Param {
+	return &Param{Name: name, Keyword: true, Optional: true, Const: true, Default: fmt.Sprintf("%q", def), defVal: &Value{Known: constant.MakeString(def)}, defType: String}
+}
+
 func fn(name, doc string, check func(*checker, *callCtx) Type, params ...*Param) *Builtin {
 	return &Builtin{Name: name, Doc: doc, Params: params, check: check}
 }
@@ -179,8 +184,12 @@ var builtinList []*Builtin
 
 func init() {
 	unary := func(name, doc string) *Builtin { return fn(name, doc, (*checker).mathUnary, pos("x")) }
+	// every atomic takes Triton's sem: and scope: (defaults acq_rel, gpu)
+	atomicOf := func(name, doc string, check func(*checker, *callCtx) Type, params ...*Param) *Builtin {
+		return fn(name, doc, check, append(params, kwOpt("mask"), kwStr("sem", "acq_rel"), kwStr("scope", "gpu"))...)
+	}
 	atomic := func(name, doc string) *Builtin {
-		return fn(name, doc, (*checker).atomicRMW, pos("ptr"), pos("value"), kwOpt("mask"))
+		return atomicOf(name, doc, (*checker).atomicRMW, pos("ptr"), pos("value"))
 	}
 	reduce := func(name, doc string) *Builtin {
 		return fn(name, doc, (*checker).reduce, pos("x"), cst(kwOpt("axis")))
@@ -210,11 +219,11 @@ func init() {
 		atomic("atomic_max", "atomically take the maximum at ptr; returns the old values"),
 		atomic("atomic_min", "atomically take the minimum at ptr; returns the old values"),
 		atomic("atomic_xchg", "atomically exchange the value at ptr; returns the old values"),
-		fn("atomic_and", "atomically and value into ptr (32- or 64-bit integers); returns the old values", (*checker).atomicBitwise, pos("ptr"), pos("value"), kwOpt("mask")),
-		fn("atomic_or", "atomically or value into ptr (32- or 64-bit integers); returns the old values", (*checker).atomicBitwise, pos("ptr"), pos("value"), kwOpt("mask")),
-		fn("atomic_xor", "atomically xor value into ptr (32- or 64-bit integers); returns the old values", (*checker).atomicBitwise, pos("ptr"), pos("value"), kwOpt("mask")),
-		fn("atomic_cas", "atomically store value at ptr where it equals cmp; returns the old values", (*checker).atomicCAS,
-			pos("ptr"), pos("cmp"), pos("value"), kwOpt("mask")),
+		atomicOf("atomic_and", "atomically and value into ptr (32- or 64-bit integers); returns the old values", (*checker).atomicBitwise, pos("ptr"), pos("value")),
+		atomicOf("atomic_or", "atomically or value into ptr (32- or 64-bit integers); returns the old values", (*checker).atomicBitwise, pos("ptr"), pos("value")),
+		atomicOf("atomic_xor", "atomically xor value into ptr (32- or 64-bit integers); returns the old values", (*checker).atomicBitwise, pos("ptr"), pos("value")),
+		atomicOf("atomic_cas", "atomically store value at ptr where it equals cmp; returns the old values", (*checker).atomicCAS,
+			pos("ptr"), pos("cmp"), pos("value")),
 		fn("dot", "matrix product a[M,K] x b[K,N] (+ acc[M,N]), or batched [B,M,K] x [B,K,N], on tensor cores, accumulating in f32 (i32 for i8); input_precision of f32 operands: tf32, tf32x3 or ieee", (*checker).dot,
 			pos("a"), pos("b"), opt("acc"),
 			&Param{Name: "input_precision", Keyword: true, Optional: true, Const: true, Default: `"tf32"`, defVal: &Value{Known: constant.MakeString("tf32")}, defType: String},
@@ -290,6 +299,7 @@ func init() {
 		fn("role_index", "the index of the running copy of the enclosing role (copies: n), a compile-time i32 in [0, n); 0 in a role without copies:", (*checker).roleIndex),
 		fn("asm", "inline PTX (GPU only); out: gives the result type", (*checker).asm, cst(pos("template")), variadic("args"), cst(kwOpt("out"))),
 		// programmatic dependent launch (sm_90+; rules_pdl.go)
+		fn("debug_barrier", "a CTA-wide barrier (bar.sync 0, __syncthreads): every thread of the program waits for the others; not inside a warp role", (*checker).debugBarrier),
 		fn("grid_dependency_wait", "wait until the prerequisite grids (a PDL launch's previous kernel) completed and their memory is visible (griddepcontrol.wait)", (*checker).noArgs),
 		fn("launch_dependents", "let the dependent grid (a PDL launch) be scheduled before this grid finishes (griddepcontrol.launch_dependents)", (*checker).noArgs),
 		// warp votes and prefix counts, for stream compaction (rules_votes.go)

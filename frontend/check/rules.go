@@ -419,7 +419,65 @@ func (c *checker) atomicRMW(cc *callCtx) Type {
 	if !c.maskArg(cc, shape) {
 		return Invalid
 	}
+	if !c.atomicOrder(cc) {
+		return Invalid
+	}
 	return TileOf(ptr.Elem, shape)
+}
+
+// AtomicSems and AtomicScopes are the atomics' sem: and scope: values
+// (Triton's names; the first is the default).
+var (
+	AtomicSems   = []string{"acq_rel", "acquire", "release", "relaxed"}
+	AtomicScopes = []string{"gpu", "cta", "sys"}
+)
+
+// atomicOrder checks an atomic's sem: and scope: (compile-time strings
+// among Triton's values, which Triton's semantic layer also rejects).
+func (c *checker) atomicOrder(cc *callCtx) bool {
+	for _, k := range []struct {
+		name string
+		vals []string
+	}{{"sem", AtomicSems}, {"scope", AtomicScopes}} {
+		p := cc.get(k.name)
+		if p == nil || p.def {
+			continue
+		}
+		want := quoteList(k.vals)
+		if p.typ != String || p.val == nil {
+			c.argErr(cc, p, "a string: "+want)
+			return false
+		}
+		if v := constant.StringVal(p.val.Known); !slices.Contains(k.vals, v) {
+			c.errorf(cc.at(p), "%s: %s %q: want %s", cc.b.Name, k.name, v, want)
+			return false
+		}
+	}
+	return true
+}
+
+// quoteList writes vals as "a", "b" or "c".
+func quoteList(vals []string) string {
+	s := ""
+	for i, v := range vals {
+		switch {
+		case i == len(vals)-1 && i > 0:
+			s += " or "
+		case i > 0:
+			s += ", "
+		}
+		s += fmt.Sprintf("%q", v)
+	}
+	return s
+}
+
+// debugBarrier checks debug_barrier(): a CTA-wide barrier, which a warp
+// role (a subset of the CTA's warps) would wait on forever.
+func (c *checker) debugBarrier(cc *callCtx) Type {
+	if c.b != nil && c.b.role != nil {
+		c.errorf(cc.call, "debug_barrier inside role %s: a CTA-wide barrier waits for every warp, and the other roles never arrive (deadlock)", c.b.role.Name.Name)
+	}
+	return NoValue
 }
 
 func (c *checker) atomicCAS(cc *callCtx) Type { return c.atomicRMW(cc) }

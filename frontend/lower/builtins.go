@@ -106,6 +106,7 @@ func init() {
 
 		// programmatic dependent launch (pdl.go)
 		"grid_dependency_wait": with((*fn).noValues, ir.OpGridDepWait),
+		"debug_barrier":        with((*fn).noValues, ir.OpDebugBarrier),
 		"launch_dependents":    with((*fn).noValues, ir.OpLaunchDependents),
 
 		// warp votes and prefix counts (votes.go)
@@ -281,12 +282,29 @@ func (s *fn) store(a *args) *val {
 
 func (s *fn) atomic(a *args, kind string) *val {
 	p, ops := s.ptrOps(a, "value")
-	return &val{v: s.b.Value(ir.OpAtomicRMW, pointee(p), ops, ir.Attrs{"kind": kind})}
+	attrs := s.atomicOrder(a)
+	attrs["kind"] = kind
+	return &val{v: s.b.Value(ir.OpAtomicRMW, pointee(p), ops, attrs)}
 }
 
 func (s *fn) atomicCAS(a *args) *val {
 	p, ops := s.ptrOps(a, "cmp", "value")
-	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), ops, nil)}
+	return &val{v: s.b.Value(ir.OpAtomicCAS, pointee(p), ops, s.atomicOrder(a))}
+}
+
+// atomicOrder reads an atomic's sem: and scope: (Triton's defaults acq_rel
+// and gpu) into the attributes sem and scope, always written: an op
+// without them is relaxed at gpu scope.
+func (s *fn) atomicOrder(a *args) ir.Attrs {
+	attrs := ir.Attrs{"sem": "acq_rel", "scope": "gpu"}
+	for _, k := range []string{"sem", "scope"} {
+		if a.has(k) {
+			if v := s.constArg(a, k); v.str != nil {
+				attrs[k] = *v.str
+			}
+		}
+	}
+	return attrs
 }
 
 // dot lowers dot(a, b, acc) and wgmma(a, b, acc, trans_a:, trans_b:). The

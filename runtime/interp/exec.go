@@ -316,6 +316,14 @@ func (t *thread) exec(in *instr) error {
 		// sequential (a launch returns when every program finished, its
 		// writes visible), so the previous kernel has always completed
 		// before a wait, and there is no dependent to let start early
+	case ir.OpDebugBarrier:
+		// a CTA-wide barrier: the program's main thread runs the whole
+		// CTA's tile code in order, so everything before the barrier is
+		// already done; a role is only some of the CTA's warps, and the
+		// others never arrive (the checker rejects this first)
+		if t.roleIdx >= 0 {
+			return t.errAt(op, "debug_barrier inside role %q: a CTA-wide barrier deadlocks in a warp role", t.role)
+		}
 	case ir.OpBallot:
 		return t.ballot(in)
 	case ir.OpPopc:
