@@ -140,6 +140,15 @@ func (t *thread) binary(in *instr) error {
 		return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
 	}
 	wrapSlice(so.dt, dst)
+	if op.Kind == ir.OpAdd && so.dt.Bits() >= 32 && n > 0 {
+		// the sum of consecutive and uniform integers is consecutive
+		// after wrapping when its ends still are: wrapping subtracts a
+		// multiple of 2^bits that grows with the value, the same at both
+		// ends only if the same everywhere
+		if f := seqSum(a, b); f != 0 && dst[n-1] == dst[0]+int64(n-1) {
+			t.setFacts(in, 0, f)
+		}
+	}
 	return nil
 }
 
@@ -295,6 +304,11 @@ func (t *thread) cmp(in *instr) error {
 			x, y = flipSign(&t.pool.scrI[0], x), flipSign(&t.pool.scrI[1], y)
 		}
 		ok = compare(pred, dst, x, y)
+		if ok && pred == "lt" && sa.dt != ir.U64 && a.facts&factSeq != 0 && b.uniform() && n > 0 && x[0] <= x[n-1] && x[n-1] < y[0] {
+			// consecutive lanes that do not wrap, the last under the
+			// bound: every lane is (a mask all on, as cols < n_cols)
+			t.setFacts(in, 0, factOn)
+		}
 	}
 	if !ok {
 		return t.errAt(op, "cmp: unknown predicate %q", pred)
@@ -448,11 +462,36 @@ func (t *thread) addptr(in *instr) error {
 	if a.i == nil || b.i == nil {
 		return t.errAt(in.op, "addptr needs a pointer and an integer offset")
 	}
-	x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
-	for k := range v.i {
-		v.i[k] = x[k] + y[k]
+	// a scalar operand is added without splatting it; a uniform one plus
+	// consecutive ones stays consecutive (the fact loads and stores use)
+	switch {
+	case len(a.i) == 1 && len(b.i) == n:
+		x := a.i[0]
+		for k, y := range b.i {
+			v.i[k] = x + y
+		}
+	case len(b.i) == 1 && len(a.i) == n:
+		y := b.i[0]
+		for k, x := range a.i {
+			v.i[k] = x + y
+		}
+	default:
+		x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
+		for k := range v.i {
+			v.i[k] = x[k] + y[k]
+		}
 	}
+	t.setFacts(in, 0, seqSum(a, b))
 	return nil
+}
+
+// seqSum is the facts of the elementwise sum of a and b (before any
+// wrapping): consecutive when one is and the other is uniform.
+func seqSum(a, b val) facts {
+	if a.facts&factSeq != 0 && b.uniform() || b.facts&factSeq != 0 && a.uniform() {
+		return factSeq
+	}
+	return 0
 }
 
 // ---- shapes

@@ -16,6 +16,16 @@ type access struct {
 	verb  string // "load from", "store to", "atomic on"
 	id    int
 	rg    *region
+	// the pointer tile is consecutive (factSeq), the mask all on (factOn)
+	seq, on bool
+}
+
+// lanesKnown sets a.seq and a.on from the facts of the pointer operand
+// (args[0]) and the mask (args[k]) of in, n lanes wide.
+func (a *access) lanesKnown(in *instr, k, n int) {
+	p := a.t.arg(in, 0)
+	a.seq = p.facts&factSeq != 0 && len(p.i) == n
+	a.on = len(in.args) > k && a.t.arg(in, k).facts&factOn != 0
 }
 
 func (a *access) resolve(p int64, lane int) (*region, error) {
@@ -41,15 +51,27 @@ func (a *access) resolve(p int64, lane int) (*region, error) {
 // region, all in bounds: the first lane's offset and its region, resolved
 // (guards checked) as a lane at a time would. Otherwise rg is nil and the
 // access goes lane by lane, which reports the exact lane of any fault.
+// a.seq and a.on are what the ops that made ptr and mask know (factSeq,
+// factOn): the lanes need no scan for what those promise.
 func (a *access) contiguous(ptr, mask []int64) (off int64, rg *region) {
+	seq, on := a.seq, a.on
 	n := len(ptr)
 	if n < 2 {
 		return 0, nil
 	}
 	p0 := ptr[0]
-	for k, p := range ptr {
-		if p != p0+int64(k) || (mask != nil && mask[k] == 0) {
-			return 0, nil
+	if !seq {
+		for k, p := range ptr {
+			if p != p0+int64(k) {
+				return 0, nil
+			}
+		}
+	}
+	if mask != nil && !on {
+		for _, m := range mask {
+			if m == 0 {
+				return 0, nil
+			}
 		}
 	}
 	id, off := unpack(p0)
@@ -92,6 +114,7 @@ func (t *thread) load(in *instr) error {
 	mask := t.maskOf(in, 1, n)
 	v := t.out(in, 0)
 	a := access{t: t, op: in.op, verb: "load from"}
+	a.lanesKnown(in, 1, n)
 	var otherF []float64
 	var otherI []int64
 	if len(in.args) > 2 {
@@ -176,6 +199,7 @@ func (t *thread) store(in *instr) error {
 	mask := t.maskOf(in, 2, n)
 	val := t.arg(in, 1)
 	a := access{t: t, op: in.op, write: true, verb: "store to"}
+	a.lanesKnown(in, 2, n)
 	if val.f != nil {
 		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, &floatMem, true)
 	}
