@@ -30,6 +30,9 @@ func (t *thread) binary(in *instr) error {
 		if a.f == nil || b.f == nil {
 			return t.errAt(op, "%s: float result from non-float operands", op.Kind)
 		}
+		if so.dt == ir.F32 && binaryF32(op.Kind, v.f, a.f, b.f) {
+			return nil
+		}
 		dst, x, y := v.f, t.bcastF(a.f, n, 0), t.bcastF(b.f, n, 1)
 		x, y = x[:len(dst)], y[:len(dst)]
 		switch op.Kind {
@@ -150,6 +153,88 @@ func (t *thread) binary(in *instr) error {
 		}
 	}
 	return nil
+}
+
+// binaryF32 computes dst = x k y rounded to f32 for k add, sub, mul or
+// div in one pass, a scalar operand read without splatting it; it reports
+// false (and does nothing) for another kind or operands of other lengths.
+// Each element is the float64 result rounded to float32, as the general
+// path's roundSlice does.
+func binaryF32(k ir.Kind, dst, x, y []float64) bool {
+	n := len(dst)
+	switch {
+	case len(x) == n && len(y) == n:
+		x, y = x[:n], y[:n]
+		switch k {
+		case ir.OpAdd:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] + y[i]))
+			}
+		case ir.OpSub:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] - y[i]))
+			}
+		case ir.OpMul:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] * y[i]))
+			}
+		case ir.OpDiv, ir.OpDivRN:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] / y[i]))
+			}
+		default:
+			return false
+		}
+	case len(x) == n && len(y) == 1:
+		s := y[0]
+		x = x[:n]
+		switch k {
+		case ir.OpAdd:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] + s))
+			}
+		case ir.OpSub:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] - s))
+			}
+		case ir.OpMul:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] * s))
+			}
+		case ir.OpDiv, ir.OpDivRN:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] / s))
+			}
+		default:
+			return false
+		}
+	case len(x) == 1 && len(y) == n:
+		s := x[0]
+		y = y[:n]
+		switch k {
+		case ir.OpAdd:
+			for i := range dst {
+				dst[i] = float64(float32(s + y[i]))
+			}
+		case ir.OpSub:
+			for i := range dst {
+				dst[i] = float64(float32(s - y[i]))
+			}
+		case ir.OpMul:
+			for i := range dst {
+				dst[i] = float64(float32(s * y[i]))
+			}
+		case ir.OpDiv, ir.OpDivRN:
+			for i := range dst {
+				dst[i] = float64(float32(s / y[i]))
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // addSubMul computes dst = x k y for k add, sub or mul, which read alike
