@@ -205,6 +205,26 @@ func (t *thread) exec(in *instr) error {
 		t.setFacts(in, 0, factSeq)
 	case ir.OpSplat:
 		src := t.arg(in, 0)
+		if in.lazy && len(src.f)+len(src.i) == 1 {
+			// its users stretch it: one element, rounded to the dtype
+			si := t.info(in.res[0])
+			if si.float {
+				v := val{f: t.pool.getF(1)}
+				v.f[0] = roundOne(si.dt, asF(src, t.info(in.args[0]))[0])
+				t.c.regs[in.res[0]] = v
+				return nil
+			}
+			if src.i == nil {
+				return t.errAt(op, "splat of a float into %v", si.dt)
+			}
+			v := val{i: t.pool.getI(1), facts: factUni}
+			v.i[0] = src.i[0]
+			if v.i[0] != 0 {
+				v.facts |= factOn
+			}
+			t.c.regs[in.res[0]] = v
+			return nil
+		}
 		v := t.out(in, 0)
 		switch {
 		case v.f != nil && len(src.f)+len(src.i) == 1:
