@@ -30,8 +30,11 @@ type instr struct {
 	regions []*block
 	frees   []int
 	alloc   int // index of an alloc op in a CTA's shared-memory table
-	// lazy: a splat of a scalar whose every user stretches a one-element
-	// operand itself (scalarReaders): its value stays one element
+	// lazy: a splat of a scalar or a constant tile whose every user
+	// stretches a one-element operand itself (scalarReaders): its value
+	// stays one element; an addptr whose every user is a load or store
+	// reading it as pointers: consecutive pointers stay their first
+	// (factLazy)
 	lazy bool
 }
 
@@ -69,17 +72,24 @@ type compiler struct {
 	role map[*ir.Value]*ir.Op // value -> the role op whose region defines it
 	// wide: values some user of which is not a scalarReader
 	wide map[*ir.Value]bool
+	// notAddr: values used other than as the pointers of a load or store
+	notAddr map[*ir.Value]bool
 }
 
 func compile(fn *ir.Func, file *diag.File) (*program, error) {
 	p := &program{fn: fn, slotOf: map[*ir.Value]int{}, cluster: [3]int{1, 1, 1}}
-	c := &compiler{p: p, file: file, role: map[*ir.Value]*ir.Op{}, wide: map[*ir.Value]bool{}}
+	c := &compiler{p: p, file: file, role: map[*ir.Value]*ir.Op{}, wide: map[*ir.Value]bool{}, notAddr: map[*ir.Value]bool{}}
 	meshSeen := false
 	var err error
 	fn.Walk(func(op *ir.Op) {
 		if !scalarReaders[op.Kind] {
 			for _, v := range op.Operands {
 				c.wide[v] = true
+			}
+		}
+		for k, v := range op.Operands {
+			if k != 0 || op.Kind != ir.OpLoad && op.Kind != ir.OpStore {
+				c.notAddr[v] = true
 			}
 		}
 		if err != nil {
@@ -231,6 +241,12 @@ func (c *compiler) block(b *ir.Block, role *ir.Op) (*block, error) {
 		}
 		if op.Kind == ir.OpSplat && len(op.Operands) == 1 && len(op.Results) == 1 && !c.wide[op.Results[0]] &&
 			len(ir.ShapeOf(op.Operands[0].Type)) == 0 && !c.p.slots[in.res[0]].ref {
+			in.lazy = true
+		}
+		if op.Kind == ir.OpAddPtr && len(op.Results) == 1 && !c.notAddr[op.Results[0]] {
+			in.lazy = true
+		}
+		if op.Kind == ir.OpConstant && len(op.Results) == 1 && !c.wide[op.Results[0]] && !c.p.slots[in.res[0]].ref {
 			in.lazy = true
 		}
 		if op.Kind == ir.OpAlloc {

@@ -542,11 +542,19 @@ func (t *thread) cast(in *instr) error {
 
 func (t *thread) addptr(in *instr) error {
 	a, b := t.arg(in, 0), t.arg(in, 1)
-	v := t.out(in, 0)
-	n := len(v.i)
 	if a.i == nil || b.i == nil {
 		return t.errAt(in.op, "addptr needs a pointer and an integer offset")
 	}
+	if n := t.info(in.res[0]).n; in.lazy && n > 1 && seqSum(a, b) != 0 && a.facts&factLazy == 0 && b.facts&factLazy == 0 {
+		// consecutive pointers that only loads and stores read: the
+		// first one stands for all (factLazy)
+		v := val{i: t.pool.getI(1), facts: factSeq | factLazy}
+		v.i[0] = a.i[0] + b.i[0]
+		t.c.regs[in.res[0]] = v
+		return nil
+	}
+	v := t.out(in, 0)
+	n := len(v.i)
 	// a scalar operand is added without splatting it; a uniform one plus
 	// consecutive ones stays consecutive (the fact loads and stores use)
 	switch {

@@ -415,6 +415,25 @@ func (t *thread) constant(in *instr) error {
 	default:
 		return t.errAt(in.op, "constant with a value of type %T", x)
 	}
+	if in.lazy && !si.ref {
+		// its users stretch it: one element
+		if si.float {
+			v := val{f: t.pool.getF(1)}
+			v.f[0] = roundOne(si.dt, fv)
+			t.c.regs[in.res[0]] = v
+			return nil
+		}
+		if !si.ptr {
+			iv = wrap(si.dt, iv)
+		}
+		v := val{i: t.pool.getI(1), facts: factUni}
+		v.i[0] = iv
+		if iv != 0 {
+			v.facts |= factOn
+		}
+		t.c.regs[in.res[0]] = v
+		return nil
+	}
 	v := t.out(in, 0)
 	if v.f != nil {
 		fv = roundOne(si.dt, fv)

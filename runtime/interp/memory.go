@@ -18,14 +18,33 @@ type access struct {
 	rg    *region
 	// the pointer tile is consecutive (factSeq), the mask all on (factOn)
 	seq, on bool
+	// lazy: the pointers are p0 + k, never written out (factLazy)
+	lazy bool
+	p0   int64
 }
 
-// lanesKnown sets a.seq and a.on from the facts of the pointer operand
-// (args[0]) and the mask (args[k]) of in, n lanes wide.
-func (a *access) lanesKnown(in *instr, k, n int) {
+// pointers returns the pointer operand (args[0]) of in, n lanes wide, and
+// sets a.seq, a.lazy and a.on from its facts and those of the mask
+// (args[k]). It returns nil for a lazy pointer tile: a.expand writes it out
+// when the lanes must be gone through one by one.
+func (a *access) pointers(in *instr, k, n int) []int64 {
 	p := a.t.arg(in, 0)
-	a.seq = p.facts&factSeq != 0 && len(p.i) == n
 	a.on = len(in.args) > k && a.t.arg(in, k).facts&factOn != 0
+	if p.facts&factLazy != 0 && len(p.i) == 1 {
+		a.seq, a.lazy, a.p0 = true, true, p.i[0]
+		return nil
+	}
+	a.seq = p.facts&factSeq != 0 && len(p.i) == n
+	return a.t.bcastI(p.i, n, 0)[:n]
+}
+
+// expand writes out a lazy pointer tile of n lanes (a.p0 + k) into scratch.
+func (a *access) expand(n int) []int64 {
+	s := scratch(&a.t.pool.scrI[0], n)
+	for k := range s {
+		s[k] = a.p0 + int64(k)
+	}
+	return s
 }
 
 func (a *access) resolve(p int64, lane int) (*region, error) {
@@ -53,13 +72,16 @@ func (a *access) resolve(p int64, lane int) (*region, error) {
 // access goes lane by lane, which reports the exact lane of any fault.
 // a.seq and a.on are what the ops that made ptr and mask know (factSeq,
 // factOn): the lanes need no scan for what those promise.
-func (a *access) contiguous(ptr, mask []int64) (off int64, rg *region) {
+// ptr is nil when the pointers are a lazy addptr's (a.lazy: a.p0 + k).
+func (a *access) contiguous(ptr, mask []int64, n int) (off int64, rg *region) {
 	seq, on := a.seq, a.on
-	n := len(ptr)
 	if n < 2 {
 		return 0, nil
 	}
-	p0 := ptr[0]
+	p0 := a.p0
+	if ptr != nil {
+		p0 = ptr[0]
+	}
 	if !seq {
 		for k, p := range ptr {
 			if p != p0+int64(k) {
@@ -75,7 +97,7 @@ func (a *access) contiguous(ptr, mask []int64) (off int64, rg *region) {
 		}
 	}
 	id, off := unpack(p0)
-	if last, _ := unpack(ptr[n-1]); last != id || id == 0 {
+	if last, _ := unpack(p0 + int64(n-1)); last != id || id == 0 {
 		return 0, nil
 	}
 	rg = a.t.c.l.reg.get(id)
@@ -110,11 +132,10 @@ func (t *thread) maskOf(in *instr, k, n int) []int64 {
 func (t *thread) load(in *instr) error {
 	so := t.info(in.res[0])
 	n := so.n
-	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	a := access{t: t, op: in.op, verb: "load from"}
+	ptr := a.pointers(in, 1, n)
 	mask := t.maskOf(in, 1, n)
 	v := t.out(in, 0)
-	a := access{t: t, op: in.op, verb: "load from"}
-	a.lanesKnown(in, 1, n)
 	var otherF []float64
 	var otherI []int64
 	if len(in.args) > 2 {
@@ -136,9 +157,12 @@ func (t *thread) load(in *instr) error {
 // in the same region and checking bounds. m reaches the buffer's elements
 // of dst's kind.
 func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, m *elemMem[T]) error {
-	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && m.kind(rg.buf) {
+	if off, rg := a.contiguous(ptr, mask, len(dst)); rg != nil && rg.buf.shadow == nil && m.kind(rg.buf) {
 		m.read(rg.buf, dst, int(off)) // one bounds check, one copy (widening)
 		return nil
+	}
+	if ptr == nil {
+		ptr = a.expand(len(dst))
 	}
 	var lo, hi int64
 	curID := -1
@@ -195,11 +219,10 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 func (t *thread) store(in *instr) error {
 	sp, sv := t.info(in.args[0]), t.info(in.args[1])
 	n := max(sp.n, sv.n)
-	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	a := access{t: t, op: in.op, write: true, verb: "store to"}
+	ptr := a.pointers(in, 2, n)
 	mask := t.maskOf(in, 2, n)
 	val := t.arg(in, 1)
-	a := access{t: t, op: in.op, write: true, verb: "store to"}
-	a.lanesKnown(in, 2, n)
 	if val.f != nil {
 		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, &floatMem, true)
 	}
@@ -255,13 +278,16 @@ var intMem = elemMem[int64]{
 // and a buffer of []T storage is indexed directly, which keeps the loop of
 // a store that needs no conversion tight.
 func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, m *elemMem[T], isFloat bool) error {
-	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && rg.buf.pend.n.Load() == 0 && len(a.t.inherited) == 0 {
+	if off, rg := a.contiguous(ptr, mask, len(src)); rg != nil && rg.buf.shadow == nil && rg.buf.pend.n.Load() == 0 && len(a.t.inherited) == 0 {
 		// a store whose floats need no rounding (the buffer holds src's
 		// dtype), or of integers (write wraps them)
 		if md := rg.buf.dtype; m.kind(rg.buf) && (!isFloat || md == dt) {
 			m.write(rg.buf, int(off), src)
 			return nil
 		}
+	}
+	if ptr == nil {
+		ptr = a.expand(len(src))
 	}
 	var lo, hi int64
 	curID := -1

@@ -31,6 +31,10 @@ const (
 	factUni
 	// factOn: every element is non-zero (a mask all on).
 	factOn
+	// factLazy (with factSeq): a pointer tile of a lazy addptr held as its
+	// first element only, element k being i[0] + k; only loads and stores
+	// read it (access.pointers), never through bcastI.
+	factLazy
 )
 
 // uniform reports whether every element of v equals its first.
