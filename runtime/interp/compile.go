@@ -34,7 +34,8 @@ type instr struct {
 	// stretches a one-element operand itself (scalarReaders): its value
 	// stays one element; an addptr whose every user is a load or store
 	// reading it as pointers: consecutive pointers stay their first
-	// (factLazy)
+	// (factLazy); a cmp whose users all stretch scalars: a mask known all
+	// on stays one element
 	lazy bool
 }
 
@@ -244,6 +245,9 @@ func (c *compiler) block(b *ir.Block, role *ir.Op) (*block, error) {
 			in.lazy = true
 		}
 		if op.Kind == ir.OpAddPtr && len(op.Results) == 1 && !c.notAddr[op.Results[0]] {
+			in.lazy = true
+		}
+		if op.Kind == ir.OpCmp && len(op.Results) == 1 && !c.wide[op.Results[0]] {
 			in.lazy = true
 		}
 		if op.Kind == ir.OpConstant && len(op.Results) == 1 && !c.wide[op.Results[0]] && !c.p.slots[in.res[0]].ref {

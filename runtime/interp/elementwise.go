@@ -369,10 +369,20 @@ func (t *thread) cmp(in *instr) error {
 	op := in.op
 	sa := t.info(in.args[0])
 	a, b := t.arg(in, 0), t.arg(in, 1)
+	pred := op.Attrs.String("pred")
+	if n := t.info(in.res[0]).n; in.lazy && n > 1 && pred == "lt" && a.i != nil && b.i != nil && sa.dt != ir.U64 &&
+		a.facts&factSeq != 0 && a.facts&factLazy == 0 && len(a.i) == n && b.uniform() && a.i[0] <= a.i[n-1] && a.i[n-1] < b.i[0] {
+		// consecutive lanes that do not wrap, the last under the bound:
+		// every lane is on (cols < n_cols), and every user stretches a
+		// scalar: one element, all on
+		v := val{i: t.pool.getI(1), facts: factUni | factOn}
+		v.i[0] = 1
+		t.c.regs[in.res[0]] = v
+		return nil
+	}
 	v := t.out(in, 0)
 	dst := v.i
 	n := len(dst)
-	pred := op.Attrs.String("pred")
 	var ok bool
 	if a.f != nil {
 		if b.f == nil {
@@ -460,16 +470,30 @@ func (t *thread) sel(in *instr) error {
 	if c.i == nil {
 		return t.errAt(in.op, "select: condition is not i1")
 	}
-	cond := t.bcastI(c.i, n, 2)[:n]
-	if v.f != nil {
-		if a.f == nil || b.f == nil {
-			return t.errAt(in.op, "select: operands do not match the float result")
+	if v.f != nil && (a.f == nil || b.f == nil) {
+		return t.errAt(in.op, "select: operands do not match the float result")
+	}
+	if v.f == nil && (a.i == nil || b.i == nil) {
+		return t.errAt(in.op, "select: operands do not match the integer result")
+	}
+	if len(c.i) == 1 && n > 1 {
+		// a uniform condition (an unsplatted scalar, a mask all on): one
+		// operand, whole
+		x := b
+		if c.i[0] != 0 {
+			x = a
 		}
-		choose(v.f, cond, t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n])
+		if v.f != nil {
+			copy(v.f, t.bcastF(x.f, n, 0))
+		} else {
+			copy(v.i, t.bcastI(x.i, n, 0))
+		}
 		return nil
 	}
-	if a.i == nil || b.i == nil {
-		return t.errAt(in.op, "select: operands do not match the integer result")
+	cond := t.bcastI(c.i, n, 2)[:n]
+	if v.f != nil {
+		choose(v.f, cond, t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n])
+		return nil
 	}
 	choose(v.i, cond, t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n])
 	return nil

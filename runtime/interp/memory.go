@@ -123,8 +123,8 @@ func (t *thread) maskOf(in *instr, k, n int) []int64 {
 		return nil
 	}
 	m := t.arg(in, k)
-	if m.i == nil {
-		return nil
+	if m.i == nil || m.facts&factOn != 0 {
+		return nil // no mask, or one all on: every lane is
 	}
 	return t.bcastI(m.i, n, 2)[:n]
 }
@@ -140,10 +140,11 @@ func (t *thread) load(in *instr) error {
 	var otherI []int64
 	if len(in.args) > 2 {
 		o := t.arg(in, 2)
+		// as it is: gatherLoad stretches a scalar (an unsplatted constant)
 		if so.float {
-			otherF = t.bcastF(asF(o, t.info(in.args[2])), n, 1)[:n]
+			otherF = asF(o, t.info(in.args[2]))
 		} else if o.i != nil {
-			otherI = t.bcastI(o.i, n, 1)[:n]
+			otherI = o.i
 		}
 	}
 	if so.float {
@@ -153,7 +154,7 @@ func (t *thread) load(in *instr) error {
 }
 
 // gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
-// zero, elsewhere), resolving each pointer's region once per run of lanes
+// zero, elsewhere; other of one element stands for all), resolving each pointer's region once per run of lanes
 // in the same region and checking bounds. m reaches the buffer's elements
 // of dst's kind.
 func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, m *elemMem[T]) error {
@@ -171,8 +172,10 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 	n := len(dst)
 	for k := 0; k < n; k++ {
 		if mask != nil && mask[k] == 0 {
-			if other != nil {
+			if len(other) == n {
 				dst[k] = other[k]
+			} else if other != nil {
+				dst[k] = other[0]
 			} else {
 				dst[k] = 0
 			}
