@@ -30,6 +30,22 @@ type instr struct {
 	regions []*block
 	frees   []int
 	alloc   int // index of an alloc op in a CTA's shared-memory table
+	// lazy: a splat of a scalar or a constant tile whose every user
+	// stretches a one-element operand itself (scalarReaders): its value
+	// stays one element; an addptr whose every user is a load or store
+	// reading it as pointers: consecutive pointers stay their first
+	// (factLazy); a cmp whose users all stretch scalars: a mask known all
+	// on stays one element
+	lazy bool
+}
+
+// scalarReaders are the ops that read every array operand through
+// bcastF / bcastI (or take a one-element one as is), so that a splat
+// feeding only them need not be materialized.
+var scalarReaders = map[ir.Kind]bool{
+	ir.OpAddPtr: true, ir.OpCmp: true, ir.OpSelect: true, ir.OpLoad: true, ir.OpStore: true,
+	ir.OpAdd: true, ir.OpSub: true, ir.OpMul: true, ir.OpDiv: true, ir.OpRem: true, ir.OpMin: true, ir.OpMax: true,
+	ir.OpAnd: true, ir.OpOr: true, ir.OpXor: true, ir.OpShl: true, ir.OpShr: true, ir.OpDivRN: true, ir.OpUMulHi: true,
 }
 
 type block struct {
@@ -55,14 +71,28 @@ type compiler struct {
 	p    *program
 	file *diag.File
 	role map[*ir.Value]*ir.Op // value -> the role op whose region defines it
+	// wide: values some user of which is not a scalarReader
+	wide map[*ir.Value]bool
+	// notAddr: values used other than as the pointers of a load or store
+	notAddr map[*ir.Value]bool
 }
 
 func compile(fn *ir.Func, file *diag.File) (*program, error) {
 	p := &program{fn: fn, slotOf: map[*ir.Value]int{}, cluster: [3]int{1, 1, 1}}
-	c := &compiler{p: p, file: file, role: map[*ir.Value]*ir.Op{}}
+	c := &compiler{p: p, file: file, role: map[*ir.Value]*ir.Op{}, wide: map[*ir.Value]bool{}, notAddr: map[*ir.Value]bool{}}
 	meshSeen := false
 	var err error
 	fn.Walk(func(op *ir.Op) {
+		if !scalarReaders[op.Kind] {
+			for _, v := range op.Operands {
+				c.wide[v] = true
+			}
+		}
+		for k, v := range op.Operands {
+			if k != 0 || op.Kind != ir.OpLoad && op.Kind != ir.OpStore {
+				c.notAddr[v] = true
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -209,6 +239,19 @@ func (c *compiler) block(b *ir.Block, role *ir.Op) (*block, error) {
 			out.owned[s] = true
 			c.role[r] = role
 			lastUse[s] = k // unused results die right after their op
+		}
+		if op.Kind == ir.OpSplat && len(op.Operands) == 1 && len(op.Results) == 1 && !c.wide[op.Results[0]] &&
+			len(ir.ShapeOf(op.Operands[0].Type)) == 0 && !c.p.slots[in.res[0]].ref {
+			in.lazy = true
+		}
+		if op.Kind == ir.OpAddPtr && len(op.Results) == 1 && !c.notAddr[op.Results[0]] {
+			in.lazy = true
+		}
+		if op.Kind == ir.OpCmp && len(op.Results) == 1 && !c.wide[op.Results[0]] {
+			in.lazy = true
+		}
+		if op.Kind == ir.OpConstant && len(op.Results) == 1 && !c.wide[op.Results[0]] && !c.p.slots[in.res[0]].ref {
+			in.lazy = true
 		}
 		if op.Kind == ir.OpAlloc {
 			in.alloc = len(c.p.allocs)

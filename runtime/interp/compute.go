@@ -266,20 +266,20 @@ func (t *thread) fold(in *instr, scan bool) error {
 			}
 			return acc
 		}
-		if kind == "sum" && !scan && inner == 1 && dt == ir.F32 && len(src) >= outer*r {
-			// the common row sum in f32: step's arithmetic without the
-			// dispatch (roundOne(F32, x) is float64(float32(x)))
+		if kind == "sum" && !scan && inner == 1 && dt == ir.F32 && si.dt == ir.F32 && len(src) >= outer*r && r > 0 {
+			// the common row sum of f32 into f32: step's arithmetic in
+			// float32. The elements are exact in f32, and float32 addition
+			// rounds exactly as float64(float32(acc + y)) does (a float64
+			// sum of two float32 values is rounded once, correctly), so
+			// the bits are those of the general loop, with no conversions
+			// on the dependency chain.
 			for o := 0; o < outer; o++ {
 				row := src[o*r : (o+1)*r]
-				var acc float64
-				for q, y := range row {
-					if q == 0 {
-						acc = float64(float32(y))
-					} else {
-						acc = float64(float32(acc + y))
-					}
+				acc := float32(row[0])
+				for _, y := range row[1:] {
+					acc += float32(y)
 				}
-				dst[o] = acc
+				dst[o] = float64(acc)
 			}
 			return nil
 		}

@@ -47,6 +47,16 @@
 // uses are computed once per launch) go back to a per-goroutine pool, so a
 // steady-state loop allocates nothing.
 //
+// Some values are not written out (value.go, facts): a splat or constant
+// tile read only by ops that stretch one-element operands (compile.go,
+// scalarReaders) stays its scalar, as does a cmp mask known all on; an
+// addptr of a uniform and a consecutive tile that only loads and stores read
+// keeps its first pointer (factLazy). Ops record what they know of their
+// elements (consecutive, uniform, all on), so a load or store whose lanes
+// are known consecutive and on is one bounds check and a copy without a
+// scan; any other access goes lane by lane with the lanes written out, and
+// its faults name their lane.
+//
 // Numerics: `dot` / `wgmma` sum each output's products in float64 (the
 // inputs already hold values of their dtypes, so products of 16-bit and
 // 8-bit floats are exact), add the accumulator and round once to the result

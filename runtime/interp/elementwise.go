@@ -30,6 +30,9 @@ func (t *thread) binary(in *instr) error {
 		if a.f == nil || b.f == nil {
 			return t.errAt(op, "%s: float result from non-float operands", op.Kind)
 		}
+		if so.dt == ir.F32 && binaryF32(op.Kind, v.f, a.f, b.f) {
+			return nil
+		}
 		dst, x, y := v.f, t.bcastF(a.f, n, 0), t.bcastF(b.f, n, 1)
 		x, y = x[:len(dst)], y[:len(dst)]
 		switch op.Kind {
@@ -140,7 +143,98 @@ func (t *thread) binary(in *instr) error {
 		return t.errAt(op, "%s is not defined on %v", op.Kind, so.dt)
 	}
 	wrapSlice(so.dt, dst)
+	if op.Kind == ir.OpAdd && so.dt.Bits() >= 32 && n > 0 {
+		// the sum of consecutive and uniform integers is consecutive
+		// after wrapping when its ends still are: wrapping subtracts a
+		// multiple of 2^bits that grows with the value, the same at both
+		// ends only if the same everywhere
+		if f := seqSum(a, b); f != 0 && dst[n-1] == dst[0]+int64(n-1) {
+			t.setFacts(in, 0, f)
+		}
+	}
 	return nil
+}
+
+// binaryF32 computes dst = x k y rounded to f32 for k add, sub, mul or
+// div in one pass, a scalar operand read without splatting it; it reports
+// false (and does nothing) for another kind or operands of other lengths.
+// Each element is the float64 result rounded to float32, as the general
+// path's roundSlice does.
+func binaryF32(k ir.Kind, dst, x, y []float64) bool {
+	n := len(dst)
+	switch {
+	case len(x) == n && len(y) == n:
+		x, y = x[:n], y[:n]
+		switch k {
+		case ir.OpAdd:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] + y[i]))
+			}
+		case ir.OpSub:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] - y[i]))
+			}
+		case ir.OpMul:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] * y[i]))
+			}
+		case ir.OpDiv, ir.OpDivRN:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] / y[i]))
+			}
+		default:
+			return false
+		}
+	case len(x) == n && len(y) == 1:
+		s := y[0]
+		x = x[:n]
+		switch k {
+		case ir.OpAdd:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] + s))
+			}
+		case ir.OpSub:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] - s))
+			}
+		case ir.OpMul:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] * s))
+			}
+		case ir.OpDiv, ir.OpDivRN:
+			for i := range dst {
+				dst[i] = float64(float32(x[i] / s))
+			}
+		default:
+			return false
+		}
+	case len(x) == 1 && len(y) == n:
+		s := x[0]
+		y = y[:n]
+		switch k {
+		case ir.OpAdd:
+			for i := range dst {
+				dst[i] = float64(float32(s + y[i]))
+			}
+		case ir.OpSub:
+			for i := range dst {
+				dst[i] = float64(float32(s - y[i]))
+			}
+		case ir.OpMul:
+			for i := range dst {
+				dst[i] = float64(float32(s * y[i]))
+			}
+		case ir.OpDiv, ir.OpDivRN:
+			for i := range dst {
+				dst[i] = float64(float32(s / y[i]))
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // addSubMul computes dst = x k y for k add, sub or mul, which read alike
@@ -275,10 +369,20 @@ func (t *thread) cmp(in *instr) error {
 	op := in.op
 	sa := t.info(in.args[0])
 	a, b := t.arg(in, 0), t.arg(in, 1)
+	pred := op.Attrs.String("pred")
+	if n := t.info(in.res[0]).n; in.lazy && n > 1 && pred == "lt" && a.i != nil && b.i != nil && sa.dt != ir.U64 &&
+		a.facts&factSeq != 0 && a.facts&factLazy == 0 && len(a.i) == n && b.uniform() && a.i[0] <= a.i[n-1] && a.i[n-1] < b.i[0] {
+		// consecutive lanes that do not wrap, the last under the bound:
+		// every lane is on (cols < n_cols), and every user stretches a
+		// scalar: one element, all on
+		v := val{i: t.pool.getI(1), facts: factUni | factOn}
+		v.i[0] = 1
+		t.c.regs[in.res[0]] = v
+		return nil
+	}
 	v := t.out(in, 0)
 	dst := v.i
 	n := len(dst)
-	pred := op.Attrs.String("pred")
 	var ok bool
 	if a.f != nil {
 		if b.f == nil {
@@ -295,6 +399,11 @@ func (t *thread) cmp(in *instr) error {
 			x, y = flipSign(&t.pool.scrI[0], x), flipSign(&t.pool.scrI[1], y)
 		}
 		ok = compare(pred, dst, x, y)
+		if ok && pred == "lt" && sa.dt != ir.U64 && a.facts&factSeq != 0 && b.uniform() && n > 0 && x[0] <= x[n-1] && x[n-1] < y[0] {
+			// consecutive lanes that do not wrap, the last under the
+			// bound: every lane is (a mask all on, as cols < n_cols)
+			t.setFacts(in, 0, factOn)
+		}
 	}
 	if !ok {
 		return t.errAt(op, "cmp: unknown predicate %q", pred)
@@ -361,16 +470,30 @@ func (t *thread) sel(in *instr) error {
 	if c.i == nil {
 		return t.errAt(in.op, "select: condition is not i1")
 	}
-	cond := t.bcastI(c.i, n, 2)[:n]
-	if v.f != nil {
-		if a.f == nil || b.f == nil {
-			return t.errAt(in.op, "select: operands do not match the float result")
+	if v.f != nil && (a.f == nil || b.f == nil) {
+		return t.errAt(in.op, "select: operands do not match the float result")
+	}
+	if v.f == nil && (a.i == nil || b.i == nil) {
+		return t.errAt(in.op, "select: operands do not match the integer result")
+	}
+	if len(c.i) == 1 && n > 1 {
+		// a uniform condition (an unsplatted scalar, a mask all on): one
+		// operand, whole
+		x := b
+		if c.i[0] != 0 {
+			x = a
 		}
-		choose(v.f, cond, t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n])
+		if v.f != nil {
+			copy(v.f, t.bcastF(x.f, n, 0))
+		} else {
+			copy(v.i, t.bcastI(x.i, n, 0))
+		}
 		return nil
 	}
-	if a.i == nil || b.i == nil {
-		return t.errAt(in.op, "select: operands do not match the integer result")
+	cond := t.bcastI(c.i, n, 2)[:n]
+	if v.f != nil {
+		choose(v.f, cond, t.bcastF(a.f, n, 0)[:n], t.bcastF(b.f, n, 1)[:n])
+		return nil
 	}
 	choose(v.i, cond, t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n])
 	return nil
@@ -443,16 +566,49 @@ func (t *thread) cast(in *instr) error {
 
 func (t *thread) addptr(in *instr) error {
 	a, b := t.arg(in, 0), t.arg(in, 1)
-	v := t.out(in, 0)
-	n := len(v.i)
 	if a.i == nil || b.i == nil {
 		return t.errAt(in.op, "addptr needs a pointer and an integer offset")
 	}
-	x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
-	for k := range v.i {
-		v.i[k] = x[k] + y[k]
+	if n := t.info(in.res[0]).n; in.lazy && n > 1 && seqSum(a, b) != 0 && a.facts&factLazy == 0 && b.facts&factLazy == 0 {
+		// consecutive pointers that only loads and stores read: the
+		// first one stands for all (factLazy)
+		v := val{i: t.pool.getI(1), facts: factSeq | factLazy}
+		v.i[0] = a.i[0] + b.i[0]
+		t.c.regs[in.res[0]] = v
+		return nil
 	}
+	v := t.out(in, 0)
+	n := len(v.i)
+	// a scalar operand is added without splatting it; a uniform one plus
+	// consecutive ones stays consecutive (the fact loads and stores use)
+	switch {
+	case len(a.i) == 1 && len(b.i) == n:
+		x := a.i[0]
+		for k, y := range b.i {
+			v.i[k] = x + y
+		}
+	case len(b.i) == 1 && len(a.i) == n:
+		y := b.i[0]
+		for k, x := range a.i {
+			v.i[k] = x + y
+		}
+	default:
+		x, y := t.bcastI(a.i, n, 0)[:n], t.bcastI(b.i, n, 1)[:n]
+		for k := range v.i {
+			v.i[k] = x[k] + y[k]
+		}
+	}
+	t.setFacts(in, 0, seqSum(a, b))
 	return nil
+}
+
+// seqSum is the facts of the elementwise sum of a and b (before any
+// wrapping): consecutive when one is and the other is uniform.
+func seqSum(a, b val) facts {
+	if a.facts&factSeq != 0 && b.uniform() || b.facts&factSeq != 0 && a.uniform() {
+		return factSeq
+	}
+	return 0
 }
 
 // ---- shapes

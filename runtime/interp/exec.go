@@ -117,6 +117,9 @@ func (t *thread) out(in *instr, k int) val {
 
 func (t *thread) arg(in *instr, k int) val { return t.c.regs[in.args[k]] }
 
+// setFacts records what op in knows of its result k's elements.
+func (t *thread) setFacts(in *instr, k int, f facts) { t.c.regs[in.res[k]].facts = f }
+
 func (t *thread) setRef(in *instr, k int, r any) { t.c.regs[in.res[k]] = val{ref: r} }
 
 func intOf(v val) int64 {
@@ -199,13 +202,56 @@ func (t *thread) exec(in *instr) error {
 		for j := range v.i {
 			v.i[j] = start + int64(j)
 		}
+		t.setFacts(in, 0, factSeq)
 	case ir.OpSplat:
 		src := t.arg(in, 0)
+		if in.lazy && len(src.f)+len(src.i) == 1 {
+			// its users stretch it: one element, rounded to the dtype
+			si := t.info(in.res[0])
+			if si.float {
+				v := val{f: t.pool.getF(1)}
+				v.f[0] = roundOne(si.dt, asF(src, t.info(in.args[0]))[0])
+				t.c.regs[in.res[0]] = v
+				return nil
+			}
+			if src.i == nil {
+				return t.errAt(op, "splat of a float into %v", si.dt)
+			}
+			v := val{i: t.pool.getI(1), facts: factUni}
+			v.i[0] = src.i[0]
+			if v.i[0] != 0 {
+				v.facts |= factOn
+			}
+			t.c.regs[in.res[0]] = v
+			return nil
+		}
 		v := t.out(in, 0)
-		if v.f != nil {
+		switch {
+		case v.f != nil && len(src.f)+len(src.i) == 1:
+			// one rounding, then a fill (roundSlice rounds each element
+			// as roundOne does)
+			x := roundOne(t.info(in.res[0]).dt, asF(src, t.info(in.args[0]))[0])
+			for j := range v.f {
+				v.f[j] = x
+			}
+			t.setFacts(in, 0, factUni)
+		case v.f != nil:
 			copy(v.f, t.bcastF(asF(src, t.info(in.args[0])), len(v.f), 0))
 			roundSlice(t.info(in.res[0]).dt, v.f)
-		} else {
+		case len(src.i) == 1:
+			x := src.i[0]
+			for j := range v.i {
+				v.i[j] = x
+			}
+			f := factUni
+			if x != 0 {
+				f |= factOn
+			}
+			if len(v.i) == 1 {
+				f |= factSeq
+			}
+			t.setFacts(in, 0, f)
+		default:
 			copy(v.i, t.bcastI(src.i, len(v.i), 0))
 		}
 	case ir.OpBroadcast:
@@ -368,6 +414,25 @@ func (t *thread) constant(in *instr) error {
 		}
 	default:
 		return t.errAt(in.op, "constant with a value of type %T", x)
+	}
+	if in.lazy && !si.ref {
+		// its users stretch it: one element
+		if si.float {
+			v := val{f: t.pool.getF(1)}
+			v.f[0] = roundOne(si.dt, fv)
+			t.c.regs[in.res[0]] = v
+			return nil
+		}
+		if !si.ptr {
+			iv = wrap(si.dt, iv)
+		}
+		v := val{i: t.pool.getI(1), facts: factUni}
+		v.i[0] = iv
+		if iv != 0 {
+			v.facts |= factOn
+		}
+		t.c.regs[in.res[0]] = v
+		return nil
 	}
 	v := t.out(in, 0)
 	if v.f != nil {

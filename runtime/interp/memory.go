@@ -16,6 +16,35 @@ type access struct {
 	verb  string // "load from", "store to", "atomic on"
 	id    int
 	rg    *region
+	// the pointer tile is consecutive (factSeq), the mask all on (factOn)
+	seq, on bool
+	// lazy: the pointers are p0 + k, never written out (factLazy)
+	lazy bool
+	p0   int64
+}
+
+// pointers returns the pointer operand (args[0]) of in, n lanes wide, and
+// sets a.seq, a.lazy and a.on from its facts and those of the mask
+// (args[k]). It returns nil for a lazy pointer tile: a.expand writes it out
+// when the lanes must be gone through one by one.
+func (a *access) pointers(in *instr, k, n int) []int64 {
+	p := a.t.arg(in, 0)
+	a.on = len(in.args) > k && a.t.arg(in, k).facts&factOn != 0
+	if p.facts&factLazy != 0 && len(p.i) == 1 {
+		a.seq, a.lazy, a.p0 = true, true, p.i[0]
+		return nil
+	}
+	a.seq = p.facts&factSeq != 0 && len(p.i) == n
+	return a.t.bcastI(p.i, n, 0)[:n]
+}
+
+// expand writes out a lazy pointer tile of n lanes (a.p0 + k) into scratch.
+func (a *access) expand(n int) []int64 {
+	s := scratch(&a.t.pool.scrI[0], n)
+	for k := range s {
+		s[k] = a.p0 + int64(k)
+	}
+	return s
 }
 
 func (a *access) resolve(p int64, lane int) (*region, error) {
@@ -41,19 +70,34 @@ func (a *access) resolve(p int64, lane int) (*region, error) {
 // region, all in bounds: the first lane's offset and its region, resolved
 // (guards checked) as a lane at a time would. Otherwise rg is nil and the
 // access goes lane by lane, which reports the exact lane of any fault.
-func (a *access) contiguous(ptr, mask []int64) (off int64, rg *region) {
-	n := len(ptr)
+// a.seq and a.on are what the ops that made ptr and mask know (factSeq,
+// factOn): the lanes need no scan for what those promise.
+// ptr is nil when the pointers are a lazy addptr's (a.lazy: a.p0 + k).
+func (a *access) contiguous(ptr, mask []int64, n int) (off int64, rg *region) {
+	seq, on := a.seq, a.on
 	if n < 2 {
 		return 0, nil
 	}
-	p0 := ptr[0]
-	for k, p := range ptr {
-		if p != p0+int64(k) || (mask != nil && mask[k] == 0) {
-			return 0, nil
+	p0 := a.p0
+	if ptr != nil {
+		p0 = ptr[0]
+	}
+	if !seq {
+		for k, p := range ptr {
+			if p != p0+int64(k) {
+				return 0, nil
+			}
+		}
+	}
+	if mask != nil && !on {
+		for _, m := range mask {
+			if m == 0 {
+				return 0, nil
+			}
 		}
 	}
 	id, off := unpack(p0)
-	if last, _ := unpack(ptr[n-1]); last != id || id == 0 {
+	if last, _ := unpack(p0 + int64(n-1)); last != id || id == 0 {
 		return 0, nil
 	}
 	rg = a.t.c.l.reg.get(id)
@@ -79,8 +123,8 @@ func (t *thread) maskOf(in *instr, k, n int) []int64 {
 		return nil
 	}
 	m := t.arg(in, k)
-	if m.i == nil {
-		return nil
+	if m.i == nil || m.facts&factOn != 0 {
+		return nil // no mask, or one all on: every lane is
 	}
 	return t.bcastI(m.i, n, 2)[:n]
 }
@@ -88,18 +132,19 @@ func (t *thread) maskOf(in *instr, k, n int) []int64 {
 func (t *thread) load(in *instr) error {
 	so := t.info(in.res[0])
 	n := so.n
-	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	a := access{t: t, op: in.op, verb: "load from"}
+	ptr := a.pointers(in, 1, n)
 	mask := t.maskOf(in, 1, n)
 	v := t.out(in, 0)
-	a := access{t: t, op: in.op, verb: "load from"}
 	var otherF []float64
 	var otherI []int64
 	if len(in.args) > 2 {
 		o := t.arg(in, 2)
+		// as it is: gatherLoad stretches a scalar (an unsplatted constant)
 		if so.float {
-			otherF = t.bcastF(asF(o, t.info(in.args[2])), n, 1)[:n]
+			otherF = asF(o, t.info(in.args[2]))
 		} else if o.i != nil {
-			otherI = t.bcastI(o.i, n, 1)[:n]
+			otherI = o.i
 		}
 	}
 	if so.float {
@@ -109,13 +154,16 @@ func (t *thread) load(in *instr) error {
 }
 
 // gatherLoad reads dst[k] = *ptr[k] for the lanes the mask keeps (other, or
-// zero, elsewhere), resolving each pointer's region once per run of lanes
+// zero, elsewhere; other of one element stands for all), resolving each pointer's region once per run of lanes
 // in the same region and checking bounds. m reaches the buffer's elements
 // of dst's kind.
 func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, ptr, mask []int64, other []T, m *elemMem[T]) error {
-	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && m.kind(rg.buf) {
+	if off, rg := a.contiguous(ptr, mask, len(dst)); rg != nil && rg.buf.shadow == nil && m.kind(rg.buf) {
 		m.read(rg.buf, dst, int(off)) // one bounds check, one copy (widening)
 		return nil
+	}
+	if ptr == nil {
+		ptr = a.expand(len(dst))
 	}
 	var lo, hi int64
 	curID := -1
@@ -124,8 +172,10 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 	n := len(dst)
 	for k := 0; k < n; k++ {
 		if mask != nil && mask[k] == 0 {
-			if other != nil {
+			if len(other) == n {
 				dst[k] = other[k]
+			} else if other != nil {
+				dst[k] = other[0]
 			} else {
 				dst[k] = 0
 			}
@@ -172,10 +222,10 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 func (t *thread) store(in *instr) error {
 	sp, sv := t.info(in.args[0]), t.info(in.args[1])
 	n := max(sp.n, sv.n)
-	ptr := t.bcastI(t.arg(in, 0).i, n, 0)[:n]
+	a := access{t: t, op: in.op, write: true, verb: "store to"}
+	ptr := a.pointers(in, 2, n)
 	mask := t.maskOf(in, 2, n)
 	val := t.arg(in, 1)
-	a := access{t: t, op: in.op, write: true, verb: "store to"}
 	if val.f != nil {
 		return scatterStore(&a, sv.dt, t.bcastF(val.f, n, 1)[:n], ptr, mask, &floatMem, true)
 	}
@@ -231,13 +281,16 @@ var intMem = elemMem[int64]{
 // and a buffer of []T storage is indexed directly, which keeps the loop of
 // a store that needs no conversion tight.
 func scatterStore[T float64 | int64](a *access, dt ir.DType, src []T, ptr, mask []int64, m *elemMem[T], isFloat bool) error {
-	if off, rg := a.contiguous(ptr, mask); rg != nil && rg.buf.shadow == nil && rg.buf.pend.n.Load() == 0 && len(a.t.inherited) == 0 {
+	if off, rg := a.contiguous(ptr, mask, len(src)); rg != nil && rg.buf.shadow == nil && rg.buf.pend.n.Load() == 0 && len(a.t.inherited) == 0 {
 		// a store whose floats need no rounding (the buffer holds src's
 		// dtype), or of integers (write wraps them)
 		if md := rg.buf.dtype; m.kind(rg.buf) && (!isFloat || md == dt) {
 			m.write(rg.buf, int(off), src)
 			return nil
 		}
+	}
+	if ptr == nil {
+		ptr = a.expand(len(src))
 	}
 	var lo, hi int64
 	curID := -1

@@ -10,10 +10,35 @@ import (
 // scalar is an array of one element). Everything else (memdesc views,
 // barriers, pipes, slots, meshes, descriptors) is a ref.
 type val struct {
-	f   []float64
-	i   []int64
-	ref any
+	f     []float64
+	i     []int64
+	ref   any
+	facts facts
 }
+
+// facts are what an op that made a value knows of its elements, so that a
+// later op need not scan them: only the op that fills a fresh array sets
+// them (a copied or recycled array has none), and each is a promise about
+// the elements as stored.
+type facts uint8
+
+const (
+	// factSeq: i[k] == i[0] + k for every k (int64 arithmetic, wrapping):
+	// arange, and addptr or add of such a tile and a uniform one. A
+	// pointer tile with it addresses consecutive elements.
+	factSeq facts = 1 << iota
+	// factUni: every element equals the first (splat).
+	factUni
+	// factOn: every element is non-zero (a mask all on).
+	factOn
+	// factLazy (with factSeq): a pointer tile of a lazy addptr held as its
+	// first element only, element k being i[0] + k; only loads and stores
+	// read it (access.pointers), never through bcastI.
+	factLazy
+)
+
+// uniform reports whether every element of v equals its first.
+func (v val) uniform() bool { return v.facts&factUni != 0 || len(v.i)+len(v.f) == 1 }
 
 // pool recycles the arrays of dead values. Each goroutine (a CTA's main
 // thread or a role) owns one, so no locking is needed.
