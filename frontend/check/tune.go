@@ -301,7 +301,8 @@ func (c *checker) tune(t *ast.TuneDecl, k *ast.KernelDecl) *TuneSpace {
 			runtimeInts[p.Name.Name] = true
 		}
 	}
-	bindable := func(n string) bool { _, lo := TuneLaunchOptions[n]; return constParams[n] || lo }
+	tc := &tuneCheck{c: c, k: k, constParams: constParams, runtimeInts: runtimeInts}
+	bindable := tc.bindable
 	s := &TuneSpace{Kernel: k.Name.Name}
 	once := map[string]*ast.TuneItem{}
 	configs := map[string]*ast.TuneItem{}
@@ -310,61 +311,7 @@ func (c *checker) tune(t *ast.TuneDecl, k *ast.KernelDecl) *TuneSpace {
 	var defItem, spaceItem *ast.TuneItem
 	var defVals map[string]int64
 
-	// bindings checks NAME: value arguments; list allows [v, ...] values.
-	bindings := func(it *ast.TuneItem, list bool) (map[string][]int64, []string) {
-		vals := map[string][]int64{}
-		var names []string
-		for _, a := range it.Args {
-			if a.Name == nil {
-				c.errorf(a.Value, "%s binds by name: PARAM: value", it.Kind)
-				continue
-			}
-			n := a.Name.Name
-			if !bindable(n) {
-				c.errorf(a.Name, "%s is not an integer const parameter of %s nor a launch option (warps, ctas_per_sm, stages)", n, k.Name.Name)
-				continue
-			}
-			if _, dup := vals[n]; dup {
-				c.errorf(a.Name, "%s is bound twice", n)
-				continue
-			}
-			elems := []ast.Expr{a.Value}
-			if l, isList := a.Value.(*ast.ListExpr); isList && l.Elem == nil {
-				if !list {
-					c.errorf(a.Value, "a list of values belongs in space, not in %s", it.Kind)
-					continue
-				}
-				if len(l.Elems) == 0 {
-					c.errorf(a.Value, "%s has no values", n)
-					continue
-				}
-				elems = l.Elems
-			}
-			var vs []int64
-			for _, e := range elems {
-				if !c.tuneNames(e, func(string) bool { return false }, "a value here: bind constants") {
-					continue
-				}
-				v, err := EvalTune(e, nil)
-				if err != nil {
-					c.errorf(e, "%v", err)
-					continue
-				}
-				if r, lo := TuneLaunchOptions[n]; lo && (v < r.Min || v > r.Max || (n == "warps" && v&(v-1) != 0)) {
-					want := fmt.Sprintf("%d to %d", r.Min, r.Max)
-					if n == "warps" {
-						want = "a power of two from 1 to 32"
-					}
-					c.errorf(e, "%s %d: want %s", n, v, want)
-					continue
-				}
-				vs = append(vs, v)
-			}
-			vals[n] = vs
-			names = append(names, n)
-		}
-		return vals, names
-	}
+	bindings := tc.bindings
 	single := func(m map[string][]int64) map[string]int64 {
 		out := map[string]int64{}
 		for n, vs := range m {
@@ -386,53 +333,7 @@ func (c *checker) tune(t *ast.TuneDecl, k *ast.KernelDecl) *TuneSpace {
 		}
 		switch it.Kind {
 		case "key":
-			if len(it.Args) == 0 {
-				c.errorf(it, "key names no argument")
-			}
-			keyed := map[string]bool{}
-			for _, a := range it.Args {
-				name, ruleX := a.Name, ast.Expr(nil)
-				if name == nil {
-					id, ok := a.Value.(*ast.Ident)
-					if !ok {
-						c.errorf(a.Value, "key takes runtime arguments: NAME or NAME: pow2 | exact | MULTIPLE")
-						continue
-					}
-					name = id
-				} else {
-					ruleX = a.Value
-				}
-				if !runtimeInts[name.Name] {
-					c.errorf(name, "%s is not an integer runtime parameter of %s: only those key a tuning", name.Name, k.Name.Name)
-					continue
-				}
-				if keyed[name.Name] {
-					c.errorf(name, "%s is keyed twice", name.Name)
-					continue
-				}
-				keyed[name.Name] = true
-				key := TuneKey{Name: name.Name, Rule: "exact"}
-				switch r := ruleX.(type) {
-				case nil:
-				case *ast.Ident:
-					if r.Name != "pow2" && r.Name != "exact" {
-						c.errorf(r, "unknown bucketing rule %s (want pow2, exact or a multiple)", r.Name)
-						continue
-					}
-					key.Rule = r.Name
-				case *ast.BasicLit:
-					m, err := EvalTune(r, nil)
-					if err != nil || m <= 0 {
-						c.errorf(r, "a bucket multiple is a positive integer, not %s", r.Value)
-						continue
-					}
-					key.Rule, key.Mult = "mult", m
-				default:
-					c.errorf(ruleX, "unknown bucketing rule (want pow2, exact or a multiple)")
-					continue
-				}
-				s.Keys = append(s.Keys, key)
-			}
+			s.Keys = append(s.Keys, tc.keys(it)...)
 		case "grid":
 			if len(it.Args) < 1 || len(it.Args) > 3 {
 				c.errorf(it, "grid has %d dimensions: want 1 to 3", len(it.Args))
@@ -557,6 +458,134 @@ func (c *checker) tune(t *ast.TuneDecl, k *ast.KernelDecl) *TuneSpace {
 		return nil
 	}
 	return s
+}
+
+// tuneCheck is the state of checking one tune block against its kernel.
+type tuneCheck struct {
+	c           *checker
+	k           *ast.KernelDecl
+	constParams map[string]bool // the kernel's integer const parameters
+	runtimeInts map[string]bool // its integer runtime parameters
+}
+
+// bindable reports what a configuration may bind: an integer const
+// parameter or a launch option.
+func (tc *tuneCheck) bindable(n string) bool {
+	_, lo := TuneLaunchOptions[n]
+	return tc.constParams[n] || lo
+}
+
+// bindings checks a tune item's NAME: value arguments; list allows
+// [v, ...] values (space).
+func (tc *tuneCheck) bindings(it *ast.TuneItem, list bool) (map[string][]int64, []string) {
+	c, k, bindable := tc.c, tc.k, tc.bindable
+	vals := map[string][]int64{}
+	var names []string
+	for _, a := range it.Args {
+		if a.Name == nil {
+			c.errorf(a.Value, "%s binds by name: PARAM: value", it.Kind)
+			continue
+		}
+		n := a.Name.Name
+		if !bindable(n) {
+			c.errorf(a.Name, "%s is not an integer const parameter of %s nor a launch option (warps, ctas_per_sm, stages)", n, k.Name.Name)
+			continue
+		}
+		if _, dup := vals[n]; dup {
+			c.errorf(a.Name, "%s is bound twice", n)
+			continue
+		}
+		elems := []ast.Expr{a.Value}
+		if l, isList := a.Value.(*ast.ListExpr); isList && l.Elem == nil {
+			if !list {
+				c.errorf(a.Value, "a list of values belongs in space, not in %s", it.Kind)
+				continue
+			}
+			if len(l.Elems) == 0 {
+				c.errorf(a.Value, "%s has no values", n)
+				continue
+			}
+			elems = l.Elems
+		}
+		var vs []int64
+		for _, e := range elems {
+			if !c.tuneNames(e, func(string) bool { return false }, "a value here: bind constants") {
+				continue
+			}
+			v, err := EvalTune(e, nil)
+			if err != nil {
+				c.errorf(e, "%v", err)
+				continue
+			}
+			if r, lo := TuneLaunchOptions[n]; lo && (v < r.Min || v > r.Max || (n == "warps" && v&(v-1) != 0)) {
+				want := fmt.Sprintf("%d to %d", r.Min, r.Max)
+				if n == "warps" {
+					want = "a power of two from 1 to 32"
+				}
+				c.errorf(e, "%s %d: want %s", n, v, want)
+				continue
+			}
+			vs = append(vs, v)
+		}
+		vals[n] = vs
+		names = append(names, n)
+	}
+	return vals, names
+}
+
+// keys checks a key item: integer runtime parameters, each with its
+// bucketing rule (pow2, exact or a multiple).
+func (tc *tuneCheck) keys(it *ast.TuneItem) []TuneKey {
+	c, k, runtimeInts := tc.c, tc.k, tc.runtimeInts
+	var keys []TuneKey
+	if len(it.Args) == 0 {
+		c.errorf(it, "key names no argument")
+	}
+	keyed := map[string]bool{}
+	for _, a := range it.Args {
+		name, ruleX := a.Name, ast.Expr(nil)
+		if name == nil {
+			id, ok := a.Value.(*ast.Ident)
+			if !ok {
+				c.errorf(a.Value, "key takes runtime arguments: NAME or NAME: pow2 | exact | MULTIPLE")
+				continue
+			}
+			name = id
+		} else {
+			ruleX = a.Value
+		}
+		if !runtimeInts[name.Name] {
+			c.errorf(name, "%s is not an integer runtime parameter of %s: only those key a tuning", name.Name, k.Name.Name)
+			continue
+		}
+		if keyed[name.Name] {
+			c.errorf(name, "%s is keyed twice", name.Name)
+			continue
+		}
+		keyed[name.Name] = true
+		key := TuneKey{Name: name.Name, Rule: "exact"}
+		switch r := ruleX.(type) {
+		case nil:
+		case *ast.Ident:
+			if r.Name != "pow2" && r.Name != "exact" {
+				c.errorf(r, "unknown bucketing rule %s (want pow2, exact or a multiple)", r.Name)
+				continue
+			}
+			key.Rule = r.Name
+		case *ast.BasicLit:
+			m, err := EvalTune(r, nil)
+			if err != nil || m <= 0 {
+				c.errorf(r, "a bucket multiple is a positive integer, not %s", r.Value)
+				continue
+			}
+			key.Rule, key.Mult = "mult", m
+		default:
+			c.errorf(ruleX, "unknown bucketing rule (want pow2, exact or a multiple)")
+			continue
+		}
+		keys = append(keys, key)
+	}
+	return keys
 }
 
 // exprText is e's source text.
