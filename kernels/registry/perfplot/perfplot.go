@@ -256,6 +256,15 @@ func Write(w io.Writer, format string, in ...Input) error {
 	parity.LineStyle.Color = color.Black
 	parity.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	speed.Add(parity)
+	if err := finishAxes(times, speed, rows); err != nil {
+		return err
+	}
+	return page(w, format, times, speed, labels)
+}
+
+// finishAxes sets both panels' ranges (with room for the legends and the
+// lowest marker) and draws a line between groups of rows of one case.
+func finishAxes(times, speed *plot.Plot, rows []registry.Row) error {
 	for _, p := range []*plot.Plot{times, speed} {
 		p.X.Min, p.X.Max = -0.5, float64(len(rows))-0.5
 	}
@@ -287,7 +296,15 @@ func Write(w io.Writer, format string, in ...Input) error {
 		}
 	}
 
-	width := vg.Length(math.Max(9, 0.2*float64(len(rows)))) * vg.Inch
+	return nil
+}
+
+// page lays the two panels out, the times above the speed-ups with their
+// data areas aligned, on a page sized for the rows and their labels, and
+// writes it as SVG or PNG.
+func page(w io.Writer, format string, times, speed *plot.Plot, labels []string) error {
+	rows := len(labels)
+	width := vg.Length(math.Max(9, 0.2*float64(rows))) * vg.Inch
 	longest := 0
 	for _, l := range labels {
 		longest = max(longest, len(l))
@@ -314,7 +331,7 @@ func Write(w io.Writer, format string, in ...Input) error {
 	top, bottom = alignX(times, speed, top, bottom)
 	times.Draw(top)
 	speed.Draw(bottom)
-	_, err = c.WriteTo(w)
+	_, err := c.WriteTo(w)
 	return err
 }
 
