@@ -352,47 +352,9 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	var mu sync.Mutex
-	done := 0
-	build := func(what string, fn func(CompileOptions) error) error {
-		eg, _ := errgroup.WithContext(ctx)
-		eg.SetLimit(jobs)
-		total := 0
-		for i := range rows {
-			if rows[i].Pruned == "" {
-				total++
-			}
-		}
-		done = 0
-		for i := range rows {
-			if rows[i].Pruned != "" {
-				continue
-			}
-			r := &rows[i]
-			eg.Go(func() error {
-				errc := make(chan error, 1)
-				go func() { errc <- fn(r.Config.Options(o.Options)) }()
-				var err error
-				select {
-				case err = <-errc:
-				case <-time.After(timeout):
-					err = fmt.Errorf("%s took longer than %v", what, timeout)
-				case <-ctx.Done():
-					err = ctx.Err()
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					r.Pruned = what + ": " + firstLine(err.Error())
-					tuneLog("%s [%s]: pruned %s: %s", k.Name(), bucket, r.Config.Name, r.Pruned)
-				}
-				done++
-				progress(done, total, what+" "+r.Config.Name)
-				return nil
-			})
-		}
-		return eg.Wait()
-	}
+	b := &tuneBuilder{ctx: ctx, rows: rows, opts: o.Options, jobs: jobs, timeout: timeout, progress: progress,
+		pruned: func(r *TuneRow) { tuneLog("%s [%s]: pruned %s: %s", k.Name(), bucket, r.Config.Name, r.Pruned) }}
+	build := b.run
 	for i := range rows {
 		if rows[i].Pruned != "" {
 			tuneLog("%s [%s]: pruned %s: %s", k.Name(), bucket, rows[i].Config.Name, rows[i].Pruned)
@@ -499,6 +461,61 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 	res.Winner = rows[order[0]].Config
 	tuneLog("%s [%s] on %s: %s %s (%s)", k.Name(), bucket, env.device, res.Source, res.Winner.Name, res.Winner.ID())
 	return res, nil
+}
+
+// tuneBuilder builds the configurations not yet pruned, jobs at a time,
+// each within timeout, and prunes those whose build fails.
+type tuneBuilder struct {
+	ctx      context.Context
+	rows     []TuneRow
+	opts     CompileOptions
+	jobs     int
+	timeout  time.Duration
+	progress func(done, total int, what string)
+	pruned   func(r *TuneRow) // says why r was pruned
+}
+
+// run builds each remaining configuration with fn; what names the step
+// (build, compile) in the reasons and the progress.
+func (b *tuneBuilder) run(what string, fn func(CompileOptions) error) error {
+	eg, _ := errgroup.WithContext(b.ctx)
+	eg.SetLimit(b.jobs)
+	total := 0
+	for i := range b.rows {
+		if b.rows[i].Pruned == "" {
+			total++
+		}
+	}
+	var mu sync.Mutex
+	done := 0
+	for i := range b.rows {
+		if b.rows[i].Pruned != "" {
+			continue
+		}
+		r := &b.rows[i]
+		eg.Go(func() error {
+			errc := make(chan error, 1)
+			go func() { errc <- fn(r.Config.Options(b.opts)) }()
+			var err error
+			select {
+			case err = <-errc:
+			case <-time.After(b.timeout):
+				err = fmt.Errorf("%s took longer than %v", what, b.timeout)
+			case <-b.ctx.Done():
+				err = b.ctx.Err()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				r.Pruned = what + ": " + firstLine(err.Error())
+				b.pruned(r)
+			}
+			done++
+			b.progress(done, total, what+" "+r.Config.Name)
+			return nil
+		})
+	}
+	return eg.Wait()
 }
 
 func firstLine(s string) string {
