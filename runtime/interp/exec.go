@@ -204,56 +204,7 @@ func (t *thread) exec(in *instr) error {
 		}
 		t.setFacts(in, 0, factSeq)
 	case ir.OpSplat:
-		src := t.arg(in, 0)
-		if in.lazy && len(src.f)+len(src.i) == 1 {
-			// its users stretch it: one element, rounded to the dtype
-			si := t.info(in.res[0])
-			if si.float {
-				v := val{f: t.pool.getF(1)}
-				v.f[0] = roundOne(si.dt, asF(src, t.info(in.args[0]))[0])
-				t.c.regs[in.res[0]] = v
-				return nil
-			}
-			if src.i == nil {
-				return t.errAt(op, "splat of a float into %v", si.dt)
-			}
-			v := val{i: t.pool.getI(1), facts: factUni}
-			v.i[0] = src.i[0]
-			if v.i[0] != 0 {
-				v.facts |= factOn
-			}
-			t.c.regs[in.res[0]] = v
-			return nil
-		}
-		v := t.out(in, 0)
-		switch {
-		case v.f != nil && len(src.f)+len(src.i) == 1:
-			// one rounding, then a fill (roundSlice rounds each element
-			// as roundOne does)
-			x := roundOne(t.info(in.res[0]).dt, asF(src, t.info(in.args[0]))[0])
-			for j := range v.f {
-				v.f[j] = x
-			}
-			t.setFacts(in, 0, factUni)
-		case v.f != nil:
-			copy(v.f, t.bcastF(asF(src, t.info(in.args[0])), len(v.f), 0))
-			roundSlice(t.info(in.res[0]).dt, v.f)
-		case len(src.i) == 1:
-			x := src.i[0]
-			for j := range v.i {
-				v.i[j] = x
-			}
-			f := factUni
-			if x != 0 {
-				f |= factOn
-			}
-			if len(v.i) == 1 {
-				f |= factSeq
-			}
-			t.setFacts(in, 0, f)
-		default:
-			copy(v.i, t.bcastI(src.i, len(v.i), 0))
-		}
+		return t.splat(in)
 	case ir.OpBroadcast:
 		return t.broadcast(in)
 	case ir.OpExpandDims, ir.OpReshape:
@@ -652,5 +603,63 @@ func (t *thread) shardID(in *instr) error {
 	}
 	v := t.out(in, 0)
 	v.i[0] = int64(t.c.pid[axis] % dims[axis])
+	return nil
+}
+
+// splat fills a tile with its scalar operand, rounded to the dtype once;
+// a lazy splat, whose users all stretch a one-element operand, stays one
+// element (factUni).
+func (t *thread) splat(in *instr) error {
+	op := in.op
+	src := t.arg(in, 0)
+	if in.lazy && len(src.f)+len(src.i) == 1 {
+		// its users stretch it: one element, rounded to the dtype
+		si := t.info(in.res[0])
+		if si.float {
+			v := val{f: t.pool.getF(1)}
+			v.f[0] = roundOne(si.dt, asF(src, t.info(in.args[0]))[0])
+			t.c.regs[in.res[0]] = v
+			return nil
+		}
+		if src.i == nil {
+			return t.errAt(op, "splat of a float into %v", si.dt)
+		}
+		v := val{i: t.pool.getI(1), facts: factUni}
+		v.i[0] = src.i[0]
+		if v.i[0] != 0 {
+			v.facts |= factOn
+		}
+		t.c.regs[in.res[0]] = v
+		return nil
+	}
+	v := t.out(in, 0)
+	switch {
+	case v.f != nil && len(src.f)+len(src.i) == 1:
+		// one rounding, then a fill (roundSlice rounds each element
+		// as roundOne does)
+		x := roundOne(t.info(in.res[0]).dt, asF(src, t.info(in.args[0]))[0])
+		for j := range v.f {
+			v.f[j] = x
+		}
+		t.setFacts(in, 0, factUni)
+	case v.f != nil:
+		copy(v.f, t.bcastF(asF(src, t.info(in.args[0])), len(v.f), 0))
+		roundSlice(t.info(in.res[0]).dt, v.f)
+	case len(src.i) == 1:
+		x := src.i[0]
+		for j := range v.i {
+			v.i[j] = x
+		}
+		f := factUni
+		if x != 0 {
+			f |= factOn
+		}
+		if len(v.i) == 1 {
+			f |= factSeq
+		}
+		t.setFacts(in, 0, f)
+	default:
+		copy(v.i, t.bcastI(src.i, len(v.i), 0))
+	}
 	return nil
 }
