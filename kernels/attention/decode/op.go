@@ -23,16 +23,10 @@ func (Op) Doc() string {
 
 // Inputs are the tensors the op reads.
 func (Op) Inputs() []registry.Arg {
-	return []registry.Arg{
-		{Name: "q", Doc: "[B*Sq, Hq, 128] float (fp8: e4m3 values)"},
-		{Name: "k_cache", Doc: "[blocks, page, Hkv, 128] (nhd) or [blocks, Hkv, page, 128] (hnd) float (fp8: e4m3 values; NaN allowed in unread slots)"},
-		{Name: "v_cache", Doc: "k_cache's shape"},
-		{Name: "block_ids", Doc: "[B, max_blocks] int32 or int64"},
-		{Name: "kv_lens", Doc: "[B] int32 or int64, counting the Sq new tokens"},
-		{Name: "q_scale", Optional: true, Doc: "fp8: [B*Sq, Hq], non-negative"},
-		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1, non-negative) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
-		{Name: "v_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [Hkv] (type 0)"},
-	}
+	in := []registry.Arg{{Name: "q", Doc: "[B*Sq, Hq, 128] float (fp8: e4m3 values)"}}
+	in = append(in, paged.CacheInputs("counting the Sq new tokens")...)
+	in = append(in, registry.Arg{Name: "q_scale", Optional: true, Doc: "fp8: [B*Sq, Hq], non-negative"})
+	return append(in, paged.ScaleInputs()...)
 }
 
 // Params are the scalars the op reads.

@@ -197,3 +197,23 @@ func (a OpArgs) Format() (layout, dtype string, quantType int, err error) {
 func OpOutputs(o, lse *tle.Tensor) map[string]*npy.Array {
 	return map[string]*npy.Array{"o": registry.F32(o), "lse": registry.F32(lse)}
 }
+
+// CacheInputs are the op inputs decode and prefill share, in their order
+// after q (and prefill's cu_seqlens_q): the paged K and V caches and their
+// page table, then kv_lens (lens says what it counts).
+func CacheInputs(lens string) []registry.Arg {
+	return []registry.Arg{
+		{Name: "k_cache", Doc: "[blocks, page, Hkv, 128] (nhd) or [blocks, Hkv, page, 128] (hnd) float (fp8: e4m3 values; NaN allowed in unread slots)"},
+		{Name: "v_cache", Doc: "k_cache's shape"},
+		{Name: "block_ids", Doc: "[B, max_blocks] int32 or int64"},
+		{Name: "kv_lens", Doc: "[B] int32 or int64, " + lens},
+	}
+}
+
+// ScaleInputs are the FP8 K and V scales both ops take, after q_scale.
+func ScaleInputs() []registry.Arg {
+	return []registry.Arg{
+		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1, non-negative) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
+		{Name: "v_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [Hkv] (type 0)"},
+	}
+}

@@ -23,18 +23,14 @@ func (Op) Doc() string {
 
 // Inputs are the tensors the op reads.
 func (Op) Inputs() []registry.Arg {
-	return []registry.Arg{
+	in := []registry.Arg{
 		{Name: "q", Doc: "[T, Hq, 128] float (fp8: e4m3 values)"},
 		{Name: "cu_seqlens_q", Doc: "[B+1] int32 or int64: 0, increasing, T"},
-		{Name: "k_cache", Doc: "[blocks, page, Hkv, 128] (nhd) or [blocks, Hkv, page, 128] (hnd) float (fp8: e4m3 values; NaN allowed in unread slots)"},
-		{Name: "v_cache", Doc: "k_cache's shape"},
-		{Name: "block_ids", Doc: "[B, max_blocks] int32 or int64"},
-		{Name: "kv_lens", Doc: "[B] int32 or int64, total lengths (counting the new tokens)"},
-		{Name: "q_scale", Optional: true, Doc: "fp8: [T, Hq], non-negative"},
-		{Name: "k_scale", Optional: true, Doc: "fp8: [1] (quant type 1, non-negative) or [blocks, page, Hkv] / [blocks, Hkv, page] (type 0)"},
-		{Name: "v_scale", Optional: true, Doc: "fp8: [1] (quant type 1) or [Hkv] (type 0)"},
-		{Name: "block_mask", Optional: true, Doc: "uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] of 0/1 over 128x128 tiles (1 = compute; a key is visible when causal and its tile is 1; no tile forced on)"},
 	}
+	in = append(in, paged.CacheInputs("total lengths (counting the new tokens)")...)
+	in = append(in, registry.Arg{Name: "q_scale", Optional: true, Doc: "fp8: [T, Hq], non-negative"})
+	in = append(in, paged.ScaleInputs()...)
+	return append(in, registry.Arg{Name: "block_mask", Optional: true, Doc: "uint8 [B, Hq, cdiv(max Lq, 128), cdiv(max L, 128)] of 0/1 over 128x128 tiles (1 = compute; a key is visible when causal and its tile is 1; no tile forced on)"})
 }
 
 // Params are the scalars the op reads.
