@@ -48,7 +48,11 @@ import (
 //     and the result says whether the winner is distinguishable;
 //  5. each configuration's timing is cached on its own (a new config times
 //     only itself), atomically, under a key of the source, kernel, bucket,
-//     device and compiler version.
+//     device and compiler version;
+//  6. the choice itself is cached beside them, with the space it was made
+//     over (triton#6261's best-config file): another process asking for
+//     the same bucket reads one file and builds nothing, unless the space
+//     or the GPU options changed.
 
 // TuneKey is a runtime argument of a space's key and its bucketing rule:
 // "exact", "pow2" (the next power of two) or "mult" (the next multiple of
@@ -203,6 +207,9 @@ type TuneResult struct {
 	Distinguishable bool
 	Note            string
 	Rows            []TuneRow
+	// TookMs is the wall time of the choice (from the cached choice: a
+	// file read).
+	TookMs float64 `json:"took_ms"`
 }
 
 func tuneLog(format string, args ...any) {
@@ -282,7 +289,12 @@ func (k *Kernel) Tune(ctx context.Context, dev Device, args map[string]any, o Tu
 	if dev != nil {
 		env = envFor(dev)
 	}
-	return k.tune(ctx, env, args, o)
+	start := time.Now()
+	res, err := k.tune(ctx, env, args, o)
+	if res != nil {
+		res.TookMs = float64(time.Since(start).Microseconds()) / 1e3
+	}
+	return res, err
 }
 
 func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o TuneOptions) (*TuneResult, error) {
@@ -334,6 +346,19 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 		}
 	}
 
+	cache := tuneCache{dir: o.CacheDir, prefix: k.tunePrefix(bucket, env.device, o.Options, o.GPU)}
+	if cache.dir == "" {
+		cache.dir = filepath.Join(CacheDir(), "tune")
+	}
+	spaceSum := s.sum()
+	if !o.DryRun && !o.Retune {
+		if c, ok := cache.getChoice(spaceSum); ok {
+			c.Kernel, c.Bucket, c.Device, c.Source = k.Name(), bucket, env.device, "cached"
+			tuneLog("%s [%s]: cached choice %s: nothing built or timed", k.Name(), bucket, c.Winner.ID())
+			return c, nil
+		}
+	}
+
 	// 1-2. Prune: the where constraints, then a build of each to LLVM IR.
 	rows := make([]TuneRow, len(s.Configs))
 	for i, c := range s.Configs {
@@ -379,10 +404,6 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 	}
 
 	// 3. Cached timings; the rest are checked against the default and timed.
-	cache := tuneCache{dir: o.CacheDir, prefix: k.tunePrefix(bucket, env.device, o.Options)}
-	if cache.dir == "" {
-		cache.dir = filepath.Join(CacheDir(), "tune")
-	}
 	var todo []int
 	for i := range rows {
 		if rows[i].Pruned != "" {
@@ -459,6 +480,7 @@ func (k *Kernel) tune(ctx context.Context, env tuneEnv, args map[string]any, o T
 	}
 	rows[order[0]].IsWinner = true
 	res.Winner = rows[order[0]].Config
+	cache.putChoice(spaceSum, res)
 	tuneLog("%s [%s] on %s: %s %s (%s)", k.Name(), bucket, env.device, res.Source, res.Winner.Name, res.Winner.ID())
 	return res, nil
 }
@@ -702,12 +724,13 @@ func cloneArgs(args map[string]any) map[string]any {
 }
 
 // tunePrefix keys a bucket's timings: the compiler, the source, the
-// kernel, its parameter types, the bucket, the device and the base options.
-func (k *Kernel) tunePrefix(bucket, device string, base CompileOptions) string {
+// kernel, its parameter types, the bucket, the device, the base options
+// and the target and toolchain.
+func (k *Kernel) tunePrefix(bucket, device string, base CompileOptions, g GPUOptions) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "tle-go tune %s %s\x00%s\x00", Version, buildID, k.Name())
 	h.Write(k.prog.src)
-	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00", bucket, device, bindingKey(base))
+	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%s\x00%s\x00", bucket, device, bindingKey(base), g.Arch, g.Toolchain)
 	for _, p := range k.Params() {
 		fmt.Fprintf(h, "%s:%s,", p.Name, p.Type)
 	}
@@ -787,6 +810,81 @@ func (c tuneCache) write(e tuneEntry) {
 	}
 	err := fileio.WriteAtomic(p, 0o644, func(w io.Writer) error { return json.NewEncoder(w).Encode(e) })
 	if err != nil {
+		tuneLog("cache: %v", err)
+	}
+}
+
+// sum identifies the space a choice was made over: its configurations
+// (bindings and exclusions, the default first). The source, the bucket,
+// the device and the options are the cache prefix's.
+func (s *TuneSpace) sum() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", s.Default.ID())
+	for _, c := range s.Configs {
+		fmt.Fprintf(h, "%s\x00%s\x00", c.ID(), c.Excluded)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// choiceEntry is a bucket's cached choice: the result as it was made, and
+// the space it was made over.
+type choiceEntry struct {
+	Space  string      `json:"space"`
+	Result *TuneResult `json:"result"`
+	Sum    string      `json:"sum"`
+}
+
+func (e choiceEntry) sum() string {
+	b, _ := json.Marshal(struct {
+		S string
+		R *TuneResult
+	}{e.Space, e.Result})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// choicePath is beside the per-configuration entries' folder, not in it.
+func (c tuneCache) choicePath() string {
+	return filepath.Join(c.dir, c.prefix+".choice.json")
+}
+
+// getChoice is the cached choice made over the space of sum space, its
+// timed rows marked cached; false when there is none, it was made over
+// another space, or it does not parse or check.
+func (c tuneCache) getChoice(space string) (*TuneResult, bool) {
+	p := c.choicePath()
+	b, err := fileio.ReadFile(p, 16<<20)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			tuneLog("cache %s: %v: choosing again", p, err)
+		}
+		return nil, false
+	}
+	var e choiceEntry
+	if err := json.Unmarshal(b, &e); err != nil || e.Result == nil || e.Sum != e.sum() {
+		tuneLog("cached choice %s is corrupt: choosing again", p)
+		return nil, false
+	}
+	if e.Space != space {
+		tuneLog("cached choice %s was made over another space: choosing again", p)
+		return nil, false
+	}
+	for i := range e.Result.Rows {
+		if e.Result.Rows[i].Timing != nil {
+			e.Result.Rows[i].Cached = true
+		}
+	}
+	return e.Result, true
+}
+
+func (c tuneCache) putChoice(space string, res *TuneResult) {
+	e := choiceEntry{Space: space, Result: res}
+	e.Sum = e.sum()
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		tuneLog("cache: %v", err)
+		return
+	}
+	if err := fileio.WriteAtomic(c.choicePath(), 0o644, func(w io.Writer) error { return json.NewEncoder(w).Encode(e) }); err != nil {
 		tuneLog("cache: %v", err)
 	}
 }

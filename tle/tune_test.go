@@ -158,9 +158,11 @@ func TestTuneCache(t *testing.T) {
 	assert.Equal(t, []string{"new"}, f.calls[1])
 	assert.Equal(t, "new", res.Winner.Name)
 
-	// a corrupt entry is timed again, alone
-	c := tuneCache{dir: dir, prefix: k.tunePrefix("n=1024", "fake H200", CompileOptions{})}
+	// a corrupt entry is timed again, alone (the choice made over it is
+	// corrupt too: it is not taken)
+	c := tuneCache{dir: dir, prefix: k.tunePrefix("n=1024", "fake H200", CompileOptions{}, GPUOptions{})}
 	require.NoError(t, os.WriteFile(c.path(s.Configs[0]), []byte("{not json"), 0o644))
+	require.NoError(t, os.WriteFile(c.choicePath(), []byte(`{"space": "x"`), 0o644))
 	_, err = k.tune(context.Background(), fakeEnv(f), tuneArgs(1000), o)
 	require.NoError(t, err)
 	require.Len(t, f.calls, 3)
@@ -174,6 +176,51 @@ func TestTuneCache(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, f.calls, 4)
 	assert.Len(t, f.calls[3], 4)
+}
+
+// TestTuneCachedChoice: a second tuning of the bucket takes the cached
+// choice, building and timing nothing, with the first's rows; another
+// toolchain tunes again, and Retune does.
+func TestTuneCachedChoice(t *testing.T) {
+	k := tuneKernel(t)
+	dir := t.TempDir()
+	f := &fakeBench{times: map[string]float64{"default": 3, "B=32": 1, "B=64": 2}, spread: 0.01}
+	env := fakeEnv(f)
+	builds := 0
+	prune := env.prune
+	env.prune = func(k *Kernel, o CompileOptions, g GPUOptions) error { builds++; return prune(k, o, g) }
+	o := TuneOptions{CacheDir: dir}
+	first, err := k.tune(context.Background(), env, tuneArgs(1000), o)
+	require.NoError(t, err)
+	require.Positive(t, builds)
+
+	builds = 0
+	res, err := k.tune(context.Background(), env, tuneArgs(1000), o)
+	require.NoError(t, err)
+	assert.Equal(t, "cached", res.Source)
+	assert.Zero(t, builds, "a cached choice builds nothing")
+	assert.Len(t, f.calls, 1, "and times nothing")
+	assert.Equal(t, first.Winner.ID(), res.Winner.ID())
+	require.Len(t, res.Rows, len(first.Rows))
+	assert.True(t, rowOf(t, res, "B=32").IsWinner)
+	assert.True(t, rowOf(t, res, "B=32").Cached)
+	assert.Contains(t, rowOf(t, res, "B=256").Pruned, "where B != 256 is false")
+
+	// another toolchain: its own timings
+	o.GPU.Toolchain = "llc"
+	res, err = k.tune(context.Background(), env, tuneArgs(1000), o)
+	require.NoError(t, err)
+	assert.Positive(t, builds)
+	assert.Equal(t, "tuned", res.Source)
+	assert.Len(t, f.calls, 2)
+
+	// Retune chooses again
+	builds = 0
+	o.Retune = true
+	_, err = k.tune(context.Background(), env, tuneArgs(1000), o)
+	require.NoError(t, err)
+	assert.Positive(t, builds)
+	assert.Len(t, f.calls, 3)
 }
 
 func TestTuneConcurrentWriters(t *testing.T) {

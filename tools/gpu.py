@@ -16,6 +16,8 @@ on the GPU host (python3 there has no Go) or here. Standard library only.
   gpu.py kda-configs FILE           the kda_fwd configurations kda_peers.py's
                                     FILE has complete (1-based, comma-separated)
   gpu.py nofla SRC DST              kda_peers.py without FLA (FlashKDA alone)
+  gpu.py tune TUNE.json...          tlec tune's fresh, cached and exhaustive
+                                    runs of each key (tools/gpu.sh's TUNE)
 
 A PATH is a JIT cache directory (TLE_CACHE_DIR: *.json entries holding
 Binary.Kernel and Binary.PTX), a directory of .ptx files, or a .ptx file; a
@@ -169,6 +171,40 @@ def vs(a_path, b_path):
         print(f"{k[:w]:{w}s} {x:{na}.1f} {(y or 0):{nb}.1f} " + (f"{r:7.3f}" if r else "      -"))
     if v:
         print(f"{la} over {lb}: geometric mean {gm(v):.3f} over {len(v)} rows (< 1: {la} faster)")
+
+
+def tune(paths):
+    """tlec tune's three runs of each key (tune-N.json fresh, -cached.json a
+    second process, -exh.json exhaustive): the tuner's choice timed in the
+    exhaustive run against that run's best and the default's."""
+    fresh = [p for p in paths if not p.endswith(("-cached.json", "-exh.json"))]
+    print("== tune: the tuner's choice in the exhaustive timing (medians in us)")
+    print(f"{'kernel [key]':40s} {'tuner':>26s} {'best':>26s} {'gap':>6s} {'default':>9s} {'def/best':>8s} {'timed':>5s} {'tuning':>8s} {'cached':>12s}")
+    for p in sorted(fresh):
+        f = load(p)
+        e = load(p[:-5] + "-exh.json")
+        c = load(p[:-5] + "-cached.json")
+        if not f or not e:
+            print(f"{os.path.basename(p)}: no {'fresh' if not f else 'exhaustive'} result")
+            continue
+
+        def med(res):
+            return {r["Config"]["Name"]: r["Timing"]["MedianMs"] * 1e3 for r in res.get("Rows") or [] if r.get("Timing")}
+        em = med(e)
+        if not em:
+            print(f"{os.path.basename(p)}: nothing timed")
+            continue
+        best = min(em, key=em.get)
+        win = f["Winner"]["Name"]
+        dflt = next((r["Config"]["Name"] for r in f.get("Rows") or []), "")
+        tw, td = em.get(win), em.get(dflt)
+        gap = f"{(tw / em[best] - 1) * 100:5.1f}%" if tw else "    -"
+        cached = f"{c.get('Source', '-')} {c.get('took_ms', 0):.1f}ms" if c else "-"
+        key = f"{f['Kernel']} [{f['Bucket']}]"
+        print(f"{key[:40]:40s} {win[:17]:>17s} {tw or 0:8.1f} {best[:17]:>17s} {em[best]:8.1f} {gap:>6s} {td or 0:9.1f} "
+              f"{(td or 0) / em[best]:8.3f} {len(em):5d} {f.get('took_ms', 0) / 1e3:7.1f}s {cached:>12s}")
+    print("gap: the tuner's choice over the exhaustive best, both from the exhaustive run; tuning: the fresh run's Tune(); "
+          "cached: the second process's source and Tune() time")
 
 
 # ---- kernels: PTX from caches and files
@@ -411,6 +447,8 @@ def main(argv):
         sass_hist(args[0], args[1:], ops, top, d)
     elif cmd == "race-sass":
         race_sass(args[0], args[1], int(args[2]) if len(args) > 2 else 12)
+    elif cmd == "tune":
+        tune(args)
     elif cmd == "kda-configs":
         kda_configs(args[0])
     elif cmd == "nofla":

@@ -73,6 +73,13 @@
 #             NCU_METRICS (gpu__time_duration.sum,...) into ncu.txt;
 #             NCU_STALLS=0 skips the warp-stall breakdown by warp role of
 #             the first launch (tools/ncu-stalls.py)
+#   TUNE      ';'-separated `tlec tune` arguments (FILE --arg ...), each
+#             tuned three times: fresh (the tuner's choice and its wall
+#             time), again in a second process (the cached choice: what it
+#             added), and exhaustively in a cache of its own (--retune
+#             --reps TUNE_REPS, default 200, --budget TUNE_BUDGET seconds,
+#             default 120): a table of the tuner's choice against the
+#             exhaustive best and the default (hand-picked) configuration
 #   EXTRA     a command run last on the host (before the table), W and
 #             OUT set
 #   BUDGET    seconds the host part may take (default 560: the device's
@@ -102,7 +109,7 @@ ROOT=$(pwd)
 
 # the variables `here` saves for the host
 CONFIG=(SUITES REPS WARMUP PEERS SAME_MASK HPC_ONLY HPC_ITERS TESTS TEST_ENV SAN SAN_TOOLS PKGS BASE ROUNDS PTX
-  PTXAS ROLES SASS SASS_OPS PTX_PATHS NCU NCU_BENCH NCU_SKIP NCU_COUNT NCU_SECTIONS NCU_METRICS NCU_STALLS COMPARE EXTRA BUDGET
+  PTXAS ROLES SASS SASS_OPS PTX_PATHS NCU NCU_BENCH NCU_SKIP NCU_COUNT NCU_SECTIONS NCU_METRICS NCU_STALLS COMPARE TUNE TUNE_REPS TUNE_BUDGET EXTRA BUDGET
   TEST_TIMEOUT SAN_TIMEOUT SUITE_TIMEOUT PEER_TIMEOUT BUILD_TIMEOUT TLE_TOOLCHAIN)
 
 defaults() {
@@ -112,6 +119,7 @@ defaults() {
   ROUNDS=${ROUNDS:-1} PTX=${PTX:-0} PTXAS=${PTXAS:-} ROLES=${ROLES:-0} SASS=${SASS:-} SASS_OPS=${SASS_OPS:-}
   PTX_PATHS=${PTX_PATHS:-} NCU=${NCU:-} NCU_BENCH=${NCU_BENCH:-} NCU_SKIP=${NCU_SKIP:-0} NCU_COUNT=${NCU_COUNT:-1}
   NCU_METRICS=${NCU_METRICS:-} NCU_STALLS=${NCU_STALLS:-1} COMPARE=${COMPARE:-}
+  TUNE=${TUNE:-} TUNE_REPS=${TUNE_REPS:-200} TUNE_BUDGET=${TUNE_BUDGET:-120}
   NCU_SECTIONS=${NCU_SECTIONS-SpeedOfLight Occupancy LaunchStats WarpStateStats SchedulerStats MemoryWorkloadAnalysis} EXTRA=${EXTRA:-} BUDGET=${BUDGET:-560}
   TEST_TIMEOUT=${TEST_TIMEOUT:-240} SAN_TIMEOUT=${SAN_TIMEOUT:-90} SUITE_TIMEOUT=${SUITE_TIMEOUT:-240}
   PEER_TIMEOUT=${PEER_TIMEOUT:-330} BUILD_TIMEOUT=${BUILD_TIMEOUT:-240} DIFF=${DIFF:-1} PLAN=${PLAN:-0}
@@ -673,6 +681,22 @@ ncu_profile() {
 
 extra() { W=$W OUT=$OUT bash -c "$EXTRA"; }
 
+# tune N ARGS...: tlec tune ARGS fresh, cached (a second process) and
+# exhaustive, into $W/tune-N{,-cached,-exh}.json
+tune() {
+  local n=$1 t rc=0
+  shift
+  t=$(date +%s.%N)
+  TLE_CACHE_DIR=$W/tune-cache timeout "$(tmo 300)" .gpu/tlec tune "$@" --json >"$W/tune-$n.json" 2>"$W/tune-$n.err" || rc=$?
+  note "tune $n (fresh): rc=$rc, $(python3 -c "import time; print(f'{time.time() - $t:.1f} s wall')")"
+  [ "$rc" = 0 ] || { tail -3 "$W/tune-$n.err"; return "$rc"; }
+  TLE_CACHE_DIR=$W/tune-cache timeout "$(tmo 120)" .gpu/tlec tune "$@" --json >"$W/tune-$n-cached.json" 2>"$W/tune-$n-cached.err" || rc=$?
+  note "tune $n (second process): rc=$rc"
+  TLE_CACHE_DIR=$W/tune-exh timeout "$(tmo $((TUNE_BUDGET + 240)))" .gpu/tlec tune "$@" --json --retune --reps "$TUNE_REPS" --budget "${TUNE_BUDGET}s" >"$W/tune-$n-exh.json" 2>"$W/tune-$n-exh.err" || rc=$?
+  note "tune $n (exhaustive, $TUNE_REPS rounds at most): rc=$rc"
+  return "$rc"
+}
+
 # tables: each suite's report (.gpu/perftable, else tools/gpu.py table),
 # the A/B table when there are several builds or rounds, and COMPARE
 tables() {
@@ -691,6 +715,7 @@ tables() {
     python3 tools/gpu.py ab "$W/runs" "${labels[@]}"
   fi
   for label in $COMPARE; do python3 tools/gpu.py vs "$W/${label%%:*}.json" "$W/${label#*:}.json"; done
+  if [ -n "$TUNE" ]; then python3 tools/gpu.py tune "$W"/tune-[0-9]*.json; fi
 }
 
 # finish: the results into $OUT (8 files at most), the summary and the
@@ -768,6 +793,15 @@ host() {
     [ -n "$words" ] || words="$(entries | cut -f2 | sed -n 1p) --reps 1 --warmup 0"
     read -ra a <<<"$words"
     step ncu_profile "$NCU" "${a[@]}"
+  fi
+  if [ -n "$TUNE" ]; then
+    n=0
+    while IFS= read -r words; do
+      [ -n "${words// /}" ] || continue
+      n=$((n + 1))
+      read -ra a <<<"$words"
+      step tune "$n" "${a[@]}"
+    done < <(tr ';' '\n' <<<"$TUNE")
   fi
   if [ -n "$EXTRA" ]; then step extra; fi
 }

@@ -201,10 +201,18 @@ func (t *tuneFlags) print(w io.Writer, res *tle.TuneResult) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%dx%dx%d\t%s\t%s\t%s\t%s\n", mark, r.Config.Name, r.Config.ID(), r.Grid[0], r.Grid[1], r.Grid[2], med, iv, rate, note)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "chosen: %s (%s): %s\n", res.Winner.Name, res.Winner.ID(), res.Source)
+	fmt.Fprintf(w, "chosen: %s (%s): %s, in %s\n", res.Winner.Name, res.Winner.ID(), res.Source, tookText(res.TookMs))
 	if res.Note != "" {
 		fmt.Fprintln(w, res.Note)
 	}
+}
+
+// tookText is the time a choice took: milliseconds below a second.
+func tookText(ms float64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.1f s", ms/1000)
 }
 
 func tuneRate(flops, bytes, ms float64) string {
