@@ -55,17 +55,15 @@ type BenchResult struct {
 	RecWarps int    `json:"rec_warps"` // the recurrence's warps (BlockV / 16)
 	// PrepWarps and PrepBlockK are the preparation kernel's warps and K
 	// block.
-	PrepWarps  int    `json:"prep_warps"`
-	PrepBlockK int    `json:"prep_block_k"`
-	State      string `json:"state"` // the state dtype, f32 or bf16
-	// Rec is the recurrence kernel, Params.Rec ("" kda_rec, "ws" kda_rec_ws).
-	Rec   string  `json:"rec,omitempty"`
-	Ms    float64 `json:"median_ms"`
-	MinMs float64 `json:"min_ms"`
-	LoMs  float64 `json:"lo_ms,omitempty"` // the median's interval (the timing engine's)
-	HiMs  float64 `json:"hi_ms,omitempty"`
-	Bytes int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
-	TBps  float64 `json:"tb_per_s"` // Bytes / median time
+	PrepWarps  int     `json:"prep_warps"`
+	PrepBlockK int     `json:"prep_block_k"`
+	State      string  `json:"state"` // the state dtype, f32 or bf16
+	Ms         float64 `json:"median_ms"`
+	MinMs      float64 `json:"min_ms"`
+	LoMs       float64 `json:"lo_ms,omitempty"` // the median's interval (the timing engine's)
+	HiMs       float64 `json:"hi_ms,omitempty"`
+	Bytes      int64   `json:"bytes"`    // bytes the op must move (inputs, o, states)
+	TBps       float64 `json:"tb_per_s"` // Bytes / median time
 	// PartsMs are the median ms of each kernel (preparation, recurrence)
 	// timed on its own.
 	PartsMs []float64 `json:"parts_ms,omitempty"`
@@ -76,8 +74,8 @@ type BenchOptions struct {
 	// RunOptions are the warm-up, repetitions and progress of every
 	// suite.
 	registry.RunOptions
-	// Params: BlockV, Fast, PrepWarps, PrepBlockK, Rec and StateDType (f32
-	// when empty) are honoured; the rest is FlashKDA's setting.
+	// Params: BlockV, Fast, PrepWarps, PrepBlockK and StateDType (f32 when
+	// empty) are honoured; the rest is FlashKDA's setting.
 	Params Params
 }
 
@@ -96,9 +94,6 @@ func CheckBenchParams(p Params) error {
 		return err
 	}
 	if err := checkPrepWarps(p.PrepWarps); err != nil {
-		return err
-	}
-	if err := checkRec(p.Rec); err != nil {
 		return err
 	}
 	return checkPrepBlockK(p.PrepBlockK, benchHead)
@@ -147,7 +142,7 @@ func Bench(g *tle.GPU, configs []BenchConfig, opts BenchOptions) ([]BenchResult,
 		}
 		progress(2*i+2, total, "done "+label)
 		out = append(out, BenchResult{Config: c.Name, Tag: c.Tag, H: c.H, T: run.d.T, N: run.d.N, BlockV: run.bv,
-			RecWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state, Rec: opts.Params.Rec,
+			RecWarps: run.bv / Chunk, PrepWarps: prepWarps, PrepBlockK: prepBlockK, State: state,
 			Ms: t.MedianMs, MinMs: t.MinMs, LoMs: t.LoMs, HiMs: t.HiMs, Bytes: run.bytes, TBps: float64(run.bytes) / t.MedianMs / 1e9, PartsMs: parts})
 	}
 	return out, nil
@@ -206,7 +201,7 @@ func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err er
 	}
 	d := &Dims{B: 1, T: T, H: c.H, K: K, V: V, N: len(c.Seqlens), CuSeqlens: cu}
 	p := Params{Scale: DefaultScale(K), LowerBound: -5, StateDType: base.StateDType, FinalState: true, BlockV: base.BlockV, Fast: base.Fast,
-		PrepWarps: base.PrepWarps, PrepBlockK: base.PrepBlockK, Rec: base.Rec}
+		PrepWarps: base.PrepWarps, PrepBlockK: base.PrepBlockK}
 	sdt := ir.F32
 	if p.StateDType == StateBF16 {
 		sdt = ir.BF16

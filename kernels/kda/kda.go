@@ -9,9 +9,7 @@
 // state-independent operands of every 16-token chunk at once into a
 // workspace of 13,824 bytes per (chunk, head) at K = 128 (FlashKDA's size),
 // and kda_rec runs the recurrence with the transposed f32 state in
-// registers, the chained products never leaving them (see that file);
-// kda_rec_ws (Params.Rec "ws", an option until a GPU run measures it) runs
-// the same recurrence with load, mma and store warp roles and pipes. On a
+// registers, the chained products never leaving them (see that file). On a
 // GPU, a Runner keeps the workspace, chunk tables and launches between
 // calls, so that a warm call allocates no device memory. Forward validates
 // every argument first (errors name the argument) and then runs the kernels
@@ -66,29 +64,11 @@ type Params struct {
 	// PrepWarps is the warps of the preparation kernel: 1, 2, 4 or 8 (0 is
 	// DefaultPrepWarps).
 	PrepWarps int
-	// Rec is the recurrence kernel: RecDefault ("", kda_rec) or RecWS
-	// ("ws", kda_rec_ws: warp roles and pipes, an option until a GPU run
-	// measures it against kda_rec).
-	Rec string
 	// PrepBlockK is the head columns the preparation kernel works on at a
 	// time (its element-wise tiles are [16, PrepBlockK], the products over
 	// the head accumulate block by block): a power of two of at least 16
 	// dividing the padded head size; 0 picks one (DefaultPrepBlockK).
 	PrepBlockK int
-}
-
-// Recurrence kernels (Params.Rec).
-const (
-	RecDefault = ""
-	RecWS      = "ws"
-)
-
-// checkRec validates Params.Rec.
-func checkRec(rec string) error {
-	if rec != RecDefault && rec != RecWS {
-		return argErr("rec", "want %q (kda_rec, the default) or %q (kda_rec_ws), got %q", RecDefault, RecWS, rec)
-	}
-	return nil
 }
 
 // DefaultScale is K^-0.5.
@@ -264,9 +244,6 @@ func Validate(in *Inputs, p Params) (*Dims, error) {
 	if err := checkPrepWarps(p.PrepWarps); err != nil {
 		return nil, err
 	}
-	if err := checkRec(p.Rec); err != nil {
-		return nil, err
-	}
 	return d, nil
 }
 
@@ -318,7 +295,7 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	prepK, recK, err := KernelsFor(p.Rec)
+	prepK, recK, err := Kernels()
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +334,7 @@ func Forward(dev tle.Device, in *Inputs, p Params) (*Outputs, error) {
 	}
 	st.addTo(args)
 	if err := recK.Run(dev, rec.Grid, rec.Options(), args); err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", recK.Name(), dev.Name(), err)
+		return nil, fmt.Errorf("kda_rec on %s: %w", dev.Name(), err)
 	}
 	return &Outputs{O: out, HT: st.ht}, nil
 }

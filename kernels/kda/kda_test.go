@@ -199,8 +199,6 @@ func TestOpBadInputs(t *testing.T) {
 	require.NoError(t, err)
 	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "prep_warps": 4.0})
 	require.NoError(t, err)
-	_, err = op.Run(tle.CPU(), arrays(), map[string]any{"lower_bound": -5.0, "rec": "ws"})
-	require.NoError(t, err)
 	cases := []struct {
 		arg    string
 		mutate func(a map[string]*npy.Array, p map[string]any)
@@ -224,8 +222,6 @@ func TestOpBadInputs(t *testing.T) {
 		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 6.0 }},
 		{"prep_warps", func(a map[string]*npy.Array, p map[string]any) { p["prep_warps"] = 2.5 }},
 		{"sacle", func(a map[string]*npy.Array, p map[string]any) { p["sacle"] = 0.1 }},
-		{"rec", func(a map[string]*npy.Array, p map[string]any) { p["rec"] = "tma" }},
-		{"rec", func(a map[string]*npy.Array, p map[string]any) { p["rec"] = 1.0 }},
 	}
 	for i, c := range cases {
 		a, p := arrays(), params()
@@ -239,8 +235,7 @@ func TestOpBadInputs(t *testing.T) {
 // TestGPULarge is the check of the issue at FlashKDA's size (T = 8192,
 // H = 96, K = V = 128; f32 and bf16 states, fixed length and varlen, with
 // and without h0), on the GPU only; the reference is computed for a few
-// heads; with both recurrence kernels, kda_rec and kda_rec_ws (Params.Rec).
-// Set TLE_KDA_LARGE=0 to skip it.
+// heads. Set TLE_KDA_LARGE=0 to skip it.
 func TestGPULarge(t *testing.T) {
 	g, err := tle.OpenGPU()
 	if err != nil {
@@ -254,12 +249,10 @@ func TestGPULarge(t *testing.T) {
 		cu    []int64
 		state string
 		h0    bool
-		rec   string
-	}{{nil, StateF32, true, RecDefault}, {varlen, StateF32, true, RecDefault}, {varlen, StateBF16, true, RecDefault}, {nil, StateBF16, false, RecDefault},
-		{nil, StateF32, true, RecWS}, {varlen, StateBF16, true, RecWS}} {
+	}{{nil, StateF32, true}, {varlen, StateF32, true}, {varlen, StateBF16, true}, {nil, StateBF16, false}} {
 		r := rand.New(rand.NewPCG(11, 12))
 		in := randomInputs(r, 1, 8192, 96, 128, 128, c.cu, c.h0, c.state)
-		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: c.state, FinalState: true, Rec: c.rec}
+		p := Params{Scale: DefaultScale(128), LowerBound: -5, StateDType: c.state, FinalState: true}
 		out, err := Forward(g, in, p)
 		require.NoError(t, err)
 		heads := func(h int) bool { return h == 0 || h == 57 || h == 95 }
@@ -275,7 +268,7 @@ func TestGPULarge(t *testing.T) {
 		go1, wo := pick(out.O.Data, o, 128)
 		gh, wh := pick(out.HT.Data, ht, 128*128)
 		eo, eh := relRMS(go1, wo), relRMS(gh, wh)
-		t.Logf("rec %q, cu_seqlens %v, %s state, h0 %v: relative RMS error o %.5f, final state %.5f", c.rec, c.cu, c.state, c.h0, eo, eh)
+		t.Logf("cu_seqlens %v, %s state, h0 %v: relative RMS error o %.5f, final state %.5f", c.cu, c.state, c.h0, eo, eh)
 		tolH := 0.005
 		if c.state == StateBF16 {
 			tolH = 0.01

@@ -89,17 +89,13 @@ func Launches(d *Dims, p Params, bv, nchunks int, hasH0 bool) (prep, rec Launch)
 		Grid:     [3]int{d.V / bv, d.H, d.N},
 		NumWarps: bv / Chunk,
 	}
-	if p.Rec == RecWS {
-		// the warps are its roles': load, mma (bv / 16), store
-		rec.NumWarps = 0
-	}
 	return prep, rec
 }
 
 var loaded struct {
-	once             sync.Once
-	prep, rec, recWS *tle.Kernel
-	err              error
+	once      sync.Once
+	prep, rec *tle.Kernel
+	err       error
 }
 
 // Kernels are kda_prep and kda_rec (parsed and checked once per process).
@@ -114,25 +110,9 @@ func Kernels() (prep, rec *tle.Kernel, err error) {
 			loaded.err = err
 			return
 		}
-		if loaded.rec, err = prog.Kernel("kda_rec"); err != nil {
-			loaded.err = err
-			return
-		}
-		loaded.recWS, loaded.err = prog.Kernel("kda_rec_ws")
+		loaded.rec, loaded.err = prog.Kernel("kda_rec")
 	})
 	return loaded.prep, loaded.rec, loaded.err
-}
-
-// KernelsFor are kda_prep and the recurrence kernel Params.Rec names:
-// kda_rec (RecDefault) or kda_rec_ws (RecWS).
-func KernelsFor(rec string) (prep, recK *tle.Kernel, err error) {
-	if err := checkRec(rec); err != nil {
-		return nil, nil, err
-	}
-	if prep, recK, err = Kernels(); err != nil || rec != RecWS {
-		return prep, recK, err
-	}
-	return prep, loaded.recWS, nil
 }
 
 // interpPrepPrograms is the persistent preparation's grid on the
@@ -171,7 +151,3 @@ func checkBlockV(bv, v int) error {
 	}
 	return nil
 }
-
-// WSLoadWarps is the warps of kda_rec_ws's load role (WS_LOAD_WARPS in
-// kda.tle); its mma role runs BV / 16 warps and its store role one.
-const WSLoadWarps = 4

@@ -53,7 +53,6 @@ func (Op) Params() []Arg {
 		{Name: "fast", Optional: true, Doc: "bool; skip the hi/lo split of the intra-chunk products (default false)"},
 		{Name: "block_v", Optional: true, Doc: "V columns per recurrence program, a power of two in [16, 128] dividing V; default per size"},
 		{Name: "prep_warps", Optional: true, Doc: "warps of the preparation kernel: 1, 2 (default), 4 or 8"},
-		{Name: "rec", Optional: true, Doc: `the recurrence kernel: "" (kda_rec, default) or "ws" (kda_rec_ws: warp roles and pipes)`},
 	}
 }
 
@@ -212,13 +211,6 @@ func (op Op) Parse(in map[string]*npy.Array, params map[string]any) (*Inputs, Pa
 			return nil, p, argErr("prep_warps", "want 1, 2, 4 or 8, got %v", nw)
 		}
 		p.PrepWarps = int(nw)
-	}
-	if v, ok := params["rec"]; ok && v != nil {
-		s, isStr := v.(string)
-		if !isStr {
-			return nil, p, argErr("rec", "want %q or %q, got %T (%v)", RecDefault, RecWS, v, v)
-		}
-		p.Rec = s
 	}
 	if _, err := Validate(inputs, p); err != nil {
 		return nil, p, err

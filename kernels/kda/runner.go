@@ -116,7 +116,7 @@ func (r *Runner) prepare(d *Dims, p Params, t *DeviceTensors) error {
 	if err := checkDeviceTensors(d, p, t); err != nil {
 		return err
 	}
-	prepK, recK, err := KernelsFor(p.Rec)
+	prepK, recK, err := Kernels()
 	if err != nil {
 		return err
 	}

@@ -30,10 +30,7 @@ A row is the whole forward pass (preparation and recurrence) with the
 bytes it must move; its facts hold each kernel's median timed alone
 (parts_us). --state f32|bf16 is the state dtype; --block-v, --fast,
 --prep-warps and --prep-block-k set the kernels' parameters (0: the
-defaults). --rec ws runs the recurrence as kda_rec_ws (warp roles and
-pipes) instead of kda_rec: the rows keep their case names, so that a
-second run of the suite with it compares row by row (tools/gpu.sh's
-COMPARE='ws:kda_fwd').
+defaults).
 
 --peer FILE reads the JSON that ../shared/peers/kda_peers.py wrote in the
 same session and adds FlashKDA's median (with the --state dtype) and
@@ -48,16 +45,15 @@ before anything runs.`,
 			fast := fs.Bool("fast", false, "without the hi/lo split of the intra-chunk products")
 			prepWarps := fs.Int("prep-warps", 0, "warps of the preparation kernel, 1 to 8 (0: the default)")
 			prepBlockK := fs.Int("prep-block-k", 0, "the preparation kernel's K block, a power of two in [16, 128] (0: the default)")
-			rec := fs.String("rec", RecDefault, `the recurrence kernel: "" (kda_rec) or "ws" (kda_rec_ws: warp roles and pipes)`)
 			return func() (registry.Bench, error) {
 				cs, err := ConfigsOf(*configs)
 				if err != nil {
 					return nil, registry.ArgErr("--configs", "%v", err)
 				}
-				p := Params{BlockV: *blockV, Fast: *fast, PrepWarps: *prepWarps, PrepBlockK: *prepBlockK, StateDType: *state, Rec: *rec}
+				p := Params{BlockV: *blockV, Fast: *fast, PrepWarps: *prepWarps, PrepBlockK: *prepBlockK, StateDType: *state}
 				if err := CheckBenchParams(p); err != nil {
 					if ae, ok := err.(*ArgError); ok {
-						flag := map[string]string{"block_v": "--block-v", "prep_warps": "--prep-warps", "prep_block_k": "--prep-block-k", "state_dtype": "--state", "rec": "--rec"}[ae.Arg]
+						flag := map[string]string{"block_v": "--block-v", "prep_warps": "--prep-warps", "prep_block_k": "--prep-block-k", "state_dtype": "--state"}[ae.Arg]
 						return nil, registry.ArgErr(flag, "%s", ae.Msg)
 					}
 					return nil, err
@@ -79,14 +75,10 @@ func (r BenchResult) row() registry.Row {
 	for _, ms := range r.PartsMs {
 		parts = append(parts, ms*1e3)
 	}
-	rec, config := "kda_rec", ""
-	if r.Rec == RecWS {
-		rec, config = "kda_rec_ws", ", rec ws"
-	}
 	return registry.Row{Suite: "kda_fwd", Case: fmt.Sprintf("H%d_%s", r.H, r.Tag),
-		Config: fmt.Sprintf("%s state, block_v %d, prep %d warps, prep K block %d%s", r.State, r.BlockV, r.PrepWarps, r.PrepBlockK, config),
-		Kernel: "kda_prep + " + rec, Bytes: float64(r.Bytes),
-		Facts: map[string]any{"rec": rec, "T": r.T, "N": r.N, "state": r.State, "block_v": r.BlockV, "rec_warps": r.RecWarps,
+		Config: fmt.Sprintf("%s state, block_v %d, prep %d warps, prep K block %d", r.State, r.BlockV, r.PrepWarps, r.PrepBlockK),
+		Kernel: "kda_prep + kda_rec", Bytes: float64(r.Bytes),
+		Facts: map[string]any{"T": r.T, "N": r.N, "state": r.State, "block_v": r.BlockV, "rec_warps": r.RecWarps,
 			"prep_warps": r.PrepWarps, "prep_block_k": r.PrepBlockK, "parts_us": parts}}.Timed(tle.Timing{MedianMs: r.Ms, MinMs: r.MinMs, LoMs: r.LoMs, HiMs: r.HiMs})
 }
 

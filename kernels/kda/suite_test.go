@@ -2,7 +2,6 @@ package kda
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -47,30 +46,4 @@ func TestConfigsOf(t *testing.T) {
 		_, err := ConfigsOf(bad)
 		require.ErrorContains(t, err, "want 1-based indices in [1, 8]", bad)
 	}
-}
-
-// The suite's dry run with --rec ws: every configuration keeps its row
-// (case names as without it, so that the two runs compare row by row), the
-// kernel and config say kda_rec_ws, and the builds are kda_prep's and
-// kda_rec_ws's, no kda_rec.
-func TestSuiteRecWSDryRun(t *testing.T) {
-	g := tle.DryGPU(tle.H200)
-	res, err := Bench(g, BenchConfigs, BenchOptions{RunOptions: registry.RunOptions{Warmup: 1, Reps: 1}, Params: Params{Rec: RecWS}})
-	require.NoError(t, err)
-	require.Len(t, res, len(BenchConfigs))
-	for i, r := range res {
-		row := r.row()
-		require.Equal(t, BenchConfigs[i].PeerKey(), row.Case)
-		require.Equal(t, "kda_prep + kda_rec_ws", row.Kernel)
-		require.Contains(t, row.Config, "rec ws")
-	}
-	var names []string
-	for _, b := range g.Builds() {
-		names = append(names, strings.Fields(b.Key())[0])
-	}
-	require.NotEmpty(t, names)
-	for _, n := range names {
-		require.Contains(t, []string{"kda.tle:kda_prep", "kda.tle:kda_rec_ws"}, n)
-	}
-	require.Contains(t, names, "kda.tle:kda_rec_ws")
 }
