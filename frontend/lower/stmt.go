@@ -414,7 +414,16 @@ func (s *fn) assignedOuter(stmts []ast.Stmt) []string {
 				walk(st.Stmts, local)
 			case *ast.IfStmt:
 				for cur := st; cur != nil; {
-					walk(cur.Then.Stmts, local)
+					// a compile-time condition lowers only the branch it
+					// takes (ifStmt), so only that branch assigns
+					taken, known := s.staticCond(cur.Cond)
+					if known && taken {
+						walk(cur.Then.Stmts, local)
+						break
+					}
+					if !known {
+						walk(cur.Then.Stmts, local)
+					}
 					switch e := cur.Else.(type) {
 					case *ast.BlockStmt:
 						walk(e.Stmts, local)
@@ -455,6 +464,57 @@ func (s *fn) assignedOuter(stmts []ast.Stmt) []string {
 	}
 	walk(stmts, nil)
 	return names
+}
+
+// staticCond evaluates an if's condition when it is a compile-time value
+// made of constants, const parameters and bound names, with comparisons,
+// logical and integer +, - and * operators, without emitting anything
+// (assignedOuter scans statements before they are lowered); known is false
+// for anything else.
+func (s *fn) staticCond(e ast.Expr) (taken, known bool) {
+	c := s.staticConst(e)
+	if c == nil {
+		return false, false
+	}
+	return c.float() != 0, true
+}
+
+func (s *fn) staticConst(e ast.Expr) *constant {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return s.staticConst(e.X)
+	case *ast.Ident:
+		if v, _ := s.scope.lookup(e.Name); v != nil && v.c != nil {
+			return v.c
+		}
+	case *ast.BasicLit:
+		if c, err := parseConst(e.Value); err == nil && e.Kind != ast.String {
+			return c
+		}
+	case *ast.UnaryExpr:
+		x := s.staticConst(e.X)
+		if x != nil && e.Op == "!" && x.kind == 'b' {
+			return &constant{kind: 'b', b: !x.b}
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case "==", "!=", "<", "<=", ">", ">=", "&&", "||", "+", "-", "*":
+		default:
+			return nil
+		}
+		x, y := s.staticConst(e.X), s.staticConst(e.Y)
+		if x == nil || y == nil || (x.kind == 'b') != (y.kind == 'b') {
+			return nil
+		}
+		if (e.Op == "+" || e.Op == "-" || e.Op == "*") && (x.kind != 'i' || y.kind != 'i') {
+			return nil
+		}
+		if (e.Op == "&&" || e.Op == "||") && x.kind != 'b' {
+			return nil
+		}
+		return s.fold(e.Op, x, y, e.OpPos)
+	}
+	return nil
 }
 
 // carried reads the current IR values of names, materialising untyped
