@@ -16,6 +16,7 @@ on the GPU host (python3 there has no Go) or here. Standard library only.
   gpu.py kda-configs FILE           the kda_fwd configurations kda_peers.py's
                                     FILE has complete (1-based, comma-separated)
   gpu.py nofla SRC DST              kda_peers.py without FLA (FlashKDA alone)
+  gpu.py only-configs SRC DST LIST  kda_peers.py over the 1-based configurations LIST
   gpu.py tune TUNE.json...          tlec tune's fresh, cached and exhaustive
                                     runs of each key (tools/gpu.sh's TUNE)
 
@@ -410,6 +411,21 @@ def nofla(src, dst):
         f.write(s[:i] + "        pass" + s[j:])
 
 
+def only_configs(src, dst, which):
+    """kda_peers.py over the configurations which names (1-based, comma-
+    separated) alone: FLA's Triton compiles of the others do not fit a
+    call beside them."""
+    idx = [int(x) - 1 for x in which.split(",") if x.strip()]
+    with open(src) as f:
+        s = f.read()
+    old = "for H, name, lens in CONFIGS:"
+    if old not in s:
+        raise SystemExit(f"gpu.py only-configs: {src} has no {old!r}")
+    s = s.replace(old, f"for H, name, lens in [CONFIGS[i] for i in {idx!r}]:")
+    with open(dst, "w") as f:
+        f.write(s)
+
+
 # ---- main
 
 
@@ -453,6 +469,8 @@ def main(argv):
         kda_configs(args[0])
     elif cmd == "nofla":
         nofla(args[0], args[1])
+    elif cmd == "only-configs":
+        only_configs(args[0], args[1], args[2])
     else:
         print(f"gpu.py: no command {cmd!r}\n{__doc__}", file=sys.stderr)
         return 2

@@ -37,6 +37,8 @@
 #             tutorials), matmul (cuBLAS, cuBLASLt FP8: matmul_peers.json,
 #             --peer of tutorials). A suite that refuses a --peer file
 #             runs again without it.
+#   KDA_PEER_CONFIGS  kda_peers.py over these configurations alone (1-based,
+#             comma-separated: FLA's compiles of all eight do not fit a call)
 #   SAME_MASK=0    attn_prefill's own block masks instead of HPC-Ops' draw
 #             (default with hpc: tools/hpc_masks.py, --masks)
 #   HPC_ONLY  decode|prefill: HPC-Ops' bench part (default: from SUITES);
@@ -108,12 +110,12 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
 # the variables `here` saves for the host
-CONFIG=(SUITES REPS WARMUP PEERS SAME_MASK HPC_ONLY HPC_ITERS TESTS TEST_ENV SAN SAN_TOOLS PKGS BASE ROUNDS PTX
+CONFIG=(SUITES REPS WARMUP PEERS KDA_PEER_CONFIGS SAME_MASK HPC_ONLY HPC_ITERS TESTS TEST_ENV SAN SAN_TOOLS PKGS BASE ROUNDS PTX
   PTXAS ROLES SASS SASS_OPS PTX_PATHS NCU NCU_BENCH NCU_SKIP NCU_COUNT NCU_SECTIONS NCU_METRICS NCU_STALLS COMPARE TUNE TUNE_REPS TUNE_BUDGET EXTRA BUDGET
   TEST_TIMEOUT SAN_TIMEOUT SUITE_TIMEOUT PEER_TIMEOUT BUILD_TIMEOUT TLE_TOOLCHAIN)
 
 defaults() {
-  SUITES=${SUITES:-} REPS=${REPS:-} WARMUP=${WARMUP:-} PEERS=${PEERS:-} SAME_MASK=${SAME_MASK:-1}
+  SUITES=${SUITES:-} REPS=${REPS:-} WARMUP=${WARMUP:-} PEERS=${PEERS:-} KDA_PEER_CONFIGS=${KDA_PEER_CONFIGS:-} SAME_MASK=${SAME_MASK:-1}
   HPC_ONLY=${HPC_ONLY:-} HPC_ITERS=${HPC_ITERS:-${REPS:-100}} TESTS=${TESTS:-} TEST_ENV=${TEST_ENV:-}
   SAN=${SAN:-} SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck synccheck} PKGS=${PKGS:-} BASE=${BASE:-}
   ROUNDS=${ROUNDS:-1} PTX=${PTX:-0} PTXAS=${PTXAS:-} ROLES=${ROLES:-0} SASS=${SASS:-} SASS_OPS=${SASS_OPS:-}
@@ -548,6 +550,10 @@ kda_peers() {
   if ! has fla; then
     script=/tmp/kda_peers_nofla.py
     python3 tools/gpu.py nofla .peers/kda_peers.py "$script" || return
+  fi
+  if [ -n "$KDA_PEER_CONFIGS" ]; then
+    python3 tools/gpu.py only-configs "$script" /tmp/kda_peers_some.py "$KDA_PEER_CONFIGS" || return
+    script=/tmp/kda_peers_some.py
   fi
   PYTHONPATH=/tmp/fkda:/tmp/fla-root FLA_FLASH_KDA=0 PYTHONUNBUFFERED=1 timeout "$(tmo "$PEER_TIMEOUT")" \
     python3 "$script" "$W/kda_peers.json" >"$W/kda_peers.log" 2>&1 || rc=$?
