@@ -54,15 +54,28 @@ const (
 	OpRsqrt   Kind = "rsqrt"
 	OpSigmoid Kind = "sigmoid"
 	OpTanh    Kind = "tanh"
-	OpErf     Kind = "erf"    // the GPU computes it with FMA polynomials and ex2.approx (backend/nvptx/erf.go)
-	OpAbs     Kind = "abs"    // ints too
-	OpFloor   Kind = "floor"  // exact: the GPU's cvt.rmi
-	OpCeil    Kind = "ceil"   // exact: cvt.rpi
-	OpTrunc   Kind = "trunc"  // exact: cvt.rzi
-	OpRound   Kind = "round"  // exact: nearest, ties away from zero (C roundf, Go math.Round)
-	OpDivRN   Kind = "div_rn" // (a, b) floats: IEEE division rounded to nearest even (div.rn), whatever Options.PreciseDiv
-	OpUMulHi  Kind = "umulhi" // (a, b) integers: the high half of the unsigned 2N-bit product (mul.hi.u32/u64)
-	OpFMA     Kind = "fma"    // (a, b, c) -> a*b + c computed exactly, rounded once (f16, bf16, f32, f64)
+	OpErf     Kind = "erf" // the GPU computes it with FMA polynomials and ex2.approx (backend/nvptx/erf.go)
+	// the math library: the GPU computes each in f64 from f32 values (backend/nvptx/mathlib.go)
+	OpSin    Kind = "sin"
+	OpCos    Kind = "cos"
+	OpTan    Kind = "tan"
+	OpAsin   Kind = "asin"
+	OpAcos   Kind = "acos"
+	OpAtan   Kind = "atan"
+	OpSinh   Kind = "sinh"
+	OpCosh   Kind = "cosh"
+	OpLog1p  Kind = "log1p"
+	OpExpm1  Kind = "expm1"
+	OpAtan2  Kind = "atan2"  // (y, x), as Triton and C
+	OpPow    Kind = "pow"    // (x, y): x**y, C99 pow
+	OpAbs    Kind = "abs"    // ints too
+	OpFloor  Kind = "floor"  // exact: the GPU's cvt.rmi
+	OpCeil   Kind = "ceil"   // exact: cvt.rpi
+	OpTrunc  Kind = "trunc"  // exact: cvt.rzi
+	OpRound  Kind = "round"  // exact: nearest, ties away from zero (C roundf, Go math.Round)
+	OpDivRN  Kind = "div_rn" // (a, b) floats: IEEE division rounded to nearest even (div.rn), whatever Options.PreciseDiv
+	OpUMulHi Kind = "umulhi" // (a, b) integers: the high half of the unsigned 2N-bit product (mul.hi.u32/u64)
+	OpFMA    Kind = "fma"    // (a, b, c) -> a*b + c computed exactly, rounded once (f16, bf16, f32, f64)
 	// f32 -> f32 rounded to tf32 (cvt.rna.tf32.f32: nearest, ties away from
 	// zero; floats.RoundTF32): a dot's tf32x3 split (frontend/lower)
 	OpRoundTF32 Kind = "round_tf32"

@@ -66,14 +66,14 @@ func buildAll() *Module {
 	ld := v(OpLoad, tile(F32, 64), []*Value{ptrs, mask, other}, nil)
 	ld2 := v(OpLoad, tile(F32, 64), []*Value{ptrs}, Attrs{"async": false})
 	f := ld
-	for _, k := range []Kind{OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpDivRN} {
+	for _, k := range []Kind{OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpDivRN, OpAtan2, OpPow} {
 		f = v(k, tile(F32, 64), []*Value{f, ld2}, nil)
 	}
 	iv := idx
 	for _, k := range []Kind{OpAnd, OpOr, OpXor, OpShl, OpShr, OpUMulHi} {
 		iv = v(k, tile(I32, 64), []*Value{iv, idx}, nil)
 	}
-	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpErf, OpRoundTF32, OpAbs, OpFloor, OpCeil, OpTrunc, OpRound} {
+	for _, k := range []Kind{OpNeg, OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSigmoid, OpTanh, OpErf, OpSin, OpCos, OpTan, OpAsin, OpAcos, OpAtan, OpSinh, OpCosh, OpLog1p, OpExpm1, OpRoundTF32, OpAbs, OpFloor, OpCeil, OpTrunc, OpRound} {
 		f = v(k, tile(F32, 64), []*Value{f}, nil)
 	}
 	f = v(OpFMA, tile(F32, 64), []*Value{f, ld2, ld}, nil)

@@ -459,6 +459,33 @@ func (g *gen) floatOp(k ir.Kind, x []value.Value) value.Value {
 		})
 	case ir.OpErf:
 		return viaF32(g.erf)
+	case ir.OpSin:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathSin, v, nil) })
+	case ir.OpCos:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathCos, v, nil) })
+	case ir.OpTan:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathTan, v, nil) })
+	case ir.OpAsin:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathAsin, v, nil) })
+	case ir.OpAcos:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathAcos, v, nil) })
+	case ir.OpAtan:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathAtan, v, nil) })
+	case ir.OpSinh:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathSinh, v, nil) })
+	case ir.OpCosh:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathCosh, v, nil) })
+	case ir.OpLog1p:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathLog1p, v, nil) })
+	case ir.OpExpm1:
+		return viaF32(func(v value.Value) value.Value { return g.mathFn(MathExpm1, v, nil) })
+	case ir.OpAtan2, ir.OpPow:
+		fn := map[ir.Kind]MathFn{ir.OpAtan2: MathAtan2, ir.OpPow: MathPow}[k]
+		if !dbl {
+			return g.mathFn(fn, x[0], x[1])
+		}
+		r := g.mathFn(fn, g.cur.NewFPTrunc(x[0], types.Float), g.cur.NewFPTrunc(x[1], types.Float))
+		return g.cur.NewFPExt(r, types.Double)
 	case ir.OpFloor:
 		return g.cvtRound("floor", x[0])
 	case ir.OpCeil:

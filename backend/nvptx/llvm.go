@@ -216,6 +216,7 @@ type module struct {
 	asmCache   map[string]*llvm.InlineAsm
 	vprintf    *llvm.Func
 	fmtStrings map[string]*llvm.Global
+	invPio4    *llvm.Global   // mathlib's table of 2/pi, once used
 	rec        map[any]*ir.Op // Options.RecordOps: the op that made each instruction and terminator
 }
 

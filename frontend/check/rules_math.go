@@ -49,6 +49,8 @@ func (c *checker) floatOperands(cc *callCtx, names ...string) Type {
 
 func (c *checker) divRN(cc *callCtx) Type   { return c.floatOperands(cc, "x", "y") }
 func (c *checker) clampOp(cc *callCtx) Type { return c.floatOperands(cc, "x", "min", "max") }
+func (c *checker) atan2(cc *callCtx) Type   { return c.floatOperands(cc, "y", "x") }
+func (c *checker) pow(cc *callCtx) Type     { return c.floatOperands(cc, "x", "y") }
 
 // umulhi takes two integers of 32 or 64 bits (broadcast, promoted; untyped
 // constants take the other's dtype, i32 when both are untyped).

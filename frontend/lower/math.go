@@ -23,6 +23,18 @@ func (s *fn) clamp(a *args) *val {
 	return &val{v: s.b.Value(ir.OpMin, t, []*ir.Value{lo, ops[2]}, nil)}
 }
 
+// binaryMath is atan2(y, x) or pow(x, y): floats, broadcast and promoted
+// (f32 when both are untyped constants).
+func (s *fn) binaryMath(a *args, kind ir.Kind) *val {
+	names := []string{"x", "y"}
+	if kind == ir.OpAtan2 {
+		names = []string{"y", "x"}
+	}
+	ops, t := s.promoteOperands(a, ir.F32, names...)
+	s.b.Pos = a.call.Pos()
+	return &val{v: s.b.Value(kind, t, ops, nil)}
+}
+
 func (s *fn) umulhi(a *args) *val {
 	ops, t := s.promoteOperands(a, ir.I32, "x", "y")
 	s.b.Pos = a.call.Pos()

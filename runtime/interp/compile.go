@@ -46,6 +46,7 @@ var scalarReaders = map[ir.Kind]bool{
 	ir.OpAddPtr: true, ir.OpCmp: true, ir.OpSelect: true, ir.OpLoad: true, ir.OpStore: true,
 	ir.OpAdd: true, ir.OpSub: true, ir.OpMul: true, ir.OpDiv: true, ir.OpRem: true, ir.OpMin: true, ir.OpMax: true,
 	ir.OpAnd: true, ir.OpOr: true, ir.OpXor: true, ir.OpShl: true, ir.OpShr: true, ir.OpDivRN: true, ir.OpUMulHi: true,
+	ir.OpAtan2: true, ir.OpPow: true,
 }
 
 type block struct {

@@ -46,6 +46,14 @@ func (t *thread) binary(in *instr) error {
 			for k := range dst {
 				dst[k] = math.Mod(x[k], y[k])
 			}
+		case ir.OpAtan2:
+			for k := range dst {
+				dst[k] = math.Atan2(x[k], y[k])
+			}
+		case ir.OpPow:
+			for k := range dst {
+				dst[k] = math.Pow(x[k], y[k])
+			}
 		case ir.OpMin, ir.OpMax:
 			// IEEE minNum and maxNum: a NaN operand yields the other one
 			isMin := op.Kind == ir.OpMin
@@ -315,6 +323,26 @@ func (t *thread) unary(in *instr) error {
 			fn = math.Tanh
 		case ir.OpErf:
 			fn = math.Erf
+		case ir.OpSin:
+			fn = math.Sin
+		case ir.OpCos:
+			fn = math.Cos
+		case ir.OpTan:
+			fn = math.Tan
+		case ir.OpAsin:
+			fn = math.Asin
+		case ir.OpAcos:
+			fn = math.Acos
+		case ir.OpAtan:
+			fn = math.Atan
+		case ir.OpSinh:
+			fn = math.Sinh
+		case ir.OpCosh:
+			fn = math.Cosh
+		case ir.OpLog1p:
+			fn = math.Log1p
+		case ir.OpExpm1:
+			fn = math.Expm1
 		case ir.OpFloor:
 			fn = math.Floor
 		case ir.OpCeil:

@@ -218,10 +218,11 @@ func (t *thread) exec(in *instr) error {
 	case ir.OpTrans:
 		return t.trans(in)
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpMin, ir.OpMax,
-		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr, ir.OpDivRN, ir.OpUMulHi:
+		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr, ir.OpDivRN, ir.OpUMulHi, ir.OpAtan2, ir.OpPow:
 		return t.binary(in)
 	case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt,
 		ir.OpRsqrt, ir.OpSigmoid, ir.OpTanh, ir.OpErf, ir.OpRoundTF32,
+		ir.OpSin, ir.OpCos, ir.OpTan, ir.OpAsin, ir.OpAcos, ir.OpAtan, ir.OpSinh, ir.OpCosh, ir.OpLog1p, ir.OpExpm1,
 		ir.OpFloor, ir.OpCeil, ir.OpTrunc, ir.OpRound:
 		return t.unary(in)
 	case ir.OpCmp:
