@@ -20,54 +20,12 @@ import (
 )
 
 const mathLibSrc = `
-kernel lib_f32(x *f32, z *f32, y *f32, n i32, OP const i32) {
+kernel lib(x *T, z *T, y *T, n i32, OP const i32, T const dtype) {
     offs := program_id(0) * 1024 + arange(0, 1024)
     m := offs < n
     v := load(x + offs, mask: m)
     w := load(z + offs, mask: m)
-    r := zeros([1024], f32)
-    if OP == 0 { r = sin(v) }
-    if OP == 1 { r = cos(v) }
-    if OP == 2 { r = tan(v) }
-    if OP == 3 { r = asin(v) }
-    if OP == 4 { r = acos(v) }
-    if OP == 5 { r = atan(v) }
-    if OP == 6 { r = sinh(v) }
-    if OP == 7 { r = cosh(v) }
-    if OP == 8 { r = log1p(v) }
-    if OP == 9 { r = expm1(v) }
-    if OP == 10 { r = atan2(v, w) }
-    if OP == 11 { r = pow(v, w) }
-    store(y + offs, r, mask: m)
-}
-
-kernel lib_bf16(x *bf16, z *bf16, y *bf16, n i32, OP const i32) {
-    offs := program_id(0) * 1024 + arange(0, 1024)
-    m := offs < n
-    v := load(x + offs, mask: m)
-    w := load(z + offs, mask: m)
-    r := zeros([1024], bf16)
-    if OP == 0 { r = sin(v) }
-    if OP == 1 { r = cos(v) }
-    if OP == 2 { r = tan(v) }
-    if OP == 3 { r = asin(v) }
-    if OP == 4 { r = acos(v) }
-    if OP == 5 { r = atan(v) }
-    if OP == 6 { r = sinh(v) }
-    if OP == 7 { r = cosh(v) }
-    if OP == 8 { r = log1p(v) }
-    if OP == 9 { r = expm1(v) }
-    if OP == 10 { r = atan2(v, w) }
-    if OP == 11 { r = pow(v, w) }
-    store(y + offs, r, mask: m)
-}
-
-kernel lib_f64(x *f64, z *f64, y *f64, n i32, OP const i32) {
-    offs := program_id(0) * 1024 + arange(0, 1024)
-    m := offs < n
-    v := load(x + offs, mask: m)
-    w := load(z + offs, mask: m)
-    r := zeros([1024], f64)
+    r := zeros([1024], T)
     if OP == 0 { r = sin(v) }
     if OP == 1 { r = cos(v) }
     if OP == 2 { r = tan(v) }
@@ -129,7 +87,7 @@ func runLib(t *testing.T, dev tle.Device, prog *tle.Program, dt ir.DType, op str
 		in[i], in2[i] = dt.Round(xs[i]), dt.Round(zs[i])
 	}
 	y := tle.NewTensor(n)
-	runMath(t, dev, prog, "lib_"+map[ir.DType]string{ir.F32: "f32", ir.BF16: "bf16", ir.F64: "f64"}[dt], n, map[string]string{"OP": op},
+	runMath(t, dev, prog, "lib", n, map[string]string{"OP": op, "T": dt.String()},
 		map[string]any{"x": &tle.Tensor{Shape: []int{n}, Data: in}, "z": &tle.Tensor{Shape: []int{n}, Data: in2}, "y": y, "n": n})
 	return y.Data
 }

@@ -164,6 +164,11 @@ func (c *checker) dtypeArg(cc *callCtx, a *argv) (DType, bool) {
 			return d, true
 		}
 	}
+	if a.typ == DTypeKind {
+		// an unbound `T const dtype` parameter: no type until a binding
+		// gives one, and each binding is checked again with its value
+		return Invalid, false
+	}
 	c.argErr(cc, a, "a dtype like f32")
 	return Invalid, false
 }
