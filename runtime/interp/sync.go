@@ -25,6 +25,9 @@ type cluster struct {
 	ctas     []*cta
 	dbGen    int
 	dbCount  int
+	// meshes across devices (devices.go): barriers by group, flags' clocks
+	dbs   map[[3]int]*dbState
+	flags map[flagKey]vclock
 	// the race check (race.go): each goroutine's description by id, and
 	// the clocks of the distributed barrier's arrivals and last release
 	who            []string
@@ -97,6 +100,12 @@ func (c *cluster) deadlockLocked() error {
 	}
 	ws := append([]*waiter(nil), c.waiters...)
 	sort.SliceStable(ws, func(a, b int) bool {
+		if ws[a].t.c.dev != ws[b].t.c.dev {
+			return ws[a].t.c.dev < ws[b].t.c.dev
+		}
+		if ws[a].t.c.linear != ws[b].t.c.linear {
+			return ws[a].t.c.linear < ws[b].t.c.linear
+		}
 		if ws[a].t.c.rank != ws[b].t.c.rank {
 			return ws[a].t.c.rank < ws[b].t.c.rank
 		}
@@ -106,7 +115,11 @@ func (c *cluster) deadlockLocked() error {
 	for k, w := range ws {
 		parts[k] = w.describe()
 	}
-	msg := "deadlock: every goroutine of the cluster is blocked: " + strings.Join(parts, "; ")
+	domain := "the cluster"
+	if c.l.oneDomain() {
+		domain = "every device's programs"
+	}
+	msg := "deadlock: every goroutine of " + domain + " is blocked: " + strings.Join(parts, "; ")
 	if len(c.finished) > 0 {
 		names := make([]string, len(c.finished))
 		for k, t := range c.finished {
