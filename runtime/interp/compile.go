@@ -63,7 +63,7 @@ type program struct {
 	body    *block
 	params  []int
 	cluster [3]int
-	devices int // the device axis of the kernel's device_mesh; 0 without one
+	devices int      // the device axis of the kernel's device_mesh; 0 without one
 	allocs  []*ir.Op // alloc ops by alloc index
 	slotOf  map[*ir.Value]int
 }

@@ -101,7 +101,7 @@ type launch struct {
 	owners   map[*Buffer]int
 	symNames map[*Buffer]string
 	shadowed []*Buffer
-	done      atomic.Int64          // clusters finished
+	done     atomic.Int64 // clusters finished
 }
 
 type launchErr struct {
