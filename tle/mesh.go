@@ -50,10 +50,17 @@ func (k *Kernel) RunDevices(ctx context.Context, mesh SimMesh, grid [3]int, opts
 	}
 	bound := make([][]*boundArg, mesh.n)
 	var div16 []string
+	owner := map[*Tensor]int{}
 	for d := range args {
 		b, err := k.bindArgs(args[d], opts.Defines)
 		if err != nil {
 			return fmt.Errorf("device %d: %w", d, err)
+		}
+		for _, a := range b {
+			if o, ok := owner[a.tensor]; ok && a.tensor != nil && o != d {
+				return fmt.Errorf("tle: running %s: argument %s of device %d is device %d's tensor too; each device needs its own buffer (or a symmetric allocation)", k.Name(), a.param.name, d, o)
+			}
+			owner[a.tensor] = d
 		}
 		bound[d] = b
 		if d == 0 {

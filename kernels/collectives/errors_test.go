@@ -128,3 +128,51 @@ func TestRaceWithoutSignalWait(t *testing.T) {
 }
 
 func replace(s, old, new string) string { return strings.ReplaceAll(s, old, new) }
+
+// Launches that cannot run are clear errors, never panics or hangs.
+func TestBadDeviceLaunches(t *testing.T) {
+	p, err := tle.Load(FS, "all_reduce.tle")
+	require.NoError(t, err)
+	k, err := p.Kernel("all_reduce_oneshot")
+	require.NoError(t, err)
+	args := func(n int) []map[string]any {
+		as := make([]map[string]any, n)
+		for d := range as {
+			as[d] = map[string]any{"x": tle.NewTensor(8), "out": tle.NewTensor(8), "n": 8}
+		}
+		return as
+	}
+	ctx := context.Background()
+	// a mesh of 4 devices on 2
+	err = k.RunDevices(ctx, tle.SimDevices(2), [3]int{1, 1, 1}, opts(4, "f32"), args(2), "x")
+	require.ErrorContains(t, err, "its device_mesh has 4 devices, the launch 2")
+	// x not symmetric: remote cannot reach a peer's part
+	err = k.RunDevices(ctx, tle.SimDevices(2), [3]int{1, 1, 1}, opts(2, "f32"), args(2))
+	require.ErrorContains(t, err, "remote: x is not a symmetric allocation")
+	require.ErrorContains(t, err, "all_reduce.tle:18:")
+	// one tensor on two devices
+	as := args(2)
+	as[1]["out"] = as[0]["out"]
+	err = k.RunDevices(ctx, tle.SimDevices(2), [3]int{1, 1, 1}, opts(2, "f32"), as, "x")
+	require.ErrorContains(t, err, "each device needs its own buffer")
+	// symmetric parts of different lengths
+	as = args(2)
+	as[1]["x"] = tle.NewTensor(9)
+	err = k.RunDevices(ctx, tle.SimDevices(2), [3]int{1, 1, 1}, opts(2, "f32"), as, "x")
+	require.ErrorContains(t, err, "every rank's part must be alike")
+	// argument maps for another number of devices
+	err = k.RunDevices(ctx, tle.SimDevices(4), [3]int{1, 1, 1}, opts(4, "f32"), args(2), "x")
+	require.ErrorContains(t, err, "on 4 devices with 2 argument maps")
+}
+
+// The GPU backend does not compile device meshes yet: an error at the
+// position of the first device-level op, not a miscompile.
+func TestGPURejectsDeviceMesh(t *testing.T) {
+	p, err := tle.Load(FS, "all_reduce.tle")
+	require.NoError(t, err)
+	k, err := p.Kernel("all_reduce_oneshot")
+	require.NoError(t, err)
+	err = k.CheckTarget(opts(4, "bf16"), tle.GPUOptions{})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "all_reduce.tle:11:13: error: device_mesh: device meshes run on the interpreter only so far")
+}
