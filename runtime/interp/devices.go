@@ -3,7 +3,6 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/tlego/tle/ir"
 )
@@ -166,53 +165,16 @@ func (l *launch) unshadow() {
 
 // runDevices runs every CTA of every device as goroutines of one domain.
 func (l *launch) runDevices(wk *worker) {
-	cg := [3]int{l.grid[0] / l.cdims[0], l.grid[1] / l.cdims[1], l.grid[2] / l.cdims[2]}
 	cl := newCluster(l, l.ndev*l.nprog)
 	cl.dbs, cl.flags = map[[3]int]*dbState{}, map[flagKey]vclock{}
-	k := 0
-	for d := 0; d < l.ndev; d++ {
-		for c := 0; c < l.nprog/l.csize; c++ {
-			cc := [3]int{c % cg[0], c / cg[0] % cg[1], c / (cg[0] * cg[1])}
-			peers := cl.ctas[k : k+l.csize]
-			for r := range l.csize {
-				rc := [3]int{r % l.cdims[0], r / l.cdims[0] % l.cdims[1], r / (l.cdims[0] * l.cdims[1])}
-				pid := [3]int{cc[0]*l.cdims[0] + rc[0], cc[1]*l.cdims[1] + rc[1], cc[2]*l.cdims[2] + rc[2]}
-				cl.ctas[k] = &cta{l: l, cl: cl, pid: pid, rank: r, dev: d, ci: c, peers: peers,
-					linear: pid[0] + l.grid[0]*(pid[1]+l.grid[1]*pid[2]), smem: make([]*Buffer, len(l.prog.allocs))}
-				k++
-			}
+	for d := range l.ndev {
+		for c := range l.nprog / l.csize {
+			k := (d*(l.nprog/l.csize) + c) * l.csize
+			l.clusterCTAs(cl, cl.ctas[k:k+l.csize], c, d)
 		}
 	}
-	l.activeMu.Lock()
-	l.active[cl] = struct{}{}
-	l.activeMu.Unlock()
-	defer func() {
-		l.activeMu.Lock()
-		delete(l.active, cl)
-		l.activeMu.Unlock()
-		l.done.Add(1)
-		if l.progress != nil {
-			l.progress(l.nprog, l.nprog)
-		}
-	}()
-	var wg sync.WaitGroup
-	for r, ct := range cl.ctas {
-		frame := wk.frame(r, len(l.prog.slots))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := rolePools.Get().(*pool)
-			l.runCTA(ct, p, frame)
-			rolePools.Put(p)
-		}()
-	}
-	wg.Wait()
-}
-
-// dbState is one barrier group's distributed barrier.
-type dbState struct {
-	gen, count, size int
-	acc, clock       vclock
+	defer l.track(cl)(func(int) int { return l.nprog })
+	l.runAll(wk, cl)
 }
 
 // meshBarrier is distributed_barrier in a domain of devices: the CTAs it
@@ -246,21 +208,7 @@ func (t *thread) meshBarrier(op *ir.Op) error {
 		b = &dbState{size: size}
 		c.dbs[key] = b
 	}
-	gen := b.gen
-	b.count++
-	t.release(&b.acc)
-	if b.count == b.size {
-		b.count = 0
-		b.gen++
-		b.clock, b.acc = b.acc, nil
-		c.cond.Broadcast()
-		t.acquire(b.clock)
-		return nil
-	}
-	defer func() { t.acquire(b.clock) }()
-	return c.block(t, op, func() bool { return b.gen != gen }, func() string {
-		return fmt.Sprintf("distributed_barrier: %d of %d CTAs arrived", b.count, b.size)
-	})
+	return t.barrierArrival(op, b)
 }
 
 // remotePtr maps the pointers of operand 0 (into a symmetric allocation)

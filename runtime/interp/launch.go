@@ -669,35 +669,50 @@ func (l *launch) pidOf(linear int) [3]int {
 }
 
 func (l *launch) runCluster(wk *worker, c int) {
-	// clusters tile the grid: cluster coordinates, then CTA ranks within
+	cl := newCluster(l, l.csize)
+	l.clusterCTAs(cl, cl.ctas, c, 0)
+	defer l.track(cl)(func(n int) int { return n * l.csize })
+	if l.csize == 1 {
+		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
+		return
+	}
+	l.runAll(wk, cl)
+}
+
+// clusterCTAs makes dst the CTAs of CTA cluster c of device dev, in
+// domain cl: clusters tile the grid, cluster coordinates, then CTA ranks
+// within.
+func (l *launch) clusterCTAs(cl *cluster, dst []*cta, c, dev int) {
 	cg := [3]int{l.grid[0] / l.cdims[0], l.grid[1] / l.cdims[1], l.grid[2] / l.cdims[2]}
 	cc := [3]int{c % cg[0], c / cg[0] % cg[1], c / (cg[0] * cg[1])}
-	cl := newCluster(l, l.csize)
-	for r := 0; r < l.csize; r++ {
+	for r := range dst {
 		rc := [3]int{r % l.cdims[0], r / l.cdims[0] % l.cdims[1], r / (l.cdims[0] * l.cdims[1])}
 		pid := [3]int{cc[0]*l.cdims[0] + rc[0], cc[1]*l.cdims[1] + rc[1], cc[2]*l.cdims[2] + rc[2]}
-		cl.ctas[r] = &cta{l: l, cl: cl, pid: pid, rank: r, linear: pid[0] + l.grid[0]*(pid[1]+l.grid[1]*pid[2]),
-			smem: make([]*Buffer, len(l.prog.allocs))}
+		dst[r] = &cta{l: l, cl: cl, pid: pid, rank: r, dev: dev, ci: c, peers: dst,
+			linear: pid[0] + l.grid[0]*(pid[1]+l.grid[1]*pid[2]), smem: make([]*Buffer, len(l.prog.allocs))}
 	}
-	for _, ct := range cl.ctas {
-		ct.peers = cl.ctas
-	}
+}
+
+// track registers cl as running (stopOn names its programs) and returns
+// what retires it: it counts the domain done and reports progress, done(n)
+// programs once n domains finished.
+func (l *launch) track(cl *cluster) func(done func(n int) int) {
 	l.activeMu.Lock()
 	l.active[cl] = struct{}{}
 	l.activeMu.Unlock()
-	defer func() {
+	return func(done func(n int) int) {
 		l.activeMu.Lock()
 		delete(l.active, cl)
 		l.activeMu.Unlock()
 		n := l.done.Add(1)
 		if l.progress != nil {
-			l.progress(int(n)*l.csize, l.nprog)
+			l.progress(done(int(n)), l.nprog)
 		}
-	}()
-	if l.csize == 1 {
-		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
-		return
 	}
+}
+
+// runAll runs every CTA of cl as a goroutine of its own and waits for them.
+func (l *launch) runAll(wk *worker, cl *cluster) {
 	var wg sync.WaitGroup
 	for r, ct := range cl.ctas {
 		frame := wk.frame(r, len(l.prog.slots))
