@@ -242,7 +242,7 @@ func (t *thread) remotePtr(in *instr) error {
 				return t.errAt(in.op, "remote of an invalid pointer (lane %d)", k)
 			}
 			if rg.sym == nil || l.symIDs == nil {
-				return t.errAt(in.op, "remote: %s is not a symmetric allocation (lane %d): only a buffer made with interp.NewSymmetric (tle.SymmetricAlloc) has a part on every device", rg.name, k)
+				return t.errAt(in.op, "remote: %s is not a symmetric allocation (lane %d): only a symmetric allocation (interp.NewSymmetric, the symmetric names of Kernel.RunDevices, tlec run --symmetric) has a part on every device", rg.name, k)
 			}
 			lastID, peerID = id, l.symIDs[rg.sym][rank]
 		}
@@ -289,7 +289,7 @@ func (t *thread) signal(in *instr) error {
 		return t.errAt(op, "signal: rank %d is outside the %d devices", rank, l.ndev)
 	}
 	if rg.sym == nil || l.symIDs == nil {
-		return t.errAt(op, "signal: the flag is in %s, not a symmetric allocation (interp.NewSymmetric, tle.SymmetricAlloc)", rg.name)
+		return t.errAt(op, "signal: the flag is in %s, not a symmetric allocation (interp.NewSymmetric, the symmetric names of Kernel.RunDevices, tlec run --symmetric)", rg.name)
 	}
 	peer := l.reg.get(l.symIDs[rg.sym][rank])
 	x := t.argInt(in, 3)
