@@ -176,3 +176,45 @@ func TestGPURejectsDeviceMesh(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "all_reduce.tle:11:13: error: device_mesh: device meshes run on the interpreter only so far")
 }
+
+// A mesh of one device: remote of rank 0 is the local part, the barriers
+// have one participant each.
+func TestOneDevice(t *testing.T) {
+	k := kernel(t, "all_reduce.tle", "all_reduce_twoshot")
+	xs := inputs(3, 1, 40, "f32")
+	out := tle.NewTensor(40)
+	args := []map[string]any{{"x": tensor(xs[0]), "scratch": tle.NewTensor(40), "out": out, "n": 40}}
+	run(t, k, 1, 2, opts(1, "f32"), args, "x", "scratch")
+	require.Equal(t, xs[0], out.Data)
+}
+
+// groupOrder: rank 0 writes rank PEER's buf, a barrier of groups of two
+// devices, then PEER reads it: ordered for PEER 1 (rank 0's group), a
+// race for PEER 2 (the other group's barrier orders nothing of rank 0's).
+const groupOrder = `kernel group_order(buf *f32, out *f32, WORLD const i32) {
+    mesh := device_mesh(device: WORLD)
+    me := shard_id(mesh, "device")
+    if me == 0 {
+        store(remote(buf, PEER, mesh), 1.0)
+    }
+    distributed_barrier(mesh, group: 2)
+    if me == PEER {
+        store(out, load(buf))
+    }
+}
+`
+
+func TestSubMeshBarrier(t *testing.T) {
+	args := func(int) map[string]any { return map[string]any{"buf": tle.NewTensor(1), "out": tle.NewTensor(1)} }
+	require.NoError(t, runSrc(t, replace(groupOrder, "PEER", "1"), 4, args, "buf"))
+	err := runSrc(t, replace(groupOrder, "PEER", "2"), 4, args, "buf")
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "race on symmetric buffer buf (device 2's part) element 0")
+	// a rank of the second group skips its barrier: that group deadlocks
+	skip := replace(skipBarrier, `me != 1`, `me != 3`)
+	skip = replace(skip, `axis: "device"`, `group: 2`)
+	err = runSrc(t, skip, 4, func(int) map[string]any { return map[string]any{"x": tle.NewTensor(4)} })
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "device 2 program (0, 0, 0) waits at mesh.tle:5:9 in distributed_barrier: 1 of 2 CTAs arrived")
+	require.NotContains(t, err.Error(), "device 0 program (0, 0, 0) waits")
+}

@@ -92,7 +92,7 @@ func (l *launch) bindDevices(devArgs [][]Arg) error {
 	if l.oneDomain() && l.nprog*l.ndev > maxDomainCTAs {
 		return fmt.Errorf("interp: launching %s: %d programs on %d devices: the interpreter runs at most %d programs of all devices at once", l.kernel, l.nprog, l.ndev, maxDomainCTAs)
 	}
-	if l.ndev == 1 {
+	if !l.oneDomain() {
 		return l.bindArgs(devArgs[0], 0)
 	}
 	l.symIDs, l.owners, l.symNames = map[*Symmetric][]int{}, map[*Buffer]int{}, map[*Buffer]string{}
