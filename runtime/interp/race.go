@@ -31,6 +31,10 @@ import "github.com/tlego/tle/ir"
 //     acquire;
 //   - distributed_barrier orders everything before it, on every CTA of the
 //     cluster, before everything after it.
+//   - across devices (devices.go), a device barrier orders its
+//     participants the same way, and signal_wait acquires what the
+//     signals it saw released; the parts of symmetric allocations are
+//     shadowed for the launch, global memory like shared memory.
 //
 // Two accesses to one element by different goroutines, at least one a
 // write, neither ordered before the other, are a race: the launch fails,
