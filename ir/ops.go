@@ -134,7 +134,12 @@ const (
 	OpDeviceMesh         Kind = "device_mesh"         // () {dims: [x,y,z]} -> !mesh
 	OpShardID            Kind = "shard_id"            // (mesh) {axis} -> i32
 	OpRemote             Kind = "remote"              // (buf, rank, mesh) -> memdesc in the cluster space
-	OpDistributedBarrier Kind = "distributed_barrier" // (mesh)
+	OpDistributedBarrier Kind = "distributed_barrier" // (mesh) {axis?: "device"|"cluster", group?: n}
+
+	// ---- meshes across devices (device_mesh(device: n)): interpreter only so far
+	OpRemotePtr  Kind = "remote_ptr"  // (ptr, rank, mesh) -> ptr's type: the peer device's pointer into a symmetric buffer
+	OpSignal     Kind = "signal"      // (ptr, rank, mesh, value) {op: "set"|"add"}: release at system scope, on the peer's flag
+	OpSignalWait Kind = "signal_wait" // (ptr, value) {cmp}: wait until the local flag compares true to value; acquire at system scope
 
 	// ---- programmatic dependent launch (sm_90+): per-thread, no values
 	OpGridDepWait      Kind = "grid_dependency_wait" // (): wait for the prerequisite grids and their memory

@@ -115,6 +115,8 @@ var (
 	CmpPreds    = []string{"lt", "le", "gt", "ge", "eq", "ne"}
 	ReduceKinds = []string{"sum", "max", "min"}
 	AtomicKinds = []string{"add", "max", "min", "xchg", "and", "or", "xor"}
+	// how signal changes a peer's flag
+	SignalOps = []string{"set", "add"}
 	// an atomic's memory order and scope (Triton's sem and scope); an op
 	// without them is relaxed at gpu scope
 	AtomicSems   = []string{"relaxed", "acquire", "release", "acq_rel"}
@@ -127,6 +129,7 @@ var (
 	one   = exactly(1)
 	two   = exactly(2)
 	three = exactly(3)
+	four  = exactly(4)
 	axis  = required("axis", AttrInt)
 	perm  = deferred("perm", AttrInts) // checked against the operand's rank
 )
@@ -252,10 +255,13 @@ var opTable = []OpInfo{
 	{Name: OpWgmmaWait, Operands: anyNumber, Results: perOperandFrom(0), Attrs: []AttrSpec{optional("pending", AttrInt)}, verify: (*verifier).checkWgmmaWait},
 
 	// ---- clusters
-	{Name: OpDeviceMesh, Results: one, Attrs: []AttrSpec{deferred("dims", AttrInts)}, verify: (*verifier).checkDeviceMesh},
+	{Name: OpDeviceMesh, Results: one, Attrs: []AttrSpec{deferred("dims", AttrInts), optional("devices", AttrInt)}, verify: (*verifier).checkDeviceMesh},
 	{Name: OpShardID, Operands: one, Results: one, Attrs: []AttrSpec{deferred("axis", AttrInt)}, Pure: true, verify: (*verifier).checkShardID},
 	{Name: OpRemote, Operands: three, Results: one, Pure: true, verify: (*verifier).checkRemote},
-	{Name: OpDistributedBarrier, Operands: one, verify: (*verifier).checkDistributedBarrier},
+	{Name: OpDistributedBarrier, Operands: one, Attrs: []AttrSpec{optional("axis", AttrString), optional("group", AttrInt)}, verify: (*verifier).checkDistributedBarrier},
+	{Name: OpRemotePtr, Operands: three, Results: one, Pure: true, verify: (*verifier).checkRemotePtr},
+	{Name: OpSignal, Operands: four, Attrs: []AttrSpec{deferred("op", AttrString, SignalOps...)}, verify: (*verifier).checkSignal},
+	{Name: OpSignalWait, Operands: two, Attrs: []AttrSpec{deferred("cmp", AttrString, CmpPreds...)}, verify: (*verifier).checkSignalWait},
 
 	// ---- programmatic dependent launch: no operands, results or
 	// attributes; not Pure, so that CSE and DCE keep every one

@@ -876,6 +876,9 @@ func (p *parser) typ() Type {
 				}
 				m.Dims[i] = int(p.integer())
 			}
+			if p.accept(",") {
+				m.Devices = int(p.integer())
+			}
 			p.expect(">")
 			return &m
 		case "desc":

@@ -32,6 +32,7 @@ func buildAll() *Module {
 		{Name: "x", Type: gptr, Pos: 3},
 		{Name: "n", Type: I32, Pos: 10},
 		{Name: "h", Type: &Pointer{Elem: F16, Space: Global}, Pos: diag.NoPos},
+		{Name: "flag", Type: &Pointer{Elem: I32, Space: Global}, Pos: 12},
 	})
 	kern.Constants["BLOCK"] = "64"
 	kern.Constants["weird key"] = "a \"q\""
@@ -168,6 +169,13 @@ func buildAll() *Module {
 	v(OpShardID, I32, []*Value{mesh}, Attrs{"axis": int64(0)})
 	v(OpRemote, &MemDesc{Shape: []int{64, 64}, Elem: F16, Order: RowMajor(2), Space: Cluster}, []*Value{buf2, c1, mesh}, nil)
 	b.Create(OpDistributedBarrier, nil, []*Value{mesh}, nil)
+	dmesh := v(OpDeviceMesh, &Mesh{Dims: [3]int{1, 1, 1}, Devices: 4}, nil, Attrs{"dims": []int64{1, 1, 1}, "devices": int64(4)})
+	v(OpShardID, I32, []*Value{dmesh}, Attrs{"axis": int64(3)})
+	v(OpRemotePtr, h.Type, []*Value{h, n, dmesh}, nil)
+	flag := kern.Body.Args[3]
+	b.Create(OpSignal, nil, []*Value{flag, n, dmesh, n}, Attrs{"op": "add"})
+	b.Create(OpSignalWait, nil, []*Value{flag, n}, Attrs{"cmp": "ge"})
+	b.Create(OpDistributedBarrier, nil, []*Value{dmesh}, Attrs{"axis": "device", "group": int64(2)})
 	b.Create(OpGridDepWait, nil, nil, nil)
 	b.Create(OpLaunchDependents, nil, nil, nil)
 	b.Create(OpDebugBarrier, nil, nil, nil)

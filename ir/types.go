@@ -74,7 +74,12 @@ type Slot struct {
 }
 
 // Mesh is a CTA cluster; Dims are the cluster's x, y and z extents.
-type Mesh struct{ Dims [3]int }
+// Devices is the device axis of a mesh across devices (device_mesh(device:
+// n)): 0 for a mesh of the cluster alone, else the number of devices.
+type Mesh struct {
+	Dims    [3]int
+	Devices int
+}
 
 // Desc is a TMA tensor descriptor of rank len(Block) with its block shape.
 type Desc struct {
@@ -167,6 +172,9 @@ func (s *Slot) String() string {
 }
 
 func (m *Mesh) String() string {
+	if m.Devices > 0 {
+		return fmt.Sprintf("!mesh<%d,%d,%d,%d>", m.Dims[0], m.Dims[1], m.Dims[2], m.Devices)
+	}
 	return fmt.Sprintf("!mesh<%d,%d,%d>", m.Dims[0], m.Dims[1], m.Dims[2])
 }
 

@@ -444,7 +444,15 @@ func (v *verifier) checkDeviceMesh(op, _ *Op) bool {
 		v.errf(op, "needs dims = [x, y, z]")
 		return false
 	}
-	v.sameType(op, "result", op.rt(), &Mesh{Dims: [3]int{dims[0], dims[1], dims[2]}})
+	want := &Mesh{Dims: [3]int{dims[0], dims[1], dims[2]}}
+	if d, ok := op.Attrs["devices"]; ok {
+		n, _ := d.(int64)
+		if n < 1 {
+			v.errf(op, "devices %v must be a positive integer", d)
+		}
+		want.Devices = int(n)
+	}
+	v.sameType(op, "result", op.rt(), want)
 	return true
 }
 
@@ -452,8 +460,10 @@ func (v *verifier) checkShardID(op, _ *Op) bool {
 	if _, ok := op.ot(0).(*Mesh); !ok {
 		v.errf(op, "operand 0 has type %s, want a !mesh", typeString(op.ot(0)))
 	}
-	if ax, ok := v.intAttr(op, "axis"); ok && (ax < 0 || ax > 2) {
-		v.errf(op, "axis %d out of range 0..2", ax)
+	if ax, ok := v.intAttr(op, "axis"); ok && (ax < 0 || ax > 3) {
+		v.errf(op, "axis %d out of range 0..3", ax)
+	} else if m, ok := op.ot(0).(*Mesh); ok && ax == 3 && m.Devices < 1 {
+		v.errf(op, "axis 3 (device) of a mesh without a device axis")
 	}
 	v.sameType(op, "result", op.rt(), I32)
 	return true
@@ -482,5 +492,6 @@ func (v *verifier) checkDistributedBarrier(op, _ *Op) bool {
 	if _, ok := op.ot(0).(*Mesh); !ok {
 		v.errf(op, "operand 0 has type %s, want a !mesh", typeString(op.ot(0)))
 	}
+	v.checkDistributedBarrierAttrs(op)
 	return true
 }

@@ -512,8 +512,22 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 	if err != nil {
 		return err
 	}
-	iargs := make([]interp.Arg, len(args))
-	bufs := make([]*interp.Buffer, len(args))
+	iargs, bufs, err := interpArgs(args)
+	if err != nil {
+		return err
+	}
+	progress, _ := ctx.Value(progressKey{}).(func(done, total int))
+	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{Context: ctx, Progress: progress}); err != nil {
+		return err
+	}
+	return k.copyBack(opts, args, bufs)
+}
+
+// interpArgs makes the interpreter's arguments of bound ones: the buffers
+// of the pointer and desc parameters (bufs, nil for scalars).
+func interpArgs(args []*boundArg) (iargs []interp.Arg, bufs []*interp.Buffer, err error) {
+	iargs = make([]interp.Arg, len(args))
+	bufs = make([]*interp.Buffer, len(args))
 	for i, a := range args {
 		if a.param.kind != pointerParam && a.param.kind != descParam {
 			iargs[i] = a.arg // checked again by the same interp.CheckScalar
@@ -521,7 +535,7 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 		}
 		if a.typed != nil { // in place: the kernel reads and writes the caller's slice
 			if bufs[i], err = interp.FromSlice(a.param.dt, a.typed); err != nil {
-				return fmt.Errorf("argument %s (%s): %w", a.param.name, a.param.typ, err) // bindTyped checked the type
+				return nil, nil, fmt.Errorf("argument %s (%s): %w", a.param.name, a.param.typ, err) // bindTyped checked the type
 			}
 		} else {
 			bufs[i] = interp.FromFloat64(a.param.dt, a.tensor.Data)
@@ -531,10 +545,12 @@ func (cpuDevice) launch(ctx context.Context, k *Kernel, opts CompileOptions, gri
 			iargs[i] = &interp.Desc{Buf: bufs[i], Shape: a.desc.shape, Strides: a.desc.strides}
 		}
 	}
-	progress, _ := ctx.Value(progressKey{}).(func(done, total int))
-	if err := interp.Launch(m, k.Name(), grid, iargs, interp.Options{Context: ctx, Progress: progress}); err != nil {
-		return err
-	}
+	return iargs, bufs, nil
+}
+
+// copyBack copies the buffers of the tensors the kernel may write back
+// into them.
+func (k *Kernel) copyBack(opts CompileOptions, args []*boundArg, bufs []*interp.Buffer) error {
 	written, err := k.written(opts)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/tlego/tle/backend/nvptx"
+	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes"
@@ -272,6 +273,10 @@ func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (
 		return 0, fmt.Errorf("no kernel %q in the module", kernel)
 	}
 	numWarps = int(fn.Attrs.Int("num_warps", 4))
+	if op := nvptx.InterpreterOnly(m); op != nil {
+		// before the GPU passes, which do not know these ops either
+		return 0, diag.Errorf(m.File, op.Pos, "%s: device meshes run on the interpreter only so far (the GPU backend does not compile them yet; docs/distributed.md)", op.Kind)
+	}
 	var before []byte
 	if opts.NumStages == 0 {
 		before = []byte(ir.PrintOffsets(m)) // parsed back with m.File: offsets, not lines

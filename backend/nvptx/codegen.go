@@ -65,6 +65,9 @@ type Result struct {
 // EmitLLVM lowers a module whose tiles have layouts (passes.AssignLayouts and
 // passes.AllocateShared have run) to LLVM IR text for NVPTX.
 func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
+	if err := checkInterpreterOnly(m); err != nil {
+		return nil, err
+	}
 	if err := checkTMA(m); err != nil {
 		return nil, err
 	}

@@ -137,6 +137,11 @@
 // .release.aligned + barrier.cluster.wait.acquire.aligned, executed by every
 // thread of the CTA (so not inside a role).
 //
+// Meshes across devices (device_mesh(device: n), remote of a global pointer,
+// signal, signal_wait, device barriers) are not compiled yet: EmitLLVM and
+// the GPU passes stop at the first such op with an error at its position
+// (devicemesh.go); docs/distributed.md has the planned NCCL lowering.
+//
 // wgmma (wgmma.go). The accumulator has layout gpu.MMAv3 (one warpgroup
 // per 64 rows; a warpgroup loops over its 64-row blocks when M is larger
 // than its warps cover). A register operand a is staged in shared memory by

@@ -24,14 +24,16 @@ import (
 
 type runFlags struct {
 	launchFlags
-	saves multiFlag
-	ptx   string
+	saves     multiFlag
+	ptx       string
+	devices   int
+	symmetric multiFlag
 }
 
 func init() {
 	register(&command{
 		name:    "run",
-		usage:   "FILE [--kernel NAME] --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda] [--timeout DURATION]",
+		usage:   "FILE [--kernel NAME] --grid X[,Y[,Z]] [-D NAME=VALUE]... [--arg NAME=VALUE]... [--save NAME=PATH]... [--device auto|cpu|cuda] [--timeout DURATION] [--devices N [--symmetric NAME]...]",
 		summary: "compile a kernel and run it on the interpreter or a GPU",
 		help: `Run compiles one kernel of FILE (--kernel; it may be left out when FILE has
 one kernel), specialised with -D, and launches it once over --grid CTAs (a
@@ -58,6 +60,13 @@ Each pointer argument gets its own buffer, even when two read the same file.
 --save NAME=PATH writes a buffer after the launch as .npy (floats widened to
 f32, integers as they are).
 
+--devices N runs a kernel of a mesh across devices (device_mesh(device: N))
+on N simulated devices of the interpreter: every --arg is given to each
+device as its own buffer (rand: differs per device), --symmetric NAME makes
+a pointer parameter a symmetric allocation (one part per device), and
+--save NAME=out.npy writes each device's buffer to out.dev0.npy,
+out.dev1.npy, ... (docs/distributed.md).
+
 --device cpu is the interpreter, which also reports out-of-bounds accesses,
 pipe misuse, shared-memory races between roles and deadlocks at their .tle
 position; cuda is the GPU; auto (the
@@ -77,6 +86,8 @@ give run the flags the PTX was built with.`,
 			r.launchFlags.register(fs, "run", tle.DefaultTimeout, "stop the launch after this long (Go duration: 2s, 1m30s); the interpreter stops its programs, a GPU launch is checked before it starts")
 			fs.Var(&r.saves, "save", "write a buffer after the launch: `NAME=PATH` (repeatable)")
 			fs.StringVar(&r.ptx, "ptx", "", "run this PTX (from tlec build) instead of compiling on this machine (GPU only)")
+			fs.IntVar(&r.devices, "devices", 0, "run on this many simulated devices of the interpreter (a kernel of device_mesh(device: n))")
+			fs.Var(&r.symmetric, "symmetric", "with --devices: a pointer parameter that is a symmetric allocation, one part per device: `NAME` (repeatable)")
 			return r
 		},
 		run: runRun,
@@ -102,6 +113,9 @@ func runRun(e *env, cfg any, files []string) int {
 	k, opts, gopts, code := r.compile.load(e, "run", files[0], r.kernel)
 	if k == nil {
 		return code
+	}
+	if r.devices != 0 || len(r.symmetric) > 0 {
+		return runDevices(e, r, k, opts, grid)
 	}
 	if r.ptx != "" {
 		if r.device == "cpu" {
@@ -207,6 +221,12 @@ func pickDevice(e *env, cmd, name string, gopts tle.GPUOptions) (tle.Device, err
 
 // buildArgs reads every --arg into a kernel argument.
 func buildArgs(k *tle.Kernel, defines map[string]string, raw []string) (map[string]any, map[string]*hostArg, error) {
+	return buildArgsSeeded(k, defines, raw, "")
+}
+
+// buildArgsSeeded is buildArgs with rand:'s seeds extended by seed (one
+// per device of tlec run --devices, whose random inputs then differ).
+func buildArgsSeeded(k *tle.Kernel, defines map[string]string, raw []string, seed string) (map[string]any, map[string]*hostArg, error) {
 	params := map[string]tle.Param{}
 	for _, p := range k.Params() {
 		params[p.Name] = p
@@ -234,7 +254,7 @@ func buildArgs(k *tle.Kernel, defines map[string]string, raw []string) (map[stri
 			continue
 		}
 		if elem := paramElem(k, defines, name); elem != ir.Invalid {
-			h, err := readArgSeed(value, elem, a) // rand: seeded by NAME=VALUE: x and y of one shape differ
+			h, err := readArgSeed(value, elem, a+seed) // rand: seeded by NAME=VALUE: x and y of one shape differ
 			if err != nil {
 				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
 			}

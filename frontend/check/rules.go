@@ -1523,7 +1523,15 @@ func (c *checker) deviceMesh(cc *callCtx) Type {
 		c.errorf(cc.call, "a cluster has at most 16 CTAs, this mesh has %d", n)
 		return Invalid
 	}
-	return &Mesh{X: dims[0], Y: dims[1], Z: dims[2]}
+	m := &Mesh{X: dims[0], Y: dims[1], Z: dims[2]}
+	if d := cc.get("device"); d != nil {
+		n, ok := c.constDim(cc, d, true)
+		if !ok {
+			return Invalid
+		}
+		m.Device, m.HasDevice = n, true
+	}
+	return m
 }
 
 func (c *checker) meshArg(cc *callCtx) bool {
@@ -1543,8 +1551,20 @@ func (c *checker) shardID(cc *callCtx) Type {
 	if a.typ != String || !a.val.IsKnown() {
 		return c.argErr(cc, a, `an axis name like "cluster_x"`)
 	}
-	if s := constant.StringVal(a.val.Known); !slices.Contains(MeshAxes, s) {
-		c.errorf(cc.at(a), "unknown mesh axis %q (want cluster_x, cluster_y or cluster_z)", s)
+	s := constant.StringVal(a.val.Known)
+	if s == "device" {
+		if m := cc.get("mesh").typ.(*Mesh); !m.HasDevice && !m.Any {
+			c.errorf(cc.at(a), "shard_id: %s has no device axis (declare it with device_mesh(device: n))", m)
+			return Invalid
+		}
+		return I32
+	}
+	if !slices.Contains(MeshAxes, s) {
+		if m := cc.get("mesh").typ.(*Mesh); m.HasDevice {
+			c.errorf(cc.at(a), "unknown mesh axis %q (want device, cluster_x, cluster_y or cluster_z)", s)
+		} else {
+			c.errorf(cc.at(a), "unknown mesh axis %q (want cluster_x, cluster_y or cluster_z)", s)
+		}
 		return Invalid
 	}
 	return I32
@@ -1552,6 +1572,9 @@ func (c *checker) shardID(cc *callCtx) Type {
 
 func (c *checker) remote(cc *callCtx) Type {
 	b := cc.get("buf")
+	if _, ok := ElemOf(b.typ).(*Pointer); ok {
+		return c.remotePtr(cc, b)
+	}
 	m, ok := b.typ.(*MemDesc)
 	if !ok || m.Remote {
 		return c.argErr(cc, b, "a local shared-memory buffer")
@@ -1566,6 +1589,9 @@ func (c *checker) remote(cc *callCtx) Type {
 
 func (c *checker) distributedBarrier(cc *callCtx) Type {
 	if !c.meshArg(cc) {
+		return Invalid
+	}
+	if !c.barrierSubMesh(cc) {
 		return Invalid
 	}
 	return NoValue

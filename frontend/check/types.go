@@ -268,10 +268,13 @@ func (b *Barrier) String() string {
 }
 func (*Barrier) isType() {}
 
-// Mesh is a CTA cluster seen as a mesh (device_mesh).
+// Mesh is a CTA cluster seen as a mesh (device_mesh), and with HasDevice
+// a mesh across Device devices too (device_mesh(device: n, ...)).
 type Mesh struct {
-	X, Y, Z Dim
-	Any     bool // the declared type `mesh` of a helper parameter: any mesh
+	X, Y, Z   Dim
+	Device    Dim
+	HasDevice bool
+	Any       bool // the declared type `mesh` of a helper parameter: any mesh
 }
 
 func (m *Mesh) String() string {
@@ -279,6 +282,9 @@ func (m *Mesh) String() string {
 		return "mesh"
 	}
 	s := "mesh(cluster_x: " + m.X.String()
+	if m.HasDevice {
+		s = "mesh(device: " + m.Device.String() + ", cluster_x: " + m.X.String()
+	}
 	if !isOne(m.Y) || !isOne(m.Z) {
 		s += ", cluster_y: " + m.Y.String()
 	}

@@ -115,6 +115,8 @@ func init() {
 		"role_index":    (*fn).roleIndexCall,
 
 		"distributed_barrier": (*fn).distributedBarrier,
+		"signal":              (*fn).signal,
+		"signal_wait":         (*fn).signalWait,
 
 		// programmatic dependent launch (pdl.go)
 		"grid_dependency_wait": with((*fn).noValues, ir.OpGridDepWait),
@@ -1006,7 +1008,16 @@ func (s *fn) deviceMesh(a *args) *val {
 		}
 	}
 	t := &ir.Mesh{Dims: [3]int{int(dims[0]), int(dims[1]), int(dims[2])}}
-	return &val{v: s.b.Value(ir.OpDeviceMesh, t, nil, ir.Attrs{"dims": dims})}
+	attrs := ir.Attrs{"dims": dims}
+	if a.has("device") {
+		n := s.constIntArg(a, "device")
+		if n <= 0 {
+			s.errorf(s.argPos(a, "device"), "device must be positive, got %d", n)
+		}
+		t.Devices = int(n)
+		attrs["devices"] = n
+	}
+	return &val{v: s.b.Value(ir.OpDeviceMesh, t, nil, attrs)}
 }
 
 func (s *fn) shardID(a *args) *val {
@@ -1020,12 +1031,19 @@ func (s *fn) shardID(a *args) *val {
 			return &val{v: s.b.Value(ir.OpShardID, ir.I32, []*ir.Value{m}, ir.Attrs{"axis": int64(i)})}
 		}
 	}
+	if *ax.str == "device" {
+		s.needDeviceMesh(a, m)
+		return &val{v: s.b.Value(ir.OpShardID, ir.I32, []*ir.Value{m}, ir.Attrs{"axis": int64(3)})}
+	}
 	s.errorf(s.argPos(a, "axis"), "unknown mesh axis %q", *ax.str)
 	return nil
 }
 
 func (s *fn) remote(a *args) *val {
 	c := a.call
+	if v, isBuf := s.bufferArg(a, "buf"); !isBuf {
+		return s.remotePtr(a, v)
+	}
 	buf := s.memArg(a, "buf")
 	rank := s.argAs(a, "rank", ir.I32)
 	m := s.valueArg(a, "mesh")
@@ -1037,7 +1055,7 @@ func (s *fn) remote(a *args) *val {
 
 func (s *fn) distributedBarrier(a *args) *val {
 	m := s.valueArg(a, "mesh")
-	s.b.Create(ir.OpDistributedBarrier, nil, []*ir.Value{m}, nil)
+	s.b.Create(ir.OpDistributedBarrier, nil, []*ir.Value{m}, s.subMesh(a, m))
 	return &val{}
 }
 

@@ -54,6 +54,10 @@ type Buffer struct {
 	// shadow holds a shared-memory buffer's last accesses for the race
 	// check (race.go); nil for global memory and pipe fields
 	shadow *raceShadow
+	// sym is the symmetric allocation (NewSymmetric) the buffer is rank
+	// symRank's part of; nil for others
+	sym     *Symmetric
+	symRank int
 }
 
 // storage says which of a Buffer's slices holds its elements.

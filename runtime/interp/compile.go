@@ -64,6 +64,7 @@ type program struct {
 	body    *block
 	params  []int
 	cluster [3]int
+	devices int      // the device axis of the kernel's device_mesh; 0 without one
 	allocs  []*ir.Op // alloc ops by alloc index
 	slotOf  map[*ir.Value]int
 }
@@ -116,6 +117,9 @@ func compile(fn *ir.Func, file *diag.File) (*program, error) {
 			}
 			meshSeen = true
 			p.cluster = dims
+			if n := int(op.Attrs.Int("devices", 0)); n > 0 {
+				p.devices = n
+			}
 		}
 	})
 	if err != nil {

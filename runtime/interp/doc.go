@@ -94,6 +94,13 @@
 // `distributed_barrier` synchronises the cluster (writes before it are
 // visible after it: the interpreter's memory is coherent).
 //
+// LaunchDevices runs a kernel on n simulated devices (devices.go): every
+// CTA of every device is a goroutine of one synchronisation domain, each
+// device with its own arguments; remote of a pointer into a symmetric
+// allocation (NewSymmetric) reaches a peer's part, device barriers and
+// signals synchronise across devices, and races and deadlocks between
+// devices are reported naming the devices (docs/distributed.md).
+//
 // grid_dependency_wait and launch_dependents (programmatic dependent launch)
 // do nothing: launches are sequential, each returning when all its programs
 // finished, so the kernel a dependent launch waits for has always completed

@@ -308,7 +308,16 @@ func (t *thread) exec(in *instr) error {
 	case ir.OpRemote:
 		return t.remote(in)
 	case ir.OpDistributedBarrier:
+		if t.c.l.oneDomain() {
+			return t.meshBarrier(op)
+		}
 		return t.distributedBarrier(op)
+	case ir.OpRemotePtr:
+		return t.remotePtr(in)
+	case ir.OpSignal:
+		return t.signal(in)
+	case ir.OpSignalWait:
+		return t.signalWait(in)
 	case ir.OpGridDepWait, ir.OpLaunchDependents:
 		// programmatic dependent launch: the interpreter's launches are
 		// sequential (a launch returns when every program finished, its
@@ -598,6 +607,11 @@ func (t *thread) shardID(in *instr) error {
 		axis = int(a)
 	case int:
 		axis = a
+	}
+	if axis == 3 || op.Attrs["axis"] == "device" {
+		v := t.out(in, 0)
+		v.i[0] = int64(t.c.dev)
+		return nil
 	}
 	if axis < 0 || axis > 2 {
 		return t.errAt(op, "shard_id: unknown axis %v", op.Attrs["axis"])

@@ -92,7 +92,16 @@ type launch struct {
 
 	nclusters int
 	progress  func(done, total int) // Options.Progress
-	done      atomic.Int64          // clusters finished
+
+	// devices (devices.go): their number, each one's arguments, each
+	// symmetric allocation's region ids by rank, its buffers given shadows
+	ndev     int
+	dparams  [][]val
+	symIDs   map[*Symmetric][]int
+	owners   map[*Buffer]int
+	symNames map[*Buffer]string
+	shadowed []*Buffer
+	done     atomic.Int64 // clusters finished
 }
 
 type launchErr struct {
@@ -107,6 +116,12 @@ type launchErr struct {
 // opts.Context or on the watchdog (opts.Timeout); when it returns, every
 // goroutine it started has returned or is about to.
 func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) error {
+	return launchOn(m, kernel, grid, [][]Arg{args}, opts)
+}
+
+// launchOn runs kernel on len(devArgs) simulated devices, devArgs[d] being
+// device d's arguments (Launch: one device; LaunchDevices: several).
+func launchOn(m *ir.Module, kernel string, grid [3]int, devArgs [][]Arg, opts Options) error {
 	if m == nil {
 		return errors.New("interp: nil module")
 	}
@@ -153,14 +168,18 @@ func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) 
 	if l.out == nil {
 		l.out = os.Stdout
 	}
-	if err := l.bindArgs(args); err != nil {
+	if err := l.bindDevices(devArgs); err != nil {
 		return err
 	}
+	defer l.unshadow()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	nclusters := l.nprog / l.csize
+	if l.oneDomain() {
+		nclusters = 1 // every CTA of every device in one domain (devices.go)
+	}
 	l.nclusters = nclusters
 	l.progress = opts.Progress
 	if l.progress != nil {
@@ -191,6 +210,10 @@ func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) 
 				if c >= nclusters {
 					return
 				}
+				if l.oneDomain() {
+					l.runDevices(wk)
+					continue
+				}
 				l.runCluster(wk, c)
 			}
 		}()
@@ -201,7 +224,7 @@ func Launch(m *ir.Module, kernel string, grid [3]int, args []Arg, opts Options) 
 
 // ---- arguments
 
-func (l *launch) bindArgs(args []Arg) error {
+func (l *launch) bindArgs(args []Arg, dev int) error {
 	params := l.prog.fn.Params
 	if len(args) != len(params) {
 		names := make([]string, len(params))
@@ -212,16 +235,16 @@ func (l *launch) bindArgs(args []Arg) error {
 	}
 	l.params = make([]val, len(params))
 	for k, p := range params {
-		v, err := l.bindArg(p, args[k])
+		v, err := l.bindArg(p, args[k], dev)
 		if err != nil {
-			return fmt.Errorf("interp: launching %s: argument %d (%s %s): %v", l.kernel, k, p.Name, p.Type, err)
+			return fmt.Errorf("interp: launching %s%s: argument %d (%s %s): %v", l.kernel, l.onDevice(dev), k, p.Name, p.Type, err)
 		}
 		l.params[k] = v
 	}
 	return nil
 }
 
-func (l *launch) bindArg(p *ir.Param, a Arg) (val, error) {
+func (l *launch) bindArg(p *ir.Param, a Arg, dev int) (val, error) {
 	switch t := p.Type.(type) {
 	case *ir.Pointer:
 		b, ok := a.(*Buffer)
@@ -231,7 +254,11 @@ func (l *launch) bindArg(p *ir.Param, a Arg) (val, error) {
 		if b.dtype != t.Elem {
 			return val{}, fmt.Errorf("buffer has dtype %v, want %v", b.dtype, t.Elem)
 		}
-		id, _ := l.reg.add(&region{buf: b, lo: 0, hi: b.Len(), name: p.Name})
+		if err := l.ownBuffer(b, dev); err != nil {
+			return val{}, err
+		}
+		id, _ := l.reg.add(&region{buf: b, lo: 0, hi: b.Len(), name: p.Name, sym: b.sym, dev: dev})
+		l.noteSym(b, id, p.Name)
 		return val{i: []int64{pack(id, 0)}}, nil
 	case ir.DType:
 		return scalarArg(t, a)
@@ -642,32 +669,50 @@ func (l *launch) pidOf(linear int) [3]int {
 }
 
 func (l *launch) runCluster(wk *worker, c int) {
-	// clusters tile the grid: cluster coordinates, then CTA ranks within
+	cl := newCluster(l, l.csize)
+	l.clusterCTAs(cl, cl.ctas, c, 0)
+	defer l.track(cl)(func(n int) int { return n * l.csize })
+	if l.csize == 1 {
+		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
+		return
+	}
+	l.runAll(wk, cl)
+}
+
+// clusterCTAs makes dst the CTAs of CTA cluster c of device dev, in
+// domain cl: clusters tile the grid, cluster coordinates, then CTA ranks
+// within.
+func (l *launch) clusterCTAs(cl *cluster, dst []*cta, c, dev int) {
 	cg := [3]int{l.grid[0] / l.cdims[0], l.grid[1] / l.cdims[1], l.grid[2] / l.cdims[2]}
 	cc := [3]int{c % cg[0], c / cg[0] % cg[1], c / (cg[0] * cg[1])}
-	cl := newCluster(l, l.csize)
-	for r := 0; r < l.csize; r++ {
+	for r := range dst {
 		rc := [3]int{r % l.cdims[0], r / l.cdims[0] % l.cdims[1], r / (l.cdims[0] * l.cdims[1])}
 		pid := [3]int{cc[0]*l.cdims[0] + rc[0], cc[1]*l.cdims[1] + rc[1], cc[2]*l.cdims[2] + rc[2]}
-		cl.ctas[r] = &cta{l: l, cl: cl, pid: pid, rank: r, linear: pid[0] + l.grid[0]*(pid[1]+l.grid[1]*pid[2]),
-			smem: make([]*Buffer, len(l.prog.allocs))}
+		dst[r] = &cta{l: l, cl: cl, pid: pid, rank: r, dev: dev, ci: c, peers: dst,
+			linear: pid[0] + l.grid[0]*(pid[1]+l.grid[1]*pid[2]), smem: make([]*Buffer, len(l.prog.allocs))}
 	}
+}
+
+// track registers cl as running (stopOn names its programs) and returns
+// what retires it: it counts the domain done and reports progress, done(n)
+// programs once n domains finished.
+func (l *launch) track(cl *cluster) func(done func(n int) int) {
 	l.activeMu.Lock()
 	l.active[cl] = struct{}{}
 	l.activeMu.Unlock()
-	defer func() {
+	return func(done func(n int) int) {
 		l.activeMu.Lock()
 		delete(l.active, cl)
 		l.activeMu.Unlock()
 		n := l.done.Add(1)
 		if l.progress != nil {
-			l.progress(int(n)*l.csize, l.nprog)
+			l.progress(done(int(n)), l.nprog)
 		}
-	}()
-	if l.csize == 1 {
-		l.runCTA(cl.ctas[0], wk.pool, wk.frame(0, len(l.prog.slots)))
-		return
 	}
+}
+
+// runAll runs every CTA of cl as a goroutine of its own and waits for them.
+func (l *launch) runAll(wk *worker, cl *cluster) {
 	var wg sync.WaitGroup
 	for r, ct := range cl.ctas {
 		frame := wk.frame(r, len(l.prog.slots))
@@ -686,7 +731,10 @@ type cta struct {
 	l       *launch
 	cl      *cluster
 	pid     [3]int
-	rank    int
+	rank    int    // in its CTA cluster
+	dev     int    // its device (LaunchDevices)
+	ci      int    // its CTA cluster's index in the grid
+	peers   []*cta // its CTA cluster, by rank (remote of shared memory)
 	linear  int
 	regs    []val
 	smem    []*Buffer // by alloc index; guarded by cl.mu
@@ -701,13 +749,20 @@ type regionKey struct {
 }
 
 func (c *cta) where() string {
+	if c.l.ndev > 1 {
+		return fmt.Sprintf("device %d program (%d, %d, %d)", c.dev, c.pid[0], c.pid[1], c.pid[2])
+	}
 	return fmt.Sprintf("program (%d, %d, %d)", c.pid[0], c.pid[1], c.pid[2])
 }
 
 func (l *launch) runCTA(c *cta, p *pool, frame []val) {
 	c.regs = frame
+	args := l.params
+	if l.dparams != nil {
+		args = l.dparams[c.dev]
+	}
 	for k, s := range l.prog.params {
-		frame[s] = l.params[k]
+		frame[s] = args[k]
 	}
 	t := &thread{c: c, pool: p, roleIdx: -1}
 	t.raceClock(nil)

@@ -210,7 +210,7 @@ func gatherLoad[T float64 | int64](a *access, op *ir.Op, dt ir.DType, dst []T, p
 		// the run of on lanes at consecutive in-bounds offsets at once (a
 		// row of a 2-D tile)
 		r := 1
-		for k+r < n && ptr[k+r] == p+int64(r) && off+int64(r) < hi && (mask == nil || mask[k+r] != 0) {
+		for k+r < n && curBuf.shadow == nil && ptr[k+r] == p+int64(r) && off+int64(r) < hi && (mask == nil || mask[k+r] != 0) {
 			r++
 		}
 		m.read(curBuf, dst[k:k+r], int(off))
@@ -844,7 +844,7 @@ func (t *thread) remote(in *instr) error {
 		return err
 	}
 	rank := t.argInt(in, 1)
-	peers := t.c.cl.ctas
+	peers := t.c.peers
 	if rank < 0 || rank >= int64(len(peers)) {
 		return t.errAt(in.op, "remote: rank %d is outside the cluster of %d CTAs", rank, len(peers))
 	}

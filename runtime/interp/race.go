@@ -31,6 +31,10 @@ import "github.com/tlego/tle/ir"
 //     acquire;
 //   - distributed_barrier orders everything before it, on every CTA of the
 //     cluster, before everything after it.
+//   - across devices (devices.go), a device barrier orders its
+//     participants the same way, and signal_wait acquires what the
+//     signals it saw released; the parts of symmetric allocations are
+//     shadowed for the launch, global memory like shared memory.
 //
 // Two accesses to one element by different goroutines, at least one a
 // write, neither ordered before the other, are a race: the launch fails,
@@ -545,6 +549,10 @@ func (t *thread) raceErr(op *ir.Op, b *Buffer, e int, k, otherK raceKind, other 
 	who := t.c.cl.who[other.gid()]
 	t.c.cl.mu.Unlock()
 	where := t.c.l.where(t.c.l.opOf(otherRef))
+	if b.sym != nil {
+		return t.errAt(op, "race on symmetric buffer %s (device %d's part) element %d: this %s is not ordered after the %s by %s at %s (no distributed_barrier or signal_wait between them; either may see the other's bytes)",
+			t.c.l.symNames[b], b.symRank, e, raceVerbs[k], raceVerbs[otherK], who, where)
+	}
 	return t.errAt(op, "shared-memory race on %s element %d: this %s is not ordered after the %s by %s at %s (no barrier wait, pipe or role join between them; on the GPU either may see the other's bytes)",
 		b.name, e, raceVerbs[k], raceVerbs[otherK], who, where)
 }

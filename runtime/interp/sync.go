@@ -23,12 +23,12 @@ type cluster struct {
 	waiters  []*waiter
 	finished []*thread
 	ctas     []*cta
-	dbGen    int
-	dbCount  int
-	// the race check (race.go): each goroutine's description by id, and
-	// the clocks of the distributed barrier's arrivals and last release
-	who            []string
-	dbAcc, dbClock vclock
+	db       dbState // the cluster's distributed barrier
+	// meshes across devices (devices.go): barriers by group, flags' clocks
+	dbs   map[[3]int]*dbState
+	flags map[flagKey]vclock
+	// the race check (race.go): each goroutine's description by id
+	who []string
 }
 
 func newCluster(l *launch, size int) *cluster {
@@ -97,6 +97,12 @@ func (c *cluster) deadlockLocked() error {
 	}
 	ws := append([]*waiter(nil), c.waiters...)
 	sort.SliceStable(ws, func(a, b int) bool {
+		if ws[a].t.c.dev != ws[b].t.c.dev {
+			return ws[a].t.c.dev < ws[b].t.c.dev
+		}
+		if ws[a].t.c.linear != ws[b].t.c.linear {
+			return ws[a].t.c.linear < ws[b].t.c.linear
+		}
 		if ws[a].t.c.rank != ws[b].t.c.rank {
 			return ws[a].t.c.rank < ws[b].t.c.rank
 		}
@@ -106,7 +112,11 @@ func (c *cluster) deadlockLocked() error {
 	for k, w := range ws {
 		parts[k] = w.describe()
 	}
-	msg := "deadlock: every goroutine of the cluster is blocked: " + strings.Join(parts, "; ")
+	domain := "the cluster"
+	if c.l.oneDomain() {
+		domain = "every device's programs"
+	}
+	msg := "deadlock: every goroutine of " + domain + " is blocked: " + strings.Join(parts, "; ")
 	if len(c.finished) > 0 {
 		names := make([]string, len(c.finished))
 		for k, t := range c.finished {
@@ -502,19 +512,34 @@ func (t *thread) distributedBarrier(op *ir.Op) error {
 	c := t.c.cl
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	gen := c.dbGen
-	c.dbCount++
-	t.release(&c.dbAcc)
-	if c.dbCount == len(c.ctas) {
-		c.dbCount = 0
-		c.dbGen++
-		c.dbClock, c.dbAcc = c.dbAcc, nil
+	c.db.size = len(c.ctas)
+	return t.barrierArrival(op, &c.db)
+}
+
+// dbState is one distributed barrier: its generation, arrivals, the
+// clocks of the arrivals (acc) and of its last release (clock, race.go).
+type dbState struct {
+	gen, count, size int
+	acc, clock       vclock
+}
+
+// barrierArrival arrives on b (with c.mu held) and waits for its other
+// size-1 arrivals; the last one releases everyone.
+func (t *thread) barrierArrival(op *ir.Op, b *dbState) error {
+	c := t.c.cl
+	gen := b.gen
+	b.count++
+	t.release(&b.acc)
+	if b.count == b.size {
+		b.count = 0
+		b.gen++
+		b.clock, b.acc = b.acc, nil
 		c.cond.Broadcast()
-		t.acquire(c.dbClock)
+		t.acquire(b.clock)
 		return nil
 	}
-	defer func() { t.acquire(c.dbClock) }()
-	return c.block(t, op, func() bool { return c.dbGen != gen }, func() string {
-		return fmt.Sprintf("distributed_barrier: %d of %d CTAs arrived", c.dbCount, len(c.ctas))
+	defer func() { t.acquire(b.clock) }()
+	return c.block(t, op, func() bool { return b.gen != gen }, func() string {
+		return fmt.Sprintf("distributed_barrier: %d of %d CTAs arrived", b.count, b.size)
 	})
 }

@@ -110,6 +110,8 @@ type region struct {
 	name   string
 	guard  *guard
 	shared bool
+	sym    *Symmetric // the symmetric allocation the buffer is rank dev's part of
+	dev    int        // the device whose argument it is
 }
 
 // registry maps region ids to regions. Lookups are lock-free; registration

@@ -1,0 +1,14 @@
+// Package collectives holds collectives across the devices of a mesh,
+// written in .tle (docs/distributed.md): all-reduce one-shot and two-shot,
+// all-gather (pulled, and pushed with signals) and reduce-scatter, generic
+// over the dtype (T, tested in bf16 and f32) and the number of devices
+// (WORLD). They run on the interpreter's simulated devices
+// (tle.SimDevices); the GPU backend does not compile device meshes yet.
+package collectives
+
+import "embed"
+
+// FS holds the collectives' .tle sources.
+//
+//go:embed *.tle
+var FS embed.FS
