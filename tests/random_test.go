@@ -46,6 +46,19 @@ kernel randint_64(o *i64, y0 *u64, y1 *u64, y2 *u64, y3 *u64, u *f32, seed i64, 
     store(u + offs, rand(seed, off), mask: m)
 }
 
+kernel randn_k(o *i32, q *i64, y *f32, y4 *f32, z *f32, seed i64, n i32) {
+    offs := program_id(0) * 1024 + arange(0, 1024)
+    m := offs < n
+    off := load(o + offs, mask: m)
+    store(y + offs, randn(seed, off), mask: m)
+    a, b, c, d := randn4x(seed, off)
+    store(y4 + 4 * offs, a, mask: m)
+    store(y4 + 4 * offs + 1, b, mask: m)
+    store(y4 + 4 * offs + 2, c, mask: m)
+    store(y4 + 4 * offs + 3, d, mask: m)
+    store(z + offs, randn(seed, load(q + offs, mask: m), n_rounds: 6), mask: m)
+}
+
 kernel seed_i32(y *u32, z *u32, seed i32) {
     offs := arange(0, 64)
     store(y + offs, randint(seed, offs))
@@ -147,6 +160,83 @@ func TestRandomSeedWidening(t *testing.T) {
 			require.Equal(t, want, z[i], "offset %d", i)
 		}
 	}
+}
+
+// randnRef is the float64 Box-Muller of the reference's uniforms for one
+// offset: randn's value (of a 32-bit offset), randn4x's four, and randn's
+// of the same offset as a 64-bit one with 6 rounds, with each one's radius
+// r = sqrt(-2 log u1) (the error bounds scale with it).
+func randnRef(seed int64, o int32) (n float64, n4 [4]float64, r4 [4]float64, n64, r64 float64) {
+	w := philoxref.Randint4x32(seed, uint32(o), 10)
+	u := [4]float32{philoxref.Uniform32(w[0]), philoxref.Uniform32(w[1]), philoxref.Uniform32(w[2]), philoxref.Uniform32(w[3])}
+	n4[0], n4[1] = philoxref.Normal(u[0], u[1])
+	n4[2], n4[3] = philoxref.Normal(u[2], u[3])
+	radius := func(u1 float32) float64 { return math.Sqrt(-2 * math.Log(float64(max(float32(1e-7), u1)))) }
+	r4 = [4]float64{radius(u[0]), radius(u[0]), radius(u[2]), radius(u[2])}
+	w64 := philoxref.Randint4x64(seed, uint64(int64(o)), 6)
+	u1, u2 := philoxref.Uniform64(w64[0]), philoxref.Uniform64(w64[1])
+	n64, _ = philoxref.Normal(u1, u2)
+	return n4[0], n4, r4, n64, radius(u1)
+}
+
+// testRandn runs randn and randn4x on random offsets (and randn of i64
+// offsets) and returns the largest error of each value over its bound
+// tol(want, r) (at most 1 passes).
+func testRandn(t *testing.T, dev tle.Device, tol func(want, r float64) float64) float64 {
+	prog, err := tle.Parse("random.tle", []byte(randomSrc))
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(35, 7))
+	const n = 20000
+	worst := 0.0
+	for _, seed := range []int64{0, int64(rng.Uint64()), -int64(rng.Uint32())} {
+		offs, q := make([]int32, n), make([]int64, n)
+		for i, o := range randomOffsets(n, rng) {
+			offs[i] = int32(uint32(o))
+			q[i] = int64(offs[i])
+		}
+		y, y4, z := make([]float32, n), make([]float32, 4*n), make([]float32, n)
+		runRandom(t, dev, prog, "randn_k", (n+1023)/1024, nil, map[string]any{"o": offs, "q": q, "y": y, "y4": y4, "z": z, "seed": seed, "n": n})
+		check := func(got float32, want, r float64, what string, o int32) {
+			e := math.Abs(float64(got)-want) / tol(want, r)
+			require.False(t, math.IsNaN(e), "%s seed %#x offset %#x: %v, want %v", what, seed, o, got, want)
+			require.LessOrEqual(t, e, 1.0, "%s seed %#x offset %#x: %v, want %v", what, seed, o, got, want)
+			worst = max(worst, e)
+		}
+		for i, o := range offs {
+			want, w4, r4, w64, r64 := randnRef(seed, o)
+			check(y[i], want, r4[0], "randn", o)
+			for k := range 4 {
+				check(y4[4*i+k], w4[k], r4[k], "randn4x", o)
+			}
+			check(z[i], w64, r64, "randn (i64 offset)", o)
+		}
+	}
+	return worst
+}
+
+// RandnInterpRel bounds randn on the interpreter relative to the float64
+// Box-Muller of the same f32 uniforms: log (0.5 ulp, halved by the square
+// root), sqrt, cos or sin and the product each round to f32 once (0.5 ulp
+// each of at most 2^-23 relative): 1.75 * 2^-23, rounded up to 2^-22.
+const RandnInterpRel = 0x1p-22
+
+// TestRandnInterp: randn and randn4x within RandnInterpRel * |want| of the
+// float64 formula on 4 * 10^5 values.
+func TestRandnInterp(t *testing.T) {
+	worst := testRandn(t, tle.CPU(), func(want, _ float64) float64 { return RandnInterpRel*math.Abs(want) + 0x1p-149 })
+	t.Logf("largest error: %.3f of the bound", worst)
+}
+
+// TestGPURandn: on the GPU log is lg2.approx.f32 times ln 2 (an absolute
+// error of at most about 2^-22 * ln 2 in log u1, so 2^-21 * ln 2 in r^2 and
+// that over 2r in r), the rest as on the interpreter; the bound adds the
+// two, with room.
+func TestGPURandn(t *testing.T) {
+	g := openGPUOrSkip(t)
+	worst := testRandn(t, g, func(want, r float64) float64 {
+		return 0x1p-20*math.Abs(want) + math.Min(0x1p-20/r, math.Sqrt(0x1p-20))
+	})
+	t.Logf("largest error: %.3f of the bound", worst)
 }
 
 // openGPUOrSkip opens the GPU, or skips the test where there is none

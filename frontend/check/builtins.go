@@ -273,6 +273,8 @@ func init() {
 		random("randint4x", "the four words of randint's Philox draw (randint is the first), as Triton's"),
 		random("rand", "a tile of random f32 uniform in [0, 1) of offset's shape: randint's word as i32, negatives folded (-x-1), times 4.6566127342e-10, as Triton's"),
 		random("rand4x", "rand of each of randint4x's four words"),
+		random("randn", "a tile of random f32 of the standard normal distribution: Box-Muller on the rands of randint4x's first two words, as Triton's"),
+		random("randn4x", "the four normals of Box-Muller on rand4x's two pairs, as Triton's"),
 		fn("isnan", "whether x is a NaN, an i1 of x's shape", (*checker).floatClass, pos("x")),
 		fn("isinf", "whether x is +inf or -inf, an i1 of x's shape", (*checker).floatClass, pos("x")),
 		fn("softmax", "exp(x - max(x)) / sum(exp(x - max(x))) along dim (0 when omitted); ieee_rounding: divides with div_rn", (*checker).softmax,

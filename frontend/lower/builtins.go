@@ -79,6 +79,8 @@ func init() {
 		"randint4x":     (*fn).randint4xVal,
 		"rand":          (*fn).rand,
 		"rand4x":        (*fn).rand4x,
+		"randn":         (*fn).randn,
+		"randn4x":       (*fn).randn4x,
 		"isnan":         with((*fn).floatClass, true),
 		"isinf":         with((*fn).floatClass, false),
 		"softmax":       (*fn).softmax,

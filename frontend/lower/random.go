@@ -140,3 +140,37 @@ func (s *fn) rand4x(a *args) *val {
 	}
 	return words(c)
 }
+
+// pairNormal is Triton's pair_uniform_to_normal, the Box-Muller transform
+// of two f32 uniforms: u1 raised to at least 1e-7, th = 2*pi*u2,
+// r = sqrt(-2*log(u1)), and (r*cos(th), r*sin(th)), each op in f32.
+func (s *fn) pairNormal(u1, u2 *ir.Value) (*ir.Value, *ir.Value) {
+	t := u1.Type
+	u1 = s.b.Value(ir.OpMax, t, []*ir.Value{s.b.ConstFloat(float64(float32(1e-7)), t), u1}, nil)
+	th := s.b.Value(ir.OpMul, t, []*ir.Value{s.b.ConstFloat(float64(float32(6.283185307179586)), t), u2}, nil)
+	l := s.b.Value(ir.OpLog, t, []*ir.Value{u1}, nil)
+	r := s.b.Value(ir.OpSqrt, t, []*ir.Value{s.b.Value(ir.OpMul, t, []*ir.Value{s.b.ConstFloat(-2, t), l}, nil)}, nil)
+	cos := s.b.Value(ir.OpCos, t, []*ir.Value{th}, nil)
+	sin := s.b.Value(ir.OpSin, t, []*ir.Value{th}, nil)
+	return s.b.Value(ir.OpMul, t, []*ir.Value{r, cos}, nil), s.b.Value(ir.OpMul, t, []*ir.Value{r, sin}, nil)
+}
+
+// randn is Triton's: the first normal of the pair from randint4x's first
+// two words.
+func (s *fn) randn(a *args) *val {
+	c := s.randint4x(a)
+	n1, _ := s.pairNormal(s.uniform(c[0]), s.uniform(c[1]))
+	return &val{v: n1}
+}
+
+// randn4x is Triton's: the normals of the pairs (u1, u2) and (u3, u4) of
+// rand4x.
+func (s *fn) randn4x(a *args) *val {
+	c := s.randint4x(a)
+	for i := range c {
+		c[i] = s.uniform(c[i])
+	}
+	n1, n2 := s.pairNormal(c[0], c[1])
+	n3, n4 := s.pairNormal(c[2], c[3])
+	return words([4]*ir.Value{n1, n2, n3, n4})
+}
