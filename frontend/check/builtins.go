@@ -164,6 +164,12 @@ func kwInt(name string, def int64) *Param {
 	return &Param{Name: name, Keyword: true, Optional: true, Const: true, Default: fmt.Sprint(def), defVal: knownInt(def), defType: UntypedInt}
 }
 
+// random is a row of the random-number builtins: (seed, offset,
+// n_rounds: 10).
+func random(name, doc string) *Builtin {
+	return fn(name, doc, (*checker).randomOp, pos("seed"), pos("offset"), kwInt("n_rounds", 10))
+}
+
 // cst marks a parameter compile-time (Param.Const).
 func cst(p *Param) *Param { p.Const = true; return p }
 
@@ -263,6 +269,12 @@ func init() {
 		fn("div_rn", "x / y rounded to nearest (IEEE div.rn), where / is div.full.f32 (broadcast, promoted; floats)", (*checker).divRN, pos("x"), pos("y")),
 		fn("clamp", "minimum(maximum(x, min), max) (broadcast, promoted; floats)", (*checker).clampOp, pos("x"), pos("min"), pos("max")),
 		fn("umulhi", "the high 32 (64) bits of the unsigned 64-bit (128-bit) product of x and y (32- or 64-bit integers)", (*checker).umulhi, pos("x"), pos("y")),
+		random("randint", "a tile of random u32 (u64 for a 64-bit offset) of offset's shape, a pure function of seed and offset: Philox4x32-10 (4x64) with key seed and counter (offset, 0, 0, 0), as Triton's"),
+		random("randint4x", "the four words of randint's Philox draw (randint is the first), as Triton's"),
+		random("rand", "a tile of random f32 uniform in [0, 1) of offset's shape: randint's word as i32, negatives folded (-x-1), times 4.6566127342e-10, as Triton's"),
+		random("rand4x", "rand of each of randint4x's four words"),
+		random("randn", "a tile of random f32 of the standard normal distribution: Box-Muller on the rands of randint4x's first two words, as Triton's"),
+		random("randn4x", "the four normals of Box-Muller on rand4x's two pairs, as Triton's"),
 		fn("isnan", "whether x is a NaN, an i1 of x's shape", (*checker).floatClass, pos("x")),
 		fn("isinf", "whether x is +inf or -inf, an i1 of x's shape", (*checker).floatClass, pos("x")),
 		fn("softmax", "exp(x - max(x)) / sum(exp(x - max(x))) along dim (0 when omitted); ieee_rounding: divides with div_rn", (*checker).softmax,

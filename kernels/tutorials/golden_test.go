@@ -25,6 +25,7 @@ var goldenCases = []struct {
 	{"pipe_scale", map[string]string{"ROWS": "8", "ROW": "256", "CAP": "2"}},
 	{"cluster_exchange", map[string]string{"BLOCK": "128"}},
 	{"compact", map[string]string{"N": "256"}},
+	{"seeded_dropout", map[string]string{"BLOCK": "1024"}},
 }
 
 // TestLLVMGolden compares each tutorial's LLVM IR with testdata/KERNEL.ll, so

@@ -6,8 +6,9 @@
 // N, FP8 attention's V transpose in shared memory (smem_transpose_fp8.tle),
 // two 64-key pages read as one 128-key wgmma operand through a reshaped
 // shared view (smem_reshape.tle),
-// stream compaction with warp votes (compact.tle) and a plain causal
-// attention forward (attention.tle). Each is tested on the interpreter
+// stream compaction with warp votes (compact.tle), a plain causal
+// attention forward (attention.tle) and Triton's low-memory dropout
+// (seeded_dropout.tle, seeded by Philox). Each is tested on the interpreter
 // against a
 // float64 reference, and on the GPU when one is present.
 package tutorials
