@@ -44,6 +44,8 @@ func init() {
 		"sum":           with((*fn).reduce, "sum"),
 		"max":           with((*fn).reduce, "max"),
 		"min":           with((*fn).reduce, "min"),
+		"argmax":        with((*fn).reduce, "argmax"),
+		"argmin":        with((*fn).reduce, "argmin"),
 		"cumsum":        (*fn).cumsum,
 		"exp":           with((*fn).math, ir.OpExp),
 		"exp2":          with((*fn).math, ir.OpExp2),
@@ -482,26 +484,6 @@ func (s *fn) axisArg(a *args, rank int) (int, bool) {
 		s.errorf(s.argPos(a, "axis"), "axis %d is out of range for a tile of rank %d", axis, rank)
 	}
 	return axis, true
-}
-
-func (s *fn) reduce(a *args, kind string) *val {
-	c := a.call
-	x := s.valueArg(a, "x")
-	shape := ir.ShapeOf(x.Type)
-	if len(shape) == 0 {
-		s.errorf(s.argPos(a, "x"), "%s needs a tile, not a scalar", kind)
-	}
-	axis, ok := s.axisArg(a, len(shape))
-	s.b.Pos = c.Pos()
-	if !ok {
-		// Reduce every axis, innermost first.
-		for len(ir.ShapeOf(x.Type)) > 0 {
-			sh := ir.ShapeOf(x.Type)
-			x = s.reduceAxis(x, kind, len(sh)-1)
-		}
-		return &val{v: x}
-	}
-	return &val{v: s.reduceAxis(x, kind, axis)}
 }
 
 func (s *fn) reduceAxis(x *ir.Value, kind string, axis int) *ir.Value {

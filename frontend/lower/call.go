@@ -164,8 +164,14 @@ func (s *fn) shapeArg(a *args, name string) []int {
 // callMulti lowers a call to a helper returning several values.
 func (s *fn) callMulti(call *ast.CallExpr) []*val {
 	id, ok := call.Fun.(*ast.Ident)
+	if ok && s.l.funcs[id.Name] == nil && check.LookupBuiltin(id.Name) != nil {
+		// max/min with return_indices: give (values, indices)
+		if v := s.call(call, false); len(v.list) > 1 {
+			return v.list
+		}
+	}
 	if !ok || s.l.funcs[id.Name] == nil {
-		s.errorf(call.Pos(), "only helper functions return several values")
+		s.errorf(call.Pos(), "only helper functions and max/min with return_indices return several values")
 	}
 	return s.helperCall(id.Name, call)
 }
