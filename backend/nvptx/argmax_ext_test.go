@@ -44,3 +44,29 @@ func TestPTXArgReductions(t *testing.T) {
 		`ld\.shared`,
 	)
 }
+
+const cumprodPTXSrc = `
+kernel cumprod_ptx(x *f32, y *i32) {
+    r := arange(0, 8)
+    c := arange(0, 256)
+    t := load(x + r[:, None]*256 + c[None, :])
+    store(x + r[:, None]*256 + c[None, :], cumprod(t, axis: 1))
+    u := load(y + r[:, None]*256 + c[None, :])
+    store(y + r[:, None]*256 + c[None, :], cumprod(u, axis: 1, reverse: true))
+}
+`
+
+// TestPTXCumprod: cumprod compiles through llc-19 to products (mul.rn.f32,
+// mul.lo.s32) combined across lanes by shfl.up (shfl.down reversed) with no
+// division, and across warps through shared memory.
+func TestPTXCumprod(t *testing.T) {
+	prog, err := tle.Parse("cumprod.tle", []byte(cumprodPTXSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := compileTLE(t, prog, "cumprod_ptx", nil)
+	wantPTX(t, b.PTX, 1, `mul\.rn\.f32`, `mul\.lo\.s32`, `shfl\.sync\.up\.b32`, `shfl\.sync\.down\.b32`, `st\.shared`, `ld\.shared`)
+	if countPTX(b.PTX, `div\.`) > 0 {
+		t.Errorf("PTX divides")
+	}
+}

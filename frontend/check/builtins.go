@@ -239,6 +239,7 @@ func init() {
 			kwBool("tie_break_left", true)),
 		reduce("argmin", "the i32 index of the minimum along axis, as argmax", kwBool("tie_break_left", true)),
 		fn("cumsum", "inclusive prefix sum along axis (from the end when reverse)", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
+		fn("cumprod", "inclusive prefix product along axis (from the end when reverse); small integers widen like cumsum", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
 		unary("exp", "e**x (lowered to ex2.approx.ftz of x*log2(e))"),
 		unary("exp2", "2**x"),
 		unary("log", "natural logarithm"),

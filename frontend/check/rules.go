@@ -714,7 +714,7 @@ func convertValue(v *Value, d DType) *Value {
 
 // reduced is the dtype a sum/cumsum accumulates in.
 func reduced(name string, d DType) DType {
-	if name == "sum" || name == "cumsum" {
+	if name == "sum" || name == "cumsum" || name == "cumprod" {
 		switch d {
 		case I1, I8, I16:
 			return I32
@@ -811,7 +811,7 @@ func (c *checker) cumsum(cc *callCtx) Type {
 	if _, _, ok := c.constBool(cc, cc.get("reverse")); !ok {
 		return Invalid
 	}
-	return &Tile{Shape: t.Shape, Elem: reduced("cumsum", d)}
+	return &Tile{Shape: t.Shape, Elem: reduced(cc.b.Name, d)}
 }
 
 func (c *checker) mathUnary(cc *callCtx) Type {
