@@ -67,6 +67,8 @@ func (a accum) combine(x, y value.Value) value.Value {
 		switch a.kind {
 		case "sum":
 			return g.cur.NewFAdd(x, y)
+		case "prod":
+			return g.cur.NewFMul(x, y)
 		case "max":
 			return g.fintr("llvm.maxnum"+sfx, x, y)
 		case "min":
@@ -77,6 +79,8 @@ func (a accum) combine(x, y value.Value) value.Value {
 		switch a.kind {
 		case "sum":
 			return g.add(x, y)
+		case "prod":
+			return g.cur.NewMul(x, y)
 		case "max", "min":
 			p := map[[2]bool]enum.IPred{{true, true}: enum.IPredSGT, {true, false}: enum.IPredUGT,
 				{false, true}: enum.IPredSLT, {false, false}: enum.IPredULT}[[2]bool{a.kind == "max", signed}]
@@ -322,16 +326,19 @@ func (g *gen) newScanLowering(op *ir.Op) *scanLowering {
 	if kind == "" {
 		kind = "sum"
 	}
-	if kind != "sum" {
-		g.failf("scan %q is not supported (only sum)", kind)
+	if kind != "sum" && kind != "prod" {
+		g.failf("scan %q is not supported (only sum and prod)", kind)
 	}
-	s.a = accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: "sum"}
+	s.a = accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: kind}
 	s.classifyBits()
 	s.vals = make([]value.Value, len(x.regs))
 	for r := range x.regs {
 		s.vals[r] = s.a.to(x.regs[r])
 	}
 	s.zero = s.a.to(constOf(s.a.d, int64(0)))
+	if kind == "prod" {
+		s.zero = s.a.to(constOf(s.a.d, int64(1))) // the identity
+	}
 	return s
 }
 
@@ -411,7 +418,7 @@ func (s *scanLowering) withinWarps() {
 				continue
 			}
 			incl := s.acrossLanes(t, laneIdx)
-			s.threadExcl[col][chunk] = g.sub2(s.a, incl, t)
+			s.threadExcl[col][chunk] = s.exclusive(incl, t, laneIdx)
 			s.warpTotal[col][chunk] = s.warpTotalOf(incl)
 		}
 	}
@@ -577,6 +584,23 @@ func (s *scanLowering) result(t ir.Type) *tval {
 		}
 	}
 	return out
+}
+
+// exclusive is the lanes' prefix before this thread from the inclusive
+// scan incl of the thread totals t: incl - t for sums (the timed kernels'
+// code), the neighbour lane's inclusive value for products (a division
+// would round), the identity 1 in the first lane.
+func (s *scanLowering) exclusive(incl, t, laneIdx value.Value) value.Value {
+	g := s.g
+	if s.a.kind == "sum" {
+		return g.sub2(s.a, incl, t)
+	}
+	if s.reverse {
+		y := g.shfl("down", incl, i32c(1), 0x1f)
+		return g.cur.NewSelect(g.cur.NewICmp(enum.IPredULT, laneIdx, i32c(int64(s.nLanes-1))), y, s.zero)
+	}
+	y := g.shfl("up", incl, i32c(1), 0)
+	return g.cur.NewSelect(g.cur.NewICmp(enum.IPredUGE, laneIdx, i32c(1)), y, s.zero)
 }
 
 // sub2 is x - y in the accumulator type.

@@ -197,8 +197,8 @@ func init() {
 	atomic := func(name, doc string) *Builtin {
 		return atomicOf(name, doc, (*checker).atomicRMW, pos("ptr"), pos("value"))
 	}
-	reduce := func(name, doc string) *Builtin {
-		return fn(name, doc, (*checker).reduce, pos("x"), cst(kwOpt("axis")))
+	reduce := func(name, doc string, extra ...*Param) *Builtin {
+		return fn(name, doc, (*checker).reduce, append([]*Param{pos("x"), cst(kwOpt("axis"))}, append(extra, kwBool("keep_dims", false))...)...)
 	}
 	alloc := fn("alloc", "a shared-memory buffer of shape and dtype (scope: smem is the only scope); init: fills it", (*checker).alloc,
 		cst(pos("shape")), cst(pos("dtype")), &Param{Name: "scope", Keyword: true, Optional: true, Const: true, Default: "smem", defVal: &Value{Known: constant.MakeString("smem")}, defType: ScopeType}, kwOpt("init"))
@@ -236,10 +236,16 @@ func init() {
 			cst(kwOpt("allow_tf32")), cst(kwOpt("out_dtype")), cst(kwOpt("max_num_imprecise_acc"))),
 		fn("where", "elementwise select: x where cond, else y (broadcast)", (*checker).where, pos("cond"), pos("x"), pos("y")),
 		fn("cast", "convert x to dtype elementwise", (*checker).cast, pos("x"), cst(pos("dtype"))),
-		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32"),
-		reduce("max", "maximum over axis (all axes when omitted); for two tiles use maximum"),
-		reduce("min", "minimum over axis (all axes when omitted); for two tiles use minimum"),
+		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32; keep_dims: the reduced axes stay, of size 1"),
+		reduce("max", "maximum over axis (all axes when omitted; NaNs ignored); return_indices: also the i32 index of the maximum, as argmax; for two tiles use maximum",
+			kwBool("return_indices", false), kwBool("return_indices_tie_break_left", true)),
+		reduce("min", "minimum over axis (all axes when omitted; NaNs ignored); return_indices: also the i32 index of the minimum, as argmin; for two tiles use minimum",
+			kwBool("return_indices", false), kwBool("return_indices_tie_break_left", true)),
+		reduce("argmax", "the i32 index of the maximum along axis (of the row-major flattened tile when omitted); ties: the lowest index (the highest with tie_break_left: false); NaNs are ignored (an all-NaN slice gives its first index, or its last)",
+			kwBool("tie_break_left", true)),
+		reduce("argmin", "the i32 index of the minimum along axis, as argmax", kwBool("tie_break_left", true)),
 		fn("cumsum", "inclusive prefix sum along axis (from the end when reverse)", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
+		fn("cumprod", "inclusive prefix product along axis (from the end when reverse); small integers widen like cumsum", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
 		unary("exp", "e**x (lowered to ex2.approx.ftz of x*log2(e))"),
 		unary("exp2", "2**x"),
 		unary("log", "natural logarithm"),

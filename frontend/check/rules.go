@@ -719,7 +719,7 @@ func convertValue(v *Value, d DType) *Value {
 
 // reduced is the dtype a sum/cumsum accumulates in.
 func reduced(name string, d DType) DType {
-	if name == "sum" || name == "cumsum" {
+	if name == "sum" || name == "cumsum" || name == "cumprod" {
 		switch d {
 		case I1, I8, I16:
 			return I32
@@ -756,17 +756,51 @@ func (c *checker) reduce(cc *callCtx) Type {
 		}
 		return c.argErr(cc, x, hint)
 	}
+	arg := cc.b.Name == "argmax" || cc.b.Name == "argmin"
+	indices := arg
+	for _, name := range []string{"keep_dims", "return_indices", "return_indices_tie_break_left", "tie_break_left"} {
+		v, _, ok := c.constBool(cc, cc.get(name))
+		if !ok {
+			return Invalid
+		}
+		if name == "return_indices" {
+			indices = v
+		}
+	}
+	keep := false
+	if k := cc.get("keep_dims"); k != nil && k.val != nil {
+		keep, _ = k.val.Bool()
+	}
 	d = reduced(cc.b.Name, d)
-	a := cc.get("axis")
-	if a == nil {
-		return d
+	if arg {
+		d = I32
 	}
-	ax, ok := c.axisArg(cc, a, len(t.Shape))
-	if !ok {
-		return Invalid
+	var out Type = d
+	if a := cc.get("axis"); a != nil {
+		ax, ok := c.axisArg(cc, a, len(t.Shape))
+		if !ok {
+			return Invalid
+		}
+		shape := append(append(Shape{}, t.Shape[:ax]...), t.Shape[ax+1:]...)
+		if keep {
+			shape = append(append(append(Shape{}, t.Shape[:ax]...), ConstDim(1)), t.Shape[ax+1:]...)
+		}
+		out = TileOf(d, shape)
+	} else if keep {
+		ones := make(Shape, len(t.Shape))
+		for i := range ones {
+			ones[i] = ConstDim(1)
+		}
+		out = TileOf(d, ones)
 	}
-	shape := append(append(Shape{}, t.Shape[:ax]...), t.Shape[ax+1:]...)
-	return TileOf(d, shape)
+	if indices && !arg {
+		idx := Type(I32)
+		if t, ok := out.(*Tile); ok {
+			idx = TileOf(I32, t.Shape)
+		}
+		return &Tuple{Types: []Type{out, idx}}
+	}
+	return out
 }
 
 func (c *checker) cumsum(cc *callCtx) Type {
@@ -782,7 +816,7 @@ func (c *checker) cumsum(cc *callCtx) Type {
 	if _, _, ok := c.constBool(cc, cc.get("reverse")); !ok {
 		return Invalid
 	}
-	return &Tile{Shape: t.Shape, Elem: reduced("cumsum", d)}
+	return &Tile{Shape: t.Shape, Elem: reduced(cc.b.Name, d)}
 }
 
 func (c *checker) mathUnary(cc *callCtx) Type {

@@ -44,7 +44,10 @@ func init() {
 		"sum":           with((*fn).reduce, "sum"),
 		"max":           with((*fn).reduce, "max"),
 		"min":           with((*fn).reduce, "min"),
-		"cumsum":        (*fn).cumsum,
+		"argmax":        with((*fn).reduce, "argmax"),
+		"argmin":        with((*fn).reduce, "argmin"),
+		"cumsum":        with((*fn).cumsum, "sum"),
+		"cumprod":       with((*fn).cumsum, "prod"),
 		"exp":           with((*fn).math, ir.OpExp),
 		"exp2":          with((*fn).math, ir.OpExp2),
 		"log":           with((*fn).math, ir.OpLog),
@@ -492,26 +495,6 @@ func (s *fn) axisArg(a *args, rank int) (int, bool) {
 	return axis, true
 }
 
-func (s *fn) reduce(a *args, kind string) *val {
-	c := a.call
-	x := s.valueArg(a, "x")
-	shape := ir.ShapeOf(x.Type)
-	if len(shape) == 0 {
-		s.errorf(s.argPos(a, "x"), "%s needs a tile, not a scalar", kind)
-	}
-	axis, ok := s.axisArg(a, len(shape))
-	s.b.Pos = c.Pos()
-	if !ok {
-		// Reduce every axis, innermost first.
-		for len(ir.ShapeOf(x.Type)) > 0 {
-			sh := ir.ShapeOf(x.Type)
-			x = s.reduceAxis(x, kind, len(sh)-1)
-		}
-		return &val{v: x}
-	}
-	return &val{v: s.reduceAxis(x, kind, axis)}
-}
-
 func (s *fn) reduceAxis(x *ir.Value, kind string, axis int) *ir.Value {
 	shape := ir.ShapeOf(x.Type)
 	out := append(append([]int(nil), shape[:axis]...), shape[axis+1:]...)
@@ -534,18 +517,19 @@ func (s *fn) widenForSum(x *ir.Value, kind string) *ir.Value {
 	return s.convert(x, ir.WithElem(x.Type, to), s.b.Pos)
 }
 
-func (s *fn) cumsum(a *args) *val {
+// cumsum lowers cumsum (kind sum) and cumprod (kind prod) to a scan.
+func (s *fn) cumsum(a *args, kind string) *val {
 	c := a.call
 	x := s.valueArg(a, "x")
 	shape := ir.ShapeOf(x.Type)
 	if len(shape) == 0 {
-		s.errorf(s.argPos(a, "x"), "cumsum needs a tile, not a scalar")
+		s.errorf(s.argPos(a, "x"), "cum%s needs a tile, not a scalar", kind)
 	}
 	axis, _ := s.axisArg(a, len(shape))
 	rev := s.constIntArg(a, "reverse") != 0
 	s.b.Pos = c.Pos()
 	x = s.widenForSum(x, "sum")
-	return &val{v: s.b.Value(ir.OpScan, x.Type, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": "sum", "reverse": rev})}
+	return &val{v: s.b.Value(ir.OpScan, x.Type, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind, "reverse": rev})}
 }
 
 func (s *fn) math(a *args, kind ir.Kind) *val {

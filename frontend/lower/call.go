@@ -164,16 +164,15 @@ func (s *fn) shapeArg(a *args, name string) []int {
 // callMulti lowers a call to a helper returning several values.
 func (s *fn) callMulti(call *ast.CallExpr) []*val {
 	id, ok := call.Fun.(*ast.Ident)
-	if ok && s.l.funcs[id.Name] == nil {
-		if b := check.LookupBuiltin(id.Name); b != nil {
-			// randint4x, rand4x, randn4x: a list of their four tiles
-			if v := s.call(call, false); len(v.list) > 1 {
-				return v.list
-			}
+	if ok && s.l.funcs[id.Name] == nil && check.LookupBuiltin(id.Name) != nil {
+		// randint4x, rand4x, randn4x (their four tiles) and max/min with
+		// return_indices (values, indices)
+		if v := s.call(call, false); len(v.list) > 1 {
+			return v.list
 		}
 	}
 	if !ok || s.l.funcs[id.Name] == nil {
-		s.errorf(call.Pos(), "only helper functions and the 4x random builtins return several values")
+		s.errorf(call.Pos(), "only helper functions, the 4x random builtins and max/min with return_indices return several values")
 	}
 	return s.helperCall(id.Name, call)
 }

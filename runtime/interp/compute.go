@@ -241,7 +241,7 @@ func (t *thread) fold(in *instr, scan bool) error {
 	if kind == "" {
 		kind = "sum"
 	}
-	if kind != "sum" && kind != "max" && kind != "min" {
+	if kind != "sum" && kind != "max" && kind != "min" && kind != "prod" {
 		return t.errAt(op, "%s: unknown kind %q", op.Kind, kind)
 	}
 	reverse := scan && op.Attrs.Bool("reverse")
@@ -255,6 +255,8 @@ func (t *thread) fold(in *instr, scan bool) error {
 			switch kind {
 			case "sum":
 				return roundOne(dt, acc+y)
+			case "prod":
+				return roundOne(dt, acc*y)
 			case "max":
 				if y > acc || acc != acc {
 					return y
@@ -327,6 +329,8 @@ func (t *thread) fold(in *instr, scan bool) error {
 					acc = y
 				case kind == "sum":
 					acc = wrap(so.dt, acc+y)
+				case kind == "prod":
+					acc = wrap(so.dt, acc*y)
 				case kind == "max" && less(acc, y, u), kind == "min" && less(y, acc, u):
 					acc = y
 				}
