@@ -8,6 +8,7 @@ package tests
 // with atomic_cas, add their row into a shared accumulator and release it.
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -28,23 +29,6 @@ kernel atomic_sem(cnt *i32, old *i32, x *f32, y *f32, N const i32) {
     store(y + offs, load(x + offs) * 2.0)
     debug_barrier()
     store(x + offs, load(y + N - 1 - offs))
-}
-
-kernel lock_sum(lock *i32, count *i32, acc *f32, x *f32, N const i32) {
-    pid := program_id(0)
-    offs := arange(0, N)
-    part := load(x + pid*N + offs)
-    for atomic_cas(lock, 0, 1) == 1 {
-    }
-    c := load(count)
-    if c == 0 {
-        atomic_xchg(count, 1)
-    } else {
-        part += load(acc + offs)
-    }
-    store(acc + offs, part)
-    debug_barrier()
-    atomic_xchg(lock, 0)
 }
 `
 
@@ -84,7 +68,9 @@ func TestAtomicSemInterp(t *testing.T) {
 // atomic_cas(lock, 0, 1) == 1 {}, and the accumulator holds the exact sum
 // of every program's row.
 func TestLockLoopInterp(t *testing.T) {
-	prog, err := tle.Parse("atomic_sem.tle", []byte(atomicSemSrc))
+	src, err := os.ReadFile("testdata/lock_sum.tle")
+	require.NoError(t, err)
+	prog, err := tle.Parse("lock_sum.tle", src)
 	require.NoError(t, err)
 	k, err := prog.Kernel("lock_sum")
 	require.NoError(t, err)

@@ -1,6 +1,7 @@
 package nvptx_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -61,30 +62,15 @@ func TestPTXAtomicSem(t *testing.T) {
 	}
 }
 
-const lockLoopPTXSrc = `
-kernel lock_sum(lock *i32, count *i32, acc *f32, x *f32, N const i32) {
-    pid := program_id(0)
-    offs := arange(0, N)
-    part := load(x + pid*N + offs)
-    for atomic_cas(lock, 0, 1) == 1 {
-    }
-    c := load(count)
-    if c == 0 {
-        atomic_xchg(count, 1)
-    } else {
-        part += load(acc + offs)
-    }
-    store(acc + offs, part)
-    debug_barrier()
-    atomic_xchg(lock, 0)
-}
-`
-
 // TestPTXLockLoop: Triton's layer-norm backward lock builds for the GPU:
 // the spin loop's acq_rel cas, the release's acq_rel exch and the
 // debug_barrier before it (TestLockLoopInterp runs it).
 func TestPTXLockLoop(t *testing.T) {
-	prog, err := tle.Parse("lock.tle", []byte(lockLoopPTXSrc))
+	src, err := os.ReadFile("../../tests/testdata/lock_sum.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := tle.Parse("lock_sum.tle", src)
 	if err != nil {
 		t.Fatal(err)
 	}
