@@ -14,6 +14,7 @@ $tlec build $t/vector_add.tle --kernel vector_add -D BLOCK=256 --toolchain llc -
 $tlec build $t/softmax.tle --kernel softmax -D BLOCK=512 --toolchain llc -o "$dir/softmax.ptx"
 $tlec build $t/matmul.tle --kernel matmul -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul.ptx"
 $tlec build $t/matmul_f32.tle --kernel matmul_f32 -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul_f32.ptx"
+$tlec build $t/matmul_block_ptr.tle --kernel matmul_block_ptr -D BM=64 -D BN=32 -D BK=32 --toolchain llc -o "$dir/matmul_block_ptr.ptx"
 $tlec build $t/layer_norm.tle --kernel layer_norm -D BLOCK=512 --toolchain llc -o "$dir/layer_norm.ptx"
 for k in pipe_scale pingpong cluster_exchange tma_copy tma_roundtrip; do
   case $k in

@@ -368,13 +368,22 @@ func (c *checker) load(cc *callCtx) Type {
 				return Invalid
 			}
 		}
+		if !c.noBlockPtrArgs(cc) {
+			return Invalid
+		}
 		return &Tile{Shape: m.Shape, Elem: m.Elem}
+	}
+	if bp, ok := p.typ.(*BlockPtr); ok {
+		if _, _, ok := c.constBool(cc, cc.get("async")); !ok || !c.blockPtrAccess(cc, bp) {
+			return Invalid
+		}
+		return &Tile{Shape: bp.Block, Elem: bp.Elem}
 	}
 	ptr, shape, ok := c.pointerArg(cc, p)
 	if !ok {
 		return Invalid
 	}
-	if !c.maskArg(cc, shape) {
+	if !c.noBlockPtrArgs(cc) || !c.maskArg(cc, shape) {
 		return Invalid
 	}
 	if o := cc.get("other"); o != nil {
@@ -399,13 +408,22 @@ func (c *checker) store(cc *callCtx) Type {
 			c.errorf(cc.at(a), "mask: is not allowed when storing a whole shared-memory buffer")
 			return Invalid
 		}
+		if !c.noBlockPtrArgs(cc) {
+			return Invalid
+		}
 		if !c.valueInto(cc, v, m.Elem, m.Shape) {
 			return Invalid
 		}
 		return NoValue
 	}
+	if bp, ok := p.typ.(*BlockPtr); ok {
+		if !c.blockPtrAccess(cc, bp) || !c.valueInto(cc, v, bp.Elem, bp.Block) {
+			return Invalid
+		}
+		return NoValue
+	}
 	ptr, shape, ok := c.writablePtr(cc, p)
-	if !ok || !c.valueInto(cc, v, ptr.Elem, shape) || !c.maskArg(cc, shape) {
+	if !ok || !c.noBlockPtrArgs(cc) || !c.valueInto(cc, v, ptr.Elem, shape) || !c.maskArg(cc, shape) {
 		return Invalid
 	}
 	return NoValue

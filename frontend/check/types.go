@@ -399,3 +399,22 @@ func scalarDType(t Type) (DType, bool) {
 	d, ok := ElemOf(t).(DType)
 	return d, ok
 }
+
+// BlockPtr is a block pointer (make_block_ptr, Triton's): a Block-shaped
+// window of a strided tensor of Elem in global memory. Its base, shape,
+// strides and offsets are runtime values; Block is compile-time. It prints
+// as block_ptr[T, B0, B1, ...]; the language has no spelling for it, so it
+// lives in variables (loop-carried ones too), not in parameters.
+type BlockPtr struct {
+	Elem  DType
+	Block Shape
+}
+
+func (b *BlockPtr) String() string {
+	parts := []string{b.Elem.String()}
+	for _, d := range b.Block {
+		parts = append(parts, d.String())
+	}
+	return "block_ptr[" + strings.Join(parts, ",") + "]"
+}
+func (*BlockPtr) isType() {}

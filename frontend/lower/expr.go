@@ -83,6 +83,9 @@ func (s *fn) literal(e *ast.BasicLit) *val {
 
 func (s *fn) ident(e *ast.Ident) *val {
 	if v, _ := s.scope.lookup(e.Name); v != nil {
+		if v.bp != nil && v.bp.parts == nil {
+			return s.readBlockPtr(e.Name, v)
+		}
 		return v
 	}
 	switch e.Name {
@@ -248,6 +251,8 @@ func (x *val) describe() string {
 		return "None"
 	case x.slice:
 		return "`:`"
+	case x.bp != nil:
+		return "a block pointer"
 	}
 	return "a value"
 }

@@ -316,11 +316,12 @@ type val struct {
 	// ptrType is a pointer dtype as a value (p.dtype of a pointer p; its
 	// element_ty is the pointee's dtype)
 	ptrType *ir.Pointer
-	tile    *ir.Tile // a tile type used as a value ([16, 128]bf16)
-	list    []*val   // [a, b, ...]
-	str     *string  // a string literal
-	none    bool     // None
-	slice   bool     // ':' in an index
+	tile    *ir.Tile  // a tile type used as a value ([16, 128]bf16)
+	list    []*val    // [a, b, ...]
+	str     *string   // a string literal
+	none    bool      // None
+	slice   bool      // ':' in an index
+	bp      *blockPtr // a block pointer (blockptr.go)
 }
 
 // constant is an untyped compile-time scalar; dt is set once it is typed by

@@ -351,6 +351,16 @@ func (s *fn) set(lhs ast.Expr, v *val, declare bool) {
 	if v.v != nil && v.v.Name == "" {
 		v.v.Name = id.Name
 	}
+	if v.bp != nil {
+		sc := s.scope
+		if _, here := s.scope.vars[id.Name]; !declare || here {
+			if _, sc = s.scope.lookup(id.Name); sc == nil {
+				s.errorf(id.Pos(), "undefined: %s", id.Name)
+			}
+		}
+		setBlockPtr(sc, id.Name, v)
+		return
+	}
 	if declare {
 		if _, here := s.scope.vars[id.Name]; !here {
 			s.scope.declare(id.Name, v)
@@ -463,7 +473,7 @@ func (s *fn) assignedOuter(stmts []ast.Stmt) []string {
 		}
 	}
 	walk(stmts, nil)
-	return names
+	return s.expandBlockPtrs(names)
 }
 
 // staticCond evaluates an if's condition when it is a compile-time value
