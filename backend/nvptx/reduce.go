@@ -16,6 +16,31 @@ type accum struct {
 	g    *gen
 	d    ir.DType
 	kind string
+	body *ir.Block // kind combine: the op's region, (a, b) -> yield
+}
+
+// accumOf is the accumulator of a reduce or scan op.
+func (g *gen) accumOf(op *ir.Op, kind string) accum {
+	a := accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: kind}
+	if kind == "combine" {
+		if len(op.Regions) != 1 || len(op.Regions[0].Args) != 2 {
+			g.failf("%s combine without its region", op.Kind)
+		}
+		a.body = op.Regions[0]
+	}
+	return a
+}
+
+// combineBody emits the combine region on x and y (accumulator values):
+// its ops run on the dtype's scalars, once per combination.
+func (a accum) combineBody(x, y value.Value) value.Value {
+	g := a.g
+	g.set(a.body.Args[0], &tval{s: a.from(x)})
+	g.set(a.body.Args[1], &tval{s: a.from(y)})
+	cur := g.curOp
+	g.block(a.body)
+	g.curOp = cur
+	return a.to(g.scalar(a.body.Terminator().Operands[0]))
 }
 
 func (a accum) typ() types.Type {
@@ -59,6 +84,9 @@ func (a accum) from(v value.Value) value.Value {
 
 func (a accum) combine(x, y value.Value) value.Value {
 	g := a.g
+	if a.kind == "combine" {
+		return a.combineBody(x, y)
+	}
 	if a.d.IsFloat() {
 		sfx := ".f32"
 		if a.d == ir.F64 {
@@ -192,7 +220,7 @@ func (g *gen) reduce(op *ir.Op) {
 	x := g.val(op.Operands[0])
 	ll := x.ll
 	axis := int(op.Attrs.Int("axis", 0))
-	a := accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: op.Attrs.String("kind")}
+	a := g.accumOf(op, op.Attrs.String("kind"))
 	keep := axisBits(ll.Reg, axis, false)
 	// registers with the same non-axis bits reduce into one output
 	nOut := 1 << len(keep)

@@ -48,6 +48,7 @@ func init() {
 		"min":            with((*fn).reduce, "min"),
 		"argmax":         with((*fn).reduce, "argmax"),
 		"argmin":         with((*fn).reduce, "argmin"),
+		"reduce":         (*fn).reduceCombine,
 		"cumsum":         with((*fn).cumsum, "sum"),
 		"cumprod":        with((*fn).cumsum, "prod"),
 		"exp":            with((*fn).math, ir.OpExp),
@@ -512,7 +513,11 @@ func (s *fn) reduceAxis(x *ir.Value, kind string, axis int) *ir.Value {
 	out := append(append([]int(nil), shape[:axis]...), shape[axis+1:]...)
 	x = s.widenForSum(x, kind)
 	dt := ir.ElemDType(x.Type)
-	return s.b.Value(ir.OpReduce, ir.TileOf(out, dt), []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind})
+	op := s.b.Create(ir.OpReduce, []ir.Type{ir.TileOf(out, dt)}, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind})
+	if kind == "combine" {
+		s.combineRegion(op, dt)
+	}
+	return op.Results[0]
 }
 
 // widenForSum gives sums of integers narrower than 32 bits (and of i1) a
