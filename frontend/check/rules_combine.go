@@ -40,6 +40,27 @@ func (c *checker) reduceCombine(cc *callCtx) Type {
 	return c.reduce(cc)
 }
 
+// scanCombine checks associative_scan(x, axis, combine, reverse:): the
+// result has x's type.
+func (c *checker) scanCombine(cc *callCtx) Type {
+	x := cc.get("x")
+	t, tile := x.typ.(*Tile)
+	d, ok := ElemOf(x.typ).(DType)
+	if !ok || !tile {
+		return c.argErr(cc, x, "a tile of numbers")
+	}
+	if _, ok := c.axisArg(cc, cc.get("axis"), len(t.Shape)); !ok {
+		return Invalid
+	}
+	if _, _, ok := c.constBool(cc, cc.get("reverse")); !ok {
+		return Invalid
+	}
+	if !c.combineFunc(cc, d) {
+		return Invalid
+	}
+	return t
+}
+
 // combineFunc checks the helper named by the combine argument: no const
 // parameters, two scalars of dtype d, one result of d, and no side
 // effects (memory, synchronization, printing) in it or the helpers it

@@ -14,6 +14,25 @@ func (s *fn) reduceCombine(a *args) *val {
 	return s.reduce(a, "combine")
 }
 
+// scanCombine lowers associative_scan(x, axis, combine, reverse:) to a
+// scan of kind combine carrying the helper as its region.
+func (s *fn) scanCombine(a *args) *val {
+	saved := s.combine
+	s.combine = a.named["combine"].Value.(*ast.Ident).Name
+	defer func() { s.combine = saved }()
+	x := s.valueArg(a, "x")
+	shape := ir.ShapeOf(x.Type)
+	if len(shape) == 0 {
+		s.errorf(s.argPos(a, "x"), "associative_scan needs a tile, not a scalar")
+	}
+	axis, _ := s.axisArg(a, len(shape))
+	rev := s.constIntArg(a, "reverse") != 0
+	s.b.Pos = a.call.Pos()
+	op := s.b.Create(ir.OpScan, []ir.Type{x.Type}, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": "combine", "reverse": rev})
+	s.combineRegion(op, ir.ElemDType(x.Type))
+	return &val{v: op.Results[0]}
+}
+
 // combineRegion gives op (a reduce or scan of kind combine) its region: two
 // scalar arguments of dtype dt, a call of the combine helper (inlined
 // later) and a yield of its result.
