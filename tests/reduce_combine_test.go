@@ -34,7 +34,7 @@ kernel reduce_combine(x *f32, y *i32, rows *f32, sums *f32, cols *f32, ors *i32,
     t := load(x + off)
     store(rows + r, reduce(t, 1, add))
     store(sums + r, sum(t, axis: 1))
-    store(cols + c, reduce(t, axis: 0, combine: mx))
+    store(cols + c, reduce(t, axis: 0, combine_fn: mx))
     store(ors + c, reduce(load(y + off), 0, bor))
     store(all, reduce(t, combine: add))
     store(kept + r[:, None], reduce(t, 1, add, keep_dims: true))

@@ -48,7 +48,7 @@ kernel scan_combine(x *f32, m *i32, sums *f32, cums *f32, maxs *f32, fwd *i32, r
     t := load(x + off)
     store(sums + off, associative_scan(t, 1, add))
     store(cums + off, cumsum(t, axis: 1))
-    store(maxs + off, associative_scan(t, axis: 1, combine: mx, reverse: true))
+    store(maxs + off, associative_scan(t, axis: 1, combine_fn: mx, reverse: true))
     u := load(m + off)
     store(fwd + off, associative_scan(u, 1, mat2))
     store(rev + off, associative_scan(u, 1, mat2, reverse: true))
