@@ -113,8 +113,8 @@ func optional(name string, t AttrType) AttrSpec {
 // Predicates of cmp, kinds of reduce/scan and atomic_rmw.
 var (
 	CmpPreds    = []string{"lt", "le", "gt", "ge", "eq", "ne"}
-	ReduceKinds = []string{"sum", "max", "min"}
-	ScanKinds   = []string{"sum", "max", "min", "prod"}
+	ReduceKinds = []string{"sum", "max", "min", "combine"}
+	ScanKinds   = []string{"sum", "max", "min", "prod", "combine"}
 	AtomicKinds = []string{"add", "max", "min", "xchg", "and", "or", "xor"}
 	// how signal changes a peer's flag
 	SignalOps = []string{"set", "add"}
@@ -209,8 +209,8 @@ var opTable = []OpInfo{
 	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...), atomicSem, atomicScope}, verify: (*verifier).checkAtomicRMW},
 	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, Attrs: []AttrSpec{atomicSem, atomicScope}, verify: (*verifier).checkAtomicCAS},
 	{Name: OpDot, Operands: three, Results: one, Pure: true, Attrs: []AttrSpec{optional("input_precision", AttrString)}, verify: (*verifier).checkDot},
-	{Name: OpReduce, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
-	{Name: OpScan, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("kind", AttrString, ScanKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
+	{Name: OpReduce, Operands: one, Results: one, Regions: anyNumber, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
+	{Name: OpScan, Operands: one, Results: one, Regions: anyNumber, Attrs: []AttrSpec{axis, required("kind", AttrString, ScanKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
 	// print takes any values: nothing holds beyond the counts
 	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}, verify: tableOnly},
 	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}, verify: (*verifier).checkAssert},

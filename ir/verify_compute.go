@@ -302,7 +302,31 @@ func (v *verifier) checkReduce(op, _ *Op) bool {
 	}
 	out := slices.Delete(slices.Clone(tileShape(op.ot(0))), ax, ax+1)
 	v.sameType(op, "result", op.rt(), TileOf(out, Elem(op.ot(0))))
+	v.checkCombine(op)
 	return true
+}
+
+// checkCombine checks the region of a reduce or scan: kind combine has one,
+// with two scalar arguments of the operand's dtype, yielding one; the other
+// kinds have none.
+func (v *verifier) checkCombine(op *Op) {
+	if op.Attrs.String("kind") != "combine" {
+		if len(op.Regions) != 0 {
+			v.errf(op, "has %d regions, want 0 (only kind combine has one)", len(op.Regions))
+		}
+		return
+	}
+	if len(op.Regions) != 1 {
+		v.errf(op, "has %d regions, kind combine wants 1", len(op.Regions))
+		return
+	}
+	d := Elem(op.ot(0))
+	rg := op.Regions[0]
+	if len(rg.Args) != 2 || !EqualIgnoringLayout(rg.Args[0].Type, d) || !EqualIgnoringLayout(rg.Args[1].Type, d) {
+		v.errf(op, "combine region must take two %s scalars", typeString(d))
+		return
+	}
+	v.yieldTypes(op, rg, []Type{d}, "combine")
 }
 
 func (v *verifier) checkScan(op, _ *Op) bool {
@@ -310,5 +334,6 @@ func (v *verifier) checkScan(op, _ *Op) bool {
 		return false
 	}
 	v.sameType(op, "result", op.rt(), op.ot(0))
+	v.checkCombine(op)
 	return false // a scan's result has its operand's (tile) type: no memdesc to check
 }

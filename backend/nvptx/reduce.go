@@ -16,6 +16,31 @@ type accum struct {
 	g    *gen
 	d    ir.DType
 	kind string
+	body *ir.Block // kind combine: the op's region, (a, b) -> yield
+}
+
+// accumOf is the accumulator of a reduce or scan op.
+func (g *gen) accumOf(op *ir.Op, kind string) accum {
+	a := accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: kind}
+	if kind == "combine" {
+		if len(op.Regions) != 1 || len(op.Regions[0].Args) != 2 {
+			g.failf("%s combine without its region", op.Kind)
+		}
+		a.body = op.Regions[0]
+	}
+	return a
+}
+
+// combineBody emits the combine region on x and y (accumulator values):
+// its ops run on the dtype's scalars, once per combination.
+func (a accum) combineBody(x, y value.Value) value.Value {
+	g := a.g
+	g.set(a.body.Args[0], &tval{s: a.from(x)})
+	g.set(a.body.Args[1], &tval{s: a.from(y)})
+	cur := g.curOp
+	g.block(a.body)
+	g.curOp = cur
+	return a.to(g.scalar(a.body.Terminator().Operands[0]))
 }
 
 func (a accum) typ() types.Type {
@@ -59,6 +84,9 @@ func (a accum) from(v value.Value) value.Value {
 
 func (a accum) combine(x, y value.Value) value.Value {
 	g := a.g
+	if a.kind == "combine" {
+		return a.combineBody(x, y)
+	}
 	if a.d.IsFloat() {
 		sfx := ".f32"
 		if a.d == ir.F64 {
@@ -192,7 +220,7 @@ func (g *gen) reduce(op *ir.Op) {
 	x := g.val(op.Operands[0])
 	ll := x.ll
 	axis := int(op.Attrs.Int("axis", 0))
-	a := accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: op.Attrs.String("kind")}
+	a := g.accumOf(op, op.Attrs.String("kind"))
 	keep := axisBits(ll.Reg, axis, false)
 	// registers with the same non-axis bits reduce into one output
 	nOut := 1 << len(keep)
@@ -314,6 +342,9 @@ type scanLowering struct {
 	warpTotal          [][]value.Value // per (col, chunk): the whole warp's
 	warpPrefix         [][]value.Value // per (col, chunk): the warps' before this one
 	chunkTotal         [][]value.Value // per (col, chunk): all warps'
+	// kind combine, which has no identity: whether this thread has lanes
+	// (warps) before it along the axis; nil when none ever has
+	threadHas, warpHas value.Value
 }
 
 // newScanLowering checks the scan, classifies its layout's bits and brings
@@ -326,10 +357,10 @@ func (g *gen) newScanLowering(op *ir.Op) *scanLowering {
 	if kind == "" {
 		kind = "sum"
 	}
-	if kind != "sum" && kind != "prod" {
-		g.failf("scan %q is not supported (only sum and prod)", kind)
+	if kind != "sum" && kind != "prod" && kind != "combine" {
+		g.failf("scan %q is not supported (only sum, prod and combine)", kind)
 	}
-	s.a = accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: kind}
+	s.a = g.accumOf(op, kind)
 	s.classifyBits()
 	s.vals = make([]value.Value, len(x.regs))
 	for r := range x.regs {
@@ -460,6 +491,11 @@ func (s *scanLowering) acrossLanes(t, laneIdx value.Value) value.Value {
 			y = g.shfl(mode, incl, i32c(delta), 0)
 		}
 		in := g.cur.NewICmp(cmpPred, laneIdx, bound)
+		if s.a.kind == "combine" {
+			// the earlier lanes' first: the combine need not commute
+			incl = g.cur.NewSelect(in, s.a.combine(y, incl), incl)
+			continue
+		}
 		incl = g.cur.NewSelect(in, s.a.combine(incl, y), incl)
 	}
 	return incl
@@ -521,6 +557,12 @@ func (s *scanLowering) warpsThroughShared() {
 		}
 	}
 	g.beforeSharedReadR(scratch)
+	if a.kind == "combine" {
+		s.warpsCombine(widx, func(w, chunk, col int) value.Value {
+			return a.load(g.smemByteBase(off, slot(i32c(int64(w)), chunk, colIdx(col)), ab))
+		})
+		return
+	}
 	for col := 0; col < s.nCols; col++ {
 		ci := colIdx(col)
 		for chunk := 0; chunk < s.nHigh; chunk++ {
@@ -548,6 +590,82 @@ func (s *scanLowering) warpsThroughShared() {
 	}
 }
 
+// warpsCombine is warpsThroughShared's reading for kind combine: the
+// warps' totals (load(w, chunk, col)) in scan order, the prefix valid where
+// warpHas (a warp before this one along the axis).
+func (s *scanLowering) warpsCombine(widx value.Value, load func(w, chunk, col int) value.Value) {
+	g, a := s.g, s.a
+	order := make([]int, s.nw)
+	for i := range order {
+		order[i] = i
+		if s.reverse {
+			order[i] = s.nw - 1 - i
+		}
+	}
+	s.warpHas = g.cur.NewICmp(enum.IPredUGT, widx, i32c(0))
+	if s.reverse {
+		s.warpHas = g.cur.NewICmp(enum.IPredULT, widx, i32c(int64(s.nw-1)))
+	}
+	for col := 0; col < s.nCols; col++ {
+		for chunk := 0; chunk < s.nHigh; chunk++ {
+			var pre, tot value.Value
+			for _, w := range order {
+				l := load(w, chunk, col)
+				before := g.cur.NewICmp(enum.IPredULT, i32c(int64(w)), widx)
+				if s.reverse {
+					before = g.cur.NewICmp(enum.IPredUGT, i32c(int64(w)), widx)
+				}
+				if tot == nil {
+					pre, tot = l, l
+					continue
+				}
+				pre = g.cur.NewSelect(before, a.combine(pre, l), pre)
+				tot = a.combine(tot, l)
+			}
+			s.warpPrefix[col][chunk] = pre
+			s.chunkTotal[col][chunk] = tot
+		}
+	}
+}
+
+// resultCombine is result for kind combine: each register's inclusive
+// scan within its thread gets the prefixes of the lanes and warps (where
+// there are some) and chunks before it, each combined on its left.
+func (s *scanLowering) resultCombine(t ir.Type) *tval {
+	g, a := s.g, s.a
+	out := g.newTile(t)
+	before := func(p, has, v value.Value) value.Value {
+		if p == nil {
+			return v
+		}
+		if has == nil {
+			return a.combine(p, v)
+		}
+		return g.cur.NewSelect(has, a.combine(p, v), v)
+	}
+	for col := 0; col < s.nCols; col++ {
+		var chunkPrefix value.Value
+		for i := 0; i < s.nHigh; i++ {
+			chunk := i
+			if s.reverse {
+				chunk = s.nHigh - 1 - i
+			}
+			for i := 0; i < s.nLow; i++ {
+				r := s.reg(col, chunk, i)
+				v := before(s.threadExcl[col][chunk], s.threadHas, s.incl[r])
+				v = before(s.warpPrefix[col][chunk], s.warpHas, v)
+				out.regs[r] = a.from(before(chunkPrefix, nil, v))
+			}
+			if chunkPrefix == nil {
+				chunkPrefix = s.chunkTotal[col][chunk]
+			} else {
+				chunkPrefix = a.combine(chunkPrefix, s.chunkTotal[col][chunk])
+			}
+		}
+	}
+	return out
+}
+
 // result adds to each register's inclusive scan within its thread the
 // prefixes of the lanes, warps and chunks before it. A prefix known to be
 // empty (the first lane, warp or chunk along the axis for every thread:
@@ -555,6 +673,9 @@ func (s *scanLowering) warpsThroughShared() {
 // sum could not drop (x + 0 is not x for x = -0).
 func (s *scanLowering) result(t ir.Type) *tval {
 	a := s.a
+	if a.kind == "combine" {
+		return s.resultCombine(t)
+	}
 	out := s.g.newTile(t)
 	plus := func(x, y value.Value) value.Value {
 		switch {
@@ -597,10 +718,20 @@ func (s *scanLowering) exclusive(incl, t, laneIdx value.Value) value.Value {
 	}
 	if s.reverse {
 		y := g.shfl("down", incl, i32c(1), 0x1f)
-		return g.cur.NewSelect(g.cur.NewICmp(enum.IPredULT, laneIdx, i32c(int64(s.nLanes-1))), y, s.zero)
+		has := g.cur.NewICmp(enum.IPredULT, laneIdx, i32c(int64(s.nLanes-1)))
+		if s.a.kind == "combine" {
+			s.threadHas = has
+			return y
+		}
+		return g.cur.NewSelect(has, y, s.zero)
 	}
 	y := g.shfl("up", incl, i32c(1), 0)
-	return g.cur.NewSelect(g.cur.NewICmp(enum.IPredUGE, laneIdx, i32c(1)), y, s.zero)
+	has := g.cur.NewICmp(enum.IPredUGE, laneIdx, i32c(1))
+	if s.a.kind == "combine" {
+		s.threadHas = has
+		return y
+	}
+	return g.cur.NewSelect(has, y, s.zero)
 }
 
 // sub2 is x - y in the accumulator type.

@@ -76,7 +76,7 @@ func (b *Binder) Next(a *ast.Arg) (int, BindError) {
 	kw := a.Name.Name
 	idx := -1
 	for i, p := range b.params {
-		if p.Name == kw && !p.Variadic && !(b.method && i == 0) {
+		if (p.Name == kw || p.Also != "" && p.Also == kw) && !p.Variadic && !(b.method && i == 0) {
 			idx = i
 		}
 	}

@@ -16,7 +16,12 @@ type Param struct {
 	// Const: the argument must be compile-time (a constant, a dtype or
 	// type, a shape). The builtin's rule enforces it with its own message;
 	// the lowering reads such arguments as constants.
-	Const   bool
+	Const bool
+	// Func: the argument names a func helper (reduce's and
+	// associative_scan's combine), the one place a helper is not called.
+	Func bool
+	// Also: another keyword for the parameter (Triton's name: combine_fn)
+	Also    string
 	defVal  *Value
 	defType Type
 }
@@ -244,6 +249,10 @@ func init() {
 		reduce("argmax", "the i32 index of the maximum along axis (of the row-major flattened tile when omitted); ties: the lowest index (the highest with tie_break_left: false); NaNs are ignored (an all-NaN slice gives its first index, or its last)",
 			kwBool("tie_break_left", true)),
 		reduce("argmin", "the i32 index of the minimum along axis, as argmax", kwBool("tie_break_left", true)),
+		fn("reduce", "reduces x along axis (all axes when omitted) with combine, a func helper (a T, b T) T over x's dtype T that must be associative and free of side effects; the order of combination is unspecified; keep_dims as sum",
+			(*checker).reduceCombine, pos("x"), cst(opt("axis")), &Param{Name: "combine", Func: true, Also: "combine_fn"}, kwBool("keep_dims", false)),
+		fn("associative_scan", "inclusive scan of x along axis with combine, a func helper (a T, b T) T over x's dtype T that must be associative and free of side effects: element i is x[0] combined with each element up to x[i] in order (from the end when reverse)",
+			(*checker).scanCombine, pos("x"), cst(pos("axis")), &Param{Name: "combine", Func: true, Also: "combine_fn"}, kwBool("reverse", false)),
 		fn("cumsum", "inclusive prefix sum along axis (from the end when reverse)", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
 		fn("cumprod", "inclusive prefix product along axis (from the end when reverse); small integers widen like cumsum", (*checker).cumsum, pos("x"), kwInt("axis", 0), kwBool("reverse", false)),
 		unary("exp", "e**x (lowered to ex2.approx.ftz of x*log2(e))"),

@@ -122,9 +122,15 @@ func (c *checker) bind(e *ast.CallExpr, name, sig string, params []*Param, field
 	}
 	m := NewBinder(params, fields, recv != nil)
 	for _, a := range e.Args {
-		t, v := c.expr(a.Value)
-		av := &argv{expr: a.Value, typ: t, val: v}
 		i, err := m.Next(a)
+		var t Type
+		var v *Value
+		if i >= 0 && i < len(params) && params[i].Func {
+			t = c.funcName(a.Value)
+		} else {
+			t, v = c.expr(a.Value)
+		}
+		av := &argv{expr: a.Value, typ: t, val: v}
 		switch err {
 		case BindPositionalAfterKeyword:
 			c.errorf(a.Value, "positional argument after keyword argument in call to %s", name)

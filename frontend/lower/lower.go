@@ -99,6 +99,9 @@ type fn struct {
 	roleIndex int64
 	tail      bool // kernel: nothing runs after the statement being lowered
 	loops     int  // for loops around the statement being lowered
+	// combine names the helper of the reduce or associative_scan being
+	// lowered (kind combine)
+	combine string
 }
 
 func (l *lowerer) errorf(pos diag.Pos, format string, args ...any) {

@@ -241,12 +241,15 @@ func (t *thread) fold(in *instr, scan bool) error {
 	if kind == "" {
 		kind = "sum"
 	}
-	if kind != "sum" && kind != "max" && kind != "min" && kind != "prod" {
+	if kind != "sum" && kind != "max" && kind != "min" && kind != "prod" && kind != "combine" {
 		return t.errAt(op, "%s: unknown kind %q", op.Kind, kind)
 	}
 	reverse := scan && op.Attrs.Bool("reverse")
 	x := t.arg(in, 0)
 	v := t.out(in, 0)
+	if kind == "combine" {
+		return t.foldCombine(in, x, v, [3]int{outer, r, inner}, scan, reverse)
+	}
 	if so.float {
 		src := asF(x, si)
 		dst := v.f
@@ -340,6 +343,70 @@ func (t *thread) fold(in *instr, scan bool) error {
 			}
 			if !scan {
 				dst[o*inner+j] = acc
+			}
+		}
+	}
+	return nil
+}
+
+// foldCombine is fold for kind combine: the op's region combines two
+// scalars, left to right along the axis (right to left for a reversed
+// scan). dims is (outer, axis length, inner).
+func (t *thread) foldCombine(in *instr, x, v val, dims [3]int, scan, reverse bool) error {
+	if len(in.regions) != 1 || len(in.regions[0].args) != 2 || in.regions[0].term == nil {
+		return t.errAt(in.op, "%s combine: malformed region", in.op.Kind)
+	}
+	b := in.regions[0]
+	regs := t.c.regs
+	float := v.f != nil
+	get := func(k int) (float64, int64) {
+		if float {
+			return x.f[k], 0
+		}
+		return 0, x.i[k]
+	}
+	outer, r, inner := dims[0], dims[1], dims[2]
+	for o := 0; o < outer; o++ {
+		for j := 0; j < inner; j++ {
+			var af float64
+			var ai int64
+			for q := 0; q < r; q++ {
+				qq := q
+				if reverse {
+					qq = r - 1 - q
+				}
+				k := (o*r+qq)*inner + j
+				yf, yi := get(k)
+				if q == 0 {
+					af, ai = yf, yi
+				} else {
+					va, vb := t.newVal(b.args[0]), t.newVal(b.args[1])
+					if float {
+						va.f[0], vb.f[0] = af, yf
+					} else {
+						va.i[0], vb.i[0] = ai, yi
+					}
+					regs[b.args[0]], regs[b.args[1]] = va, vb
+					if err := t.run(b); err != nil {
+						return err
+					}
+					res := regs[b.term.args[0]]
+					if float {
+						af = res.f[0]
+					} else {
+						ai = res.i[0]
+					}
+				}
+				if scan && float {
+					v.f[k] = af
+				} else if scan {
+					v.i[k] = ai
+				}
+			}
+			if !scan && float {
+				v.f[o*inner+j] = af
+			} else if !scan {
+				v.i[o*inner+j] = ai
 			}
 		}
 	}
