@@ -85,7 +85,9 @@ func (c *cse) key(op *ir.Op) string {
 // earlier in its block when no op between them may write memory or order
 // it (cse.block).
 func cseGlobalLoad(op *ir.Op) bool {
-	return op.Kind == ir.OpLoad && len(op.Regions) == 0 && !op.Attrs.Bool("async") && cseGlobalPtr(op.Operands[0])
+	// a volatile load and a .cv one (fetch again) each read memory anew
+	return op.Kind == ir.OpLoad && len(op.Regions) == 0 && !op.Attrs.Bool("async") && !op.Attrs.Bool("volatile") &&
+		op.Attrs.String("cache_modifier") != ".cv" && cseGlobalPtr(op.Operands[0])
 }
 
 // cseGlobalPtr reports a global pointer or a tile of them.

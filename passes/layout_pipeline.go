@@ -193,6 +193,9 @@ func (p *pipeliner) candidate(op *ir.Op, axes *gpu.AxisAnalysis) *pipeCand {
 	if op.Kind != ir.OpLoad || !layIsTile(op.Operands[0]) {
 		return nil
 	}
+	if op.Attrs.String("cache_modifier") != "" || op.Attrs.String("eviction_policy") != "" || op.Attrs.Bool("volatile") {
+		return nil // cp.async would drop the load's qualifiers
+	}
 	ptr := op.Operands[0]
 	pt, ok := layTileOf(ptr).Elem.(*ir.Pointer)
 	if !ok || pt.Space != ir.Global {

@@ -146,15 +146,19 @@ type tval struct {
 type genError struct{ err error }
 
 type gen struct {
-	md         *module
-	f          *ir.Func
-	fn         *llvm.Func
-	entry, cur *llvm.Block
-	fnEntry    *llvm.Block // the function's entry (entry is a role's inside a role)
-	role       *roleCtx    // the warp role being emitted, nil outside warp_specialize
-	vals       map[*ir.Value]*tval
-	nw         int
-	axes       *gpu.AxisAnalysis
+	md *module
+	// memPre and memPost are the PTX qualifiers of the load or store being
+	// lowered (memQuals): before its state space (.volatile) and after it
+	// (.cg, .L1::evict_last); "" outside such an op.
+	memPre, memPost string
+	f               *ir.Func
+	fn              *llvm.Func
+	entry, cur      *llvm.Block
+	fnEntry         *llvm.Block // the function's entry (entry is a role's inside a role)
+	role            *roleCtx    // the warp role being emitted, nil outside warp_specialize
+	vals            map[*ir.Value]*tval
+	nw              int
+	axes            *gpu.AxisAnalysis
 
 	tid, lane, warp value.Value
 

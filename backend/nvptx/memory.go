@@ -225,7 +225,7 @@ func (g *gen) asmLoad(addr value.Value, space int, w word, n int, pred value.Val
 		ptys = append(ptys, w.t)
 	}
 	dst, vs := vecOperand(regs)
-	fmt.Fprintf(&sb, "\t@%%p ld.%s%s.%s %s, [$%d];\n}", spaceName(space), vs, w.ptx, dst, n)
+	fmt.Fprintf(&sb, "\t@%%p ld%s.%s%s%s.%s %s, [$%d];\n}", g.memPre, spaceName(space), g.memPost, vs, w.ptx, dst, n)
 	a := g.md.inlineAsm(asmRet(slices.Repeat([]types.Type{w.t}, n)), ptys, sb.String(), strings.Join(cons, ","), true)
 	return g.asmOuts(g.cur.NewCall(a, args...), n)
 }
@@ -243,7 +243,7 @@ func (g *gen) asmStore(addr value.Value, space int, w word, vals []value.Value, 
 		ptys = append(ptys, w.t)
 	}
 	src, vs := vecOperand(regs)
-	asm := fmt.Sprintf("{\n\t.reg .pred %%p;\n\tsetp.ne.b32 %%p, $1, 0;\n\t@%%p st.%s%s.%s [$0], %s;\n}", spaceName(space), vs, w.ptx, src)
+	asm := fmt.Sprintf("{\n\t.reg .pred %%p;\n\tsetp.ne.b32 %%p, $1, 0;\n\t@%%p st.%s%s%s.%s [$0], %s;\n}", spaceName(space), g.memPost, vs, w.ptx, src)
 	a := g.md.inlineAsm(types.Void, ptys, asm, strings.Join(cons, ","), true)
 	g.cur.NewCall(a, args...)
 }
@@ -342,8 +342,28 @@ func ptrSpace(t ir.Type) int {
 	return asGeneric
 }
 
+// memQuals sets g.memPre and g.memPost from a load's or store's
+// attributes cache_modifier (".cg": ld.global.cg), eviction_policy
+// ("evict_last": ld.global.L1::evict_last) and volatile (ld.volatile.global),
+// the qualifiers Triton's lowering writes; it returns the function that
+// clears them. An access with any of them goes through inline asm
+// (asmLoad, asmStore) even when unmasked.
+func (g *gen) memQuals(op *ir.Op) func() {
+	if op.Attrs.Bool("volatile") {
+		g.memPre = ".volatile"
+	}
+	if c := op.Attrs.String("cache_modifier"); c != "" {
+		g.memPost = c
+	}
+	if e := op.Attrs.String("eviction_policy"); e != "" {
+		g.memPost += ".L1::" + e
+	}
+	return func() { g.memPre, g.memPost = "", "" }
+}
+
 // load lowers load(ptr [, mask [, other]]).
 func (g *gen) load(op *ir.Op) {
+	defer g.memQuals(op)()
 	res := op.Results[0]
 	d := ir.ElemDType(res.Type)
 	space := ptrSpace(op.Operands[0].Type)
@@ -437,7 +457,7 @@ func (g *gen) loadGroup(ptrs []value.Value, space int, d ir.DType, vec int, mask
 		}
 		return g.packWords(es, d, w, n)
 	}
-	if !anyMasked(masks) {
+	if !anyMasked(masks) && g.memPre+g.memPost == "" {
 		return g.unpackWords(g.plainLoad(ptrs[0], space, w, n), d, w, vec)
 	}
 	if uniform || vec == 1 {
@@ -463,6 +483,7 @@ func (g *gen) loadGroup(ptrs []value.Value, space int, d ir.DType, vec int, mask
 // store lowers store(ptr, value [, mask]); replicated elements are stored by
 // their owning thread only.
 func (g *gen) store(op *ir.Op) {
+	defer g.memQuals(op)()
 	d := ir.ElemDType(op.Operands[1].Type)
 	space := ptrSpace(op.Operands[0].Type)
 	if space == asShared {
@@ -503,7 +524,7 @@ func (g *gen) storeGroup(ptrs []value.Value, space int, d ir.DType, vals, masks 
 	vec := len(vals)
 	w, n := wordsFor(d, vec)
 	words := g.packWords(vals, d, w, n)
-	if !anyMasked(masks) {
+	if !anyMasked(masks) && g.memPost == "" {
 		g.plainStore(ptrs[0], space, w, words)
 		return
 	}

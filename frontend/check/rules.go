@@ -368,13 +368,13 @@ func (c *checker) load(cc *callCtx) Type {
 				return Invalid
 			}
 		}
-		if !c.noBlockPtrArgs(cc) {
+		if !c.noBlockPtrArgs(cc) || !c.memHints(cc, nil) {
 			return Invalid
 		}
 		return &Tile{Shape: m.Shape, Elem: m.Elem}
 	}
 	if bp, ok := p.typ.(*BlockPtr); ok {
-		if _, _, ok := c.constBool(cc, cc.get("async")); !ok || !c.blockPtrAccess(cc, bp) {
+		if _, _, ok := c.constBool(cc, cc.get("async")); !ok || !c.blockPtrAccess(cc, bp) || !c.memHints(cc, nil) {
 			return Invalid
 		}
 		return &Tile{Shape: bp.Block, Elem: bp.Elem}
@@ -391,7 +391,7 @@ func (c *checker) load(cc *callCtx) Type {
 			return Invalid
 		}
 	}
-	if _, _, ok := c.constBool(cc, cc.get("async")); !ok {
+	if _, _, ok := c.constBool(cc, cc.get("async")); !ok || !c.memHints(cc, ptr) {
 		return Invalid
 	}
 	return TileOf(ptr.Elem, shape)
@@ -408,7 +408,7 @@ func (c *checker) store(cc *callCtx) Type {
 			c.errorf(cc.at(a), "mask: is not allowed when storing a whole shared-memory buffer")
 			return Invalid
 		}
-		if !c.noBlockPtrArgs(cc) {
+		if !c.noBlockPtrArgs(cc) || !c.memHints(cc, nil) {
 			return Invalid
 		}
 		if !c.valueInto(cc, v, m.Elem, m.Shape) {
@@ -417,16 +417,95 @@ func (c *checker) store(cc *callCtx) Type {
 		return NoValue
 	}
 	if bp, ok := p.typ.(*BlockPtr); ok {
-		if !c.blockPtrAccess(cc, bp) || !c.valueInto(cc, v, bp.Elem, bp.Block) {
+		if !c.blockPtrAccess(cc, bp) || !c.memHints(cc, nil) || !c.valueInto(cc, v, bp.Elem, bp.Block) {
 			return Invalid
 		}
 		return NoValue
 	}
 	ptr, shape, ok := c.writablePtr(cc, p)
-	if !ok || !c.noBlockPtrArgs(cc) || !c.valueInto(cc, v, ptr.Elem, shape) || !c.maskArg(cc, shape) {
+	if !ok || !c.noBlockPtrArgs(cc) || !c.valueInto(cc, v, ptr.Elem, shape) || !c.maskArg(cc, shape) || !c.memHints(cc, ptr) {
 		return Invalid
 	}
 	return NoValue
+}
+
+// LoadCacheModifiers, StoreCacheModifiers and EvictionPolicies are the
+// values of load's and store's cache_modifier: and eviction_policy:
+// (Triton's _str_to_load_cache_modifier, _str_to_store_cache_modifier and
+// _str_to_eviction_policy; "" is the default, no qualifier).
+var (
+	LoadCacheModifiers  = []string{"", ".ca", ".cg", ".cv"}
+	StoreCacheModifiers = []string{"", ".wb", ".cg", ".cs", ".wt"}
+	EvictionPolicies    = []string{"", "evict_first", "evict_last"}
+)
+
+// memHints checks load's and store's cache_modifier:, eviction_policy:
+// and volatile: (load only): compile-time values among Triton's, given
+// only for an access through global pointers (ptr; nil for a shared-memory
+// buffer or a block pointer), synchronous, and not combined: PTX's ld and
+// st take a .cop or an eviction priority, and ld.volatile neither.
+func (c *checker) memHints(cc *callCtx, ptr *Pointer) bool {
+	cacheVals := LoadCacheModifiers
+	if cc.b.Name == "store" {
+		cacheVals = StoreCacheModifiers
+	}
+	var set []*argv
+	var names []string
+	for _, k := range []struct {
+		name string
+		vals []string
+	}{{"cache_modifier", cacheVals}, {"eviction_policy", EvictionPolicies}, {"volatile", nil}} {
+		p := cc.get(k.name)
+		if p == nil || p.def {
+			continue
+		}
+		if k.vals == nil {
+			v, _, ok := c.constBool(cc, p)
+			if !ok {
+				return false
+			}
+			if !v {
+				continue
+			}
+		} else {
+			want := quoteList(k.vals)
+			if p.typ != String || p.val == nil {
+				c.argErr(cc, p, "a string: "+want)
+				return false
+			}
+			v := constant.StringVal(p.val.Known)
+			if !slices.Contains(k.vals, v) {
+				c.errorf(cc.at(p), "%s: %s %q: want %s", cc.b.Name, k.name, v, want)
+				return false
+			}
+			if v == "" {
+				continue
+			}
+		}
+		if ptr == nil || ptr.Space != Global {
+			what := "a shared-memory buffer"
+			if ptr != nil {
+				what = "shared-memory pointers"
+			} else if _, ok := cc.get("ptr").typ.(*BlockPtr); ok {
+				what = "a block pointer"
+			}
+			c.errorf(cc.at(p), "%s: is only for global pointers, not %s", k.name, what)
+			return false
+		}
+		set = append(set, p)
+		names = append(names, k.name)
+	}
+	if len(set) > 1 {
+		c.errorf(cc.at(set[1]), "%s: cannot be combined with %s: (PTX's %s takes one)", names[1], names[0], map[bool]string{true: "ld", false: "st"}[cc.b.Name == "load"])
+		return false
+	}
+	if len(set) == 1 {
+		if a, _, _ := c.constBool(cc, cc.get("async")); a {
+			c.errorf(cc.at(set[0]), "%s: cannot be combined with async: (cp.async)", names[0])
+			return false
+		}
+	}
+	return true
 }
 
 func (c *checker) atomicRMW(cc *callCtx) Type {

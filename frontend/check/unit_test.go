@@ -223,7 +223,7 @@ kernel k(p *f32, out *f16, BLOCK const i32) {
 	for _, a := range call.Args {
 		names = append(names, a.Name)
 	}
-	assert.Equal(t, []string{"ptr", "mask", "other", "async", "boundary_check", "padding_option"}, names)
+	assert.Equal(t, []string{"ptr", "mask", "other", "async", "boundary_check", "padding_option", "cache_modifier", "eviction_policy", "volatile"}, names)
 	assert.Nil(t, call.Args[1].Expr)
 	assert.True(t, call.Args[1].Default)
 	assert.Equal(t, "f32", call.Args[2].Type.String())
@@ -347,7 +347,7 @@ func TestBuiltinTable(t *testing.T) {
 		assert.NotNil(t, b.check, b.Name)
 	}
 	docs := BuiltinDocs()
-	assert.Contains(t, docs, "- `load(ptr, mask:, other:, async: false, boundary_check:, padding_option:)`: ")
+	assert.Contains(t, docs, "- `load(ptr, mask:, other:, async: false, boundary_check:, padding_option:, cache_modifier: \"\", eviction_policy: \"\", volatile: false)`: ")
 	assert.Contains(t, docs, "- `pp.acquire(i)`: ")
 	assert.Contains(t, docs, "- `pipe(capacity:, field: [D0, ...]T...)`: ")
 }

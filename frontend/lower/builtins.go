@@ -287,6 +287,10 @@ func (s *fn) load(a *args) *val {
 	if s.constIntArg(a, "async") != 0 {
 		attrs["async"] = true
 	}
+	s.memHints(a, attrs)
+	if a.has("volatile") && s.constIntArg(a, "volatile") != 0 {
+		attrs["volatile"] = true
+	}
 	s.b.Pos = c.Pos()
 	return &val{v: s.b.Value(ir.OpLoad, pointee(p), ops, attrs)}
 }
@@ -313,8 +317,27 @@ func (s *fn) store(a *args) *val {
 		return &val{}
 	}
 	_, ops := s.ptrOps(a, "value")
-	s.b.Create(ir.OpStore, nil, ops, nil)
+	var attrs ir.Attrs
+	if h := s.memHints(a, ir.Attrs{}); len(h) > 0 {
+		attrs = h
+	}
+	s.b.Create(ir.OpStore, nil, ops, attrs)
 	return &val{}
+}
+
+// memHints writes load's and store's cache_modifier: and eviction_policy:
+// into attrs under those names, only when given and not "" (the default,
+// no qualifier), so an access without them prints as before; it returns
+// attrs.
+func (s *fn) memHints(a *args, attrs ir.Attrs) ir.Attrs {
+	for _, k := range []string{"cache_modifier", "eviction_policy"} {
+		if a.has(k) {
+			if v := s.constArg(a, k); v.str != nil && *v.str != "" {
+				attrs[k] = *v.str
+			}
+		}
+	}
+	return attrs
 }
 
 func (s *fn) atomic(a *args, kind string) *val {
