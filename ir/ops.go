@@ -44,6 +44,9 @@ const (
 	OpSelect Kind = "select"
 	OpCast   Kind = "cast"   // (x) -> the result type's dtype; floats round to nearest even, float->int truncates
 	OpAddPtr Kind = "addptr" // (ptr, offset) -> ptr + offset elements
+	// (x) -> the result type's dtype holding x's bits unchanged (Triton's
+	// cast(bitcast=True)): element dtypes of one width, no pointers, no i1
+	OpBitcast Kind = "bitcast"
 
 	// ---- element-wise math on floats
 	OpExp     Kind = "exp" // the GPU computes ex2.approx(x * log2 e)

@@ -170,6 +170,7 @@ var opTable = []OpInfo{
 	{Name: OpSelect, Operands: three, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkSelect},
 	{Name: OpCast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkCast},
 	{Name: OpAddPtr, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkAddPtr},
+	{Name: OpBitcast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitcast},
 
 	// ---- element-wise math on floats
 	{Name: OpExp, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},

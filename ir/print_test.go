@@ -82,6 +82,7 @@ func buildAll() *Module {
 	sel := v(OpSelect, tile(F32, 64), []*Value{nm, f, ld2}, nil)
 	bf := v(OpCast, tile(BF16, 64), []*Value{sel}, nil)
 	sel = v(OpCast, tile(F32, 64), []*Value{bf}, nil)
+	sel = v(OpBitcast, tile(F32, 64), []*Value{v(OpBitcast, tile(U32, 64), []*Value{sel}, nil)}, nil)
 	ed := v(OpExpandDims, tile(F32, 64, 1), []*Value{sel}, Attrs{"axis": int64(1)})
 	bc := v(OpBroadcast, tile(F32, 64, 64), []*Value{ed}, nil)
 	v(OpReshape, tile(F32, 32, 128), []*Value{bc}, nil)

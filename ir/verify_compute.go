@@ -248,6 +248,24 @@ func (v *verifier) checkCast(op, _ *Op) bool {
 	return true
 }
 
+// checkBitcast: a cast that keeps the shape and reinterprets the bits of
+// one element dtype as another of the same width (pointers and i1 have no
+// bits to reinterpret).
+func (v *verifier) checkBitcast(op, _ *Op) bool {
+	v.checkCast(op, nil)
+	from, to := elemDType(op.ot(0)), elemDType(op.rt())
+	for _, t := range []Type{op.ot(0), op.rt()} {
+		if d := elemDType(t); d == Invalid || d == I1 {
+			v.errf(op, "cannot reinterpret the bits of %s", typeString(t))
+			return true
+		}
+	}
+	if from.Bits() != to.Bits() {
+		v.errf(op, "from %s (%d bits) to %s (%d bits): the widths differ", from, from.Bits(), to, to.Bits())
+	}
+	return true
+}
+
 func (v *verifier) checkAddPtr(op, _ *Op) bool {
 	if _, ok := Elem(op.ot(0)).(*Pointer); !ok {
 		v.errf(op, "operand 0 has type %s, want a pointer or a tile of pointers", typeString(op.ot(0)))

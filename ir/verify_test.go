@@ -31,6 +31,10 @@ func TestVerifyTextCases(t *testing.T) {
 		{"select condition", kernel(`  %0 = select(%n, %f, %f) : f32 loc(5)`), "op select: condition has type i32, want i1"},
 		{"addptr offset", kernel(`  %0 = addptr(%p, %f) : *f32 loc(5)`), "op addptr: offset has type f32, want integers"},
 		{"addptr base", kernel(`  %0 = addptr(%n, %n) : i32 loc(5)`), "want a pointer or a tile of pointers"},
+		{"bitcast widths", kernel(`  %0 = bitcast(%f) : i16 loc(5)`), "op bitcast: from f32 (32 bits) to i16 (16 bits): the widths differ"},
+		{"bitcast i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i1 loc(4)
+  %1 = bitcast(%0) : u8 loc(5)`), "op bitcast: cannot reinterpret the bits of i1"},
+		{"bitcast pointer", kernel(`  %0 = bitcast(%p) : i64 loc(5)`), "op bitcast: cannot reinterpret the bits of *f32"},
 		{"load mask shape", kernel(`  %0 = splat(%p) : [4]*f32 loc(1)
   %1 = constant() {value = true} : [8]i1 loc(2)
   %2 = load(%0, %1) : [4]f32 loc(5)`), "op load: mask has type [8]i1, want [4]i1"},

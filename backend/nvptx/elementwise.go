@@ -312,6 +312,13 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 	switch op.Kind {
 	case ir.OpCast:
 		return g.cast(args[0], ir.ElemDType(op.Operands[0].Type), res)
+	case ir.OpBitcast:
+		// the same bits in the result's storage type: 16-bit floats and
+		// fp8 are held as integers of their width already
+		if t := storageType(res); !t.Equal(args[0].Type()) {
+			return g.cur.NewBitCast(args[0], t)
+		}
+		return args[0]
 	case ir.OpAddPtr:
 		off := args[1]
 		od := ir.ElemDType(op.Operands[1].Type)

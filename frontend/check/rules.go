@@ -776,6 +776,27 @@ func (c *checker) cast(cc *callCtx) Type {
 	}
 	if xd.IsUntyped() {
 		c.defaultUntyped(x)
+		if xd, ok = ElemOf(x.typ).(DType); !ok || xd.IsUntyped() {
+			return Invalid
+		}
+	}
+	bitcast, _, ok := c.constBool(cc, cc.get("bitcast"))
+	if !ok {
+		return Invalid
+	}
+	if bitcast {
+		// the bits reinterpreted (Triton's bitcast=True): no value folds
+		for _, t := range []DType{xd, d} {
+			if t == I1 {
+				c.errorf(cc.call, "bitcast from %s to %s: i1 has no bits to reinterpret", xd, d)
+				return Invalid
+			}
+		}
+		if xd.Bits() != d.Bits() {
+			c.errorf(cc.call, "bitcast from %s (%d bits) to %s (%d bits): the widths differ", xd, xd.Bits(), d, d.Bits())
+			return Invalid
+		}
+		return TileOf(d, shape)
 	}
 	if len(shape) == 0 && x.val != nil {
 		cc.value = convertValue(x.val, d)

@@ -503,7 +503,21 @@ func (s *fn) where(a *args) *val {
 
 func (s *fn) cast(a *args) *val {
 	c := a.call
+	if a.has("bitcast") && s.constIntArg(a, "bitcast") != 0 {
+		return s.bitcastTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+	}
 	return s.castTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+}
+
+// bitcastTo reinterprets the bits of x as dtype dt (the checker has made
+// the widths equal); a compile-time x is materialized first.
+func (s *fn) bitcastTo(x *val, dt ir.DType, pos diag.Pos) *val {
+	v := s.value(x, pos)
+	if ir.ElemDType(v.Type) == dt {
+		return &val{v: v}
+	}
+	s.b.Pos = pos
+	return &val{v: s.b.Value(ir.OpBitcast, ir.WithElem(v.Type, dt), []*ir.Value{v}, nil)}
 }
 
 func (s *fn) castTo(x *val, dt ir.DType, pos diag.Pos) *val {

@@ -727,8 +727,12 @@ func decodeFloat(d ir.DType, u uint64) float64 {
 	}
 	f, _ := d.FloatFormat()
 	v := floats.Decode(f, uint16(u))
-	if d == ir.BF16 && math.IsNaN(v) && uint16(u)&f.SignBit() != 0 {
-		v = math.Copysign(v, -1) // a bf16 NaN keeps its sign, as when bf16 was decoded through float32
+	if math.IsNaN(v) {
+		// a NaN keeps its sign and payload (bitsFloat's form; a bf16's
+		// is what decoding through float32 gives)
+		u &= uint64(f.SignBit())<<1 - 1
+		man := f.MantissaBits()
+		v = nanOf(u>>(f.Bits()-1), u&(1<<man-1), man)
 	}
 	return v
 }

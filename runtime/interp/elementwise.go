@@ -794,3 +794,92 @@ func (t *thread) trans(in *instr) error {
 	}
 	return nil
 }
+
+// bitcast reinterprets the bits of each element as the result's dtype (of
+// the same width; the verifier sees to it): a float's bits are its
+// encoding (floatBits), bits become a float by decoding (bitsFloat), and
+// integers of one width are the same bits wrapped to the other dtype.
+func (t *thread) bitcast(in *instr) error {
+	si, so := t.info(in.args[0]), t.info(in.res[0])
+	if si.ptr || so.ptr || si.dt.Bits() != so.dt.Bits() {
+		return t.errAt(in.op, "bitcast from %v to %v", si.typ, so.typ)
+	}
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	n := so.n
+	switch {
+	case so.float && a.f != nil:
+		x := t.bcastF(a.f, n, 0)
+		for k := range v.f {
+			v.f[k] = bitsFloat(so.dt, floatBits(si.dt, x[k]))
+		}
+	case so.float:
+		x := t.bcastI(a.i, n, 0)
+		for k := range v.f {
+			v.f[k] = bitsFloat(so.dt, uint64(x[k]))
+		}
+	case a.f != nil:
+		x := t.bcastF(a.f, n, 0)
+		for k := range v.i {
+			v.i[k] = int64(floatBits(si.dt, x[k]))
+		}
+		wrapSlice(so.dt, v.i)
+	default:
+		copy(v.i, t.bcastI(a.i, n, 0))
+		wrapSlice(so.dt, v.i)
+	}
+	return nil
+}
+
+// A NaN of f32, f16, bf16 or fp8 is held as the float64 NaN with its sign
+// and its mantissa in the top mantissa bits (what Go's float32 -> float64
+// conversion gives a quiet f32 NaN, and how a bf16 buffer's NaN reads), so
+// that bitsFloat and floatBits give back every NaN's bits, payload and
+// signaling bit included. Other NaNs (math.NaN(), an f16 buffer's) encode
+// as the dtype's stores do.
+
+// floatBits is the bit pattern of x, a value of float dtype d (-0 keeps
+// its sign).
+func floatBits(d ir.DType, x float64) uint64 {
+	if d == ir.F64 {
+		return math.Float64bits(x)
+	}
+	if x != x {
+		man, sign, exp := 23, uint64(1)<<31, uint64(0xff)<<23
+		if f, ok := d.FloatFormat(); ok {
+			inf, _ := floats.Inf(f)
+			man, sign, exp = f.MantissaBits(), uint64(f.SignBit()), uint64(inf)
+		}
+		u := math.Float64bits(x)
+		shift := uint(52 - man)
+		if m := u >> shift & (1<<man - 1); m != 0 && u&(1<<shift-1) == 0 {
+			b := exp | m
+			if u>>63 != 0 {
+				b |= sign
+			}
+			return b
+		}
+	}
+	return encodeFloat(d, x)
+}
+
+// bitsFloat is the value of bit pattern u of float dtype d.
+func bitsFloat(d ir.DType, u uint64) float64 {
+	switch d {
+	case ir.F64:
+		return math.Float64frombits(u)
+	case ir.F32:
+		u &= 1<<32 - 1
+		if u&0x7f800000 == 0x7f800000 && u&0x7fffff != 0 {
+			return nanOf(u>>31, u&0x7fffff, 23)
+		}
+		return float64(math.Float32frombits(uint32(u)))
+	}
+	return decodeFloat(d, u)
+}
+
+// nanOf is the float64 NaN holding a NaN of a format with man mantissa
+// bits: its sign bit and mantissa m (non-zero) in the top mantissa bits.
+func nanOf(sign, m uint64, man int) float64 {
+	return math.Float64frombits(sign<<63 | 0x7ff<<52 | m<<(52-man))
+}

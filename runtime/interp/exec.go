@@ -233,6 +233,8 @@ func (t *thread) exec(in *instr) error {
 		return t.fma(in)
 	case ir.OpCast:
 		return t.cast(in)
+	case ir.OpBitcast:
+		return t.bitcast(in)
 	case ir.OpAddPtr:
 		return t.addptr(in)
 	case ir.OpLoad:
