@@ -15,35 +15,11 @@ import (
 // cast(x, T, bitcast=True)) in each width: f -> int, int -> float, and the
 // chain int -> float -> int.
 const bitcastSrc = `
-kernel bc32(x *f32, u *u32, w *u32, f *f32, r *u32) {
+kernel bc(x *X, u *U, w *W, f *F, r *W, X const dtype, U const dtype, W const dtype, F const dtype) {
     o := arange(0, 1024)
-    store(u + o, load(x + o).to(u32, bitcast: true))
-    store(f + o, cast(load(w + o), f32, bitcast: true))
-    store(r + o, cast(load(w + o), f32, bitcast: true).to(u32, bitcast: true))
-}
-kernel bc64(x *f64, u *i64, w *i64, f *f64, r *i64) {
-    o := arange(0, 1024)
-    store(u + o, load(x + o).to(i64, bitcast: true))
-    store(f + o, cast(load(w + o), f64, bitcast: true))
-    store(r + o, cast(load(w + o), f64, bitcast: true).to(i64, bitcast: true))
-}
-kernel bc16(x *f16, u *i16, w *i16, f *f16, r *i16) {
-    o := arange(0, 1024)
-    store(u + o, load(x + o).to(i16, bitcast: true))
-    store(f + o, cast(load(w + o), f16, bitcast: true))
-    store(r + o, cast(load(w + o), f16, bitcast: true).to(i16, bitcast: true))
-}
-kernel bcb16(x *bf16, u *u16, w *u16, f *bf16, r *u16) {
-    o := arange(0, 1024)
-    store(u + o, load(x + o).to(u16, bitcast: true))
-    store(f + o, cast(load(w + o), bf16, bitcast: true))
-    store(r + o, cast(load(w + o), bf16, bitcast: true).to(u16, bitcast: true))
-}
-kernel bc8(x *f8e5m2, u *u8, w *i8, f *f8e4m3, r *i8) {
-    o := arange(0, 1024)
-    store(u + o, load(x + o).to(u8, bitcast: true))
-    store(f + o, cast(load(w + o), f8e4m3, bitcast: true))
-    store(r + o, cast(load(w + o), f8e4m3, bitcast: true).to(i8, bitcast: true))
+    store(u + o, load(x + o).to(U, bitcast: true))
+    store(f + o, cast(load(w + o), F, bitcast: true))
+    store(r + o, cast(load(w + o), F, bitcast: true).to(W, bitcast: true))
 }
 kernel bcconst(u *u32) {
     store(u + arange(0, 2), cast(-0.0, u32, bitcast: true) + arange(0, 2).to(u32))
@@ -67,10 +43,24 @@ func quiet32(b uint32) uint32 {
 	return b
 }
 
+// bitcastTypes are the dtypes X, U, W, F of kernel bc in each case:
+// x (X) to u (U), w (W) to f (F), and w to F and back to W into r.
+var bitcastTypes = map[string]map[string]string{
+	"bc32":  {"X": "f32", "U": "u32", "W": "u32", "F": "f32"},
+	"bc64":  {"X": "f64", "U": "i64", "W": "i64", "F": "f64"},
+	"bc16":  {"X": "f16", "U": "i16", "W": "i16", "F": "f16"},
+	"bcb16": {"X": "bf16", "U": "u16", "W": "u16", "F": "bf16"},
+	"bc8":   {"X": "f8e5m2", "U": "u8", "W": "i8", "F": "f8e4m3"},
+}
+
 func runBitcast(t *testing.T, dev tle.Device, prog *tle.Program, name string, args map[string]any) {
-	k, err := prog.Kernel(name)
+	kernel, defs := name, bitcastTypes[name]
+	if defs != nil {
+		kernel = "bc"
+	}
+	k, err := prog.Kernel(kernel)
 	require.NoError(t, err)
-	require.NoError(t, k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4}, args), "%s on %s", name, dev.Name())
+	require.NoError(t, k.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4, Defines: defs}, args), "%s on %s", name, dev.Name())
 }
 
 // checkBitcast runs every kernel of bitcastSrc on dev with random bit
