@@ -6,7 +6,6 @@ import (
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/kernels/registry"
-	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/tle"
 )
 
@@ -223,7 +222,7 @@ func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err er
 		if fill == nil {
 			b, err = g.Alloc(dt, n)
 		} else {
-			b, err = randBuf(g, dt, n, fill)
+			b, err = registry.RandomBuffer(g, dt, n, fill)
 		}
 		if err == nil {
 			run.bufs = append(run.bufs, b)
@@ -254,31 +253,4 @@ func prepareBench(g *tle.GPU, c BenchConfig, base Params) (run *benchRun, err er
 	run.runner = NewRunner(g)
 	run.launch = func() error { return run.runner.Launch(d, p, t) }
 	return run, run.launch()
-}
-
-// randBuf fills n elements with values from fill: a block of up to 2^20
-// values is uploaded and tiled with device-to-device copies.
-func randBuf(g *tle.GPU, dt ir.DType, n int, fill func() float64) (*tle.DeviceBuffer, error) {
-	host := make([]float64, min(n, 1<<20))
-	for i := range host {
-		host[i] = fill()
-	}
-	src, err := g.Upload(dt, host)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Free(src)
-	b, err := g.Alloc(dt, n)
-	if err != nil {
-		return nil, err
-	}
-	for off := 0; off < n; off += len(host) {
-		cnt := min(len(host), n-off)
-		dst := &tle.DeviceBuffer{Ptr: b.Ptr + cuda.DevicePtr(off*dt.Bytes()), DType: dt, N: cnt}
-		if err := g.CopyDtoD(dst, src, cnt*dt.Bytes()); err != nil {
-			g.Free(b)
-			return nil, err
-		}
-	}
-	return b, nil
 }

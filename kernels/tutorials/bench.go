@@ -12,7 +12,6 @@ import (
 
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/kernels/registry"
-	"github.com/tlego/tle/runtime/cuda"
 	"github.com/tlego/tle/runtime/timing"
 	"github.com/tlego/tle/tle"
 )
@@ -116,32 +115,9 @@ func (bch *bencher) add(c, cfg, kernel string, t tle.Timing, flops, bytes float6
 
 const gib = 1 << 30
 
-// randBuf allocates n random elements of dt (never zeros): a 1 Mi-element
-// block generated on the host, tiled on the device.
+// randBuf allocates n random elements of dt (never zeros).
 func (bch *bencher) randBuf(dt ir.DType, n int) (*tle.DeviceBuffer, error) {
-	g := bch.g
-	const blk = 1 << 20
-	host := make([]float64, min(n, blk))
-	for i := range host {
-		host[i] = bch.r.NormFloat64()
-	}
-	b, err := g.Alloc(dt, n)
-	if err != nil {
-		return nil, err
-	}
-	src, err := g.Upload(dt, host)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Free(src)
-	for off := 0; off < n; off += len(host) {
-		cnt := min(len(host), n-off) * dt.Bytes()
-		dst := &tle.DeviceBuffer{Ptr: b.Ptr + cuda.DevicePtr(off*dt.Bytes()), DType: dt, N: cnt / dt.Bytes()}
-		if err := g.CopyDtoD(dst, src, cnt); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
+	return registry.RandomBuffer(bch.g, dt, n, bch.r.NormFloat64)
 }
 
 // copyAndVectorAdd measures a device-to-device copy of 1 GiB, the

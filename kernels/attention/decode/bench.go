@@ -243,7 +243,7 @@ func benchWorkload(g *tle.GPU, sms int, r *rand.Rand, w Workload, vars []BenchVa
 		}
 		bufs = append(bufs, x)
 		if fill {
-			err = paged.FillRandom(g, x, r)
+			err = registry.FillRandom(g, x, r.NormFloat64)
 		}
 		return x, err
 	}

@@ -3,7 +3,6 @@ package paged
 import (
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"sync"
 
 	"github.com/tlego/tle/tle"
@@ -63,23 +62,4 @@ func Floats(v []int64) []float64 {
 // Clone is a copy of t (a launch may write its arguments).
 func Clone(t *tle.Tensor) *tle.Tensor {
 	return &tle.Tensor{Shape: append([]int(nil), t.Shape...), Data: append([]float64(nil), t.Data...)}
-}
-
-// FillRandom writes random normal values of b's dtype into b, a chunk of
-// 1M values uploaded over and over (the benches' caches are hundreds of
-// MB).
-func FillRandom(g *tle.GPU, b *tle.DeviceBuffer, r *rand.Rand) error {
-	const chunk = 1 << 20
-	data := make([]float64, min(chunk, b.N))
-	for i := range data {
-		data[i] = b.DType.Round(r.NormFloat64())
-	}
-	for off := 0; off < b.N; off += chunk {
-		n := min(chunk, b.N-off)
-		view := &tle.DeviceBuffer{Ptr: b.Ptr + tle.DevicePtr(off*b.DType.Bytes()), DType: b.DType, N: n}
-		if err := g.UploadTo(view, data[:n]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -373,7 +373,7 @@ func benchRow(g *tle.GPU, r *rand.Rand, row BenchRow, opts BenchOptions) (BenchR
 		}
 		bufs = append(bufs, x)
 		if fill {
-			err = paged.FillRandom(g, x, r)
+			err = registry.FillRandom(g, x, r.NormFloat64)
 		}
 		return x
 	}
