@@ -18,22 +18,25 @@ import (
 // input: each must end with a clear error and the right exit status, never
 // a Go panic, and leave nothing half-written behind.
 
-// tlecBin is the tlec built for these tests (by TestMain).
+// tlecBin is the program these tests run as tlec: the test binary itself,
+// which TestMain turns into tlec when asTLEC is set in its environment, so
+// the tests exercise the same main without linking a second binary.
 var tlecBin string
 
+// asTLEC in a child's environment makes the test binary run tlec's main.
+const asTLEC = "TLEC_TEST_RUN_AS_TLEC"
+
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tlec-bin-")
+	if os.Getenv(asTLEC) == "1" {
+		main()
+		return
+	}
+	exe, err := os.Executable()
 	if err != nil {
 		panic(err)
 	}
-	tlecBin = filepath.Join(dir, "tlec")
-	if out, err := exec.Command("go", "build", "-o", tlecBin, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic("building tlec: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	tlecBin = exe
+	os.Exit(m.Run())
 }
 
 type result struct {
@@ -49,6 +52,7 @@ func tlec(t *testing.T, dir string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tlecBin, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), asTLEC+"=1")
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()
