@@ -203,26 +203,31 @@ var selftestPre = regexp.MustCompile(`(?s)<pre id="selftest">(.*?)</pre>`)
 func TestPassHTMLInChromium(t *testing.T) {
 	browser := chromium(t)
 	llcOrSkip(t)
-	dir := t.TempDir()
 	for _, c := range viewKernels {
-		k := tutorialKernel(t, c.name)
-		page, err := k.PassHTML(CompileOptions{Defines: c.defines, NumWarps: c.warps}, GPUOptions{})
-		require.NoError(t, err, c.name)
-		path := filepath.Join(dir, c.name+".html")
-		require.NoError(t, os.WriteFile(path, page, 0o644))
-		cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-			"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path+"#selftest")
-		out, err := cmd.Output()
-		require.NoError(t, err, "%s: chromium: %s", c.name, out)
-		m := selftestPre.FindSubmatch(out)
-		require.NotNil(t, m, "%s: no #selftest result in the DOM chromium dumped", c.name)
-		var r selftestResult
-		require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &r), "%s", m[1])
-		require.Equal(t, wantColumns(), r.Columns, c.name)
-		require.NotEmpty(t, r.Changed, c.name)
-		require.NotNil(t, r.Value, c.name)
-		require.Greater(t, len(r.Value.Columns), 1, "%s: value %s", c.name, r.Value.Text)
-		require.NotNil(t, r.Source, c.name)
-		require.Subset(t, r.Source.Columns, []string{"source", "input", "smem-alloc", "LLVM IR", "PTX"}, "%s: line %d", c.name, r.Source.Line)
+		// one browser per kernel, side by side: each start costs about a
+		// second of mostly waiting
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			k := tutorialKernel(t, c.name)
+			page, err := k.PassHTML(CompileOptions{Defines: c.defines, NumWarps: c.warps}, GPUOptions{})
+			require.NoError(t, err, c.name)
+			path := filepath.Join(dir, c.name+".html")
+			require.NoError(t, os.WriteFile(path, page, 0o644))
+			cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+				"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path+"#selftest")
+			out, err := cmd.Output()
+			require.NoError(t, err, "%s: chromium: %s", c.name, out)
+			m := selftestPre.FindSubmatch(out)
+			require.NotNil(t, m, "%s: no #selftest result in the DOM chromium dumped", c.name)
+			var r selftestResult
+			require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &r), "%s", m[1])
+			require.Equal(t, wantColumns(), r.Columns, c.name)
+			require.NotEmpty(t, r.Changed, c.name)
+			require.NotNil(t, r.Value, c.name)
+			require.Greater(t, len(r.Value.Columns), 1, "%s: value %s", c.name, r.Value.Text)
+			require.NotNil(t, r.Source, c.name)
+			require.Subset(t, r.Source.Columns, []string{"source", "input", "smem-alloc", "LLVM IR", "PTX"}, "%s: line %d", c.name, r.Source.Line)
+		})
 	}
 }

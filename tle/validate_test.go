@@ -165,14 +165,14 @@ func spinKernel(t *testing.T) *Kernel {
 // A limit test: a 2 s deadline stops a launch that would run for minutes.
 func TestRunContextDeadline(t *testing.T) {
 	k := spinKernel(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	err := k.RunContext(ctx, CPU(), [3]int{4, 1, 1}, CompileOptions{}, map[string]any{"out": NewTensor(4)})
 	elapsed := time.Since(start)
-	require.Less(t, elapsed, 3*time.Second)
+	require.Less(t, elapsed, 1400*time.Millisecond)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	require.Regexp(t, `^interp: launch of spin timed out after [12](\.\d+)?s: context deadline exceeded; 0 of 4 programs finished; still running: programs? \(0, 0, 0\)`, err.Error())
+	require.Regexp(t, `^interp: launch of spin timed out after (0\.\d+s|\d+(\.\d+)?ms): context deadline exceeded; 0 of 4 programs finished; still running: programs? \(0, 0, 0\)`, err.Error())
 }
 
 func TestRunContextCancelEndsTheGoroutines(t *testing.T) {
