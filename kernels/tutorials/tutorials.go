@@ -1,5 +1,6 @@
 // Package tutorials holds the tutorial kernels of TLE-Go: vector add, row
-// softmax, matmul, layer norm, a pipe producer/consumer with warp roles,
+// softmax, matmul, layer norm and its backward with the lock-protected
+// partial sums of dW and dB (layer_norm_bwd.tle, Triton's tutorial 05), a pipe producer/consumer with warp roles,
 // ping-pong consumers (a role with copies: 2 taking turns, pingpong.tle), a
 // two-CTA cluster exchange, TMA copies (rank 2, and rank 3 to 5 in a paged
 // KV-cache gather), TMA matmuls in bf16 and FP8, wgmma of fp8 and of small
