@@ -151,6 +151,7 @@ func checkAttentionBwd(t *testing.T, dev tle.Device) {
 // ex2.approx.
 func TestAttentionBwdPTX(t *testing.T) {
 	tletest.NeedLLC(t)
+	t.Parallel()
 	defs := map[string]string{"T": "f16"}
 	for key, val := range attnBwdCases[0].defs {
 		defs[key] = val

@@ -136,6 +136,7 @@ func checkLayerNormBwd(t *testing.T, dev tle.Device) {
 // it, and the reductions' shuffles.
 func TestLayerNormBwdPTX(t *testing.T) {
 	tletest.NeedLLC(t)
+	t.Parallel()
 	b, err := kernel(t, "layer_norm_bwd.tle", "layer_norm_bwd_dx_fused").Compile(tle.CompileOptions{
 		Defines: map[string]string{"T": "f16", "GROUP_SIZE_M": "64", "BLOCK_SIZE_N": "1024"}}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)

@@ -88,11 +88,58 @@ func checkMatmulPersistent(t *testing.T, dev tle.Device) {
 	}
 }
 
+// TestMatmulDescriptorPersistent runs the tutorial's descriptor form
+// (matmul_kernel_descriptor_persistent: A [M, K] and Bt [N, K] read, C
+// written through make_desc descriptors) on the interpreter
+// (TestMatmulDescriptorPersistentGPU on the GPU), with and without the
+// subtiled epilogue, against the float64 product: the shapes, NUM_SMS and
+// bound of TestMatmulPersistent's f16 case (K 80 and N 72 give rows of 160
+// and 144 bytes, multiples of 16 as TMA needs). TMA clips the tiles at M
+// and N and zero-fills the K tail; C starts as NaN, so every element must
+// be stored.
+func TestMatmulDescriptorPersistent(t *testing.T) { checkMatmulDescriptorPersistent(t, tle.CPU()) }
+
+// TestMatmulDescriptorPersistentGPU is TestMatmulDescriptorPersistent on
+// the GPU; it skips without one.
+func TestMatmulDescriptorPersistentGPU(t *testing.T) {
+	g, err := tle.OpenGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	checkMatmulDescriptorPersistent(t, g)
+}
+
+func checkMatmulDescriptorPersistent(t *testing.T, dev tle.Device) {
+	const M, N, K, bm, bn = 100, 72, 80, 32, 32
+	r := rand.New(rand.NewPCG(10, 35))
+	tiles := cdiv(M, bm) * cdiv(N, bn)
+	k := kernel(t, "matmul_persistent.tle", "matmul_descriptor_persistent")
+	a, bt := round(ir.F16, randn(r, M*K)), round(ir.F16, randn(r, N*K))
+	want := matmulRef(M, N, K, a, func(l, j int) float64 { return bt[j*K+l] })
+	for _, subtile := range []bool{false, true} {
+		for _, sms := range []int{5, 16} {
+			what := fmt.Sprintf("EPILOGUE_SUBTILE %v NUM_SMS %d on %s", subtile, sms, dev.Name())
+			c := poison(M * N)
+			c.Shape = []int{M, N}
+			opts := tle.CompileOptions{Defines: map[string]string{"BLOCK_SIZE_M": fmt.Sprint(bm), "BLOCK_SIZE_N": fmt.Sprint(bn),
+				"BLOCK_SIZE_K": "32", "GROUP_SIZE_M": "3", "NUM_SMS": fmt.Sprint(sms), "EPILOGUE_SUBTILE": fmt.Sprint(subtile)}}
+			err := k.Run(dev, [3]int{min(sms, tiles), 1, 1}, opts, map[string]any{
+				"a_ptr": &tle.Tensor{Shape: []int{M, K}, Data: a}, "b_ptr": &tle.Tensor{Shape: []int{N, K}, Data: bt}, "c_ptr": c,
+				"M": M, "N": N, "K": K})
+			require.NoError(t, err, what)
+			e := relRMS(c.Data, want)
+			t.Logf("%s: relative RMS error %.3g", what, e)
+			require.Less(t, e, 1e-3, what)
+		}
+	}
+}
+
 // TestMatmulPersistentPTX compiles both kernels through llc-19 at the
 // tutorial's 128 x 128 x 64 tile on 8 warps (f16): tensor-core products
 // (wgmma on sm_90a, mma.sync on sm_80) inside the persistent tile loop.
 func TestMatmulPersistentPTX(t *testing.T) {
 	tletest.NeedLLC(t)
+	t.Parallel()
 	defs := map[string]string{"T": "f16", "BLOCK_SIZE_M": "128", "BLOCK_SIZE_N": "128", "BLOCK_SIZE_K": "64", "GROUP_SIZE_M": "8", "NUM_SMS": "132"}
 	for _, name := range []string{"matmul_persistent", "matmul_persistent_flat"} {
 		k := kernel(t, "matmul_persistent.tle", name)
@@ -103,5 +150,24 @@ func TestMatmulPersistentPTX(t *testing.T) {
 			require.Regexp(t, tletest.PTXLine(`(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16|mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)\s`), b.PTX, "%s %s", name, arch)
 			require.Regexp(t, tletest.PTXLine(`(@%p\w*\s+)?st\.global(\.\w+)*\s`), b.PTX, "%s %s", name, arch)
 		}
+	}
+	// the descriptor form (sm_90a: TMA): maps made on the device, TMA
+	// loads completing on the mbarrier, a TMA store (two per tile with the
+	// subtiled epilogue)
+	k := kernel(t, "matmul_persistent.tle", "matmul_descriptor_persistent")
+	for _, subtile := range []bool{false, true} {
+		d := map[string]string{"BLOCK_SIZE_M": "128", "BLOCK_SIZE_N": "128", "BLOCK_SIZE_K": "64", "GROUP_SIZE_M": "8", "NUM_SMS": "132", "EPILOGUE_SUBTILE": fmt.Sprint(subtile)}
+		b, err := k.Compile(tle.CompileOptions{Defines: d, NumWarps: 8}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "subtile %v", subtile)
+		for _, w := range []string{`tensormap\.replace\.tile\.global_address\.shared::cta\.b1024\.b64\s`,
+			`cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes\s`, `mbarrier\.try_wait\.parity\.shared::cta\.b64\s`,
+			`(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16|mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)\s`} {
+			require.Regexp(t, tletest.PTXLine(`(@!?%\w+\s+)?`+w), b.PTX, "subtile %v: no %s", subtile, w)
+		}
+		stores := 1
+		if subtile {
+			stores = 2
+		}
+		require.Len(t, tletest.PTXLine(`(@!?%\w+\s+)?cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group\s`).FindAllString(b.PTX, -1), stores, "subtile %v: TMA stores", subtile)
 	}
 }
