@@ -85,12 +85,9 @@ var attnBwdCases = []struct {
 func TestAttentionBwd(t *testing.T) { checkAttentionBwd(t, tle.CPU()) }
 
 // TestAttentionBwdGPU is TestAttentionBwd on the GPU; it skips without
-// one.
+// one (requireGPU).
 func TestAttentionBwdGPU(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
+	g := requireGPU(t)
 	checkAttentionBwd(t, g)
 }
 

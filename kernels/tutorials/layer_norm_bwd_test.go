@@ -69,12 +69,10 @@ func layerNormBwdRef(rows, cols int, x, w, dy []float64, eps float64) (dx, dw, d
 // xhat (a mean 1% off) or a lost row (a race) is far above both.
 func TestLayerNormBwd(t *testing.T) { checkLayerNormBwd(t, tle.CPU()) }
 
-// TestLayerNormBwdGPU is TestLayerNormBwd on the GPU; it skips without one.
+// TestLayerNormBwdGPU is TestLayerNormBwd on the GPU; it skips without one
+// (requireGPU).
 func TestLayerNormBwdGPU(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
+	g := requireGPU(t)
 	checkLayerNormBwd(t, g)
 }
 

@@ -33,12 +33,9 @@ import (
 func TestMatmulPersistent(t *testing.T) { checkMatmulPersistent(t, tle.CPU()) }
 
 // TestMatmulPersistentGPU is TestMatmulPersistent on the GPU; it skips
-// without one.
+// without one (requireGPU).
 func TestMatmulPersistentGPU(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
+	g := requireGPU(t)
 	checkMatmulPersistent(t, g)
 }
 
@@ -100,12 +97,10 @@ func checkMatmulPersistent(t *testing.T, dev tle.Device) {
 func TestMatmulDescriptorPersistent(t *testing.T) { checkMatmulDescriptorPersistent(t, tle.CPU()) }
 
 // TestMatmulDescriptorPersistentGPU is TestMatmulDescriptorPersistent on
-// the GPU; it skips without one.
+// the GPU; it skips without one
+// (requireGPU).
 func TestMatmulDescriptorPersistentGPU(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
+	g := requireGPU(t)
 	checkMatmulDescriptorPersistent(t, g)
 }
 
