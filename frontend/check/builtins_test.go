@@ -62,6 +62,11 @@ func paramNamed(b *Builtin, name string) *Param {
 }
 
 func compileTime(tab *Tables, a *Arg) bool {
+	if a.Type == DTypeKind {
+		// a kernel's dtype parameter left unbound (x.to(T) with no -D T):
+		// the lowering only sees it bound, a dtype
+		return true
+	}
 	switch t := a.Type.(type) {
 	case *TypeVal, *ShapeVal:
 		return true

@@ -62,6 +62,12 @@ func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {
 			if isTV {
 				_, isTV = tv.T.(DType)
 			}
+			if !isTV && a.typ == DTypeKind {
+				// a kernel's dtype parameter left unbound: checked once
+				// -D binds it
+				ok = false
+				continue
+			}
 			if !isTV {
 				c.errorf(a.expr, "argument %s of %s must be a dtype such as bf16, not %s (%s)", a.name, name, c.src(a.expr), a.typ)
 				ok = false
@@ -121,6 +127,17 @@ func (c *checker) funcCall(e *ast.CallExpr, fd *ast.FuncDecl) Type {
 		call.Result = &Tuple{Types: inst.Results}
 	}
 	return call.Result
+}
+
+// invalidArg reports whether an argument of a non-const parameter of fd is
+// Invalid, which leaves the const parameters its type would give unbound.
+func invalidArg(fd *ast.FuncDecl, args []*argv) bool {
+	for i, p := range fd.Params {
+		if !p.Const && !args[i].def && isInvalid(args[i].typ) {
+			return true
+		}
+	}
+	return false
 }
 
 // binding is what unification found for a const parameter.
@@ -185,6 +202,13 @@ func (c *checker) inferConsts(e *ast.CallExpr, fd *ast.FuncDecl, args []*argv) b
 		i := want[n]
 		a, p := args[i], fd.Params[i]
 		b := got[n]
+		if b == nil && invalidArg(fd, args) {
+			// an argument is Invalid (an error reported already, or of a
+			// kernel's unbound dtype parameter T, whose expressions are
+			// checked once -D binds it): no cascade, the call is Invalid
+			ok = false
+			continue
+		}
 		if b == nil {
 			if mentioned(fd, n) {
 				c.errorf(e, "cannot infer %s in call to %s from the arguments' types: give it explicitly (%s: ...)", n, fd.Name.Name, n)
