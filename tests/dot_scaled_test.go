@@ -556,6 +556,34 @@ func TestDotScaledNaNScale(t *testing.T) {
 	}
 }
 
+// TestDotScaledBoundPacking: a packing given by a const parameter checks
+// unbound (K-packed shapes, not compared) and is checked once bound: true
+// runs, false (the bytes then pack along M, K is 32) is an error at the
+// call naming both K.
+func TestDotScaledBoundPacking(t *testing.T) {
+	t.Parallel()
+	src := `kernel kp(a *u8, s *u8, b *f8e4m3, out *f32, KP const i1) {
+    m := arange(0, 32)
+    k := arange(0, 64)
+    g := arange(0, 2)
+    x := load(a + m[:, None]*32 + m[None, :])
+    xs := load(s + m[:, None]*2 + g[None, :])
+    y := load(b + k[:, None]*32 + m[None, :])
+    store(out + m[:, None]*32 + m[None, :], dot_scaled(x, xs, "e2m1", y, xs, "e4m3", lhs_k_pack: KP))
+}
+`
+	prog, err := tle.Parse("kp.tle", []byte(src))
+	require.NoError(t, err)
+	k, err := prog.Kernel("kp")
+	require.NoError(t, err)
+	args := func() map[string]any {
+		return map[string]any{"a": make([]uint8, 32*32), "s": make([]uint8, 64), "b": make([]uint8, 64*32), "out": make([]float32, 32*32)}
+	}
+	require.NoError(t, k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"KP": "true"}}, args()))
+	err = k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"KP": "false"}}, args())
+	require.ErrorContains(t, err, "kp.tle:8:45: error: dot_scaled: the reduction dimensions differ: lhs [32,32]u8 (e2m1) holds K = 32, rhs [64,32]f8e4m3 (e4m3) holds K = 64")
+}
+
 // TestGPUDotScaled runs the random cases on the GPU, with scales of 127
 // +- 20 (no extremes: the tensor cores' f32 products and sums would
 // overflow or flush where the interpreter's float64 does not) and the NaN

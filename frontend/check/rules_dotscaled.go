@@ -40,6 +40,7 @@ type dotScaledSide struct {
 // scale tile [M, K/32] / [N, K/32] (batched: a leading B), acc f32.
 func (c *checker) dotScaled(cc *callCtx) Type {
 	var sides [2]*dotScaledSide
+	deferred := false // a packing known only once bound
 	for i, p := range []string{"lhs", "rhs"} {
 		s := &dotScaledSide{arg: cc.get(p), scale: cc.get(p + "_scale")}
 		f := cc.get(p + "_format")
@@ -53,12 +54,12 @@ func (c *checker) dotScaled(cc *callCtx) Type {
 			return Invalid
 		}
 		kp := cc.get(p + "_k_pack")
-		v, _, ok := c.constBool(cc, kp)
+		v, known, ok := c.constBool(cc, kp)
 		if !ok {
 			return Invalid
 		}
 		s.kPack = v
-		if !v && s.format != "e2m1" {
+		if known && !v && s.format != "e2m1" {
 			c.errorf(cc.at(kp), "dot_scaled: %s: false packs along %s, which only e2m1 does (two values a byte); %s is %s", kp.name, map[int]string{0: "M", 1: "N"}[i], p, s.format)
 			return Invalid
 		}
@@ -79,14 +80,21 @@ func (c *checker) dotScaled(cc *callCtx) Type {
 		r := len(t.Shape)
 		rows, cols := t.Shape[r-2], t.Shape[r-1]
 		two := ConstDim(2)
-		if i == 0 { // lhs [M, K]
+		if !known && s.format == "e2m1" {
+			// packed along K or along M/N: only a binding says which, and
+			// the bound re-check every compile makes sees it; until then
+			// the shapes are K-packed (the default) and not compared
+			s.kPack, deferred = true, true
+		}
+		switch {
+		case i == 0: // lhs [M, K]
 			s.outer, s.k = rows, cols
 			if s.format == "e2m1" && s.kPack {
 				s.k = cols.Mul(two)
 			} else if s.format == "e2m1" {
 				s.outer = rows.Mul(two)
 			}
-		} else { // rhs [K, N]
+		default: // rhs [K, N]
 			s.k, s.outer = rows, cols
 			if s.format == "e2m1" && s.kPack {
 				s.k = rows.Mul(two)
@@ -110,7 +118,7 @@ func (c *checker) dotScaled(cc *callCtx) Type {
 		}
 		batch = Shape{l.t.Shape[0]}
 	}
-	if !sameDim(l.k, r.k) {
+	if !deferred && !sameDim(l.k, r.k) {
 		c.errorf(cc.call, "dot_scaled: the reduction dimensions differ: lhs %s (%s) holds K = %s, rhs %s (%s) holds K = %s",
 			l.t, l.format, l.k, r.t, r.format, r.k)
 		return Invalid
@@ -123,7 +131,7 @@ func (c *checker) dotScaled(cc *callCtx) Type {
 		}
 	}
 	for _, s := range sides {
-		if s.scale == nil || s.scale.typ == NoneType {
+		if s.scale == nil || s.scale.typ == NoneType || deferred {
 			continue
 		}
 		if v, known := k.Const(); known && v%DotScaledGroup != 0 {
