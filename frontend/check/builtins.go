@@ -21,7 +21,11 @@ type Param struct {
 	// associative_scan's combine), the one place a helper is not called.
 	Func bool
 	// Also: another keyword for the parameter (Triton's name: combine_fn)
-	Also    string
+	Also string
+	// NoneOK: the argument may be written None, which means no value
+	// (dot_scaled's lhs_scale and rhs_scale, as Triton's None scale); the
+	// rule sees the type NoneType
+	NoneOK  bool
 	defVal  *Value
 	defType Type
 }
@@ -175,6 +179,9 @@ func random(name, doc string) *Builtin {
 	return fn(name, doc, (*checker).randomOp, pos("seed"), pos("offset"), kwInt("n_rounds", 10))
 }
 
+// noneOK lets a parameter's argument be None (Param.NoneOK).
+func noneOK(p *Param) *Param { p.NoneOK = true; return p }
+
 // cst marks a parameter compile-time (Param.Const).
 func cst(p *Param) *Param { p.Const = true; return p }
 
@@ -241,6 +248,9 @@ func init() {
 			pos("a"), pos("b"), opt("acc"),
 			&Param{Name: "input_precision", Keyword: true, Optional: true, Const: true, Default: `"tf32"`, defVal: &Value{Known: constant.MakeString("tf32")}, defType: String},
 			cst(kwOpt("allow_tf32")), cst(kwOpt("out_dtype")), cst(kwOpt("max_num_imprecise_acc"))),
+		fn("dot_scaled", "Triton's microscaled product lhs[M,K] x rhs[K,N] (+ acc) in f32: each operand in format \"e2m1\" (u8, two values a byte along K, or along M/N with lhs_k_pack/rhs_k_pack: false), \"e4m3\", \"e5m2\", \"bf16\" or \"fp16\", times its e8m0 scales (u8 [M, K/32] and [N, K/32]: 2^(e-127) per 32 elements of K, 0xFF NaN; None for none), upcast to bf16 (f16 with an fp16 operand) and scaled there, then dot",
+			(*checker).dotScaled, pos("lhs"), noneOK(pos("lhs_scale")), cst(pos("lhs_format")), pos("rhs"), noneOK(pos("rhs_scale")), cst(pos("rhs_format")), opt("acc"),
+			kwBool("fast_math", false), kwBool("lhs_k_pack", true), kwBool("rhs_k_pack", true), cst(kwOpt("out_dtype"))),
 		fn("where", "elementwise select: x where cond, else y (broadcast)", (*checker).where, pos("cond"), pos("x"), pos("y")),
 		fn("cast", "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width)", (*checker).cast, pos("x"), cst(pos("dtype")), kwBool("bitcast", false)),
 		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32; keep_dims: the reduced axes stay, of size 1"),

@@ -125,9 +125,13 @@ func (c *checker) bind(e *ast.CallExpr, name, sig string, params []*Param, field
 		i, err := m.Next(a)
 		var t Type
 		var v *Value
-		if i >= 0 && i < len(params) && params[i].Func {
+		switch {
+		case i >= 0 && i < len(params) && params[i].Func:
 			t = c.funcName(a.Value)
-		} else {
+		case i >= 0 && i < len(params) && params[i].NoneOK && isNone(a.Value):
+			t = NoneType
+			c.tab.Types[a.Value] = TypeAndValue{Type: NoneType}
+		default:
 			t, v = c.expr(a.Value)
 		}
 		av := &argv{expr: a.Value, typ: t, val: v}

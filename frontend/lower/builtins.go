@@ -41,6 +41,7 @@ func init() {
 		"atomic_xor":       with((*fn).atomic, "xor"),
 		"dot":              with((*fn).dot, ir.OpDot),
 		"wgmma":            with((*fn).dot, ir.OpWgmma),
+		"dot_scaled":       (*fn).dotScaled,
 		"where":            (*fn).where,
 		"cast":             (*fn).cast,
 		"sum":              with((*fn).reduce, "sum"),

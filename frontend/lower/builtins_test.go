@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/frontend/check"
 	"github.com/tlego/tle/ir"
@@ -80,4 +81,49 @@ func TestFMALowers(t *testing.T) {
 			assert.Regexp(t, `: (\[16\]f32|\[16\]f16|\[16,16\]f32|f32) loc`, l)
 		}
 	}
+}
+
+// TestDotScaledLowers: dot_scaled is no op of its own but Triton's
+// emulation in ordinary ops ending in one dot, whose operands are the
+// upcast and scaled tiles in the compute dtype (bf16; f16 with an fp16
+// operand) at their unpacked shapes: fp4 packed along K, M or N doubles
+// that dimension, and the scales are broadcast along K with a reshape.
+func TestDotScaledLowers(t *testing.T) {
+	src := `kernel k(a *u8, s *u8, b *f8e5m2, h *u16, out *f32) {
+    m := arange(0, 32)
+    k := arange(0, 64)
+    g := arange(0, 2)
+    x := load(a + m[:, None]*32 + m[None, :])
+    xs := load(s + m[:, None]*2 + g[None, :])
+    y := load(b + k[:, None]*32 + m[None, :])
+    yn := load(a + k[:, None]*16 + arange(0, 16)[None, :])
+    xm := load(a + arange(0, 16)[:, None]*64 + k[None, :])
+    yh := load(h + k[:, None]*32 + m[None, :])
+    store(out + m[:, None]*32 + m[None, :], dot_scaled(x, xs, "e2m1", y, xs, "e5m2"))
+    store(out + m[:, None]*32 + m[None, :], dot_scaled(xm, None, "e2m1", yn, xs, "e2m1", lhs_k_pack: false, rhs_k_pack: false))
+    store(out + m[:, None]*32 + m[None, :], dot_scaled(x, None, "e2m1", yh, None, "fp16"))
+}
+`
+	m := lowerSource(t, "ds.tle", src)
+	require.NoError(t, ir.Verify(m), ir.Print(m))
+	var dots []*ir.Op
+	m.Funcs[0].Walk(func(op *ir.Op) {
+		if op.Kind == ir.OpDot {
+			dots = append(dots, op)
+		}
+	})
+	require.Len(t, dots, 3)
+	for i, want := range []ir.DType{ir.BF16, ir.BF16, ir.F16} {
+		a, b := dots[i].Operands[0].Type, dots[i].Operands[1].Type
+		assert.Equal(t, []int{32, 64}, ir.ShapeOf(a), "dot %d: lhs", i)
+		assert.Equal(t, []int{64, 32}, ir.ShapeOf(b), "dot %d: rhs", i)
+		assert.Equal(t, want, ir.ElemDType(a), "dot %d", i)
+		assert.Equal(t, want, ir.ElemDType(b), "dot %d", i)
+		assert.Equal(t, ir.F32, ir.ElemDType(dots[i].Results[0].Type), "dot %d", i)
+	}
+	text := ir.Print(m)
+	assert.NotContains(t, text, "dot_scaled")
+	// the scaled operands: a product in the compute dtype before the dot
+	assert.Contains(t, text, "bitcast(")
+	assert.Contains(t, text, "reshape(")
 }

@@ -51,6 +51,7 @@ func TestLowerTutorials(t *testing.T) {
 		{"layer_norm.tle", "layer_norm", map[string]string{"BLOCK": "1024"}},
 		{"pipe_scale.tle", "pipe_scale", map[string]string{"ROWS": "8", "ROW": "256", "CAP": "2"}},
 		{"cluster_exchange.tle", "cluster_exchange", map[string]string{"BLOCK": "256"}},
+		{"matmul_mxfp4.tle", "matmul_mxfp4", map[string]string{"BM": "64", "BN": "32", "BK": "128"}},
 	}
 	for _, c := range cases {
 		m := lowerFile(t, filepath.Join(dir, c.file), c.kernel, c.defs)
