@@ -89,7 +89,7 @@ const (
 	OpAtomicRMW  Kind = "atomic_rmw"      // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor, sem?, scope?} -> old values
 	OpAtomicCAS  Kind = "atomic_cas"      // (ptr, cmp, value [, mask]) {sem?, scope?} -> old values; sem: acq_rel|acquire|release|relaxed (none: relaxed), scope: gpu|cta|sys (none: gpu)
 	OpDot        Kind = "dot"             // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
-	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min|combine} -> tile of rank-1, or a scalar from rank 1; combine: region (a, b scalars of x's dtype) ends in yield of one
+	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min|or|xor|combine} (or, xor: integers) -> tile of rank-1, or a scalar from rank 1; combine: region (a, b scalars of x's dtype) ends in yield of one
 	OpScan       Kind = "scan"            // (x) {axis, kind: sum|prod|combine, reverse: bool} -> same type; combine: a region as reduce's
 	OpPrint      Kind = "print"           // (values...) {prefix: string}
 	OpAssert     Kind = "assert"          // (cond) {msg: string}

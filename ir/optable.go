@@ -113,7 +113,7 @@ func optional(name string, t AttrType) AttrSpec {
 // Predicates of cmp, kinds of reduce/scan and atomic_rmw.
 var (
 	CmpPreds    = []string{"lt", "le", "gt", "ge", "eq", "ne"}
-	ReduceKinds = []string{"sum", "max", "min", "combine"}
+	ReduceKinds = []string{"sum", "max", "min", "or", "xor", "combine"}
 	ScanKinds   = []string{"sum", "max", "min", "prod", "combine"}
 	AtomicKinds = []string{"add", "max", "min", "xchg", "and", "or", "xor"}
 	// how signal changes a peer's flag

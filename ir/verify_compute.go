@@ -320,6 +320,9 @@ func (v *verifier) checkReduce(op, _ *Op) bool {
 	}
 	out := slices.Delete(slices.Clone(tileShape(op.ot(0))), ax, ax+1)
 	v.sameType(op, "result", op.rt(), TileOf(out, Elem(op.ot(0))))
+	if k := op.Attrs.String("kind"); (k == "or" || k == "xor") && !ElemDType(op.ot(0)).IsInt() {
+		v.errf(op, "kind %s reduces integers, not %s", k, typeString(op.ot(0)))
+	}
 	v.checkCombine(op)
 	return true
 }
