@@ -24,6 +24,15 @@ const (
 	OpExpandDims Kind = "expand_dims" // (tile) {axis} -> tile with a size-1 dim inserted
 	OpReshape    Kind = "reshape"     // (tile) -> tile of the same number of elements (row-major)
 	OpTrans      Kind = "trans"       // (tile) {perm: []int64} -> permuted tile
+	// (src, index) {axis} -> tile of index's shape, src's dtype: out[..., i, ...]
+	// = src[..., index[..., i, ...], ...] along axis (Triton's gather); index
+	// an integer tile of src's rank and shape but along axis; an index out of
+	// [0, src's size along axis) is an interpreter error
+	OpGather Kind = "gather"
+	// (x) {axis, mask} -> x's type: out[..., i, ...] = x[..., i^mask, ...]
+	// along axis (its size a power of two, 0 < mask < it): the exchange of a
+	// bitonic sort's compare-and-swap step (frontend/lower/sort.go)
+	OpButterfly Kind = "butterfly"
 
 	// ---- element-wise arithmetic
 	OpAdd    Kind = "add"

@@ -150,6 +150,8 @@ var opTable = []OpInfo{
 	{Name: OpExpandDims, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkExpandDims},
 	{Name: OpReshape, Operands: one, Results: one, Pure: true, verify: (*verifier).checkReshape},
 	{Name: OpTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkTrans},
+	{Name: OpGather, Operands: two, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkGather},
+	{Name: OpButterfly, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("mask", AttrInt)}, Pure: true, verify: (*verifier).checkButterfly},
 
 	// ---- element-wise arithmetic
 	{Name: OpAdd, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
