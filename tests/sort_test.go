@@ -31,6 +31,14 @@ kernel sorts(x *T, y *T, asc *T, desc *T, cols *T, top *T, merged *T, mdesc *T, 
     store(merged + o, bitonic_merge(b))
     store(mdesc + o, bitonic_merge(b, dim: -1, descending: true))
 }
+
+kernel sort1d(x *f32, k *i32, d *f32, t *f32, h *i32, on i1) {
+    o := arange(0, 64)
+    v := load(x + o)
+    store(d + o, sort(v, descending: true))
+    store(t + arange(0, 4), topk(v, 4))
+    store(h + arange(0, 8), histogram(load(k + o), 8, mask: on))
+}
 `
 
 // nanLess orders NaN above every number (the order sort documents).
@@ -135,6 +143,35 @@ func runSorts(t *testing.T, dev tle.Device, dt string, m, n, k int, seed uint64)
 	}
 }
 
+// runSort1D: a 1-D tile sorted descending, its top 4, and a histogram
+// whose mask is a runtime scalar (on, then off).
+func runSort1D(t *testing.T, dev tle.Device, seed uint64) {
+	prog, err := tle.Parse("sort.tle", []byte(sortSrc))
+	require.NoError(t, err)
+	kern, err := prog.Kernel("sort1d")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for _, on := range []bool{true, false} {
+		x, k := sortInputs("f32", r, 64), make([]float64, 64)
+		for i := range k {
+			k[i] = float64(r.IntN(12) - 2)
+		}
+		d, top, h := tle.NewTensor(64), tle.NewTensor(4), tle.NewTensor(8)
+		require.NoError(t, kern.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4},
+			map[string]any{"x": &tle.Tensor{Shape: []int{64}, Data: x}, "k": &tle.Tensor{Shape: []int{64}, Data: k}, "d": d, "t": top, "h": h, "on": on}))
+		want := sortedLines(x, 1, 64, 1, true)
+		sameValues(t, want, d.Data, "1-D sort descending on %s", dev.Name())
+		sameValues(t, want[:4], top.Data, "1-D topk on %s", dev.Name())
+		hist := make([]float64, 8)
+		for _, v := range k {
+			if on && v >= 0 && v < 8 {
+				hist[int(v)]++
+			}
+		}
+		require.Equal(t, hist, h.Data, "histogram with mask %v on %s", on, dev.Name())
+	}
+}
+
 // sortCases are the dtypes and [M, N] shapes with topk's K.
 var sortCases = []struct {
 	dt      string
@@ -152,6 +189,7 @@ func TestSort(t *testing.T) {
 	for i, c := range sortCases {
 		runSorts(t, tle.CPU(), c.dt, c.m, c.n, c.k, uint64(40+i))
 	}
+	runSort1D(t, tle.CPU(), 50)
 }
 
 // TestGPUSort: the same on the GPU.
@@ -169,4 +207,5 @@ func TestGPUSort(t *testing.T) {
 	// larger tiles: exchanges across warps go through shared memory
 	runSorts(t, g, "f32", 16, 256, 16, 80)
 	runSorts(t, g, "i32", 64, 32, 4, 81)
+	runSort1D(t, g, 82)
 }
