@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -30,6 +31,16 @@ kernel sorts(x *T, y *T, asc *T, desc *T, cols *T, top *T, merged *T, mdesc *T, 
     b := load(y + o)
     store(merged + o, bitonic_merge(b))
     store(mdesc + o, bitonic_merge(b, dim: -1, descending: true))
+}
+
+kernel sort3d(x *i32, s *i32, t *i32) {
+    a := arange(0, 2)
+    b := arange(0, 4)
+    c := arange(0, 8)
+    o := a[:, None, None]*32 + b[None, :, None]*8 + c[None, None, :]
+    v := load(x + o)
+    store(s + o, sort(v, 1, descending: true))
+    store(t + a[:, None, None]*16 + arange(0, 2)[None, :, None]*8 + c[None, None, :], topk(v, 2, dim: 1))
 }
 
 kernel sort1d(x *f32, k *i32, d *f32, t *f32, h *i32, on i1) {
@@ -143,6 +154,35 @@ func runSorts(t *testing.T, dev tle.Device, dt string, m, n, k int, seed uint64)
 	}
 }
 
+// runSort3D: a [2, 4, 8] tile sorted along its middle dimension, and its
+// top 2 there.
+func runSort3D(t *testing.T, dev tle.Device, seed uint64) {
+	prog, err := tle.Parse("sort.tle", []byte(sortSrc))
+	require.NoError(t, err)
+	kern, err := prog.Kernel("sort3d")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(seed, 3))
+	x := sortInputs("i32", r, 64)
+	s, top := tle.NewTensor(64), tle.NewTensor(32)
+	require.NoError(t, kern.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4},
+		map[string]any{"x": &tle.Tensor{Shape: []int{64}, Data: x}, "s": s, "t": top}))
+	for a := range 2 {
+		for c := range 8 {
+			col := make([]float64, 4)
+			for b := range 4 {
+				col[b] = x[a*32+b*8+c]
+			}
+			col = sortedLines(col, 1, 4, 1, true)
+			for b := range 4 {
+				require.Equal(t, col[b], s.Data[a*32+b*8+c], "3-D sort along dim 1 on %s at %d,%d,%d", dev.Name(), a, b, c)
+				if b < 2 {
+					require.Equal(t, col[b], top.Data[a*16+b*8+c], "3-D topk along dim 1 on %s at %d,%d,%d", dev.Name(), a, b, c)
+				}
+			}
+		}
+	}
+}
+
 // runSort1D: a 1-D tile sorted descending, its top 4, and a histogram
 // whose mask is a runtime scalar (on, then off).
 func runSort1D(t *testing.T, dev tle.Device, seed uint64) {
@@ -190,6 +230,7 @@ func TestSort(t *testing.T) {
 		runSorts(t, tle.CPU(), c.dt, c.m, c.n, c.k, uint64(40+i))
 	}
 	runSort1D(t, tle.CPU(), 50)
+	runSort3D(t, tle.CPU(), 51)
 }
 
 // TestGPUSort: the same on the GPU.
@@ -208,4 +249,41 @@ func TestGPUSort(t *testing.T) {
 	runSorts(t, g, "f32", 16, 256, 16, 80)
 	runSorts(t, g, "i32", 64, 32, 4, 81)
 	runSort1D(t, g, 82)
+	runSort3D(t, g, 83)
+}
+
+// TestSortBuilds compiles, through llc-19, every configuration the GPU
+// tests of sort and gather run (the tile shapes and dtypes, so each
+// butterfly's register, lane or shared-memory path and each gather's
+// layout), so that one that cannot build fails here without a GPU.
+func TestSortBuilds(t *testing.T) {
+	tletest.NeedLLC(t)
+	build := func(src, kernel string, defs map[string]string) {
+		t.Helper()
+		prog, err := tle.Parse("sort.tle", []byte(src))
+		require.NoError(t, err)
+		k, err := prog.Kernel(kernel)
+		require.NoError(t, err)
+		b, err := k.Compile(tle.CompileOptions{NumWarps: 4, Defines: defs}, tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err, "%s %v", kernel, defs)
+		require.Contains(t, b.PTX, ".entry "+kernel)
+	}
+	cases := append(sortCases[:len(sortCases):len(sortCases)], struct {
+		dt      string
+		m, n, k int
+	}{"f32", 16, 256, 16}, struct {
+		dt      string
+		m, n, k int
+	}{"i32", 64, 32, 4})
+	for _, c := range cases {
+		build(sortSrc, "sorts", map[string]string{"T": c.dt, "M": fmt.Sprint(c.m), "N": fmt.Sprint(c.n), "K": fmt.Sprint(c.k)})
+	}
+	build(sortSrc, "sort1d", nil)
+	build(sortSrc, "sort3d", nil)
+	for _, c := range gatherCases {
+		build(gatherOpSrc, "gathers", map[string]string{"T": c.dt, "M": fmt.Sprint(c.m), "N": fmt.Sprint(c.n), "K": fmt.Sprint(c.k)})
+	}
+	for _, c := range histCases {
+		build(gatherOpSrc, "hist", map[string]string{"N": fmt.Sprint(c[0]), "B": fmt.Sprint(c[1])})
+	}
 }
