@@ -35,6 +35,14 @@ kernel hist(x *i32, m *i1, all *i32, masked *i32, N const i32, B const i32) {
     store(masked + b, histogram(v, B, mask: load(m + o)))
 }
 
+kernel hist_loop(x *i32, h *i32, n i32) {
+    acc := zeros([16], i32)
+    for i := range(0, n, 64) {
+        acc += histogram(load(x + i + arange(0, 64)), 16)
+    }
+    store(h + arange(0, 16), acc)
+}
+
 kernel gather_oob(x *f32, i *i32, out *f32) {
     c := arange(0, 16)
     store(out + c, gather(load(x + c), load(i + c), 0))
@@ -108,12 +116,34 @@ func runHistogram(t *testing.T, dev tle.Device, n, bins int, seed uint64) {
 	}
 }
 
+// runHistLoop: histograms of successive 64-element chunks summed in a loop
+// (the shared buffer zeroed again each trip).
+func runHistLoop(t *testing.T, dev tle.Device, seed uint64) {
+	prog, err := tle.Parse("gather.tle", []byte(gatherOpSrc))
+	require.NoError(t, err)
+	kern, err := prog.Kernel("hist_loop")
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(seed, 7))
+	x := make([]float64, 256)
+	want := make([]float64, 16)
+	for i := range x {
+		x[i] = float64(r.IntN(20) - 2)
+		if x[i] >= 0 && x[i] < 16 {
+			want[int(x[i])]++
+		}
+	}
+	h := tle.NewTensor(16)
+	require.NoError(t, kern.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{NumWarps: 4},
+		map[string]any{"x": &tle.Tensor{Shape: []int{256}, Data: x}, "h": h, "n": int32(256)}))
+	require.Equal(t, want, h.Data, "histograms summed in a loop on %s", dev.Name())
+}
+
 var gatherCases = []struct {
 	dt      string
 	m, n, k int
 }{{"f32", 4, 16, 8}, {"i32", 8, 8, 16}, {"bf16", 2, 32, 2}}
 
-var histCases = [][2]int{{64, 8}, {16, 32}, {256, 4}}
+var histCases = [][2]int{{64, 8}, {16, 32}, {256, 4}, {1024, 256}}
 
 // TestGather runs gather along both axes on the interpreter against Go
 // indexing, and histogram against Go counts (values out of range ignored).
@@ -124,6 +154,7 @@ func TestGather(t *testing.T) {
 	for i, c := range histCases {
 		runHistogram(t, tle.CPU(), c[0], c[1], uint64(95+i))
 	}
+	runHistLoop(t, tle.CPU(), 98)
 }
 
 // TestGatherOutOfRange: an index out of range is an interpreter error at
@@ -141,7 +172,7 @@ func TestGatherOutOfRange(t *testing.T) {
 	err = kern.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{}, map[string]any{
 		"x": tle.NewTensor(16), "i": &tle.Tensor{Shape: []int{16}, Data: idx}, "out": tle.NewTensor(16)})
 	require.Error(t, err)
-	require.Contains(t, err.Error(), "gather.tle:23:20")
+	require.Contains(t, err.Error(), "gather.tle:31:20")
 	require.Contains(t, err.Error(), "gather: index 16 at [5] is out of range [0, 16) along axis 0")
 	idx[5] = -1
 	err = kern.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{}, map[string]any{
@@ -164,4 +195,5 @@ func TestGPUGather(t *testing.T) {
 	for i, c := range histCases {
 		runHistogram(t, g, c[0], c[1], uint64(105+i))
 	}
+	runHistLoop(t, g, 108)
 }

@@ -286,4 +286,5 @@ func TestSortBuilds(t *testing.T) {
 	for _, c := range histCases {
 		build(gatherOpSrc, "hist", map[string]string{"N": fmt.Sprint(c[0]), "B": fmt.Sprint(c[1])})
 	}
+	build(gatherOpSrc, "hist_loop", nil)
 }

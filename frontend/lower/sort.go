@@ -206,40 +206,41 @@ func (s *fn) gather(a *args) *val {
 	return &val{v: s.b.Value(ir.OpGather, ir.TileOf(ir.ShapeOf(idx.Type), ir.ElemDType(src.Type)), []*ir.Value{src, idx}, ir.Attrs{"axis": int64(axis)})}
 }
 
-// histogram lowers histogram(x, num_bins, mask:) from existing ops: each
-// bin b counts the elements equal to b (where mask holds) by a comparison
-// of x[None, :] with the bins' column arange(0, num_bins)[:, None] and an
-// i32 sum along the elements, so a value outside [0, num_bins) matches no
-// bin and is not counted. It costs num_bins x len(x) comparisons: meant
-// for small bin counts. x is compared in i32 (narrower integers widen
-// exactly) or i64 (u32, i64, u64: a u64 above 2^63 becomes negative,
-// out of range either way).
+// histogram lowers histogram(x, num_bins, mask:) as a histogram in shared
+// memory, the way one is written by hand in .tle: a [num_bins]i32 buffer
+// zeroed, one relaxed CTA-scope atomic add of 1 per element in [0,
+// num_bins) where mask holds (out-of-range elements point at bin 0, masked
+// off, and are not counted), the buffer read back as the result. x is
+// compared in i32 (narrower integers widen exactly) or i64 (u32, i64, u64:
+// a u64 above 2^63 becomes negative, out of range either way).
 func (s *fn) histogram(a *args) *val {
 	c := a.call
 	x := s.valueArg(a, "x")
 	nb := int(s.constIntArg(a, "num_bins"))
-	s.b.Pos = c.Pos()
 	pos := c.Pos()
+	s.b.Pos = pos
 	n := ir.ShapeOf(x.Type)[0]
 	wide := ir.I32
 	if dt := ir.ElemDType(x.Type); dt.Bits() > 32 || dt == ir.U32 {
 		wide = ir.I64
 	}
-	x = s.convert(x, ir.TileOf([]int{n}, wide), pos)
-	grid := []int{nb, n}
-	row := s.b.Value(ir.OpExpandDims, ir.TileOf([]int{1, n}, wide), []*ir.Value{x}, ir.Attrs{"axis": int64(0)})
-	row = s.broadcastTo(row, grid, pos)
-	bins := s.b.Value(ir.OpArange, ir.TileOf([]int{nb}, ir.I32), nil, ir.Attrs{"start": int64(0), "end": int64(nb)})
-	bins = s.convert(bins, ir.TileOf([]int{nb}, wide), pos)
-	col := s.b.Value(ir.OpExpandDims, ir.TileOf([]int{nb, 1}, wide), []*ir.Value{bins}, ir.Attrs{"axis": int64(1)})
-	col = s.broadcastTo(col, grid, pos)
-	hit := s.b.Value(ir.OpCmp, ir.TileOf(grid, ir.I1), []*ir.Value{row, col}, ir.Attrs{"pred": "eq"})
+	wt, bt := ir.TileOf([]int{n}, wide), ir.TileOf([]int{n}, ir.I1)
+	x = s.convert(x, wt, pos)
+	konst := func(t ir.Type, v int64) *ir.Value { return s.b.Value(ir.OpConstant, t, nil, ir.Attrs{"value": v}) }
+	in := s.b.Value(ir.OpAnd, bt, []*ir.Value{
+		s.b.Value(ir.OpCmp, bt, []*ir.Value{x, konst(wt, 0)}, ir.Attrs{"pred": "ge"}),
+		s.b.Value(ir.OpCmp, bt, []*ir.Value{x, konst(wt, int64(nb))}, ir.Attrs{"pred": "lt"}),
+	}, nil)
 	if a.gave("mask") {
-		m := s.argAs(a, "mask", ir.TileOf([]int{n}, ir.I1))
+		m := s.argAs(a, "mask", bt)
 		s.b.Pos = pos
-		mr := s.b.Value(ir.OpExpandDims, ir.TileOf([]int{1, n}, ir.I1), []*ir.Value{m}, ir.Attrs{"axis": int64(0)})
-		hit = s.b.Value(ir.OpAnd, ir.TileOf(grid, ir.I1), []*ir.Value{hit, s.broadcastTo(mr, grid, pos)}, nil)
+		in = s.b.Value(ir.OpAnd, bt, []*ir.Value{in, m}, nil)
 	}
-	ones := s.convert(hit, ir.TileOf(grid, ir.I32), pos)
-	return &val{v: s.reduceIn(ones, "sum", 1, false)}
+	idx := s.convert(s.b.Value(ir.OpSelect, wt, []*ir.Value{in, x, konst(wt, 0)}, nil), ir.TileOf([]int{n}, ir.I32), pos)
+	ht := ir.TileOf([]int{nb}, ir.I32)
+	buf := s.b.Value(ir.OpAlloc, &ir.MemDesc{Shape: []int{nb}, Elem: ir.I32, Order: ir.RowMajor(1), Space: ir.Shared}, []*ir.Value{konst(ht, 0)}, nil)
+	it := ir.TileOf([]int{n}, ir.I32)
+	ptr := s.b.Value(ir.OpLocalPtr, ir.TileOf([]int{n}, &ir.Pointer{Elem: ir.I32, Space: ir.Shared}), []*ir.Value{buf, idx}, nil)
+	s.b.Value(ir.OpAtomicRMW, it, []*ir.Value{ptr, konst(it, 1), in}, ir.Attrs{"kind": "add", "sem": "relaxed", "scope": "cta"})
+	return &val{v: s.b.Value(ir.OpLocalLoad, ht, []*ir.Value{buf}, nil)}
 }
