@@ -24,6 +24,15 @@ const (
 	OpExpandDims Kind = "expand_dims" // (tile) {axis} -> tile with a size-1 dim inserted
 	OpReshape    Kind = "reshape"     // (tile) -> tile of the same number of elements (row-major)
 	OpTrans      Kind = "trans"       // (tile) {perm: []int64} -> permuted tile
+	// (src, index) {axis} -> tile of index's shape, src's dtype: out[..., i, ...]
+	// = src[..., index[..., i, ...], ...] along axis (Triton's gather); index
+	// an integer tile of src's rank and shape but along axis; an index out of
+	// [0, src's size along axis) is an interpreter error
+	OpGather Kind = "gather"
+	// (x) {axis, mask} -> x's type: out[..., i, ...] = x[..., i^mask, ...]
+	// along axis (its size a power of two, 0 < mask < it): the exchange of a
+	// bitonic sort's compare-and-swap step (frontend/lower/sort.go)
+	OpButterfly Kind = "butterfly"
 
 	// ---- element-wise arithmetic
 	OpAdd    Kind = "add"
@@ -89,7 +98,7 @@ const (
 	OpAtomicRMW  Kind = "atomic_rmw"      // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor, sem?, scope?} -> old values
 	OpAtomicCAS  Kind = "atomic_cas"      // (ptr, cmp, value [, mask]) {sem?, scope?} -> old values; sem: acq_rel|acquire|release|relaxed (none: relaxed), scope: gpu|cta|sys (none: gpu)
 	OpDot        Kind = "dot"             // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
-	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min|combine} -> tile of rank-1, or a scalar from rank 1; combine: region (a, b scalars of x's dtype) ends in yield of one
+	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min|or|xor|combine} (or, xor: integers) -> tile of rank-1, or a scalar from rank 1; combine: region (a, b scalars of x's dtype) ends in yield of one
 	OpScan       Kind = "scan"            // (x) {axis, kind: sum|prod|combine, reverse: bool} -> same type; combine: a region as reduce's
 	OpPrint      Kind = "print"           // (values...) {prefix: string}
 	OpAssert     Kind = "assert"          // (cond) {msg: string}

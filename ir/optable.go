@@ -113,7 +113,7 @@ func optional(name string, t AttrType) AttrSpec {
 // Predicates of cmp, kinds of reduce/scan and atomic_rmw.
 var (
 	CmpPreds    = []string{"lt", "le", "gt", "ge", "eq", "ne"}
-	ReduceKinds = []string{"sum", "max", "min", "combine"}
+	ReduceKinds = []string{"sum", "max", "min", "or", "xor", "combine"}
 	ScanKinds   = []string{"sum", "max", "min", "prod", "combine"}
 	AtomicKinds = []string{"add", "max", "min", "xchg", "and", "or", "xor"}
 	// how signal changes a peer's flag
@@ -150,6 +150,8 @@ var opTable = []OpInfo{
 	{Name: OpExpandDims, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkExpandDims},
 	{Name: OpReshape, Operands: one, Results: one, Pure: true, verify: (*verifier).checkReshape},
 	{Name: OpTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkTrans},
+	{Name: OpGather, Operands: two, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkGather},
+	{Name: OpButterfly, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("mask", AttrInt)}, Pure: true, verify: (*verifier).checkButterfly},
 
 	// ---- element-wise arithmetic
 	{Name: OpAdd, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},

@@ -87,9 +87,13 @@ func buildAll() *Module {
 	bc := v(OpBroadcast, tile(F32, 64, 64), []*Value{ed}, nil)
 	v(OpReshape, tile(F32, 32, 128), []*Value{bc}, nil)
 	tr := v(OpTrans, tile(F32, 64, 64), []*Value{bc}, Attrs{"perm": []int64{1, 0}})
+	gi := v(OpBroadcast, tile(I32, 64, 64), []*Value{v(OpExpandDims, tile(I32, 64, 1), []*Value{idx}, Attrs{"axis": int64(1)})}, nil)
+	tr = v(OpGather, tile(F32, 64, 64), []*Value{tr, gi}, Attrs{"axis": int64(1)})
+	tr = v(OpButterfly, tile(F32, 64, 64), []*Value{tr}, Attrs{"axis": int64(0), "mask": int64(3)})
 	dt := v(OpDot, tile(F32, 64, 64), []*Value{bc, tr, cz}, Attrs{"input_precision": "ieee"})
 	red := v(OpReduce, tile(F32, 64), []*Value{dt}, Attrs{"axis": int64(1), "kind": "sum"})
 	v(OpReduce, F32, []*Value{red}, Attrs{"axis": int64(0), "kind": "max"})
+	v(OpReduce, I32, []*Value{iv}, Attrs{"axis": int64(0), "kind": "xor"})
 	sc := v(OpScan, tile(F32, 64), []*Value{red}, Attrs{"axis": int64(0), "kind": "sum", "reverse": true})
 	b.Pos++
 	b.Create(OpStore, nil, []*Value{ptrs, sc, mask}, nil)

@@ -122,6 +122,49 @@ func (v *verifier) checkTrans(op, _ *Op) bool {
 	return true
 }
 
+// checkGather: src and index tiles of one rank, index of integers and of
+// src's shape but along axis; the result of index's shape, src's dtype.
+func (v *verifier) checkGather(op, _ *Op) bool {
+	src, idx := tileShape(op.ot(0)), tileShape(op.ot(1))
+	ax, ok := v.reductionAxis(op)
+	if !ok {
+		return false
+	}
+	if len(idx) != len(src) {
+		v.errf(op, "index %s and source %s differ in rank", typeString(op.ot(1)), typeString(op.ot(0)))
+		return false
+	}
+	for d := range src {
+		if d != ax && idx[d] != src[d] {
+			v.errf(op, "index %s and source %s differ in dimension %d (only axis %d may)", typeString(op.ot(1)), typeString(op.ot(0)), d, ax)
+			return false
+		}
+	}
+	if !elemDType(op.ot(1)).IsInt() {
+		v.errf(op, "index must be integers, not %s", typeString(op.ot(1)))
+		return false
+	}
+	v.sameType(op, "result", op.rt(), &Tile{Shape: idx, Elem: Elem(op.ot(0))})
+	return true
+}
+
+// checkButterfly: the axis' size a power of two, mask in (0, size); the
+// result of the operand's type.
+func (v *verifier) checkButterfly(op, _ *Op) bool {
+	ax, ok := v.reductionAxis(op)
+	if !ok {
+		return false
+	}
+	n := tileShape(op.ot(0))[ax]
+	m, _ := op.Attrs["mask"].(int64)
+	if n&(n-1) != 0 || m <= 0 || m >= int64(n) {
+		v.errf(op, "mask %d along axis %d of size %d: the size must be a power of two and the mask in [1, %d)", m, ax, n, n)
+		return false
+	}
+	v.sameType(op, "result", op.rt(), op.ot(0))
+	return true
+}
+
 // binary checks the operands and result of an element-wise binary op:
 // one type, of numbers, of integers when intOnly.
 func (v *verifier) binary(op *Op, intOnly bool) bool {
@@ -320,6 +363,9 @@ func (v *verifier) checkReduce(op, _ *Op) bool {
 	}
 	out := slices.Delete(slices.Clone(tileShape(op.ot(0))), ax, ax+1)
 	v.sameType(op, "result", op.rt(), TileOf(out, Elem(op.ot(0))))
+	if k := op.Attrs.String("kind"); (k == "or" || k == "xor") && !ElemDType(op.ot(0)).IsInt() {
+		v.errf(op, "kind %s reduces integers, not %s", k, typeString(op.ot(0)))
+	}
 	v.checkCombine(op)
 	return true
 }

@@ -44,6 +44,25 @@ func TestVerifyTextCases(t *testing.T) {
   %1 = constant() {value = 0.0} : [16,16]f16 loc(2)
   %2 = constant() {value = 0.0} : [16,16]f32 loc(3)
   %3 = dot(%0, %1, %2) : [16,16]f32 loc(5)`), "shapes [16,32] x [16,16] + [16,16] do not make [M,K] x [K,N] + [M,N]"},
+		{"reduce or of floats", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = reduce(%0) {axis = 1, kind = "or"} : [16]f32 loc(5)`), "op reduce: kind or reduces integers, not [16,32]f32"},
+		{"gather rank", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [32]i32 loc(2)
+  %2 = gather(%0, %1) {axis = 1} : [32]f32 loc(5)`), "op gather: index [32]i32 and source [16,32]f32 differ in rank"},
+		{"gather shape", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [8,4]i32 loc(2)
+  %2 = gather(%0, %1) {axis = 1} : [8,4]f32 loc(5)`), "op gather: index [8,4]i32 and source [16,32]f32 differ in dimension 0 (only axis 1 may)"},
+		{"gather index dtype", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = gather(%0, %0) {axis = 1} : [16,32]f32 loc(5)`), "op gather: index must be integers, not [16,32]f32"},
+		{"gather result", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [16,4]i32 loc(2)
+  %2 = gather(%0, %1) {axis = 1} : [16,32]f32 loc(5)`), "op gather: result has type [16,32]f32, want [16,4]f32"},
+		{"butterfly mask", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = butterfly(%0) {axis = 1, mask = 32} : [16,32]f32 loc(5)`), "op butterfly: mask 32 along axis 1 of size 32"},
+		{"butterfly size", kernel(`  %0 = constant() {value = 0.0} : [16,24]f32 loc(1)
+  %1 = butterfly(%0) {axis = 1, mask = 4} : [16,24]f32 loc(5)`), "the size must be a power of two"},
+		{"butterfly result", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = butterfly(%0) {axis = 0, mask = 4} : [16,32]i32 loc(5)`), "op butterfly: result has type [16,32]i32, want [16,32]f32"},
 		{"reduce axis", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
   %1 = reduce(%0) {axis = 2, kind = "sum"} : [16]f32 loc(5)`), "op reduce: axis 2 out of range"},
 		{"reduce result", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)

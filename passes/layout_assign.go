@@ -905,6 +905,16 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
 			return permuteBlocked(b, op.Attrs.Ints("perm"))
 		}
+	case ir.OpGather:
+		// the result is read in the index's layout (one index a register)
+		if l := s.lay(op.Operands[1]); l != nil {
+			return l
+		}
+	case ir.OpButterfly:
+		// the exchange keeps the operand's layout
+		if l := s.lay(op.Operands[0]); l != nil {
+			return l
+		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
@@ -1198,8 +1208,15 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 			return sl.Parent
 		}
 		return nil
-	case ir.OpScan, ir.OpBroadcast, ir.OpPrefixCount, ir.OpLocalPtr:
+	case ir.OpScan, ir.OpBroadcast, ir.OpPrefixCount, ir.OpLocalPtr, ir.OpButterfly:
 		return res
+	case ir.OpGather:
+		// the source goes to shared memory as it is; the index in the
+		// result's layout
+		if j == 1 {
+			return res
+		}
+		return nil
 	case ir.OpBallot:
 		return gpu.VoteLayout(s.nwAt(op))
 	case ir.OpExpandDims:

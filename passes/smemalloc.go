@@ -70,6 +70,19 @@ func ScratchBytes(op *ir.Op) (int, error) {
 			return 0, err
 		}
 		return gpu.PrefixCountScratchBytes(ls), nil
+	case ir.OpGather:
+		src := layTileOf(op.Operands[0])
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
+	case ir.OpButterfly:
+		src := layTileOf(op.Operands[0])
+		ls, err := gpu.Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		if _, _, ok := gpu.ButterflyMasks(ls, int(op.Attrs.Int("axis", 0)), int(op.Attrs.Int("mask", 0))); ok {
+			return 0, nil
+		}
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
 	case ir.OpTrans, ir.OpReshape:
 		src := layTileOf(op.Operands[0])
 		if op.Kind == ir.OpTrans {

@@ -440,6 +440,8 @@ func init() {
 		ir.OpExpandDims:         (*gen).broadcastLike,
 		ir.OpReshape:            (*gen).reshapeLike,
 		ir.OpTrans:              (*gen).reshapeLike,
+		ir.OpGather:             (*gen).gather,
+		ir.OpButterfly:          (*gen).butterfly,
 		gpu.OpConvertLayout:     (*gen).convertLayout,
 		ir.OpLoad:               (*gen).load,
 		ir.OpStore:              (*gen).store,

@@ -50,7 +50,13 @@
 // both sides. Reductions combine registers, then butterfly
 // shuffles over the lanes along the axis, then one shared-memory round for
 // the warps along it; scans use shfl.up (shfl.down for reverse) and a
-// shared-memory prefix over warps and repetitions. The warp votes
+// shared-memory prefix over warps and repetitions. butterfly (the exchange
+// of sort's bitonic network, gather.go) renames registers and does one
+// shfl.sync.bfly a register when the mask's coordinate bits are register
+// and lane bits of the layout (gpu.ButterflyMasks), else goes through the
+// op's scratch as gather does: the source written row-major, each result
+// element read where its index points (an out-of-range index reads element
+// 0 of its line). The warp votes
 // (votes.go) take their mask one element per thread, element 32w+b on lane
 // b: ballot is one vote.sync.ballot.b32 per register; prefix_count adds,
 // to popc(ballot & %lanemask_lt), the popcounts of the words before the

@@ -734,7 +734,7 @@ func (g *gen) quietBetween(from, to *ir.Op, skip ...*ir.Op) bool {
 				continue
 			}
 			if len(o.Regions) > 0 || !o.Kind.IsPure() || o.Kind == ir.OpTrans || o.Kind == ir.OpReshape ||
-				o.Kind == ir.OpReduce || o.Kind == ir.OpScan {
+				o.Kind == ir.OpReduce || o.Kind == ir.OpScan || o.Kind == ir.OpGather || o.Kind == ir.OpButterfly {
 				return false
 			}
 		}

@@ -109,6 +109,10 @@ func (a accum) combine(x, y value.Value) value.Value {
 			return g.add(x, y)
 		case "prod":
 			return g.cur.NewMul(x, y)
+		case "or":
+			return g.cur.NewOr(x, y)
+		case "xor":
+			return g.cur.NewXor(x, y)
 		case "max", "min":
 			p := map[[2]bool]enum.IPred{{true, true}: enum.IPredSGT, {true, false}: enum.IPredUGT,
 				{false, true}: enum.IPredSLT, {false, false}: enum.IPredULT}[[2]bool{a.kind == "max", signed}]

@@ -893,6 +893,14 @@ func (c *checker) reduce(cc *callCtx) Type {
 	if arg {
 		d = I32
 	}
+	if (cc.b.Name == "reduce_or" || cc.b.Name == "xor_sum") && !d.IsInteger() {
+		return c.argErr(cc, x, "a tile of integers")
+	}
+	if a := cc.get("dtype"); a != nil {
+		if d, ok = c.dtypeArg(cc, a); !ok {
+			return Invalid
+		}
+	}
 	var out Type = d
 	if a := cc.get("axis"); a != nil {
 		ax, ok := c.axisArg(cc, a, len(t.Shape))
@@ -933,6 +941,12 @@ func (c *checker) cumsum(cc *callCtx) Type {
 	}
 	if _, _, ok := c.constBool(cc, cc.get("reverse")); !ok {
 		return Invalid
+	}
+	if a := cc.get("dtype"); a != nil {
+		if d, ok = c.dtypeArg(cc, a); !ok {
+			return Invalid
+		}
+		return &Tile{Shape: t.Shape, Elem: d}
 	}
 	return &Tile{Shape: t.Shape, Elem: reduced(cc.b.Name, d)}
 }

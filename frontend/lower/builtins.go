@@ -49,8 +49,15 @@ func init() {
 		"min":              with((*fn).reduce, "min"),
 		"argmax":           with((*fn).reduce, "argmax"),
 		"argmin":           with((*fn).reduce, "argmin"),
+		"reduce_or":        with((*fn).reduce, "or"),
+		"xor_sum":          with((*fn).reduce, "xor"),
 		"reduce":           (*fn).reduceCombine,
 		"associative_scan": (*fn).scanCombine,
+		"sort":             with((*fn).sortLike, "sort"),
+		"topk":             with((*fn).sortLike, "topk"),
+		"bitonic_merge":    with((*fn).sortLike, "merge"),
+		"gather":           (*fn).gather,
+		"histogram":        (*fn).histogram,
 		"cumsum":           with((*fn).cumsum, "sum"),
 		"cumprod":          with((*fn).cumsum, "prod"),
 		"exp":              with((*fn).math, ir.OpExp),
@@ -548,9 +555,17 @@ func (s *fn) axisArg(a *args, rank int) (int, bool) {
 }
 
 func (s *fn) reduceAxis(x *ir.Value, kind string, axis int) *ir.Value {
+	return s.reduceIn(x, kind, axis, true)
+}
+
+// reduceIn is reduceAxis; widen false keeps a small integer sum in its
+// dtype (sum's dtype: given).
+func (s *fn) reduceIn(x *ir.Value, kind string, axis int, widen bool) *ir.Value {
 	shape := ir.ShapeOf(x.Type)
 	out := append(append([]int(nil), shape[:axis]...), shape[axis+1:]...)
-	x = s.widenForSum(x, kind)
+	if widen {
+		x = s.widenForSum(x, kind)
+	}
 	dt := ir.ElemDType(x.Type)
 	op := s.b.Create(ir.OpReduce, []ir.Type{ir.TileOf(out, dt)}, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind})
 	if kind == "combine" {
@@ -584,7 +599,11 @@ func (s *fn) cumsum(a *args, kind string) *val {
 	axis, _ := s.axisArg(a, len(shape))
 	rev := s.constIntArg(a, "reverse") != 0
 	s.b.Pos = c.Pos()
-	x = s.widenForSum(x, "sum")
+	if a.gave("dtype") {
+		x = s.convert(x, ir.WithElem(x.Type, s.dtypeArg(a, "dtype")), c.Pos())
+	} else {
+		x = s.widenForSum(x, "sum")
+	}
 	return &val{v: s.b.Value(ir.OpScan, x.Type, []*ir.Value{x}, ir.Attrs{"axis": int64(axis), "kind": kind, "reverse": rev})}
 }
 

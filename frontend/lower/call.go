@@ -68,6 +68,17 @@ func (a *args) param(name string) *check.Param {
 	panic(fmt.Sprintf("the lowering of %s asks for argument %s, which %s does not have", a.b.CallName(), name, a.b.Signature()))
 }
 
+// gave reports whether the call writes parameter name (false when the row
+// has no such parameter).
+func (a *args) gave(name string) bool {
+	for _, p := range a.b.Params {
+		if p.Name == name {
+			return a.named[name] != nil || a.values[name] != nil
+		}
+	}
+	return false
+}
+
 // has reports whether the call gives parameter name a value: written, or
 // the row's default.
 func (a *args) has(name string) bool {

@@ -17,6 +17,12 @@ func (s *fn) reduce(a *args, kind string) *val {
 	axis, ok := s.axisArg(a, len(shape))
 	keep := s.constIntArg(a, "keep_dims") != 0
 	s.b.Pos = c.Pos()
+	widen := !a.gave("dtype")
+	if !widen {
+		// Triton's sum(x, dtype=): x converted first, summed in dtype
+		x = s.convert(x, ir.WithElem(x.Type, s.dtypeArg(a, "dtype")), c.Pos())
+		s.b.Pos = c.Pos()
+	}
 	indices, left := kind == "argmax" || kind == "argmin", true
 	switch kind {
 	case "argmax", "argmin":
@@ -36,10 +42,10 @@ func (s *fn) reduce(a *args, kind string) *val {
 	case !ok:
 		vals = x
 		for len(ir.ShapeOf(vals.Type)) > 0 {
-			vals = s.reduceAxis(vals, kind, len(ir.ShapeOf(vals.Type))-1)
+			vals = s.reduceIn(vals, kind, len(ir.ShapeOf(vals.Type))-1, widen)
 		}
 	default:
-		vals = s.reduceAxis(x, kind, axis)
+		vals = s.reduceIn(x, kind, axis, widen)
 	}
 	if keep {
 		vals, idx = s.keepDims(vals, shape, axis, ok), s.keepDims(idx, shape, axis, ok)

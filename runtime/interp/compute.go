@@ -241,7 +241,7 @@ func (t *thread) fold(in *instr, scan bool) error {
 	if kind == "" {
 		kind = "sum"
 	}
-	if kind != "sum" && kind != "max" && kind != "min" && kind != "prod" && kind != "combine" {
+	if kind != "sum" && kind != "max" && kind != "min" && kind != "prod" && kind != "combine" && (scan || kind != "or" && kind != "xor") {
 		return t.errAt(op, "%s: unknown kind %q", op.Kind, kind)
 	}
 	reverse := scan && op.Attrs.Bool("reverse")
@@ -334,6 +334,10 @@ func (t *thread) fold(in *instr, scan bool) error {
 					acc = wrap(so.dt, acc+y)
 				case kind == "prod":
 					acc = wrap(so.dt, acc*y)
+				case kind == "or":
+					acc |= y
+				case kind == "xor":
+					acc ^= y
 				case kind == "max" && less(acc, y, u), kind == "min" && less(y, acc, u):
 					acc = y
 				}
