@@ -165,18 +165,6 @@ func TestBadDeviceLaunches(t *testing.T) {
 	require.ErrorContains(t, err, "on 4 devices with 2 argument maps")
 }
 
-// The GPU backend does not compile device meshes yet: an error at the
-// position of the first device-level op, not a miscompile.
-func TestGPURejectsDeviceMesh(t *testing.T) {
-	p, err := tle.Load(FS, "all_reduce.tle")
-	require.NoError(t, err)
-	k, err := p.Kernel("all_reduce_oneshot")
-	require.NoError(t, err)
-	err = k.CheckTarget(opts(4, "bf16"), tle.GPUOptions{})
-	require.Error(t, err)
-	require.Contains(t, err.Error(), "all_reduce.tle:11:13: error: device_mesh: device meshes run on the interpreter only so far")
-}
-
 // A mesh of one device: remote of rank 0 is the local part, the barriers
 // have one participant each.
 func TestOneDevice(t *testing.T) {
