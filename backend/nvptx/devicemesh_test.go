@@ -81,6 +81,19 @@ kernel inrole(out *f32) {
     }
 }
 
+kernel roles(flags *i32, out *f32) {
+    mesh := device_mesh(device: 2)
+    warp_specialize {
+        role a(warps: 1) {
+            signal(flags, 1, mesh, 1, op: "add")
+        }
+        role b(warps: 4) {
+            signal_wait(flags, 1)
+            store(out, 1.0)
+        }
+    }
+}
+
 kernel twomeshes(out *f32) {
     a := device_mesh(device: 2)
     b := device_mesh(device: 4)
@@ -331,6 +344,21 @@ func TestDeviceBarrierLayout(t *testing.T) {
 	wantPTX(t, ptx, 2, `add\.s64 %rd\d+, %rd\d+, 16;`) // recv = sent + WORLD*4
 }
 
+// Inside warp roles a signal and a wait use the role's named barrier and
+// the role's first thread, not the CTA's.
+func TestSignalInRoles(t *testing.T) {
+	ptx := compileTLE(t, meshProgram(t), "roles", nil).PTX
+	at := 0
+	for _, p := range []string{`bar\.sync 1, 32;`, `@%p atom\.add\.release\.sys\.global\.u32`,
+		`ld\.acquire\.sys\.global\.b32`, `fence\.proxy\.alias;`, `bar\.sync 2, 128;`, `st\.global\.f32`} {
+		loc := ws(p).FindStringIndex(ptx[at:])
+		if loc == nil {
+			t.Fatalf("no %s after byte %d:\n%s", p, at, ptx)
+		}
+		at += loc[1]
+	}
+}
+
 // What the backend still refuses, at the op: a device barrier inside a
 // warp role, two meshes of different sizes in one kernel.
 func TestDeviceMeshErrors(t *testing.T) {
@@ -340,7 +368,7 @@ func TestDeviceMeshErrors(t *testing.T) {
 	prog := meshProgram(t)
 	for kernel, want := range map[string]string{
 		"inrole":    "mesh.tle:63:13: error: distributed_barrier: distributed_barrier inside a warp role",
-		"twomeshes": "mesh.tle:73:10: error: device_mesh: a second device mesh, of 4 devices where the first has 2: a kernel runs on one mesh",
+		"twomeshes": "mesh.tle:86:10: error: device_mesh: a second device mesh, of 4 devices where the first has 2: a kernel runs on one mesh",
 	} {
 		k, err := prog.Kernel(kernel)
 		if err != nil {
