@@ -145,6 +145,11 @@ func TestMeshHiddenParams(t *testing.T) {
 }
 
 func TestDeviceSyncBytes(t *testing.T) {
+	for h, want := range map[nvptx.HiddenParam]int{nvptx.HiddenRank: 4, nvptx.HiddenHeapBases: 8, nvptx.HiddenSync: 8, nvptx.HiddenScratch: 8} {
+		if h.Bytes() != want {
+			t.Errorf("%s.Bytes() = %d, want %d", h, h.Bytes(), want)
+		}
+	}
 	for _, c := range []struct{ world, programs, want int }{{4, 1, 32}, {8, 3, 192}, {2, 0, 0}, {0, 5, 0}, {-1, 2, 0}} {
 		if got := nvptx.DeviceSyncBytes(c.world, c.programs); got != c.want {
 			t.Errorf("DeviceSyncBytes(%d, %d) = %d, want %d", c.world, c.programs, got, c.want)
