@@ -181,6 +181,15 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 	switch op.Kind {
 	case OpConvertLayout:
 		out = in(0).clone()
+	case ir.OpRemotePtr:
+		// the same offsets in a peer's symmetric heap: one byte distance
+		// for every element, a multiple of the heaps' 16-byte alignment
+		// (the device-mesh ABI)
+		out = in(0).clone()
+		out.Value = nil
+		for d := range out.Div {
+			out.Div[d] = min(out.Div[d], 16)
+		}
 	case ir.OpConstant:
 		if v, ok := op.Attrs["value"].(int64); ok {
 			vv := v

@@ -148,7 +148,7 @@ const (
 	OpRemote             Kind = "remote"              // (buf, rank, mesh) -> memdesc in the cluster space
 	OpDistributedBarrier Kind = "distributed_barrier" // (mesh) {axis?: "device"|"cluster", group?: n}
 
-	// ---- meshes across devices (device_mesh(device: n)): interpreter only so far
+	// ---- meshes across devices (device_mesh(device: n)); on the GPU, the device-mesh ABI (backend/nvptx/devicemesh.go)
 	OpRemotePtr  Kind = "remote_ptr"  // (ptr, rank, mesh) -> ptr's type: the peer device's pointer into a symmetric buffer
 	OpSignal     Kind = "signal"      // (ptr, rank, mesh, value) {op: "set"|"add"}: release at system scope, on the peer's flag
 	OpSignalWait Kind = "signal_wait" // (ptr, value) {cmp}: wait until the local flag compares true to value; acquire at system scope

@@ -42,11 +42,36 @@ func PipelineLoops(m *ir.Module, stages int) error {
 				// iterations could read past what the kernel reads
 				continue
 			}
+			if laySyncsDevices(l) {
+				// a copy issued an iteration early would read before the
+				// signal_wait or device barrier that orders the read
+				continue
+			}
 			pipelineLoop(f, l, ls)
 		}
 		DeadCode(f)
 	}
 	return nil
+}
+
+// laySyncsDevices reports a loop whose body waits for other devices (a
+// signal_wait, or a distributed_barrier on a device mesh): its loads read
+// what those order and cannot move to an earlier iteration.
+func laySyncsDevices(loop *ir.Op) bool {
+	found := false
+	for _, r := range loop.Regions {
+		r.Walk(func(o *ir.Op) {
+			switch o.Kind {
+			case ir.OpSignalWait:
+				found = true
+			case ir.OpDistributedBarrier:
+				if m, ok := o.Operands[0].Type.(*ir.Mesh); ok && m.Devices > 0 {
+					found = true
+				}
+			}
+		})
+	}
+	return found
 }
 
 func layInnermost(op *ir.Op) bool {

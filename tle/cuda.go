@@ -319,6 +319,9 @@ func (g *GPU) LaunchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args ..
 	if err := o.check(gk.bin); err != nil {
 		return err
 	}
+	if err := oneDevice(gk.bin); err != nil {
+		return err
+	}
 	if err := checkGrid(grid); err != nil {
 		return fmt.Errorf("%s: %w", gk.bin.Kernel, err)
 	}
@@ -365,6 +368,22 @@ func (g *GPU) LaunchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args ..
 	}
 	return gk.fn.Launch(cfg, args...)
 }
+
+// oneDevice refuses to launch a kernel with a device mesh on one GPU: it
+// takes the device-mesh ABI's hidden parameters (rank, heap_bases, sync:
+// Binary.Hidden), which only a launch on a mesh of GPUs passes.
+func oneDevice(bin *Binary) error {
+	if bin.MeshDevices > 0 {
+		return fmt.Errorf("%s runs on a mesh of %d GPUs (device_mesh(device: %d)): it takes the hidden parameters %v that a launch on the mesh passes, not a launch on one GPU", bin.Kernel, bin.MeshDevices, bin.MeshDevices, bin.Hidden)
+	}
+	return nil
+}
+
+// DeviceSyncBytes is the size of the device barrier area (the "sync"
+// hidden parameter of a kernel with a device mesh, Binary.Hidden) that a
+// launch of programs programs on a mesh of world devices needs, in every
+// rank's symmetric heap: 8*world*programs bytes (docs/distributed.md).
+func DeviceSyncBytes(world, programs int) int { return nvptx.DeviceSyncBytes(world, programs) }
 
 // scratchBytes is the make_desc scratch a launch of bin over grid needs
 // (Binary.ScratchBytes per program), or an error when it does not fit an

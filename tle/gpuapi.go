@@ -196,6 +196,9 @@ func (g *GPU) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args ...any) 
 	if err != nil {
 		return nil, err
 	}
+	if err := oneDevice(gk.bin); err != nil {
+		return nil, err
+	}
 	if err := g.encodeDescs(gk.bin, vals); err != nil {
 		return nil, err
 	}

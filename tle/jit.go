@@ -15,7 +15,6 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/tlego/tle/backend/nvptx"
-	"github.com/tlego/tle/diag"
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/passes"
@@ -85,6 +84,17 @@ type Binary struct {
 	// make_desc maps): the launcher passes a buffer of ScratchBytes times
 	// the grid's programs after the parameters.
 	ScratchBytes int `json:",omitempty"`
+	// MeshDevices is the size of the device axis of the kernel's mesh
+	// (device_mesh(device: WORLD); 0 without one): the kernel runs on
+	// MeshDevices GPUs, one launch each, with the device-mesh ABI's hidden
+	// parameters (Hidden; docs/distributed.md).
+	MeshDevices int `json:",omitempty"`
+	// Hidden names the parameters the kernel takes after Params, in order,
+	// which the launcher passes: "rank" (i32), "heap_bases" (a device
+	// pointer to MeshDevices i64s), "sync" (a device pointer to
+	// DeviceSyncBytes(MeshDevices, programs) bytes of the symmetric heap),
+	// "scratch" (ScratchBytes per program).
+	Hidden []string `json:",omitempty"`
 	// GridDependencyWait: the kernel calls grid_dependency_wait, so it may
 	// be launched as a programmatic dependent launch (LaunchOptions.PDL).
 	GridDependencyWait bool   `json:",omitempty"`
@@ -234,6 +244,10 @@ func emitModule(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) 
 	for _, kk := range res.Kernels {
 		if kk.Name == kernel {
 			b.NumWarps, b.SmemBytes, b.Params, b.Descs, b.ScratchBytes = kk.NumWarps, kk.SmemBytes, kk.Params, kk.Descs, kk.ScratchBytes
+			b.MeshDevices = kk.MeshDevices
+			for _, h := range kk.Hidden {
+				b.Hidden = append(b.Hidden, string(h))
+			}
 		}
 	}
 	fn.Walk(func(op *ir.Op) {
@@ -273,10 +287,6 @@ func gpuPasses(m *ir.Module, kernel string, opts CompileOptions, g GPUOptions) (
 		return 0, fmt.Errorf("no kernel %q in the module", kernel)
 	}
 	numWarps = int(fn.Attrs.Int("num_warps", 4))
-	if op := nvptx.InterpreterOnly(m); op != nil {
-		// before the GPU passes, which do not know these ops either
-		return 0, diag.Errorf(m.File, op.Pos, "%s: device meshes run on the interpreter only so far (the GPU backend does not compile them yet; docs/distributed.md)", op.Kind)
-	}
 	var before []byte
 	if opts.NumStages == 0 {
 		before = []byte(ir.PrintOffsets(m)) // parsed back with m.File: offsets, not lines
@@ -332,6 +342,9 @@ func sum(b *Binary) string {
 	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%d\x00%v\x00%v\x00%s\x00%d", b.Kernel, b.PTX, b.NumWarps, b.SmemBytes, b.Cluster, b.Params, b.Arch, b.ScratchBytes)
 	if b.GridDependencyWait { // only then, so that the sums of other entries stay as they were
 		h.Write([]byte("\x00grid_dependency_wait"))
+	}
+	if b.MeshDevices > 0 || len(b.Hidden) > 0 { // likewise
+		fmt.Fprintf(h, "\x00mesh\x00%d\x00%v", b.MeshDevices, b.Hidden)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -45,9 +45,18 @@ type Kernel struct {
 	Descs      []DescParam // the CUtensorMap each desc parameter needs (tma.go)
 	// ScratchBytes is the global scratch each program needs (the maps its
 	// make_descs write, TensormapBytes each). When it is not 0 the kernel
-	// takes one more parameter after Params: a global pointer to
-	// ScratchBytes times the number of programs of the launch.
+	// takes one more parameter after Params (HiddenScratch): a global
+	// pointer to ScratchBytes times the number of programs of the launch.
 	ScratchBytes int
+	// MeshDevices is the size of the device axis of the kernel's mesh
+	// (device_mesh(device: WORLD); 0 without one). Such a kernel runs on
+	// WORLD devices and takes the device-mesh ABI's hidden parameters
+	// (devicemesh.go: rank, heap_bases, sync).
+	MeshDevices int
+	// Hidden lists the parameters the kernel takes after Params, which the
+	// launcher passes, in order: rank, heap_bases, sync for a device mesh,
+	// then scratch for make_desc.
+	Hidden []HiddenParam
 }
 
 // Result is the LLVM IR of a module and what a launcher needs to know.
@@ -65,9 +74,6 @@ type Result struct {
 // EmitLLVM lowers a module whose tiles have layouts (passes.AssignLayouts and
 // passes.AllocateShared have run) to LLVM IR text for NVPTX.
 func EmitLLVM(m *ir.Module, opts Options) (*Result, error) {
-	if err := checkInterpreterOnly(m); err != nil {
-		return nil, err
-	}
 	if err := checkTMA(m); err != nil {
 		return nil, err
 	}
@@ -167,6 +173,9 @@ type gen struct {
 	descPlan  map[*ir.Value]*tmaPlan
 	descIndex map[*ir.Op]int
 	scratch   *llvm.Param
+	// mesh is the device mesh's hidden parameters (devicemesh.go), nil
+	// without one
+	mesh      *meshState
 	bases     map[*gpu.LinearLayout][]value.Value
 	regCoords map[*gpu.LinearLayout][][]int
 	regIndex  map[*gpu.LinearLayout]map[int]int
@@ -273,10 +282,20 @@ func emitFunc(md *module, f *ir.Func, opts Options) (k Kernel, err error) {
 		k.Params = append(k.Params, p.Name+":"+p.Type.String())
 		k.ParamBytes = append(k.ParamBytes, paramBytes(p.Type))
 	}
+	world, err := deviceMeshOf(f)
+	if err != nil {
+		return k, err
+	}
+	if world > 0 {
+		k.MeshDevices = world
+		params = append(params, g.meshParams(world)...)
+		k.Hidden = append(k.Hidden, HiddenRank, HiddenHeapBases, HiddenSync)
+	}
 	if len(g.descIndex) > 0 {
 		k.ScratchBytes = TensormapBytes * len(g.descIndex)
 		g.scratch = llvm.NewParam(scratchParamName, ptrTo(types.I8, asGlobal))
 		params = append(params, g.scratch)
+		k.Hidden = append(k.Hidden, HiddenScratch)
 	}
 	g.fn = md.m.NewFunc(f.Name, types.Void, params...)
 	g.entry = g.fn.NewBlock("entry")
@@ -480,6 +499,9 @@ func init() {
 		ir.OpShardID:            (*gen).shardID,
 		ir.OpRemote:             (*gen).remote,
 		ir.OpDistributedBarrier: (*gen).distributedBarrier,
+		ir.OpRemotePtr:          (*gen).remotePtr,
+		ir.OpSignal:             (*gen).signal,
+		ir.OpSignalWait:         (*gen).signalWait,
 		ir.OpWgmma:              (*gen).wgmma,
 		ir.OpWgmmaWait:          (*gen).wgmmaWait,
 		ir.OpCopy:               (*gen).tmaCopy,
@@ -522,6 +544,10 @@ func (g *gen) needHopper(op *ir.Op) {
 	need, ok := hopperOps[op.Kind]
 	switch {
 	case !ok:
+	case op.Kind == ir.OpShardID && op.Attrs.Int("axis", 0) == 3:
+		// shard_id(mesh, "device") is the hidden rank parameter
+	case op.Kind == ir.OpDistributedBarrier && !deviceBarrierCluster(op):
+		// a device barrier without barrier.cluster
 	case need.sm90a && g.arch != "" && g.arch != "sm_90a":
 		g.failf("needs sm_90a (%s); the target is %s", need.instr, g.arch)
 	case !archAtLeast90(g.arch):

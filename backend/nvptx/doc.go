@@ -143,10 +143,30 @@
 // .release.aligned + barrier.cluster.wait.acquire.aligned, executed by every
 // thread of the CTA (so not inside a role).
 //
-// Meshes across devices (device_mesh(device: n), remote of a global pointer,
-// signal, signal_wait, device barriers) are not compiled yet: EmitLLVM and
-// the GPU passes stop at the first such op with an error at its position
-// (devicemesh.go); docs/distributed.md has the planned NCCL lowering.
+// Meshes across devices (devicemesh.go; docs/distributed.md has the ABI
+// and why the PTX gives the memory model). A kernel with
+// device_mesh(device: WORLD) takes three hidden parameters after its own
+// (Kernel.Hidden: rank i32, heap_bases, a global pointer to WORLD i64
+// bases of the ranks' symmetric heaps, and sync, the device-barrier area
+// of DeviceSyncBytes(WORLD, programs); then the make_desc scratch).
+// shard_id(mesh, "device") is rank. remote of a global pointer adds
+// heap_bases[r] - heap_bases[rank] through ptrtoint/inttoptr, the bases
+// loaded once in the entry block (up to 16 devices every one, a computed
+// rank selecting among them with selp); the accesses stay ld/st.global.
+// signal is a barrier of the threads running the code, then the elected
+// thread's fence.proxy.alias and st.release.sys (set) or
+// atom.add.release.sys (add) on the peer's flag; signal_wait the elected
+// thread's ld.acquire.sys spin in an LLVM loop, fence.proxy.alias, then
+// the barrier. A device barrier (axis "device" or none) is bar.sync 0,
+// then lanes of warp 0, one per rank r of the group, increment their
+// sent[p][r] counter, add 1 to rank r's recv[p][me] with
+// atom.add.release.sys and spin with ld.acquire.sys until recv[p][r] -
+// sent[p][r] >= 0, then bar.sync 0, and barrier.cluster when the cluster
+// (of more than one CTA) is included. The cumulativity of bar.sync plus one
+// thread's release/acquire at .sys scope is the PTX model's transitive
+// causality order (no fence.acq_rel.sys is needed); fence.proxy.alias covers
+// peers' mappings that alias their owner's addresses. Only axis "cluster",
+// or a cluster, needs sm_90.
 //
 // wgmma (wgmma.go). The accumulator has layout gpu.MMAv3 (one warpgroup
 // per 64 rows; a warpgroup loops over its 64-row blocks when M is larger

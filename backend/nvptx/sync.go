@@ -467,6 +467,10 @@ func (g *gen) setmaxnreg(regs int) {
 // shardID is the CTA's coordinate along a mesh axis (%cluster_ctaid).
 func (g *gen) shardID(op *ir.Op) {
 	axis := op.Attrs.Int("axis", 0)
+	if axis == 3 {
+		g.shardDevice(op)
+		return
+	}
 	a := g.md.inlineAsm(types.I32, nil, fmt.Sprintf("mov.u32 $0, %%cluster_ctaid.%c;", "xyz"[axis]), "=r", false)
 	g.set(op.Results[0], &tval{s: g.cur.NewCall(a)})
 }
@@ -485,8 +489,14 @@ func (g *gen) remote(op *ir.Op) {
 }
 
 // distributedBarrier synchronises every thread of every CTA of the
-// cluster, with release/acquire semantics at cluster scope.
+// cluster, with release/acquire semantics at cluster scope; on a device
+// mesh, unless its axis is "cluster", it is a device barrier
+// (deviceBarrier).
 func (g *gen) distributedBarrier(op *ir.Op) {
+	if m, ok := op.Operands[0].Type.(*ir.Mesh); ok && m.Devices > 0 && op.Attrs.String("axis") != "cluster" {
+		g.deviceBarrier(op)
+		return
+	}
 	if g.role != nil {
 		g.failf("distributed_barrier inside a warp role (it needs every thread of the CTA)")
 	}

@@ -359,7 +359,7 @@ func init() {
 		fn("wgmma", "asynchronous warpgroup MMA a[M,K] x b[K,N] + acc (a in registers or shared memory, b in shared memory); trans_a/trans_b: operand stored [K,M]/[N,K]", (*checker).wgmma,
 			pos("a"), pos("b"), pos("acc"), kwBool("trans_a", false), kwBool("trans_b", false)),
 		fn("wgmma_wait", "wait until at most n wgmma groups are pending", (*checker).wgmmaWait, cst(pos("n"))),
-		fn("device_mesh", "the CTA cluster as a mesh (cluster sizes are compile-time; at most 16 CTAs); device: n adds a device axis of n devices (interpreter only so far)", (*checker).deviceMesh, append(mesh, cst(kwOpt("device")))...),
+		fn("device_mesh", "the CTA cluster as a mesh (cluster sizes are compile-time; at most 16 CTAs); device: n adds a device axis of n devices (a launch on n GPUs, or n simulated devices)", (*checker).deviceMesh, append(mesh, cst(kwOpt("device")))...),
 		fn("shard_id", "this CTA's coordinate along a mesh axis (\"cluster_x\", \"cluster_y\" or \"cluster_z\"), or its device's rank (\"device\")", (*checker).shardID, pos("mesh"), cst(pos("axis"))),
 		fn("remote", "the same buffer in CTA rank of the cluster (distributed shared memory); of a global pointer into a symmetric buffer, the pointer on device rank", (*checker).remote, pos("buf"), pos("rank"), pos("mesh")),
 		fn("distributed_barrier", "barrier across the mesh's CTAs (on every device of a device mesh, or of axis: \"device\" or \"cluster\" alone; group: k splits the devices into groups of k), making remote writes visible", (*checker).distributedBarrier, pos("mesh"), cst(kwOpt("axis")), cst(kwOpt("group"))),

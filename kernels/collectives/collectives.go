@@ -3,7 +3,9 @@
 // all-gather (pulled, and pushed with signals) and reduce-scatter, generic
 // over the dtype (T, tested in bf16 and f32) and the number of devices
 // (WORLD). They run on the interpreter's simulated devices
-// (tle.SimDevices); the GPU backend does not compile device meshes yet.
+// (tle.SimDevices) and compile to PTX with the device-mesh ABI (hidden
+// rank, heap_bases and sync parameters; docs/distributed.md), which a
+// launch on a mesh of GPUs passes.
 package collectives
 
 import "embed"

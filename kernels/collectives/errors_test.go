@@ -165,18 +165,6 @@ func TestBadDeviceLaunches(t *testing.T) {
 	require.ErrorContains(t, err, "on 4 devices with 2 argument maps")
 }
 
-// The GPU backend does not compile device meshes yet: an error at the
-// position of the first device-level op, not a miscompile.
-func TestGPURejectsDeviceMesh(t *testing.T) {
-	p, err := tle.Load(FS, "all_reduce.tle")
-	require.NoError(t, err)
-	k, err := p.Kernel("all_reduce_oneshot")
-	require.NoError(t, err)
-	err = k.CheckTarget(opts(4, "bf16"), tle.GPUOptions{})
-	require.Error(t, err)
-	require.Contains(t, err.Error(), "all_reduce.tle:11:13: error: device_mesh: device meshes run on the interpreter only so far")
-}
-
 // A mesh of one device: remote of rank 0 is the local part, the barriers
 // have one participant each.
 func TestOneDevice(t *testing.T) {
@@ -217,4 +205,43 @@ func TestSubMeshBarrier(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "device 2 program (0, 0, 0) waits at mesh.tle:5:9 in distributed_barrier: 1 of 2 CTAs arrived")
 	require.NotContains(t, err.Error(), "device 0 program (0, 0, 0) waits")
+}
+
+// setFlags: ranks 0 and 1 each write their element of rank 2's buf and
+// signal rank 2's flag; rank 2 waits and reads both. Adds chain (a wait
+// for 2 acquires both signallers, as atomic adds do on the GPU); a set
+// replaces the flag's value and with it what a wait acquires (only the
+// signaller whose value it read, as st.release on the GPU), so reading
+// both elements after a set is a race, even when both sets came before the
+// wait (rank 2 spins first, so they usually do: a flag that kept every
+// setter's clock would hide the race then).
+const setFlags = `kernel set_flags(buf *f32, flags *i32, out *f32, WORLD const i32) {
+    mesh := device_mesh(device: WORLD)
+    me := shard_id(mesh, "device")
+    if me < 2 {
+        store(remote(buf + me, 2, mesh), 1.0)
+        signal(flags, 2, mesh, 1, op: "OP")
+    }
+    if me == 2 {
+        // long enough that both signals are usually in before the wait
+        x := 0.0
+        for i := range 20000 {
+            x += 1.0
+        }
+        signal_wait(flags, WANT, cmp: "ge")
+        store(out, load(buf) + load(buf + 1) + x)
+    }
+}
+`
+
+func TestSignalSetAcquiresItsSignallerOnly(t *testing.T) {
+	args := func(int) map[string]any {
+		return map[string]any{"buf": tle.NewTensor(2), "flags": tle.NewTensor(1), "out": tle.NewTensor(1)}
+	}
+	require.NoError(t, runSrc(t, replace(replace(setFlags, "OP", "add"), "WANT", "2"), 3, args, "buf", "flags"))
+	for range 4 { // whichever set the wait reads, the other's write races
+		err := runSrc(t, replace(replace(setFlags, "OP", "set"), "WANT", "1"), 3, args, "buf", "flags")
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "race on symmetric buffer buf (device 2's part)")
+	}
 }

@@ -304,7 +304,14 @@ func (t *thread) signal(in *instr) error {
 	}
 	b.setI(off, b.dtype.WrapInt(x))
 	key := flagKey{b, off}
-	vc := c.flags[key]
+	// an add continues the chain of the flag's earlier writes (a wait that
+	// reads it acquires every adder, as atomic read-modify-writes do on the
+	// GPU); a set replaces it: a wait that reads it acquires this signaller
+	// alone, as a st.release does
+	var vc vclock
+	if op.Attrs.String("op") == "add" {
+		vc = c.flags[key]
+	}
 	t.release(&vc)
 	c.flags[key] = vc
 	c.cond.Broadcast()
