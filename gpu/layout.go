@@ -900,3 +900,50 @@ func ReshapeShared(l *Shared, from, to []int) (*Shared, error) {
 	}
 	return &n, nil
 }
+
+// XorMasks finds the register, lane and warp index bits (masks over l's Reg,
+// Lane and Warp bases) whose bases XOR to the coordinate offset x: register
+// r of thread (lane, warp) then holds, in register r^reg of thread
+// (lane^lane, warp^warp), the element at its own coordinates XOR x. flip
+// reverses a power-of-two axis with x = size-1 along it: a register
+// permutation when lane and warp are 0, a lane shuffle when warp is. ok is
+// false when no combination of bases gives x.
+func (l *LinearLayout) XorMasks(x []int) (reg, lane, warp int, ok bool) {
+	off := make([]int, len(l.Shape))
+	at := 0
+	for d, n := range l.Shape {
+		off[d] = at
+		at += layLog2(n)
+	}
+	enc := func(c []int) uint64 {
+		var v uint64
+		for d, x := range c {
+			v |= uint64(x) << off[d]
+		}
+		return v
+	}
+	type row struct{ vec, combo, pivot uint64 }
+	var rows []row
+	reduce := func(v, combo uint64) (uint64, uint64) {
+		for _, r := range rows {
+			if v&r.pivot != 0 {
+				v ^= r.vec
+				combo ^= r.combo
+			}
+		}
+		return v, combo
+	}
+	all := append(append(append([][]int{}, l.Reg...), l.Lane...), l.Warp...)
+	for i, b := range all {
+		v, combo := reduce(enc(b), 1<<i)
+		if v != 0 {
+			rows = append(rows, row{v, combo, 1 << (63 - bits.LeadingZeros64(v))})
+		}
+	}
+	v, combo := reduce(enc(x), 0)
+	if v != 0 {
+		return 0, 0, 0, false
+	}
+	nr, nl := len(l.Reg), len(l.Lane)
+	return int(combo & (1<<nr - 1)), int(combo >> nr & (1<<nl - 1)), int(combo >> (nr + nl)), true
+}

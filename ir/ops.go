@@ -24,6 +24,9 @@ const (
 	OpExpandDims Kind = "expand_dims" // (tile) {axis} -> tile with a size-1 dim inserted
 	OpReshape    Kind = "reshape"     // (tile) -> tile of the same number of elements (row-major)
 	OpTrans      Kind = "trans"       // (tile) {perm: []int64} -> permuted tile
+	OpJoin       Kind = "join"        // (a, b) -> tile of a's shape with a last dim of 2: [..., 0] is a, [..., 1] is b
+	OpSplit      Kind = "split"       // (x) -> (x[..., 0], x[..., 1]): x's last dim is 2, the results drop it
+	OpFlip       Kind = "flip"        // (tile) {axis} -> the tile reversed along axis
 
 	// ---- element-wise arithmetic
 	OpAdd    Kind = "add"

@@ -150,6 +150,9 @@ var opTable = []OpInfo{
 	{Name: OpExpandDims, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkExpandDims},
 	{Name: OpReshape, Operands: one, Results: one, Pure: true, verify: (*verifier).checkReshape},
 	{Name: OpTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkTrans},
+	{Name: OpJoin, Operands: two, Results: one, Pure: true, verify: (*verifier).checkJoin},
+	{Name: OpSplit, Operands: one, Results: two, Pure: true, verify: (*verifier).checkSplit},
+	{Name: OpFlip, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkFlip},
 
 	// ---- element-wise arithmetic
 	{Name: OpAdd, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},
