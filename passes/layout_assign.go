@@ -905,6 +905,32 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
 			return permuteBlocked(b, op.Attrs.Ints("perm"))
 		}
+	case ir.OpJoin:
+		// the pair in one thread's registers, next to each other: the
+		// operands' layout (the first strong blocked one) with the new
+		// dimension appended; operands of other layouts convert to the
+		// default layout's, so that join itself moves nothing
+		for _, v := range op.Operands {
+			if b, ok := s.lay(v).(*gpu.Blocked); ok {
+				return JoinBlocked(b)
+			}
+		}
+		return JoinBlocked(DefaultBlocked(layTileOf(op.Operands[0]).Shape, s.nwAt(op)))
+	case ir.OpSplit:
+		// the operand's layout without its last dimension when each thread
+		// holds the pair whole; otherwise the operand converts (operandLayout)
+		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
+			if sb := SplitBlocked(b); sb != nil {
+				return sb
+			}
+		}
+		return DefaultBlocked(shape, s.nwAt(op))
+	case ir.OpFlip:
+		// a register permutation where the axis lies in registers, lane
+		// shuffles where it crosses lanes, shared memory across warps
+		if l := s.lay(op.Operands[0]); l != nil {
+			return l
+		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
@@ -990,6 +1016,36 @@ func permuteBlocked(b *gpu.Blocked, perm []int) *gpu.Blocked {
 		nb.Order[i] = inv[d]
 	}
 	return nb
+}
+
+// JoinBlocked is the layout of join(a, b) for a and b in layout b: the new
+// last dimension of 2 held whole by every thread, in two registers next to
+// each other (the fastest dimension), as Triton's join lays it out. It is
+// also the layout split's operand needs for split to move nothing.
+func JoinBlocked(b *gpu.Blocked) *gpu.Blocked {
+	r := len(b.SizePerThread)
+	return &gpu.Blocked{
+		SizePerThread:  append(slices.Clone(b.SizePerThread), 2),
+		ThreadsPerWarp: append(slices.Clone(b.ThreadsPerWarp), 1),
+		WarpsPerCTA:    append(slices.Clone(b.WarpsPerCTA), 1),
+		Order:          append([]int{r}, b.Order...),
+	}
+}
+
+// SplitBlocked is b without its last dimension when one lane of one warp
+// holds that dimension whole (split's results then keep their registers);
+// nil when lanes or warps divide it.
+func SplitBlocked(b *gpu.Blocked) *gpu.Blocked {
+	r := len(b.SizePerThread) - 1
+	if r < 1 || b.ThreadsPerWarp[r] != 1 || b.WarpsPerCTA[r] != 1 {
+		return nil
+	}
+	return &gpu.Blocked{
+		SizePerThread:  slices.Clone(b.SizePerThread[:r]),
+		ThreadsPerWarp: slices.Clone(b.ThreadsPerWarp[:r]),
+		WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[:r]),
+		Order:          slices.DeleteFunc(slices.Clone(b.Order), func(d int) bool { return d == r }),
+	}
 }
 
 func (s *assigner) inferFor(op *ir.Op) {
@@ -1204,6 +1260,18 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 		return gpu.VoteLayout(s.nwAt(op))
 	case ir.OpExpandDims:
 		return &gpu.Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: res}
+	case ir.OpJoin:
+		if b, ok := res.(*gpu.Blocked); ok {
+			return SplitBlocked(b)
+		}
+		return nil
+	case ir.OpSplit:
+		if b, ok := res.(*gpu.Blocked); ok {
+			return JoinBlocked(b)
+		}
+		return nil
+	case ir.OpFlip:
+		return res
 	case ir.OpTrans:
 		if b, ok := res.(*gpu.Blocked); ok {
 			perm := op.Attrs.Ints("perm")

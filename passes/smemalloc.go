@@ -80,6 +80,20 @@ func ScratchBytes(op *ir.Op) (int, error) {
 			}
 		}
 		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
+	case ir.OpFlip:
+		// through shared memory only when warps hold the reversed halves
+		src := layTileOf(op.Operands[0])
+		ls, err := gpu.Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		axis := int(op.Attrs.Int("axis", 0))
+		x := make([]int, len(src.Shape))
+		x[axis] = src.Shape[axis] - 1
+		if _, _, warp, ok := ls.XorMasks(x); ok && warp == 0 {
+			return 0, nil
+		}
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
 	case ir.OpAtomicRMW, ir.OpAtomicCAS:
 		if _, ok := op.Operands[0].Type.(*ir.Pointer); ok {
 			return 8, nil // the old value of a scalar atomic, broadcast from thread 0
