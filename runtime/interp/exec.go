@@ -217,6 +217,12 @@ func (t *thread) exec(in *instr) error {
 		copy(v.i, src.i)
 	case ir.OpTrans:
 		return t.trans(in)
+	case ir.OpJoin:
+		return t.join(in)
+	case ir.OpSplit:
+		return t.split(in)
+	case ir.OpFlip:
+		return t.flip(in)
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpMin, ir.OpMax,
 		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr, ir.OpDivRN, ir.OpUMulHi, ir.OpAtan2, ir.OpPow:
 		return t.binary(in)
