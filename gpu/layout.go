@@ -947,3 +947,39 @@ func (l *LinearLayout) XorMasks(x []int) (reg, lane, warp int, ok bool) {
 	nr, nl := len(l.Reg), len(l.Lane)
 	return int(combo & (1<<nr - 1)), int(combo >> nr & (1<<nl - 1)), int(combo >> (nr + nl)), true
 }
+
+// SliceRegs is, for each register of dst (the layout of x[lo:hi], starts
+// the lower bounds), the register of src (x's layout) that holds the same
+// element in the same thread; ok is false when some thread would need
+// another's element (the slice then goes through shared memory).
+func SliceRegs(src, dst *LinearLayout, starts []int) (regs []int, ok bool) {
+	if len(src.Lane) != len(dst.Lane) || len(src.Warp) != len(dst.Warp) {
+		return nil, false
+	}
+	at := map[string]int{}
+	for r := 0; r < src.NumRegs(); r++ {
+		at[fmt.Sprint(src.RegCoords(r))] = r
+	}
+	shifted := func(c []int) []int {
+		for d := range c {
+			c[d] += starts[d]
+		}
+		return c
+	}
+	regs = make([]int, dst.NumRegs())
+	for r := range regs {
+		sr, found := at[fmt.Sprint(shifted(dst.RegCoords(r)))]
+		if !found {
+			return nil, false
+		}
+		regs[r] = sr
+		for lane := 0; lane < 1<<len(dst.Lane); lane++ {
+			for warp := 0; warp < 1<<len(dst.Warp); warp++ {
+				if !slices.Equal(shifted(dst.Coords(r, lane, warp)), src.Coords(sr, lane, warp)) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return regs, true
+}

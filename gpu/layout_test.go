@@ -204,3 +204,46 @@ func TestXorMasks(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceRegs: a slice along dimensions held in registers keeps each
+// element in its thread (the register map checked element by element);
+// one along lanes does not.
+func TestSliceRegs(t *testing.T) {
+	b := &Blocked{SizePerThread: []int{1, 8}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{4, 1}, Order: []int{1, 0}}
+	cases := []struct {
+		shape, out, starts []int
+		ok                 bool
+	}{
+		{[]int{16, 64}, []int{16, 32}, []int{0, 32}, false}, // the upper half of the columns sits in other lanes
+		{[]int{16, 8}, []int{16, 4}, []int{0, 4}, true},     // the eight columns are one thread's registers
+		{[]int{32, 8}, []int{16, 8}, []int{16, 0}, true},    // rows 16..31 repeat rows 0..15 in registers
+		{[]int{32, 8}, []int{8, 8}, []int{8, 0}, false},     // rows 8..15 are other warps'
+	}
+	for _, c := range cases {
+		src, err := Linear(b, c.shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst, err := Linear(b, c.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		regs, ok := SliceRegs(src, dst, c.starts)
+		if ok != c.ok {
+			t.Fatalf("%v[%v from %v]: ok %v, want %v", c.shape, c.out, c.starts, ok, c.ok)
+		}
+		for r := range regs {
+			for lane := 0; lane < 32; lane++ {
+				for warp := 0; warp < 4; warp++ {
+					want := dst.Coords(r, lane, warp)
+					for d := range want {
+						want[d] += c.starts[d]
+					}
+					if got := src.Coords(regs[r], lane, warp); fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%v[%v from %v]: register %d of lane %d warp %d is %v, want %v", c.shape, c.out, c.starts, r, lane, warp, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -174,6 +174,28 @@ func (v *verifier) checkFlip(op, _ *Op) bool {
 	return true
 }
 
+// checkExtractSlice: a tile of the operand's rank and element whose every
+// dimension, from its start, lies inside the operand's.
+func (v *verifier) checkExtractSlice(op, _ *Op) bool {
+	in, out := tileShape(op.ot(0)), tileShape(op.rt())
+	if _, ok := op.ot(0).(*Tile); !ok || len(in) != len(out) {
+		v.errf(op, "operand %s and result %s are not tiles of one rank", typeString(op.ot(0)), typeString(op.rt()))
+		return false
+	}
+	v.sameType(op, "result element", Elem(op.rt()), Elem(op.ot(0)))
+	starts, ok := op.Attrs["starts"].([]int64)
+	if !ok || len(starts) != len(in) {
+		v.errf(op, "starts %v for a tile of rank %d", op.Attrs["starts"], len(in))
+		return false
+	}
+	for d, st := range starts {
+		if st < 0 || st+int64(out[d]) > int64(in[d]) {
+			v.errf(op, "dimension %d: %d elements from %d do not fit %s", d, out[d], st, typeString(op.ot(0)))
+		}
+	}
+	return true
+}
+
 // binary checks the operands and result of an element-wise binary op:
 // one type, of numbers, of integers when intOnly.
 func (v *verifier) binary(op *Op, intOnly bool) bool {

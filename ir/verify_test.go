@@ -45,6 +45,12 @@ func TestVerifyTextCases(t *testing.T) {
   %1 = flip(%0) {axis = 2} : [4,2]f32 loc(5)`), "op flip: axis 2 out of range for [4,2]f32"},
 		{"flip power of two", kernel(`  %0 = splat(%f) : [6]f32 loc(1)
   %1 = flip(%0) {axis = 0} : [6]f32 loc(5)`), "op flip: dimension 0 of [6]f32 is 6, not a power of two"},
+		{"extract_slice bounds", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
+  %1 = extract_slice(%0) {starts = [6, 0]} : [4,4]f32 loc(5)`), "op extract_slice: dimension 0: 4 elements from 6 do not fit [8,4]f32"},
+		{"extract_slice rank", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
+  %1 = extract_slice(%0) {starts = [0]} : [4]f32 loc(5)`), "op extract_slice: operand [8,4]f32 and result [4]f32 are not tiles of one rank"},
+		{"extract_slice starts", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
+  %1 = extract_slice(%0) {starts = [0]} : [4,4]f32 loc(5)`), "op extract_slice: starts [0] for a tile of rank 2"},
 		{"bitcast widths", kernel(`  %0 = bitcast(%f) : i16 loc(5)`), "op bitcast: from f32 (32 bits) to i16 (16 bits): the widths differ"},
 		{"bitcast i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i1 loc(4)
   %1 = bitcast(%0) : u8 loc(5)`), "op bitcast: cannot reinterpret the bits of i1"},

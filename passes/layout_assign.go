@@ -931,6 +931,12 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if l := s.lay(op.Operands[0]); l != nil {
 			return l
 		}
+	case ir.OpExtractSlice:
+		// a blocked layout places a smaller tile by the same rule, so a
+		// slice whose elements stay in their threads keeps registers
+		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
+			return b
+		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
@@ -1272,6 +1278,11 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 		return nil
 	case ir.OpFlip:
 		return res
+	case ir.OpExtractSlice:
+		if b, ok := res.(*gpu.Blocked); ok {
+			return b
+		}
+		return nil
 	case ir.OpTrans:
 		if b, ok := res.(*gpu.Blocked); ok {
 			perm := op.Attrs.Ints("perm")

@@ -94,6 +94,21 @@ func ScratchBytes(op *ir.Op) (int, error) {
 			return 0, nil
 		}
 		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
+	case ir.OpExtractSlice:
+		// through shared memory only when threads need others' elements
+		src, dst := layTileOf(op.Operands[0]), layTileOf(op.Results[0])
+		ls, err := gpu.Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		ld, err := gpu.Linear(dst.Layout, dst.Shape)
+		if err != nil {
+			return 0, err
+		}
+		if _, ok := gpu.SliceRegs(ls, ld, op.Attrs.Ints("starts")); ok {
+			return 0, nil
+		}
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
 	case ir.OpAtomicRMW, ir.OpAtomicCAS:
 		if _, ok := op.Operands[0].Type.(*ir.Pointer); ok {
 			return 8, nil // the old value of a scalar atomic, broadcast from thread 0

@@ -16,11 +16,12 @@ import (
 // every shape builtin of issue 35: join, split (of a join, of a loaded
 // [M, N/2, 2] tile whose pairs sit in one thread, and of a reshaped one
 // whose pairs do not), interleave, cat, flip along both axes, expand_dims
-// with an axis and a list, and broadcast(a, b). Every output is a plain
-// row-major store, so the reference is index arithmetic alone.
+// with an axis and a list, broadcast(a, b) and the slice a[M/2:, N/4:N/2].
+// Every output is a plain row-major store, so the reference is index
+// arithmetic alone.
 const shapeBuiltinsSrc = `
 kernel shapes(x *T, y *T, oj *T, os0 *T, os1 *T, ot0 *T, ot1 *T, oi *T, oc *T, of0 *T, of1 *T, ou *T, ov *T, oe *T,
-        T const dtype, M const i32, N const i32) {
+        osl *T, T const dtype, M const i32, N const i32) {
     r := arange(0, M)
     c := arange(0, N)
     o := r[:, None]*N + c[None, :]
@@ -45,6 +46,9 @@ kernel shapes(x *T, y *T, oj *T, os0 *T, os1 *T, ot0 *T, ot1 *T, oi *T, oc *T, o
     store(ou + o, u)
     store(ov + o, v)
     store(oe + o, reshape(expand_dims(a, [0, -1]), [M, N]))
+    sr := arange(0, M - M/2)
+    sc := arange(0, N/2 - N/4)
+    store(osl + sr[:, None]*(N/2 - N/4) + sc[None, :], a[M/2:, N/4:N/2])
 }
 `
 
@@ -115,6 +119,8 @@ func shapeRefs(x, y []float64, m, n int) map[string][]float64 {
 	mk("ou", m*n, func(k int) float64 { return at(x, k/n, 0) })
 	mk("ov", m*n, func(k int) float64 { return at(y, 0, k%n) })
 	mk("oe", m*n, func(k int) float64 { return x[k] })
+	sm, sn := m-m/2, n/2-n/4
+	mk("osl", sm*sn, func(k int) float64 { return at(x, m/2+k/sn, n/4+k%sn) })
 	return ref
 }
 
@@ -147,8 +153,9 @@ func runShapeBuiltins(t *testing.T, dev tle.Device, seed uint64) {
 	}
 }
 
-// TestShapeBuiltins runs join, split, interleave, cat, flip, expand_dims
-// and broadcast on the interpreter against Go index arithmetic.
+// TestShapeBuiltins runs join, split, interleave, cat, flip, expand_dims,
+// broadcast and tile slices on the interpreter against Go index
+// arithmetic.
 func TestShapeBuiltins(t *testing.T) {
 	t.Parallel()
 	runShapeBuiltins(t, tle.CPU(), 1)

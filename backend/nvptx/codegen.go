@@ -443,6 +443,7 @@ func init() {
 		ir.OpJoin:               (*gen).join,
 		ir.OpSplit:              (*gen).split,
 		ir.OpFlip:               (*gen).flip,
+		ir.OpExtractSlice:       (*gen).extractSlice,
 		gpu.OpConvertLayout:     (*gen).convertLayout,
 		ir.OpLoad:               (*gen).load,
 		ir.OpStore:              (*gen).store,

@@ -151,29 +151,64 @@ func (g *gen) shflXor(v value.Value, mask int) value.Value {
 	return g.shfl("bfly", v, i32c(int64(mask)), 0x1f)
 }
 
-// flipShared reverses axis through the op's shared scratch: the tile is
-// written row-major, and each thread reads its elements back at the
-// reversed coordinates.
+// flipShared reverses axis through the op's shared scratch (viaShared).
 func (g *gen) flipShared(op *ir.Op, src *tval, dst *gpu.LinearLayout, axis int) {
+	shape := ir.ShapeOf(op.Results[0].Type)
+	g.set(op.Results[0], g.viaShared(src, shape, dst, ir.Elem(op.Results[0].Type), func(cs []value.Value) {
+		cs[axis] = g.sub(i32c(int64(shape[axis]-1)), cs[axis])
+	}))
+}
+
+// extractSlice lowers x[lo:hi]: a register selection where every thread
+// holds the elements of its slice already (gpu.SliceRegs), else through
+// the op's shared scratch: the tile written row-major, each element read
+// back from its coordinates plus the starts.
+func (g *gen) extractSlice(op *ir.Op) {
 	res := op.Results[0]
-	shape := ir.ShapeOf(res.Type)
-	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
+	src := g.val(op.Operands[0])
+	if src.s != nil {
+		g.set(res, &tval{s: src.s})
+		return
+	}
+	g.force(src)
+	dst := g.layoutOf(res.Type)
+	starts := op.Attrs.Ints("starts")
+	if regs, ok := gpu.SliceRegs(src.ll, dst, starts); ok {
+		out := &tval{ll: dst, regs: make([]value.Value, len(regs))}
+		for r, sr := range regs {
+			out.regs[r] = src.regs[sr]
+		}
+		g.set(res, out)
+		return
+	}
+	g.set(res, g.viaShared(src, ir.ShapeOf(op.Operands[0].Type), dst, ir.Elem(res.Type), func(cs []value.Value) {
+		for d, st := range starts {
+			cs[d] = g.add(cs[d], i32c(int64(st)))
+		}
+	}))
+}
+
+// viaShared writes src (of shape inShape) row-major into the op's shared
+// scratch and reads the tile of layout dst back, each element from the
+// source coordinates move makes of its own (in place).
+func (g *gen) viaShared(src *tval, inShape []int, dst *gpu.LinearLayout, elem ir.Type, move func([]value.Value)) *tval {
+	d, toD, fromD := g.scratchType(elem)
 	eb := d.Bytes()
 	off := g.smemOffset()
 	w := wordOne(d)
 	index := func(coords []value.Value) value.Value {
 		var idx value.Value = i32c(0)
 		stride := 1
-		for dd := len(shape) - 1; dd >= 0; dd-- {
+		for dd := len(inShape) - 1; dd >= 0; dd-- {
 			idx = g.add(idx, g.mul(coords[dd], i32c(int64(stride))))
-			stride *= shape[dd]
+			stride *= inShape[dd]
 		}
 		return idx
 	}
 	coords := func(ll *gpu.LinearLayout, c []int) []value.Value {
 		b := g.threadBase(ll)
-		out := make([]value.Value, len(shape))
-		for dd := range shape {
+		out := make([]value.Value, len(c))
+		for dd := range c {
 			out[dd] = g.add(b[dd], i32c(int64(c[dd])))
 		}
 		return out
@@ -186,9 +221,9 @@ func (g *gen) flipShared(op *ir.Op, src *tval, dst *gpu.LinearLayout, axis int) 
 	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
 	for r, c := range g.coordsOf(dst) {
 		cs := coords(dst, c)
-		cs[axis] = g.sub(i32c(int64(shape[axis]-1)), cs[axis])
+		move(cs)
 		v := g.unpackWords(g.plainLoad(g.smemByteBase(off, index(cs), eb), asShared, w, 1), d, w, 1)[0]
 		out.regs[r] = fromD(v)
 	}
-	g.set(res, out)
+	return out
 }

@@ -45,6 +45,20 @@ kernel flip_lanes(x *T, out *T, T const dtype) {
     store(out + o, flip(load(x + o), dim: 1))
 }
 
+kernel slice_regs(x *T, out *T, T const dtype) {
+    r := arange(0, 128)
+    c := arange(0, 4)
+    t := load(x + r[:, None]*4 + c[None, :])
+    store(out + r[:, None]*2 + arange(0, 2)[None, :], t[:, 2:])
+}
+
+kernel slice_lanes(x *f32, out *f32) {
+    r := arange(0, 16)
+    c := arange(0, 64)
+    t := load(x + r[:, None]*64 + c[None, :])
+    store(out + r[:, None]*32 + arange(0, 32)[None, :], t[:, 32:64])
+}
+
 kernel flip_warps(x *f32, out *f32) {
     r := arange(0, 16)
     c := arange(0, 64)
@@ -64,7 +78,9 @@ var (
 // contiguous pairs), as Triton's do: no shared memory, no barrier, no
 // shuffle; a split of pairs spread over lanes converts its operand first.
 // flip is a register permutation when the axis lies in registers,
-// shfl.bfly when lanes hold it, shared memory when warps do.
+// shfl.bfly when lanes hold it, shared memory when warps do. A slice
+// x[lo:hi] selects registers when each thread holds its part already, and
+// goes through shared memory otherwise.
 func TestPTXShapeBuiltins(t *testing.T) {
 	prog, err := tle.Parse("shapes.tle", []byte(shapesPTXSrc))
 	if err != nil {
@@ -85,7 +101,13 @@ func TestPTXShapeBuiltins(t *testing.T) {
 		none("flip_lanes "+dt, k.PTX, reShared, reBar)
 		wantPTX(t, k.PTX, 1, `shfl\.sync\.bfly\.b32`)
 	}
-	k := compileTLE(t, prog, "split_loaded", nil)
+	for _, dt := range []string{"f32", "bf16", "i8"} {
+		k := compileTLE(t, prog, "slice_regs", map[string]string{"T": dt})
+		none("slice_regs "+dt, k.PTX, reShared, reBar, reShfl)
+	}
+	k := compileTLE(t, prog, "slice_lanes", nil)
+	wantPTX(t, k.PTX, 1, `st\.shared`, `ld\.shared`, `bar\.sync`)
+	k = compileTLE(t, prog, "split_loaded", nil)
 	none("split_loaded", k.PTX, reShared, reBar, reShfl)
 	wantPTX(t, k.PTX, 1, `ld\.global\.v\d\.(f32|b32) `)
 	k = compileTLE(t, prog, "split_spread", nil)

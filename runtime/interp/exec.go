@@ -223,6 +223,8 @@ func (t *thread) exec(in *instr) error {
 		return t.split(in)
 	case ir.OpFlip:
 		return t.flip(in)
+	case ir.OpExtractSlice:
+		return t.extractSlice(in)
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpMin, ir.OpMax,
 		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr, ir.OpDivRN, ir.OpUMulHi, ir.OpAtan2, ir.OpPow:
 		return t.binary(in)

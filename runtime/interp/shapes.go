@@ -68,3 +68,29 @@ func (t *thread) flip(in *instr) error {
 	}
 	return nil
 }
+
+// extractSlice copies the sub-tile at starts: a gather from the operand's
+// row-major strides, starting at the first element of the slice.
+func (t *thread) extractSlice(in *instr) error {
+	si, so := t.info(in.args[0]), t.info(in.res[0])
+	starts := in.op.Attrs.Ints("starts")
+	if len(starts) != len(si.shape) || len(so.shape) != len(si.shape) {
+		return t.errAt(in.op, "extract_slice of %v at %v into %v", si.typ, starts, so.typ)
+	}
+	strides := rowMajorStrides(si.shape)
+	base := 0
+	for d, st := range starts {
+		if st < 0 || st+so.shape[d] > si.shape[d] {
+			return t.errAt(in.op, "extract_slice of %v at %v into %v", si.typ, starts, so.typ)
+		}
+		base += st * strides[d]
+	}
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	if v.f != nil {
+		gather(v.f, a.f, so.shape, strides, base)
+	} else {
+		gather(v.i, a.i, so.shape, strides, base)
+	}
+	return nil
+}
