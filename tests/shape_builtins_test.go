@@ -16,12 +16,13 @@ import (
 // every shape builtin of issue 35: join, split (of a join, of a loaded
 // [M, N/2, 2] tile whose pairs sit in one thread, and of a reshaped one
 // whose pairs do not), interleave, cat, flip along both axes, expand_dims
-// with an axis and a list, broadcast(a, b) and the slice a[M/2:, N/4:N/2].
+// with an axis and a list, broadcast(a, b), the slice a[M/2:, N/4:N/2] and
+// a split of a [2] tile into two scalars.
 // Every output is a plain row-major store, so the reference is index
 // arithmetic alone.
 const shapeBuiltinsSrc = `
 kernel shapes(x *T, y *T, oj *T, os0 *T, os1 *T, ot0 *T, ot1 *T, oi *T, oc *T, of0 *T, of1 *T, ou *T, ov *T, oe *T,
-        osl *T, T const dtype, M const i32, N const i32) {
+        osl *T, o2 *T, T const dtype, M const i32, N const i32) {
     r := arange(0, M)
     c := arange(0, N)
     o := r[:, None]*N + c[None, :]
@@ -49,6 +50,9 @@ kernel shapes(x *T, y *T, oj *T, os0 *T, os1 *T, ot0 *T, ot1 *T, oi *T, oc *T, o
     sr := arange(0, M - M/2)
     sc := arange(0, N/2 - N/4)
     store(osl + sr[:, None]*(N/2 - N/4) + sc[None, :], a[M/2:, N/4:N/2])
+    e0, e1 := split(load(y + arange(0, 2)))
+    store(o2, e1)
+    store(o2 + 1, e0)
 }
 `
 
@@ -121,6 +125,7 @@ func shapeRefs(x, y []float64, m, n int) map[string][]float64 {
 	mk("oe", m*n, func(k int) float64 { return x[k] })
 	sm, sn := m-m/2, n/2-n/4
 	mk("osl", sm*sn, func(k int) float64 { return at(x, m/2+k/sn, n/4+k%sn) })
+	mk("o2", 2, func(k int) float64 { return y[1-k] })
 	return ref
 }
 

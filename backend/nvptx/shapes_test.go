@@ -31,6 +31,12 @@ kernel split_spread(x *f32, out *f32) {
     store(out + r[:, None]*32 + arange(0, 32)[None, :], s0 + s1)
 }
 
+kernel split_scalars(x *T, out *T, T const dtype) {
+    a, b := split(load(x + arange(0, 2)))
+    store(out, b)
+    store(out + 1, a)
+}
+
 kernel flip_regs(x *f32, out *f32) {
     r := arange(0, 128)
     c := arange(0, 4)
@@ -113,6 +119,11 @@ func TestPTXShapeBuiltins(t *testing.T) {
 	k = compileTLE(t, prog, "split_spread", nil)
 	if !reShared.MatchString(k.PTX) && !reShfl.MatchString(k.PTX) {
 		t.Errorf("split_spread: neither shuffles nor shared memory bring the pairs together:\n%s", k.PTX)
+	}
+	for _, dt := range []string{"f32", "bf16", "i32"} {
+		k = compileTLE(t, prog, "split_scalars", map[string]string{"T": dt})
+		// the reduce of each [1] half moves its element: no arithmetic
+		none("split_scalars "+dt, k.PTX, regexp.MustCompile(`(add|max|min|mul)\.(f32|s32|bf16)`))
 	}
 	k = compileTLE(t, prog, "flip_regs", nil)
 	none("flip_regs", k.PTX, reShared, reBar, reShfl)

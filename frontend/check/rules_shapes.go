@@ -101,7 +101,7 @@ func (c *checker) interleave(cc *callCtx) Type {
 }
 
 // split(a): a tile whose last dimension is 2 splits into two tiles without
-// it: a[..., 0] and a[..., 1].
+// it: a[..., 0] and a[..., 1]; a [2] tile of numbers into two scalars.
 func (c *checker) split(cc *callCtx) Type {
 	a := cc.get("a")
 	elem, shape, ok := c.shapeValue(cc, a)
@@ -115,8 +115,8 @@ func (c *checker) split(cc *callCtx) Type {
 		c.errorf(cc.at(a), "split: the last dimension of %s is %d, not 2", a.typ, n)
 		return Invalid
 	}
-	if len(shape) == 1 {
-		c.errorf(cc.at(a), "split of %s would give two scalars, which .tle cannot take out of a tile: split a [1, 2] tile (reshape it)", a.typ)
+	if _, isPtr := elem.(*Pointer); isPtr && len(shape) == 1 {
+		c.errorf(cc.at(a), "split of %s would give two scalar pointers, which .tle cannot take out of a tile: split a [1, 2] tile (reshape it)", a.typ)
 		return Invalid
 	}
 	half := TileOf(elem, shape[:len(shape)-1])

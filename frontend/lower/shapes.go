@@ -74,13 +74,44 @@ func (s *fn) interleave(a *args) *val {
 func (s *fn) split(a *args) *val {
 	x := s.valueArg(a, "a")
 	shape := ir.ShapeOf(x.Type)
-	if len(shape) < 2 || shape[len(shape)-1] != 2 {
-		s.errorf(s.argPos(a, "a"), "split needs a tile of rank 2 or more whose last dimension is 2, got %s", x.Type)
+	if len(shape) < 1 || shape[len(shape)-1] != 2 {
+		s.errorf(s.argPos(a, "a"), "split needs a tile whose last dimension is 2, got %s", x.Type)
 	}
-	half := ir.TileOf(append([]int{}, shape[:len(shape)-1]...), ir.Elem(x.Type))
 	s.b.Pos = a.call.Pos()
+	elem := ir.Elem(x.Type)
+	scalars := len(shape) == 1
+	if scalars {
+		// [2] into two scalars: split as [1, 2], then each [1] half
+		// reduced to its element
+		x = s.b.Value(ir.OpReshape, ir.TileOf([]int{1, 2}, elem), []*ir.Value{x}, nil)
+		shape = []int{1, 2}
+	}
+	half := ir.TileOf(append([]int{}, shape[:len(shape)-1]...), elem)
 	op := s.b.Create(ir.OpSplit, []ir.Type{half, half}, []*ir.Value{x}, nil)
-	return &val{list: []*val{{v: op.Results[0]}, {v: op.Results[1]}}}
+	out := []*val{{v: op.Results[0]}, {v: op.Results[1]}}
+	if scalars {
+		for _, h := range out {
+			h.v = s.onlyElement(h.v)
+		}
+	}
+	return &val{list: out}
+}
+
+// onlyElement is the element of a [1] tile of numbers: a reduce whose
+// combine, which never runs on one element, keeps its first operand, so
+// that the element comes out bit for bit (a sum would turn -0 into +0, a
+// max a NaN's payload into the canonical NaN).
+func (s *fn) onlyElement(v *ir.Value) *ir.Value {
+	dt := ir.ElemDType(v.Type)
+	op := s.b.Create(ir.OpReduce, []ir.Type{dt}, []*ir.Value{v}, ir.Attrs{"axis": int64(0), "kind": "combine"})
+	saved := s.b.Block
+	blk := s.b.NewRegion(op)
+	s.b.Block = blk
+	first := s.f.AddBlockArg(blk, dt, "a")
+	s.f.AddBlockArg(blk, dt, "b")
+	s.b.Create(ir.OpYield, nil, []*ir.Value{first}, nil)
+	s.b.Block = saved
+	return op.Results[0]
 }
 
 // cat(x, y) along the first dimension, the order kept: join gives
