@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -177,4 +178,24 @@ func TestGPUShapeBuiltins(t *testing.T) {
 		t.Skipf("no GPU: %v", err)
 	}
 	runShapeBuiltins(t, g, 2)
+}
+
+// TestShapeBuiltinsBuild compiles kernel shapes to PTX for every dtype and
+// shape TestGPUShapeBuiltins runs, so that a machine without a GPU still
+// sees the backend lower each builtin in each of the layouts these shapes
+// get (registers, shuffles, shared memory).
+func TestShapeBuiltinsBuild(t *testing.T) {
+	tletest.NeedLLC(t)
+	prog, err := tle.Parse("shapes.tle", []byte(shapeBuiltinsSrc))
+	require.NoError(t, err)
+	k, err := prog.Kernel("shapes")
+	require.NoError(t, err)
+	for _, dt := range []string{"f32", "bf16", "i32"} {
+		for _, mn := range [][2]int{{2, 2}, {4, 8}, {16, 64}, {64, 32}, {1, 128}} {
+			defs := map[string]string{"T": dt, "M": fmt.Sprint(mn[0]), "N": fmt.Sprint(mn[1])}
+			b, err := k.Compile(tle.CompileOptions{NumWarps: 4, Defines: defs}, tle.GPUOptions{Toolchain: "llc"})
+			require.NoError(t, err, "%s [%d,%d]", dt, mn[0], mn[1])
+			require.Contains(t, b.PTX, ".entry shapes")
+		}
+	}
 }

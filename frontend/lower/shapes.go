@@ -63,8 +63,8 @@ func (s *fn) interleave(a *args) *val {
 	x, y, shape := s.pairOperands(a, "a", "b")
 	s.b.Pos = a.call.Pos()
 	j := s.joinOf(x, y, shape)
-	if len(shape) <= 1 && len(ir.ShapeOf(j.Type)) == 1 {
-		return &val{v: j}
+	if len(shape) == 0 {
+		return &val{v: j} // two scalars: the [2] join
 	}
 	out := append([]int{}, shape...)
 	out[len(out)-1] *= 2
