@@ -953,6 +953,37 @@ func (l *LinearLayout) XorMasks(x []int) (reg, lane, warp int, ok bool) {
 // element in the same thread; ok is false when some thread would need
 // another's element (the slice then goes through shared memory).
 func SliceRegs(src, dst *LinearLayout, starts []int) (regs []int, ok bool) {
+	return MapRegs(src, dst, func(c []int) []int {
+		for d := range c {
+			c[d] += starts[d]
+		}
+		return c
+	})
+}
+
+// ReshapeRegs is SliceRegs for reshape: dst's element at c is src's at the
+// same row-major index.
+func ReshapeRegs(src, dst *LinearLayout) (regs []int, ok bool) {
+	return MapRegs(src, dst, func(c []int) []int {
+		idx := 0
+		for d := range c {
+			idx = idx*dst.Shape[d] + c[d]
+		}
+		out := make([]int, len(src.Shape))
+		for d := len(out) - 1; d >= 0; d-- {
+			out[d] = idx % src.Shape[d]
+			idx /= src.Shape[d]
+		}
+		return out
+	})
+}
+
+// MapRegs is, for each register of dst, the register of src that holds,
+// in every thread, the element at the coordinates mapc makes of that
+// register's (mapc may change its argument); ok is false when some thread
+// would need another's element. It checks every thread, so it holds for
+// any map, not only linear ones.
+func MapRegs(src, dst *LinearLayout, mapc func([]int) []int) (regs []int, ok bool) {
 	if len(src.Lane) != len(dst.Lane) || len(src.Warp) != len(dst.Warp) {
 		return nil, false
 	}
@@ -960,22 +991,16 @@ func SliceRegs(src, dst *LinearLayout, starts []int) (regs []int, ok bool) {
 	for r := 0; r < src.NumRegs(); r++ {
 		at[fmt.Sprint(src.RegCoords(r))] = r
 	}
-	shifted := func(c []int) []int {
-		for d := range c {
-			c[d] += starts[d]
-		}
-		return c
-	}
 	regs = make([]int, dst.NumRegs())
 	for r := range regs {
-		sr, found := at[fmt.Sprint(shifted(dst.RegCoords(r)))]
+		sr, found := at[fmt.Sprint(mapc(dst.RegCoords(r)))]
 		if !found {
 			return nil, false
 		}
 		regs[r] = sr
 		for lane := 0; lane < 1<<len(dst.Lane); lane++ {
 			for warp := 0; warp < 1<<len(dst.Warp); warp++ {
-				if !slices.Equal(shifted(dst.Coords(r, lane, warp)), src.Coords(sr, lane, warp)) {
+				if !slices.Equal(mapc(dst.Coords(r, lane, warp)), src.Coords(sr, lane, warp)) {
 					return nil, false
 				}
 			}

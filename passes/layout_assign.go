@@ -937,6 +937,11 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
 			return b
 		}
+	case ir.OpReshape:
+		// interleave's and cat's reshapes of a join keep their registers
+		if l := JoinReshapeLayout(op, s.lay(op.Operands[0])); l != nil {
+			return l
+		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
@@ -1052,6 +1057,88 @@ func SplitBlocked(b *gpu.Blocked) *gpu.Blocked {
 		WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[:r]),
 		Order:          slices.DeleteFunc(slices.Clone(b.Order), func(d int) bool { return d == r }),
 	}
+}
+
+// JoinReshapeLayout is, for the reshapes interleave and cat make of a join
+// (JoinReshape), the layout in which each thread keeps the registers it
+// holds in the operand's layout l: interleave's [..., N, 2] -> [..., 2N]
+// merges the pair into the last dimension's registers (twice the join
+// operand's elements per thread there), cat's [2, S0, ...] -> [2*S0, ...]
+// (after the transpose bringing the pair first) is the join operands'
+// layout again, the pair the repetition of dimension 0's registers. nil
+// for any other reshape, or an l of another kind.
+func JoinReshapeLayout(op *ir.Op, l ir.Layout) ir.Layout {
+	b, ok := l.(*gpu.Blocked)
+	kind := JoinReshape(op)
+	if !ok || kind == "" {
+		return nil
+	}
+	r := len(b.SizePerThread)
+	if kind == "interleave" {
+		if b.Order[0] != r-1 || b.ThreadsPerWarp[r-1] != 1 || b.WarpsPerCTA[r-1] != 1 {
+			return nil
+		}
+		m := &gpu.Blocked{
+			SizePerThread:  slices.Clone(b.SizePerThread[:r-1]),
+			ThreadsPerWarp: slices.Clone(b.ThreadsPerWarp[:r-1]),
+			WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[:r-1]),
+			Order:          slices.Clone(b.Order[1:]),
+		}
+		m.SizePerThread[r-2] *= b.SizePerThread[r-1]
+		return m
+	}
+	// cat: l is the transposed join's, the pair dimension first
+	if b.ThreadsPerWarp[0] != 1 || b.WarpsPerCTA[0] != 1 {
+		return nil
+	}
+	m := &gpu.Blocked{
+		SizePerThread:  slices.Clone(b.SizePerThread[1:]),
+		ThreadsPerWarp: slices.Clone(b.ThreadsPerWarp[1:]),
+		WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[1:]),
+	}
+	for _, d := range b.Order {
+		if d != 0 {
+			m.Order = append(m.Order, d-1)
+		}
+	}
+	return m
+}
+
+// JoinReshape names the reshapes the lowering of interleave and cat makes
+// of a join: "interleave" for join(a, b) reshaped to merge its last two
+// dimensions, "cat" for trans(join(a, b)) with the pair brought first,
+// reshaped to merge its first two; "" for any other reshape (whose
+// layouts and lowering stay as they were).
+func JoinReshape(op *ir.Op) string {
+	if op.Kind != ir.OpReshape {
+		return ""
+	}
+	in, out := ir.ShapeOf(op.Operands[0].Type), ir.ShapeOf(op.Results[0].Type)
+	d := op.Operands[0].Def
+	if d == nil || len(in) < 2 || len(out) != len(in)-1 {
+		return ""
+	}
+	r := len(in)
+	switch d.Kind {
+	case ir.OpJoin:
+		if slices.Equal(in[:r-2], out[:r-2]) && out[r-2] == 2*in[r-2] && in[r-1] == 2 {
+			return "interleave"
+		}
+	case ir.OpTrans:
+		perm := d.Attrs.Ints("perm")
+		if j := d.Operands[0].Def; j == nil || j.Kind != ir.OpJoin || len(perm) != r || perm[0] != r-1 {
+			return ""
+		}
+		for i := 1; i < r; i++ {
+			if perm[i] != i-1 {
+				return ""
+			}
+		}
+		if in[0] == 2 && out[0] == 2*in[1] && slices.Equal(in[2:], out[1:]) {
+			return "cat"
+		}
+	}
+	return ""
 }
 
 func (s *assigner) inferFor(op *ir.Op) {

@@ -72,6 +72,21 @@ func ScratchBytes(op *ir.Op) (int, error) {
 		return gpu.PrefixCountScratchBytes(ls), nil
 	case ir.OpTrans, ir.OpReshape:
 		src := layTileOf(op.Operands[0])
+		if JoinReshape(op) != "" {
+			// interleave's and cat's: none where every thread keeps its registers
+			ls, err := gpu.Linear(src.Layout, src.Shape)
+			if err != nil {
+				return 0, err
+			}
+			dst := layTileOf(op.Results[0])
+			ld, err := gpu.Linear(dst.Layout, dst.Shape)
+			if err != nil {
+				return 0, err
+			}
+			if _, ok := gpu.ReshapeRegs(ls, ld); ok {
+				return 0, nil
+			}
+		}
 		if op.Kind == ir.OpTrans {
 			if _, ok := src.Layout.(*gpu.Blocked); ok {
 				if _, ok := layTileOf(op.Results[0]).Layout.(*gpu.Blocked); ok {

@@ -16,6 +16,13 @@ kernel join_split(x *T, y *T, out *T, T const dtype) {
     store(out + o, s0 - s1)
 }
 
+kernel cat_regs(x *T, y *T, out *T, T const dtype) {
+    r := arange(0, 16)
+    c := arange(0, 64)
+    o := r[:, None]*64 + c[None, :]
+    store(out + arange(0, 32)[:, None]*64 + c[None, :], cat(load(x + o), load(y + o), can_reorder: true))
+}
+
 kernel split_loaded(x *f32, out *f32) {
     r := arange(0, 16)
     h := arange(0, 32)
@@ -83,6 +90,7 @@ var (
 // layout holds each pair in one thread (join's result, a load of
 // contiguous pairs), as Triton's do: no shared memory, no barrier, no
 // shuffle; a split of pairs spread over lanes converts its operand first.
+// cat (a join, a transpose and a reshape) keeps registers too.
 // flip is a register permutation when the axis lies in registers,
 // shfl.bfly when lanes hold it, shared memory when warps do. A slice
 // x[lo:hi] selects registers when each thread holds its part already, and
@@ -103,6 +111,12 @@ func TestPTXShapeBuiltins(t *testing.T) {
 	for _, dt := range []string{"f32", "bf16", "i32", "f16", "i8"} {
 		k := compileTLE(t, prog, "join_split", map[string]string{"T": dt})
 		none("join_split "+dt, k.PTX, reShared, reBar, reShfl)
+		if dt != "i8" {
+			// (an i8 [32, 64] store wants 16 bytes a thread where the
+			// [16, 64] loads gave 8: that store converts, not the cat)
+			k = compileTLE(t, prog, "cat_regs", map[string]string{"T": dt})
+			none("cat_regs "+dt, k.PTX, reShared, reBar, reShfl)
+		}
 		k = compileTLE(t, prog, "flip_lanes", map[string]string{"T": dt})
 		none("flip_lanes "+dt, k.PTX, reShared, reBar)
 		wantPTX(t, k.PTX, 1, `shfl\.sync\.bfly\.b32`)
