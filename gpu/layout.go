@@ -900,3 +900,111 @@ func ReshapeShared(l *Shared, from, to []int) (*Shared, error) {
 	}
 	return &n, nil
 }
+
+// XorMasks finds the register, lane and warp index bits (masks over l's Reg,
+// Lane and Warp bases) whose bases XOR to the coordinate offset x: register
+// r of thread (lane, warp) then holds, in register r^reg of thread
+// (lane^lane, warp^warp), the element at its own coordinates XOR x. flip
+// reverses a power-of-two axis with x = size-1 along it: a register
+// permutation when lane and warp are 0, a lane shuffle when warp is. ok is
+// false when no combination of bases gives x.
+func (l *LinearLayout) XorMasks(x []int) (reg, lane, warp int, ok bool) {
+	off := make([]int, len(l.Shape))
+	at := 0
+	for d, n := range l.Shape {
+		off[d] = at
+		at += layLog2(n)
+	}
+	enc := func(c []int) uint64 {
+		var v uint64
+		for d, x := range c {
+			v |= uint64(x) << off[d]
+		}
+		return v
+	}
+	type row struct{ vec, combo, pivot uint64 }
+	var rows []row
+	reduce := func(v, combo uint64) (uint64, uint64) {
+		for _, r := range rows {
+			if v&r.pivot != 0 {
+				v ^= r.vec
+				combo ^= r.combo
+			}
+		}
+		return v, combo
+	}
+	all := append(append(append([][]int{}, l.Reg...), l.Lane...), l.Warp...)
+	for i, b := range all {
+		v, combo := reduce(enc(b), 1<<i)
+		if v != 0 {
+			rows = append(rows, row{v, combo, 1 << (63 - bits.LeadingZeros64(v))})
+		}
+	}
+	v, combo := reduce(enc(x), 0)
+	if v != 0 {
+		return 0, 0, 0, false
+	}
+	nr, nl := len(l.Reg), len(l.Lane)
+	return int(combo & (1<<nr - 1)), int(combo >> nr & (1<<nl - 1)), int(combo >> (nr + nl)), true
+}
+
+// SliceRegs is, for each register of dst (the layout of x[lo:hi], starts
+// the lower bounds), the register of src (x's layout) that holds the same
+// element in the same thread; ok is false when some thread would need
+// another's element (the slice then goes through shared memory).
+func SliceRegs(src, dst *LinearLayout, starts []int) (regs []int, ok bool) {
+	return MapRegs(src, dst, func(c []int) []int {
+		for d := range c {
+			c[d] += starts[d]
+		}
+		return c
+	})
+}
+
+// ReshapeRegs is SliceRegs for reshape: dst's element at c is src's at the
+// same row-major index.
+func ReshapeRegs(src, dst *LinearLayout) (regs []int, ok bool) {
+	return MapRegs(src, dst, func(c []int) []int {
+		idx := 0
+		for d := range c {
+			idx = idx*dst.Shape[d] + c[d]
+		}
+		out := make([]int, len(src.Shape))
+		for d := len(out) - 1; d >= 0; d-- {
+			out[d] = idx % src.Shape[d]
+			idx /= src.Shape[d]
+		}
+		return out
+	})
+}
+
+// MapRegs is, for each register of dst, the register of src that holds,
+// in every thread, the element at the coordinates mapc makes of that
+// register's (mapc may change its argument); ok is false when some thread
+// would need another's element. It checks every thread, so it holds for
+// any map, not only linear ones.
+func MapRegs(src, dst *LinearLayout, mapc func([]int) []int) (regs []int, ok bool) {
+	if len(src.Lane) != len(dst.Lane) || len(src.Warp) != len(dst.Warp) {
+		return nil, false
+	}
+	at := map[string]int{}
+	for r := 0; r < src.NumRegs(); r++ {
+		at[fmt.Sprint(src.RegCoords(r))] = r
+	}
+	regs = make([]int, dst.NumRegs())
+	for r := range regs {
+		sr, found := at[fmt.Sprint(mapc(dst.RegCoords(r)))]
+		if !found {
+			return nil, false
+		}
+		regs[r] = sr
+		for lane := 0; lane < 1<<len(dst.Lane); lane++ {
+			for warp := 0; warp < 1<<len(dst.Warp); warp++ {
+				if !slices.Equal(mapc(dst.Coords(r, lane, warp)), src.Coords(sr, lane, warp)) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return regs, true
+}

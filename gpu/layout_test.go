@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -161,5 +162,88 @@ func TestParseLayoutRoundTrip(t *testing.T) {
 	}
 	if l, err := ParseLayout("other<1>"); l != nil || err != nil {
 		t.Errorf("foreign layout: %v, %v", l, err)
+	}
+}
+
+// TestXorMasks: for every layout below and every axis, the masks XorMasks
+// gives move each element to the one its flip along the axis reads.
+func TestXorMasks(t *testing.T) {
+	cases := []struct {
+		l     ir.Layout
+		shape []int
+	}{
+		{&Blocked{SizePerThread: []int{1, 4}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{4, 1}, Order: []int{1, 0}}, []int{32, 64}},
+		{&Blocked{SizePerThread: []int{2, 1}, ThreadsPerWarp: []int{8, 4}, WarpsPerCTA: []int{1, 4}, Order: []int{0, 1}}, []int{16, 16}},
+		{&Blocked{SizePerThread: []int{4}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{4}, Order: []int{0}}, []int{8}},
+		{&MMA{WarpsPerCTA: []int{4, 1}}, []int{64, 32}},
+	}
+	for _, c := range cases {
+		ll, err := Linear(c.l, c.shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for axis := range c.shape {
+			x := make([]int, len(c.shape))
+			x[axis] = c.shape[axis] - 1
+			reg, lane, warp, ok := ll.XorMasks(x)
+			if !ok {
+				t.Fatalf("%s %v axis %d: no masks", c.l, c.shape, axis)
+			}
+			for r := 0; r < ll.NumRegs(); r++ {
+				for ln := 0; ln < 1<<len(ll.Lane); ln++ {
+					for w := 0; w < 1<<len(ll.Warp); w++ {
+						got := ll.Coords(r^reg, ln^lane, w^warp)
+						want := ll.Coords(r, ln, w)
+						want[axis] = c.shape[axis] - 1 - want[axis]
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Fatalf("%s %v axis %d: reg %d lane %d warp %d holds %v there, want %v", c.l, c.shape, axis, r, ln, w, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSliceRegs: a slice along dimensions held in registers keeps each
+// element in its thread (the register map checked element by element);
+// one along lanes does not.
+func TestSliceRegs(t *testing.T) {
+	b := &Blocked{SizePerThread: []int{1, 8}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{4, 1}, Order: []int{1, 0}}
+	cases := []struct {
+		shape, out, starts []int
+		ok                 bool
+	}{
+		{[]int{16, 64}, []int{16, 32}, []int{0, 32}, false}, // the upper half of the columns sits in other lanes
+		{[]int{16, 8}, []int{16, 4}, []int{0, 4}, true},     // the eight columns are one thread's registers
+		{[]int{32, 8}, []int{16, 8}, []int{16, 0}, true},    // rows 16..31 repeat rows 0..15 in registers
+		{[]int{32, 8}, []int{8, 8}, []int{8, 0}, false},     // rows 8..15 are other warps'
+	}
+	for _, c := range cases {
+		src, err := Linear(b, c.shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst, err := Linear(b, c.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		regs, ok := SliceRegs(src, dst, c.starts)
+		if ok != c.ok {
+			t.Fatalf("%v[%v from %v]: ok %v, want %v", c.shape, c.out, c.starts, ok, c.ok)
+		}
+		for r := range regs {
+			for lane := 0; lane < 32; lane++ {
+				for warp := 0; warp < 4; warp++ {
+					want := dst.Coords(r, lane, warp)
+					for d := range want {
+						want[d] += c.starts[d]
+					}
+					if got := src.Coords(regs[r], lane, warp); fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%v[%v from %v]: register %d of lane %d warp %d is %v, want %v", c.shape, c.out, c.starts, r, lane, warp, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -33,6 +33,12 @@ const (
 	// along axis (its size a power of two, 0 < mask < it): the exchange of a
 	// bitonic sort's compare-and-swap step (frontend/lower/sort.go)
 	OpButterfly Kind = "butterfly"
+	OpJoin      Kind = "join"  // (a, b) -> tile of a's shape with a last dim of 2: [..., 0] is a, [..., 1] is b
+	OpSplit     Kind = "split" // (x) -> (x[..., 0], x[..., 1]): x's last dim is 2, the results drop it
+	OpFlip      Kind = "flip"  // (tile) {axis} -> the tile reversed along axis
+	// (tile) {starts: []int64} -> the sub-tile of the result's shape whose
+	// first element is the operand's at starts (x[lo:hi] with known bounds)
+	OpExtractSlice Kind = "extract_slice"
 
 	// ---- element-wise arithmetic
 	OpAdd    Kind = "add"

@@ -152,6 +152,10 @@ var opTable = []OpInfo{
 	{Name: OpTrans, Operands: one, Results: one, Attrs: []AttrSpec{perm}, Pure: true, verify: (*verifier).checkTrans},
 	{Name: OpGather, Operands: two, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkGather},
 	{Name: OpButterfly, Operands: one, Results: one, Attrs: []AttrSpec{axis, required("mask", AttrInt)}, Pure: true, verify: (*verifier).checkButterfly},
+	{Name: OpJoin, Operands: two, Results: one, Pure: true, verify: (*verifier).checkJoin},
+	{Name: OpSplit, Operands: one, Results: two, Pure: true, verify: (*verifier).checkSplit},
+	{Name: OpFlip, Operands: one, Results: one, Attrs: []AttrSpec{axis}, Pure: true, verify: (*verifier).checkFlip},
+	{Name: OpExtractSlice, Operands: one, Results: one, Attrs: []AttrSpec{deferred("starts", AttrInts)}, Pure: true, verify: (*verifier).checkExtractSlice},
 
 	// ---- element-wise arithmetic
 	{Name: OpAdd, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkArith},

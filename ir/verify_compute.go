@@ -1,6 +1,9 @@
 package ir
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // The checks of the computing kinds: constants and indices, shapes,
 // element-wise arithmetic and math, dot and reductions. Each runs after
@@ -162,6 +165,77 @@ func (v *verifier) checkButterfly(op, _ *Op) bool {
 		return false
 	}
 	v.sameType(op, "result", op.rt(), op.ot(0))
+	return true
+}
+
+// checkJoin: two tiles of one type (a rank 1 or more) make a tile of their
+// shape with a last dimension of 2 appended.
+func (v *verifier) checkJoin(op, _ *Op) bool {
+	if _, ok := op.ot(0).(*Tile); !ok {
+		v.errf(op, "operand 0 has type %s, want a tile", typeString(op.ot(0)))
+		return false
+	}
+	if !v.sameType(op, "operand 1", op.ot(1), op.ot(0)) {
+		return false
+	}
+	want := append(slices.Clone(tileShape(op.ot(0))), 2)
+	v.sameType(op, "result", op.rt(), &Tile{Shape: want, Elem: Elem(op.ot(0))})
+	return true
+}
+
+// checkSplit: a tile whose last dimension is 2 (of rank 2 or more) splits
+// into two tiles without it.
+func (v *verifier) checkSplit(op, _ *Op) bool {
+	in := tileShape(op.ot(0))
+	if len(in) < 2 || in[len(in)-1] != 2 {
+		v.errf(op, "operand has type %s, want a tile of rank 2 or more whose last dimension is 2", typeString(op.ot(0)))
+		return false
+	}
+	want := &Tile{Shape: slices.Clone(in[:len(in)-1]), Elem: Elem(op.ot(0))}
+	for i, r := range op.Results {
+		v.sameType(op, fmt.Sprintf("result %d", i), r.Type, want)
+	}
+	return true
+}
+
+// checkFlip: the result has the operand's type; the axis is one of its
+// dimensions, of a power-of-two size (the GPU reverses an index by xor).
+func (v *verifier) checkFlip(op, _ *Op) bool {
+	in := tileShape(op.ot(0))
+	ax, ok := op.Attrs["axis"].(int64)
+	if !ok {
+		return false
+	}
+	if _, isTile := op.ot(0).(*Tile); !isTile || ax < 0 || int(ax) >= len(in) {
+		v.errf(op, "axis %d out of range for %s", ax, typeString(op.ot(0)))
+		return false
+	}
+	if n := in[ax]; n&(n-1) != 0 {
+		v.errf(op, "dimension %d of %s is %d, not a power of two", ax, typeString(op.ot(0)), n)
+	}
+	v.sameType(op, "result", op.rt(), op.ot(0))
+	return true
+}
+
+// checkExtractSlice: a tile of the operand's rank and element whose every
+// dimension, from its start, lies inside the operand's.
+func (v *verifier) checkExtractSlice(op, _ *Op) bool {
+	in, out := tileShape(op.ot(0)), tileShape(op.rt())
+	if _, ok := op.ot(0).(*Tile); !ok || len(in) != len(out) {
+		v.errf(op, "operand %s and result %s are not tiles of one rank", typeString(op.ot(0)), typeString(op.rt()))
+		return false
+	}
+	v.sameType(op, "result element", Elem(op.rt()), Elem(op.ot(0)))
+	starts, ok := op.Attrs["starts"].([]int64)
+	if !ok || len(starts) != len(in) {
+		v.errf(op, "starts %v for a tile of rank %d", op.Attrs["starts"], len(in))
+		return false
+	}
+	for d, st := range starts {
+		if st < 0 || st+int64(out[d]) > int64(in[d]) {
+			v.errf(op, "dimension %d: %d elements from %d do not fit %s", d, out[d], st, typeString(op.ot(0)))
+		}
+	}
 	return true
 }
 

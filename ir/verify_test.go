@@ -31,6 +31,26 @@ func TestVerifyTextCases(t *testing.T) {
 		{"select condition", kernel(`  %0 = select(%n, %f, %f) : f32 loc(5)`), "op select: condition has type i32, want i1"},
 		{"addptr offset", kernel(`  %0 = addptr(%p, %f) : *f32 loc(5)`), "op addptr: offset has type f32, want integers"},
 		{"addptr base", kernel(`  %0 = addptr(%n, %n) : i32 loc(5)`), "want a pointer or a tile of pointers"},
+		{"join shapes", kernel(`  %0 = splat(%f) : [4]f32 loc(1)
+  %1 = splat(%f) : [8]f32 loc(2)
+  %2 = join(%0, %1) : [4,2]f32 loc(5)`), "op join: operand 1 has type [8]f32, want [4]f32"},
+		{"join result", kernel(`  %0 = splat(%f) : [4]f32 loc(1)
+  %1 = join(%0, %0) : [2,4]f32 loc(5)`), "op join: result has type [2,4]f32, want [4,2]f32"},
+		{"join scalars", kernel(`  %0 = join(%f, %f) : [2]f32 loc(5)`), "op join: operand 0 has type f32, want a tile"},
+		{"split last dim", kernel(`  %0 = splat(%f) : [4,4]f32 loc(1)
+  %1, %2 = split(%0) : [4]f32, [4]f32 loc(5)`), "op split: operand has type [4,4]f32, want a tile of rank 2 or more whose last dimension is 2"},
+		{"split result", kernel(`  %0 = splat(%f) : [4,2]f32 loc(1)
+  %1, %2 = split(%0) : [4]f32, [4]i32 loc(5)`), "op split: result 1 has type [4]i32, want [4]f32"},
+		{"flip axis", kernel(`  %0 = splat(%f) : [4,2]f32 loc(1)
+  %1 = flip(%0) {axis = 2} : [4,2]f32 loc(5)`), "op flip: axis 2 out of range for [4,2]f32"},
+		{"flip power of two", kernel(`  %0 = splat(%f) : [6]f32 loc(1)
+  %1 = flip(%0) {axis = 0} : [6]f32 loc(5)`), "op flip: dimension 0 of [6]f32 is 6, not a power of two"},
+		{"extract_slice bounds", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
+  %1 = extract_slice(%0) {starts = [6, 0]} : [4,4]f32 loc(5)`), "op extract_slice: dimension 0: 4 elements from 6 do not fit [8,4]f32"},
+		{"extract_slice rank", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
+  %1 = extract_slice(%0) {starts = [0]} : [4]f32 loc(5)`), "op extract_slice: operand [8,4]f32 and result [4]f32 are not tiles of one rank"},
+		{"extract_slice starts", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
+  %1 = extract_slice(%0) {starts = [0]} : [4,4]f32 loc(5)`), "op extract_slice: starts [0] for a tile of rank 2"},
 		{"bitcast widths", kernel(`  %0 = bitcast(%f) : i16 loc(5)`), "op bitcast: from f32 (32 bits) to i16 (16 bits): the widths differ"},
 		{"bitcast i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i1 loc(4)
   %1 = bitcast(%0) : u8 loc(5)`), "op bitcast: cannot reinterpret the bits of i1"},

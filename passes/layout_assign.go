@@ -915,6 +915,43 @@ func (s *assigner) resultLayout(op *ir.Op, res *ir.Value) ir.Layout {
 		if l := s.lay(op.Operands[0]); l != nil {
 			return l
 		}
+	case ir.OpJoin:
+		// the pair in one thread's registers, next to each other: the
+		// operands' layout (the first strong blocked one) with the new
+		// dimension appended; operands of other layouts convert to the
+		// default layout's, so that join itself moves nothing
+		for _, v := range op.Operands {
+			if b, ok := s.lay(v).(*gpu.Blocked); ok {
+				return JoinBlocked(b)
+			}
+		}
+		return JoinBlocked(DefaultBlocked(layTileOf(op.Operands[0]).Shape, s.nwAt(op)))
+	case ir.OpSplit:
+		// the operand's layout without its last dimension when each thread
+		// holds the pair whole; otherwise the operand converts (operandLayout)
+		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
+			if sb := SplitBlocked(b); sb != nil {
+				return sb
+			}
+		}
+		return DefaultBlocked(shape, s.nwAt(op))
+	case ir.OpFlip:
+		// a register permutation where the axis lies in registers, lane
+		// shuffles where it crosses lanes, shared memory across warps
+		if l := s.lay(op.Operands[0]); l != nil {
+			return l
+		}
+	case ir.OpExtractSlice:
+		// a blocked layout places a smaller tile by the same rule, so a
+		// slice whose elements stay in their threads keeps registers
+		if b, ok := s.lay(op.Operands[0]).(*gpu.Blocked); ok {
+			return b
+		}
+	case ir.OpReshape:
+		// interleave's and cat's reshapes of a join keep their registers
+		if l := JoinReshapeLayout(op, s.lay(op.Operands[0])); l != nil {
+			return l
+		}
 	case ir.OpLocalLoad:
 		if l := s.dotUse(res); l != nil {
 			return l
@@ -1000,6 +1037,118 @@ func permuteBlocked(b *gpu.Blocked, perm []int) *gpu.Blocked {
 		nb.Order[i] = inv[d]
 	}
 	return nb
+}
+
+// JoinBlocked is the layout of join(a, b) for a and b in layout b: the new
+// last dimension of 2 held whole by every thread, in two registers next to
+// each other (the fastest dimension), as Triton's join lays it out. It is
+// also the layout split's operand needs for split to move nothing.
+func JoinBlocked(b *gpu.Blocked) *gpu.Blocked {
+	r := len(b.SizePerThread)
+	return &gpu.Blocked{
+		SizePerThread:  append(slices.Clone(b.SizePerThread), 2),
+		ThreadsPerWarp: append(slices.Clone(b.ThreadsPerWarp), 1),
+		WarpsPerCTA:    append(slices.Clone(b.WarpsPerCTA), 1),
+		Order:          append([]int{r}, b.Order...),
+	}
+}
+
+// SplitBlocked is b without its last dimension when one lane of one warp
+// holds that dimension whole (split's results then keep their registers);
+// nil when lanes or warps divide it.
+func SplitBlocked(b *gpu.Blocked) *gpu.Blocked {
+	r := len(b.SizePerThread) - 1
+	if r < 1 || b.ThreadsPerWarp[r] != 1 || b.WarpsPerCTA[r] != 1 {
+		return nil
+	}
+	return &gpu.Blocked{
+		SizePerThread:  slices.Clone(b.SizePerThread[:r]),
+		ThreadsPerWarp: slices.Clone(b.ThreadsPerWarp[:r]),
+		WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[:r]),
+		Order:          slices.DeleteFunc(slices.Clone(b.Order), func(d int) bool { return d == r }),
+	}
+}
+
+// JoinReshapeLayout is, for the reshapes interleave and cat make of a join
+// (JoinReshape), the layout in which each thread keeps the registers it
+// holds in the operand's layout l: interleave's [..., N, 2] -> [..., 2N]
+// merges the pair into the last dimension's registers (twice the join
+// operand's elements per thread there), cat's [2, S0, ...] -> [2*S0, ...]
+// (after the transpose bringing the pair first) is the join operands'
+// layout again, the pair the repetition of dimension 0's registers. nil
+// for any other reshape, or an l of another kind.
+func JoinReshapeLayout(op *ir.Op, l ir.Layout) ir.Layout {
+	b, ok := l.(*gpu.Blocked)
+	kind := JoinReshape(op)
+	if !ok || kind == "" {
+		return nil
+	}
+	r := len(b.SizePerThread)
+	if kind == "interleave" {
+		if b.Order[0] != r-1 || b.ThreadsPerWarp[r-1] != 1 || b.WarpsPerCTA[r-1] != 1 {
+			return nil
+		}
+		m := &gpu.Blocked{
+			SizePerThread:  slices.Clone(b.SizePerThread[:r-1]),
+			ThreadsPerWarp: slices.Clone(b.ThreadsPerWarp[:r-1]),
+			WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[:r-1]),
+			Order:          slices.Clone(b.Order[1:]),
+		}
+		m.SizePerThread[r-2] *= b.SizePerThread[r-1]
+		return m
+	}
+	// cat: l is the transposed join's, the pair dimension first
+	if b.ThreadsPerWarp[0] != 1 || b.WarpsPerCTA[0] != 1 {
+		return nil
+	}
+	m := &gpu.Blocked{
+		SizePerThread:  slices.Clone(b.SizePerThread[1:]),
+		ThreadsPerWarp: slices.Clone(b.ThreadsPerWarp[1:]),
+		WarpsPerCTA:    slices.Clone(b.WarpsPerCTA[1:]),
+	}
+	for _, d := range b.Order {
+		if d != 0 {
+			m.Order = append(m.Order, d-1)
+		}
+	}
+	return m
+}
+
+// JoinReshape names the reshapes the lowering of interleave and cat makes
+// of a join: "interleave" for join(a, b) reshaped to merge its last two
+// dimensions, "cat" for trans(join(a, b)) with the pair brought first,
+// reshaped to merge its first two; "" for any other reshape (whose
+// layouts and lowering stay as they were).
+func JoinReshape(op *ir.Op) string {
+	if op.Kind != ir.OpReshape {
+		return ""
+	}
+	in, out := ir.ShapeOf(op.Operands[0].Type), ir.ShapeOf(op.Results[0].Type)
+	d := op.Operands[0].Def
+	if d == nil || len(in) < 2 || len(out) != len(in)-1 {
+		return ""
+	}
+	r := len(in)
+	switch d.Kind {
+	case ir.OpJoin:
+		if slices.Equal(in[:r-2], out[:r-2]) && out[r-2] == 2*in[r-2] && in[r-1] == 2 {
+			return "interleave"
+		}
+	case ir.OpTrans:
+		perm := d.Attrs.Ints("perm")
+		if j := d.Operands[0].Def; j == nil || j.Kind != ir.OpJoin || len(perm) != r || perm[0] != r-1 {
+			return ""
+		}
+		for i := 1; i < r; i++ {
+			if perm[i] != i-1 {
+				return ""
+			}
+		}
+		if in[0] == 2 && out[0] == 2*in[1] && slices.Equal(in[2:], out[1:]) {
+			return "cat"
+		}
+	}
+	return ""
 }
 
 func (s *assigner) inferFor(op *ir.Op) {
@@ -1221,6 +1370,23 @@ func (s *assigner) operandLayout(op *ir.Op, j int, res ir.Layout) ir.Layout {
 		return gpu.VoteLayout(s.nwAt(op))
 	case ir.OpExpandDims:
 		return &gpu.Slice{Dim: int(op.Attrs.Int("axis", 0)), Parent: res}
+	case ir.OpJoin:
+		if b, ok := res.(*gpu.Blocked); ok {
+			return SplitBlocked(b)
+		}
+		return nil
+	case ir.OpSplit:
+		if b, ok := res.(*gpu.Blocked); ok {
+			return JoinBlocked(b)
+		}
+		return nil
+	case ir.OpFlip:
+		return res
+	case ir.OpExtractSlice:
+		if b, ok := res.(*gpu.Blocked); ok {
+			return b
+		}
+		return nil
 	case ir.OpTrans:
 		if b, ok := res.(*gpu.Blocked); ok {
 			perm := op.Attrs.Ints("perm")

@@ -85,12 +85,56 @@ func ScratchBytes(op *ir.Op) (int, error) {
 		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
 	case ir.OpTrans, ir.OpReshape:
 		src := layTileOf(op.Operands[0])
+		if JoinReshape(op) != "" {
+			// interleave's and cat's: none where every thread keeps its registers
+			ls, err := gpu.Linear(src.Layout, src.Shape)
+			if err != nil {
+				return 0, err
+			}
+			dst := layTileOf(op.Results[0])
+			ld, err := gpu.Linear(dst.Layout, dst.Shape)
+			if err != nil {
+				return 0, err
+			}
+			if _, ok := gpu.ReshapeRegs(ls, ld); ok {
+				return 0, nil
+			}
+		}
 		if op.Kind == ir.OpTrans {
 			if _, ok := src.Layout.(*gpu.Blocked); ok {
 				if _, ok := layTileOf(op.Results[0]).Layout.(*gpu.Blocked); ok {
 					return 0, nil
 				}
 			}
+		}
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
+	case ir.OpFlip:
+		// through shared memory only when warps hold the reversed halves
+		src := layTileOf(op.Operands[0])
+		ls, err := gpu.Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		axis := int(op.Attrs.Int("axis", 0))
+		x := make([]int, len(src.Shape))
+		x[axis] = src.Shape[axis] - 1
+		if _, _, warp, ok := ls.XorMasks(x); ok && warp == 0 {
+			return 0, nil
+		}
+		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
+	case ir.OpExtractSlice:
+		// through shared memory only when threads need others' elements
+		src, dst := layTileOf(op.Operands[0]), layTileOf(op.Results[0])
+		ls, err := gpu.Linear(src.Layout, src.Shape)
+		if err != nil {
+			return 0, err
+		}
+		ld, err := gpu.Linear(dst.Layout, dst.Shape)
+		if err != nil {
+			return 0, err
+		}
+		if _, ok := gpu.SliceRegs(ls, ld, op.Attrs.Ints("starts")); ok {
+			return 0, nil
 		}
 		return ir.NumElements(src.Shape) * gpu.StorageBytes(src.Elem), nil
 	case ir.OpAtomicRMW, ir.OpAtomicCAS:

@@ -212,14 +212,14 @@ func acc(a f32, b f32) f32 {
 	}, {
 		name: "several results",
 		funcs: `
-func split(c i1, a f32, k i32) (f32, i32) {
+func pick(c i1, a f32, k i32) (f32, i32) {
     if c {
         return a * 2.0, k + 1
     } else {
         return -a, k * 3
     }
 }`,
-		body: `v, w := split(s >= 0, a, offs * s)
+		body: `v, w := pick(s >= 0, a, offs * s)
     store(out + offs, v)
     store(outi + offs, w)`,
 		out: func(e helperEnv) float64 {

@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 	"github.com/tlego/tle/gpu"
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/passes"
 )
 
 // regGather builds the registers of a tile in layout dst from src when every
@@ -276,6 +277,19 @@ func (g *gen) reshapeLike(op *ir.Op) {
 	if src.s != nil {
 		g.set(res, &tval{s: src.s})
 		return
+	}
+	if passes.JoinReshape(op) != "" {
+		// interleave's and cat's reshapes of a join: registers renamed
+		// where every thread keeps its elements (the layout pass's aim)
+		if regs, ok := gpu.ReshapeRegs(src.ll, dst); ok {
+			g.force(src)
+			out := &tval{ll: dst, regs: make([]value.Value, len(regs))}
+			for r, sr := range regs {
+				out.regs[r] = src.regs[sr]
+			}
+			g.set(res, out)
+			return
+		}
 	}
 	var mapc func([]int) []int // result coords -> source coords
 	if op.Kind == ir.OpTrans {

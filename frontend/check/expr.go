@@ -633,19 +633,62 @@ func (c *checker) tileIndex(e *ast.IndexExpr, t Type) Type {
 			continue
 		}
 		sl, isSlice := ix.(*ast.SliceExpr)
-		if !isSlice || sl.Lo != nil || sl.Hi != nil {
-			c.errorf(ix, "a tile index takes only ':' (keep an axis) and None (add an axis)")
+		if !isSlice {
+			c.errorf(ix, "a tile index takes only ':' (keep an axis), lo:hi (a slice of it, known bounds) and None (add an axis)")
 			return Invalid
 		}
 		if axis >= len(tile.Shape) {
 			c.errorf(ix, "too many indices for %s (rank %d)", t, len(tile.Shape))
 			return Invalid
 		}
-		out = append(out, tile.Shape[axis])
+		dim := tile.Shape[axis]
+		if sl.Lo != nil || sl.Hi != nil {
+			var ok bool
+			if dim, ok = c.sliceDim(sl, dim, t); !ok {
+				return Invalid
+			}
+		}
+		out = append(out, dim)
 		axis++
 	}
 	out = append(out, tile.Shape[axis:]...)
 	return &Tile{Shape: out, Elem: tile.Elem}
+}
+
+// sliceDim checks the bounds lo:hi of a tile slice along an axis of size
+// dim: compile-time integers (lo defaults to 0, hi to dim) with
+// 0 <= lo < hi <= dim, and hi-lo a power of two, as a tile's dimensions
+// are. It returns the slice's size.
+func (c *checker) sliceDim(sl *ast.SliceExpr, dim Dim, t Type) (Dim, bool) {
+	bound := func(e ast.Expr, def Dim) (Dim, bool) {
+		if e == nil {
+			return def, true
+		}
+		tv := c.tab.Types[e]
+		if d, ok := tv.Type.(DType); ok && d.IsUntyped() {
+			c.convertConst(e, d, tv.Value, I32)
+			tv = c.tab.Types[e]
+		}
+		return c.intConst(e, tv.Type, tv.Value, "slice bound "+c.src(e))
+	}
+	lo, ok1 := bound(sl.Lo, ConstDim(0))
+	hi, ok2 := bound(sl.Hi, dim)
+	if !ok1 || !ok2 {
+		return Dim{}, false
+	}
+	l, lk := lo.Const()
+	h, hk := hi.Const()
+	n, nk := dim.Const()
+	if lk && hk && (l < 0 || l >= h || nk && h > n) {
+		c.errorf(sl, "slice %d:%d of an axis of %s in %s is empty or out of range", l, h, dim, t)
+		return Dim{}, false
+	}
+	size := hi.Sub(lo)
+	if s, known := size.Const(); known && s&(s-1) != 0 {
+		c.errorf(sl, "slice %d:%d of %s has %d elements, not a power of two", l, h, t, s)
+		return Dim{}, false
+	}
+	return size, true
 }
 
 // ---------------------------------------------------------------- selector

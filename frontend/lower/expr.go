@@ -503,9 +503,15 @@ func (s *fn) index(e *ast.IndexExpr) *val {
 	v := s.value(x, e.X.Pos())
 	rank := len(ir.ShapeOf(v.Type))
 	s.b.Pos = e.Lbrack
+	v = s.sliceTile(v, e)
 	at, kept := 0, 0
 	for _, ix := range e.Indices {
-		iv := s.expr(ix)
+		var iv *val
+		if _, isSlice := ix.(*ast.SliceExpr); isSlice {
+			iv = &val{slice: true} // bounds taken by sliceTile
+		} else {
+			iv = s.expr(ix)
+		}
 		switch {
 		case iv.none:
 			shape := append([]int(nil), ir.ShapeOf(v.Type)...)
@@ -523,6 +529,48 @@ func (s *fn) index(e *ast.IndexExpr) *val {
 		}
 	}
 	return &val{v: v}
+}
+
+// sliceTile lowers the lo:hi entries of a tile index to one
+// extract_slice of v (the None entries, which add axes, come after).
+func (s *fn) sliceTile(v *ir.Value, e *ast.IndexExpr) *ir.Value {
+	shape := ir.ShapeOf(v.Type)
+	starts := make([]int64, len(shape))
+	sizes := append([]int(nil), shape...)
+	sliced := false
+	k := 0
+	for _, ix := range e.Indices {
+		sl, isSlice := ix.(*ast.SliceExpr)
+		if !isSlice {
+			continue
+		}
+		if k < len(shape) && (sl.Lo != nil || sl.Hi != nil) {
+			lo, hi := int64(0), int64(shape[k])
+			for _, b := range []struct {
+				e  ast.Expr
+				to *int64
+			}{{sl.Lo, &lo}, {sl.Hi, &hi}} {
+				if b.e == nil {
+					continue
+				}
+				c := s.expr(b.e).c
+				if c == nil || !c.isInt() {
+					s.errorf(b.e.Pos(), "slice bounds must be compile-time integers")
+				}
+				*b.to = c.i
+			}
+			if lo < 0 || hi > int64(shape[k]) || lo >= hi {
+				s.errorf(sl.Pos(), "slice %d:%d out of range for an axis of %d", lo, hi, shape[k])
+			}
+			starts[k], sizes[k] = lo, int(hi-lo)
+			sliced = true
+		}
+		k++
+	}
+	if !sliced {
+		return v
+	}
+	return s.b.Value(ir.OpExtractSlice, ir.TileOf(sizes, ir.Elem(v.Type)), []*ir.Value{v}, ir.Attrs{"starts": starts})
 }
 
 func (s *fn) shapeOf(l *val, pos diag.Pos) []int {

@@ -221,6 +221,14 @@ func (t *thread) exec(in *instr) error {
 		return t.gatherOp(in)
 	case ir.OpButterfly:
 		return t.butterfly(in)
+	case ir.OpJoin:
+		return t.join(in)
+	case ir.OpSplit:
+		return t.split(in)
+	case ir.OpFlip:
+		return t.flip(in)
+	case ir.OpExtractSlice:
+		return t.extractSlice(in)
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpMin, ir.OpMax,
 		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr, ir.OpDivRN, ir.OpUMulHi, ir.OpAtan2, ir.OpPow:
 		return t.binary(in)
