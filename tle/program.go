@@ -244,9 +244,10 @@ func (k *Kernel) unbound(defines map[string]string) []*ast.Param {
 	return out
 }
 
-// checkBound re-checks the file with the bindings (so a bad -D value is
+// checkBound re-checks the kernel with the bindings (so a bad -D value is
 // reported at the parameter) and makes sure every compile-time parameter of
-// this kernel is bound.
+// this kernel is bound. The file passed Check unbound when it was loaded,
+// so only this kernel and its helpers are checked again.
 func (k *Kernel) checkBound(defines map[string]string) diag.List {
 	var errs diag.List
 	for _, p := range k.unbound(defines) {
@@ -255,7 +256,7 @@ func (k *Kernel) checkBound(defines map[string]string) diag.List {
 	if errs != nil {
 		return errs
 	}
-	if _, errs := check.Check(k.prog.file, check.Config{Defines: defines}); errs.HasErrors() {
+	if _, errs := check.Check(k.prog.file, check.Config{Defines: defines, Kernel: k.Name()}); errs.HasErrors() {
 		return errs
 	}
 	return nil

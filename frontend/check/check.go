@@ -28,6 +28,13 @@ type Config struct {
 	// SmemLimit is the per-CTA shared-memory budget in bytes; 0 means
 	// DefaultSmemLimit.
 	SmemLimit int
+	// Kernel, when not empty, checks that kernel alone with Defines (and
+	// the helpers it calls): what a compile of it needs, once the whole
+	// file has passed Check without bindings. The other kernels, the
+	// helpers no kernel calls and the tune blocks do not depend on this
+	// kernel's bindings and are not checked again; a define that only
+	// another kernel's parameter takes is not an error.
+	Kernel string
 }
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -231,9 +238,13 @@ func (c *checker) run() {
 		}
 	}
 	for _, d := range c.file.Decls {
-		if k, ok := d.(*ast.KernelDecl); ok {
+		if k, ok := d.(*ast.KernelDecl); ok && (c.conf.Kernel == "" || k.Name.Name == c.conf.Kernel) {
 			c.kernel(k)
 		}
+	}
+	if c.conf.Kernel != "" {
+		c.checkDefines()
+		return
 	}
 	for _, d := range c.file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
@@ -347,10 +358,32 @@ func (c *checker) checkDefines() {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if !c.usedDefine[n] {
+		if !c.usedDefine[n] && !c.otherKernelTakes(n) {
 			c.errorAt(0, "-D %s: no kernel has a const parameter named %s", n, n)
 		}
 	}
+}
+
+// otherKernelTakes reports whether, when Config.Kernel restricts the
+// check, a kernel left unchecked has a parameter the define n binds (a
+// const parameter, or any parameter for None, which the full check
+// tells apart).
+func (c *checker) otherKernelTakes(n string) bool {
+	if c.conf.Kernel == "" {
+		return false
+	}
+	for _, d := range c.file.Decls {
+		k, ok := d.(*ast.KernelDecl)
+		if !ok || k.Name.Name == c.conf.Kernel {
+			continue
+		}
+		for _, p := range k.Params {
+			if p.Name.Name == n && (p.Const || c.conf.Defines[n] == "None") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parseDefineValue converts a raw -D value to a constant of type t.

@@ -9,6 +9,7 @@
 //	type Config struct {
 //	    Defines   map[string]string // raw -D NAME=VALUE bindings of const params
 //	    SmemLimit int               // bytes per CTA; 0 means DefaultSmemLimit (232448)
+//	    Kernel    string            // check this kernel alone (a compile's re-check with its bindings)
 //	}
 //	func Check(f *ast.File, conf Config) (*Info, diag.List)
 //	func ParseDefine(s string) (name, value string, err error) // "NAME=VALUE"
