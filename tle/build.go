@@ -11,7 +11,7 @@ import (
 type Artifacts struct {
 	TIR    string  // the tile IR after the pass pipeline, its GPU rows included (layouts, shared memory)
 	LLVMIR string  // the LLVM IR for NVPTX
-	Binary *Binary // the PTX and its launch parameters
+	Binary *Binary // its launch parameters (from "ll" on: warps, shared memory, parameters) and, at "ptx", the PTX
 }
 
 // Build compiles the kernel for the GPU up to stage emit: "tir", "ll" or
@@ -49,9 +49,5 @@ func (k *Kernel) Build(opts CompileOptions, g GPUOptions, emit string) (art *Art
 	if err != nil {
 		return nil, err
 	}
-	art = &Artifacts{TIR: ir.Print(m), LLVMIR: b.LLVMIR}
-	if emit == "ptx" {
-		art.Binary = b
-	}
-	return art, nil
+	return &Artifacts{TIR: ir.Print(m), LLVMIR: b.LLVMIR, Binary: b}, nil
 }

@@ -75,4 +75,9 @@ func TestManyReductionsCompile(t *testing.T) {
 	nShared, nApart := strings.Count(shared.LLVMIR, "barrier"), strings.Count(apart.LLVMIR, "barrier")
 	require.GreaterOrEqual(t, nApart, n)
 	require.Greater(t, nShared, nApart+n/2, "shared scratch: a barrier between back-to-back reductions")
+	// the launch parameters come with the LLVM IR, the PTX only at "ptx"
+	require.NotNil(t, apart.Binary)
+	require.Empty(t, apart.Binary.PTX)
+	require.LessOrEqual(t, shared.Binary.SmemBytes, 99*1024, "sm_86's budget")
+	require.Greater(t, apart.Binary.SmemBytes, shared.Binary.SmemBytes, "scratch apart takes more")
 }

@@ -169,18 +169,13 @@ func TestDecodePTX(t *testing.T) {
 // of one SM fit its shared memory with at least two stages each.
 func TestDecodeSmemFits(t *testing.T) {
 	t.Parallel()
-	tletest.NeedLLC(t)
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for _, cl := range []int{1, MaxCluster, -1} { // -1: the dynamic schedule (CL 1)
 				for ctas := 1; ctas <= MaxCTAs; ctas++ {
-					var d *Dims
-					var b *tle.Binary
-					if cl < 0 {
-						d, b = compileV2Dyn(t, fp8, sq, ctas)
-					} else {
-						d, b = compileV2(t, fp8, sq, ctas, cl)
-					}
+					// the launch parameters are known at LLVM IR: no llc
+					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: max(cl, 1), Dynamic: cl < 0}
+					d, b := buildDims(t, d, "ll")
 					stage := 2 * Tile * paged.HeadDim * 2
 					if fp8 {
 						stage /= 2
@@ -319,12 +314,23 @@ func compileV2Dyn(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
 
 // compileDims compiles the decode kernel of Plan(d) to PTX (llc).
 func compileDims(t *testing.T, d *Dims) (*Dims, *tle.Binary) {
+	return buildDims(t, d, "ptx")
+}
+
+// buildDims builds the decode kernel of Plan(d) up to emit ("ll" for its
+// launch parameters without running llc, "ptx" for the PTX too).
+func buildDims(t *testing.T, d *Dims, emit string) (*Dims, *tle.Binary) {
 	t.Helper()
 	d.fitCTAs()
 	pl := Plan(d)
 	k, err := Kernel(pl.Decode)
 	require.NoError(t, err)
-	b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+	if emit == "ptx" {
+		b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+		require.NoError(t, err)
+		return d, b
+	}
+	art, err := k.Build(pl.DecodeOptions(), tle.GPUOptions{}, emit)
 	require.NoError(t, err)
-	return d, b
+	return d, art.Binary
 }
