@@ -239,11 +239,7 @@ func Reference(in *Inputs, sq int, scale float64, vis func(t, hh, j int) bool) (
 				seen = true
 				blk := int(in.BlockIDs[b][j/page])
 				kv := at(in.KCache.Data, blk, j%page, h)
-				dot := 0.0
-				for dd := range paged.HeadDim {
-					dot += qv[dd] * kv[dd]
-				}
-				sc[j] = dot * qs * kScale(blk, j%page, h) * scale
+				sc[j] = dot(qv, kv) * qs * kScale(blk, j%page, h) * scale
 				mx = math.Max(mx, sc[j])
 			}
 			if !seen {
@@ -260,7 +256,8 @@ func Reference(in *Inputs, sq int, scale float64, vis func(t, hh, j int) bool) (
 				sum += w
 				blk := int(in.BlockIDs[b][j/page])
 				vv := at(in.VCache.Data, blk, j%page, h)
-				for dd := range paged.HeadDim {
+				vv = vv[:len(acc)]
+				for dd := range acc {
 					acc[dd] += w * vv[dd]
 				}
 			}
@@ -271,6 +268,25 @@ func Reference(in *Inputs, sq int, scale float64, vis func(t, hh, j int) bool) (
 		}
 	}
 	return o, lse
+}
+
+// dot is the float64 dot product of two rows of one length, in four
+// running sums (the reference's inner loop: one sum would wait on each
+// add's latency).
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // MaxAbs is the largest |got - want| (NaN in got counts as infinite).
