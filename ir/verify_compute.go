@@ -245,6 +245,16 @@ func (v *verifier) checkCast(op, _ *Op) bool {
 	if !slices.Equal(tileShape(op.ot(0)), tileShape(op.rt())) || t0 != t1 {
 		v.errf(op, "changes the shape: %s to %s", typeString(op.ot(0)), typeString(op.rt()))
 	}
+	if r, ok := op.Attrs["rounding"]; ok && op.Kind == OpCast {
+		// fp_downcast_rounding: "rtz", a float downcast the GPU has
+		from, to := elemDType(op.ot(0)), elemDType(op.rt())
+		switch {
+		case r != "rtz":
+			v.errf(op, "rounding %v: want \"rtz\" (round to nearest even is the cast without it)", r)
+		case !from.IsFloat() || !to.IsFloat() || from.Bits() <= to.Bits() || to.Bits() == 8:
+			v.errf(op, "rounding \"rtz\" from %s to %s: want a float downcast to f32, f16 or bf16", from, to)
+		}
+	}
 	return true
 }
 

@@ -31,6 +31,9 @@ func TestVerifyTextCases(t *testing.T) {
 		{"select condition", kernel(`  %0 = select(%n, %f, %f) : f32 loc(5)`), "op select: condition has type i32, want i1"},
 		{"addptr offset", kernel(`  %0 = addptr(%p, %f) : *f32 loc(5)`), "op addptr: offset has type f32, want integers"},
 		{"addptr base", kernel(`  %0 = addptr(%n, %n) : i32 loc(5)`), "want a pointer or a tile of pointers"},
+		{"cast rounding value", kernel(`  %0 = cast(%f) {rounding = "rtn"} : f16 loc(5)`), `op cast: rounding rtn: want "rtz"`},
+		{"cast rounding upcast", kernel(`  %0 = cast(%f) {rounding = "rtz"} : f64 loc(5)`), `op cast: rounding "rtz" from f32 to f64: want a float downcast`},
+		{"cast rounding fp8", kernel(`  %0 = cast(%f) {rounding = "rtz"} : f8e4m3 loc(5)`), `op cast: rounding "rtz" from f32 to f8e4m3`},
 		{"bitcast widths", kernel(`  %0 = bitcast(%f) : i16 loc(5)`), "op bitcast: from f32 (32 bits) to i16 (16 bits): the widths differ"},
 		{"bitcast i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i1 loc(4)
   %1 = bitcast(%0) : u8 loc(5)`), "op bitcast: cannot reinterpret the bits of i1"},

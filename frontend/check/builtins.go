@@ -175,6 +175,8 @@ func random(name, doc string) *Builtin {
 	return fn(name, doc, (*checker).randomOp, pos("seed"), pos("offset"), kwInt("n_rounds", 10))
 }
 
+const castDoc = "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width); fp_downcast_rounding: \"rtne\" (the default) or \"rtz\" for a float downcast"
+
 // cst marks a parameter compile-time (Param.Const).
 func cst(p *Param) *Param { p.Const = true; return p }
 
@@ -242,7 +244,7 @@ func init() {
 			&Param{Name: "input_precision", Keyword: true, Optional: true, Const: true, Default: `"tf32"`, defVal: &Value{Known: constant.MakeString("tf32")}, defType: String},
 			cst(kwOpt("allow_tf32")), cst(kwOpt("out_dtype")), cst(kwOpt("max_num_imprecise_acc"))),
 		fn("where", "elementwise select: x where cond, else y (broadcast)", (*checker).where, pos("cond"), pos("x"), pos("y")),
-		fn("cast", "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width)", (*checker).cast, pos("x"), cst(pos("dtype")), kwBool("bitcast", false)),
+		fn("cast", castDoc, (*checker).cast, pos("x"), cst(pos("dtype")), kwBool("bitcast", false), cst(kwOpt("fp_downcast_rounding"))),
 		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32; keep_dims: the reduced axes stay, of size 1"),
 		reduce("max", "maximum over axis (all axes when omitted; NaNs ignored); return_indices: also the i32 index of the maximum, as argmax; for two tiles use maximum",
 			kwBool("return_indices", false), kwBool("return_indices_tie_break_left", true)),
@@ -332,7 +334,7 @@ func init() {
 		method("pipe", "release", "reader side: hand slot i back to writers", (*checker).pipeIndex, pos("i")),
 		method("memdesc", "slot", "view of one leading index of a shared-memory buffer (no copy)", (*checker).memSlot, pos("i")),
 		method("barriers", "slot", "one mbarrier of a barrier array", (*checker).barrierSlot, pos("i")),
-		{Name: "to", Recv: "value", Alias: "cast", Doc: "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width)", Params: []*Param{pos("x"), cst(pos("dtype")), kwBool("bitcast", false)}, check: (*checker).cast},
+		{Name: "to", Recv: "value", Alias: "cast", Doc: castDoc, Params: []*Param{pos("x"), cst(pos("dtype")), kwBool("bitcast", false), cst(kwOpt("fp_downcast_rounding"))}, check: (*checker).cast},
 		fn("wgmma", "asynchronous warpgroup MMA a[M,K] x b[K,N] + acc (a in registers or shared memory, b in shared memory); trans_a/trans_b: operand stored [K,M]/[N,K]", (*checker).wgmma,
 			pos("a"), pos("b"), pos("acc"), kwBool("trans_a", false), kwBool("trans_b", false)),
 		fn("wgmma_wait", "wait until at most n wgmma groups are pending", (*checker).wgmmaWait, cst(pos("n"))),

@@ -784,6 +784,12 @@ func (c *checker) cast(cc *callCtx) Type {
 	if !ok {
 		return Invalid
 	}
+	rounding := ""
+	if r := cc.get("fp_downcast_rounding"); r != nil {
+		if rounding, ok = c.downcastRounding(cc, r, xd, d, bitcast); !ok {
+			return Invalid
+		}
+	}
 	if bitcast {
 		// the bits reinterpreted (Triton's bitcast=True): no value folds
 		for _, t := range []DType{xd, d} {
@@ -798,10 +804,42 @@ func (c *checker) cast(cc *callCtx) Type {
 		}
 		return TileOf(d, shape)
 	}
-	if len(shape) == 0 && x.val != nil {
+	if len(shape) == 0 && x.val != nil && rounding != "rtz" {
 		cc.value = convertValue(x.val, d)
 	}
 	return TileOf(d, shape)
+}
+
+// DowncastRoundings are cast's fp_downcast_rounding values (Triton's):
+// round to nearest even, the default, and toward zero.
+var DowncastRoundings = []string{"rtne", "rtz"}
+
+// downcastRounding checks cast's fp_downcast_rounding: a known string of
+// DowncastRoundings, given only for a float downcast (a float to a
+// narrower float), and "rtz" only where the GPU has such a conversion
+// (PTX converts to fp8 rounding to nearest only).
+func (c *checker) downcastRounding(cc *callCtx, r *argv, from, to DType, bitcast bool) (string, bool) {
+	if r.typ != String || r.val == nil || r.val.Known == nil {
+		c.argErr(cc, r, "a string: \"rtne\" or \"rtz\"")
+		return "", false
+	}
+	v := constant.StringVal(r.val.Known)
+	if !slices.Contains(DowncastRoundings, v) {
+		c.errorf(cc.at(r), "fp_downcast_rounding %q: want \"rtne\" or \"rtz\"", v)
+		return "", false
+	}
+	switch {
+	case bitcast:
+		c.errorf(cc.at(r), "fp_downcast_rounding with bitcast: true: a bitcast does not round")
+		return "", false
+	case !from.IsFloat() || !to.IsFloat() || from.Bits() <= to.Bits():
+		c.errorf(cc.at(r), "fp_downcast_rounding is only for float downcasts, not %s to %s", from, to)
+		return "", false
+	case v == "rtz" && to.Bits() == 8:
+		c.errorf(cc.at(r), "fp_downcast_rounding \"rtz\" to %s: the GPU converts to fp8 rounding to nearest even only (cvt.rn.satfinite)", to)
+		return "", false
+	}
+	return v, true
 }
 
 // convertValue converts a compile-time value to dtype d (nil when it cannot

@@ -506,7 +506,26 @@ func (s *fn) cast(a *args) *val {
 	if a.has("bitcast") && s.constIntArg(a, "bitcast") != 0 {
 		return s.bitcastTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
 	}
+	if a.has("fp_downcast_rounding") {
+		if v := s.constArg(a, "fp_downcast_rounding"); v.str != nil && *v.str == "rtz" {
+			return s.castRTZ(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+		}
+	}
 	return s.castTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+}
+
+// castRTZ converts x to the narrower float dtype dt rounding toward zero
+// (fp_downcast_rounding: "rtz"; the checker has seen to a float
+// downcast): a cast op with attribute rounding = "rtz", a compile-time x
+// materialized first so that no fold rounds it to nearest. Round to
+// nearest even stays the cast without the attribute.
+func (s *fn) castRTZ(x *val, dt ir.DType, pos diag.Pos) *val {
+	v := s.value(x, pos)
+	if ir.ElemDType(v.Type) == dt {
+		return &val{v: v}
+	}
+	s.b.Pos = pos
+	return &val{v: s.b.Value(ir.OpCast, ir.WithElem(v.Type, dt), []*ir.Value{v}, ir.Attrs{"rounding": "rtz"})}
 }
 
 // bitcastTo reinterprets the bits of x as dtype dt (the checker has made

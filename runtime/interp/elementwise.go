@@ -560,6 +560,10 @@ func (t *thread) cast(in *instr) error {
 	v := t.out(in, 0)
 	n := so.n
 	switch {
+	case so.float && a.f != nil && in.op.Attrs.String("rounding") == "rtz":
+		for k, x := range t.bcastF(a.f, n, 0)[:n] {
+			v.f[k] = roundTowardZero(so.dt, x)
+		}
 	case so.float && a.f != nil:
 		copy(v.f, t.bcastF(a.f, n, 0))
 		roundSlice(so.dt, v.f)
