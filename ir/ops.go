@@ -47,6 +47,15 @@ const (
 	// (x) -> the result type's dtype holding x's bits unchanged (Triton's
 	// cast(bitcast=True)): element dtypes of one width, no pointers, no i1
 	OpBitcast Kind = "bitcast"
+	// (p) -> i64 or u64: the address of a global pointer (Triton's
+	// pointer-to-int cast); the interpreter's addresses are its own
+	// (runtime/interp: a region id and a byte offset)
+	OpPtrToInt Kind = "ptrtoint"
+	// (x) -> a global pointer of the result type: an i64 or u64 address
+	// back to a pointer (pointer tables, Triton's
+	// int.to(pointer_type(T))); the interpreter accepts only addresses
+	// its launch handed out
+	OpIntToPtr Kind = "inttoptr"
 
 	// ---- element-wise math on floats
 	OpExp     Kind = "exp" // the GPU computes ex2.approx(x * log2 e)

@@ -171,6 +171,8 @@ var opTable = []OpInfo{
 	{Name: OpCast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkCast},
 	{Name: OpAddPtr, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkAddPtr},
 	{Name: OpBitcast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitcast},
+	{Name: OpPtrToInt, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkPtrInt},
+	{Name: OpIntToPtr, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkPtrInt},
 
 	// ---- element-wise math on floats
 	{Name: OpExp, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},

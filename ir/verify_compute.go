@@ -276,6 +276,23 @@ func (v *verifier) checkBitcast(op, _ *Op) bool {
 	return true
 }
 
+// checkPtrInt: ptrtoint takes a global pointer to an i64 or u64, inttoptr
+// an i64 or u64 to a global pointer, keeping the shape.
+func (v *verifier) checkPtrInt(op, _ *Op) bool {
+	v.checkCast(op, nil)
+	ptr, num := op.ot(0), op.rt()
+	if op.Kind == OpIntToPtr {
+		ptr, num = num, ptr
+	}
+	if p, ok := Elem(ptr).(*Pointer); !ok || (p.Space != 0 && p.Space != Global) {
+		v.errf(op, "%s, want a global pointer or a tile of them", typeString(ptr))
+	}
+	if d := elemDType(num); d != I64 && d != U64 {
+		v.errf(op, "%s, want i64 or u64", typeString(num))
+	}
+	return true
+}
+
 func (v *verifier) checkAddPtr(op, _ *Op) bool {
 	if _, ok := Elem(op.ot(0)).(*Pointer); !ok {
 		v.errf(op, "operand 0 has type %s, want a pointer or a tile of pointers", typeString(op.ot(0)))

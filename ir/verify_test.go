@@ -34,6 +34,9 @@ func TestVerifyTextCases(t *testing.T) {
 		{"cast rounding value", kernel(`  %0 = cast(%f) {rounding = "rtn"} : f16 loc(5)`), `op cast: rounding rtn: want "rtz"`},
 		{"cast rounding upcast", kernel(`  %0 = cast(%f) {rounding = "rtz"} : f64 loc(5)`), `op cast: rounding "rtz" from f32 to f64: want a float downcast`},
 		{"cast rounding fp8", kernel(`  %0 = cast(%f) {rounding = "rtz"} : f8e4m3 loc(5)`), `op cast: rounding "rtz" from f32 to f8e4m3`},
+		{"ptrtoint result", kernel(`  %0 = ptrtoint(%p) : i32 loc(5)`), "op ptrtoint: i32, want i64 or u64"},
+		{"ptrtoint operand", kernel(`  %0 = ptrtoint(%n) : i64 loc(5)`), "op ptrtoint: i32, want a global pointer or a tile of them"},
+		{"inttoptr operand", kernel(`  %0 = inttoptr(%n) : *f32 loc(5)`), "op inttoptr: i32, want i64 or u64"},
 		{"bitcast widths", kernel(`  %0 = bitcast(%f) : i16 loc(5)`), "op bitcast: from f32 (32 bits) to i16 (16 bits): the widths differ"},
 		{"bitcast i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i1 loc(4)
   %1 = bitcast(%0) : u8 loc(5)`), "op bitcast: cannot reinterpret the bits of i1"},

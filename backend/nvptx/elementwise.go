@@ -339,6 +339,12 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 			return g.cur.NewBitCast(args[0], t)
 		}
 		return args[0]
+	case ir.OpPtrToInt:
+		// the global address (addrspace 1) as an integer
+		return g.cur.NewPtrToInt(args[0], types.I64)
+	case ir.OpIntToPtr:
+		pt := ir.Elem(op.Results[0].Type).(*ir.Pointer)
+		return g.cur.NewIntToPtr(args[0], ptrTo(memType(pt.Elem), spaceOf(pt.Space)))
 	case ir.OpAddPtr:
 		off := args[1]
 		od := ir.ElemDType(op.Operands[1].Type)

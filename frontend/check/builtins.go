@@ -147,6 +147,13 @@ func methodFor(t Type, name string) (*Builtin, bool) {
 		if _, ok := ElemOf(t).(DType); ok {
 			kind = "value"
 		}
+		if _, ok := ElemOf(t).(*Pointer); ok && name == "to" {
+			kind = "value" // p.to(i64): a pointer's address
+		}
+	case *Pointer:
+		if name == "to" {
+			kind = "value"
+		}
 	}
 	b := LookupMethod(kind, name)
 	return b, b != nil

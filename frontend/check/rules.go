@@ -769,6 +769,9 @@ func (c *checker) promoteArgs(x, y *argv, xd, yd DType) DType {
 
 func (c *checker) cast(cc *callCtx) Type {
 	x := cc.get("x")
+	if t, handled := c.pointerCast(cc, x, cc.get("dtype")); handled {
+		return t
+	}
 	d, ok := c.dtypeArg(cc, cc.get("dtype"))
 	xd, shape, ok2 := c.numeric(cc, x)
 	if !ok || !ok2 {
@@ -808,6 +811,61 @@ func (c *checker) cast(cc *callCtx) Type {
 		cc.value = convertValue(x.val, d)
 	}
 	return TileOf(d, shape)
+}
+
+// pointerCast checks a cast with a pointer on either side (handled):
+// Triton's pointer tables, an i64 or u64 (scalar or tile) to a global
+// pointer type (`load(table + g).to(*f16)`) and a global pointer to i64 or
+// u64; a pointer to its own type is no conversion. Neither bitcast: nor
+// fp_downcast_rounding: applies.
+func (c *checker) pointerCast(cc *callCtx, x, dt *argv) (Type, bool) {
+	var to *Pointer
+	if tv, ok := dt.typ.(*TypeVal); ok {
+		to, _ = tv.T.(*Pointer)
+	}
+	from, _ := ElemOf(x.typ).(*Pointer)
+	if to == nil && from == nil {
+		return nil, false
+	}
+	for _, k := range []string{"bitcast", "fp_downcast_rounding"} {
+		if a := cc.get(k); a != nil && !a.def {
+			c.errorf(cc.at(a), "%s: applies to number casts, not to a pointer cast", k)
+			return Invalid, true
+		}
+	}
+	shape := ShapeOf(x.typ)
+	if from != nil && from.Space != Global {
+		c.errorf(cc.at(x), "cast of a %s: only global pointers convert to and from integers", from)
+		return Invalid, true
+	}
+	if to != nil {
+		if from != nil {
+			if from.Elem != to.Elem {
+				c.errorf(cc.at(dt), "cast from %s to %s: a pointer keeps its pointee dtype (a buffer's elements have one dtype)", from, to)
+				return Invalid, true
+			}
+			return x.typ, true
+		}
+		xd, ok := ElemOf(x.typ).(DType)
+		if ok && xd.IsUntyped() {
+			c.errorf(cc.at(x), "cast to %s: an integer constant is no address (pointers come from arguments and tables of them)", to)
+			return Invalid, true
+		}
+		if !ok || (xd != I64 && xd != U64) {
+			c.errorf(cc.at(x), "cast to %s: only an i64 or u64 (a scalar or a tile) converts to a pointer, not %s", to, x.typ)
+			return Invalid, true
+		}
+		return TileOf(to, shape), true
+	}
+	d, ok := c.dtypeArg(cc, dt)
+	if !ok {
+		return Invalid, true
+	}
+	if d != I64 && d != U64 {
+		c.errorf(cc.at(dt), "cast of a pointer to %s: a pointer converts to i64 or u64 only", d)
+		return Invalid, true
+	}
+	return TileOf(d, shape), true
 }
 
 // DowncastRoundings are cast's fp_downcast_rounding values (Triton's):

@@ -503,6 +503,9 @@ func (s *fn) where(a *args) *val {
 
 func (s *fn) cast(a *args) *val {
 	c := a.call
+	if v := s.pointerCast(a); v != nil {
+		return v
+	}
 	if a.has("bitcast") && s.constIntArg(a, "bitcast") != 0 {
 		return s.bitcastTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
 	}
@@ -512,6 +515,33 @@ func (s *fn) cast(a *args) *val {
 		}
 	}
 	return s.castTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+}
+
+// pointerCast lowers a cast with a pointer on either side (nil when there
+// is none): an i64 or u64 to a pointer type is inttoptr, a pointer to i64
+// or u64 ptrtoint, a pointer to its own type nothing (the checker allows
+// no other).
+func (s *fn) pointerCast(a *args) *val {
+	to := s.constArg(a, "dtype")
+	x := s.arg(a, "x")
+	a.values["x"] = x // lowered once, whichever cast reads it
+	var from *ir.Pointer
+	if x.v != nil {
+		from, _ = ir.Elem(x.v.Type).(*ir.Pointer)
+	}
+	if to.ptrType == nil && from == nil {
+		return nil
+	}
+	pos := a.call.Pos()
+	v := s.value(x, pos)
+	s.b.Pos = pos
+	switch {
+	case to.ptrType != nil && from != nil:
+		return &val{v: v}
+	case to.ptrType != nil:
+		return &val{v: s.b.Value(ir.OpIntToPtr, ir.WithElem(v.Type, to.ptrType), []*ir.Value{v}, nil)}
+	}
+	return &val{v: s.b.Value(ir.OpPtrToInt, ir.WithElem(v.Type, to.dtype), []*ir.Value{v}, nil)}
 }
 
 // castRTZ converts x to the narrower float dtype dt rounding toward zero

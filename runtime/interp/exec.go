@@ -235,6 +235,10 @@ func (t *thread) exec(in *instr) error {
 		return t.cast(in)
 	case ir.OpBitcast:
 		return t.bitcast(in)
+	case ir.OpPtrToInt:
+		return t.ptrToInt(in)
+	case ir.OpIntToPtr:
+		return t.intToPtr(in)
 	case ir.OpAddPtr:
 		return t.addptr(in)
 	case ir.OpLoad:
