@@ -7,8 +7,9 @@
 // two 64-key pages read as one 128-key wgmma operand through a reshaped
 // shared view (smem_reshape.tle),
 // stream compaction with warp votes (compact.tle), a plain causal
-// attention forward (attention.tle) and Triton's low-memory dropout
-// (seeded_dropout.tle, seeded by Philox). Each is tested on the interpreter
+// attention forward (attention.tle), Triton's low-memory dropout
+// (seeded_dropout.tle, seeded by Philox) and its grouped GEMM
+// (grouped_gemm.tle: the matrices reached through tables of addresses). Each is tested on the interpreter
 // against a
 // float64 reference, and on the GPU when one is present.
 package tutorials
