@@ -97,6 +97,8 @@ func layMeet(a, b *AxisInfo) *AxisInfo {
 // AxisAnalysis holds the AxisInfo of a function's integer and pointer values.
 type AxisAnalysis struct {
 	info map[*ir.Value]*AxisInfo
+	// assumed: scalars an assume op makes multiples of a power of two
+	assumed map[*ir.Value]int
 }
 
 // Info returns what is known of v (unknown for values not analysed).
@@ -118,6 +120,7 @@ func AnalyzeAxes(f *ir.Func) *AxisAnalysis {
 	for _, i := range f.Attrs.Ints(AttrUnaligned) {
 		unaligned[i] = true
 	}
+	a.assumed = assumedDiv(f)
 	for i, arg := range f.Body.Args {
 		info := unknownInfo(0)
 		switch t := arg.Type.(type) {
@@ -131,10 +134,74 @@ func AnalyzeAxes(f *ir.Func) *AxisAnalysis {
 				info.Div[0] = 16
 			}
 		}
-		a.info[arg] = info
+		a.info[arg] = a.assume(arg, info)
 	}
 	a.block(f.Body)
 	return a
+}
+
+// assumedDiv collects what f's assume ops say of scalar integers:
+// assume(x % n == 0) (or 0 == x % n) makes x a multiple of the largest
+// power of two dividing the constant n. Other conditions (x > 0) give the
+// axis analysis nothing.
+func assumedDiv(f *ir.Func) map[*ir.Value]int {
+	var out map[*ir.Value]int
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, op := range b.Ops {
+			for _, r := range op.Regions {
+				walk(r)
+			}
+			if op.Kind != ir.OpAssume {
+				continue
+			}
+			cmp := op.Operands[0].Def
+			if cmp == nil || cmp.Kind != ir.OpCmp || cmp.Attrs.String("pred") != "eq" {
+				continue
+			}
+			rem, zero := cmp.Operands[0].Def, cmp.Operands[1].Def
+			if zero != nil && zero.Kind == ir.OpRem {
+				rem, zero = zero, rem
+			}
+			if rem == nil || zero == nil || rem.Kind != ir.OpRem || !constInt(zero, 0) {
+				continue
+			}
+			n, ok := constOf(rem.Operands[1])
+			if !ok || n == 0 {
+				continue
+			}
+			if out == nil {
+				out = map[*ir.Value]int{}
+			}
+			x := rem.Operands[0]
+			out[x] = max(out[x], pow2Div(n))
+		}
+	}
+	walk(f.Body)
+	return out
+}
+
+func constOf(v *ir.Value) (int64, bool) {
+	if v.Def == nil || v.Def.Kind != ir.OpConstant {
+		return 0, false
+	}
+	n, ok := v.Def.Attrs["value"].(int64)
+	return n, ok
+}
+
+func constInt(op *ir.Op, want int64) bool {
+	n, ok := constOf(op.Results[0])
+	return ok && n == want
+}
+
+// assume refines info, what the analysis derived for v, with what an
+// assume op says of v.
+func (a *AxisAnalysis) assume(v *ir.Value, info *AxisInfo) *AxisInfo {
+	if d := a.assumed[v]; d > info.Div[0] && len(info.Div) == 1 {
+		info = info.clone()
+		info.Div[0] = d
+	}
+	return info
 }
 
 func (a *AxisAnalysis) block(b *ir.Block) {
@@ -181,6 +248,23 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 	switch op.Kind {
 	case OpConvertLayout:
 		out = in(0).clone()
+	case ir.OpAxisHint:
+		// multiple_of, max_contiguous, max_constancy: the given facts
+		// replace the derived ones (the interpreter checks them); a run
+		// is no longer than its axis, and a value a power of two (the
+		// largest dividing a divisibility)
+		out = in(0).clone()
+		for d := range out.Div {
+			if v := op.Attrs.Ints("divisibility"); d < len(v) {
+				out.Div[d] = pow2Div(int64(v[d]))
+			}
+			if v := op.Attrs.Ints("contiguity"); d < len(v) {
+				out.Contig[d] = min(v[d], max(1, layDimOf(shape, d)))
+			}
+			if v := op.Attrs.Ints("constancy"); d < len(v) {
+				out.Const[d] = min(v[d], max(1, layDimOf(shape, d)))
+			}
+		}
 	case ir.OpConstant:
 		if v, ok := op.Attrs["value"].(int64); ok {
 			vv := v
@@ -339,7 +423,7 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 			out = in(0).clone()
 		}
 	}
-	a.info[res] = out
+	a.info[res] = a.assume(res, out)
 }
 
 func layDimOf(shape []int, d int) int {

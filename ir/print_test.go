@@ -67,6 +67,8 @@ func buildAll() *Module {
 	ld := v(OpLoad, tile(F32, 64), []*Value{ptrs, mask, other}, nil)
 	ld2 := v(OpLoad, tile(F32, 64), []*Value{ptrs}, Attrs{"async": false})
 	ptrs = v(OpIntToPtr, tile(gptr, 64), []*Value{v(OpPtrToInt, tile(I64, 64), []*Value{ptrs}, nil)}, nil)
+	ptrs = v(OpAxisHint, tile(gptr, 64), []*Value{ptrs}, Attrs{"divisibility": []int64{16}, "contiguity": []int64{64}, "constancy": []int64{1}})
+	b.Create(OpAssume, nil, []*Value{ct}, nil)
 	f := ld
 	for _, k := range []Kind{OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpDivRN, OpAtan2, OpPow} {
 		f = v(k, tile(F32, 64), []*Value{f, ld2}, nil)

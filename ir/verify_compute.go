@@ -276,6 +276,47 @@ func (v *verifier) checkBitcast(op, _ *Op) bool {
 	return true
 }
 
+// checkAxisHint: an integer or global pointer operand of the result's type,
+// and at least one of divisibility, contiguity and constancy, each with a
+// positive value per axis (contiguity and constancy powers of two).
+func (v *verifier) checkAxisHint(op, _ *Op) bool {
+	if !Equal(StripLayout(op.ot(0)), StripLayout(op.rt())) {
+		v.errf(op, "result %s, want the operand's type %s", typeString(op.rt()), typeString(op.ot(0)))
+	}
+	switch e := Elem(op.ot(0)).(type) {
+	case *Pointer:
+		if e.Space != 0 && e.Space != Global {
+			v.errf(op, "operand %s, want integers or global pointers", typeString(op.ot(0)))
+		}
+	case DType:
+		if !e.IsInt() || e == I1 {
+			v.errf(op, "operand %s, want integers or global pointers", typeString(op.ot(0)))
+		}
+	}
+	rank := max(1, len(tileShape(op.ot(0))))
+	n := 0
+	for _, k := range []string{"divisibility", "contiguity", "constancy"} {
+		if _, ok := op.Attrs[k]; !ok {
+			continue
+		}
+		n++
+		xs := op.Attrs.Ints(k)
+		if len(xs) != rank {
+			v.errf(op, "%s %v: want %d values, one per axis", k, xs, rank)
+		}
+		for _, x := range xs {
+			if x <= 0 || k != "divisibility" && x&(x-1) != 0 {
+				v.errf(op, "%s %v: want positive values (powers of two but for divisibility)", k, xs)
+				break
+			}
+		}
+	}
+	if n == 0 {
+		v.errf(op, "no divisibility, contiguity or constancy")
+	}
+	return true
+}
+
 // checkPtrInt: ptrtoint takes a global pointer to an i64 or u64, inttoptr
 // an i64 or u64 to a global pointer, keeping the shape.
 func (v *verifier) checkPtrInt(op, _ *Op) bool {

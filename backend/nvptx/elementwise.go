@@ -339,6 +339,8 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 			return g.cur.NewBitCast(args[0], t)
 		}
 		return args[0]
+	case ir.OpAxisHint:
+		return args[0] // multiple_of, max_contiguous, max_constancy: facts, no code
 	case ir.OpPtrToInt:
 		// the global address (addrspace 1) as an integer
 		return g.cur.NewPtrToInt(args[0], types.I64)

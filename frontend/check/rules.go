@@ -1355,6 +1355,59 @@ func (c *checker) assert(cc *callCtx) Type {
 	return NoValue
 }
 
+// axisHint checks multiple_of, max_contiguous and max_constancy (x,
+// values): x an integer or pointer scalar or tile, values a compile-time
+// positive integer or a list of them, one per axis (a scalar has one);
+// contiguity and constancy are powers of two, as the compiler's facts are.
+// The result is x's type.
+func (c *checker) axisHint(cc *callCtx) Type {
+	x := cc.get("x")
+	el := ElemOf(x.typ)
+	d, isD := el.(DType)
+	p, isP := el.(*Pointer)
+	switch {
+	case isP && p.Space != Global:
+		c.errorf(cc.at(x), "%s: a hint on a %s: the compiler's facts are about global pointers and integers", cc.b.Name, p)
+		return Invalid
+	case isD && d.IsUntyped():
+		c.errorf(cc.at(x), "%s of a constant: the compiler knows a constant already", cc.b.Name)
+		return Invalid
+	case !isP && (!isD || !d.IsInteger() || d == I1):
+		return c.argErr(cc, x, "an integer or a pointer (a scalar or a tile)")
+	}
+	vals := cc.get("values")
+	shape, ok := c.shapeArg(cc, vals)
+	if !ok {
+		return Invalid
+	}
+	if rank := max(1, len(ShapeOf(x.typ))); len(shape) != rank {
+		c.errorf(cc.at(vals), "%s: %d values for %s, which has %d axes (one value per axis)", cc.b.Name, len(shape), x.typ, rank)
+		return Invalid
+	}
+	if cc.b.Name != "multiple_of" {
+		for _, v := range shape {
+			if n, known := v.Const(); known && n&(n-1) != 0 {
+				c.errorf(cc.at(vals), "%s: %d is not a power of two (runs of consecutive or equal elements are)", cc.b.Name, n)
+				return Invalid
+			}
+		}
+	}
+	return x.typ
+}
+
+// assume checks assume(cond): a scalar i1; a compile-time false one is an
+// error at once.
+func (c *checker) assume(cc *callCtx) Type {
+	cond := cc.get("cond")
+	if d, ok := cond.typ.(DType); !ok || d != I1 {
+		return c.argErr(cc, cond, "a scalar i1 condition")
+	}
+	if b, known := cond.val.Bool(); known && !b {
+		c.errorf(cc.call, "assume(%s): the condition is false", c.src(cond.expr))
+	}
+	return NoValue
+}
+
 // intList requires a list of scalar integers (runtime values allowed).
 func (c *checker) intList(cc *callCtx, a *argv) ([]ast.Expr, bool) {
 	l, ok := unparen(a.expr).(*ast.ListExpr)

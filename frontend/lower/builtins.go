@@ -104,6 +104,10 @@ func init() {
 		"static_range":     (*fn).staticRangeCall,
 		"static_print":     (*fn).staticPrint,
 		"assert":           (*fn).assert,
+		"assume":           (*fn).assume,
+		"multiple_of":      (*fn).axisHint,
+		"max_contiguous":   (*fn).axisHint,
+		"max_constancy":    (*fn).axisHint,
 		"make_desc":        (*fn).makeDesc,
 		"alloc":            (*fn).alloc,
 		"local_ptr":        (*fn).localPtr,
@@ -916,6 +920,32 @@ func (s *fn) assert(a *args) *val {
 	return &val{}
 }
 
+// hintAttrs are the axis_hint attributes of multiple_of, max_contiguous
+// and max_constancy.
+var hintAttrs = map[string]string{"multiple_of": "divisibility", "max_contiguous": "contiguity", "max_constancy": "constancy"}
+
+// axisHint lowers multiple_of, max_contiguous and max_constancy to an
+// axis_hint op: x unchanged, a fact for the axis analysis.
+func (s *fn) axisHint(a *args) *val {
+	x := s.valueArg(a, "x")
+	vals := s.shapeArg(a, "values")
+	s.b.Pos = a.call.Pos()
+	return &val{v: s.b.Value(ir.OpAxisHint, x.Type, []*ir.Value{x}, ir.Attrs{hintAttrs[a.b.Name]: ints64(vals)})}
+}
+
+// assume lowers assume(cond) to an assume op (the checker has made cond a
+// scalar i1; a known true one needs none).
+func (s *fn) assume(a *args) *val {
+	v := s.arg(a, "cond")
+	if v.c != nil {
+		return &val{}
+	}
+	cond := s.value(v, s.argPos(a, "cond"))
+	s.b.Pos = a.call.Pos()
+	s.b.Create(ir.OpAssume, nil, []*ir.Value{cond}, nil)
+	return &val{}
+}
+
 func (s *fn) makeDesc(a *args) *val {
 	c := a.call
 	p := s.ptrArg(a, "ptr")
@@ -1333,4 +1363,12 @@ func (s *fn) introspect(x *val, name string, e *ast.SelectorExpr) *val {
 		return &val{dtype: md.Elem}
 	}
 	return nil
+}
+
+func ints64(xs []int) []int64 {
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = int64(x)
+	}
+	return out
 }

@@ -257,6 +257,10 @@ func (t *thread) exec(in *instr) error {
 		return t.print(in)
 	case ir.OpAssert:
 		return t.assert(in)
+	case ir.OpAssume:
+		return t.assume(in)
+	case ir.OpAxisHint:
+		return t.axisHint(in)
 	case ir.OpFor:
 		return t.forOp(in)
 	case ir.OpIf:
