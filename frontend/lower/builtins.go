@@ -144,6 +144,11 @@ func init() {
 		"ballot":       (*fn).ballot,
 		"popc":         (*fn).popc,
 		"prefix_count": (*fn).prefixCount,
+
+		// Triton's random pieces (random.go)
+		"philox":                 (*fn).philox,
+		"uint_to_uniform_float":  (*fn).uintToUniform,
+		"pair_uniform_to_normal": (*fn).pairUniformToNormal,
 	}
 }
 
