@@ -32,6 +32,8 @@ func TestPTXPatterns(t *testing.T) {
 			[]string{`mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32\s`, `ldmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16\s`, `cp\.async\.(cg|ca)\.shared\.global\s`, `cp\.async\.wait_group\s`}},
 		{"grouped_gemm.tle", "grouped_matmul", false, map[string]string{"NUM_SM": "132", "BM": "64", "BN": "64", "BK": "32"}, nil,
 			[]string{`wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16\s`, `ld\.global\.u64\s`}},
+		{"grouped_gemm.tle", "grouped_matmul_aligned", false, map[string]string{"NUM_SM": "132", "BM": "64", "BN": "64", "BK": "32"}, nil,
+			[]string{`wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16\s`, `ld\.global\.v4\.(u32|b32)\s`}},
 		{"layer_norm.tle", "layer_norm", false, map[string]string{"BLOCK": "1024"}, []string{"n_cols"},
 			[]string{`rsqrt\.approx\.(ftz\.)?f32\s`, `shfl\.sync\.bfly\.b32\s`}},
 	}
