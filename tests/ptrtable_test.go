@@ -134,6 +134,7 @@ func TestPointerTableArgs(t *testing.T) {
 		{args(&tle.PointerTable{DType: "f32", Entries: []any{"x"}}, make([]float32, 64)), "pointer table entry t[0] (*f32) needs a tensor, got string"},
 		{args(&tle.PointerTable{DType: "f32", Entries: []any{make([]float32, 4)}}, &tle.PointerTable{DType: "f32"}), "argument out (*f32): a PointerTable is an *i64 or *u64 argument"},
 		{args((*tle.PointerTable)(nil), make([]float32, 64)), "argument t (*i64) is a nil *tle.PointerTable"},
+		{args(tle.PointerTable{DType: "f32", Entries: []any{make([]float32, 3), "y"}}, make([]float32, 64)), "pointer table entry t[1] (*f32) needs a tensor, got string"},
 	} {
 		err := k.Run(tle.CPU(), [3]int{1, 1, 1}, opts, c.args)
 		require.Error(t, err)

@@ -414,6 +414,9 @@ func (k *Kernel) bindArgs(args map[string]any, defines map[string]string) ([]*bo
 			out = append(out, b)
 			continue
 		}
+		if pv, ok := a.(PointerTable); ok {
+			a = &pv // a table passed by value
+		}
 		if pt, ok := a.(*PointerTable); ok && p.kind == pointerParam {
 			if err := bindTable(p, pt, b); err != nil {
 				return nil, err
