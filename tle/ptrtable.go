@@ -21,7 +21,10 @@ import (
 // accepts back) and passes the table of their addresses in order.
 // Writes through an entry's pointer are copied back into every entry
 // (the compiler cannot tell which entries a kernel writes); an *Array or
-// bare slice is written in place on the interpreter, as elsewhere.
+// bare slice is written in place on the interpreter, as elsewhere. Each
+// entry is a buffer of its own: data passed both as an entry and as another
+// argument is two copies on a GPU (and, for a Tensor, on the interpreter),
+// so a kernel must not write through one and read through the other.
 //
 // Run and RunContext take a PointerTable (BenchKernels and a mesh's runs
 // do not); the GPU API's Prepare takes device buffers, where a table is an
