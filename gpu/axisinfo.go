@@ -440,9 +440,9 @@ func (a *AxisAnalysis) forOp(op *ir.Op) {
 	iv := unknownInfo(0)
 	lb, st := a.Info(op.Operands[0]), a.Info(op.Operands[2])
 	iv.Div[0] = layGcd(lb.Div[0], st.Div[0])
-	a.info[body.Args[0]] = iv
+	a.info[body.Args[0]] = a.assume(body.Args[0], iv)
 	for i, init := range inits {
-		a.info[body.Args[1+i]] = a.Info(init)
+		a.info[body.Args[1+i]] = a.assume(body.Args[1+i], a.Info(init))
 	}
 	for iter := 0; iter < 4; iter++ {
 		a.block(body)
@@ -450,7 +450,7 @@ func (a *AxisAnalysis) forOp(op *ir.Op) {
 		y := body.Terminator()
 		for i := range inits {
 			arg := body.Args[1+i]
-			m := layMeet(a.info[arg], a.Info(y.Operands[i]))
+			m := a.assume(arg, layMeet(a.info[arg], a.Info(y.Operands[i])))
 			if !m.equal(a.info[arg]) {
 				a.info[arg] = m
 				changed = true

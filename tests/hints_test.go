@@ -52,6 +52,12 @@ kernel broken(x *f32, out *i32, n i32, mode i32) {
     if mode == 5 {
         store(out, sum(max_contiguous(o, 64)))
     }
+    if mode == 6 {
+        for i := 0; i < 64; i += n {
+            assume(i % 16 == 0)
+            store(out + i, i)
+        }
+    }
 }
 `
 
@@ -114,6 +120,7 @@ func checkHints(t *testing.T, dev tle.Device, interp bool) {
 		"hints.tle:30:9: error: assume: the condition is false",
 		"hints.tle:33:29: error: multiple_of(x, 16) along axis 0 is false: the value, which starts a run, is a pointer to element 1 of x (byte offset 4), not a multiple of 16",
 		"",
+		"hints.tle:40:13: error: assume: the condition is false",
 	} {
 		err := bk2.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{},
 			map[string]any{"x": make([]float32, 70), "out": make([]int32, 64), "n": int32(17), "mode": int32(mode)})

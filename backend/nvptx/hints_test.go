@@ -28,6 +28,21 @@ kernel offs_hinted(x *f32, out *f32, s i32, BLOCK const i32) {
     offs := max_contiguous(multiple_of(program_id(0) * s + arange(0, BLOCK), 16), BLOCK)
     store(out + arange(0, BLOCK), load(x + offs))
 }
+kernel loop_plain(x *f32, out *f32, s i32, n i32, BLOCK const i32) {
+    acc := zeros([BLOCK], f32)
+    for i := 0; i < n; i += s {
+        acc += load(x + i + arange(0, BLOCK))
+    }
+    store(out + arange(0, BLOCK), acc)
+}
+kernel loop_assumed(x *f32, out *f32, s i32, n i32, BLOCK const i32) {
+    acc := zeros([BLOCK], f32)
+    for i := 0; i < n; i += s {
+        assume(i % 16 == 0)
+        acc += load(x + i + arange(0, BLOCK))
+    }
+    store(out + arange(0, BLOCK), acc)
+}
 kernel offs_assumed(x *f32, out *f32, s i32, BLOCK const i32) {
     assume(s % 16 == 0)
     assume(s > 0)
@@ -52,6 +67,7 @@ func TestPTXHints(t *testing.T) {
 	}{
 		{"table_plain", false}, {"table_hinted", true},
 		{"offs_plain", false}, {"offs_hinted", true}, {"offs_assumed", true},
+		{"loop_plain", false}, {"loop_assumed", true}, // assume on a loop's induction variable
 	} {
 		b := compileTLE(t, prog, c.kernel, defs)
 		vec, scalar := countPTX(b.PTX, `ld\.global\.v4\.(f32|b32|u32) `), countPTX(b.PTX, `ld\.global\.(f32|b32|u32) `)
