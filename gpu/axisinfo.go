@@ -142,43 +142,63 @@ func AnalyzeAxes(f *ir.Func) *AxisAnalysis {
 
 // assumedDiv collects what f's assume ops say of scalar integers:
 // assume(x % n == 0) (or 0 == x % n) makes x a multiple of the largest
-// power of two dividing the constant n. Other conditions (x > 0) give the
-// axis analysis nothing.
+// power of two dividing the constant n. Only assumes every run reaches
+// where x exists count: one in the kernel's body says it of any x (an SSA
+// value is the same everywhere, and the interpreter checks the assume);
+// one in a loop's body only of the body's own values and arguments (the
+// induction variable, the carried values), which exist only when the
+// body runs; one inside an if, of nothing. Other conditions (x > 0) give
+// the axis analysis nothing.
 func assumedDiv(f *ir.Func) map[*ir.Value]int {
 	var out map[*ir.Value]int
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
+	var walk func(b *ir.Block, kind ir.Kind)
+	walk = func(b *ir.Block, kind ir.Kind) {
+		local := map[*ir.Value]bool{}
+		for _, a := range b.Args {
+			local[a] = true
+		}
 		for _, op := range b.Ops {
 			for _, r := range op.Regions {
-				walk(r)
+				walk(r, op.Kind)
 			}
-			if op.Kind != ir.OpAssume {
+			for _, r := range op.Results {
+				local[r] = true
+			}
+			if op.Kind != ir.OpAssume || (kind != "" && kind != ir.OpFor) {
 				continue
 			}
-			cmp := op.Operands[0].Def
-			if cmp == nil || cmp.Kind != ir.OpCmp || cmp.Attrs.String("pred") != "eq" {
-				continue
-			}
-			rem, zero := cmp.Operands[0].Def, cmp.Operands[1].Def
-			if zero != nil && zero.Kind == ir.OpRem {
-				rem, zero = zero, rem
-			}
-			if rem == nil || zero == nil || rem.Kind != ir.OpRem || !constInt(zero, 0) {
-				continue
-			}
-			n, ok := constOf(rem.Operands[1])
-			if !ok || n == 0 {
+			x, n, ok := assumedMultiple(op.Operands[0])
+			if !ok || (kind == ir.OpFor && !local[x]) {
 				continue
 			}
 			if out == nil {
 				out = map[*ir.Value]int{}
 			}
-			x := rem.Operands[0]
 			out[x] = max(out[x], pow2Div(n))
 		}
 	}
-	walk(f.Body)
+	walk(f.Body, "")
 	return out
+}
+
+// assumedMultiple matches cond == (x % n == 0), n a non-zero constant.
+func assumedMultiple(cond *ir.Value) (x *ir.Value, n int64, ok bool) {
+	cmp := cond.Def
+	if cmp == nil || cmp.Kind != ir.OpCmp || cmp.Attrs.String("pred") != "eq" {
+		return nil, 0, false
+	}
+	rem, zero := cmp.Operands[0].Def, cmp.Operands[1].Def
+	if zero != nil && zero.Kind == ir.OpRem {
+		rem, zero = zero, rem
+	}
+	if rem == nil || zero == nil || rem.Kind != ir.OpRem || !constInt(zero, 0) {
+		return nil, 0, false
+	}
+	n, ok = constOf(rem.Operands[1])
+	if !ok || n == 0 {
+		return nil, 0, false
+	}
+	return rem.Operands[0], n, true
 }
 
 func constOf(v *ir.Value) (int64, bool) {

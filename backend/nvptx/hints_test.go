@@ -43,6 +43,20 @@ kernel loop_assumed(x *f32, out *f32, s i32, n i32, BLOCK const i32) {
     }
     store(out + arange(0, BLOCK), acc)
 }
+kernel if_assumed(x *f32, out *f32, s i32, m i32, BLOCK const i32) {
+    if m > 0 {
+        assume(s % 16 == 0)
+    }
+    offs := program_id(0) * s + arange(0, BLOCK)
+    store(out + arange(0, BLOCK), load(x + offs))
+}
+kernel loop_outer_assumed(x *f32, out *f32, s i32, n i32, BLOCK const i32) {
+    for i := 0; i < n; i += 1 {
+        assume(s % 16 == 0)
+    }
+    offs := program_id(0) * s + arange(0, BLOCK)
+    store(out + arange(0, BLOCK), load(x + offs))
+}
 kernel offs_assumed(x *f32, out *f32, s i32, BLOCK const i32) {
     assume(s % 16 == 0)
     assume(s > 0)
@@ -52,9 +66,11 @@ kernel offs_assumed(x *f32, out *f32, s i32, BLOCK const i32) {
 `
 
 // TestPTXHints: multiple_of / max_contiguous on a pointer or its offsets,
-// and assume(s % 16 == 0) on a scalar parameter, give the axis analysis
-// what it would prove itself (or get from Div16): the loads become 16-byte
-// ld.global.v4; without them the same loads are one element each.
+// and assume(s % 16 == 0) on a scalar parameter (or a loop's induction
+// variable), give the axis analysis what it would prove itself (or get
+// from Div16): the loads become 16-byte ld.global.v4; without them the
+// same loads are one element each, as they stay where the assume may not
+// run.
 func TestPTXHints(t *testing.T) {
 	prog, err := tle.Parse("hints.tle", []byte(hintsPTXSrc))
 	if err != nil {
@@ -68,6 +84,9 @@ func TestPTXHints(t *testing.T) {
 		{"table_plain", false}, {"table_hinted", true},
 		{"offs_plain", false}, {"offs_hinted", true}, {"offs_assumed", true},
 		{"loop_plain", false}, {"loop_assumed", true}, // assume on a loop's induction variable
+		// an assume that a run may skip says nothing: inside an if, or in a
+		// loop (which may run no iteration) of a value from outside it
+		{"if_assumed", false}, {"loop_outer_assumed", false},
 	} {
 		b := compileTLE(t, prog, c.kernel, defs)
 		vec, scalar := countPTX(b.PTX, `ld\.global\.v4\.(f32|b32|u32) `), countPTX(b.PTX, `ld\.global\.(f32|b32|u32) `)
