@@ -97,6 +97,8 @@ func layMeet(a, b *AxisInfo) *AxisInfo {
 // AxisAnalysis holds the AxisInfo of a function's integer and pointer values.
 type AxisAnalysis struct {
 	info map[*ir.Value]*AxisInfo
+	// assumed: scalars an assume op makes multiples of a power of two
+	assumed map[*ir.Value]int
 }
 
 // Info returns what is known of v (unknown for values not analysed).
@@ -118,6 +120,7 @@ func AnalyzeAxes(f *ir.Func) *AxisAnalysis {
 	for _, i := range f.Attrs.Ints(AttrUnaligned) {
 		unaligned[i] = true
 	}
+	a.assumed = assumedDiv(f)
 	for i, arg := range f.Body.Args {
 		info := unknownInfo(0)
 		switch t := arg.Type.(type) {
@@ -131,10 +134,94 @@ func AnalyzeAxes(f *ir.Func) *AxisAnalysis {
 				info.Div[0] = 16
 			}
 		}
-		a.info[arg] = info
+		a.info[arg] = a.assume(arg, info)
 	}
 	a.block(f.Body)
 	return a
+}
+
+// assumedDiv collects what f's assume ops say of scalar integers:
+// assume(x % n == 0) (or 0 == x % n) makes x a multiple of the largest
+// power of two dividing the constant n. Only assumes every run reaches
+// where x exists count: one in the kernel's body says it of any x (an SSA
+// value is the same everywhere, and the interpreter checks the assume);
+// one in a loop's body only of the body's own values and arguments (the
+// induction variable, the carried values), which exist only when the
+// body runs; one inside an if, of nothing. Other conditions (x > 0) give
+// the axis analysis nothing.
+func assumedDiv(f *ir.Func) map[*ir.Value]int {
+	var out map[*ir.Value]int
+	var walk func(b *ir.Block, kind ir.Kind)
+	walk = func(b *ir.Block, kind ir.Kind) {
+		local := map[*ir.Value]bool{}
+		for _, a := range b.Args {
+			local[a] = true
+		}
+		for _, op := range b.Ops {
+			for _, r := range op.Regions {
+				walk(r, op.Kind)
+			}
+			for _, r := range op.Results {
+				local[r] = true
+			}
+			if op.Kind != ir.OpAssume || (kind != "" && kind != ir.OpFor) {
+				continue
+			}
+			x, n, ok := assumedMultiple(op.Operands[0])
+			if !ok || (kind == ir.OpFor && !local[x]) {
+				continue
+			}
+			if out == nil {
+				out = map[*ir.Value]int{}
+			}
+			out[x] = max(out[x], pow2Div(n))
+		}
+	}
+	walk(f.Body, "")
+	return out
+}
+
+// assumedMultiple matches cond == (x % n == 0), n a non-zero constant.
+func assumedMultiple(cond *ir.Value) (x *ir.Value, n int64, ok bool) {
+	cmp := cond.Def
+	if cmp == nil || cmp.Kind != ir.OpCmp || cmp.Attrs.String("pred") != "eq" {
+		return nil, 0, false
+	}
+	rem, zero := cmp.Operands[0].Def, cmp.Operands[1].Def
+	if zero != nil && zero.Kind == ir.OpRem {
+		rem, zero = zero, rem
+	}
+	if rem == nil || zero == nil || rem.Kind != ir.OpRem || !constInt(zero, 0) {
+		return nil, 0, false
+	}
+	n, ok = constOf(rem.Operands[1])
+	if !ok || n == 0 {
+		return nil, 0, false
+	}
+	return rem.Operands[0], n, true
+}
+
+func constOf(v *ir.Value) (int64, bool) {
+	if v.Def == nil || v.Def.Kind != ir.OpConstant {
+		return 0, false
+	}
+	n, ok := v.Def.Attrs["value"].(int64)
+	return n, ok
+}
+
+func constInt(op *ir.Op, want int64) bool {
+	n, ok := constOf(op.Results[0])
+	return ok && n == want
+}
+
+// assume refines info, what the analysis derived for v, with what an
+// assume op says of v.
+func (a *AxisAnalysis) assume(v *ir.Value, info *AxisInfo) *AxisInfo {
+	if d := a.assumed[v]; d > info.Div[0] && len(info.Div) == 1 {
+		info = info.clone()
+		info.Div[0] = d
+	}
+	return info
 }
 
 func (a *AxisAnalysis) block(b *ir.Block) {
@@ -189,6 +276,23 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 		out.Value = nil
 		for d := range out.Div {
 			out.Div[d] = min(out.Div[d], 16)
+		}
+	case ir.OpAxisHint:
+		// multiple_of, max_contiguous, max_constancy: the given facts
+		// replace the derived ones (the interpreter checks them); a run
+		// is no longer than its axis, and a value a power of two (the
+		// largest dividing a divisibility)
+		out = in(0).clone()
+		for d := range out.Div {
+			if v := op.Attrs.Ints("divisibility"); d < len(v) {
+				out.Div[d] = pow2Div(int64(v[d]))
+			}
+			if v := op.Attrs.Ints("contiguity"); d < len(v) {
+				out.Contig[d] = min(v[d], max(1, layDimOf(shape, d)))
+			}
+			if v := op.Attrs.Ints("constancy"); d < len(v) {
+				out.Const[d] = min(v[d], max(1, layDimOf(shape, d)))
+			}
 		}
 	case ir.OpConstant:
 		if v, ok := op.Attrs["value"].(int64); ok {
@@ -348,7 +452,7 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 			out = in(0).clone()
 		}
 	}
-	a.info[res] = out
+	a.info[res] = a.assume(res, out)
 }
 
 func layDimOf(shape []int, d int) int {
@@ -365,9 +469,9 @@ func (a *AxisAnalysis) forOp(op *ir.Op) {
 	iv := unknownInfo(0)
 	lb, st := a.Info(op.Operands[0]), a.Info(op.Operands[2])
 	iv.Div[0] = layGcd(lb.Div[0], st.Div[0])
-	a.info[body.Args[0]] = iv
+	a.info[body.Args[0]] = a.assume(body.Args[0], iv)
 	for i, init := range inits {
-		a.info[body.Args[1+i]] = a.Info(init)
+		a.info[body.Args[1+i]] = a.assume(body.Args[1+i], a.Info(init))
 	}
 	for iter := 0; iter < 4; iter++ {
 		a.block(body)
@@ -375,7 +479,7 @@ func (a *AxisAnalysis) forOp(op *ir.Op) {
 		y := body.Terminator()
 		for i := range inits {
 			arg := body.Args[1+i]
-			m := layMeet(a.info[arg], a.Info(y.Operands[i]))
+			m := a.assume(arg, layMeet(a.info[arg], a.Info(y.Operands[i])))
 			if !m.equal(a.info[arg]) {
 				a.info[arg] = m
 				changed = true

@@ -62,6 +62,20 @@ const (
 	// (x) -> the result type's dtype holding x's bits unchanged (Triton's
 	// cast(bitcast=True)): element dtypes of one width, no pointers, no i1
 	OpBitcast Kind = "bitcast"
+	// (x) -> x unchanged: Triton's multiple_of, max_contiguous and
+	// max_constancy, facts for the axis analysis {divisibility,
+	// contiguity, constancy: []int64, one per axis, each optional}; the
+	// interpreter checks them
+	OpAxisHint Kind = "axis_hint"
+	// (p) -> i64 or u64: the address of a global pointer (Triton's
+	// pointer-to-int cast); the interpreter's addresses are its own
+	// (runtime/interp: a region id and a byte offset)
+	OpPtrToInt Kind = "ptrtoint"
+	// (x) -> a global pointer of the result type: an i64 or u64 address
+	// back to a pointer (pointer tables, Triton's
+	// int.to(pointer_type(T))); the interpreter accepts only addresses
+	// its launch handed out
+	OpIntToPtr Kind = "inttoptr"
 
 	// ---- element-wise math on floats
 	OpExp     Kind = "exp" // the GPU computes ex2.approx(x * log2 e)
@@ -108,6 +122,7 @@ const (
 	OpScan       Kind = "scan"            // (x) {axis, kind: sum|prod|combine, reverse: bool} -> same type; combine: a region as reduce's
 	OpPrint      Kind = "print"           // (values...) {prefix: string}
 	OpAssert     Kind = "assert"          // (cond) {msg: string}
+	OpAssume     Kind = "assume"          // (cond) a scalar i1 promised to hold (Triton's assume): no code on the GPU, where the axis analysis reads cond == (x % n == 0) as x a multiple of n; the interpreter checks it
 	OpCall       Kind = "call"            // (args...) {callee: string} -> results; removed by inlining
 	OpFor        Kind = "for"             // (lb, ub, step, inits...) {while?: k, num_stages?, loop_unroll_factor?} -> finals; region (iv, iters...) ends in yield; with while, an iteration runs only while loop-carried i1 k is true
 	OpIf         Kind = "if"              // (cond) -> results; regions then, else, each ending in yield

@@ -177,6 +177,10 @@ var opTable = []OpInfo{
 	{Name: OpCast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkCast},
 	{Name: OpAddPtr, Operands: two, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkAddPtr},
 	{Name: OpBitcast, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkBitcast},
+	{Name: OpAxisHint, Operands: one, Results: one, Pure: true, Elementwise: true,
+		Attrs: []AttrSpec{optional("divisibility", AttrInts), optional("contiguity", AttrInts), optional("constancy", AttrInts)}, verify: (*verifier).checkAxisHint},
+	{Name: OpPtrToInt, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkPtrInt},
+	{Name: OpIntToPtr, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkPtrInt},
 
 	// ---- element-wise math on floats
 	{Name: OpExp, Operands: one, Results: one, Pure: true, Elementwise: true, verify: (*verifier).checkFloatUnary},
@@ -221,6 +225,7 @@ var opTable = []OpInfo{
 	// print takes any values: nothing holds beyond the counts
 	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}, verify: tableOnly},
 	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}, verify: (*verifier).checkAssert},
+	{Name: OpAssume, Operands: one, verify: (*verifier).checkAssume},
 	{Name: OpCall, Operands: anyNumber, Results: anyNumber, Attrs: []AttrSpec{required("callee", AttrString)}, verify: (*verifier).checkCall},
 	{Name: OpFor, Operands: atLeast(3), Results: perOperandFrom(3), Regions: one, Attrs: []AttrSpec{optional("while", AttrInt), optional("num_stages", AttrInt), optional("loop_unroll_factor", AttrInt)}, verify: (*verifier).checkFor},
 	{Name: OpIf, Operands: one, Results: anyNumber, Regions: anyNumber, verify: (*verifier).checkIf},

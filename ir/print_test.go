@@ -66,6 +66,9 @@ func buildAll() *Module {
 	other := b.ConstFloat(0, tile(F32, 64))
 	ld := v(OpLoad, tile(F32, 64), []*Value{ptrs, mask, other}, nil)
 	ld2 := v(OpLoad, tile(F32, 64), []*Value{ptrs}, Attrs{"async": false})
+	ptrs = v(OpIntToPtr, tile(gptr, 64), []*Value{v(OpPtrToInt, tile(I64, 64), []*Value{ptrs}, nil)}, nil)
+	ptrs = v(OpAxisHint, tile(gptr, 64), []*Value{ptrs}, Attrs{"divisibility": []int64{16}, "contiguity": []int64{64}, "constancy": []int64{1}})
+	b.Create(OpAssume, nil, []*Value{ct}, nil)
 	f := ld
 	for _, k := range []Kind{OpSub, OpMul, OpDiv, OpRem, OpMin, OpMax, OpDivRN, OpAtan2, OpPow} {
 		f = v(k, tile(F32, 64), []*Value{f, ld2}, nil)
@@ -80,7 +83,7 @@ func buildAll() *Module {
 	f = v(OpFMA, tile(F32, 64), []*Value{f, ld2, ld}, nil)
 	nm := v(OpNot, tile(I1, 64), []*Value{mask}, nil)
 	sel := v(OpSelect, tile(F32, 64), []*Value{nm, f, ld2}, nil)
-	bf := v(OpCast, tile(BF16, 64), []*Value{sel}, nil)
+	bf := v(OpCast, tile(BF16, 64), []*Value{sel}, Attrs{"rounding": "rtz"})
 	sel = v(OpCast, tile(F32, 64), []*Value{bf}, nil)
 	sel = v(OpBitcast, tile(F32, 64), []*Value{v(OpBitcast, tile(U32, 64), []*Value{sel}, nil)}, nil)
 	ed := v(OpExpandDims, tile(F32, 64, 1), []*Value{sel}, Attrs{"axis": int64(1)})

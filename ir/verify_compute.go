@@ -362,6 +362,16 @@ func (v *verifier) checkCast(op, _ *Op) bool {
 	if !slices.Equal(tileShape(op.ot(0)), tileShape(op.rt())) || t0 != t1 {
 		v.errf(op, "changes the shape: %s to %s", typeString(op.ot(0)), typeString(op.rt()))
 	}
+	if r, ok := op.Attrs["rounding"]; ok && op.Kind == OpCast {
+		// fp_downcast_rounding: "rtz", a float downcast the GPU has
+		from, to := elemDType(op.ot(0)), elemDType(op.rt())
+		switch {
+		case r != "rtz":
+			v.errf(op, "rounding %v: want \"rtz\" (round to nearest even is the cast without it)", r)
+		case !from.IsFloat() || !to.IsFloat() || from.Bits() <= to.Bits() || to.Bits() == 8:
+			v.errf(op, "rounding \"rtz\" from %s to %s: want a float downcast to f32, f16 or bf16", from, to)
+		}
+	}
 	return true
 }
 
@@ -379,6 +389,64 @@ func (v *verifier) checkBitcast(op, _ *Op) bool {
 	}
 	if from.Bits() != to.Bits() {
 		v.errf(op, "from %s (%d bits) to %s (%d bits): the widths differ", from, from.Bits(), to, to.Bits())
+	}
+	return true
+}
+
+// checkAxisHint: an integer or global pointer operand of the result's type,
+// and at least one of divisibility, contiguity and constancy, each with a
+// positive value per axis (contiguity and constancy powers of two).
+func (v *verifier) checkAxisHint(op, _ *Op) bool {
+	if !Equal(StripLayout(op.ot(0)), StripLayout(op.rt())) {
+		v.errf(op, "result %s, want the operand's type %s", typeString(op.rt()), typeString(op.ot(0)))
+	}
+	switch e := Elem(op.ot(0)).(type) {
+	case *Pointer:
+		if e.Space != 0 && e.Space != Global {
+			v.errf(op, "operand %s, want integers or global pointers", typeString(op.ot(0)))
+		}
+	case DType:
+		if !e.IsInt() || e == I1 {
+			v.errf(op, "operand %s, want integers or global pointers", typeString(op.ot(0)))
+		}
+	}
+	rank := max(1, len(tileShape(op.ot(0))))
+	n := 0
+	for _, k := range []string{"divisibility", "contiguity", "constancy"} {
+		if _, ok := op.Attrs[k]; !ok {
+			continue
+		}
+		n++
+		xs := op.Attrs.Ints(k)
+		if len(xs) != rank {
+			v.errf(op, "%s %v: want %d values, one per axis", k, xs, rank)
+		}
+		for _, x := range xs {
+			if x <= 0 || k != "divisibility" && x&(x-1) != 0 {
+				v.errf(op, "%s %v: want positive values (powers of two but for divisibility)", k, xs)
+				break
+			}
+		}
+	}
+	if n == 0 {
+		v.errf(op, "no divisibility, contiguity or constancy")
+	}
+	return true
+}
+
+// checkPtrInt: ptrtoint takes a global pointer to an i64 or u64, inttoptr
+// an i64 or u64 to a global pointer, keeping the shape.
+func (v *verifier) checkPtrInt(op, _ *Op) bool {
+	v.checkCast(op, nil)
+	ptr, num := op.ot(0), op.rt()
+	if op.Kind == OpIntToPtr {
+		ptr, num = num, ptr
+	}
+	if p, ok := Elem(ptr).(*Pointer); !ok || (p.Space != 0 && p.Space != Global) {
+		v.errf(op, "%s, want a global pointer or a tile of them", typeString(ptr))
+	}
+	if d := elemDType(num); d != I64 && d != U64 {
+		v.errf(op, "%s, want i64 or u64", typeString(num))
 	}
 	return true
 }

@@ -14,6 +14,13 @@ func (v *verifier) checkAssert(op, _ *Op) bool {
 	return true
 }
 
+func (v *verifier) checkAssume(op, _ *Op) bool {
+	if !Equal(StripLayout(op.ot(0)), I1) {
+		v.errf(op, "condition has type %s, want a scalar i1", typeString(op.ot(0)))
+	}
+	return true
+}
+
 // checkCall checks a call against its callee, when the module is known.
 func (v *verifier) checkCall(op, _ *Op) bool {
 	callee, ok := op.Attrs["callee"].(string)

@@ -51,6 +51,19 @@ func TestVerifyTextCases(t *testing.T) {
   %1 = extract_slice(%0) {starts = [0]} : [4]f32 loc(5)`), "op extract_slice: operand [8,4]f32 and result [4]f32 are not tiles of one rank"},
 		{"extract_slice starts", kernel(`  %0 = splat(%f) : [8,4]f32 loc(1)
   %1 = extract_slice(%0) {starts = [0]} : [4,4]f32 loc(5)`), "op extract_slice: starts [0] for a tile of rank 2"},
+		{"cast rounding value", kernel(`  %0 = cast(%f) {rounding = "rtn"} : f16 loc(5)`), `op cast: rounding rtn: want "rtz"`},
+		{"cast rounding upcast", kernel(`  %0 = cast(%f) {rounding = "rtz"} : f64 loc(5)`), `op cast: rounding "rtz" from f32 to f64: want a float downcast`},
+		{"cast rounding fp8", kernel(`  %0 = cast(%f) {rounding = "rtz"} : f8e4m3 loc(5)`), `op cast: rounding "rtz" from f32 to f8e4m3`},
+		{"axis_hint no fact", kernel(`  %0 = axis_hint(%n) : i32 loc(5)`), "op axis_hint: no divisibility, contiguity or constancy"},
+		{"axis_hint float", kernel(`  %0 = axis_hint(%f) {divisibility = [16]} : f32 loc(5)`), "op axis_hint: operand f32, want integers or global pointers"},
+		{"axis_hint rank", kernel(`  %0 = axis_hint(%n) {divisibility = [16, 16]} : i32 loc(5)`), "op axis_hint: divisibility [16 16]: want 1 values, one per axis"},
+		{"axis_hint pow2", kernel(`  %0 = axis_hint(%n) {contiguity = [3]} : i32 loc(5)`), "op axis_hint: contiguity [3]: want positive values"},
+		{"assume tile", kernel(`  %0 = splat(%n) : [4]i32 loc(4)
+  %1 = cmp(%0, %0) {pred = "eq"} : [4]i1 loc(4)
+  assume(%1) loc(5)`), "op assume: condition has type [4]i1, want a scalar i1"},
+		{"ptrtoint result", kernel(`  %0 = ptrtoint(%p) : i32 loc(5)`), "op ptrtoint: i32, want i64 or u64"},
+		{"ptrtoint operand", kernel(`  %0 = ptrtoint(%n) : i64 loc(5)`), "op ptrtoint: i32, want a global pointer or a tile of them"},
+		{"inttoptr operand", kernel(`  %0 = inttoptr(%n) : *f32 loc(5)`), "op inttoptr: i32, want i64 or u64"},
 		{"bitcast widths", kernel(`  %0 = bitcast(%f) : i16 loc(5)`), "op bitcast: from f32 (32 bits) to i16 (16 bits): the widths differ"},
 		{"bitcast i1", kernel(`  %0 = cmp(%n, %n) {pred = "lt"} : i1 loc(4)
   %1 = bitcast(%0) : u8 loc(5)`), "op bitcast: cannot reinterpret the bits of i1"},

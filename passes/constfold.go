@@ -259,6 +259,9 @@ func (cf *cfFolder) fold(op *ir.Op) {
 	case ir.OpSplat, ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans:
 		cf.setConst(op, d, vals[0])
 	case ir.OpCast:
+		if op.Attrs.String("rounding") != "" {
+			return // rounds toward zero: left to the device (cfCastConst rounds to nearest)
+		}
 		if v, ok := cfCastConst(src, d, vals[0]); ok {
 			cf.setConst(op, d, v)
 		}

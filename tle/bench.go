@@ -330,6 +330,9 @@ func BenchKernels(ctx context.Context, dev Device, o BenchOptions, runs ...Kerne
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Name, err)
 		}
+		if name, ok := hasTable(bound); ok {
+			return nil, fmt.Errorf("%s: argument %s: BenchKernels takes no PointerTable (Run does)", r.Name, name)
+		}
 		opts.Div16 = div16Of(bound)
 		w, err := r.Kernel.written(opts)
 		if err != nil {

@@ -210,10 +210,25 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 		}
 	}()
 	dargs := make([]any, len(args))
+	type tableCopy struct {
+		a       *boundArg
+		entries []cuda.DevicePtr
+	}
+	var tables []tableCopy
 	for i, a := range args {
 		p := a.param
 		if p.kind == scalarParam {
 			dargs[i] = scalarArg(p.dt, a.scalar)
+			continue
+		}
+		if a.table != nil {
+			tab, entries, err := g.uploadTable(a)
+			ptrs = append(ptrs, entries...) // freed with the rest
+			ptrs[i], dargs[i] = tab, tab
+			if err != nil {
+				return err
+			}
+			tables = append(tables, tableCopy{a, entries})
 			continue
 		}
 		var raw []byte
@@ -252,8 +267,13 @@ func (g *GPU) launch(ctx context.Context, k *Kernel, opts CompileOptions, grid [
 	if err != nil {
 		return err
 	}
+	for _, t := range tables {
+		if err := g.downloadTable(t.a, t.entries); err != nil {
+			return err
+		}
+	}
 	for i, a := range args {
-		if ptrs[i] == 0 || !written[a.param.name] {
+		if ptrs[i] == 0 || !written[a.param.name] || a.table != nil {
 			continue
 		}
 		elem := a.param.dt

@@ -247,12 +247,14 @@ func (p hostParam) checkScalar(v any) (interp.Scalar, error) {
 // boundArg is one validated runtime argument, in parameter order.
 type boundArg struct {
 	param  hostParam
-	arg    any           // as given
-	tensor *Tensor       // pointer and descriptor parameters given a Tensor or StridedTensor (its data as a flat tensor)
-	typed  any           // pointer and descriptor parameters given an Array or a bare slice: its []T, used in place
-	n      int           // the element count of tensor or typed
-	desc   *descLayout   // a descriptor parameter's shape and strides
-	scalar interp.Scalar // scalar parameters
+	arg    any            // as given
+	tensor *Tensor        // pointer and descriptor parameters given a Tensor or StridedTensor (its data as a flat tensor)
+	typed  any            // pointer and descriptor parameters given an Array or a bare slice: its []T, used in place
+	n      int            // the element count of tensor or typed
+	desc   *descLayout    // a descriptor parameter's shape and strides
+	scalar interp.Scalar  // scalar parameters
+	table  []*boundArg    // an *i64 or *u64 parameter given a PointerTable: its entries, bound as pointer arguments
+	buf    *interp.Buffer // a table entry's interpreter buffer, for copyTableBack
 }
 
 // DefaultTimeout bounds an interpreter launch whose context has no
@@ -412,6 +414,16 @@ func (k *Kernel) bindArgs(args map[string]any, defines map[string]string) ([]*bo
 			out = append(out, b)
 			continue
 		}
+		if pv, ok := a.(PointerTable); ok {
+			a = &pv // a table passed by value
+		}
+		if pt, ok := a.(*PointerTable); ok && p.kind == pointerParam {
+			if err := bindTable(p, pt, b); err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+			continue
+		}
 		if t, ok := asTyped(a); ok && (p.kind == pointerParam || p.kind == descParam) {
 			if err := bindTyped(p, a, t, b); err != nil {
 				return nil, err
@@ -533,6 +545,12 @@ func interpArgs(args []*boundArg) (iargs []interp.Arg, bufs []*interp.Buffer, er
 			iargs[i] = a.arg // checked again by the same interp.CheckScalar
 			continue
 		}
+		if a.table != nil {
+			if iargs[i], err = interpTable(a); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		if a.typed != nil { // in place: the kernel reads and writes the caller's slice
 			if bufs[i], err = interp.FromSlice(a.param.dt, a.typed); err != nil {
 				return nil, nil, fmt.Errorf("argument %s (%s): %w", a.param.name, a.param.typ, err) // bindTyped checked the type
@@ -559,6 +577,7 @@ func (k *Kernel) copyBack(opts CompileOptions, args []*boundArg, bufs []*interp.
 		if b != nil && args[i].tensor != nil && written[args[i].param.name] {
 			b.CopyToFloat64(args[i].tensor.Data, 0)
 		}
+		copyTableBack(args[i])
 	}
 	return nil
 }

@@ -23,7 +23,9 @@
 //     negative dimension, an element count that fits an int and equals
 //     len(Data), and the desc's rank, or a non-nil *Array[T] (or a bare
 //     []T) likewise whose T is the Go type of the element dtype (see Host
-//     data), Prepare a non-nil, 16-byte aligned
+//     data), for an *i64 or *u64 parameter also a *PointerTable (a table
+//     of the addresses of its entries, each bound as such a pointer
+//     argument of the table's DType), Prepare a non-nil, 16-byte aligned
 //     *DeviceBuffer of the element dtype or a DeviceDesc that TMA can use;
 //     for a scalar parameter, a Go value that its dtype takes, as
 //     interp.CheckScalar (the

@@ -56,6 +56,9 @@ func (k *Kernel) RunDevices(ctx context.Context, mesh SimMesh, grid [3]int, opts
 		if err != nil {
 			return fmt.Errorf("device %d: %w", d, err)
 		}
+		if name, ok := hasTable(b); ok {
+			return fmt.Errorf("tle: running %s on a mesh: argument %s: a PointerTable is for one device (Run)", k.Name(), name)
+		}
 		for _, a := range b {
 			if o, ok := owner[a.tensor]; ok && a.tensor != nil && o != d {
 				return fmt.Errorf("tle: running %s: argument %s of device %d is device %d's tensor too; each device needs its own buffer (or a symmetric allocation)", k.Name(), a.param.name, d, o)

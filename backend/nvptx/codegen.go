@@ -485,6 +485,7 @@ func init() {
 		gpu.OpAsyncCopy:         (*gen).asyncCopy,
 		ir.OpPrint:              (*gen).print,
 		ir.OpAssert:             (*gen).assert,
+		ir.OpAssume:             func(*gen, *ir.Op) {}, // a fact for the axis analysis (gpu.AnalyzeAxes), no code
 		ir.OpAsm:                (*gen).asmOp,
 		ir.OpWarpSpecialize:     (*gen).warpSpecialize,
 		ir.OpPipeAlloc:          (*gen).pipeAlloc,

@@ -299,6 +299,23 @@ func (g *gen) cast(v value.Value, from, to ir.DType) value.Value {
 	}
 }
 
+// castRTZ converts a float to a narrower one (f64 to f32, f16 or bf16;
+// f32 to f16 or bf16) rounding toward zero: cast's fp_downcast_rounding:
+// "rtz" as PTX cvt.rz. An f64 goes to f32 first, which rounding toward zero
+// twice keeps exact (each grid is a subset of the one before).
+func (g *gen) castRTZ(v value.Value, from, to ir.DType) value.Value {
+	if from == ir.F64 {
+		a := g.md.inlineAsm(types.Float, []types.Type{types.Double}, "cvt.rz.f32.f64 $0, $1;", "=f,d", false)
+		v = g.cur.NewCall(a, v)
+		if to == ir.F32 {
+			return v
+		}
+	}
+	name := map[ir.DType]string{ir.F16: "f16", ir.BF16: "bf16"}[to]
+	a := g.md.inlineAsm(types.I16, []types.Type{types.Float}, "cvt.rz."+name+".f32 $0, $1;", "=h,f", false)
+	return g.cur.NewCall(a, v)
+}
+
 func fconst(t types.Type, x float64) value.Value {
 	if t == types.Double {
 		return constant.NewFloat(types.Double, x)
@@ -311,6 +328,9 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 	res := ir.ElemDType(op.Results[0].Type)
 	switch op.Kind {
 	case ir.OpCast:
+		if op.Attrs.String("rounding") == "rtz" {
+			return g.castRTZ(args[0], ir.ElemDType(op.Operands[0].Type), res)
+		}
 		return g.cast(args[0], ir.ElemDType(op.Operands[0].Type), res)
 	case ir.OpBitcast:
 		// the same bits in the result's storage type: 16-bit floats and
@@ -319,6 +339,14 @@ func (g *gen) scalarOp(op *ir.Op, args []value.Value) value.Value {
 			return g.cur.NewBitCast(args[0], t)
 		}
 		return args[0]
+	case ir.OpAxisHint:
+		return args[0] // multiple_of, max_contiguous, max_constancy: facts, no code
+	case ir.OpPtrToInt:
+		// the global address (addrspace 1) as an integer
+		return g.cur.NewPtrToInt(args[0], types.I64)
+	case ir.OpIntToPtr:
+		pt := ir.Elem(op.Results[0].Type).(*ir.Pointer)
+		return g.cur.NewIntToPtr(args[0], ptrTo(memType(pt.Elem), spaceOf(pt.Space)))
 	case ir.OpAddPtr:
 		off := args[1]
 		od := ir.ElemDType(op.Operands[1].Type)

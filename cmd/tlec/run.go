@@ -52,6 +52,10 @@ Every runtime parameter needs --arg NAME=VALUE:
                               seeded (the same shape, the same data);
                               a pointer may be None (Triton's None: the
                               kernel is specialised with -D NAME=None)
+  *i64 or *u64 pointer table  table:DTYPE:V0,V1,...: a buffer of DTYPE for
+                              each V (as above), the kernel getting the
+                              table of their addresses (Triton's grouped
+                              GEMM); --save NAME[k]=PATH writes entry k
   scalar parameter            a number, range-checked against the
                               parameter's dtype (an integer parameter
                               takes integer text only: 1000, 0x3e8)
@@ -145,7 +149,7 @@ func runRun(e *env, cfg any, files []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	saves, err := parseSaves(k, opts.Defines, r.saves)
+	saves, err := parseSaves(k, opts.Defines, r.saves, tensors)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -253,6 +257,17 @@ func buildArgsSeeded(k *tle.Kernel, defines map[string]string, raw []string, see
 			args[name] = nil // an optional tensor left out: Run binds -D NAME=None
 			continue
 		}
+		if spec, ok := strings.CutPrefix(value, "table:"); ok && strings.HasPrefix(p.Type, "*") {
+			pt, entries, err := readTable(name, spec, paramElem(k, defines, name), a+seed)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--arg %s: %v", a, err)
+			}
+			args[name] = pt
+			for k, h := range entries {
+				tensors[fmt.Sprintf("%s[%d]", name, k)] = h
+			}
+			continue
+		}
 		if elem := paramElem(k, defines, name); elem != ir.Invalid {
 			h, err := readArgSeed(value, elem, a+seed) // rand: seeded by NAME=VALUE: x and y of one shape differ
 			if err != nil {
@@ -280,6 +295,32 @@ func buildArgsSeeded(k *tle.Kernel, defines map[string]string, raw []string, see
 		return nil, nil, fmt.Errorf("missing %s", missing[0])
 	}
 	return nil, nil, fmt.Errorf("missing %d arguments: %s", len(missing), strings.Join(missing, ", "))
+}
+
+// readTable reads table:DTYPE:V0,V1,... for pointer parameter name of
+// element dtype elem (i64 or u64): a PointerTable of DTYPE buffers, each
+// Vk read as --arg reads a buffer (a .npy file, zeros:SHAPE, rand:SHAPE,
+// seeded by seed and k), the kernel getting the table of their addresses.
+func readTable(name, spec string, elem ir.DType, seed string) (*tle.PointerTable, []*hostArg, error) {
+	if elem != ir.I64 && elem != ir.U64 {
+		return nil, nil, fmt.Errorf("a table: is an *i64 or *u64 argument (the addresses), not *%s", elem)
+	}
+	dts, list, ok := strings.Cut(spec, ":")
+	dt, okD := ir.ParseDType(dts)
+	if !ok || !okD || dt == ir.I1 || list == "" {
+		return nil, nil, fmt.Errorf("want table:DTYPE:V0,V1,... (DTYPE an element dtype such as f16; each V a .npy file, zeros:SHAPE or rand:SHAPE)")
+	}
+	pt := &tle.PointerTable{DType: dt.String()}
+	var entries []*hostArg
+	for k, v := range strings.Split(list, ",") {
+		h, err := readArgSeed(v, dt, fmt.Sprintf("%s#%d", seed, k))
+		if err != nil {
+			return nil, nil, fmt.Errorf("table entry %s[%d] (%s): %v", name, k, v, err)
+		}
+		pt.Entries = append(pt.Entries, h.arg())
+		entries = append(entries, h)
+	}
+	return pt, entries, nil
 }
 
 // parseScalar reads a scalar argument's text as the Go number it spells:
@@ -487,7 +528,7 @@ type save struct {
 // parseSaves checks every --save before the run: NAME is a pointer or
 // descriptor parameter, given once, and PATH a file that can be written (not
 // a directory, in a directory that exists, not named by another --save).
-func parseSaves(k *tle.Kernel, defines map[string]string, raw []string) ([]save, error) {
+func parseSaves(k *tle.Kernel, defines map[string]string, raw []string, tables map[string]*hostArg) ([]save, error) {
 	var out []save
 	seen := map[string]string{}
 	for _, s := range raw {
@@ -496,8 +537,11 @@ func parseSaves(k *tle.Kernel, defines map[string]string, raw []string) ([]save,
 			return nil, fmt.Errorf("--save %s: want NAME=PATH", s)
 		}
 		elem := paramElem(k, defines, name)
+		if h := tables[name]; h != nil {
+			elem = h.elem // a table entry, NAME[k]
+		}
 		if elem == ir.Invalid {
-			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s (only buffers can be saved)", s, name, k.Name())
+			return nil, fmt.Errorf("--save %s: %s is not a pointer or descriptor parameter of %s, nor an entry NAME[k] of a table: argument (only buffers can be saved)", s, name, k.Name())
 		}
 		if prev, dup := seen[name]; dup {
 			return nil, fmt.Errorf("--save %s: %s is saved twice (also to %s)", s, name, prev)

@@ -31,7 +31,7 @@ func runDevices(e *env, r *runFlags, k *tle.Kernel, opts tle.CompileOptions, gri
 			return fail("%v", err)
 		}
 	}
-	saves, err := parseSaves(k, opts.Defines, r.saves)
+	saves, err := parseSaves(k, opts.Defines, r.saves, nil)
 	if err != nil {
 		return fail("%v", err)
 	}

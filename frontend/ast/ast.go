@@ -331,7 +331,8 @@ type BasicLit struct {
 	Value    string
 }
 
-// UnaryExpr is `op x` with op one of - + ! ^.
+// UnaryExpr is `op x` with op one of - + ! ^ *; `*T` of a dtype T is the
+// pointer type to T (`.to(*f16)`), a type value like `f16` itself.
 type UnaryExpr struct {
 	OpPos diag.Pos
 	Op    string

@@ -151,6 +151,13 @@ func methodFor(t Type, name string) (*Builtin, bool) {
 		if _, ok := ElemOf(t).(DType); ok {
 			kind = "value"
 		}
+		if _, ok := ElemOf(t).(*Pointer); ok && name == "to" {
+			kind = "value" // p.to(i64): a pointer's address
+		}
+	case *Pointer:
+		if name == "to" {
+			kind = "value"
+		}
 	}
 	b := LookupMethod(kind, name)
 	return b, b != nil
@@ -181,6 +188,8 @@ func random(name, doc string) *Builtin {
 
 // noneOK lets a parameter's argument be None (Param.NoneOK).
 func noneOK(p *Param) *Param { p.NoneOK = true; return p }
+
+const castDoc = "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width); fp_downcast_rounding: \"rtne\" (the default) or \"rtz\" for a float downcast"
 
 // cst marks a parameter compile-time (Param.Const).
 func cst(p *Param) *Param { p.Const = true; return p }
@@ -252,7 +261,7 @@ func init() {
 			(*checker).dotScaled, pos("lhs"), noneOK(pos("lhs_scale")), cst(pos("lhs_format")), pos("rhs"), noneOK(pos("rhs_scale")), cst(pos("rhs_format")), opt("acc"),
 			kwBool("fast_math", false), kwBool("lhs_k_pack", true), kwBool("rhs_k_pack", true), cst(kwOpt("out_dtype"))),
 		fn("where", "elementwise select: x where cond, else y (broadcast)", (*checker).where, pos("cond"), pos("x"), pos("y")),
-		fn("cast", "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width)", (*checker).cast, pos("x"), cst(pos("dtype")), kwBool("bitcast", false)),
+		fn("cast", castDoc, (*checker).cast, pos("x"), cst(pos("dtype")), kwBool("bitcast", false), cst(kwOpt("fp_downcast_rounding"))),
 		reduce("sum", "sum over axis (all axes when omitted); small integers accumulate in i32; dtype: converts x to dtype first and sums in it (Triton's dtype=); keep_dims: the reduced axes stay, of size 1",
 			cst(kwOpt("dtype"))),
 		reduce("max", "maximum over axis (all axes when omitted; NaNs ignored); return_indices: also the i32 index of the maximum, as argmax; for two tiles use maximum",
@@ -314,6 +323,10 @@ func init() {
 		random("rand", "a tile of random f32 uniform in [0, 1) of offset's shape: randint's word as i32, negatives folded (-x-1), times 4.6566127342e-10, as Triton's"),
 		random("rand4x", "rand of each of randint4x's four words"),
 		random("randn", "a tile of random f32 of the standard normal distribution: Box-Muller on the rands of randint4x's first two words, as Triton's"),
+		fn("philox", "the four words of Philox4x32-10 (4x64 for 64-bit counters) of counters (c0, c1, c2, c3) with key seed (its low and high words; (seed, 0) for 4x64), as Triton's", (*checker).philox,
+			pos("seed"), pos("c0"), pos("c1"), pos("c2"), pos("c3"), kwInt("n_rounds", 10)),
+		fn("uint_to_uniform_float", "a random word (32- or 64-bit integer) to f32 uniform in [0, 1), as rand does, Triton's", (*checker).uintToUniform, pos("x")),
+		fn("pair_uniform_to_normal", "two f32 uniforms to two standard normals (Box-Muller), as randn does, Triton's", (*checker).pairUniformToNormal, pos("u1"), pos("u2")),
 		random("randn4x", "the four normals of Box-Muller on rand4x's two pairs, as Triton's"),
 		fn("isnan", "whether x is a NaN, an i1 of x's shape", (*checker).floatClass, pos("x")),
 		fn("isinf", "whether x is +inf or -inf, an i1 of x's shape", (*checker).floatClass, pos("x")),
@@ -339,6 +352,10 @@ func init() {
 		fn("static_range", "a for loop's compile-time range, unrolled: for i := range static_range(start, end, step)", (*checker).staticRangeCall, cst(pos("start")), cst(opt("end")), cst(opt("step"))),
 		fn("static_assert", "compile-time assertion: an error at the call when cond (a compile-time i1) is false, with msg", (*checker).staticAssert, cst(pos("cond")), cst(opt("msg"))),
 		fn("static_print", "print compile-time values (constants, dtypes, shapes, strings) when the kernel is compiled", (*checker).staticPrint, cst(variadic("args"))),
+		fn("multiple_of", "a compiler hint: x unchanged, promising that the first element of each contiguous run along each axis is a multiple of values (one per axis; bytes for pointers); checked on the interpreter", (*checker).axisHint, pos("x"), cst(pos("values"))),
+		fn("max_contiguous", "a compiler hint: x unchanged, promising runs of values consecutive integers (pointers: elements) along each axis, aligned to the run length; checked on the interpreter", (*checker).axisHint, pos("x"), cst(pos("values"))),
+		fn("max_constancy", "a compiler hint: x unchanged, promising runs of values equal elements along each axis, aligned to the run length; checked on the interpreter", (*checker).axisHint, pos("x"), cst(pos("values"))),
+		fn("assume", "a compiler hint: cond (a scalar i1) holds; x % n == 0 tells the compiler x is a multiple of n; checked on the interpreter", (*checker).assume, pos("cond")),
 		fn("assert", "device assertion that cond holds (everywhere for a tile), with an optional message", (*checker).assert, pos("cond"), cst(opt("msg"))),
 		fn("make_desc", "a TMA tensor descriptor over ptr, with runtime shape and strides and a compile-time block", (*checker).makeDesc,
 			pos("ptr"), kw("shape"), kw("strides"), cst(kw("block"))),
@@ -362,7 +379,7 @@ func init() {
 		method("pipe", "release", "reader side: hand slot i back to writers", (*checker).pipeIndex, pos("i")),
 		method("memdesc", "slot", "view of one leading index of a shared-memory buffer (no copy)", (*checker).memSlot, pos("i")),
 		method("barriers", "slot", "one mbarrier of a barrier array", (*checker).barrierSlot, pos("i")),
-		{Name: "to", Recv: "value", Alias: "cast", Doc: "convert x to dtype elementwise; bitcast: true reinterprets the bits instead (dtypes of one width)", Params: []*Param{pos("x"), cst(pos("dtype")), kwBool("bitcast", false)}, check: (*checker).cast},
+		{Name: "to", Recv: "value", Alias: "cast", Doc: castDoc, Params: []*Param{pos("x"), cst(pos("dtype")), kwBool("bitcast", false), cst(kwOpt("fp_downcast_rounding"))}, check: (*checker).cast},
 		fn("wgmma", "asynchronous warpgroup MMA a[M,K] x b[K,N] + acc (a in registers or shared memory, b in shared memory); trans_a/trans_b: operand stored [K,M]/[N,K]", (*checker).wgmma,
 			pos("a"), pos("b"), pos("acc"), kwBool("trans_a", false), kwBool("trans_b", false)),
 		fn("wgmma_wait", "wait until at most n wgmma groups are pending", (*checker).wgmmaWait, cst(pos("n"))),

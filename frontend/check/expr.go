@@ -193,6 +193,9 @@ func (c *checker) unary(e *ast.UnaryExpr) (Type, *Value) {
 	if isInvalid(t) {
 		return Invalid, nil
 	}
+	if e.Op == "*" {
+		return c.pointerTypeOf(e, t), nil
+	}
 	d, ok := ElemOf(t).(DType)
 	switch e.Op {
 	case "+", "-":
@@ -246,6 +249,22 @@ func (c *checker) unary(e *ast.UnaryExpr) (Type, *Value) {
 	}
 	c.errorf(e, "internal error: unknown operator %s", e.Op)
 	return Invalid, nil
+}
+
+// pointerTypeOf is `*T`: the type value of a global pointer to dtype T
+// (Triton's pointer_type(T)), as a cast's target (`.to(*f16)`). An
+// unbound `T const dtype` gives no type until a binding does.
+func (c *checker) pointerTypeOf(e *ast.UnaryExpr, t Type) Type {
+	if t == DTypeKind {
+		return DTypeKind
+	}
+	if tv, ok := t.(*TypeVal); ok {
+		if d, ok := tv.T.(DType); ok && !d.IsUntyped() {
+			return &TypeVal{T: &Pointer{Elem: d}}
+		}
+	}
+	c.errorf(e, "unary * makes a pointer type of a dtype, as in .to(*f16); a value of type %s is no dtype (load(p) reads through a pointer)", t)
+	return Invalid
 }
 
 // ---------------------------------------------------------------- binary

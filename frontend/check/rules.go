@@ -769,6 +769,9 @@ func (c *checker) promoteArgs(x, y *argv, xd, yd DType) DType {
 
 func (c *checker) cast(cc *callCtx) Type {
 	x := cc.get("x")
+	if t, handled := c.pointerCast(cc, x, cc.get("dtype")); handled {
+		return t
+	}
 	d, ok := c.dtypeArg(cc, cc.get("dtype"))
 	xd, shape, ok2 := c.numeric(cc, x)
 	if !ok || !ok2 {
@@ -784,6 +787,12 @@ func (c *checker) cast(cc *callCtx) Type {
 	if !ok {
 		return Invalid
 	}
+	rounding := ""
+	if r := cc.get("fp_downcast_rounding"); r != nil {
+		if rounding, ok = c.downcastRounding(cc, r, xd, d, bitcast); !ok {
+			return Invalid
+		}
+	}
 	if bitcast {
 		// the bits reinterpreted (Triton's bitcast=True): no value folds
 		for _, t := range []DType{xd, d} {
@@ -798,10 +807,97 @@ func (c *checker) cast(cc *callCtx) Type {
 		}
 		return TileOf(d, shape)
 	}
-	if len(shape) == 0 && x.val != nil {
+	if len(shape) == 0 && x.val != nil && rounding != "rtz" {
 		cc.value = convertValue(x.val, d)
 	}
 	return TileOf(d, shape)
+}
+
+// pointerCast checks a cast with a pointer on either side (handled):
+// Triton's pointer tables, an i64 or u64 (scalar or tile) to a global
+// pointer type (`load(table + g).to(*f16)`) and a global pointer to i64 or
+// u64; a pointer to its own type is no conversion. Neither bitcast: nor
+// fp_downcast_rounding: applies.
+func (c *checker) pointerCast(cc *callCtx, x, dt *argv) (Type, bool) {
+	var to *Pointer
+	if tv, ok := dt.typ.(*TypeVal); ok {
+		to, _ = tv.T.(*Pointer)
+	}
+	from, _ := ElemOf(x.typ).(*Pointer)
+	if to == nil && from == nil {
+		return nil, false
+	}
+	for _, k := range []string{"bitcast", "fp_downcast_rounding"} {
+		if a := cc.get(k); a != nil && !a.def {
+			c.errorf(cc.at(a), "%s: applies to number casts, not to a pointer cast", k)
+			return Invalid, true
+		}
+	}
+	shape := ShapeOf(x.typ)
+	if from != nil && from.Space != Global {
+		c.errorf(cc.at(x), "cast of a %s: only global pointers convert to and from integers", from)
+		return Invalid, true
+	}
+	if to != nil {
+		if from != nil {
+			if from.Elem != to.Elem {
+				c.errorf(cc.at(dt), "cast from %s to %s: a pointer keeps its pointee dtype (a buffer's elements have one dtype)", from, to)
+				return Invalid, true
+			}
+			return x.typ, true
+		}
+		xd, ok := ElemOf(x.typ).(DType)
+		if ok && xd.IsUntyped() {
+			c.errorf(cc.at(x), "cast to %s: an integer constant is no address (pointers come from arguments and tables of them)", to)
+			return Invalid, true
+		}
+		if !ok || (xd != I64 && xd != U64) {
+			c.errorf(cc.at(x), "cast to %s: only an i64 or u64 (a scalar or a tile) converts to a pointer, not %s", to, x.typ)
+			return Invalid, true
+		}
+		return TileOf(to, shape), true
+	}
+	d, ok := c.dtypeArg(cc, dt)
+	if !ok {
+		return Invalid, true
+	}
+	if d != I64 && d != U64 {
+		c.errorf(cc.at(dt), "cast of a pointer to %s: a pointer converts to i64 or u64 only", d)
+		return Invalid, true
+	}
+	return TileOf(d, shape), true
+}
+
+// DowncastRoundings are cast's fp_downcast_rounding values (Triton's):
+// round to nearest even, the default, and toward zero.
+var DowncastRoundings = []string{"rtne", "rtz"}
+
+// downcastRounding checks cast's fp_downcast_rounding: a known string of
+// DowncastRoundings, given only for a float downcast (a float to a
+// narrower float), and "rtz" only where the GPU has such a conversion
+// (PTX converts to fp8 rounding to nearest only).
+func (c *checker) downcastRounding(cc *callCtx, r *argv, from, to DType, bitcast bool) (string, bool) {
+	if r.typ != String || r.val == nil || r.val.Known == nil {
+		c.argErr(cc, r, "a string: \"rtne\" or \"rtz\"")
+		return "", false
+	}
+	v := constant.StringVal(r.val.Known)
+	if !slices.Contains(DowncastRoundings, v) {
+		c.errorf(cc.at(r), "fp_downcast_rounding %q: want \"rtne\" or \"rtz\"", v)
+		return "", false
+	}
+	switch {
+	case bitcast:
+		c.errorf(cc.at(r), "fp_downcast_rounding with bitcast: true: a bitcast does not round")
+		return "", false
+	case !from.IsFloat() || !to.IsFloat() || from.Bits() <= to.Bits():
+		c.errorf(cc.at(r), "fp_downcast_rounding is only for float downcasts, not %s to %s", from, to)
+		return "", false
+	case v == "rtz" && to.Bits() == 8:
+		c.errorf(cc.at(r), "fp_downcast_rounding \"rtz\" to %s: the GPU converts to fp8 rounding to nearest even only (cvt.rn.satfinite)", to)
+		return "", false
+	}
+	return v, true
 }
 
 // convertValue converts a compile-time value to dtype d (nil when it cannot
@@ -1269,6 +1365,59 @@ func (c *checker) assert(cc *callCtx) Type {
 	}
 	if m := cc.get("msg"); m != nil && m.typ != String {
 		return c.argErr(cc, m, "a string")
+	}
+	return NoValue
+}
+
+// axisHint checks multiple_of, max_contiguous and max_constancy (x,
+// values): x an integer or pointer scalar or tile, values a compile-time
+// positive integer or a list of them, one per axis (a scalar has one);
+// contiguity and constancy are powers of two, as the compiler's facts are.
+// The result is x's type.
+func (c *checker) axisHint(cc *callCtx) Type {
+	x := cc.get("x")
+	el := ElemOf(x.typ)
+	d, isD := el.(DType)
+	p, isP := el.(*Pointer)
+	switch {
+	case isP && p.Space != Global:
+		c.errorf(cc.at(x), "%s: a hint on a %s: the compiler's facts are about global pointers and integers", cc.b.Name, p)
+		return Invalid
+	case isD && d.IsUntyped():
+		c.errorf(cc.at(x), "%s of a constant: the compiler knows a constant already", cc.b.Name)
+		return Invalid
+	case !isP && (!isD || !d.IsInteger() || d == I1):
+		return c.argErr(cc, x, "an integer or a pointer (a scalar or a tile)")
+	}
+	vals := cc.get("values")
+	shape, ok := c.shapeArg(cc, vals)
+	if !ok {
+		return Invalid
+	}
+	if rank := max(1, len(ShapeOf(x.typ))); len(shape) != rank {
+		c.errorf(cc.at(vals), "%s: %d values for %s, which has %d axes (one value per axis)", cc.b.Name, len(shape), x.typ, rank)
+		return Invalid
+	}
+	if cc.b.Name != "multiple_of" {
+		for _, v := range shape {
+			if n, known := v.Const(); known && n&(n-1) != 0 {
+				c.errorf(cc.at(vals), "%s: %d is not a power of two (runs of consecutive or equal elements are)", cc.b.Name, n)
+				return Invalid
+			}
+		}
+	}
+	return x.typ
+}
+
+// assume checks assume(cond): a scalar i1; a compile-time false one is an
+// error at once.
+func (c *checker) assume(cc *callCtx) Type {
+	cond := cc.get("cond")
+	if d, ok := cond.typ.(DType); !ok || d != I1 {
+		return c.argErr(cc, cond, "a scalar i1 condition")
+	}
+	if b, known := cond.val.Bool(); known && !b {
+		c.errorf(cc.call, "assume(%s): the condition is false", c.src(cond.expr))
 	}
 	return NoValue
 }

@@ -119,6 +119,10 @@ func init() {
 		"static_range":     (*fn).staticRangeCall,
 		"static_print":     (*fn).staticPrint,
 		"assert":           (*fn).assert,
+		"assume":           (*fn).assume,
+		"multiple_of":      (*fn).axisHint,
+		"max_contiguous":   (*fn).axisHint,
+		"max_constancy":    (*fn).axisHint,
 		"make_desc":        (*fn).makeDesc,
 		"alloc":            (*fn).alloc,
 		"local_ptr":        (*fn).localPtr,
@@ -155,6 +159,11 @@ func init() {
 		"ballot":       (*fn).ballot,
 		"popc":         (*fn).popc,
 		"prefix_count": (*fn).prefixCount,
+
+		// Triton's random pieces (random.go)
+		"philox":                 (*fn).philox,
+		"uint_to_uniform_float":  (*fn).uintToUniform,
+		"pair_uniform_to_normal": (*fn).pairUniformToNormal,
 	}
 }
 
@@ -518,10 +527,59 @@ func (s *fn) where(a *args) *val {
 
 func (s *fn) cast(a *args) *val {
 	c := a.call
+	if v := s.pointerCast(a); v != nil {
+		return v
+	}
 	if a.has("bitcast") && s.constIntArg(a, "bitcast") != 0 {
 		return s.bitcastTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
 	}
+	if a.has("fp_downcast_rounding") {
+		if v := s.constArg(a, "fp_downcast_rounding"); v.str != nil && *v.str == "rtz" {
+			return s.castRTZ(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+		}
+	}
 	return s.castTo(s.arg(a, "x"), s.dtypeArg(a, "dtype"), c.Pos())
+}
+
+// pointerCast lowers a cast with a pointer on either side (nil when there
+// is none): an i64 or u64 to a pointer type is inttoptr, a pointer to i64
+// or u64 ptrtoint, a pointer to its own type nothing (the checker allows
+// no other).
+func (s *fn) pointerCast(a *args) *val {
+	to := s.constArg(a, "dtype")
+	x := s.arg(a, "x")
+	a.values["x"] = x // lowered once, whichever cast reads it
+	var from *ir.Pointer
+	if x.v != nil {
+		from, _ = ir.Elem(x.v.Type).(*ir.Pointer)
+	}
+	if to.ptrType == nil && from == nil {
+		return nil
+	}
+	pos := a.call.Pos()
+	v := s.value(x, pos)
+	s.b.Pos = pos
+	switch {
+	case to.ptrType != nil && from != nil:
+		return &val{v: v}
+	case to.ptrType != nil:
+		return &val{v: s.b.Value(ir.OpIntToPtr, ir.WithElem(v.Type, to.ptrType), []*ir.Value{v}, nil)}
+	}
+	return &val{v: s.b.Value(ir.OpPtrToInt, ir.WithElem(v.Type, to.dtype), []*ir.Value{v}, nil)}
+}
+
+// castRTZ converts x to the narrower float dtype dt rounding toward zero
+// (fp_downcast_rounding: "rtz"; the checker has seen to a float
+// downcast): a cast op with attribute rounding = "rtz", a compile-time x
+// materialized first so that no fold rounds it to nearest. Round to
+// nearest even stays the cast without the attribute.
+func (s *fn) castRTZ(x *val, dt ir.DType, pos diag.Pos) *val {
+	v := s.value(x, pos)
+	if ir.ElemDType(v.Type) == dt {
+		return &val{v: v}
+	}
+	s.b.Pos = pos
+	return &val{v: s.b.Value(ir.OpCast, ir.WithElem(v.Type, dt), []*ir.Value{v}, ir.Attrs{"rounding": "rtz"})}
 }
 
 // bitcastTo reinterprets the bits of x as dtype dt (the checker has made
@@ -891,6 +949,32 @@ func (s *fn) assert(a *args) *val {
 	cond = s.convert(cond, ir.WithElem(cond.Type, ir.I1), c.Pos())
 	s.b.Pos = c.Pos()
 	s.b.Create(ir.OpAssert, nil, []*ir.Value{cond}, ir.Attrs{"msg": msg})
+	return &val{}
+}
+
+// hintAttrs are the axis_hint attributes of multiple_of, max_contiguous
+// and max_constancy.
+var hintAttrs = map[string]string{"multiple_of": "divisibility", "max_contiguous": "contiguity", "max_constancy": "constancy"}
+
+// axisHint lowers multiple_of, max_contiguous and max_constancy to an
+// axis_hint op: x unchanged, a fact for the axis analysis.
+func (s *fn) axisHint(a *args) *val {
+	x := s.valueArg(a, "x")
+	vals := s.shapeArg(a, "values")
+	s.b.Pos = a.call.Pos()
+	return &val{v: s.b.Value(ir.OpAxisHint, x.Type, []*ir.Value{x}, ir.Attrs{hintAttrs[a.b.Name]: ints64(vals)})}
+}
+
+// assume lowers assume(cond) to an assume op (the checker has made cond a
+// scalar i1; a known true one needs none).
+func (s *fn) assume(a *args) *val {
+	v := s.arg(a, "cond")
+	if v.c != nil {
+		return &val{}
+	}
+	cond := s.value(v, s.argPos(a, "cond"))
+	s.b.Pos = a.call.Pos()
+	s.b.Create(ir.OpAssume, nil, []*ir.Value{cond}, nil)
 	return &val{}
 }
 
@@ -1311,4 +1395,12 @@ func (s *fn) introspect(x *val, name string, e *ast.SelectorExpr) *val {
 		return &val{dtype: md.Elem}
 	}
 	return nil
+}
+
+func ints64(xs []int) []int64 {
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = int64(x)
+	}
+	return out
 }

@@ -106,6 +106,13 @@ func (s *fn) ident(e *ast.Ident) *val {
 func (s *fn) unary(e *ast.UnaryExpr) *val {
 	x := s.expr(e.X)
 	s.b.Pos = e.OpPos
+	if e.Op == "*" {
+		// *T: the pointer type to dtype T, a type value (checked)
+		if x.dtype == ir.Invalid {
+			s.errorf(e.OpPos, "unary * needs a dtype")
+		}
+		return &val{ptrType: &ir.Pointer{Elem: x.dtype, Space: ir.Global}}
+	}
 	if x.c != nil {
 		c := *x.c
 		switch e.Op {

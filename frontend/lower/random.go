@@ -44,22 +44,71 @@ const (
 // as Triton's seed.to(uint64)), splits into the key (low word, high word)
 // of Philox4x32; for a 64-bit offset the key is (seed, 0) of Philox4x64.
 func (s *fn) randint4x(a *args) [4]*ir.Value {
+	seed, rounds := s.philoxArgs(a)
+	off := s.valueArg(a, "offset")
+	s.b.Pos = a.call.Pos()
+	w := ir.U32
+	if ir.ElemDType(off.Type).Bits() == 64 {
+		w = ir.U64
+	}
+	t := ir.WithElem(off.Type, w)
+	return s.philoxRounds(a, seed, t, func() [4]*ir.Value {
+		zero := s.b.ConstInt(0, t)
+		return [4]*ir.Value{s.convert(off, t, s.argPos(a, "offset")), zero, zero, zero}
+	}, rounds)
+}
+
+// philoxArgs lowers a random builtin's seed (as an i64) and n_rounds.
+func (s *fn) philoxArgs(a *args) (*ir.Value, int) {
 	seed := s.argAs(a, "seed", ir.I64)
 	if d := ir.ElemDType(seed.Type); d != ir.I64 {
 		seed = s.convert(seed, ir.I64, s.argPos(a, "seed"))
 	}
-	off := s.valueArg(a, "offset")
 	rounds := int(s.constIntArg(a, "n_rounds"))
 	if rounds < 0 || rounds > 64 {
 		s.errorf(s.argPos(a, "n_rounds"), "n_rounds must be in [0, 64], got %d", rounds)
 	}
-	s.b.Pos = a.call.Pos()
-	wide := ir.ElemDType(off.Type).Bits() == 64
+	return seed, rounds
+}
+
+// philox lowers Triton's philox(seed, c0, c1, c2, c3, n_rounds): the
+// counters, as unsigned words of their width (the same bits), broadcast
+// to one shape.
+func (s *fn) philox(a *args) *val {
+	seed, rounds := s.philoxArgs(a)
+	var c [4]*ir.Value
+	var shape []int
+	for i, name := range []string{"c0", "c1", "c2", "c3"} {
+		c[i] = s.valueArg(a, name)
+		sh, ok := ir.BroadcastShapes(shape, ir.ShapeOf(c[i].Type))
+		if !ok {
+			s.errorf(s.argPos(a, name), "philox: %s of shape %v does not broadcast with %v", name, ir.ShapeOf(c[i].Type), shape)
+		}
+		shape = sh
+	}
 	w := ir.U32
-	if wide {
+	if ir.ElemDType(c[0].Type).Bits() == 64 {
 		w = ir.U64
 	}
-	t := ir.WithElem(off.Type, w)
+	var t ir.Type = w
+	if len(shape) > 0 {
+		t = ir.TileOf(shape, w)
+	}
+	s.b.Pos = a.call.Pos()
+	return words(s.philoxRounds(a, seed, t, func() [4]*ir.Value {
+		for i, name := range []string{"c0", "c1", "c2", "c3"} {
+			c[i] = s.convert(c[i], t, s.argPos(a, name))
+		}
+		return c
+	}, rounds))
+}
+
+// philoxRounds runs rounds of Philox on the counters counter makes (after
+// the key, so that randint's IR keeps its order), words of type t (u32,
+// or u64 for Philox4x64), with key seed: for 32-bit words the seed's low
+// and high words, for 64-bit ones (seed, 0).
+func (s *fn) philoxRounds(a *args, seed *ir.Value, t ir.Type, counter func() [4]*ir.Value, rounds int) [4]*ir.Value {
+	wide := ir.ElemDType(t).Bits() == 64
 	var k0, k1 *ir.Value
 	roundA, roundB := int64(philoxRoundA32), int64(philoxRoundB32)
 	keyA, keyB := int64(philoxKeyA32), int64(philoxKeyB32)
@@ -73,8 +122,7 @@ func (s *fn) randint4x(a *args) [4]*ir.Value {
 		k0 = s.b.Value(ir.OpCast, ir.U32, []*ir.Value{seed}, nil)
 		k1 = s.b.Value(ir.OpCast, ir.U32, []*ir.Value{hi}, nil)
 	}
-	zero := s.b.ConstInt(0, t)
-	c := [4]*ir.Value{s.convert(off, t, s.argPos(a, "offset")), zero, zero, zero}
+	c := counter()
 	if rounds == 0 {
 		return c
 	}
@@ -128,6 +176,27 @@ func words(c [4]*ir.Value) *val {
 }
 
 func (s *fn) randint(a *args) *val { return &val{v: s.randint4x(a)[0]} }
+
+// uintToUniform lowers Triton's uint_to_uniform_float.
+func (s *fn) uintToUniform(a *args) *val {
+	x := s.valueArg(a, "x")
+	s.b.Pos = a.call.Pos()
+	return &val{v: s.uniform(x)}
+}
+
+// pairUniformToNormal lowers Triton's pair_uniform_to_normal, its
+// operands broadcast to one shape.
+func (s *fn) pairUniformToNormal(a *args) *val {
+	u1, u2 := s.valueArg(a, "u1"), s.valueArg(a, "u2")
+	shape, ok := ir.BroadcastShapes(ir.ShapeOf(u1.Type), ir.ShapeOf(u2.Type))
+	if !ok {
+		s.errorf(a.call.Pos(), "pair_uniform_to_normal: shapes %v and %v do not broadcast", ir.ShapeOf(u1.Type), ir.ShapeOf(u2.Type))
+	}
+	s.b.Pos = a.call.Pos()
+	u1, u2 = s.broadcastTo(u1, shape, a.call.Pos()), s.broadcastTo(u2, shape, a.call.Pos())
+	n1, n2 := s.pairNormal(u1, u2)
+	return &val{list: []*val{{v: n1}, {v: n2}}}
+}
 
 func (s *fn) randint4xVal(a *args) *val { return words(s.randint4x(a)) }
 

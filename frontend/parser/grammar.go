@@ -268,7 +268,7 @@ type gBinaryOp struct {
 
 type gUnary struct {
 	Pos     lexer.Position
-	Op      string    `parser:"(   @( \"-\" | \"+\" | \"!\" | \"^\" )"`
+	Op      string    `parser:"(   @( \"-\" | \"+\" | \"!\" | \"^\" | \"*\" )"`
 	X       *gUnary   `parser:"@@"`
 	Postfix *gPostfix `parser:"| @@ )"`
 }

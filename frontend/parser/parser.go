@@ -80,7 +80,8 @@ const ebnfHeader = `(* The grammar of .tle files, printed by parser.EBNF() from 
 
    Expr is a flat chain; binary operators bind by Go's precedence table,
    all left-associative: * / % << >> & &^ (5), + - | ^ (4),
-   == != < <= > >= (3), && (2), || (1). Unary - + ! ^ bind tighter. *)
+   == != < <= > >= (3), && (2), || (1). Unary - + ! ^ * bind tighter
+   (unary * makes a pointer type of a dtype: *f16). *)
 
 `
 

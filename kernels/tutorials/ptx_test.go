@@ -30,6 +30,10 @@ func TestPTXPatterns(t *testing.T) {
 				`fence\.proxy\.async\.shared::cta;`, `cp\.async\.cg\.shared\.global\s`, `cp\.async\.wait_group\s`}},
 		{"matmul.tle", "matmul", true, map[string]string{"BM": "128", "BN": "128", "BK": "32"}, []string{"M", "N", "K"},
 			[]string{`mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32\s`, `ldmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16\s`, `cp\.async\.(cg|ca)\.shared\.global\s`, `cp\.async\.wait_group\s`}},
+		{"grouped_gemm.tle", "grouped_matmul", false, map[string]string{"NUM_SM": "132", "BM": "64", "BN": "64", "BK": "32"}, nil,
+			[]string{`wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16\s`, `ld\.global\.u64\s`}},
+		{"grouped_gemm.tle", "grouped_matmul_aligned", false, map[string]string{"NUM_SM": "132", "BM": "64", "BN": "64", "BK": "32"}, nil,
+			[]string{`wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16\s`, `ld\.global\.v4\.(u32|b32)\s`}},
 		{"layer_norm.tle", "layer_norm", false, map[string]string{"BLOCK": "1024"}, []string{"n_cols"},
 			[]string{`rsqrt\.approx\.(ftz\.)?f32\s`, `shfl\.sync\.bfly\.b32\s`}},
 	}

@@ -560,6 +560,10 @@ func (t *thread) cast(in *instr) error {
 	v := t.out(in, 0)
 	n := so.n
 	switch {
+	case so.float && a.f != nil && in.op.Attrs.String("rounding") == "rtz":
+		for k, x := range t.bcastF(a.f, n, 0)[:n] {
+			v.f[k] = roundTowardZero(so.dt, x)
+		}
 	case so.float && a.f != nil:
 		copy(v.f, t.bcastF(a.f, n, 0))
 		roundSlice(so.dt, v.f)
@@ -882,4 +886,56 @@ func bitsFloat(d ir.DType, u uint64) float64 {
 // bits: its sign bit and mantissa m (non-zero) in the top mantissa bits.
 func nanOf(sign, m uint64, man int) float64 {
 	return math.Float64frombits(sign<<63 | 0x7ff<<52 | m<<(52-man))
+}
+
+// ---- pointers as integers (pointer tables)
+
+// The interpreter's address of a global pointer is its region id above
+// offBits and its byte offset below: id<<offBits + offset*elemBytes, what
+// ptrtoint gives and inttoptr takes. Regions are the buffers a launch
+// hands out (its pointer arguments and the entries of PointerTable
+// arguments), so an integer maps back to a buffer only when it is such an
+// address; one from anywhere else is an error naming the inttoptr.
+
+// address is the interpreter's integer address of element off of the
+// buffer whose region id is id, for a pointee of elemBytes bytes.
+func address(id int, off int64, elemBytes int) int64 { return pack(id, off*int64(elemBytes)) }
+
+func (t *thread) ptrToInt(in *instr) error {
+	si := t.info(in.args[0])
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	size := int64(si.dt.Bytes())
+	for k, p := range t.bcastI(a.i, len(v.i), 0)[:len(v.i)] {
+		id, off := unpack(p)
+		v.i[k] = pack(id, off*size)
+	}
+	return nil
+}
+
+func (t *thread) intToPtr(in *instr) error {
+	so := t.info(in.res[0])
+	a := t.arg(in, 0)
+	v := t.out(in, 0)
+	size := int64(so.dt.Bytes())
+	x := t.bcastI(a.i, len(v.i), 0)[:len(v.i)]
+	lastID := -1
+	for k, p := range x {
+		id, b := unpack(p)
+		if id != lastID {
+			rg := t.c.l.reg.get(id)
+			switch {
+			case id == 0 || rg == nil || rg.shared || rg.guard != nil:
+				return t.errAt(in.op, "inttoptr: %#x (element %d) is no address this launch handed out: an integer becomes a pointer only when it is one (a pointer argument's or a pointer table's, through ptrtoint or the table)", uint64(p), k)
+			case rg.buf.dtype != so.dt:
+				return t.errAt(in.op, "inttoptr: %#x (element %d) is an address into %s, a %v buffer, used as %v (a buffer's elements keep their dtype)", uint64(p), k, rg.name, rg.buf.dtype, so.typ)
+			}
+			lastID = id
+		}
+		if b%size != 0 {
+			return t.errAt(in.op, "inttoptr: %#x (element %d) is byte %d of %s, not a multiple of %d (the size of %v)", uint64(p), k, b, t.c.l.reg.get(id).name, size, so.dt)
+		}
+		v.i[k] = pack(id, b/size)
+	}
+	return nil
 }

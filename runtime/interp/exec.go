@@ -247,6 +247,10 @@ func (t *thread) exec(in *instr) error {
 		return t.cast(in)
 	case ir.OpBitcast:
 		return t.bitcast(in)
+	case ir.OpPtrToInt:
+		return t.ptrToInt(in)
+	case ir.OpIntToPtr:
+		return t.intToPtr(in)
 	case ir.OpAddPtr:
 		return t.addptr(in)
 	case ir.OpLoad:
@@ -265,6 +269,10 @@ func (t *thread) exec(in *instr) error {
 		return t.print(in)
 	case ir.OpAssert:
 		return t.assert(in)
+	case ir.OpAssume:
+		return t.assume(in)
+	case ir.OpAxisHint:
+		return t.axisHint(in)
 	case ir.OpFor:
 		return t.forOp(in)
 	case ir.OpIf:

@@ -57,7 +57,8 @@ type Options struct {
 // Options.Context has no deadline.
 const DefaultTimeout = 5 * time.Minute
 
-// Arg is one kernel argument: a *Buffer for a pointer parameter; an integer
+// Arg is one kernel argument: a *Buffer for a pointer parameter (a
+// *PointerTable for an *i64 or *u64 one: the addresses of buffers); an integer
 // (int, int8..int64, uint8..uint64), a float (float32, float64) or a bool
 // for a scalar parameter; a *Desc (or Desc) for a `!desc` parameter.
 type Arg any
@@ -247,6 +248,9 @@ func (l *launch) bindArgs(args []Arg, dev int) error {
 func (l *launch) bindArg(p *ir.Param, a Arg, dev int) (val, error) {
 	switch t := p.Type.(type) {
 	case *ir.Pointer:
+		if tab, ok := a.(*PointerTable); ok {
+			return l.bindTable(p, t, tab, dev)
+		}
 		b, ok := a.(*Buffer)
 		if !ok || b == nil {
 			return val{}, fmt.Errorf("want a *interp.Buffer, got %T", a)
@@ -301,6 +305,48 @@ func (l *launch) bindArg(p *ir.Param, a Arg, dev int) (val, error) {
 			strides: append([]int(nil), d.Strides...), block: t.Block, dt: t.Elem, name: p.Name}}, nil
 	}
 	return val{}, fmt.Errorf("parameters of type %v are not supported", p.Type)
+}
+
+// PointerTable is the argument of an i64 or u64 pointer parameter that
+// holds the addresses of Bufs, in order: a table of pointers the kernel
+// loads and converts back to pointers (load(table + g).to(*f16)), as
+// Triton's grouped GEMM passes its matrices. The launch hands out each
+// buffer (a region named PARAM[k]) and fills a table of their addresses
+// (ptrtoint's form: the region id and a byte offset); the kernel may
+// write the buffers through them, in place.
+type PointerTable struct {
+	Bufs []*Buffer
+}
+
+func (l *launch) bindTable(p *ir.Param, t *ir.Pointer, tab *PointerTable, dev int) (val, error) {
+	if tab == nil {
+		return val{}, errors.New("a nil *interp.PointerTable")
+	}
+	if t.Elem != ir.I64 && t.Elem != ir.U64 {
+		return val{}, fmt.Errorf("a pointer table is an *i64 or *u64 parameter, not %v", p.Type)
+	}
+	addrs := make([]int64, len(tab.Bufs))
+	for k, b := range tab.Bufs {
+		if b == nil {
+			return val{}, fmt.Errorf("pointer table entry %d is a nil buffer", k)
+		}
+		if err := l.ownBuffer(b, dev); err != nil {
+			return val{}, fmt.Errorf("pointer table entry %d: %v", k, err)
+		}
+		name := fmt.Sprintf("%s[%d]", p.Name, k)
+		id, ok := l.reg.add(&region{buf: b, lo: 0, hi: b.Len(), name: name, sym: b.sym, dev: dev})
+		if !ok {
+			return val{}, errors.New("too many buffers")
+		}
+		l.noteSym(b, id, name)
+		addrs[k] = address(id, 0, b.dtype.Bytes())
+	}
+	tb := FromInt64(t.Elem, addrs)
+	if len(addrs) == 0 {
+		tb = NewBuffer(t.Elem, 1) // an empty table still points somewhere
+	}
+	id, _ := l.reg.add(&region{buf: tb, lo: 0, hi: len(addrs), name: p.Name, dev: dev})
+	return val{i: []int64{pack(id, 0)}}, nil
 }
 
 func scalarArg(d ir.DType, a Arg) (val, error) {

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"math"
+
 	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
 )
@@ -38,4 +40,26 @@ func roundOne(d ir.DType, x float64) float64 {
 		return floats.Round(f, x)
 	}
 	return d.Round(x)
+}
+
+// roundTowardZero rounds x to float dtype d toward zero (cast's
+// fp_downcast_rounding: "rtz", PTX cvt.rz): the nearest-even value, one
+// step toward zero when that is farther from zero than x. An x beyond the
+// largest finite value gives that value (with x's sign), as cvt.rz does;
+// infinities and NaNs stay what nearest-even gives.
+func roundTowardZero(d ir.DType, x float64) float64 {
+	r := roundOne(d, x)
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(r) <= math.Abs(x) {
+		return r
+	}
+	if d == ir.F32 {
+		return float64(math.Nextafter32(float32(r), 0))
+	}
+	f, ok := d.FloatFormat()
+	if !ok {
+		return r
+	}
+	// sign-magnitude encodings: one less in the magnitude bits is the next
+	// value toward zero (the largest finite one below an infinity)
+	return floats.Decode(f, floats.Encode(f, r)-1)
 }
