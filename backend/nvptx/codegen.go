@@ -496,6 +496,7 @@ func init() {
 		ir.OpBarrierArrive:      (*gen).barrierArrive,
 		ir.OpBarrierExpect:      (*gen).barrierArrive,
 		ir.OpBarrierWait:        (*gen).barrierWait,
+		ir.OpBarrierPhase:       (*gen).barrierPhase,
 		ir.OpShardID:            (*gen).shardID,
 		ir.OpRemote:             (*gen).remote,
 		ir.OpDistributedBarrier: (*gen).distributedBarrier,
