@@ -25,6 +25,9 @@ import (
 // at the tensor's end pass its edge, and their outside elements are not
 // written.
 //
+// dl_roles: two warp roles load the blocks of x through the same
+// descriptor concurrently, each site with its own buffer and mbarrier.
+//
 // dl_rank3: a rank-3 descriptor over a [B, M, N] tensor: out gets the
 // [2, 8, 16] block at (b0, r0, c0) summed over its leading dimension.
 const descLSSrc = `
@@ -49,6 +52,23 @@ kernel dl_copy(x *f32, y *f32, M i32, N i32, ld i32) {
     for j := range cdiv(N, 16) {
         t := xd.load([pid*8, j*16])
         yd.store([pid*8, j*16], 2.0*t + 1.0)
+    }
+}
+
+kernel dl_roles(x desc[f32, 8, 16], out *f32, n_k i32) {
+    r := arange(0, 8)
+    c := arange(0, 16)
+    warp_specialize {
+        role first(warps: 1) {
+            for k := range n_k {
+                store(out + r[:, None]*16 + c[None, :] + k*128, x.load([k*8, 0]))
+            }
+        }
+        role second(warps: 4) {
+            for k := range n_k {
+                store(out + r[:, None]*16 + c[None, :] + (k + n_k)*128, 2.0 * x.load([k*8, 0]))
+            }
+        }
     }
 }
 
@@ -163,6 +183,19 @@ func TestDescLoadRank3(t *testing.T) {
 				require.InDelta(t, want, out.Data[i*16+j], 1e-6, "%v (%d, %d)", c, i, j)
 			}
 		}
+	}
+}
+
+func TestDescLoadInRoles(t *testing.T) {
+	k := descLSKernel(t, "dl_roles")
+	const nK = 3
+	r := rand.New(rand.NewPCG(35, 12))
+	x := randTensor(r, nK*8, 16)
+	out := tle.NewTensor(2 * nK * 128)
+	require.NoError(t, k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{}, map[string]any{"x": x, "out": out, "n_k": nK}))
+	for i, v := range x.Data {
+		require.Equal(t, v, out.Data[i], "first role, element %d", i)
+		require.Equal(t, 2*v, out.Data[nK*128+i], "second role, element %d", i)
 	}
 }
 

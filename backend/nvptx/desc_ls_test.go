@@ -1,6 +1,7 @@
 package nvptx_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tlego/tle/tle"
@@ -57,4 +58,38 @@ func TestPTXDescLoadStore(t *testing.T) {
 		`cp\.async\.bulk\.wait_group\.read 0;`,
 		`tensormap\.replace`)
 	checkSyncStructure(t, c.PTX)
+}
+
+// TestDescLoadStoreArch: before Hopper, desc.load and desc.store are errors
+// at the call that name it (not only the TMA op it lowers to).
+func TestDescLoadStoreArch(t *testing.T) {
+	prog, err := tle.Parse("dl.tle", []byte(descLSPTXSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ kernel, want string }{
+		{"dl_loop", "dl.tle:5:16: error: barrier_expect: desc.load needs sm_90 or newer (mbarrier.expect_tx); the target is sm_80"},
+		{"dl_copy", "dl.tle:15:11: error: make_desc: needs sm_90 or newer"},
+	} {
+		k, err := prog.Kernel(c.kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = k.Build(tle.CompileOptions{}, tle.GPUOptions{Arch: "sm_80"}, "ll")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s on sm_80: error %v, want %q", c.kernel, err, c.want)
+		}
+	}
+	st, err := tle.Parse("st.tle", []byte("kernel k(c desc[f32, 32, 64]) {\n    c.store([0, 0], zeros([32, 64], f32))\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := st.Kernel("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = k.Build(tle.CompileOptions{}, tle.GPUOptions{Arch: "sm_80"}, "ll")
+	if want := "st.tle:2:5: error: copy: desc.store needs sm_90 or newer (cp.async.bulk.tensor, a TMA copy)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("desc.store on sm_80: error %v, want %q", err, want)
+	}
 }

@@ -82,9 +82,10 @@ func (s *fn) descLoad(a *args) *val {
 	s.b.Pos = pos
 	phase := s.b.Value(ir.OpBarrierPhase, ir.I32, []*ir.Value{bar}, nil)
 	bytes := s.b.ConstInt(int64(ir.NumElements(d.Block)*d.Elem.Bytes()), ir.I32)
-	s.b.Create(ir.OpBarrierExpect, nil, []*ir.Value{bar, bytes}, nil)
+	// "of" names the call in errors about these ops (a target without TMA)
+	s.b.Create(ir.OpBarrierExpect, nil, []*ir.Value{bar, bytes}, ir.Attrs{"of": "desc.load"})
 	ops := append(append([]*ir.Value{dv, buf}, offs...), bar)
-	s.b.Create(ir.OpCopy, nil, ops, ir.Attrs{"has_barrier": true})
+	s.b.Create(ir.OpCopy, nil, ops, ir.Attrs{"has_barrier": true, "of": "desc.load"})
 	s.b.Create(ir.OpBarrierWait, nil, []*ir.Value{bar, phase}, nil)
 	return &val{v: s.localLoad(buf)}
 }
@@ -97,6 +98,6 @@ func (s *fn) descStore(a *args) *val {
 	buf := s.descBuffer(d, pos)
 	s.b.Pos = pos
 	s.b.Create(ir.OpLocalStore, nil, []*ir.Value{buf, v}, nil)
-	s.b.Create(ir.OpCopy, nil, append([]*ir.Value{buf, dv}, offs...), ir.Attrs{"has_barrier": false})
+	s.b.Create(ir.OpCopy, nil, append([]*ir.Value{buf, dv}, offs...), ir.Attrs{"has_barrier": false, "of": "desc.store"})
 	return &val{}
 }
