@@ -142,6 +142,7 @@ const (
 	OpBarrierArrive Kind = "barrier_arrive" // (b)
 	OpBarrierWait   Kind = "barrier_wait"   // (b, phase)
 	OpBarrierExpect Kind = "barrier_expect" // (b, bytes): one arrival expecting bytes of copy traffic
+	OpBarrierPhase  Kind = "barrier_phase"  // (b) -> i32: the parity of b's current (incomplete) phase, the one a wait after the next arrivals passes
 
 	// ---- pipes
 	OpPipeAlloc   Kind = "pipe_alloc"   // () -> !pipe (capacity and fields in the type)

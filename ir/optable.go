@@ -246,6 +246,8 @@ var opTable = []OpInfo{
 	{Name: OpBarrierArrive, Operands: one, verify: (*verifier).checkBarrierArrive},
 	{Name: OpBarrierWait, Operands: two, verify: (*verifier).checkBarrierPhase},
 	{Name: OpBarrierExpect, Operands: two, verify: (*verifier).checkBarrierPhase},
+	// not pure: it reads the barrier's state, which the arrivals change
+	{Name: OpBarrierPhase, Operands: one, Results: one, verify: (*verifier).checkBarrierParity},
 
 	// ---- pipes
 	{Name: OpPipeAlloc, Results: one, verify: (*verifier).checkPipeAlloc},

@@ -149,6 +149,7 @@ func buildAll() *Module {
 	b.Create(OpBarrierArrive, nil, []*Value{v(OpBarrierIndex, &Barrier{}, []*Value{bars, c0}, nil)}, nil)
 	b.Create(OpBarrierWait, nil, []*Value{bar, c0}, nil)
 	b.Create(OpBarrierExpect, nil, []*Value{bar, c1}, nil)
+	v(OpBarrierPhase, I32, []*Value{bar}, nil)
 
 	pipeT := &Pipe{Capacity: 2, Fields: []PipeField{{Name: "a", Shape: []int{64, 64}, Elem: F16}, {Name: "b", Shape: []int{64}, Elem: F32}}}
 	pipe := v(OpPipeAlloc, pipeT, nil, nil)

@@ -279,6 +279,12 @@ func (v *verifier) checkBarrierPhase(op, _ *Op) bool {
 	return true
 }
 
+func (v *verifier) checkBarrierParity(op, _ *Op) bool {
+	v.sameType(op, "operand 0", op.ot(0), &Barrier{})
+	v.sameType(op, "result", op.rt(), I32)
+	return true
+}
+
 func (v *verifier) checkPipeAlloc(op, _ *Op) bool {
 	if p, ok := op.rt().(*Pipe); !ok || p.Capacity < 1 {
 		v.errf(op, "result type %s is not a !pipe of capacity >= 1", typeString(op.rt()))

@@ -501,6 +501,7 @@ func init() {
 		ir.OpBarrierArrive:      (*gen).barrierArrive,
 		ir.OpBarrierExpect:      (*gen).barrierArrive,
 		ir.OpBarrierWait:        (*gen).barrierWait,
+		ir.OpBarrierPhase:       (*gen).barrierPhase,
 		ir.OpShardID:            (*gen).shardID,
 		ir.OpRemote:             (*gen).remote,
 		ir.OpDistributedBarrier: (*gen).distributedBarrier,
@@ -556,6 +557,10 @@ func (g *gen) needHopper(op *ir.Op) {
 	case need.sm90a && g.arch != "" && g.arch != "sm_90a":
 		g.failf("needs sm_90a (%s); the target is %s", need.instr, g.arch)
 	case !archAtLeast90(g.arch):
+		if of := op.Attrs.String("of"); of != "" {
+			// an op the lowering made for a call (desc.load, desc.store)
+			g.failf("%s needs sm_90 or newer (%s); the target is %s", of, need.instr, g.arch)
+		}
 		g.failf("needs sm_90 or newer (%s); the target is %s", need.instr, g.arch)
 	}
 }

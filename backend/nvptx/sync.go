@@ -210,6 +210,18 @@ func (g *gen) barrierWait(op *ir.Op) {
 	g.waitParity(g.smemAddr(b.off), g.and(g.index32(op.Operands[1]), i32c(1)))
 }
 
+// barrierPhase is the parity of the barrier's current (incomplete) phase:
+// 0 when the phase of parity 1 has completed (mbarrier.test_wait.parity
+// does not block; a fresh barrier counts its phase before 0 as completed
+// with parity 1), else 1.
+func (g *gen) barrierPhase(op *ir.Op) {
+	b := g.val(op.Operands[0]).bar
+	a := g.md.inlineAsm(types.I32, []types.Type{types.I32},
+		"{\n\t.reg .pred %p;\n\tmbarrier.test_wait.parity.shared::cta.b64 %p, [$1], 1;\n\tselp.u32 $0, 0, 1, %p;\n}",
+		"=r,r,~{memory}", true)
+	g.set(op.Results[0], &tval{s: g.cur.NewCall(a, g.smemAddr(b.off))})
+}
+
 // ---- pipes
 
 func (g *gen) pipeAlloc(op *ir.Op) {

@@ -69,7 +69,7 @@ func (b *Builtin) CallName() string {
 	return recvVar[b.Recv] + "." + b.Name
 }
 
-var recvVar = map[string]string{"pipe": "pp", "memdesc": "buf", "barriers": "bars", "value": "x"}
+var recvVar = map[string]string{"pipe": "pp", "memdesc": "buf", "barriers": "bars", "desc": "desc", "value": "x"}
 
 // Signature renders the builtin's parameters: load(ptr, mask:, other:, async: false).
 func (b *Builtin) Signature() string {
@@ -143,6 +143,8 @@ func methodFor(t Type, name string) (*Builtin, bool) {
 		kind = "pipe"
 	case *MemDesc:
 		kind = "memdesc"
+	case *Desc:
+		kind = "desc"
 	case *Barrier:
 		if t.Slots != nil {
 			kind = "barriers"
@@ -379,6 +381,8 @@ func init() {
 		method("pipe", "release", "reader side: hand slot i back to writers", (*checker).pipeIndex, pos("i")),
 		method("memdesc", "slot", "view of one leading index of a shared-memory buffer (no copy)", (*checker).memSlot, pos("i")),
 		method("barriers", "slot", "one mbarrier of a barrier array", (*checker).barrierSlot, pos("i")),
+		method("desc", "load", "the block at offsets (a list of integers, one per dimension, outermost first) of the descriptor's tensor, as a tile: a TMA copy into a shared buffer, waited on, then loaded; out-of-bounds elements read as zero", (*checker).descLoad, pos("offsets")),
+		method("desc", "store", "store value (a tile of the block's shape and dtype) at offsets (a list of integers, one per dimension) of the descriptor's tensor: a TMA store from a shared buffer; out-of-bounds elements are not written", (*checker).descStore, pos("offsets"), pos("value")),
 		{Name: "to", Recv: "value", Alias: "cast", Doc: castDoc, Params: []*Param{pos("x"), cst(pos("dtype")), kwBool("bitcast", false), cst(kwOpt("fp_downcast_rounding"))}, check: (*checker).cast},
 		fn("wgmma", "asynchronous warpgroup MMA a[M,K] x b[K,N] + acc (a in registers or shared memory, b in shared memory); trans_a/trans_b: operand stored [K,M]/[N,K]", (*checker).wgmma,
 			pos("a"), pos("b"), pos("acc"), kwBool("trans_a", false), kwBool("trans_b", false)),

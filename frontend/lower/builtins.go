@@ -139,6 +139,8 @@ func init() {
 		"pp.release":       with((*fn).pipeOp, ir.OpPipeRelease),
 		"buf.slot":         (*fn).memSlot,
 		"bars.slot":        (*fn).barrierSlot,
+		"desc.load":        (*fn).descLoad,
+		"desc.store":       (*fn).descStore,
 		"wgmma_wait":       (*fn).wgmmaWait,
 		"device_mesh":      (*fn).deviceMesh,
 		"shard_id":         (*fn).shardID,
@@ -1271,6 +1273,8 @@ func recvKind(t ir.Type) string {
 		return "pipe"
 	case *ir.MemDesc:
 		return "memdesc"
+	case *ir.Desc:
+		return "desc"
 	case *ir.Barrier:
 		if t.Slots > 0 {
 			return "barriers"

@@ -12,11 +12,11 @@
 // lock over partial dW and dB sums (layer_norm_bwd.tle, tutorial 05), the
 // fused attention backward (attention_bwd.tle, tutorial 06) and the
 // persistent matmul, also hand-flattened and through device-made TMA
-// descriptors (matmul_persistent.tle, tutorial 09), the grouped GEMM
-// through tables of addresses (grouped_gemm.tle, tutorial 08), and an
-// mxfp4 x mxfp8 matmul with dot_scaled (matmul_mxfp4.tle). Each is tested
-// on the interpreter against a float64 reference, and on the GPU when one
-// is present.
+// descriptors (matmul_persistent.tle, tutorial 09; matmul_desc_persistent.tle
+// through desc.load and desc.store), the grouped GEMM through tables of
+// addresses (grouped_gemm.tle, tutorial 08), and an mxfp4 x mxfp8 matmul
+// with dot_scaled (matmul_mxfp4.tle). Each is tested on the interpreter
+// against a float64 reference, and on the GPU when one is present.
 package tutorials
 
 import "embed"

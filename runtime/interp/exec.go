@@ -299,6 +299,8 @@ func (t *thread) exec(in *instr) error {
 		return t.barrierIndex(in)
 	case ir.OpBarrierArrive, ir.OpBarrierExpect, ir.OpBarrierWait:
 		return t.barrierOp(in)
+	case ir.OpBarrierPhase:
+		return t.barrierPhase(in)
 	case ir.OpPipeAlloc:
 		return t.pipeAlloc(in)
 	case ir.OpPipeAcquire, ir.OpPipeCommit, ir.OpPipeClose, ir.OpPipeWait, ir.OpPipeRelease:

@@ -442,6 +442,21 @@ func (t *thread) barrierOp(in *instr) error {
 	return t.barrierArrive(in.op, b, 0)
 }
 
+// barrierPhase gives the parity of the barrier's current (incomplete)
+// phase: the one a wait passes once the next arrivals and bytes are in
+// (PTX: mbarrier.test_wait.parity of the other parity).
+func (t *thread) barrierPhase(in *instr) error {
+	b, ok := t.arg(in, 0).ref.(*barrierState)
+	if !ok {
+		return t.errAt(in.op, "%s: operand 0 is not a barrier", in.op.Kind)
+	}
+	b.cl.mu.Lock()
+	p := b.phase % 2
+	b.cl.mu.Unlock()
+	t.out(in, 0).i[0] = p
+	return nil
+}
+
 // arriveLocked records one arrival expecting bytes (cl.mu held).
 func (t *thread) arriveLocked(op *ir.Op, b *barrierState, bytes int64) error {
 	if b.pending == 0 {
