@@ -27,7 +27,7 @@ func argmax2(v0 f32, i0 i32, v1 f32, i1 i32) (f32, i32) {
 }
 
 func lin(a0 f32, b0 f32, a1 f32, b1 f32) (f32, f32) {
-    return a0 * a1, b0 * a1 + b1
+    return a0 * a1, b0*a1 + b1
 }
 
 kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f32, alli *i32, keptv *f32, kepti *i32, cumv *f32, cumi *i32) {

@@ -61,7 +61,7 @@ func TestPTXTupleReduce(t *testing.T) {
 
 const tupleScanPTXSrc = `
 func lin(a0 f32, b0 f32, a1 f32, b1 f32) (f32, f32) {
-    return a0 * a1, b0 * a1 + b1
+    return a0 * a1, b0*a1 + b1
 }
 
 func runmax(v0 f64, i0 i32, v1 f64, i1 i32) (f64, i32) {
