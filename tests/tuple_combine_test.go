@@ -26,11 +26,23 @@ func argmax2(v0 f32, i0 i32, v1 f32, i1 i32) (f32, i32) {
     }
 }
 
+// maxcount is the maximum of f16 values, its lowest i32 index and the
+// i64 count of its occurrences: three tiles of three dtypes
+func maxcount(v0 f16, i0 i32, n0 i64, v1 f16, i1 i32, n1 i64) (f16, i32, i64) {
+    if v0 > v1 {
+        return v0, i0, n0
+    } else if v1 > v0 {
+        return v1, i1, n1
+    } else {
+        return v0, minimum(i0, i1), n0 + n1
+    }
+}
+
 func lin(a0 f32, b0 f32, a1 f32, b1 f32) (f32, f32) {
     return a0 * a1, b0*a1 + b1
 }
 
-kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f32, alli *i32, keptv *f32, kepti *i32, cumv *f32, cumi *i32) {
+kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f32, alli *i32, keptv *f32, kepti *i32, cumv *f32, cumi *i32, mcv *f16, mci *i32, mcn *i64, allk *i32) {
     r := arange(0, 16)
     c := arange(0, 64)
     off := r[:, None]*64 + c[None, :]
@@ -52,6 +64,12 @@ kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f3
     sv, si := associative_scan([t, ri], 0, argmax2)
     store(cumv + off, sv)
     store(cumi + off, si)
+    mv, mi, mn := reduce([t.to(f16), ci, full([16, 64], 1, i64)], 1, maxcount)
+    store(mcv + r, mv)
+    store(mci + r, mi)
+    store(mcn + r, mn)
+    _, ak := reduce([t, off], combine: argmax2, keep_dims: true)
+    store(allk + arange(0, 1)[:, None] + arange(0, 1)[None, :], ak)
 }
 
 kernel tuple_scan(a *f32, b *f32, h *f32, hrev *f32, g *f32, grev *f32, prod *f32) {
@@ -101,7 +119,7 @@ func runTupleReduce(t *testing.T, dev tle.Device, seed uint64) {
 		outs := map[string]*tle.Tensor{}
 		args := map[string]any{"x": &tle.Tensor{Shape: []int{len(x)}, Data: x}}
 		for name, n := range map[string]int{"rowv": 16, "rowi": 16, "colv": 64, "coli": 64, "allv": 1, "alli": 1,
-			"keptv": 16, "kepti": 16, "cumv": 16 * 64, "cumi": 16 * 64} {
+			"keptv": 16, "kepti": 16, "cumv": 16 * 64, "cumi": 16 * 64, "mcv": 16, "mci": 16, "mcn": 16, "allk": 1} {
 			outs[name] = tle.NewTensor(n)
 			args[name] = outs[name]
 		}
@@ -112,6 +130,16 @@ func runTupleReduce(t *testing.T, dev tle.Device, seed uint64) {
 			require.Equal(t, ix, outs["rowi"].Data[i], "%s: row %d index", dev.Name(), i)
 			require.Equal(t, v, outs["keptv"].Data[i], "%s: keep_dims row %d max", dev.Name(), i)
 			require.Equal(t, ix, outs["kepti"].Data[i], "%s: keep_dims row %d index", dev.Name(), i)
+			count := 0.0
+			for k := range 64 {
+				if x[i*64+k] == v {
+					count++
+				}
+			}
+			// the values are small integers and halves: exact in f16
+			require.Equal(t, v, outs["mcv"].Data[i], "%s: row %d f16 max", dev.Name(), i)
+			require.Equal(t, ix, outs["mci"].Data[i], "%s: row %d f16 max index", dev.Name(), i)
+			require.Equal(t, count, outs["mcn"].Data[i], "%s: row %d count of the max", dev.Name(), i)
 		}
 		for j := range 64 {
 			v, ix := argmaxRef(x, 16, func(k int) int { return k*64 + j }, func(k int) int { return k })
@@ -126,6 +154,7 @@ func runTupleReduce(t *testing.T, dev tle.Device, seed uint64) {
 		v, ix := argmaxRef(x, len(x), func(k int) int { return k }, func(k int) int { return k })
 		require.Equal(t, v, outs["allv"].Data[0], "%s: whole tile max", dev.Name())
 		require.Equal(t, ix, outs["alli"].Data[0], "%s: whole tile index", dev.Name())
+		require.Equal(t, ix, outs["allk"].Data[0], "%s: whole tile index, keep_dims", dev.Name())
 	}
 }
 

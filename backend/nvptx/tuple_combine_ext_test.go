@@ -109,3 +109,40 @@ func TestPTXTupleScan(t *testing.T) {
 	wantPTX(t, b.PTX, 1, `mul\.rn\.f32`, `add\.rn\.f32`, `setp\.gt\.f64`, `st\.shared\.f32`, `st\.shared\.u32`,
 		`ld\.shared\.f32`, `ld\.shared\.f64`, `ld\.shared\.u32`)
 }
+
+const tuple3PTXSrc = `
+func maxcount(v0 f16, i0 i32, n0 i64, v1 f16, i1 i32, n1 i64) (f16, i32, i64) {
+    if v0 > v1 {
+        return v0, i0, n0
+    } else if v1 > v0 {
+        return v1, i1, n1
+    } else {
+        return v0, minimum(i0, i1), n0 + n1
+    }
+}
+
+kernel tuple3_ptx(x *f16, iv *i32, nv *i64) {
+    r := arange(0, 8)
+    c := arange(0, 256)
+    t := load(x + r[:, None]*256 + c[None, :])
+    v, i, n := reduce([t, broadcast_to(c[None, :], [8, 256]), full([8, 256], 1, i64)], 1, maxcount)
+    store(x + r, v)
+    store(iv + r, i)
+    store(nv + r, n)
+}
+`
+
+// TestPTXTuple3: three tiles of three dtypes (f16 carried as f32, i32,
+// i64 shuffled as two words): four shuffles per butterfly step, the
+// helper's body (an i64 add, an i32 minimum) at each.
+func TestPTXTuple3(t *testing.T) {
+	prog, err := tle.Parse("tuple3.tle", []byte(tuple3PTXSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := compileTLE(t, prog, "tuple3_ptx", nil)
+	if n := countPTX(b.PTX, `shfl\.sync\.bfly\.b32`); n < 5*4 {
+		t.Errorf("PTX has %d butterfly shuffles, want at least %d", n, 5*4)
+	}
+	wantPTX(t, b.PTX, 5, `add\.s64`, `min\.s32`, `cvt\.f32\.f16`)
+}
