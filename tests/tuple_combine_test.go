@@ -38,11 +38,15 @@ func maxcount(v0 f16, i0 i32, n0 i64, v1 f16, i1 i32, n1 i64) (f16, i32, i64) {
     }
 }
 
+func mx(a f32, b f32) f32 {
+    return maximum(a, b)
+}
+
 func lin(a0 f32, b0 f32, a1 f32, b1 f32) (f32, f32) {
     return a0 * a1, b0*a1 + b1
 }
 
-kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f32, alli *i32, keptv *f32, kepti *i32, cumv *f32, cumi *i32, mcv *f16, mci *i32, mcn *i64, allk *i32) {
+kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f32, alli *i32, keptv *f32, kepti *i32, cumv *f32, cumi *i32, mcv *f16, mci *i32, mcn *i64, allk *i32, one *f32) {
     r := arange(0, 16)
     c := arange(0, 64)
     off := r[:, None]*64 + c[None, :]
@@ -70,6 +74,7 @@ kernel tuple_reduce(x *f32, rowv *f32, rowi *i32, colv *f32, coli *i32, allv *f3
     store(mcn + r, mn)
     _, ak := reduce([t, off], combine: argmax2, keep_dims: true)
     store(allk + arange(0, 1)[:, None] + arange(0, 1)[None, :], ak)
+    store(one + r, reduce([t], 1, mx))
 }
 
 kernel tuple_scan(a *f32, b *f32, h *f32, hrev *f32, g *f32, grev *f32, prod *f32) {
@@ -119,7 +124,7 @@ func runTupleReduce(t *testing.T, dev tle.Device, seed uint64) {
 		outs := map[string]*tle.Tensor{}
 		args := map[string]any{"x": &tle.Tensor{Shape: []int{len(x)}, Data: x}}
 		for name, n := range map[string]int{"rowv": 16, "rowi": 16, "colv": 64, "coli": 64, "allv": 1, "alli": 1,
-			"keptv": 16, "kepti": 16, "cumv": 16 * 64, "cumi": 16 * 64, "mcv": 16, "mci": 16, "mcn": 16, "allk": 1} {
+			"keptv": 16, "kepti": 16, "cumv": 16 * 64, "cumi": 16 * 64, "mcv": 16, "mci": 16, "mcn": 16, "allk": 1, "one": 16} {
 			outs[name] = tle.NewTensor(n)
 			args[name] = outs[name]
 		}
@@ -129,6 +134,7 @@ func runTupleReduce(t *testing.T, dev tle.Device, seed uint64) {
 			require.Equal(t, v, outs["rowv"].Data[i], "%s: row %d max", dev.Name(), i)
 			require.Equal(t, ix, outs["rowi"].Data[i], "%s: row %d index", dev.Name(), i)
 			require.Equal(t, v, outs["keptv"].Data[i], "%s: keep_dims row %d max", dev.Name(), i)
+			require.Equal(t, v, outs["one"].Data[i], "%s: row %d max of a one-tile list", dev.Name(), i)
 			require.Equal(t, ix, outs["kepti"].Data[i], "%s: keep_dims row %d index", dev.Name(), i)
 			count := 0.0
 			for k := range 64 {
