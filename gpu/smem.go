@@ -28,6 +28,17 @@ func AccBytes(dt ir.DType) int {
 	return 4
 }
 
+// AccBytesOf is the size of one slot of a reduction or scan of kind
+// combine over operands of dtypes dts: each operand's accumulator in a
+// field of the widest one's size (aligned), AccBytes(dt) for one operand.
+func AccBytesOf(dts ...ir.DType) int {
+	m := 0
+	for _, d := range dts {
+		m = max(m, AccBytes(d))
+	}
+	return m * len(dts)
+}
+
 // VecWidth is how many elements of a layout's registers move as one vector
 // along the last dimension of a shared scratch: the run of contiguous
 // registers, at most 16 bytes.
@@ -102,14 +113,15 @@ func LayoutPipe(p *ir.Pipe) PipeLayout {
 
 // ScanScratchBytes is the scratch a scan along axis of a tile in ll needs:
 // one partial per (warp along the axis, repetition along the axis, position
-// in the other dimensions).
-func ScanScratchBytes(ll *LinearLayout, axis int, dt ir.DType) int {
+// in the other dimensions), of AccBytesOf(dts...) bytes (several dtypes: a
+// scan of several operands).
+func ScanScratchBytes(ll *LinearLayout, axis int, dts ...ir.DType) int {
 	nw := WarpsAlong(ll, axis)
 	if nw == 1 {
 		return 0
 	}
 	reps := ScanReps(ll, axis)
-	return nw * reps * ir.NumElements(ll.Shape) / ll.Shape[axis] * AccBytes(dt)
+	return nw * reps * ir.NumElements(ll.Shape) / ll.Shape[axis] * AccBytesOf(dts...)
 }
 
 // ScanReps is the number of times the CTA's threads cover the scan axis

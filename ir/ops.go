@@ -118,8 +118,8 @@ const (
 	OpAtomicRMW  Kind = "atomic_rmw"      // (ptr, value [, mask]) {kind: add|max|min|xchg|and|or|xor, sem?, scope?} -> old values
 	OpAtomicCAS  Kind = "atomic_cas"      // (ptr, cmp, value [, mask]) {sem?, scope?} -> old values; sem: acq_rel|acquire|release|relaxed (none: relaxed), scope: gpu|cta|sys (none: gpu)
 	OpDot        Kind = "dot"             // (a [M,K], b [K,N], acc [M,N]) -> acc type; f32 accumulation
-	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min|or|xor|combine} (or, xor: integers) -> tile of rank-1, or a scalar from rank 1; combine: region (a, b scalars of x's dtype) ends in yield of one
-	OpScan       Kind = "scan"            // (x) {axis, kind: sum|prod|combine, reverse: bool} -> same type; combine: a region as reduce's
+	OpReduce     Kind = "reduce"          // (x) {axis, kind: sum|max|min|or|xor|combine} (or, xor: integers) -> tile of rank-1, or a scalar from rank 1; combine: region (a, b scalars of x's dtype) ends in yield of one; combine may take n same-shape operands (x0..xn-1) -> n results, the region (a0..an-1, b0..bn-1) yielding n
+	OpScan       Kind = "scan"            // (x) {axis, kind: sum|prod|combine, reverse: bool} -> same type; combine: a region as reduce's, n operands -> n results as reduce's
 	OpPrint      Kind = "print"           // (values...) {prefix: string}
 	OpAssert     Kind = "assert"          // (cond) {msg: string}
 	OpAssume     Kind = "assume"          // (cond) a scalar i1 promised to hold (Triton's assume): no code on the GPU, where the axis analysis reads cond == (x % n == 0) as x a multiple of n; the interpreter checks it

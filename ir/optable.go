@@ -220,8 +220,8 @@ var opTable = []OpInfo{
 	{Name: OpAtomicRMW, Operands: between(2, 3), Results: one, Attrs: []AttrSpec{deferred("kind", AttrString, AtomicKinds...), atomicSem, atomicScope}, verify: (*verifier).checkAtomicRMW},
 	{Name: OpAtomicCAS, Operands: between(3, 4), Results: one, Attrs: []AttrSpec{atomicSem, atomicScope}, verify: (*verifier).checkAtomicCAS},
 	{Name: OpDot, Operands: three, Results: one, Pure: true, Attrs: []AttrSpec{optional("input_precision", AttrString)}, verify: (*verifier).checkDot},
-	{Name: OpReduce, Operands: one, Results: one, Regions: anyNumber, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
-	{Name: OpScan, Operands: one, Results: one, Regions: anyNumber, Attrs: []AttrSpec{axis, required("kind", AttrString, ScanKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
+	{Name: OpReduce, Operands: atLeast(1), Results: perOperandFrom(0), Regions: anyNumber, Attrs: []AttrSpec{axis, required("kind", AttrString, ReduceKinds...)}, Pure: true, verify: (*verifier).checkReduce},
+	{Name: OpScan, Operands: atLeast(1), Results: perOperandFrom(0), Regions: anyNumber, Attrs: []AttrSpec{axis, required("kind", AttrString, ScanKinds...), optional("reverse", AttrBool)}, Pure: true, verify: (*verifier).checkScan},
 	// print takes any values: nothing holds beyond the counts
 	{Name: OpPrint, Operands: anyNumber, Attrs: []AttrSpec{optional("prefix", AttrString)}, verify: tableOnly},
 	{Name: OpAssert, Operands: one, Attrs: []AttrSpec{optional("msg", AttrString)}, verify: (*verifier).checkAssert},

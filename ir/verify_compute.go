@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The checks of the computing kinds: constants and indices, shapes,
@@ -500,11 +501,13 @@ func (v *verifier) reductionAxis(op *Op) (int, bool) {
 
 func (v *verifier) checkReduce(op, _ *Op) bool {
 	ax, ok := v.reductionAxis(op)
-	if !ok {
+	if !ok || !v.checkOperandsN(op) {
 		return false
 	}
 	out := slices.Delete(slices.Clone(tileShape(op.ot(0))), ax, ax+1)
-	v.sameType(op, "result", op.rt(), TileOf(out, Elem(op.ot(0))))
+	for i, r := range op.Results {
+		v.sameType(op, resultName(op, i), r.Type, TileOf(out, Elem(op.ot(i))))
+	}
 	if k := op.Attrs.String("kind"); (k == "or" || k == "xor") && !ElemDType(op.ot(0)).IsInt() {
 		v.errf(op, "kind %s reduces integers, not %s", k, typeString(op.ot(0)))
 	}
@@ -512,9 +515,41 @@ func (v *verifier) checkReduce(op, _ *Op) bool {
 	return true
 }
 
+// resultName names result i in messages: "result" when it is the only one.
+func resultName(op *Op, i int) string {
+	if len(op.Results) == 1 {
+		return "result"
+	}
+	return fmt.Sprintf("result %d", i)
+}
+
+// checkOperandsN checks the operand and result counts of a reduce or scan:
+// one of each, or for kind combine n same-shape operands and n results.
+func (v *verifier) checkOperandsN(op *Op) bool {
+	n := len(op.Operands)
+	if n != len(op.Results) {
+		v.errf(op, "has %d operands and %d results: want as many results as operands", n, len(op.Results))
+		return false
+	}
+	if n == 1 {
+		return true
+	}
+	if k := op.Attrs.String("kind"); k != "combine" {
+		v.errf(op, "kind %s takes one operand, not %d (only kind combine takes several)", k, n)
+		return false
+	}
+	for i := 1; i < n; i++ {
+		if !slices.Equal(tileShape(op.ot(i)), tileShape(op.ot(0))) {
+			v.errf(op, "operand %d has type %s: the shape of operand 0 (%s) is wanted", i, typeString(op.ot(i)), typeString(op.ot(0)))
+			return false
+		}
+	}
+	return true
+}
+
 // checkCombine checks the region of a reduce or scan: kind combine has one,
-// with two scalar arguments of the operand's dtype, yielding one; the other
-// kinds have none.
+// with two scalar arguments of each operand's dtype (a0..an-1, b0..bn-1),
+// yielding one of each; the other kinds have none.
 func (v *verifier) checkCombine(op *Op) {
 	if op.Attrs.String("kind") != "combine" {
 		if len(op.Regions) != 0 {
@@ -526,20 +561,36 @@ func (v *verifier) checkCombine(op *Op) {
 		v.errf(op, "has %d regions, kind combine wants 1", len(op.Regions))
 		return
 	}
-	d := Elem(op.ot(0))
+	n := len(op.Operands)
+	ds := make([]Type, n)
+	var names []string
+	for i := range ds {
+		ds[i] = Elem(op.ot(i))
+		names = append(names, typeString(ds[i]))
+	}
 	rg := op.Regions[0]
-	if len(rg.Args) != 2 || !EqualIgnoringLayout(rg.Args[0].Type, d) || !EqualIgnoringLayout(rg.Args[1].Type, d) {
-		v.errf(op, "combine region must take two %s scalars", typeString(d))
+	good := len(rg.Args) == 2*n
+	for i := 0; good && i < 2*n; i++ {
+		good = EqualIgnoringLayout(rg.Args[i].Type, ds[i%n])
+	}
+	if !good {
+		all := strings.Join(names, ", ")
+		v.errf(op, "combine region must take two sets of scalars (%s), (%s)", all, all)
 		return
 	}
-	v.yieldTypes(op, rg, []Type{d}, "combine")
+	v.yieldTypes(op, rg, ds, "combine")
 }
 
 func (v *verifier) checkScan(op, _ *Op) bool {
 	if _, ok := v.reductionAxis(op); !ok {
 		return false
 	}
-	v.sameType(op, "result", op.rt(), op.ot(0))
+	if !v.checkOperandsN(op) {
+		return false
+	}
+	for i, r := range op.Results {
+		v.sameType(op, resultName(op, i), r.Type, op.ot(i))
+	}
 	v.checkCombine(op)
 	return false // a scan's result has its operand's (tile) type: no memdesc to check
 }

@@ -100,8 +100,8 @@ func (v *verifier) checkYield(op, parent *Op) bool {
 		return false // reported by placement
 	}
 	switch parent.Kind {
-	case OpFor, OpIf:
-		// checked by the parent
+	case OpFor, OpIf, OpReduce, OpScan:
+		// checked by the parent (a reduce's or scan's combine region)
 	case OpRole, OpWarpSpecialize:
 		if len(op.Operands) > 0 {
 			v.errf(op, "a %s region yields no values, has %d", parent.Kind, len(op.Operands))

@@ -100,6 +100,33 @@ func TestVerifyTextCases(t *testing.T) {
   %1 = reduce(%0) {axis = 2, kind = "sum"} : [16]f32 loc(5)`), "op reduce: axis 2 out of range"},
 		{"reduce result", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
   %1 = reduce(%0) {axis = 1, kind = "sum"} : [32]f32 loc(5)`), "result has type [32]f32, want [16]f32"},
+		{"reduce of two operands, kind sum", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %2, %3 = reduce(%0, %1) {axis = 1, kind = "sum"} : [16]f32, [16]f32 loc(5)`), "op reduce: kind sum takes one operand, not 2"},
+		{"reduce operand shapes", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [32,16]i32 loc(1)
+  %2, %3 = reduce(%0, %1) {axis = 1, kind = "combine"} : [16]f32, [32]i32 loc(5) {
+  ^(%4: f32, %5: i32, %6: f32, %7: i32):
+    yield(%6, %7) loc(5)
+  }`), "op reduce: operand 1 has type [32,16]i32: the shape of operand 0 ([16,32]f32) is wanted"},
+		{"reduce second result", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [16,32]i32 loc(1)
+  %2, %3 = reduce(%0, %1) {axis = 1, kind = "combine"} : [16]f32, [16]f32 loc(5) {
+  ^(%4: f32, %5: i32, %6: f32, %7: i32):
+    yield(%6, %7) loc(5)
+  }`), "op reduce: result 1 has type [16]f32, want [16]i32"},
+		{"combine region order", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [16,32]i32 loc(1)
+  %2, %3 = scan(%0, %1) {axis = 1, kind = "combine"} : [16,32]f32, [16,32]i32 loc(5) {
+  ^(%4: f32, %5: f32, %6: i32, %7: i32):
+    yield(%4, %6) loc(5)
+  }`), "op scan: combine region must take two sets of scalars (f32, i32), (f32, i32)"},
+		{"combine region yield", kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [16,32]i32 loc(1)
+  %2, %3 = scan(%0, %1) {axis = 1, kind = "combine"} : [16,32]f32, [16,32]i32 loc(5) {
+  ^(%4: f32, %5: i32, %6: f32, %7: i32):
+    yield(%4) loc(5)
+  }`), "yields 1 values, but the combine needs 2"},
 		{"constant float for int", kernel(`  %0 = constant() {value = 1.5} : i32 loc(5)`), "float value for a i32 constant"},
 		{"constant without value", kernel(`  %0 = constant() : i32 loc(5)`), "needs a value attribute"},
 		{"splat of a tile", kernel(`  %0 = constant() {value = 1} : [4]i32 loc(1)
@@ -245,6 +272,26 @@ func TestVerifyTextCases(t *testing.T) {
 			require.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+// TestVerifyCombineN: reduce and scan of kind combine over two operands of
+// different dtypes, the region taking (a0, a1, b0, b1), verify and print
+// back as they were parsed.
+func TestVerifyCombineN(t *testing.T) {
+	src := kernel(`  %0 = constant() {value = 0.0} : [16,32]f32 loc(1)
+  %1 = constant() {value = 0} : [16,32]i32 loc(1)
+  %2, %3 = reduce(%0, %1) {axis = 1, kind = "combine"} : [16]f32, [16]i32 loc(5) {
+  ^(%4: f32, %5: i32, %6: f32, %7: i32):
+    yield(%6, %7) loc(5)
+  }
+  %8, %9 = scan(%0, %1) {axis = 0, kind = "combine", reverse = true} : [16,32]f32, [16,32]i32 loc(6) {
+  ^(%10: f32, %11: i32, %12: f32, %13: i32):
+    yield(%10, %13) loc(6)
+  }`)
+	m, err := Parse("v.tir", []byte(src))
+	require.NoError(t, err)
+	require.NoError(t, Verify(m))
+	require.Contains(t, Print(m), "reduce(%0, %1) {axis = 1, kind = \"combine\"} : [16]f32, [16]i32")
 }
 
 // Invariants that the text form cannot express are broken through Go.

@@ -55,14 +55,18 @@ func ScratchBytes(op *ir.Op) (int, error) {
 			return 0, err
 		}
 		axis := int(op.Attrs.Int("axis", 0))
+		var dts []ir.DType // kind combine may take several operands
+		for _, x := range op.Operands {
+			dts = append(dts, ir.ElemDType(x.Type))
+		}
 		if op.Kind == ir.OpScan {
-			return gpu.ScanScratchBytes(ls, axis, ir.ElemDType(src.Elem)), nil
+			return gpu.ScanScratchBytes(ls, axis, dts...), nil
 		}
 		nw := gpu.WarpsAlong(ls, axis)
 		if nw == 1 {
 			return 0, nil
 		}
-		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * gpu.AccBytes(ir.ElemDType(src.Elem)), nil
+		return nw * ir.NumElements(src.Shape) / src.Shape[axis] * gpu.AccBytesOf(dts...), nil
 	case ir.OpPrefixCount:
 		src := layTileOf(op.Operands[0])
 		ls, err := gpu.Linear(src.Layout, src.Shape)

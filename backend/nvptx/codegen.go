@@ -907,9 +907,21 @@ func anyOverlap(rs []rng, r rng) bool {
 	return false
 }
 
+// union is the traffic of either state. A range already listed is not
+// listed again: both arms of an if start from the same state, and
+// repeating it would double the lists at every if (2^k ranges after k ifs
+// in a row, as a combine helper with an if gives at each of its steps).
 func (s smemState) union(o smemState) smemState {
-	return smemState{reads: append(append([]rng{}, s.reads...), o.reads...), writes: append(append([]rng{}, s.writes...), o.writes...),
-		atomics: append(append([]rng{}, s.atomics...), o.atomics...)}
+	merge := func(a, b []rng) []rng {
+		r := append([]rng{}, a...)
+		for _, x := range b {
+			if !slices.Contains(r, x) {
+				r = append(r, x)
+			}
+		}
+		return r
+	}
+	return smemState{reads: merge(s.reads, o.reads), writes: merge(s.writes, o.writes), atomics: merge(s.atomics, o.atomics)}
 }
 
 // unknownState is assumed where control flow joins (loop heads).

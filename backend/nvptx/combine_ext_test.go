@@ -69,3 +69,33 @@ func TestPTXScanCombine(t *testing.T) {
 	b := compileTLE(t, prog, "scan_combine_ptx", nil)
 	wantPTX(t, b.PTX, 1, `max\.s32`, `shfl\.sync\.up\.b32`, `shfl\.sync\.down\.b32`, `st\.shared`, `ld\.shared`)
 }
+
+const reduceCombineIfSrc = `
+func mn(a f64, b f64) f64 {
+    if a < b {
+        return a
+    } else {
+        return b
+    }
+}
+
+kernel reduce_combine_if(y *f64) {
+    r := arange(0, 8)
+    c := arange(0, 256)
+    u := load(y + r[:, None]*256 + c[None, :])
+    store(y, reduce(u, combine: mn))
+}
+`
+
+// TestPTXReduceCombineIf: a combine helper with an if, emitted at the
+// reduction's dozens of steps, compiles: the shared-memory state of the
+// two arms of each if is merged without repeating it (it doubled at every
+// if, running out of memory after some 30).
+func TestPTXReduceCombineIf(t *testing.T) {
+	prog, err := tle.Parse("combine_if.tle", []byte(reduceCombineIfSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := compileTLE(t, prog, "reduce_combine_if", nil)
+	wantPTX(t, b.PTX, 1, `setp\.lt\.f64`, `shfl\.sync\.bfly\.b32`, `st\.shared\.u32`, `ld\.shared\.f64`)
+}

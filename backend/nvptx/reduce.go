@@ -3,6 +3,7 @@ package nvptx
 import (
 	"slices"
 
+	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -11,22 +12,34 @@ import (
 )
 
 // accumulator arithmetic of reductions and scans: floats in f32 (f64 for
-// f64), integers in i32 (i64 for 64-bit), extended by signedness.
+// f64), integers in i32 (i64 for 64-bit), extended by signedness. A combine
+// over several operands accumulates in an LLVM struct of one field per
+// operand (parts: each field's arithmetic), shuffled, stored and selected
+// field by field.
 type accum struct {
-	g    *gen
-	d    ir.DType
-	kind string
-	body *ir.Block // kind combine: the op's region, (a, b) -> yield
+	g     *gen
+	d     ir.DType
+	kind  string
+	body  *ir.Block // kind combine: the op's region, (a, b) -> yield
+	parts []accum   // several operands: one accumulator per operand
 }
 
 // accumOf is the accumulator of a reduce or scan op.
 func (g *gen) accumOf(op *ir.Op, kind string) accum {
 	a := accum{g: g, d: ir.ElemDType(op.Operands[0].Type), kind: kind}
 	if kind == "combine" {
-		if len(op.Regions) != 1 || len(op.Regions[0].Args) != 2 {
+		n := len(op.Operands)
+		if len(op.Regions) != 1 || len(op.Regions[0].Args) != 2*n || len(op.Results) != n {
 			g.failf("%s combine without its region", op.Kind)
 		}
 		a.body = op.Regions[0]
+		if n > 1 {
+			for _, x := range op.Operands {
+				a.parts = append(a.parts, accum{g: g, d: ir.ElemDType(x.Type), kind: kind})
+			}
+		}
+	} else if len(op.Operands) != 1 {
+		g.failf("%s %s of %d operands: only kind combine takes several", op.Kind, kind, len(op.Operands))
 	}
 	return a
 }
@@ -35,6 +48,9 @@ func (g *gen) accumOf(op *ir.Op, kind string) accum {
 // its ops run on the dtype's scalars, once per combination.
 func (a accum) combineBody(x, y value.Value) value.Value {
 	g := a.g
+	if a.parts != nil {
+		return a.combineParts(x, y)
+	}
 	g.set(a.body.Args[0], &tval{s: a.from(x)})
 	g.set(a.body.Args[1], &tval{s: a.from(y)})
 	cur := g.curOp
@@ -43,7 +59,95 @@ func (a accum) combineBody(x, y value.Value) value.Value {
 	return a.to(g.scalar(a.body.Terminator().Operands[0]))
 }
 
+// combineParts is combineBody over several operands: the region's
+// arguments a0..an-1 are x's fields, b0..bn-1 y's; its n results make the
+// struct returned.
+func (a accum) combineParts(x, y value.Value) value.Value {
+	g := a.g
+	n := len(a.parts)
+	for k, p := range a.parts {
+		g.set(a.body.Args[k], &tval{s: p.from(g.cur.NewExtractValue(x, uint64(k)))})
+		g.set(a.body.Args[n+k], &tval{s: p.from(g.cur.NewExtractValue(y, uint64(k)))})
+	}
+	cur := g.curOp
+	g.block(a.body)
+	g.curOp = cur
+	vs := make([]value.Value, n)
+	for k := range vs {
+		vs[k] = g.scalar(a.body.Terminator().Operands[k])
+	}
+	return a.toN(vs)
+}
+
+// toN is the accumulator of the operands' values vs (one per operand; one
+// value: to).
+func (a accum) toN(vs []value.Value) value.Value {
+	if a.parts == nil {
+		return a.to(vs[0])
+	}
+	var r value.Value = constant.NewUndef(a.typ().(*types.StructType))
+	for k, p := range a.parts {
+		r = a.g.cur.NewInsertValue(r, p.to(vs[k]), uint64(k))
+	}
+	return r
+}
+
+// fromN is the operands' values of the accumulator v (from for one).
+func (a accum) fromN(v value.Value) []value.Value {
+	if a.parts == nil {
+		return []value.Value{a.from(v)}
+	}
+	vs := make([]value.Value, len(a.parts))
+	for k, p := range a.parts {
+		vs[k] = p.from(a.g.cur.NewExtractValue(v, uint64(k)))
+	}
+	return vs
+}
+
+// regsAt is the accumulator of register r of the tiles xs (the operands).
+func (a accum) regsAt(xs []*tval, r int) value.Value {
+	vs := make([]value.Value, len(xs))
+	for k, x := range xs {
+		vs[k] = x.regs[r]
+	}
+	return a.toN(vs)
+}
+
+// dtypes is the operands' dtypes.
+func (a accum) dtypes() []ir.DType {
+	if a.parts == nil {
+		return []ir.DType{a.d}
+	}
+	var ds []ir.DType
+	for _, p := range a.parts {
+		ds = append(ds, p.d)
+	}
+	return ds
+}
+
+// bytes is the size of one slot of the accumulator in shared memory.
+func (a accum) bytes() int { return gpu.AccBytesOf(a.dtypes()...) }
+
+// operandTiles is the tiles of op's operands, which share one layout.
+func (g *gen) operandTiles(op *ir.Op) []*tval {
+	xs := make([]*tval, len(op.Operands))
+	for k, x := range op.Operands {
+		xs[k] = g.val(x)
+		if !xs[k].ll.Equal(xs[0].ll) || len(xs[k].regs) != len(xs[0].regs) {
+			g.failf("%s: operand %d's layout differs from operand 0's", op.Kind, k)
+		}
+	}
+	return xs
+}
+
 func (a accum) typ() types.Type {
+	if a.parts != nil {
+		var fs []types.Type
+		for _, p := range a.parts {
+			fs = append(fs, p.typ())
+		}
+		return types.NewStruct(fs...)
+	}
 	switch {
 	case a.d == ir.F64:
 		return types.Double
@@ -123,22 +227,47 @@ func (a accum) combine(x, y value.Value) value.Value {
 	return nil
 }
 
-// store writes v (in the accumulator type) to the shared i8 pointer p.
+// store writes v (in the accumulator type) to the shared i8 pointer p;
+// several operands' fields go to p + k * (the widest field's bytes).
 func (a accum) store(v, p value.Value) {
+	if a.parts != nil {
+		w := int64(a.bytes() / len(a.parts))
+		for k, q := range a.parts {
+			q.store(a.g.cur.NewExtractValue(v, uint64(k)), a.g.cur.NewGetElementPtr(types.I8, p, i32c(int64(k)*w)))
+		}
+		return
+	}
 	st := a.g.cur.NewStore(v, a.g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
 	st.Align = 4
 }
 
-// load reads a value of the accumulator type at the shared i8 pointer p.
+// load reads a value of the accumulator type at the shared i8 pointer p
+// (several operands: as store writes them).
 func (a accum) load(p value.Value) value.Value {
+	if a.parts != nil {
+		w := int64(a.bytes() / len(a.parts))
+		var r value.Value = constant.NewUndef(a.typ().(*types.StructType))
+		for k, q := range a.parts {
+			r = a.g.cur.NewInsertValue(r, q.load(a.g.cur.NewGetElementPtr(types.I8, p, i32c(int64(k)*w))), uint64(k))
+		}
+		return r
+	}
 	l := a.g.cur.NewLoad(a.typ(), a.g.cur.NewBitCast(p, ptrTo(a.typ(), asShared)))
 	l.Align = 4
 	return l
 }
 
-// shfl exchanges a 32- or 64-bit value across lanes (mode bfly, up or idx).
+// shfl exchanges a 32- or 64-bit value across lanes (mode bfly, up or idx);
+// a struct (a combine's accumulator of several operands) field by field.
 func (g *gen) shfl(mode string, v value.Value, b value.Value, c int64) value.Value {
 	t := v.Type()
+	if st, ok := t.(*types.StructType); ok {
+		var r value.Value = constant.NewUndef(st)
+		for k := range st.Fields {
+			r = g.cur.NewInsertValue(r, g.shfl(mode, g.cur.NewExtractValue(v, uint64(k)), b, c), uint64(k))
+		}
+		return r
+	}
 	switch t {
 	case types.Float:
 		f := g.md.intrinsic("llvm.nvvm.shfl.sync."+mode+".f32", true, types.Float, types.I32, types.Float, types.I32, types.I32)
@@ -221,7 +350,8 @@ func (g *gen) sliceIndex(shape []int, axis int, base []value.Value, c []int) val
 // shuffles across the lanes along the axis, then partials of the warps along
 // the axis through shared memory.
 func (g *gen) reduce(op *ir.Op) {
-	x := g.val(op.Operands[0])
+	xs := g.operandTiles(op)
+	x := xs[0]
 	ll := x.ll
 	axis := int(op.Attrs.Int("axis", 0))
 	a := g.accumOf(op, op.Attrs.String("kind"))
@@ -232,7 +362,7 @@ func (g *gen) reduce(op *ir.Op) {
 	rep := make([]int, nOut) // a representative input register
 	for r := range x.regs {
 		o := compress(r, keep)
-		v := a.to(x.regs[r])
+		v := a.regsAt(xs, r)
 		if acc[o] == nil {
 			acc[o], rep[o] = v, r
 		} else {
@@ -252,7 +382,7 @@ func (g *gen) reduce(op *ir.Op) {
 	if wsel := axisBits(ll.Warp, axis, true); len(wsel) > 0 {
 		nw := 1 << len(wsel)
 		nElems := ir.NumElements(outShape)
-		ab := gpu.AccBytes(a.d)
+		ab := a.bytes()
 		base := g.threadBase(ll)
 		outIdx := make([]value.Value, nOut)
 		for o := range acc {
@@ -293,24 +423,35 @@ func (g *gen) reduce(op *ir.Op) {
 			acc[o] = r
 		}
 	}
-	res := op.Results[0]
-	if _, ok := res.Type.(*ir.Tile); !ok {
-		g.set(res, &tval{s: a.from(acc[0])})
+	if _, ok := op.Results[0].Type.(*ir.Tile); !ok {
+		for k, v := range a.fromN(acc[0]) {
+			g.set(op.Results[k], &tval{s: v})
+		}
 		return
 	}
-	out := g.newTile(res.Type)
-	if len(out.regs) != nOut {
-		g.failf("result layout holds %d registers, the reduction produces %d", len(out.regs), nOut)
+	outs := make([]*tval, len(op.Results))
+	for k, res := range op.Results {
+		outs[k] = g.newTile(res.Type)
+		if len(outs[k].regs) != nOut {
+			g.failf("result layout holds %d registers, the reduction produces %d", len(outs[k].regs), nOut)
+		}
 	}
 	for o := range acc {
 		c := dropDim(g.coordsOf(ll)[rep[o]], axis)
-		r := g.regAt(out.ll, c)
+		r := g.regAt(outs[0].ll, c)
 		if r < 0 {
 			g.failf("result layout does not match the slice of the operand's")
 		}
-		out.regs[r] = a.from(acc[o])
+		for k, v := range a.fromN(acc[o]) {
+			if g.regAt(outs[k].ll, c) != r {
+				g.failf("the results' layouts differ")
+			}
+			outs[k].regs[r] = v
+		}
 	}
-	g.set(res, out)
+	for k, res := range op.Results {
+		g.set(res, outs[k])
+	}
 }
 
 // scan lowers scan(x) {axis, kind: sum, reverse} on a blocked layout whose
@@ -320,6 +461,12 @@ func (g *gen) scan(op *ir.Op) {
 	s := g.newScanLowering(op)
 	s.withinWarps()
 	s.acrossWarps()
+	if s.a.kind == "combine" {
+		for k, out := range s.resultCombine(op.Results) {
+			g.set(op.Results[k], out)
+		}
+		return
+	}
 	g.set(op.Results[0], s.result(op.Results[0].Type))
 }
 
@@ -354,7 +501,8 @@ type scanLowering struct {
 // newScanLowering checks the scan, classifies its layout's bits and brings
 // its operand to the accumulator type.
 func (g *gen) newScanLowering(op *ir.Op) *scanLowering {
-	x := g.val(op.Operands[0])
+	xs := g.operandTiles(op)
+	x := xs[0]
 	s := &scanLowering{g: g, ll: x.ll, shape: ir.ShapeOf(op.Operands[0].Type),
 		axis: int(op.Attrs.Int("axis", 0)), reverse: op.Attrs.Bool("reverse")}
 	kind := op.Attrs.String("kind")
@@ -368,7 +516,10 @@ func (g *gen) newScanLowering(op *ir.Op) *scanLowering {
 	s.classifyBits()
 	s.vals = make([]value.Value, len(x.regs))
 	for r := range x.regs {
-		s.vals[r] = s.a.to(x.regs[r])
+		s.vals[r] = s.a.regsAt(xs, r)
+	}
+	if s.a.parts != nil {
+		return s // kind combine: no identity
 	}
 	s.zero = s.a.to(constOf(s.a.d, int64(0)))
 	if kind == "prod" {
@@ -542,7 +693,7 @@ func (s *scanLowering) acrossWarps() {
 func (s *scanLowering) warpsThroughShared() {
 	g, a := s.g, s.a
 	off := g.smemOffset()
-	ab := gpu.AccBytes(a.d)
+	ab := a.bytes()
 	widx := g.idBits(g.warp, s.wsel)
 	base := g.threadBase(s.ll)
 	nAllCols := ir.NumElements(s.shape) / s.shape[s.axis]
@@ -552,7 +703,7 @@ func (s *scanLowering) warpsThroughShared() {
 	slot := func(w value.Value, chunk int, ci value.Value) value.Value {
 		return g.add(g.mul(g.add(g.mul(w, i32c(int64(s.nHigh))), i32c(int64(chunk))), i32c(int64(nAllCols))), ci)
 	}
-	scratch := g.scratchRange(gpu.ScanScratchBytes(s.ll, s.axis, a.d))
+	scratch := g.scratchRange(gpu.ScanScratchBytes(s.ll, s.axis, a.dtypes()...))
 	g.beforeSharedWriteR(scratch)
 	for col := 0; col < s.nCols; col++ {
 		ci := colIdx(col)
@@ -635,9 +786,12 @@ func (s *scanLowering) warpsCombine(widx value.Value, load func(w, chunk, col in
 // resultCombine is result for kind combine: each register's inclusive
 // scan within its thread gets the prefixes of the lanes and warps (where
 // there are some) and chunks before it, each combined on its left.
-func (s *scanLowering) resultCombine(t ir.Type) *tval {
+func (s *scanLowering) resultCombine(res []*ir.Value) []*tval {
 	g, a := s.g, s.a
-	out := g.newTile(t)
+	outs := make([]*tval, len(res))
+	for k, r := range res {
+		outs[k] = g.newTile(r.Type)
+	}
 	before := func(p, has, v value.Value) value.Value {
 		if p == nil {
 			return v
@@ -658,7 +812,9 @@ func (s *scanLowering) resultCombine(t ir.Type) *tval {
 				r := s.reg(col, chunk, i)
 				v := before(s.threadExcl[col][chunk], s.threadHas, s.incl[r])
 				v = before(s.warpPrefix[col][chunk], s.warpHas, v)
-				out.regs[r] = a.from(before(chunkPrefix, nil, v))
+				for k, x := range a.fromN(before(chunkPrefix, nil, v)) {
+					outs[k].regs[r] = x
+				}
 			}
 			if chunkPrefix == nil {
 				chunkPrefix = s.chunkTotal[col][chunk]
@@ -667,7 +823,7 @@ func (s *scanLowering) resultCombine(t ir.Type) *tval {
 			}
 		}
 	}
-	return out
+	return outs
 }
 
 // result adds to each register's inclusive scan within its thread the
@@ -677,9 +833,6 @@ func (s *scanLowering) resultCombine(t ir.Type) *tval {
 // sum could not drop (x + 0 is not x for x = -0).
 func (s *scanLowering) result(t ir.Type) *tval {
 	a := s.a
-	if a.kind == "combine" {
-		return s.resultCombine(t)
-	}
 	out := s.g.newTile(t)
 	plus := func(x, y value.Value) value.Value {
 		switch {

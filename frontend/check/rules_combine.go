@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/tlego/tle/frontend/ast"
@@ -27,27 +28,96 @@ func (c *checker) funcName(e ast.Expr) Type {
 	return NoValue
 }
 
-// reduceCombine checks reduce(x, axis, combine): the combine helper over
-// x's dtype, then the shapes as sum.
-func (c *checker) reduceCombine(cc *callCtx) Type {
-	d, ok := ElemOf(cc.get("x").typ).(DType)
-	if _, tile := cc.get("x").typ.(*Tile); !ok || !tile {
-		return c.argErr(cc, cc.get("x"), "a tile of numbers")
+// combineOperands is the dtypes of reduce's and associative_scan's x: one
+// tile, or a list of same-shape tiles ([x, idx], Triton's tuple of
+// tensors), whose dtypes may differ. t is the (first) tile; list tells x
+// was a list.
+func (c *checker) combineOperands(cc *callCtx) (t *Tile, ds []DType, list bool, ok bool) {
+	x := cc.get("x")
+	l, isList := x.typ.(*List)
+	if !isList {
+		t, tile := x.typ.(*Tile)
+		d, isD := ElemOf(x.typ).(DType)
+		if !tile || !isD {
+			c.argErr(cc, x, "a tile of numbers, or a list of same-shape tiles ([x, idx])")
+			return nil, nil, false, false
+		}
+		return t, []DType{d}, false, true
 	}
-	if !c.combineFunc(cc, d) {
+	le, isLit := unparen(x.expr).(*ast.ListExpr)
+	if !isLit {
+		c.argErr(cc, x, "a tile of numbers, or a list of same-shape tiles ([x, idx])")
+		return nil, nil, true, false
+	}
+	elems := le.Elems
+	if len(elems) == 0 {
+		c.errorf(cc.at(x), "argument x of %s is an empty list: want one or more same-shape tiles", cc.b.CallName())
+		return nil, nil, true, false
+	}
+	for i, et := range l.Elems {
+		if isInvalid(et) {
+			return nil, nil, true, false
+		}
+		tt, tile := et.(*Tile)
+		d, isD := ElemOf(et).(DType)
+		if !tile || !isD {
+			c.errorf(elems[i], "element %d of argument x of %s must be a tile of numbers, not %s", i, cc.b.CallName(), et)
+			return nil, nil, true, false
+		}
+		if t != nil && !Identical(TileOf(d, tt.Shape), TileOf(d, t.Shape)) {
+			c.errorf(elems[i], "element %d of argument x of %s has shape %s, but element 0 has %s: the tiles must have one shape", i, cc.b.CallName(), tt.Shape, t.Shape)
+			return nil, nil, true, false
+		}
+		if t == nil {
+			t = tt
+		}
+		ds = append(ds, d)
+	}
+	return t, ds, true, true
+}
+
+// combineResult is the result of a reduce or scan over the dtypes ds whose
+// first result is r0 (of ds[0]): r0 alone, or a tuple of one per dtype.
+func combineResult(r0 Type, ds []DType, list bool) Type {
+	if !list || len(ds) == 1 {
+		return r0
+	}
+	var ts []Type
+	for _, d := range ds {
+		if t, ok := r0.(*Tile); ok {
+			ts = append(ts, TileOf(d, t.Shape))
+		} else {
+			ts = append(ts, d)
+		}
+	}
+	return &Tuple{Types: ts}
+}
+
+// reduceCombine checks reduce(x, axis, combine): the combine helper over
+// x's dtype, then the shapes as sum. x may be a list of same-shape tiles:
+// the result is then one value per tile.
+func (c *checker) reduceCombine(cc *callCtx) Type {
+	t, ds, list, ok := c.combineOperands(cc)
+	if !ok || !c.combineFunc(cc, ds) {
 		return Invalid
 	}
-	return c.reduce(cc)
+	x := cc.get("x")
+	saved := x.typ
+	x.typ = TileOf(ds[0], t.Shape)
+	r := c.reduce(cc)
+	x.typ = saved
+	if isInvalid(r) {
+		return Invalid
+	}
+	return combineResult(r, ds, list)
 }
 
 // scanCombine checks associative_scan(x, axis, combine, reverse:): the
-// result has x's type.
+// result has x's type (one per tile of a list).
 func (c *checker) scanCombine(cc *callCtx) Type {
-	x := cc.get("x")
-	t, tile := x.typ.(*Tile)
-	d, ok := ElemOf(x.typ).(DType)
-	if !ok || !tile {
-		return c.argErr(cc, x, "a tile of numbers")
+	t, ds, list, ok := c.combineOperands(cc)
+	if !ok {
+		return Invalid
 	}
 	if _, ok := c.axisArg(cc, cc.get("axis"), len(t.Shape)); !ok {
 		return Invalid
@@ -55,31 +125,59 @@ func (c *checker) scanCombine(cc *callCtx) Type {
 	if _, _, ok := c.constBool(cc, cc.get("reverse")); !ok {
 		return Invalid
 	}
-	if !c.combineFunc(cc, d) {
+	if !c.combineFunc(cc, ds) {
 		return Invalid
 	}
-	return t
+	return combineResult(TileOf(ds[0], t.Shape), ds, list)
 }
 
 // combineFunc checks the helper named by the combine argument: no const
-// parameters, two scalars of dtype d, one result of d, and no side
-// effects (memory, synchronization, printing) in it or the helpers it
-// calls. It instantiates the helper for d.
-func (c *checker) combineFunc(cc *callCtx, d DType) bool {
+// parameters, two scalars of dtype d (for n operands of dtypes ds, 2n
+// scalars in Triton's order: a0..an-1 then b0..bn-1), one result of d (n,
+// of ds), and no side effects (memory, synchronization, printing) in it or
+// the helpers it calls. It instantiates the helper for ds.
+func (c *checker) combineFunc(cc *callCtx, ds []DType) bool {
 	a := cc.get("combine")
 	fd := c.sc.lookup(a.expr.(*ast.Ident).Name).Func
 	name := fd.Name.Name
-	if len(fd.Params) != 2 || fd.Params[0].Const || fd.Params[1].Const || len(fd.Results) != 1 {
-		c.errorf(a.expr, "combine function %s must take two %s scalars and return one: func %s(a %s, b %s) %s", name, d, name, d, d, d)
-		return false
+	n := len(ds)
+	constP := false
+	for _, p := range fd.Params {
+		constP = constP || p.Const
 	}
-	args := []*argv{{name: fd.Params[0].Name.Name, typ: d}, {name: fd.Params[1].Name.Name, typ: d}}
-	decl := c.resolveParams(fd, args)
-	for _, t := range decl {
-		if !Identical(t, d) {
-			c.errorf(a.expr, "combine function %s takes %s, but x's dtype is %s", name, t, d)
+	if len(fd.Params) != 2*n || constP || len(fd.Results) != n {
+		if n == 1 {
+			d := ds[0]
+			c.errorf(a.expr, "combine function %s must take two %s scalars and return one: func %s(a %s, b %s) %s", name, d, name, d, d, d)
 			return false
 		}
+		var ps, rs []string
+		for _, side := range []string{"a", "b"} {
+			for i, d := range ds {
+				ps = append(ps, fmt.Sprintf("%s%d %s", side, i, d))
+			}
+		}
+		for _, d := range ds {
+			rs = append(rs, d.String())
+		}
+		c.errorf(a.expr, "combine function %s must take %d scalars (two of each tile's dtype) and return %d: func %s(%s) (%s)", name, 2*n, n, name, strings.Join(ps, ", "), strings.Join(rs, ", "))
+		return false
+	}
+	var args []*argv
+	for i := range fd.Params {
+		args = append(args, &argv{name: fd.Params[i].Name.Name, typ: ds[i%n]})
+	}
+	decl := c.resolveParams(fd, args)
+	for i, t := range decl {
+		if Identical(t, ds[i%n]) {
+			continue
+		}
+		if n == 1 {
+			c.errorf(a.expr, "combine function %s takes %s, but x's dtype is %s", name, t, ds[0])
+		} else {
+			c.errorf(a.expr, "combine function %s takes %s for %s, but element %d of x is of %s", name, t, fd.Params[i].Name.Name, i%n, ds[i%n])
+		}
+		return false
 	}
 	if bad := c.impureCall(fd, map[*ast.FuncDecl]bool{}); bad != "" {
 		c.errorf(a.expr, "combine function %s must have no side effects: it calls %s", name, bad)
@@ -89,8 +187,20 @@ func (c *checker) combineFunc(cc *callCtx, d DType) bool {
 	if inst == nil {
 		return false
 	}
-	if len(inst.Results) != 1 || !Identical(inst.Results[0], d) {
-		c.errorf(a.expr, "combine function %s must return one %s", name, d)
+	good := len(inst.Results) == n
+	for i := 0; good && i < n; i++ {
+		good = Identical(inst.Results[i], ds[i])
+	}
+	if !good {
+		if n == 1 {
+			c.errorf(a.expr, "combine function %s must return one %s", name, ds[0])
+		} else {
+			rs := make([]string, n)
+			for i, d := range ds {
+				rs[i] = d.String()
+			}
+			c.errorf(a.expr, "combine function %s must return (%s)", name, strings.Join(rs, ", "))
+		}
 		return false
 	}
 	return true

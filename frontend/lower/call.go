@@ -177,13 +177,14 @@ func (s *fn) callMulti(call *ast.CallExpr) []*val {
 	id, ok := call.Fun.(*ast.Ident)
 	if ok && s.l.funcs[id.Name] == nil && check.LookupBuiltin(id.Name) != nil {
 		// randint4x, rand4x, randn4x (their four tiles), max/min with
-		// return_indices (values, indices), split and broadcast (two tiles)
+		// return_indices (values, indices), split and broadcast (two tiles),
+		// reduce and associative_scan of a list (one per tile)
 		if v := s.call(call, false); len(v.list) > 1 {
 			return v.list
 		}
 	}
 	if !ok || s.l.funcs[id.Name] == nil {
-		s.errorf(call.Pos(), "only helper functions, the 4x random builtins, max/min with return_indices, split and broadcast return several values")
+		s.errorf(call.Pos(), "only helper functions, the 4x random builtins, max/min with return_indices, split, broadcast and reduce or associative_scan of a list return several values")
 	}
 	return s.helperCall(id.Name, call)
 }

@@ -245,11 +245,11 @@ func (t *thread) fold(in *instr, scan bool) error {
 		return t.errAt(op, "%s: unknown kind %q", op.Kind, kind)
 	}
 	reverse := scan && op.Attrs.Bool("reverse")
+	if kind == "combine" {
+		return t.foldCombine(in, [3]int{outer, r, inner}, scan, reverse)
+	}
 	x := t.arg(in, 0)
 	v := t.out(in, 0)
-	if kind == "combine" {
-		return t.foldCombine(in, x, v, [3]int{outer, r, inner}, scan, reverse)
-	}
 	if so.float {
 		src := asF(x, si)
 		dst := v.f
@@ -354,63 +354,84 @@ func (t *thread) fold(in *instr, scan bool) error {
 }
 
 // foldCombine is fold for kind combine: the op's region combines two
-// scalars, left to right along the axis (right to left for a reversed
-// scan). dims is (outer, axis length, inner).
-func (t *thread) foldCombine(in *instr, x, v val, dims [3]int, scan, reverse bool) error {
-	if len(in.regions) != 1 || len(in.regions[0].args) != 2 || in.regions[0].term == nil {
+// sets of scalars (one of each operand: a0..an-1 with b0..bn-1), left to
+// right along the axis (right to left for a reversed scan). dims is
+// (outer, axis length, inner).
+func (t *thread) foldCombine(in *instr, dims [3]int, scan, reverse bool) error {
+	n := len(in.args)
+	if len(in.res) != n || len(in.regions) != 1 || len(in.regions[0].args) != 2*n || in.regions[0].term == nil || len(in.regions[0].term.args) != n {
 		return t.errAt(in.op, "%s combine: malformed region", in.op.Kind)
 	}
 	b := in.regions[0]
 	regs := t.c.regs
-	float := v.f != nil
-	get := func(k int) (float64, int64) {
-		if float {
-			return x.f[k], 0
+	xs, vs := make([]val, n), make([]val, n)
+	for k := range xs {
+		xs[k] = t.arg(in, k)
+	}
+	for k := range vs {
+		vs[k] = t.out(in, k)
+	}
+	// the accumulators, one per operand (float or integer as its dtype)
+	af, ai := make([]float64, n), make([]int64, n)
+	take := func(k, e int) {
+		if vs[k].f != nil {
+			af[k] = xs[k].f[e]
+		} else {
+			ai[k] = xs[k].i[e]
 		}
-		return 0, x.i[k]
+	}
+	put := func(k, e int) {
+		if vs[k].f != nil {
+			vs[k].f[e] = af[k]
+		} else {
+			vs[k].i[e] = ai[k]
+		}
 	}
 	outer, r, inner := dims[0], dims[1], dims[2]
 	for o := 0; o < outer; o++ {
 		for j := 0; j < inner; j++ {
-			var af float64
-			var ai int64
 			for q := 0; q < r; q++ {
 				qq := q
 				if reverse {
 					qq = r - 1 - q
 				}
-				k := (o*r+qq)*inner + j
-				yf, yi := get(k)
+				e := (o*r+qq)*inner + j
 				if q == 0 {
-					af, ai = yf, yi
-				} else {
-					va, vb := t.newVal(b.args[0]), t.newVal(b.args[1])
-					if float {
-						va.f[0], vb.f[0] = af, yf
-					} else {
-						va.i[0], vb.i[0] = ai, yi
+					for k := 0; k < n; k++ {
+						take(k, e)
 					}
-					regs[b.args[0]], regs[b.args[1]] = va, vb
+				} else {
+					for k := 0; k < n; k++ {
+						va, vb := t.newVal(b.args[k]), t.newVal(b.args[n+k])
+						if vs[k].f != nil {
+							va.f[0], vb.f[0] = af[k], xs[k].f[e]
+						} else {
+							va.i[0], vb.i[0] = ai[k], xs[k].i[e]
+						}
+						regs[b.args[k]], regs[b.args[n+k]] = va, vb
+					}
 					if err := t.run(b); err != nil {
 						return err
 					}
-					res := regs[b.term.args[0]]
-					if float {
-						af = res.f[0]
-					} else {
-						ai = res.i[0]
+					for k := 0; k < n; k++ {
+						res := regs[b.term.args[k]]
+						if vs[k].f != nil {
+							af[k] = res.f[0]
+						} else {
+							ai[k] = res.i[0]
+						}
 					}
 				}
-				if scan && float {
-					v.f[k] = af
-				} else if scan {
-					v.i[k] = ai
+				if scan {
+					for k := 0; k < n; k++ {
+						put(k, e)
+					}
 				}
 			}
-			if !scan && float {
-				v.f[o*inner+j] = af
-			} else if !scan {
-				v.i[o*inner+j] = ai
+			if !scan {
+				for k := 0; k < n; k++ {
+					put(k, o*inner+j)
+				}
 			}
 		}
 	}
