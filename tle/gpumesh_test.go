@@ -1,0 +1,160 @@
+package tle
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tlego/tle/runtime/cuda"
+	"github.com/tlego/tle/runtime/nccl"
+)
+
+// A mesh of GPUs without a GPU or without NCCL: clear errors, no panic.
+// The launch's checks (the kernel's mesh size, the device-barrier area,
+// what the ranks compare) are tested without a GPU; the launch itself
+// needs one and the NVPTX lowering of device meshes.
+
+const meshSrc = `kernel ar(x *f32, out *f32, n i32, WORLD const i32) {
+    mesh := device_mesh(device: WORLD)
+    offs := program_id(0)*32 + arange(0, 32)
+    distributed_barrier(mesh, axis: "device")
+    store(out + offs, load(remote(x + offs, 1, mesh), mask: offs < n, other: 0), mask: offs < n)
+}
+
+kernel plain(x *f32, n i32) {
+    offs := arange(0, 32)
+    store(x + offs, zeros([32], f32), mask: offs < n)
+}
+`
+
+func gpuMeshKernel(t *testing.T, name string) *Kernel {
+	t.Helper()
+	p, err := Parse("mesh.tle", []byte(meshSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := p.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestOpenGPUMeshErrors(t *testing.T) {
+	if _, err := OpenGPUMesh(0, GPUMeshOptions{}); err == nil || !strings.Contains(err.Error(), "at least 1") {
+		t.Errorf("OpenGPUMesh(0): %v", err)
+	}
+	if _, err := OpenGPUMesh(2, GPUMeshOptions{HeapBytes: -1}); err == nil || !strings.Contains(err.Error(), "HeapBytes -1") {
+		t.Errorf("a negative heap: %v", err)
+	}
+	_, err := OpenGPUMesh(2, GPUMeshOptions{NCCL: "/nonexistent/libnccl.so.2"})
+	if !errors.Is(err, ErrNoNCCL) || !strings.Contains(err.Error(), "/nonexistent/libnccl.so.2") {
+		t.Errorf("no NCCL: %v", err)
+	}
+	var m *GPUMesh
+	if err := m.Launch(nil, CompileOptions{}, [3]int{1, 1, 1}, nil); err == nil || !strings.Contains(err.Error(), "nil or closed") {
+		t.Errorf("Launch on a nil mesh: %v", err)
+	}
+	if m.Close() != nil {
+		t.Error("Close of a nil mesh")
+	}
+}
+
+// With an NCCL (the fake) but no GPU, the error says there is no GPU.
+func TestOpenGPUMeshNoGPU(t *testing.T) {
+	if cuda.Available() == nil {
+		t.Skip("a GPU is present: the fake NCCL cannot drive it")
+	}
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler for the fake NCCL")
+	}
+	lib := filepath.Join(t.TempDir(), "libfakenccl.so")
+	if out, err := exec.Command(cc, "-std=c11", "-shared", "-fPIC", "-pthread", "-o", lib, "../runtime/nccl/testdata/fakenccl/fakenccl.c").CombinedOutput(); err != nil {
+		t.Fatalf("building the fake NCCL: %v\n%s", err, out)
+	}
+	_, err = OpenGPUMesh(2, GPUMeshOptions{NCCL: lib})
+	if err == nil || errors.Is(err, ErrNoNCCL) || !(errors.Is(err, cuda.ErrNoDriver) || errors.Is(err, cuda.ErrNoDevice)) || !strings.Contains(err.Error(), "mesh of 2 GPUs") {
+		t.Errorf("no GPU: %v", err)
+	}
+	t.Setenv("RANK", "0")
+	t.Setenv("WORLD_SIZE", "2")
+	t.Setenv("TLE_NCCL_ID_FILE", filepath.Join(t.TempDir(), "id"))
+	_, err = JoinGPUMesh(t.Context(), GPUMeshOptions{NCCL: lib})
+	if err == nil || !(errors.Is(err, cuda.ErrNoDriver) || errors.Is(err, cuda.ErrNoDevice)) || !strings.Contains(err.Error(), "rank 0") {
+		t.Errorf("JoinGPUMesh without a GPU: %v", err)
+	}
+	os.Unsetenv("RANK")
+	if _, err := JoinGPUMesh(t.Context(), GPUMeshOptions{NCCL: lib}); err == nil || !strings.Contains(err.Error(), "$RANK") {
+		t.Errorf("JoinGPUMesh outside torchrun: %v", err)
+	}
+}
+
+func TestMeshWorld(t *testing.T) {
+	k := gpuMeshKernel(t, "ar")
+	for _, w := range []string{"2", "8"} {
+		n, err := k.meshWorld(CompileOptions{Defines: map[string]string{"WORLD": w}})
+		if err != nil || n != map[string]int{"2": 2, "8": 8}[w] {
+			t.Errorf("WORLD=%s: %d, %v", w, n, err)
+		}
+	}
+	if n, err := gpuMeshKernel(t, "plain").meshWorld(CompileOptions{}); n != 0 || err != nil {
+		t.Errorf("a kernel without a mesh: %d, %v", n, err)
+	}
+}
+
+// The checks before a launch, on a rank without a GPU (they come before
+// the compile for the GPU).
+func TestMeshLaunchChecks(t *testing.T) {
+	m := &GPUMesh{world: 4}
+	r := &meshRank{heap: &nccl.Heap{SyncBytes: deviceSyncBytes(4, 16), Size: 1 << 20, Base: 1 << 20}}
+	buf := func(n int) *DeviceBuffer { return &DeviceBuffer{Ptr: 1<<20 + 4096, DType: F32, N: n} }
+	o := func(w string) CompileOptions { return CompileOptions{Defines: map[string]string{"WORLD": w}} }
+	for _, c := range []struct {
+		k    string
+		opts CompileOptions
+		grid [3]int
+		args []any
+		want string
+	}{
+		{"ar", o("2"), [3]int{1, 1, 1}, []any{buf(32), buf(32), int32(32)}, "ar's device_mesh has 2 devices, the mesh of GPUs 4"},
+		{"ar", o("4"), [3]int{17, 1, 1}, []any{buf(32), buf(32), int32(32)}, "(17 programs) needs 544 bytes of device-barrier area, the heap reserved 512"},
+		{"ar", o("4"), [3]int{1, 1, 1}, []any{buf(32), int32(32)}, "takes 3 runtime arguments"},
+		{"plain", CompileOptions{}, [3]int{1, 1, 1}, []any{buf(32), int32(32)}, "plain has no device_mesh(device: N)"},
+		{"ar", o("4"), [3]int{0, 1, 1}, []any{buf(32), buf(32), int32(32)}, "grid"},
+	} {
+		_, _, err := m.prepare(r, gpuMeshKernel(t, c.k), c.opts, c.grid, c.args)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %v: %v, want %q", c.k, c.grid, err, c.want)
+		}
+	}
+}
+
+func TestLaunchRecord(t *testing.T) {
+	k := gpuMeshKernel(t, "ar")
+	heap := &nccl.Heap{Base: 0x100000, SyncBytes: 256, Size: 0x10000}
+	bin := &Binary{Kernel: "ar", PTX: "ptx", NumWarps: 4, SmemBytes: 64}
+	params := k.hostParams(map[string]string{"WORLD": "4"})
+	inHeap := &DeviceBuffer{Ptr: 0x100000 + 512, DType: F32, N: 100}
+	outside := &DeviceBuffer{Ptr: 0x900000, DType: F32, N: 8}
+	rec := launchRecord(bin, [3]int{3, 1, 1}, params, []any{inHeap, outside, int32(5)}, heap)
+	want := []nccl.BufferRecord{{Name: "x", Bytes: 400, Offset: 512}, {Name: "out", Bytes: 32, Offset: -1}}
+	if rec.Kernel != "ar" || rec.Grid != [3]int{3, 1, 1} || rec.Block != 128 || rec.Smem != 64 || len(rec.Buffers) != 2 || rec.Buffers[0] != want[0] || rec.Buffers[1] != want[1] {
+		t.Errorf("record: %+v", rec)
+	}
+	other := launchRecord(&Binary{Kernel: "ar", PTX: "other ptx", NumWarps: 4}, [3]int{3, 1, 1}, params, []any{inHeap, outside, int32(5)}, heap)
+	if other.Binary == rec.Binary {
+		t.Error("two builds have one hash")
+	}
+}
+
+func TestSymmetricBufferFreeKeepsHeap(t *testing.T) {
+	b := &DeviceBuffer{Ptr: 4096, DType: F32, N: 4, symmetric: true}
+	g := &GPU{ctx: &cuda.Context{}}
+	if err := g.Free(b); err != nil || b.Ptr != 0 {
+		t.Errorf("Free of a symmetric buffer: %v, ptr %#x", err, b.Ptr)
+	}
+}
