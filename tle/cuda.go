@@ -327,12 +327,6 @@ func (g *GPU) Launch(gk *LoadedKernel, grid [3]int, args ...any) error {
 // LaunchWith is Launch with the launch's options (PDL: a programmatic
 // dependent launch).
 func (g *GPU) LaunchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args ...any) error {
-	return g.launchWith(gk, o, grid, args, nil)
-}
-
-// launchWith is LaunchWith with the hidden parameters a kernel of a device
-// mesh takes after its own (rank, heap_bases, sync: GPUMesh.Launch).
-func (g *GPU) launchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args, hidden []any) error {
 	if err := g.check("Launch"); err != nil {
 		return err
 	}
@@ -382,12 +376,6 @@ func (g *GPU) launchWith(gk *LoadedKernel, o LaunchOptions, grid [3]int, args, h
 				return fmt.Errorf("grid %v is not a multiple of the cluster %v", grid, c)
 			}
 		}
-	}
-	if len(hidden) > 0 {
-		if gk.bin.ScratchBytes > 0 {
-			return fmt.Errorf("%s: a kernel of a device mesh with make_desc maps is not supported yet", gk.bin.Kernel)
-		}
-		return gk.fn.Launch(cfg, append(args, hidden...)...)
 	}
 	if n := gk.bin.ScratchBytes; n > 0 {
 		total, err := scratchBytes(gk.bin, grid)

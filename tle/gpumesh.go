@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -284,23 +285,37 @@ func (k *Kernel) meshWorld(opts CompileOptions) (int, error) {
 // build, grid and buffer sizes (an all-gather over NCCL), that the
 // kernel's mesh has World devices, and that the grid's barriers fit the
 // heap's sync area; an error on one rank is an error on all. It does not
-// wait for the kernels.
+// wait for the kernels. Prepare does the checks once for many launches.
 func (m *GPUMesh) Launch(k *Kernel, opts CompileOptions, grid [3]int, args [][]any) error {
+	p, err := m.Prepare(k, opts, grid, args)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	return p.Launch()
+}
+
+// MeshPrepared is a launch on every local rank of a mesh, checked and set
+// once (GPUMesh.Prepare), launched again and again.
+type MeshPrepared struct {
+	ranks []*Prepared
+}
+
+// Prepare is Launch's checks and argument setting without the launch.
+func (m *GPUMesh) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args [][]any) (*MeshPrepared, error) {
 	if m == nil || len(m.ranks) == 0 {
-		return errors.New("tle: Launch on a nil or closed *tle.GPUMesh")
+		return nil, errors.New("tle: Launch on a nil or closed *tle.GPUMesh")
 	}
 	if k == nil {
-		return errors.New("tle: GPUMesh.Launch of a nil *tle.Kernel")
+		return nil, errors.New("tle: GPUMesh.Launch of a nil *tle.Kernel")
 	}
 	if len(args) != len(m.ranks) {
-		return fmt.Errorf("tle: launching %s on ranks %v of the mesh: %d argument lists, want one per rank", k.Name(), m.Ranks(), len(args))
+		return nil, fmt.Errorf("tle: launching %s on ranks %v of the mesh: %d argument lists, want one per rank", k.Name(), m.Ranks(), len(args))
 	}
-	return m.eachRank(func(r *meshRank) error {
-		i := 0
-		for i < len(m.ranks) && m.ranks[i] != r {
-			i++
-		}
-		gk, rec, err := m.prepare(r, k, opts, grid, args[i])
+	mp := &MeshPrepared{ranks: make([]*Prepared, len(m.ranks))}
+	err := m.eachRank(func(r *meshRank) error {
+		i := slices.Index(m.ranks, r)
+		gk, rec, vals, err := m.prepare(r, k, opts, grid, args[i])
 		if err != nil {
 			// the other ranks still compare records: they learn of it
 			// rather than wait for this one
@@ -310,49 +325,81 @@ func (m *GPUMesh) Launch(k *Kernel, opts CompileOptions, grid [3]int, args [][]a
 		if err := r.comm.AgreeLaunch(rec); err != nil {
 			return fmt.Errorf("rank %d: %w", r.comm.Rank, err)
 		}
-		vals, _, _ := deviceArgs(k.Name(), k.hostParams(opts.Defines), args[i])
-		hidden := []any{int32(r.comm.Rank), DevicePtr(r.heap.BasesDev), DevicePtr(r.heap.Sync())}
-		return r.gpu.launchWith(gk, LaunchOptions{}, grid, vals, hidden)
+		vals = append(vals, int32(r.comm.Rank), DevicePtr(r.heap.BasesDev), DevicePtr(r.heap.Sync()))
+		mp.ranks[i], err = r.gpu.prepare(gk, grid, vals, 0)
+		return err
 	})
+	if err != nil {
+		mp.Close()
+		return nil, err
+	}
+	return mp, nil
+}
+
+// Launch enqueues the kernel on every local rank; it does not wait.
+func (p *MeshPrepared) Launch() error {
+	for _, r := range p.ranks {
+		if err := r.Launch(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close releases the launches' argument blocks.
+func (p *MeshPrepared) Close() error {
+	var errs []error
+	for _, r := range p.ranks {
+		if r != nil {
+			errs = append(errs, r.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // prepare checks one rank's launch and compiles it: its launch record.
-func (m *GPUMesh) prepare(r *meshRank, k *Kernel, opts CompileOptions, grid [3]int, args []any) (*gpuKernel, nccl.LaunchRecord, error) {
+func (m *GPUMesh) prepare(r *meshRank, k *Kernel, opts CompileOptions, grid [3]int, args []any) (*gpuKernel, nccl.LaunchRecord, []any, error) {
 	var rec nccl.LaunchRecord
 	if err := checkGrid(grid); err != nil {
-		return nil, rec, err
+		return nil, rec, nil, err
 	}
 	if err := opts.validate(); err != nil {
-		return nil, rec, err
+		return nil, rec, nil, err
 	}
 	opts = k.noneDefines(opts, func(_ string, i int) bool { return i < len(args) && isNilArg(args[i]) })
 	params := k.hostParams(opts.Defines)
-	_, div16, err := deviceArgs(k.Name(), params, args)
+	vals, div16, err := deviceArgs(k.Name(), params, args)
 	if err != nil {
-		return nil, rec, err
+		return nil, rec, nil, err
 	}
 	opts.Div16 = div16
 	world, err := k.meshWorld(opts)
 	if err != nil {
-		return nil, rec, err
+		return nil, rec, nil, err
 	}
 	if world == 0 {
-		return nil, rec, fmt.Errorf("tle: %s has no device_mesh(device: N); launch it on one GPU", k.Name())
+		return nil, rec, nil, fmt.Errorf("tle: %s has no device_mesh(device: N); launch it on one GPU", k.Name())
 	}
 	if world != m.world {
-		return nil, rec, fmt.Errorf("tle: %s's device_mesh has %d devices, the mesh of GPUs %d", k.Name(), world, m.world)
+		return nil, rec, nil, fmt.Errorf("tle: %s's device_mesh has %d devices, the mesh of GPUs %d", k.Name(), world, m.world)
 	}
 	programs := grid[0] * grid[1] * grid[2]
 	if need := deviceSyncBytes(world, programs); need > r.heap.SyncBytes {
-		return nil, rec, fmt.Errorf("tle: %s over grid %v (%d programs) needs %d bytes of device-barrier area, the heap reserved %d (GPUMeshOptions.MaxPrograms %d)",
+		return nil, rec, nil, fmt.Errorf("tle: %s over grid %v (%d programs) needs %d bytes of device-barrier area, the heap reserved %d (GPUMeshOptions.MaxPrograms %d)",
 			k.Name(), grid, programs, need, r.heap.SyncBytes, r.heap.SyncBytes/(8*world))
 	}
 	gk, err := r.gpu.load(k, opts)
 	if err != nil {
-		return nil, rec, err
+		return nil, rec, nil, err
+	}
+	if gk.bin.ScratchBytes > 0 {
+		return nil, rec, nil, fmt.Errorf("tle: %s: a kernel of a device mesh with make_desc maps is not supported yet", k.Name())
+	}
+	if err := r.gpu.encodeDescs(gk.bin, vals); err != nil {
+		return nil, rec, nil, err
 	}
 	rec = launchRecord(gk.bin, grid, params, args, r.heap)
-	return gk, rec, nil
+	return gk, rec, vals, nil
 }
 
 // launchRecord is what the ranks compare before a launch.
@@ -401,4 +448,89 @@ func (m *GPUMesh) Close() error {
 	}
 	m.ranks = nil
 	return errors.Join(errs...)
+}
+
+// ncclType is NCCL's name of a buffer's dtype.
+func ncclType(dt DType) (nccl.DataType, error) {
+	switch dt {
+	case ir.F32:
+		return nccl.Float32, nil
+	case ir.F16:
+		return nccl.Float16, nil
+	case ir.BF16:
+		return nccl.BFloat16, nil
+	case ir.F64:
+		return nccl.Float64, nil
+	case ir.I32:
+		return nccl.Int32, nil
+	case ir.I64:
+		return nccl.Int64, nil
+	case ir.I8:
+		return nccl.Int8, nil
+	case ir.U8:
+		return nccl.Uint8, nil
+	}
+	return 0, fmt.Errorf("tle: NCCL has no %s", dt)
+}
+
+// NCCLAllReduce is NCCL's own all-reduce (a sum) of every local rank's
+// send into its recv (the same length), enqueued on the default streams
+// in one NCCL group: the reference the .tle collectives are measured
+// against.
+func (m *GPUMesh) NCCLAllReduce(send, recv []*DeviceBuffer) error {
+	return m.ncclCollective("NCCLAllReduce", send, recv, 1, 1, func(c *nccl.Comm, s, r *DeviceBuffer, t nccl.DataType) error {
+		return c.AllReduce(uint64(s.Ptr), uint64(r.Ptr), s.N, t, nccl.Sum, 0)
+	})
+}
+
+// NCCLAllGather is NCCL's all-gather: recv[i] holds World times send[i].
+func (m *GPUMesh) NCCLAllGather(send, recv []*DeviceBuffer) error {
+	return m.ncclCollective("NCCLAllGather", send, recv, 1, m.world, func(c *nccl.Comm, s, r *DeviceBuffer, t nccl.DataType) error {
+		return c.AllGather(uint64(s.Ptr), uint64(r.Ptr), s.N, t, 0)
+	})
+}
+
+// NCCLReduceScatter is NCCL's reduce-scatter (a sum): send[i] holds World
+// times recv[i].
+func (m *GPUMesh) NCCLReduceScatter(send, recv []*DeviceBuffer) error {
+	return m.ncclCollective("NCCLReduceScatter", send, recv, m.world, 1, func(c *nccl.Comm, s, r *DeviceBuffer, t nccl.DataType) error {
+		return c.ReduceScatter(uint64(s.Ptr), uint64(r.Ptr), r.N, t, nccl.Sum, 0)
+	})
+}
+
+// ncclCollective checks the buffers (one dtype, send[i].N*recvMul ==
+// recv[i].N*sendMul) and issues fn for every local rank in one NCCL group.
+func (m *GPUMesh) ncclCollective(what string, send, recv []*DeviceBuffer, sendMul, recvMul int, fn func(*nccl.Comm, *DeviceBuffer, *DeviceBuffer, nccl.DataType) error) error {
+	if m == nil || len(m.ranks) == 0 {
+		return fmt.Errorf("tle: %s on a nil or closed *tle.GPUMesh", what)
+	}
+	if len(send) != len(m.ranks) || len(recv) != len(m.ranks) {
+		return fmt.Errorf("tle: %s: %d send and %d recv buffers for %d local ranks", what, len(send), len(recv), len(m.ranks))
+	}
+	types := make([]nccl.DataType, len(send))
+	for i := range send {
+		s, r := send[i], recv[i]
+		if s == nil || r == nil || s.Ptr == 0 || r.Ptr == 0 {
+			return fmt.Errorf("tle: %s: rank %d's buffer is nil", what, m.ranks[i].comm.Rank)
+		}
+		if s.DType != r.DType {
+			return fmt.Errorf("tle: %s: rank %d sends %s and receives %s", what, m.ranks[i].comm.Rank, s.DType, r.DType)
+		}
+		if s.N*recvMul != r.N*sendMul {
+			return fmt.Errorf("tle: %s: rank %d sends %d elements and receives %d; want %d:%d", what, m.ranks[i].comm.Rank, s.N, r.N, sendMul, recvMul)
+		}
+		t, err := ncclType(s.DType)
+		if err != nil {
+			return err
+		}
+		types[i] = t
+	}
+	return m.lib.Group(func() error {
+		for i, r := range m.ranks {
+			if err := fn(r.comm, send[i], recv[i], types[i]); err != nil {
+				return fmt.Errorf("rank %d: %w", r.comm.Rank, err)
+			}
+		}
+		return nil
+	})
 }

@@ -126,7 +126,7 @@ func TestMeshLaunchChecks(t *testing.T) {
 		{"plain", CompileOptions{}, [3]int{1, 1, 1}, []any{buf(32), int32(32)}, "plain has no device_mesh(device: N)"},
 		{"ar", o("4"), [3]int{0, 1, 1}, []any{buf(32), buf(32), int32(32)}, "grid"},
 	} {
-		_, _, err := m.prepare(r, gpuMeshKernel(t, c.k), c.opts, c.grid, c.args)
+		_, _, _, err := m.prepare(r, gpuMeshKernel(t, c.k), c.opts, c.grid, c.args)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %v: %v, want %q", c.k, c.grid, err, c.want)
 		}
