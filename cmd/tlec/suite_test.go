@@ -130,3 +130,26 @@ func TestCollectiveSuites(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "allreduce needs a GPU")
 }
+
+// bench builds without names leaves the mesh suites out (their kernels
+// need the NVPTX lowering of device meshes); named, they are built.
+func TestBenchBuildsLeavesMeshSuitesOut(t *testing.T) {
+	names := func(ss []*registry.Suite) (out []string) {
+		for _, s := range ss {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	all, err := buildSuites(nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, all)
+	require.Len(t, all, len(registry.Suites())-3)
+	for _, n := range []string{"allreduce", "allgather", "reducescatter"} {
+		require.NotContains(t, names(all), n)
+	}
+	named, err := buildSuites([]string{"allgather", "tutorials"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"allgather", "tutorials"}, names(named))
+	_, err = buildSuites([]string{"nosuch"})
+	require.ErrorContains(t, err, `no suite "nosuch"`)
+}

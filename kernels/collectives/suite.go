@@ -31,6 +31,7 @@ func suite(name string) *registry.Suite {
 	}
 	return &registry.Suite{
 		Name: name,
+		Mesh: true,
 		Doc:  suiteDocs[name],
 		Help: fmt.Sprintf(`The %s suite runs the collective of kernels/collectives on --devices N
 GPUs of this host (one process; NCCL found as docs/distributed.md says),
