@@ -8,8 +8,12 @@ import (
 	"unsafe"
 )
 
-// winCollSymmetric is NCCL_WIN_COLL_SYMMETRIC (nccl.h, 2.27).
-const winCollSymmetric = 0x01
+// winCollSymmetric is NCCL_WIN_COLL_SYMMETRIC (nccl.h, 2.27);
+// winAlign is NCCL_WIN_REQUIRED_ALIGNMENT.
+const (
+	winCollSymmetric = 0x01
+	winAlign         = 4096
+)
 
 // HeapAlign is the alignment of the heap's parts: the sync area's size is
 // rounded up to it, and every buffer starts at a multiple of it.
@@ -113,7 +117,9 @@ func NewHeap(c *Comm, size, syncBytes int) (*Heap, error) {
 		return nil, fmt.Errorf("nccl: NewHeap(size %d, syncBytes %d): sizes must not be negative", size, syncBytes)
 	}
 	h := &Heap{Comm: c, Mode: c.lib.Heap, SyncBytes: roundUp(syncBytes, HeapAlign)}
-	h.Size = h.SyncBytes + roundUp(max(size, 1), HeapAlign)
+	// whole pages: NCCL registers windows at NCCL_WIN_REQUIRED_ALIGNMENT
+	// (4096) and maps memory by pages
+	h.Size = roundUp(h.SyncBytes+roundUp(max(size, 1), HeapAlign), winAlign)
 	h.next = h.SyncBytes
 	dev := c.Device
 	var err error

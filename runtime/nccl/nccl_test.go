@@ -463,11 +463,11 @@ func TestHeapPeerPointers(t *testing.T) {
 	}
 	checkBases(t, hs)
 	h := hs[1]
-	if h.Mode != PeerPointers || h.SyncBytes != 256 || h.Size != 256+10240 || h.Base%4096 != 0 {
+	if h.Mode != PeerPointers || h.SyncBytes != 256 || h.Size != 12288 || h.Base%4096 != 0 {
 		t.Errorf("heap: mode %v, sync %d, size %d, base %#x", h.Mode, h.SyncBytes, h.Size, h.Base)
 	}
 	log := fakeLog(t, l)
-	if logHas(t, log, "ncclMemAlloc(size=10496)") != 3 || logHas(t, log, "ncclCommWindowRegister(rank=2, size=10496, flags=1)") != 1 ||
+	if logHas(t, log, "ncclMemAlloc(size=12288)") != 3 || logHas(t, log, "ncclCommWindowRegister(rank=2, size=12288, flags=1)") != 1 ||
 		logHas(t, log, "ncclGetPeerDevicePointer(offset=0, peer=") != 6 {
 		t.Errorf("log: %q", log)
 	}
@@ -476,7 +476,7 @@ func TestHeapPeerPointers(t *testing.T) {
 	if err != nil || err2 != nil || a.Offset != 256 || b.Offset != 256+1024 || b.Ptr != h.Base+1280 {
 		t.Errorf("allocations: %+v %+v %v %v", a, b, err, err2)
 	}
-	if _, err := h.Alloc(10000); err == nil || !strings.Contains(err.Error(), "bytes left") {
+	if _, err := h.Alloc(12000); err == nil || !strings.Contains(err.Error(), "bytes left") {
 		t.Errorf("an allocation past the end: %v", err)
 	}
 	for _, x := range hs {
