@@ -471,6 +471,21 @@ func TestHeapPeerPointers(t *testing.T) {
 		logHas(t, log, "ncclGetPeerDevicePointer(offset=0, peer=") != 6 {
 		t.Errorf("log: %q", log)
 	}
+	// rank 1's collective calls, in order: the headers, the window, the
+	// reachability status, the closing barrier
+	var seq []string
+	for _, l := range log {
+		if strings.Contains(l, "(rank=1,") {
+			seq = append(seq, l[:strings.Index(l, "(")])
+		}
+	}
+	if want := []string{"ncclAllGather", "ncclCommWindowRegister", "ncclAllGather", "ncclAllGather"}; !slices.Equal(seq, want) {
+		t.Errorf("rank 1's calls: %v, want %v", seq, want)
+	}
+	if i, j := slices.IndexFunc(log, func(l string) bool { return strings.HasPrefix(l, "ncclMemAlloc") }),
+		slices.IndexFunc(log, func(l string) bool { return strings.HasPrefix(l, "ncclCommWindowRegister") }); i < 0 || j < i {
+		t.Errorf("ncclMemAlloc (line %d) is not before the first ncclCommWindowRegister (line %d)", i, j)
+	}
 	a, err := h.Alloc(1000)
 	b, err2 := h.Alloc(10)
 	if err != nil || err2 != nil || a.Offset != 256 || b.Offset != 256+1024 || b.Ptr != h.Base+1280 {
