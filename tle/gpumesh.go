@@ -216,10 +216,18 @@ func (m *GPUMesh) eachRank(fn func(r *meshRank) error) error {
 }
 
 // World is the number of ranks of the mesh.
-func (m *GPUMesh) World() int { return m.world }
+func (m *GPUMesh) World() int {
+	if m == nil {
+		return 0
+	}
+	return m.world
+}
 
 // Ranks are the ranks this process drives, in order.
 func (m *GPUMesh) Ranks() []int {
+	if m == nil {
+		return nil
+	}
 	rs := make([]int, len(m.ranks))
 	for i, r := range m.ranks {
 		rs[i] = r.comm.Rank
@@ -227,11 +235,20 @@ func (m *GPUMesh) Ranks() []int {
 	return rs
 }
 
-// GPU is the GPU of the i-th rank this process drives.
-func (m *GPUMesh) GPU(i int) *GPU { return m.ranks[i].gpu }
+// GPU is the GPU of the i-th rank this process drives (nil when there is
+// no such rank).
+func (m *GPUMesh) GPU(i int) *GPU {
+	if m == nil || i < 0 || i >= len(m.ranks) {
+		return nil
+	}
+	return m.ranks[i].gpu
+}
 
 // Name says what the mesh is.
 func (m *GPUMesh) Name() string {
+	if m == nil || m.lib == nil {
+		return "nil *tle.GPUMesh"
+	}
 	return fmt.Sprintf("%d GPUs (NCCL %s at %s, heap: %s), this process ranks %v", m.world, m.lib.Version, m.lib.Path, m.lib.Heap, m.Ranks())
 }
 
@@ -241,6 +258,9 @@ func (m *GPUMesh) Name() string {
 // remote(ptr, r, mesh) of a pointer into it reaches rank r's copy.
 // The buffers live as long as the mesh (Free releases nothing).
 func (m *GPUMesh) AllocSymmetric(dt DType, n int) ([]*DeviceBuffer, error) {
+	if m == nil || len(m.ranks) == 0 {
+		return nil, errors.New("tle: AllocSymmetric on a nil or closed *tle.GPUMesh")
+	}
 	if err := checkAlloc(dt, n); err != nil {
 		return nil, err
 	}
@@ -424,6 +444,9 @@ func launchRecord(bin *Binary, grid [3]int, params []hostParam, args []any, heap
 // Synchronize waits for every local rank's GPU and reports a
 // communicator's asynchronous error.
 func (m *GPUMesh) Synchronize() error {
+	if m == nil {
+		return errors.New("tle: Synchronize on a nil *tle.GPUMesh")
+	}
 	return m.eachRank(func(r *meshRank) error {
 		if err := r.gpu.ctx.Synchronize(); err != nil {
 			return fmt.Errorf("rank %d: %w", r.comm.Rank, err)

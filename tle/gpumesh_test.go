@@ -61,6 +61,18 @@ func TestOpenGPUMeshErrors(t *testing.T) {
 	if m.Close() != nil {
 		t.Error("Close of a nil mesh")
 	}
+	if m.World() != 0 || m.Ranks() != nil || m.GPU(0) != nil || m.Name() != "nil *tle.GPUMesh" {
+		t.Error("a nil mesh's accessors")
+	}
+	if _, err := m.AllocSymmetric(F32, 4); err == nil {
+		t.Error("AllocSymmetric on a nil mesh")
+	}
+	if m.Synchronize() == nil || m.NCCLAllReduce(nil, nil) == nil {
+		t.Error("Synchronize or NCCLAllReduce on a nil mesh")
+	}
+	if _, err := m.Prepare(nil, CompileOptions{}, [3]int{1, 1, 1}, nil); err == nil {
+		t.Error("Prepare on a nil mesh")
+	}
 }
 
 // With an NCCL (the fake) but no GPU, the error says there is no GPU.
