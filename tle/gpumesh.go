@@ -358,6 +358,9 @@ func (m *GPUMesh) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args [][]
 
 // Launch enqueues the kernel on every local rank; it does not wait.
 func (p *MeshPrepared) Launch() error {
+	if p == nil {
+		return errors.New("tle: Launch of a nil *tle.MeshPrepared")
+	}
 	for _, r := range p.ranks {
 		if err := r.Launch(); err != nil {
 			return err
@@ -368,6 +371,9 @@ func (p *MeshPrepared) Launch() error {
 
 // Close releases the launches' argument blocks.
 func (p *MeshPrepared) Close() error {
+	if p == nil {
+		return nil
+	}
 	var errs []error
 	for _, r := range p.ranks {
 		if r != nil {

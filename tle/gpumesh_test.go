@@ -73,6 +73,10 @@ func TestOpenGPUMeshErrors(t *testing.T) {
 	if _, err := m.Prepare(nil, CompileOptions{}, [3]int{1, 1, 1}, nil); err == nil {
 		t.Error("Prepare on a nil mesh")
 	}
+	var p *MeshPrepared
+	if p.Launch() == nil || p.Close() != nil {
+		t.Error("a nil MeshPrepared")
+	}
 }
 
 // With an NCCL (the fake) but no GPU, the error says there is no GPU.
