@@ -174,3 +174,94 @@ func TestSymmetricBufferFreeKeepsHeap(t *testing.T) {
 		t.Errorf("Free of a symmetric buffer: %v, ptr %#x", err, b.Ptr)
 	}
 }
+
+// On a host with two GPUs and NCCL (needs no NVPTX lowering of device
+// meshes): the heap's peer table reaches the peer's memory (a copy from
+// heap_bases[1] + offset on rank 0 reads what rank 1 wrote), and NCCL's
+// all-reduce through the binding sums.
+func TestGPUMeshHeapAndNCCL(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	m, err := OpenGPUMesh(2, GPUMeshOptions{HeapBytes: 1 << 20, MaxPrograms: 16})
+	if err != nil {
+		if errors.Is(err, ErrNoNCCL) || errors.Is(err, cuda.ErrNoDevice) {
+			t.Skipf("no mesh of 2 GPUs: %v", err)
+		}
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i, r := range m.ranks {
+		h := r.heap
+		if h.Bases[i] != h.Base || len(h.Bases) != 2 || h.SyncBytes < deviceSyncBytes(2, 16) {
+			t.Fatalf("rank %d's heap: %+v", i, h)
+		}
+		sync := make([]byte, h.SyncBytes)
+		if err := r.gpu.ctx.CopyDtoH(sync, cuda.DevicePtr(h.Sync())); err != nil {
+			t.Fatal(err)
+		}
+		for j, b := range sync {
+			if b != 0 {
+				t.Fatalf("rank %d's sync area byte %d is %d", i, j, b)
+			}
+		}
+	}
+	x, err := m.AllocSymmetric(F32, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, 256)
+	for i := range want {
+		want[i] = float64(i) + 0.5
+	}
+	if err := m.GPU(1).UploadTo(x[1], want); err != nil {
+		t.Fatal(err)
+	}
+	g0 := m.GPU(0)
+	local, err := g0.Alloc(F32, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g0.Free(local)
+	h0 := m.ranks[0].heap
+	peer := &DeviceBuffer{Ptr: DevicePtr(uint64(x[0].Ptr) - h0.Base + h0.Bases[1]), DType: F32, N: 256}
+	if err := g0.CopyDtoD(local, peer, 256*4); err != nil {
+		t.Fatal(err)
+	}
+	got, err := g0.Download(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("rank 0 read %g at %d of rank 1's buffer through heap_bases, want %g", got[i], i, want[i])
+		}
+	}
+	if err := m.GPU(0).UploadTo(x[0], want); err != nil {
+		t.Fatal(err)
+	}
+	sum := []*DeviceBuffer{nil, nil}
+	for i := range sum {
+		if sum[i], err = m.GPU(i).Alloc(F32, 256); err != nil {
+			t.Fatal(err)
+		}
+		defer m.GPU(i).Free(sum[i])
+	}
+	if err := m.NCCLAllReduce(x, sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range sum {
+		got, err := m.GPU(i).Download(sum[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range want {
+			if got[j] != 2*want[j] {
+				t.Fatalf("rank %d: NCCL's sum at %d is %g, want %g", i, j, got[j], 2*want[j])
+			}
+		}
+	}
+}
