@@ -56,13 +56,6 @@ type meshRank struct {
 	heap *nccl.Heap
 }
 
-// deviceSyncBytes is the device-barrier area a launch of programs
-// programs on a mesh of world devices uses: per program 2*world u32
-// counters.
-// TODO(integrator): call nvptx.DeviceSyncBytes once the NVPTX lowering of
-// device meshes is merged (the ABI both sides code to).
-func deviceSyncBytes(world, programs int) int { return 8 * world * programs }
-
 func (o GPUMeshOptions) sizes() (heap, sync int, err error) {
 	heap, progs := o.HeapBytes, o.MaxPrograms
 	if heap == 0 {
@@ -123,7 +116,7 @@ func OpenGPUMesh(n int, o GPUMeshOptions) (*GPUMesh, error) {
 		m.ranks[i].comm = c
 	}
 	if err := m.eachRank(func(r *meshRank) (err error) {
-		r.heap, err = nccl.NewHeap(r.comm, heap, deviceSyncBytes(n, progs))
+		r.heap, err = nccl.NewHeap(r.comm, heap, DeviceSyncBytes(n, progs))
 		return err
 	}); err != nil {
 		m.Close()
@@ -162,7 +155,7 @@ func JoinGPUMesh(ctx context.Context, o GPUMeshOptions) (*GPUMesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := nccl.NewHeap(comm, heap, deviceSyncBytes(rv.World, progs))
+	h, err := nccl.NewHeap(comm, heap, DeviceSyncBytes(rv.World, progs))
 	if err != nil {
 		comm.Destroy()
 		return nil, err
@@ -346,7 +339,21 @@ func (m *GPUMesh) Prepare(k *Kernel, opts CompileOptions, grid [3]int, args [][]
 			return fmt.Errorf("rank %d: %w", r.comm.Rank, err)
 		}
 		vals = append(vals, int32(r.comm.Rank), DevicePtr(r.heap.BasesDev), DevicePtr(r.heap.Sync()))
-		mp.ranks[i], err = r.gpu.prepare(gk, grid, vals, 0)
+		var scratch DevicePtr // the make_desc maps, after the mesh's parameters
+		if gk.bin.ScratchBytes > 0 {
+			n, err := scratchBytes(gk.bin, grid)
+			if err != nil {
+				return err
+			}
+			if scratch, err = r.gpu.ctx.Alloc(n); err != nil {
+				return fmt.Errorf("rank %d: %s: the scratch of its make_desc maps: %w", r.comm.Rank, k.Name(), err)
+			}
+			vals = append(vals, scratch)
+		}
+		mp.ranks[i], err = r.gpu.prepare(gk, grid, vals, scratch)
+		if err != nil && scratch != 0 {
+			r.gpu.ctx.Free(scratch)
+		}
 		return err
 	})
 	if err != nil {
@@ -410,7 +417,7 @@ func (m *GPUMesh) prepare(r *meshRank, k *Kernel, opts CompileOptions, grid [3]i
 		return nil, rec, nil, fmt.Errorf("tle: %s's device_mesh has %d devices, the mesh of GPUs %d", k.Name(), world, m.world)
 	}
 	programs := grid[0] * grid[1] * grid[2]
-	if need := deviceSyncBytes(world, programs); need > r.heap.SyncBytes {
+	if need := DeviceSyncBytes(world, programs); need > r.heap.SyncBytes {
 		return nil, rec, nil, fmt.Errorf("tle: %s over grid %v (%d programs) needs %d bytes of device-barrier area, the heap reserved %d (GPUMeshOptions.MaxPrograms %d)",
 			k.Name(), grid, programs, need, r.heap.SyncBytes, r.heap.SyncBytes/(8*world))
 	}
@@ -418,8 +425,8 @@ func (m *GPUMesh) prepare(r *meshRank, k *Kernel, opts CompileOptions, grid [3]i
 	if err != nil {
 		return nil, rec, nil, err
 	}
-	if gk.bin.ScratchBytes > 0 {
-		return nil, rec, nil, fmt.Errorf("tle: %s: a kernel of a device mesh with make_desc maps is not supported yet", k.Name())
+	if want := []string{"rank", "heap_bases", "sync"}; gk.bin.MeshDevices != world || len(gk.bin.Hidden) < 3 || !slices.Equal(gk.bin.Hidden[:3], want) {
+		return nil, rec, nil, fmt.Errorf("tle: %s was compiled for a mesh of %d devices with the hidden parameters %v; the launch passes %v", k.Name(), gk.bin.MeshDevices, gk.bin.Hidden, want)
 	}
 	if err := r.gpu.encodeDescs(gk.bin, vals); err != nil {
 		return nil, rec, nil, err

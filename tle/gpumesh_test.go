@@ -15,7 +15,7 @@ import (
 // A mesh of GPUs without a GPU or without NCCL: clear errors, no panic.
 // The launch's checks (the kernel's mesh size, the device-barrier area,
 // what the ranks compare) are tested without a GPU; the launch itself
-// needs one and the NVPTX lowering of device meshes.
+// needs GPUs (kernels/collectives' GPU test launches on a mesh).
 
 const meshSrc = `kernel ar(x *f32, out *f32, n i32, WORLD const i32) {
     mesh := device_mesh(device: WORLD)
@@ -126,7 +126,7 @@ func TestMeshWorld(t *testing.T) {
 // the compile for the GPU).
 func TestMeshLaunchChecks(t *testing.T) {
 	m := &GPUMesh{world: 4}
-	r := &meshRank{heap: &nccl.Heap{SyncBytes: deviceSyncBytes(4, 16), Size: 1 << 20, Base: 1 << 20}}
+	r := &meshRank{heap: &nccl.Heap{SyncBytes: DeviceSyncBytes(4, 16), Size: 1 << 20, Base: 1 << 20}}
 	buf := func(n int) *DeviceBuffer { return &DeviceBuffer{Ptr: 1<<20 + 4096, DType: F32, N: n} }
 	o := func(w string) CompileOptions { return CompileOptions{Defines: map[string]string{"WORLD": w}} }
 	for _, c := range []struct {
@@ -175,10 +175,10 @@ func TestSymmetricBufferFreeKeepsHeap(t *testing.T) {
 	}
 }
 
-// On a host with two GPUs and NCCL (needs no NVPTX lowering of device
-// meshes): the heap's peer table reaches the peer's memory (a copy from
-// heap_bases[1] + offset on rank 0 reads what rank 1 wrote), and NCCL's
-// all-reduce through the binding sums.
+// On a host with two GPUs and NCCL, with no kernel: the heap's peer
+// table reaches the peer's memory (a copy from heap_bases[1] + offset on
+// rank 0 reads what rank 1 wrote), and NCCL's all-reduce through the
+// binding sums.
 func TestGPUMeshHeapAndNCCL(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skipf("no GPU: %v", err)
@@ -193,7 +193,7 @@ func TestGPUMeshHeapAndNCCL(t *testing.T) {
 	defer m.Close()
 	for i, r := range m.ranks {
 		h := r.heap
-		if h.Bases[i] != h.Base || len(h.Bases) != 2 || h.SyncBytes < deviceSyncBytes(2, 16) {
+		if h.Bases[i] != h.Base || len(h.Bases) != 2 || h.SyncBytes < DeviceSyncBytes(2, 16) {
 			t.Fatalf("rank %d's heap: %+v", i, h)
 		}
 		sync := make([]byte, h.SyncBytes)

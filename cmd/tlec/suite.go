@@ -85,7 +85,7 @@ the suites' dry runs at their default settings as "kernel binding sha256"
 of its LLVM IR, sorted (--ll DIR also writes each LLVM IR), so that two
 commits' lists show whether a change touched a timed kernel; without
 names it leaves out the suites of a mesh of GPUs (allreduce, allgather,
-reducescatter), whose kernels the GPU backend does not compile yet.
+reducescatter), which bench builds NAME... builds.
 
 The suites:
 `)

@@ -131,8 +131,8 @@ func TestCollectiveSuites(t *testing.T) {
 	require.Contains(t, errs, "allreduce needs a GPU")
 }
 
-// bench builds without names leaves the mesh suites out (their kernels
-// need the NVPTX lowering of device meshes); named, they are built.
+// bench builds without names leaves the mesh suites out (ir_same compares
+// the single-GPU timed builds); named, they are built.
 func TestBenchBuildsLeavesMeshSuitesOut(t *testing.T) {
 	names := func(ss []*registry.Suite) (out []string) {
 		for _, s := range ss {

@@ -143,8 +143,8 @@ func TestDryBench(t *testing.T) {
 	require.Contains(t, row.Facts, "max_rel_diff_vs_nccl")
 }
 
-// On a host with two GPUs and NCCL: the .tle all-reduce against NCCL's.
-// It needs the NVPTX lowering of device meshes as well.
+// On a host with two GPUs and NCCL: the .tle all-reduces, launched on the
+// mesh with the device-mesh ABI, against NCCL's.
 func TestGPUAllReduceMatchesNCCL(t *testing.T) {
 	cudatest.Require(t)
 	m, err := tle.OpenGPUMesh(2, tle.GPUMeshOptions{HeapBytes: 1 << 22, MaxPrograms: 64})
