@@ -6,6 +6,7 @@ import (
 	// Every package that registers an op or a bench suite.
 	_ "github.com/tlego/tle/kernels/attention/decode"
 	_ "github.com/tlego/tle/kernels/attention/prefill"
+	_ "github.com/tlego/tle/kernels/collectives"
 	_ "github.com/tlego/tle/kernels/kda"
 	_ "github.com/tlego/tle/kernels/tutorials"
 )

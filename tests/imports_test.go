@@ -34,6 +34,8 @@ var importRules = []struct {
 	{"backend", []string{"frontend", "runtime", "tle", "kernels", "cmd"}},
 	{"runtime/cuda", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd", "runtime/interp"}},
 	{"runtime/interp", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd", "runtime/cuda"}},
+	// NCCL through purego: it drives GPUs through runtime/cuda and nothing above
+	{"runtime/nccl", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd", "runtime/interp"}},
 	{"runtime/npy", []string{"gpu", "frontend", "passes", "backend", "tle", "kernels", "cmd"}},
 	// the timing engine is device-agnostic: its clocks come from above
 	{"runtime/timing", []string{"floats", "diag", "ir", "gpu", "frontend", "passes", "backend", "runtime/cuda", "runtime/interp", "runtime/npy", "tle", "kernels", "cmd"}},

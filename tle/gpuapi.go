@@ -16,6 +16,8 @@ type DeviceBuffer struct {
 	Ptr   DevicePtr
 	DType DType
 	N     int
+
+	symmetric bool // a part of a GPUMesh's heap: Free leaves it
 }
 
 // Bytes is the buffer's size in bytes.
@@ -120,7 +122,7 @@ func (g *GPU) Free(b *DeviceBuffer) error {
 	if err := g.check("Free"); err != nil {
 		return err
 	}
-	if g.dry != nil {
+	if g.dry != nil || b.symmetric {
 		b.Ptr = 0
 		return nil
 	}

@@ -210,7 +210,7 @@ func TestBenchKDANeedsGPU(t *testing.T) {
 	require.Contains(t, errs, "kda_fwd needs a GPU")
 	code, _, errs = runCLI("bench", "kda")
 	require.Equal(t, 2, code)
-	require.Contains(t, errs, `no suite "kda" (suites: attn_decode, attn_prefill, kda_fwd, tutorials)`)
+	require.Contains(t, errs, `no suite "kda" (suites: allgather, allreduce, attn_decode, attn_prefill, kda_fwd, reducescatter, tutorials)`)
 }
 
 // TestBenchParts: an unknown --parts name is a usage error, before a GPU

@@ -83,7 +83,9 @@ tlec bench list prints the suites; tlec bench SUITE --help a suite's own
 description and flags. tlec bench builds [SUITE...] prints every build of
 the suites' dry runs at their default settings as "kernel binding sha256"
 of its LLVM IR, sorted (--ll DIR also writes each LLVM IR), so that two
-commits' lists show whether a change touched a timed kernel.
+commits' lists show whether a change touched a timed kernel; without
+names it leaves out the suites of a mesh of GPUs (allreduce, allgather,
+reducescatter), which bench builds NAME... builds.
 
 The suites:
 `)
@@ -362,17 +364,10 @@ func runBenchList(e *env) int {
 // "kernel binding sha256" of the build's LLVM IR; with llDir it also
 // writes each LLVM IR there.
 func runBenchBuilds(e *env, names []string, llDir string) int {
-	var ss []*registry.Suite
-	for _, n := range names {
-		s, ok := registry.LookupSuite(n)
-		if !ok {
-			fmt.Fprintf(e.stderr, "tlec bench builds: no suite %q (tlec bench list)\n", n)
-			return 2
-		}
-		ss = append(ss, s)
-	}
-	if len(ss) == 0 {
-		ss = registry.Suites()
+	ss, err := buildSuites(names)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tlec bench builds: %v\n", err)
+		return 2
 	}
 	if llDir != "" {
 		if err := os.MkdirAll(llDir, 0o755); err != nil {
@@ -421,6 +416,27 @@ func runBenchBuilds(e *env, names []string, llDir string) int {
 		fmt.Fprintln(e.stdout, l)
 	}
 	return 0
+}
+
+// buildSuites are the suites bench builds builds: those named, else every
+// suite but those of a mesh of GPUs (registry.Suite.Mesh).
+func buildSuites(names []string) ([]*registry.Suite, error) {
+	var ss []*registry.Suite
+	for _, n := range names {
+		s, ok := registry.LookupSuite(n)
+		if !ok {
+			return nil, fmt.Errorf("no suite %q (tlec bench list)", n)
+		}
+		ss = append(ss, s)
+	}
+	if len(names) == 0 {
+		for _, s := range registry.Suites() {
+			if !s.Mesh {
+				ss = append(ss, s)
+			}
+		}
+	}
+	return ss, nil
 }
 
 // helpText is `tlec bench SUITE --help`'s text: the suite's own.

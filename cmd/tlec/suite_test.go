@@ -100,3 +100,56 @@ func TestPrintTable(t *testing.T) {
 }
 
 func timing(ms float64) tle.Timing { return tle.Timing{MedianMs: ms, MinMs: ms, Reps: 1} }
+
+// The mesh suites: their flags are checked before anything runs, and
+// without a GPU (or NCCL) the error says what is missing.
+func TestCollectiveSuites(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "allreduce", "--devices", "0"}, "--devices: 0: want at least 1"},
+		{[]string{"bench", "allgather", "--dtype", "f16"}, `--dtype: "f16": want bf16 or f32`},
+		{[]string{"bench", "reducescatter", "--min", "1G", "--max", "4K"}, "--min: 1G is above --max 4K"},
+		{[]string{"bench", "allreduce", "--max", "lots"}, `--max: "lots" is not a size`},
+		{[]string{"bench", "allreduce", "--block", "100"}, "--block: collectives: block 100"},
+		{[]string{"bench", "allgather", "--devices", "8", "--dtype", "f32", "--min", "16", "--max", "16"}, "fewer than one element per device"},
+	} {
+		code, _, errs := runCLI(c.args...)
+		require.Equal(t, 2, code, c.args)
+		require.Contains(t, errs, c.want, c.args)
+	}
+	code, out, errs := runCLI("bench", "allgather", "--devices", "4", "--dtype", "f32", "--max", "8K", "--dry-run")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "8KiB  f32, 4 devices  all_gather")
+	require.Contains(t, out, "8KiB  f32, 4 devices  nccl")
+	if _, err := tle.OpenGPU(); err == nil {
+		return // a GPU host: the suite would run
+	}
+	code, _, errs = runCLI("bench", "allreduce", "--devices", "2", "--max", "4K")
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "allreduce needs a GPU")
+}
+
+// bench builds without names leaves the mesh suites out (ir_same compares
+// the single-GPU timed builds); named, they are built.
+func TestBenchBuildsLeavesMeshSuitesOut(t *testing.T) {
+	names := func(ss []*registry.Suite) (out []string) {
+		for _, s := range ss {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	all, err := buildSuites(nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, all)
+	require.Len(t, all, len(registry.Suites())-3)
+	for _, n := range []string{"allreduce", "allgather", "reducescatter"} {
+		require.NotContains(t, names(all), n)
+	}
+	named, err := buildSuites([]string{"allgather", "tutorials"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"allgather", "tutorials"}, names(named))
+	_, err = buildSuites([]string{"nosuch"})
+	require.ErrorContains(t, err, `no suite "nosuch"`)
+}

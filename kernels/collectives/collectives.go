@@ -5,7 +5,12 @@
 // (WORLD). They run on the interpreter's simulated devices
 // (tle.SimDevices) and compile to PTX with the device-mesh ABI (hidden
 // rank, heap_bases and sync parameters; docs/distributed.md), which a
-// launch on a mesh of GPUs passes.
+// launch on a mesh of GPUs joined by NCCL (tle.GPUMesh) passes: AllReduce,
+// AllGather and ReduceScatter. The ops all_reduce, all_gather and
+// reduce_scatter (tlec op NAME: x is a [WORLD, n] array, a row per device)
+// run them on either. The bench suites allreduce, allgather and
+// reducescatter (tlec bench NAME --devices N) time them beside NCCL's
+// own collectives, with nccl-tests' algbw and busbw.
 package collectives
 
 import "embed"

@@ -62,6 +62,8 @@ type Driver struct {
 	cuOccupancyMaxActiveBlocksPerMultiprocessor                            uintptr // optional
 	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiateWithFlags  uintptr // optional (graphs)
 	cuGraphLaunch, cuGraphExecDestroy, cuGraphDestroy                      uintptr // optional (graphs)
+	cuDeviceCanAccessPeer, cuCtxEnablePeerAccess                           uintptr // optional (several GPUs)
+	cuIpcGetMemHandle, cuIpcOpenMemHandle, cuIpcCloseMemHandle             uintptr // optional (several processes)
 	missingOptional                                                        map[string]bool
 }
 
@@ -109,6 +111,9 @@ func (d *Driver) optional() []sym {
 		{"cuStreamBeginCapture_v2", &d.cuStreamBeginCapture}, {"cuStreamEndCapture", &d.cuStreamEndCapture},
 		{"cuGraphInstantiateWithFlags", &d.cuGraphInstantiateWithFlags}, {"cuGraphLaunch", &d.cuGraphLaunch},
 		{"cuGraphExecDestroy", &d.cuGraphExecDestroy}, {"cuGraphDestroy", &d.cuGraphDestroy},
+		{"cuDeviceCanAccessPeer", &d.cuDeviceCanAccessPeer}, {"cuCtxEnablePeerAccess", &d.cuCtxEnablePeerAccess},
+		{"cuIpcGetMemHandle", &d.cuIpcGetMemHandle}, {"cuIpcOpenMemHandle_v2", &d.cuIpcOpenMemHandle},
+		{"cuIpcCloseMemHandle", &d.cuIpcCloseMemHandle},
 	}
 }
 

@@ -306,6 +306,37 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
 }
 
 #ifndef NO_EX
+/* Peers and IPC: the one fake device reaches itself; a handle carries the
+ * pointer in its first 8 bytes and the pattern 8..63 after, which
+ * cuIpcOpenMemHandle_v2 (the struct passed by value) checks. */
+static long long ipc_flags = -1;
+CUresult cuDeviceCanAccessPeer(int *v, CUdevice a, CUdevice b) { *v = a == 0 && b == 0; return 0; }
+CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+    NEED_CTX;
+    if (peer != &primary || flags) return 1;
+    return 704; /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: it is itself */
+}
+typedef struct { char reserved[64]; } CUipcMemHandle;
+CUresult cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr p) {
+    NEED_CTX;
+    memcpy(h->reserved, &p, 8);
+    for (int i = 8; i < 64; i++) h->reserved[i] = (char)i;
+    return 0;
+}
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *p, CUipcMemHandle h, unsigned int flags) {
+    NEED_CTX;
+    for (int i = 8; i < 64; i++)
+        if (h.reserved[i] != (char)i) return 1;
+    memcpy(p, h.reserved, 8);
+    *p += 64; /* another address for the same memory, as a real mapping is */
+    ipc_flags = flags;
+    return 0;
+}
+CUresult cuIpcCloseMemHandle(CUdeviceptr p) { NEED_CTX; return p ? 0 : 1; }
+long long fake_ipc_flags(void) { return ipc_flags; }
+#endif
+
+#ifndef NO_EX
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **params, void **extra) {
     NEED_CTX;
     if (extra) return 1;
