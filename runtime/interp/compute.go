@@ -117,44 +117,82 @@ func (t *thread) dotF(in *instr, a, b []float64, B, M, K, N int) error {
 }
 
 // dotF1 is one product of dotF: out = acc + a[M,K] x b[K,N], in float64.
+// Rows go two at a time so each loaded row of b serves both; every output
+// element still sums its products in the same order (k in fours, then the
+// rest), so the result does not depend on the pairing.
 func (t *thread) dotF1(a, b, acc, vf []float64, M, K, N int) error {
-	tmp := scratch(&t.pool.scrF[3], N)
-	for i := 0; i < M; i++ {
-		for j := range tmp {
-			tmp[j] = 0
+	buf := scratch(&t.pool.scrF[3], 2*N)
+	t0, t1 := buf[:N], buf[N:2*N]
+	i := 0
+	for ; i+2 <= M; i += 2 {
+		clear(t0)
+		clear(t1)
+		r0, r1 := a[i*K:(i+1)*K], a[(i+1)*K:(i+2)*K]
+		k := 0
+		for ; k+4 <= K; k += 4 {
+			b0 := b[k*N : k*N+N][:len(t0)]
+			b1 := b[(k+1)*N : (k+1)*N+N][:len(t0)]
+			b2 := b[(k+2)*N : (k+2)*N+N][:len(t0)]
+			b3 := b[(k+3)*N : (k+3)*N+N][:len(t0)]
+			a0, a1, a2, a3 := r0[k], r0[k+1], r0[k+2], r0[k+3]
+			c0, c1, c2, c3 := r1[k], r1[k+1], r1[k+2], r1[k+3]
+			t1 := t1[:len(t0)]
+			for j := range t0 {
+				x0, x1, x2, x3 := b0[j], b1[j], b2[j], b3[j]
+				t0[j] += a0*x0 + a1*x1 + a2*x2 + a3*x3
+				t1[j] += c0*x0 + c1*x1 + c2*x2 + c3*x3
+			}
 		}
+		for ; k < K; k++ {
+			b0 := b[k*N : k*N+N][:len(t0)]
+			a0, c0 := r0[k], r1[k]
+			t1 := t1[:len(t0)]
+			for j := range t0 {
+				t0[j] += a0 * b0[j]
+				t1[j] += c0 * b0[j]
+			}
+		}
+		dotRow(vf[i*N:(i+1)*N], acc, i*N, t0)
+		dotRow(vf[(i+1)*N:(i+2)*N], acc, (i+1)*N, t1)
+	}
+	for ; i < M; i++ {
+		clear(t0)
 		arow := a[i*K : (i+1)*K]
 		k := 0
 		for ; k+4 <= K; k += 4 {
 			a0, a1, a2, a3 := arow[k], arow[k+1], arow[k+2], arow[k+3]
-			b0 := b[k*N : k*N+N]
-			b1 := b[(k+1)*N : (k+1)*N+N]
-			b2 := b[(k+2)*N : (k+2)*N+N]
-			b3 := b[(k+3)*N : (k+3)*N+N]
-			b0, b1, b2, b3 = b0[:len(tmp)], b1[:len(tmp)], b2[:len(tmp)], b3[:len(tmp)]
-			for j := range tmp {
-				tmp[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j]
+			b0 := b[k*N : k*N+N][:len(t0)]
+			b1 := b[(k+1)*N : (k+1)*N+N][:len(t0)]
+			b2 := b[(k+2)*N : (k+2)*N+N][:len(t0)]
+			b3 := b[(k+3)*N : (k+3)*N+N][:len(t0)]
+			for j := range t0 {
+				t0[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j]
 			}
 		}
 		for ; k < K; k++ {
 			a0 := arow[k]
-			b0 := b[k*N : k*N+N]
-			b0 = b0[:len(tmp)]
-			for j := range tmp {
-				tmp[j] += a0 * b0[j]
+			b0 := b[k*N : k*N+N][:len(t0)]
+			for j := range t0 {
+				t0[j] += a0 * b0[j]
 			}
 		}
-		out := vf[i*N : (i+1)*N]
-		if acc != nil {
-			arow := acc[i*N : (i+1)*N]
-			for j := range out {
-				out[j] = arow[j] + tmp[j]
-			}
-		} else {
-			copy(out, tmp)
-		}
+		dotRow(vf[i*N:(i+1)*N], acc, i*N, t0)
 	}
 	return nil
+}
+
+// dotRow writes one row of dotF1's result: acc's row at off plus the
+// products, or the products alone without acc.
+func dotRow(out, acc []float64, off int, tmp []float64) {
+	if acc == nil {
+		copy(out, tmp)
+		return
+	}
+	arow := acc[off : off+len(out)]
+	tmp = tmp[:len(out)]
+	for j := range out {
+		out[j] = arow[j] + tmp[j]
+	}
 }
 
 // wgmma is dot with operands in shared memory (or A in registers);
