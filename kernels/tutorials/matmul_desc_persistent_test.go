@@ -2,12 +2,10 @@ package tutorials
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
@@ -21,38 +19,15 @@ import (
 // programs several tiles each (each desc.load site's mbarrier goes through
 // many phases) and 16 one each. C starts as NaN, so every element must be
 // stored. Bound: C's f16 rounding (2^-11 relative), 1e-3 in relative RMS.
-func TestMatmulDescPersistent(t *testing.T) { checkMatmulDescPersistent(t, tle.CPU()) }
+func TestMatmulDescPersistent(t *testing.T) {
+	checkDescriptorMatmul(t, tle.CPU(), "matmul_desc_persistent.tle", "matmul_desc_persistent", 11)
+}
 
 // TestMatmulDescPersistentGPU is TestMatmulDescPersistent on the GPU; it
 // skips without one (requireGPU).
 func TestMatmulDescPersistentGPU(t *testing.T) {
 	g := requireGPU(t)
-	checkMatmulDescPersistent(t, g)
-}
-
-func checkMatmulDescPersistent(t *testing.T, dev tle.Device) {
-	const M, N, K, bm, bn = 100, 72, 80, 32, 32
-	r := rand.New(rand.NewPCG(11, 35))
-	tiles := cdiv(M, bm) * cdiv(N, bn)
-	k := kernel(t, "matmul_desc_persistent.tle", "matmul_desc_persistent")
-	a, bt := round(ir.F16, randn(r, M*K)), round(ir.F16, randn(r, N*K))
-	want := matmulRef(M, N, K, a, func(l, j int) float64 { return bt[j*K+l] })
-	for _, subtile := range []bool{false, true} {
-		for _, sms := range []int{5, 16} {
-			what := fmt.Sprintf("EPILOGUE_SUBTILE %v NUM_SMS %d on %s", subtile, sms, dev.Name())
-			c := poison(M * N)
-			c.Shape = []int{M, N}
-			opts := tle.CompileOptions{Defines: map[string]string{"BLOCK_SIZE_M": fmt.Sprint(bm), "BLOCK_SIZE_N": fmt.Sprint(bn),
-				"BLOCK_SIZE_K": "32", "GROUP_SIZE_M": "3", "NUM_SMS": fmt.Sprint(sms), "EPILOGUE_SUBTILE": fmt.Sprint(subtile)}}
-			err := k.Run(dev, [3]int{min(sms, tiles), 1, 1}, opts, map[string]any{
-				"a_ptr": &tle.Tensor{Shape: []int{M, K}, Data: a}, "b_ptr": &tle.Tensor{Shape: []int{N, K}, Data: bt}, "c_ptr": c,
-				"M": M, "N": N, "K": K})
-			require.NoError(t, err, what)
-			e := relRMS(c.Data, want)
-			t.Logf("%s: relative RMS error %.3g", what, e)
-			require.Less(t, e, 1e-3, what)
-		}
-	}
+	checkDescriptorMatmul(t, g, "matmul_desc_persistent.tle", "matmul_desc_persistent", 11)
 }
 
 // TestMatmulDescPersistentPTX compiles matmul_desc_persistent through

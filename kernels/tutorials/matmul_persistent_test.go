@@ -94,21 +94,26 @@ func checkMatmulPersistent(t *testing.T, dev tle.Device) {
 // and 144 bytes, multiples of 16 as TMA needs). TMA clips the tiles at M
 // and N and zero-fills the K tail; C starts as NaN, so every element must
 // be stored.
-func TestMatmulDescriptorPersistent(t *testing.T) { checkMatmulDescriptorPersistent(t, tle.CPU()) }
+func TestMatmulDescriptorPersistent(t *testing.T) {
+	checkDescriptorMatmul(t, tle.CPU(), "matmul_persistent.tle", "matmul_descriptor_persistent", 10)
+}
 
 // TestMatmulDescriptorPersistentGPU is TestMatmulDescriptorPersistent on
 // the GPU; it skips without one
 // (requireGPU).
 func TestMatmulDescriptorPersistentGPU(t *testing.T) {
 	g := requireGPU(t)
-	checkMatmulDescriptorPersistent(t, g)
+	checkDescriptorMatmul(t, g, "matmul_persistent.tle", "matmul_descriptor_persistent", 10)
 }
 
-func checkMatmulDescriptorPersistent(t *testing.T, dev tle.Device) {
+// checkDescriptorMatmul runs a descriptor form of tutorial 09 (file's
+// kernel, with the tutorial's parameters) on dev as the tests above
+// describe, its inputs drawn from seed.
+func checkDescriptorMatmul(t *testing.T, dev tle.Device, file, name string, seed uint64) {
 	const M, N, K, bm, bn = 100, 72, 80, 32, 32
-	r := rand.New(rand.NewPCG(10, 35))
+	r := rand.New(rand.NewPCG(seed, 35))
 	tiles := cdiv(M, bm) * cdiv(N, bn)
-	k := kernel(t, "matmul_persistent.tle", "matmul_descriptor_persistent")
+	k := kernel(t, file, name)
 	a, bt := round(ir.F16, randn(r, M*K)), round(ir.F16, randn(r, N*K))
 	want := matmulRef(M, N, K, a, func(l, j int) float64 { return bt[j*K+l] })
 	for _, subtile := range []bool{false, true} {
