@@ -13,7 +13,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,60 +20,26 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+
+	"github.com/tlego/tle/internal/fakelib"
 )
 
 var (
+	fake     = &fakelib.Builder{Name: "fakecuda", Src: filepath.Join("testdata", "fakecuda", "fakecuda.c")}
 	fakeMu   sync.Mutex
-	fakeDir  string
-	fakeLibs = map[string]string{}
 	fakeDrvs = map[string]*Driver{}
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fakeDir != "" {
-		os.RemoveAll(fakeDir)
-	}
+	fake.Cleanup()
 	os.Exit(code)
 }
 
 // fakeLib builds the fake library with the given -D flags (once per set).
 func fakeLib(t testing.TB, defines ...string) string {
 	t.Helper()
-	fakeMu.Lock()
-	defer fakeMu.Unlock()
-	key := strings.Join(defines, ",")
-	if p, ok := fakeLibs[key]; ok {
-		if p == "" {
-			t.Skip("no C compiler for the fake driver")
-		}
-		return p
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		fakeLibs[key] = ""
-		t.Skipf("no C compiler (%s) for the fake driver", cc)
-	}
-	if fakeDir == "" {
-		d, err := os.MkdirTemp("", "fakecuda")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fakeDir = d
-	}
-	out := filepath.Join(fakeDir, "libfakecuda"+strings.ReplaceAll(key, ",", "_")+".so")
-	args := []string{"-std=c11", "-O1", "-shared", "-fPIC", "-o", out, filepath.Join("testdata", "fakecuda", "fakecuda.c")}
-	for _, d := range defines {
-		args = append(args, "-D"+d)
-	}
-	if msg, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
-		t.Fatalf("building the fake driver: %v\n%s", err, msg)
-	}
-	fakeLibs[key] = out
-	return out
+	return fake.Lib(t, defines...)
 }
 
 func fakeDriver(t testing.TB, defines ...string) *Driver {

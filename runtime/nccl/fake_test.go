@@ -9,26 +9,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/tlego/tle/internal/fakelib"
 )
 
-var (
-	fakeMu   sync.Mutex
-	fakeDir  string
-	fakeLibs = map[string]string{}
-)
+var fake = &fakelib.Builder{Name: "fakenccl", Src: filepath.Join("testdata", "fakenccl", "fakenccl.c"), Flags: []string{"-pthread"}}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fakeDir != "" {
-		os.RemoveAll(fakeDir)
-	}
+	fake.Cleanup()
 	os.Exit(code)
 }
 
@@ -36,41 +31,7 @@ func TestMain(m *testing.M) {
 // set) and returns its path.
 func fakeLibPath(t testing.TB, defines ...string) string {
 	t.Helper()
-	fakeMu.Lock()
-	defer fakeMu.Unlock()
-	key := strings.Join(defines, ",")
-	if p, ok := fakeLibs[key]; ok {
-		if p == "" {
-			t.Skip("no C compiler for the fake NCCL")
-		}
-		return p
-	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		fakeLibs[key] = ""
-		t.Skipf("no C compiler (%s) for the fake NCCL", cc)
-	}
-	if fakeDir == "" {
-		d, err := os.MkdirTemp("", "fakenccl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fakeDir = d
-	}
-	name := "libfakenccl" + strings.NewReplacer(",", "_", "=", "-").Replace(key) + ".so"
-	out := filepath.Join(fakeDir, name)
-	args := []string{"-std=c11", "-O1", "-shared", "-fPIC", "-pthread", "-o", out, filepath.Join("testdata", "fakenccl", "fakenccl.c")}
-	for _, d := range defines {
-		args = append(args, "-D"+d)
-	}
-	if msg, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
-		t.Fatalf("building the fake NCCL: %v\n%s", err, msg)
-	}
-	fakeLibs[key] = out
-	return out
+	return fake.Lib(t, defines...)
 }
 
 // fakeLib opens the fake (reset: its log and configuration cleared).
