@@ -96,17 +96,7 @@ func (g *gen) throughShared(op *ir.Op, src *tval, along func(r int, coords []val
 	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
 	eb := d.Bytes()
 	off := g.smemOffset()
-	g.beforeSharedWrite()
-	sb := g.threadBase(src.ll)
-	for r, c := range g.coordsOf(src.ll) {
-		var idx value.Value = i32c(0)
-		stride := 1
-		for dd := len(inShape) - 1; dd >= 0; dd-- {
-			idx = g.add(idx, g.mul(g.add(sb[dd], i32c(int64(c[dd]))), i32c(int64(stride))))
-			stride *= inShape[dd]
-		}
-		g.plainStore(g.smemByteBase(off, idx, eb), asShared, wordOne(d), g.packWords([]value.Value{toD(src.regs[r])}, d, wordOne(d), 1))
-	}
+	g.spillRowMajor(src, inShape, d, toD, off)
 	g.beforeSharedRead()
 	db := g.threadBase(dst)
 	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}

@@ -317,17 +317,7 @@ func (g *gen) reshapeLike(op *ir.Op) {
 	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
 	eb := d.Bytes()
 	off := g.smemOffset()
-	g.beforeSharedWrite()
-	sb := g.threadBase(src.ll)
-	for r, c := range g.coordsOf(src.ll) {
-		var idx value.Value = i32c(0)
-		stride := 1
-		for dd := len(inShape) - 1; dd >= 0; dd-- {
-			idx = g.add(idx, g.mul(g.add(sb[dd], i32c(int64(c[dd]))), i32c(int64(stride))))
-			stride *= inShape[dd]
-		}
-		g.plainStore(g.smemByteBase(off, idx, eb), asShared, wordOne(d), g.packWords([]value.Value{toD(src.regs[r])}, d, wordOne(d), 1))
-	}
+	g.spillRowMajor(src, inShape, d, toD, off)
 	g.beforeSharedRead()
 	db := g.threadBase(dst)
 	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
@@ -360,6 +350,24 @@ func (g *gen) reshapeLike(op *ir.Op) {
 		out.regs[r] = fromD(v)
 	}
 	g.set(res, out)
+}
+
+// spillRowMajor stores src's registers (each converted by toD to d) into
+// shared memory at byte offset off, row-major in shape, after the barrier
+// that earlier reads of that memory need.
+func (g *gen) spillRowMajor(src *tval, shape []int, d ir.DType, toD func(value.Value) value.Value, off int) {
+	eb := d.Bytes()
+	g.beforeSharedWrite()
+	sb := g.threadBase(src.ll)
+	for r, c := range g.coordsOf(src.ll) {
+		var idx value.Value = i32c(0)
+		stride := 1
+		for dd := len(shape) - 1; dd >= 0; dd-- {
+			idx = g.add(idx, g.mul(g.add(sb[dd], i32c(int64(c[dd]))), i32c(int64(stride))))
+			stride *= shape[dd]
+		}
+		g.plainStore(g.smemByteBase(off, idx, eb), asShared, wordOne(d), g.packWords([]value.Value{toD(src.regs[r])}, d, wordOne(d), 1))
+	}
 }
 
 func wordOne(d ir.DType) word { w, _ := wordsFor(d, 1); return w }
