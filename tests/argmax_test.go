@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -171,13 +171,7 @@ func TestArgReductions(t *testing.T) {
 
 // TestGPUArgReductions: the same kernels on the GPU against the reference.
 func TestGPUArgReductions(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	prog, err := tle.Parse("arg.tle", []byte(argSrc))
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(36, 5))

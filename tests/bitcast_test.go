@@ -3,11 +3,11 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -196,12 +196,6 @@ func TestBitcastInterp(t *testing.T) {
 
 // TestGPUBitcast checks it on the GPU, where every pattern survives.
 func TestGPUBitcast(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	checkBitcast(t, g, false)
 }

@@ -3,11 +3,11 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -153,12 +153,6 @@ func TestBlockPtrStore(t *testing.T) {
 // TestGPUBlockPtr runs bp_pad on the GPU: the same windows, NaN padding
 // included, as the interpreter's.
 func TestGPUBlockPtr(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	blockPtrRun(t, g)
 }

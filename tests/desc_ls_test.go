@@ -2,7 +2,6 @@ package tests
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -201,13 +200,7 @@ func TestDescLoadInRoles(t *testing.T) {
 
 // TestGPUDescLoadStore runs the loop of loads and the round trip on the GPU.
 func TestGPUDescLoadStore(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	descSumRun(t, g)
 	descCopyRun(t, g)
 }

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -590,13 +590,7 @@ func TestDotScaledBoundPacking(t *testing.T) {
 // group; the sums' order and f32 partial sums differ from the reference
 // (at most K * 2^-24 of the products' magnitude, K <= 128).
 func TestGPUDotScaled(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	r := rand.New(rand.NewPCG(35, 33))
 	for _, c := range dsCases {
 		if c.batch > 1 {

@@ -3,13 +3,13 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -61,13 +61,7 @@ func f32ULPs(got, want float64) float64 {
 // values within a fraction of a bf16 ulp); in f64 the GPU also rounds x to
 // f32 first (another ulp or so of f32).
 func TestGPUErf(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	prog, err := tle.Parse("erf.tle", []byte(erfSrc))
 	require.NoError(t, err)
 	const n = 1 << 16

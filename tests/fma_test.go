@@ -5,13 +5,13 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -207,13 +207,7 @@ func TestFMAKernels(t *testing.T) {
 // (fma.rn of each dtype), so every result equals the interpreter's bit for
 // bit (NaNs as NaNs).
 func TestGPUFMA(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	prog, err := tle.Parse("fma.tle", []byte(fmaSrc))
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(5, 6))

@@ -3,12 +3,12 @@ package tests
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -182,13 +182,7 @@ func TestGatherOutOfRange(t *testing.T) {
 
 // TestGPUGather: the same on the GPU.
 func TestGPUGather(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	for i, c := range gatherCases {
 		runGathers(t, g, c.dt, c.m, c.n, c.k, uint64(100+i))
 	}

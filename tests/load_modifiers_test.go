@@ -1,11 +1,11 @@
 package tests
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -24,13 +24,7 @@ kernel load_mod(x *f32, y *f32, n i32) {
 // eviction_policy: and volatile: on the GPU and the interpreter (which
 // ignores them): the qualifiers change caching only, not the values.
 func TestGPULoadModifiers(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	prog, err := tle.Parse("load_mod.tle", []byte(loadModSrc))
 	require.NoError(t, err)
 	k, err := prog.Kernel("load_mod")

@@ -10,11 +10,11 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -321,13 +321,7 @@ func testSoftmax(t *testing.T, dev tle.Device, tol float64) {
 // sqrt_rn, isnan, isinf, div_rn, clamp and umulhi bit for bit as the
 // interpreter; softmax within 2e-5 relative (ex2.approx of (x - max) * log2 e, div.full).
 func TestGPUMath(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	prog, err := tle.Parse("math.tle", []byte(mathSrc))
 	require.NoError(t, err)
 	xs, zs := mathInputs(mathN, 7), mathInputs(mathN, 8)

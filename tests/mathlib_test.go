@@ -9,13 +9,13 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/backend/nvptx"
 	"github.com/tlego/tle/ir"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -129,13 +129,7 @@ func TestMathLibInterp(t *testing.T) {
 // arguments rounded to f32, here f32 values already) by XMaxULP + 0.5 f32
 // ulp.
 func TestGPUMathLib(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	prog, err := tle.Parse("mathlib.tle", []byte(mathLibSrc))
 	require.NoError(t, err)
 	const n = 1 << 17

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/internal/philoxref"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -88,7 +89,7 @@ func TestPhiloxInterp(t *testing.T) {
 // TestGPUPhilox: the same on the GPU, the normals within TestGPURandn's
 // bound (its log is lg2.approx).
 func TestGPUPhilox(t *testing.T) {
-	checkPhilox(t, openGPUOrSkip(t), func(want, r float64) float64 {
+	checkPhilox(t, tletest.GPU(t), func(want, r float64) float64 {
 		return 0x1p-20*math.Abs(want) + math.Min(0x1p-20/r, math.Sqrt(0x1p-20))
 	})
 }

@@ -2,12 +2,12 @@ package tests
 
 import (
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -151,12 +151,6 @@ func TestPointerTableInterp(t *testing.T) {
 
 // TestGPUPointerTable runs the same reads and writes on the GPU.
 func TestGPUPointerTable(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	checkPointerTable(t, g, false)
 }

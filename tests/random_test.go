@@ -9,13 +9,13 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/internal/philoxref"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -232,31 +232,17 @@ func TestRandnInterp(t *testing.T) {
 // that over 2r in r), the rest as on the interpreter; the bound adds the
 // two, with room.
 func TestGPURandn(t *testing.T) {
-	g := openGPUOrSkip(t)
+	g := tletest.GPU(t)
 	worst := testRandn(t, g, func(want, r float64) float64 {
 		return 0x1p-20*math.Abs(want) + math.Min(0x1p-20/r, math.Sqrt(0x1p-20))
 	})
 	t.Logf("largest error: %.3f of the bound", worst)
 }
 
-// openGPUOrSkip opens the GPU, or skips the test where there is none
-// (fails under TLE_REQUIRE_GPU=1).
-func openGPUOrSkip(t *testing.T) *tle.GPU {
-	t.Helper()
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
-	return g
-}
-
 // TestGPURandint: the GPU draws the reference's words and uniforms bit for
 // bit, for 32- and 64-bit offsets.
 func TestGPURandint(t *testing.T) {
-	g := openGPUOrSkip(t)
+	g := tletest.GPU(t)
 	testRandint32(t, g)
 	testRandint64(t, g)
 }

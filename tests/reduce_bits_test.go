@@ -3,12 +3,12 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -100,12 +100,6 @@ func TestReduceBits(t *testing.T) { runReduceBits(t, tle.CPU(), 21) }
 
 // TestGPUReduceBits: the same on the GPU.
 func TestGPUReduceBits(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	runReduceBits(t, g, 22)
 }

@@ -4,12 +4,12 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -166,12 +166,6 @@ func TestRoundingInterp(t *testing.T) {
 
 // TestGPURounding checks it on the GPU (cvt.rz).
 func TestGPURounding(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	checkRounding(t, g)
 }

@@ -3,11 +3,11 @@ package tests
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -147,12 +147,6 @@ func TestScanCombine(t *testing.T) { runScanCombine(t, tle.CPU(), 21) }
 
 // TestGPUScanCombine: the same on the GPU.
 func TestGPUScanCombine(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	runScanCombine(t, g, 22)
 }

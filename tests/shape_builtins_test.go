@@ -3,7 +3,6 @@ package tests
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -212,13 +211,7 @@ func TestShapeBuiltins(t *testing.T) {
 // the layouts decide how each moves elements (registers, shuffles, shared
 // memory).
 func TestGPUShapeBuiltins(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	runShapeBuiltins(t, g, 2)
 }
 

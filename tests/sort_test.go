@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"testing"
 
@@ -235,13 +234,7 @@ func TestSort(t *testing.T) {
 
 // TestGPUSort: the same on the GPU.
 func TestGPUSort(t *testing.T) {
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
+	g := tletest.GPU(t)
 	for i, c := range sortCases {
 		runSorts(t, g, c.dt, c.m, c.n, c.k, uint64(60+i))
 	}

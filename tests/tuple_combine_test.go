@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/tests/tletest"
 	"github.com/tlego/tle/tle"
 )
 
@@ -249,7 +250,7 @@ func TestTupleReduce(t *testing.T) { runTupleReduce(t, tle.CPU(), 21) }
 func TestTupleScan(t *testing.T) { runTupleScan(t, tle.CPU(), 23) }
 
 // TestGPUTupleReduce: TestTupleReduce on the GPU.
-func TestGPUTupleReduce(t *testing.T) { runTupleReduce(t, openGPUOrSkip(t), 22) }
+func TestGPUTupleReduce(t *testing.T) { runTupleReduce(t, tletest.GPU(t), 22) }
 
 // TestGPUTupleScan: TestTupleScan on the GPU.
-func TestGPUTupleScan(t *testing.T) { runTupleScan(t, openGPUOrSkip(t), 24) }
+func TestGPUTupleScan(t *testing.T) { runTupleScan(t, tletest.GPU(t), 24) }

@@ -85,9 +85,9 @@ var attnBwdCases = []struct {
 func TestAttentionBwd(t *testing.T) { checkAttentionBwd(t, tle.CPU()) }
 
 // TestAttentionBwdGPU is TestAttentionBwd on the GPU; it skips without
-// one (requireGPU).
+// one (tletest.GPU).
 func TestAttentionBwdGPU(t *testing.T) {
-	g := requireGPU(t)
+	g := tletest.GPU(t)
 	checkAttentionBwd(t, g)
 }
 

@@ -70,9 +70,9 @@ func layerNormBwdRef(rows, cols int, x, w, dy []float64, eps float64) (dx, dw, d
 func TestLayerNormBwd(t *testing.T) { checkLayerNormBwd(t, tle.CPU()) }
 
 // TestLayerNormBwdGPU is TestLayerNormBwd on the GPU; it skips without one
-// (requireGPU).
+// (tletest.GPU).
 func TestLayerNormBwdGPU(t *testing.T) {
-	g := requireGPU(t)
+	g := tletest.GPU(t)
 	checkLayerNormBwd(t, g)
 }
 

@@ -24,9 +24,9 @@ func TestMatmulDescPersistent(t *testing.T) {
 }
 
 // TestMatmulDescPersistentGPU is TestMatmulDescPersistent on the GPU; it
-// skips without one (requireGPU).
+// skips without one (tletest.GPU).
 func TestMatmulDescPersistentGPU(t *testing.T) {
-	g := requireGPU(t)
+	g := tletest.GPU(t)
 	checkDescriptorMatmul(t, g, "matmul_desc_persistent.tle", "matmul_desc_persistent", 11)
 }
 

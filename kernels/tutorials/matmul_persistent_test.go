@@ -33,9 +33,9 @@ import (
 func TestMatmulPersistent(t *testing.T) { checkMatmulPersistent(t, tle.CPU()) }
 
 // TestMatmulPersistentGPU is TestMatmulPersistent on the GPU; it skips
-// without one (requireGPU).
+// without one (tletest.GPU).
 func TestMatmulPersistentGPU(t *testing.T) {
-	g := requireGPU(t)
+	g := tletest.GPU(t)
 	checkMatmulPersistent(t, g)
 }
 
@@ -100,9 +100,9 @@ func TestMatmulDescriptorPersistent(t *testing.T) {
 
 // TestMatmulDescriptorPersistentGPU is TestMatmulDescriptorPersistent on
 // the GPU; it skips without one
-// (requireGPU).
+// (tletest.GPU).
 func TestMatmulDescriptorPersistentGPU(t *testing.T) {
-	g := requireGPU(t)
+	g := tletest.GPU(t)
 	checkDescriptorMatmul(t, g, "matmul_persistent.tle", "matmul_descriptor_persistent", 10)
 }
 

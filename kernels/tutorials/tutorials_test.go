@@ -37,21 +37,6 @@ func devices(t *testing.T, kernel string) []tle.Device {
 	return devs
 }
 
-// requireGPU opens the GPU, or skips t without one (fails it with
-// TLE_REQUIRE_GPU=1, as on the GPU host, so that a broken driver cannot
-// pass as a skip).
-func requireGPU(t *testing.T) *tle.GPU {
-	t.Helper()
-	g, err := tle.OpenGPU()
-	if err != nil {
-		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
-			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
-	}
-	return g
-}
-
 func kernel(t *testing.T, file, name string) *tle.Kernel {
 	t.Helper()
 	prog, err := tle.Load(FS, file)

@@ -26,6 +26,20 @@ func Devices(t *testing.T) []tle.Device {
 	return devs
 }
 
+// GPU opens the GPU for a GPU-only test, which skips without one, or
+// fails under TLE_REQUIRE_GPU=1 (a GPU host, where a skip would hide it).
+func GPU(t *testing.T) *tle.GPU {
+	t.Helper()
+	g, err := tle.OpenGPU()
+	if err != nil {
+		if os.Getenv("TLE_REQUIRE_GPU") == "1" {
+			t.Fatalf("TLE_REQUIRE_GPU=1 but no GPU: %v", err)
+		}
+		t.Skipf("no GPU: %v", err)
+	}
+	return g
+}
+
 // RelRMS is ||got - want|| / ||want||.
 func RelRMS(got, want []float64) float64 {
 	var num, den float64
