@@ -232,26 +232,51 @@ func (a *AxisAnalysis) block(b *ir.Block) {
 
 func layConstVal(a *AxisInfo, v int64) bool { return a.Value != nil && *a.Value == v }
 
+// ifOp gives each result of an if the meet of what its arms yield.
+func (a *AxisAnalysis) ifOp(op *ir.Op) {
+	for _, r := range op.Regions {
+		a.block(r)
+	}
+	for i, res := range op.Results {
+		var m *AxisInfo
+		for _, r := range op.Regions {
+			if t := r.Terminator(); t != nil && i < len(t.Operands) {
+				m = layMeet(m, a.Info(t.Operands[i]))
+			}
+		}
+		if m != nil {
+			a.info[res] = m
+		}
+	}
+}
+
+// axisHint is what multiple_of, max_contiguous and max_constancy make of
+// x's facts: the given ones replace the derived ones (the interpreter
+// checks them); a run is no longer than its axis, and a value a power of
+// two (the largest dividing a divisibility).
+func axisHint(op *ir.Op, x *AxisInfo, shape []int) *AxisInfo {
+	out := x.clone()
+	for d := range out.Div {
+		if v := op.Attrs.Ints("divisibility"); d < len(v) {
+			out.Div[d] = pow2Div(int64(v[d]))
+		}
+		if v := op.Attrs.Ints("contiguity"); d < len(v) {
+			out.Contig[d] = min(v[d], max(1, layDimOf(shape, d)))
+		}
+		if v := op.Attrs.Ints("constancy"); d < len(v) {
+			out.Const[d] = min(v[d], max(1, layDimOf(shape, d)))
+		}
+	}
+	return out
+}
+
 func (a *AxisAnalysis) op(op *ir.Op) {
 	switch op.Kind {
 	case ir.OpFor:
 		a.forOp(op)
 		return
 	case ir.OpIf:
-		for _, r := range op.Regions {
-			a.block(r)
-		}
-		for i, res := range op.Results {
-			var m *AxisInfo
-			for _, r := range op.Regions {
-				if t := r.Terminator(); t != nil && i < len(t.Operands) {
-					m = layMeet(m, a.Info(t.Operands[i]))
-				}
-			}
-			if m != nil {
-				a.info[res] = m
-			}
-		}
+		a.ifOp(op)
 		return
 	}
 	for _, r := range op.Regions {
@@ -278,22 +303,7 @@ func (a *AxisAnalysis) op(op *ir.Op) {
 			out.Div[d] = min(out.Div[d], 16)
 		}
 	case ir.OpAxisHint:
-		// multiple_of, max_contiguous, max_constancy: the given facts
-		// replace the derived ones (the interpreter checks them); a run
-		// is no longer than its axis, and a value a power of two (the
-		// largest dividing a divisibility)
-		out = in(0).clone()
-		for d := range out.Div {
-			if v := op.Attrs.Ints("divisibility"); d < len(v) {
-				out.Div[d] = pow2Div(int64(v[d]))
-			}
-			if v := op.Attrs.Ints("contiguity"); d < len(v) {
-				out.Contig[d] = min(v[d], max(1, layDimOf(shape, d)))
-			}
-			if v := op.Attrs.Ints("constancy"); d < len(v) {
-				out.Const[d] = min(v[d], max(1, layDimOf(shape, d)))
-			}
-		}
+		out = axisHint(op, in(0), shape)
 	case ir.OpConstant:
 		if v, ok := op.Attrs["value"].(int64); ok {
 			vv := v
