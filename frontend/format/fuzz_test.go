@@ -14,16 +14,13 @@ import (
 func FuzzFormat(f *testing.F) {
 	parsertest.Fuzz(f, 64<<10, func(t *testing.T, src []byte) {
 		f1, err := parser.ParseFile("fuzz.tle", src)
-		out, ferr := Source("fuzz.tle", src)
 		if err != nil {
-			if ferr == nil {
+			if _, ferr := Source("fuzz.tle", src); ferr == nil {
 				t.Fatalf("Source succeeded on input that does not parse: %v", err)
 			}
 			return
 		}
-		if ferr != nil {
-			t.Fatalf("Source failed on input that parses: %v", ferr)
-		}
+		out := Node(f1) // Source is ParseFile then Node: parse once
 		f2, err := parser.ParseFile("fuzz.tle", out)
 		if err != nil {
 			t.Fatalf("output does not parse: %v\n--- input\n%s\n--- output\n%s", err, src, out)
@@ -31,9 +28,8 @@ func FuzzFormat(f *testing.F) {
 		if s1, s2 := parsertest.Shape(f1), parsertest.Shape(f2); s1 != s2 {
 			t.Fatalf("formatting changed the tree\n--- input\n%s\n--- output\n%s\n--- shape before\n%s\n--- shape after\n%s", src, out, s1, s2)
 		}
-		again, err := Source("fuzz.tle", out)
-		if err != nil || string(again) != string(out) {
-			t.Fatalf("not idempotent (%v)\n--- input\n%q\n--- once\n%q\n--- twice\n%q", err, src, out, again)
+		if again := Node(f2); string(again) != string(out) {
+			t.Fatalf("not idempotent\n--- input\n%q\n--- once\n%q\n--- twice\n%q", src, out, again)
 		}
 	})
 }
