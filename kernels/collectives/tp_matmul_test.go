@@ -1,0 +1,225 @@
+package collectives
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/floats"
+	"github.com/tlego/tle/tests/tletest"
+	"github.com/tlego/tle/tle"
+)
+
+// The interpreter's tiles: 16 (the smallest dot), so the sizes below
+// leave partial tiles in every dimension.
+const tpBlock = 16
+
+func tpOpts(world int, dtype string) tle.CompileOptions {
+	b := fmt.Sprint(tpBlock)
+	return tle.CompileOptions{Defines: map[string]string{"WORLD": fmt.Sprint(world), "BM": b, "BN": b, "BK": b, "T": dtype}}
+}
+
+// tpData is n random values in ±[0.25, 4), exact in dtype and, for f32,
+// in tf32 (dot multiplies f32 operands as tf32: exact ones make every
+// product exact, so the only error is the f32 accumulation's).
+func tpData(r *rand.Rand, n int, dtype string) []float64 {
+	xs := randData(r, n, dtype)
+	for i := range xs {
+		xs[i] = floats.RoundTF32(xs[i])
+	}
+	return xs
+}
+
+// agMatmulRef is all_gather(as) @ b in float64, [world*mr, n], and the
+// sums of the products' magnitudes.
+func agMatmulRef(as [][]float64, b []float64, mr, n, k int) (want, mag []float64) {
+	world := len(as)
+	want, mag = make([]float64, world*mr*n), make([]float64, world*mr*n)
+	for r, a := range as {
+		for i := range mr {
+			for j := range n {
+				var s, m float64
+				for l := range k {
+					p := a[i*k+l] * b[l*n+j]
+					s += p
+					m += math.Abs(p)
+				}
+				want[(r*mr+i)*n+j], mag[(r*mr+i)*n+j] = s, m
+			}
+		}
+	}
+	return want, mag
+}
+
+// tpTol is the error allowed relative to the sum of the products'
+// magnitudes: the products are exact (bf16 or tf32 operands), k of them
+// summed in f32 err by at most k*2^-24 of it; a bf16 result adds one
+// rounding, 2^-8 of |C| <= the sum.
+func tpTol(dtype string, k int) float64 {
+	t := float64(k) * 0x1p-24
+	if dtype == "bf16" {
+		t += 0x1p-8
+	}
+	return t
+}
+
+type agCase struct {
+	world, mr, n, k int
+	dtype           string
+}
+
+// runAgMatmul runs ag_matmul (its source src) on c.world simulated
+// devices with random inputs and returns every rank's c and the reference.
+func runAgMatmul(t *testing.T, k *tle.Kernel, c agCase, seed uint64) (outs [][]float64, want, mag []float64, err error) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, uint64(c.world)))
+	as := make([][]float64, c.world)
+	for d := range as {
+		as[d] = tpData(r, c.mr*c.k, c.dtype)
+	}
+	b := tpData(r, c.k*c.n, c.dtype) // each rank's B shard: the same values, its own buffer
+	tm := (c.mr + tpBlock - 1) / tpBlock
+	args := make([]map[string]any, c.world)
+	cs := make([]*tle.Tensor, c.world)
+	for d := range args {
+		cs[d] = tle.NewTensor(c.world * c.mr * c.n)
+		args[d] = map[string]any{"a": tensor(as[d]), "ag": tle.NewTensor(c.mr * c.k), "b": tensor(b), "c": cs[d],
+			"flags": tle.NewTensor(c.world * tm), "Mr": c.mr, "N": c.n, "K": c.k, "epoch": 1}
+	}
+	grid := [3]int{tm, (c.n + tpBlock - 1) / tpBlock, 1}
+	err = k.RunDevices(context.Background(), tle.SimDevices(c.world), grid, tpOpts(c.world, c.dtype), args, "ag", "flags")
+	for _, t := range cs {
+		outs = append(outs, t.Data)
+	}
+	want, mag = agMatmulRef(as, b, c.mr, c.n, c.k)
+	return outs, want, mag, err
+}
+
+// TestAgMatmul: all-gather + matmul on 2, 4 and 8 simulated devices, in
+// f32 and bf16, against the float64 all_gather(A) @ B. Mr = 19, N = 24,
+// K = 40: partial tiles in every dimension.
+func TestAgMatmul(t *testing.T) {
+	k := kernel(t, "tp_matmul.tle", "ag_matmul")
+	for _, dtype := range []string{"f32", "bf16"} {
+		for _, world := range worlds {
+			t.Run(fmt.Sprintf("%s/%d", dtype, world), func(t *testing.T) {
+				c := agCase{world: world, mr: 19, n: 24, k: 40, dtype: dtype}
+				outs, want, mag, err := runAgMatmul(t, k, c, 17)
+				require.NoError(t, err)
+				for d := range outs {
+					requireClose(t, fmt.Sprintf("rank %d", d), want, mag, outs[d], tpTol(dtype, c.k))
+				}
+			})
+		}
+	}
+}
+
+// Without the signal_wait, a rank's remote loads of a peer's ag are not
+// ordered after the peer's copy-in: the interpreter reports the race,
+// naming the copy's store and the remote load.
+func TestAgMatmulRaceWithoutWait(t *testing.T) {
+	p, err := tle.Load(FS, "tp_matmul.tle")
+	require.NoError(t, err)
+	src := string(p.Source())
+	const wait = `signal_wait(flags + src*tm + pm, epoch, cmp: "ge")`
+	require.Contains(t, src, wait)
+	line := func(s string) int { return strings.Count(src[:strings.Index(src, s)], "\n") + 1 }
+	storeLine, loadLine := line("store(ag + offs"), line("load(remote(ag")
+	q, err := tle.Parse("tp_matmul.tle", []byte(strings.Replace(src, wait, "", 1)))
+	require.NoError(t, err)
+	k, err := q.Kernel("ag_matmul")
+	require.NoError(t, err)
+	_, _, _, err = runAgMatmul(t, k, agCase{world: 2, mr: 19, n: 24, k: 40, dtype: "f32"}, 5)
+	require.Error(t, err)
+	msg := err.Error()
+	t.Log(msg)
+	require.Contains(t, msg, "race on symmetric buffer ag")
+	require.Contains(t, msg, fmt.Sprintf("tp_matmul.tle:%d:", storeLine))
+	require.Contains(t, msg, fmt.Sprintf("tp_matmul.tle:%d:", loadLine))
+}
+
+var (
+	reLabel   = regexp.MustCompile(`(?m)^(\$L__BB\d+_\d+):`)
+	reProduct = tletest.PTXLine(`(wgmma\.mma_async|mma\.sync)\.\S+`)
+	reSelp    = tletest.PTXLine(`selp\.b64\s+(%rd\d+), (%rd\d+), (%rd\d+), %p\d+;`)
+	reLoad    = tletest.PTXLine(`(cp\.async\.\w+\.shared\.global|ld\.global\.\S+)\s`)
+)
+
+// TestAgMatmulPTX compiles ag_matmul with llc-19 for sm_90a on meshes of
+// 2, 4 and 8 devices, in bf16 and f32, with Mr, N and K multiples of 16
+// (as a launch specialises them), and checks its K loop: a loop (a label
+// and its back-edge) that holds the tensor-core product (wgmma or
+// mma.sync), a load from global memory, and the remote address: an
+// add.s64 of the peer's heap distance, the end of the selp.b64 chain that
+// picks the ring's computed rank among the heap_bases table's registers,
+// so no table load or call per access. The signal_wait's acquire spin
+// comes before the loop, the hidden parameters are the ABI's, and the
+// kernel has one handshake (the closing barrier) and the copy-in's
+// release signal.
+func TestAgMatmulPTX(t *testing.T) {
+	tletest.NeedLLC(t)
+	k := kernel(t, "tp_matmul.tle", "ag_matmul")
+	for _, world := range worlds {
+		for _, dtype := range []string{"bf16", "f32"} {
+			what := fmt.Sprintf("WORLD=%d T=%s", world, dtype)
+			b, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"WORLD": fmt.Sprint(world), "BM": "64", "BN": "64", "BK": "32", "T": dtype},
+				Div16: []string{"Mr", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
+			require.NoError(t, err, what)
+			require.Equal(t, world, b.MeshDevices, what)
+			require.Equal(t, []string{"rank", "heap_bases", "sync"}, b.Hidden, what)
+			ptx := b.PTX
+			require.Equal(t, 1, count(ptx, `atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], 1;`), what+": the closing barrier's handshake")
+			require.Equal(t, 1, count(ptx, `@%p st\.release\.sys\.global\.b32 \[%rd\d+\], %r\d+;`), what+": the copy-in's signal (set)")
+			// the ends of the selp chains: registers no other selp takes
+			var sel []string
+			picked := map[string]bool{}
+			for _, m := range reSelp.FindAllStringSubmatch(ptx, -1) {
+				// m[1] is PTXLine's predicate
+				picked[m[3]], picked[m[4]] = true, true
+				sel = append(sel, m[2])
+			}
+			var ends []string
+			for _, r := range sel {
+				if !picked[r] {
+					ends = append(ends, r)
+				}
+			}
+			require.NotEmpty(t, ends, what+": no selp.b64 of a peer's heap distance")
+			found := false
+			for _, l := range reLabel.FindAllStringSubmatchIndex(ptx, -1) {
+				label := ptx[l[2]:l[3]]
+				back := strings.Index(ptx[l[1]:], "bra.uni \t"+label+";")
+				if back < 0 {
+					continue
+				}
+				body := ptx[l[1] : l[1]+back]
+				if !reProduct.MatchString(body) {
+					continue
+				}
+				found = true
+				require.True(t, reLoad.MatchString(body), what+": no global load in the K loop")
+				remote := false
+				for _, r := range ends {
+					if tletest.PTXLine(`add\.s64\s+%rd\d+, %rd\d+, ` + r + `;`).MatchString(body) {
+						remote = true
+					}
+				}
+				require.True(t, remote, what+": no remote address (an add of the selected heap distance) in the K loop")
+				spin := tletest.PTXLine(`ld\.acquire\.sys\.global\.b32 %r\d+, \[%rd\d+\];`).FindAllStringIndex(ptx, -1)
+				require.NotEmpty(t, spin, what)
+				before := false
+				for _, s := range spin {
+					before = before || s[0] < l[0]
+				}
+				require.True(t, before, what+": the signal_wait's spin comes after the K loop")
+			}
+			require.True(t, found, what+": no loop holds the product")
+		}
+	}
+}
