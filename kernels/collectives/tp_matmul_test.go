@@ -223,3 +223,33 @@ func TestAgMatmulPTX(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanAgMatmul(t *testing.T) {
+	l, err := PlanAgMatmul(4, 300, 200, 96, "bf16", MatmulOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "ag_matmul", l.Kernel)
+	require.Equal(t, [3]int{3, 2, 1}, l.Grid) // 300 rows in strips of 128, 200 columns in tiles of 128
+	require.Equal(t, map[string]string{"WORLD": "4", "BM": "128", "BN": "128", "BK": "64", "T": "bf16"}, l.Defines)
+	require.Equal(t, 4*3, AgMatmulFlags(4, 300, 128))
+	l, err = PlanAgMatmul(2, 16, 16, 16, "f32", MatmulOptions{BM: 64, BN: 32, BK: 16})
+	require.NoError(t, err)
+	require.Equal(t, [3]int{1, 1, 1}, l.Grid)
+	for _, c := range []struct {
+		world, mr, n, k int
+		dtype           string
+		o               MatmulOptions
+		want            string
+	}{
+		{0, 16, 16, 16, "f32", MatmulOptions{}, "0 devices"},
+		{2, 0, 16, 16, "f32", MatmulOptions{}, "want every size >= 1"},
+		{2, 16, 16, 16, "f16", MatmulOptions{}, "want bf16 or f32"},
+		{2, 16, 16, 16, "f32", MatmulOptions{BM: 48}, "tile BM 48"},
+		{2, 16, 16, 16, "f32", MatmulOptions{BK: 256}, "tile BK 256"},
+		{8, 1 << 16, 1 << 13, 16, "f32", MatmulOptions{}, "C's 524288 x 8192 elements overflow i32"},
+	} {
+		_, err := PlanAgMatmul(c.world, c.mr, c.n, c.k, c.dtype, c.o)
+		require.ErrorContains(t, err, c.want)
+	}
+	// a nil mesh has no devices: an error, not a panic
+	require.ErrorContains(t, AgMatmul(nil, nil, nil, nil, nil, nil, 16, 16, 16, 1, MatmulOptions{}), "0 devices")
+}
