@@ -10,7 +10,9 @@
 // reduce_scatter (tlec op NAME: x is a [WORLD, n] array, a row per device)
 // run them on either. The bench suites allreduce, allgather and
 // reducescatter (tlec bench NAME --devices N) time them beside NCCL's
-// own collectives, with nccl-tests' algbw and busbw.
+// own collectives, with nccl-tests' algbw and busbw. tp_matmul.tle's
+// ag_matmul is the column-parallel matmul fused with its all-gather
+// (AgMatmul on a mesh of GPUs).
 package collectives
 
 import "embed"
