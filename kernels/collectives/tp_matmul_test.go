@@ -176,20 +176,7 @@ func TestAgMatmulPTX(t *testing.T) {
 			ptx := b.PTX
 			require.Equal(t, 1, count(ptx, `atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], 1;`), what+": the closing barrier's handshake")
 			require.Equal(t, 1, count(ptx, `@%p st\.release\.sys\.global\.b32 \[%rd\d+\], %r\d+;`), what+": the copy-in's signal (set)")
-			// the ends of the selp chains: registers no other selp takes
-			var sel []string
-			picked := map[string]bool{}
-			for _, m := range reSelp.FindAllStringSubmatch(ptx, -1) {
-				// m[1] is PTXLine's predicate
-				picked[m[3]], picked[m[4]] = true, true
-				sel = append(sel, m[2])
-			}
-			var ends []string
-			for _, r := range sel {
-				if !picked[r] {
-					ends = append(ends, r)
-				}
-			}
+			ends := selpEnds(ptx)
 			require.NotEmpty(t, ends, what+": no selp.b64 of a peer's heap distance")
 			found := false
 			for _, l := range reLabel.FindAllStringSubmatchIndex(ptx, -1) {
@@ -252,4 +239,164 @@ func TestPlanAgMatmul(t *testing.T) {
 	}
 	// a nil mesh has no devices: an error, not a panic
 	require.ErrorContains(t, AgMatmul(nil, nil, nil, nil, nil, nil, 16, 16, 16, 1, MatmulOptions{}), "0 devices")
+}
+
+// matmulRSRef is, for each rank me, rows me*mr.. of the sum over ranks r
+// of as[r] @ bs[r] ([world*mr, k] by [k, n]) in float64, and the sums of
+// the products' magnitudes.
+func matmulRSRef(as, bs [][]float64, mr, n, k int) (want, mag [][]float64) {
+	world := len(as)
+	for me := range world {
+		w, m := make([]float64, mr*n), make([]float64, mr*n)
+		for r := range world {
+			for i := range mr {
+				for j := range n {
+					for l := range k {
+						p := as[r][(me*mr+i)*k+l] * bs[r][l*n+j]
+						w[i*n+j] += p
+						m[i*n+j] += math.Abs(p)
+					}
+				}
+			}
+		}
+		want, mag = append(want, w), append(mag, m)
+	}
+	return want, mag
+}
+
+// runMatmulRS runs matmul_rs on c.world simulated devices (c.k is each
+// rank's K shard) and returns every rank's out and the reference.
+func runMatmulRS(t *testing.T, k *tle.Kernel, c agCase, seed uint64) (outs, want, mag [][]float64, err error) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, uint64(c.world)))
+	as, bs := make([][]float64, c.world), make([][]float64, c.world)
+	for d := range as {
+		as[d], bs[d] = tpData(r, c.world*c.mr*c.k, c.dtype), tpData(r, c.k*c.n, c.dtype)
+	}
+	tm, tn := (c.mr+tpBlock-1)/tpBlock, (c.n+tpBlock-1)/tpBlock
+	args := make([]map[string]any, c.world)
+	os := make([]*tle.Tensor, c.world)
+	for d := range args {
+		os[d] = tle.NewTensor(c.mr * c.n)
+		args[d] = map[string]any{"a": tensor(as[d]), "b": tensor(bs[d]), "part": tle.NewTensor(c.world * c.mr * c.n), "out": os[d],
+			"flags": tle.NewTensor(tm * tn), "Mr": c.mr, "N": c.n, "K": c.k, "epoch": 1}
+	}
+	err = k.RunDevices(context.Background(), tle.SimDevices(c.world), [3]int{tm, tn, 1}, tpOpts(c.world, c.dtype), args, "part", "flags")
+	for _, t := range os {
+		outs = append(outs, t.Data)
+	}
+	want, mag = matmulRSRef(as, bs, c.mr, c.n, c.k)
+	return outs, want, mag, err
+}
+
+// TestMatmulRS: matmul + reduce-scatter on 2, 4 and 8 simulated devices,
+// in f32 and bf16, against float64 sums of the ranks' products; Mr = 19,
+// N = 24, K = 40 per rank: partial tiles everywhere. The error allowed is
+// the partials' (K f32 additions of exact products) and the sum of WORLD
+// of them, (K+WORLD)*2^-24 of the magnitudes, plus a bf16 rounding.
+func TestMatmulRS(t *testing.T) {
+	k := kernel(t, "tp_matmul.tle", "matmul_rs")
+	for _, dtype := range []string{"f32", "bf16"} {
+		for _, world := range worlds {
+			t.Run(fmt.Sprintf("%s/%d", dtype, world), func(t *testing.T) {
+				c := agCase{world: world, mr: 19, n: 24, k: 40, dtype: dtype}
+				outs, want, mag, err := runMatmulRS(t, k, c, 29)
+				require.NoError(t, err)
+				for d := range outs {
+					requireClose(t, fmt.Sprintf("rank %d", d), want[d], mag[d], outs[d], tpTol(dtype, c.k+world))
+				}
+			})
+		}
+	}
+}
+
+// Without the signal_wait, a rank's reads of its part race with the
+// peers' remote stores of their partials.
+func TestMatmulRSRaceWithoutWait(t *testing.T) {
+	p, err := tle.Load(FS, "tp_matmul.tle")
+	require.NoError(t, err)
+	src := string(p.Source())
+	const wait = `signal_wait(flags + pm*tn + pn, WORLD * epoch, cmp: "ge")`
+	require.Contains(t, src, wait)
+	line := func(s string) int { return strings.Count(src[:strings.Index(src, s)], "\n") + 1 }
+	storeLine, loadLine := line("store(remote(part"), line("load(part")
+	q, err := tle.Parse("tp_matmul.tle", []byte(strings.Replace(src, wait, "", 1)))
+	require.NoError(t, err)
+	k, err := q.Kernel("matmul_rs")
+	require.NoError(t, err)
+	_, _, _, err = runMatmulRS(t, k, agCase{world: 2, mr: 19, n: 24, k: 40, dtype: "f32"}, 5)
+	require.Error(t, err)
+	msg := err.Error()
+	t.Log(msg)
+	require.Contains(t, msg, "race on symmetric buffer part")
+	require.Contains(t, msg, fmt.Sprintf("tp_matmul.tle:%d:", storeLine))
+	require.Contains(t, msg, fmt.Sprintf("tp_matmul.tle:%d:", loadLine))
+}
+
+// selpEnds are the registers that end a selp.b64 chain (the rank picked
+// among the heap_bases registers): those no other selp.b64 takes.
+func selpEnds(ptx string) []string {
+	var sel []string
+	picked := map[string]bool{}
+	for _, m := range reSelp.FindAllStringSubmatch(ptx, -1) {
+		// m[1] is PTXLine's predicate
+		picked[m[3]], picked[m[4]] = true, true
+		sel = append(sel, m[2])
+	}
+	var ends []string
+	for _, r := range sel {
+		if !picked[r] {
+			ends = append(ends, r)
+		}
+	}
+	return ends
+}
+
+// TestMatmulRSPTX compiles matmul_rs with llc-19 for sm_90a on meshes of
+// 2, 4 and 8 devices in bf16 and f32 and checks: the product (wgmma or
+// mma.sync) and global loads in a loop; the partial's remote store, an
+// address through an add of the peer's heap distance (the end of a
+// selp.b64 chain) that a store takes; the signal's one
+// atom.add.release.sys; one more ld.acquire.sys spin (the wait) than the
+// closing barrier's.
+func TestMatmulRSPTX(t *testing.T) {
+	tletest.NeedLLC(t)
+	k := kernel(t, "tp_matmul.tle", "matmul_rs")
+	for _, world := range worlds {
+		for _, dtype := range []string{"bf16", "f32"} {
+			what := fmt.Sprintf("WORLD=%d T=%s", world, dtype)
+			b, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"WORLD": fmt.Sprint(world), "BM": "64", "BN": "64", "BK": "32", "T": dtype},
+				Div16: []string{"Mr", "N", "K"}}, tle.GPUOptions{Toolchain: "llc"})
+			require.NoError(t, err, what)
+			require.Equal(t, []string{"rank", "heap_bases", "sync"}, b.Hidden, what)
+			ptx := b.PTX
+			require.Equal(t, 1, count(ptx, `atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], 1;`), what+": the closing barrier's handshake")
+			require.Equal(t, 2, count(ptx, `ld\.acquire\.sys\.global\.b32 %r\d+, \[%rd\d+\];`), what+": the barrier's and the wait's spins")
+			sig := tletest.PTXLine(`atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], %r\d+;`).FindAllStringIndex(ptx, -1)
+			require.Len(t, sig, 1, what+": one signal")
+			loopEnd := -1
+			for _, l := range reLabel.FindAllStringSubmatchIndex(ptx, -1) {
+				label := ptx[l[2]:l[3]]
+				back := strings.Index(ptx[l[1]:], "bra.uni \t"+label+";")
+				if back >= 0 && reProduct.MatchString(ptx[l[1]:l[1]+back]) {
+					require.True(t, reLoad.MatchString(ptx[l[1]:l[1]+back]), what+": no global load in the K loop")
+					loopEnd = l[1] + back
+				}
+			}
+			require.Positive(t, loopEnd, what+": no loop holds the product")
+			// the remote store: an address x + the picked heap distance that a
+			// st.global takes, directly or through shared memory (the
+			// pointer tile's change of layout for the store)
+			remote := false
+			for _, r := range selpEnds(ptx) {
+				for _, m := range tletest.PTXLine(`add\.s64\s+(%rd\d+), %rd\d+, `+r+`;`).FindAllStringSubmatch(ptx, -1) {
+					if tletest.PTXLine(`st\.global\.\S+\s+\[`+m[2]+`(\+\d+)?\]`).MatchString(ptx) ||
+						tletest.PTXLine(`st\.shared\.u64\s+\[%r\w+(\+\d+)?\], `+m[2]+`;`).MatchString(ptx) {
+						remote = true
+					}
+				}
+			}
+			require.True(t, remote, what+": no store through the peer's heap distance")
+		}
+	}
 }
