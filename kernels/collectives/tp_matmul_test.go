@@ -239,6 +239,16 @@ func TestPlanAgMatmul(t *testing.T) {
 	}
 	// a nil mesh has no devices: an error, not a panic
 	require.ErrorContains(t, AgMatmul(nil, nil, nil, nil, nil, nil, 16, 16, 16, 1, MatmulOptions{}), "0 devices")
+	require.ErrorContains(t, MatmulRS(nil, nil, nil, nil, nil, nil, 16, 16, 16, 1, MatmulOptions{}), "0 devices")
+	l, err = PlanMatmulRS(4, 300, 200, 96, "f32", MatmulOptions{BN: 64})
+	require.NoError(t, err)
+	require.Equal(t, "matmul_rs", l.Kernel)
+	require.Equal(t, [3]int{3, 4, 1}, l.Grid)
+	require.Equal(t, 12, MatmulRSFlags(300, 200, 128, 64))
+	_, err = PlanMatmulRS(8, 1<<16, 16, 1<<13, "f32", MatmulOptions{})
+	require.ErrorContains(t, err, "matmul_rs: A's 524288 x 8192 elements overflow i32")
+	_, err = PlanMatmulRS(2, 16, 16, 16, "i8", MatmulOptions{})
+	require.ErrorContains(t, err, "matmul_rs of i8: want bf16 or f32")
 }
 
 // matmulRSRef is, for each rank me, rows me*mr.. of the sum over ranks r
