@@ -410,3 +410,63 @@ func TestMatmulRSPTX(t *testing.T) {
 		}
 	}
 }
+
+// TestTPMatmulEpochs launches each fused matmul twice on the same
+// symmetric buffers and flags (never reset), with new inputs the second
+// time and epoch 2: the second launch waits for this launch's signals
+// (no deadlock on the first launch's flag values, no race) and is right.
+func TestTPMatmulEpochs(t *testing.T) {
+	const world, mr, n, kk = 4, 19, 24, 40
+	tm, tn := (mr+tpBlock-1)/tpBlock, (n+tpBlock-1)/tpBlock
+	grid := [3]int{tm, tn, 1}
+	o := tpOpts(world, "f32")
+	ctx := context.Background()
+	for _, name := range []string{"ag_matmul", "matmul_rs"} {
+		k := kernel(t, "tp_matmul.tle", name)
+		{
+			r := rand.New(rand.NewPCG(41, 2))
+			sym := map[string][]*tle.Tensor{}
+			for range world {
+				if name == "ag_matmul" {
+					sym["ag"] = append(sym["ag"], tle.NewTensor(mr*kk))
+					sym["flags"] = append(sym["flags"], tle.NewTensor(world*tm))
+				} else {
+					sym["part"] = append(sym["part"], tle.NewTensor(world*mr*n))
+					sym["flags"] = append(sym["flags"], tle.NewTensor(tm*tn))
+				}
+			}
+			for i, epoch := range []int{1, 2} {
+				args := make([]map[string]any, world)
+				as, bs, outs := make([][]float64, world), make([][]float64, world), make([]*tle.Tensor, world)
+				for d := range args {
+					args[d] = map[string]any{"flags": sym["flags"][d], "Mr": mr, "N": n, "K": kk, "epoch": epoch}
+					if name == "ag_matmul" {
+						as[d], bs[d] = tpData(r, mr*kk, "f32"), tpData(r, kk*n, "f32")
+						outs[d] = tle.NewTensor(world * mr * n)
+						args[d]["a"], args[d]["ag"], args[d]["b"], args[d]["c"] = tensor(as[d]), sym["ag"][d], tensor(bs[d]), outs[d]
+					} else {
+						as[d], bs[d] = tpData(r, world*mr*kk, "f32"), tpData(r, kk*n, "f32")
+						outs[d] = tle.NewTensor(mr * n)
+						args[d]["a"], args[d]["b"], args[d]["part"], args[d]["out"] = tensor(as[d]), tensor(bs[d]), sym["part"][d], outs[d]
+					}
+				}
+				syms := []string{"ag", "flags"}
+				if name == "matmul_rs" {
+					syms = []string{"part", "flags"}
+				}
+				require.NoError(t, k.RunDevices(ctx, tle.SimDevices(world), grid, o, args, syms...), "%s launch %d", name, i+1)
+				for d := range outs {
+					var want, mag []float64
+					if name == "ag_matmul" {
+						// every rank's b differs here: rank d's C is all_gather(A) @ b[d]
+						want, mag = agMatmulRef(as, bs[d], mr, n, kk)
+					} else {
+						w, m := matmulRSRef(as, bs, mr, n, kk)
+						want, mag = w[d], m[d]
+					}
+					requireClose(t, fmt.Sprintf("%s launch %d rank %d", name, i+1, d), want, mag, outs[d].Data, tpTol("f32", kk+world))
+				}
+			}
+		}
+	}
+}
