@@ -17,8 +17,9 @@ func carriesAddress(t Type) bool {
 }
 
 // WrittenParams reports, for each parameter of f, whether the kernel may
-// write the memory the parameter points to: a store, an atomic, a TMA
-// store or inline assembly whose address derives from it. Addresses derive
+// write the memory the parameter points to: a store, an atomic, a signal
+// (on a flag of a symmetric allocation), a TMA store or inline assembly
+// whose address derives from it. Addresses derive
 // from a parameter through every op whose result holds an address (addptr,
 // select, splat, make_desc, a loop's carried values...), never through
 // loaded data: the language has no pointers in memory and no integer to
@@ -80,6 +81,8 @@ func (f *Func) WrittenParams() []bool {
 	f.Walk(func(op *Op) {
 		switch op.Kind {
 		case OpStore, OpAtomicRMW, OpAtomicCAS:
+			written |= from[op.Operands[0]]
+		case OpSignal: // (ptr, rank, mesh, value): sets or adds on a flag, the peer's copy of ptr's
 			written |= from[op.Operands[0]]
 		case OpCopy: // (src, dst, ...): a TMA store when dst is a descriptor
 			if len(op.Operands) > 1 {

@@ -114,3 +114,32 @@ func TestContiguousAccessesMatchLaneByLane(t *testing.T) {
 	require.ErrorContains(t, err, "out-of-bounds load")
 	require.ErrorContains(t, err, "index 1000 is outside [0, 1000) (lane 232 of 256)")
 }
+
+// A flag a kernel only signals is written (signal sets or adds on it), so
+// RunDevices copies it back: a later launch on the same flags sees their
+// counts.
+func TestWritesSignalledFlags(t *testing.T) {
+	src := `kernel count(flags *i32, x *f32, WORLD const i32) {
+    mesh := device_mesh(device: WORLD)
+    for r := range WORLD {
+        signal(flags, r, mesh, 1, op: "add")
+    }
+    signal_wait(flags, WORLD)
+}
+`
+	p, err := Parse("count.tle", []byte(src))
+	require.NoError(t, err)
+	k, err := p.Kernel("count")
+	require.NoError(t, err)
+	opts := CompileOptions{Defines: map[string]string{"WORLD": "2"}}
+	got, err := k.Writes(opts)
+	require.NoError(t, err)
+	require.Equal(t, []string{"flags"}, got)
+	flags := []*Tensor{NewTensor(1), NewTensor(1)}
+	for launch := 1; launch <= 2; launch++ {
+		args := []map[string]any{{"flags": flags[0], "x": NewTensor(1)}, {"flags": flags[1], "x": NewTensor(1)}}
+		require.NoError(t, k.RunDevices(context.Background(), SimDevices(2), [3]int{1, 1, 1}, opts, args, "flags"))
+		require.Equal(t, []float64{float64(2 * launch)}, flags[0].Data, "launch %d", launch)
+		require.Equal(t, []float64{float64(2 * launch)}, flags[1].Data, "launch %d", launch)
+	}
+}

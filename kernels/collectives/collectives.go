@@ -10,7 +10,10 @@
 // reduce_scatter (tlec op NAME: x is a [WORLD, n] array, a row per device)
 // run them on either. The bench suites allreduce, allgather and
 // reducescatter (tlec bench NAME --devices N) time them beside NCCL's
-// own collectives, with nccl-tests' algbw and busbw.
+// own collectives, with nccl-tests' algbw and busbw. tp_matmul.tle holds
+// the tensor-parallel matmuls fused with their communication: ag_matmul
+// (all-gather + matmul, AgMatmul on a mesh of GPUs) and matmul_rs
+// (matmul + reduce-scatter, MatmulRS).
 package collectives
 
 import "embed"

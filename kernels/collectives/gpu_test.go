@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -185,5 +186,126 @@ func TestGPUAllGatherPushOneGPUMesh(t *testing.T) {
 		got := make([]byte, 4*world*n)
 		require.NoError(t, ctx.CopyDtoH(got, outs[r]))
 		require.Equal(t, want, bytesF32(got), "rank %d", r)
+	}
+}
+
+// TestGPUAgMatmulOneGPUMesh: ag_matmul in f32 on 4 ranks of one GPU with
+// PlanAgMatmul's default tiles, partial tiles in every dimension, launched
+// twice on the same flags (epochs 1 and 2, each rank's a new the second
+// time), against float64 all_gather(A) @ B.
+func TestGPUAgMatmulOneGPUMesh(t *testing.T) {
+	ctx := cudatest.Require(t)
+	const world, mr, n, kk = 4, 200, 176, 144
+	l, err := PlanAgMatmul(world, mr, n, kk, "f32", MatmulOptions{})
+	require.NoError(t, err)
+	k := kernel(t, l.File, l.Kernel)
+	b, err := k.Compile(tle.CompileOptions{Defines: l.Defines}, tle.GPUOptions{})
+	require.NoError(t, err)
+	programs := l.Grid[0] * l.Grid[1]
+	agOff, flagsOff := 0, (4*mr*kk+255)/256*256
+	syncOff := flagsOff + (4*AgMatmulFlags(world, mr, 128)+255)/256*256
+	m := newOneGPUMesh(t, ctx, world, syncOff+nvptx.DeviceSyncBytes(world, programs))
+	rnd := rand.New(rand.NewPCG(23, world))
+	bs := tpData(rnd, kk*n, "f32")
+	devA, devB, devC := make([]cuda.DevicePtr, world), make([]cuda.DevicePtr, world), make([]cuda.DevicePtr, world)
+	alloc := func(n int) cuda.DevicePtr {
+		p, err := ctx.Alloc(4 * n)
+		require.NoError(t, err)
+		t.Cleanup(func() { ctx.Free(p) })
+		return p
+	}
+	f32s := func(xs []float64) []float32 {
+		out := make([]float32, len(xs))
+		for i, x := range xs {
+			out[i] = float32(x)
+		}
+		return out
+	}
+	for r := range world {
+		devA[r], devB[r], devC[r] = alloc(mr*kk), alloc(kk*n), alloc(world*mr*n)
+		require.NoError(t, ctx.CopyHtoD(devB[r], f32Bytes(f32s(bs))))
+	}
+	for epoch := 1; epoch <= 2; epoch++ {
+		as := make([][]float64, world)
+		for r := range world {
+			as[r] = tpData(rnd, mr*kk, "f32")
+			require.NoError(t, ctx.CopyHtoD(devA[r], f32Bytes(f32s(as[r]))))
+			require.NoError(t, ctx.MemsetD8(devC[r], 0, 4*world*mr*n))
+		}
+		m.launch(t, b, programs, syncOff, func(r int) []any {
+			return []any{devA[r], m.heaps[r] + cuda.DevicePtr(agOff), devB[r], devC[r], m.heaps[r] + cuda.DevicePtr(flagsOff),
+				int32(mr), int32(n), int32(kk), int32(epoch)}
+		})
+		want, mag := agMatmulRef(as, bs, mr, n, kk)
+		for r := range world {
+			got := make([]byte, 4*world*mr*n)
+			require.NoError(t, ctx.CopyDtoH(got, devC[r]))
+			g := bytesF32(got)
+			gs := make([]float64, len(g))
+			for i, v := range g {
+				gs[i] = float64(v)
+			}
+			requireClose(t, fmt.Sprintf("epoch %d rank %d", epoch, r), want, mag, gs, tpTol("f32", kk))
+		}
+	}
+}
+
+// TestGPUMatmulRSOneGPUMesh: matmul_rs in f32 on 4 ranks of one GPU with
+// PlanMatmulRS's default tiles, partial tiles in every dimension,
+// launched twice on the same flags (epochs 1 and 2, new inputs the second
+// time), against float64 sums of the ranks' products.
+func TestGPUMatmulRSOneGPUMesh(t *testing.T) {
+	ctx := cudatest.Require(t)
+	const world, mr, n, kk = 4, 200, 176, 144
+	l, err := PlanMatmulRS(world, mr, n, kk, "f32", MatmulOptions{})
+	require.NoError(t, err)
+	k := kernel(t, l.File, l.Kernel)
+	b, err := k.Compile(tle.CompileOptions{Defines: l.Defines}, tle.GPUOptions{})
+	require.NoError(t, err)
+	programs := l.Grid[0] * l.Grid[1]
+	partOff, flagsOff := 0, (4*world*mr*n+255)/256*256
+	syncOff := flagsOff + (4*MatmulRSFlags(mr, n, 128, 128)+255)/256*256
+	m := newOneGPUMesh(t, ctx, world, syncOff+nvptx.DeviceSyncBytes(world, programs))
+	rnd := rand.New(rand.NewPCG(31, world))
+	alloc := func(n int) cuda.DevicePtr {
+		p, err := ctx.Alloc(4 * n)
+		require.NoError(t, err)
+		t.Cleanup(func() { ctx.Free(p) })
+		return p
+	}
+	upload := func(p cuda.DevicePtr, xs []float64) {
+		f := make([]float32, len(xs))
+		for i, x := range xs {
+			f[i] = float32(x)
+		}
+		require.NoError(t, ctx.CopyHtoD(p, f32Bytes(f)))
+	}
+	devA, devB, devOut := make([]cuda.DevicePtr, world), make([]cuda.DevicePtr, world), make([]cuda.DevicePtr, world)
+	for r := range world {
+		devA[r], devB[r], devOut[r] = alloc(world*mr*kk), alloc(kk*n), alloc(mr*n)
+	}
+	for epoch := 1; epoch <= 2; epoch++ {
+		as, bs := make([][]float64, world), make([][]float64, world)
+		for r := range world {
+			as[r], bs[r] = tpData(rnd, world*mr*kk, "f32"), tpData(rnd, kk*n, "f32")
+			upload(devA[r], as[r])
+			upload(devB[r], bs[r])
+			require.NoError(t, ctx.MemsetD8(devOut[r], 0, 4*mr*n))
+		}
+		m.launch(t, b, programs, syncOff, func(r int) []any {
+			return []any{devA[r], devB[r], m.heaps[r] + cuda.DevicePtr(partOff), devOut[r], m.heaps[r] + cuda.DevicePtr(flagsOff),
+				int32(mr), int32(n), int32(kk), int32(epoch)}
+		})
+		want, mag := matmulRSRef(as, bs, mr, n, kk)
+		for r := range world {
+			got := make([]byte, 4*mr*n)
+			require.NoError(t, ctx.CopyDtoH(got, devOut[r]))
+			g := bytesF32(got)
+			gs := make([]float64, len(g))
+			for i, v := range g {
+				gs[i] = float64(v)
+			}
+			requireClose(t, fmt.Sprintf("epoch %d rank %d", epoch, r), want[r], mag[r], gs, tpTol("f32", kk+world))
+		}
 	}
 }
