@@ -382,6 +382,18 @@ save_env() {
   cat .gpu/gpu.env
 }
 
+# pack: gzip the built binaries (Go binaries halve), so that tlec and four
+# test packages fit the device's 64 MiB; the host's unpack restores them
+pack() {
+  find .gpu -type f \( -name tlec -o -name '*.test' -o -name perftable \) -exec gzip -f -9 {} +
+}
+
+unpack() {
+  local -a gz
+  mapfile -t gz < <(find .gpu -type f -name '*.gz')
+  if [ ${#gz[@]} -gt 0 ]; then gzip -d -f "${gz[@]}"; fi
+}
+
 carry_size() {
   local kb
   kb=$(du -sk .gpu .peers | awk '{s += $1} END {print s}')
@@ -423,6 +435,7 @@ here() {
     done
   fi
   step save_env
+  step pack
   step carry_size
 }
 
@@ -759,6 +772,7 @@ host() {
     rm -rf "$W" && mkdir -p "$W/runs" "$OUT"
     trap finish EXIT
   fi
+  step unpack
   step gpu_info
   local -a build=()
   for p in $PEERS; do [[ $p != hpc && $p != flashkda && $p != fla ]] || build+=("$p"); done
