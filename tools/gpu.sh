@@ -274,7 +274,7 @@ build_perftable() { CGO_ENABLED=0 go build -ldflags='-s -w' -o .gpu/perftable ./
 
 # build_base NAME REV: tlec of git revision REV into .gpu/NAME/tlec
 build_base() {
-  local name=$1 rev=$2 src rc=0
+  local name=$1 rev=$2 dir=${3:-.gpu} src rc=0
   case $name in new | ptx | var | *[!A-Za-z0-9_-]*)
     echo "BASE: build name $name: want letters, digits, _ or -, not new, ptx or var"
     return 2
@@ -283,12 +283,12 @@ build_base() {
   src=$(mktemp -d)
   git archive "$rev" | tar -x -C "$src" || rc=$?
   if [ "$rc" = 0 ]; then
-    (cd "$src" && CGO_ENABLED=0 go build -ldflags='-s -w' -o "$ROOT/.gpu/$name/tlec" ./cmd/tlec) || rc=$?
+    (cd "$src" && CGO_ENABLED=0 go build -ldflags='-s -w' -o "$ROOT/$dir/$name/tlec" ./cmd/tlec) || rc=$?
   fi
   rm -rf "$src"
   [ "$rc" = 0 ] || return "$rc"
-  git log -1 --format='%h %s' "$rev" | cut -c1-100 >".gpu/$name/rev"
-  say "$name: $(cat ".gpu/$name/rev")"
+  git log -1 --format='%h %s' "$rev" | cut -c1-100 >"$dir/$name/rev"
+  say "$name: $(cat "$dir/$name/rev")"
 }
 
 build_ptx() { TLEC=.gpu/tlec bash tools/build-ptx.sh .gpu/ptx; }
@@ -315,16 +315,16 @@ builds_diff() {
 # gives the same LLVM IR in this tree as at git revision REV. Exit 0 when
 # all do; else the builds that differ and exit 1. A change meant to leave
 # the timed kernels alone runs it against the commit it started from;
-# runs on this machine, no GPU.
+# runs on this machine, no GPU, in .irsame/ (a prepared .gpu/ stays as it is).
 ir_same() {
-  local rev=${1:?ir_same REV [SUITE...]}
+  local rev=${1:?ir_same REV [SUITE...]} d=.irsame
   shift
-  mkdir -p .gpu
-  build_tlec && build_base irbase "$rev" || return 2
-  .gpu/tlec bench builds "$@" >.gpu/builds-new.txt || return 2
-  .gpu/irbase/tlec bench builds "$@" >.gpu/builds-irbase.txt || return 2
-  if diff .gpu/builds-irbase.txt .gpu/builds-new.txt; then
-    say "all $(wc -l <.gpu/builds-new.txt) timed kernel builds: LLVM IR identical to $rev's"
+  mkdir -p $d
+  CGO_ENABLED=0 go build -ldflags='-s -w' -o $d/tlec ./cmd/tlec && build_base base "$rev" $d || return 2
+  $d/tlec bench builds "$@" >$d/builds-new.txt || return 2
+  $d/base/tlec bench builds "$@" >$d/builds-base.txt || return 2
+  if diff $d/builds-base.txt $d/builds-new.txt; then
+    say "all $(wc -l <$d/builds-new.txt) timed kernel builds: LLVM IR identical to $rev's"
     return 0
   fi
   say "the builds above differ (<: $rev, >: this tree)"
