@@ -16,7 +16,8 @@
 #   tools/gpu.sh STEP ARGS   one step (a function below) alone, e.g.
 #                            tools/gpu.sh ir_same REV: the timed kernels'
 #                            LLVM IR here against git revision REV's
-#                            (no GPU; exit 1 when a build differs)
+#                            (no GPU; exit 1 when a build differs);
+#                            ptx_same REV: their PTX (llc-19)
 #   tools/gpu.sh --help      this text
 #
 # Configuration (environment; what `here` saw is saved in .gpu/gpu.env and
@@ -316,15 +317,25 @@ builds_diff() {
 # all do; else the builds that differ and exit 1. A change meant to leave
 # the timed kernels alone runs it against the commit it started from;
 # runs on this machine, no GPU, in .irsame/ (a prepared .gpu/ stays as it is).
-ir_same() {
-  local rev=${1:?ir_same REV [SUITE...]} d=.irsame
-  shift
+ir_same() { same_builds "LLVM IR" "$@"; }
+
+# ptx_same REV [SUITE...]: the same for the builds' PTX (llc-19): where the
+# LLVM IR differs and the PTX does not, the kernels run the same machine
+# code (ptxas is deterministic), so no figure needs measuring again. REV
+# must have `tlec bench builds --ptx` (from the commit that added ptx_same).
+ptx_same() { same_builds PTX "$@"; }
+
+same_builds() {
+  local what=$1 rev=${2:?ir_same REV [SUITE...]} d=.irsame
+  local -a ptx=()
+  shift 2
+  [ "$what" = PTX ] && ptx=(--ptx)
   mkdir -p $d
   CGO_ENABLED=0 go build -ldflags='-s -w' -o $d/tlec ./cmd/tlec && build_base base "$rev" $d || return 2
-  $d/tlec bench builds "$@" >$d/builds-new.txt || return 2
-  $d/base/tlec bench builds "$@" >$d/builds-base.txt || return 2
+  $d/tlec bench builds "${ptx[@]}" "$@" >$d/builds-new.txt || return 2
+  $d/base/tlec bench builds "${ptx[@]}" "$@" >$d/builds-base.txt || return 2
   if diff $d/builds-base.txt $d/builds-new.txt; then
-    say "all $(wc -l <$d/builds-new.txt) timed kernel builds: LLVM IR identical to $rev's"
+    say "all $(wc -l <$d/builds-new.txt) timed kernel builds: $what identical to $rev's"
     return 0
   fi
   say "the builds above differ (<: $rev, >: this tree)"

@@ -35,7 +35,7 @@ func init() {
 				}
 				return runBenchList(e)
 			case len(args) > 0 && args[0] == "builds":
-				return runBenchBuilds(e, args[1:], sf.ll)
+				return runBenchBuilds(e, args[1:], sf.ll, sf.ptx)
 			case len(args) > 0 && args[0] == "plot":
 				return runBenchPlot(e, args[1:], sf.out)
 			}

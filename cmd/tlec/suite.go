@@ -34,6 +34,7 @@ type suiteFlags struct {
 	dryRun bool
 	peers  multiFlag
 	ll     string // bench builds --ll
+	ptx    bool   // bench builds --ptx
 	out    string // bench plot -o
 	plot   string
 	target targetFlags
@@ -123,6 +124,7 @@ func benchFlagsFor(fs *flag.FlagSet, args []string) any {
 	b.target.register(fs)
 	if len(args) > 0 && slices.Contains(args, "builds") {
 		fs.StringVar(&b.ll, "ll", "", "bench builds: also write each build's LLVM IR into `DIR`")
+		fs.BoolVar(&b.ptx, "ptx", false, "bench builds: hash each build's PTX (llc-19) instead of its LLVM IR")
 	}
 	if len(args) > 0 && slices.Contains(args, "plot") {
 		fs.StringVar(&b.out, "o", "", "bench plot: the picture to write, `OUT.svg` or OUT.png")
@@ -361,9 +363,10 @@ func runBenchList(e *env) int {
 
 // runBenchBuilds prints every build of the named suites' dry runs (all
 // suites when none is named) at their default settings, sorted, as
-// "kernel binding sha256" of the build's LLVM IR; with llDir it also
-// writes each LLVM IR there.
-func runBenchBuilds(e *env, names []string, llDir string) int {
+// "kernel binding sha256" of the build's LLVM IR (with ptx, of its PTX
+// from llc: two LLVM IRs that llc turns into the same PTX run the same
+// machine code); with llDir it also writes each LLVM IR (or PTX) there.
+func runBenchBuilds(e *env, names []string, llDir string, ptx bool) int {
 	ss, err := buildSuites(names)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tlec bench builds: %v\n", err)
@@ -395,16 +398,24 @@ func runBenchBuilds(e *env, names []string, llDir string) int {
 				continue
 			}
 			seen[b.Key()] = true
-			art, err := b.Kernel.Build(b.Options, tle.GPUOptions{}, "ll")
+			emit, opts, ext := "ll", tle.GPUOptions{}, ".ll"
+			if ptx {
+				emit, opts, ext = "ptx", tle.GPUOptions{Toolchain: "llc"}, ".ptx"
+			}
+			art, err := b.Kernel.Build(b.Options, opts, emit)
 			if err != nil {
 				printError(e.stderr, "bench builds", fmt.Errorf("%s: %w", key, err))
 				return 1
 			}
-			sum := sha256.Sum256([]byte(art.LLVMIR))
+			text := art.LLVMIR
+			if ptx {
+				text = art.Binary.PTX
+			}
+			sum := sha256.Sum256([]byte(text))
 			lines = append(lines, key+" "+hex.EncodeToString(sum[:]))
 			if llDir != "" {
-				name := filepath.Join(llDir, b.Kernel.Name()+"-"+hex.EncodeToString(sum[:6])+".ll")
-				if err := os.WriteFile(name, []byte(art.LLVMIR), 0o644); err != nil {
+				name := filepath.Join(llDir, b.Kernel.Name()+"-"+hex.EncodeToString(sum[:6])+ext)
+				if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 					fmt.Fprintf(e.stderr, "tlec bench builds: --ll: %v\n", err)
 					return 1
 				}
