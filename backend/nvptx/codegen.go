@@ -2,6 +2,7 @@ package nvptx
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -342,8 +343,17 @@ func sanitize(name string, i int) string {
 	if b.Len() == 0 {
 		return fmt.Sprintf("arg%d", i)
 	}
-	return b.String()
+	if s := b.String(); !reservedLocal.MatchString(s) {
+		return s
+	}
+	return "p_" + b.String()
 }
+
+// reservedLocal matches the names the function's own values take: the
+// printer's %v<n> results, the blocks (entry, body, bb<n>) and the hidden
+// parameters (tle_*). A kernel parameter spelled so (a `v5 *f32`) would be
+// defined twice, which llc and libNVVM reject; sanitize prefixes it.
+var reservedLocal = regexp.MustCompile(`^(v[0-9]+|bb[0-9]+|entry|body|tle_.*)$`)
 
 // annotate marks fn as a kernel with its block size in !nvvm.annotations.
 func annotate(md *module, fn *llvm.Func, numWarps, minCTAs int) {

@@ -62,6 +62,9 @@ func (m *oneGPUMesh) launch(t *testing.T, b *tle.Binary, programs int, syncOff i
 	require.NoError(t, err)
 	fn, err := mod.Function(b.Kernel)
 	require.NoError(t, err)
+	if b.SmemBytes > 48*1024 { // as tle's loader: past 48 KB a launch needs the opt-in
+		require.NoError(t, fn.SetMaxDynamicSharedMemory(b.SmemBytes))
+	}
 	for r := range m.world {
 		s, err := m.ctx.NewStream(cuda.StreamNonBlocking)
 		require.NoError(t, err)
