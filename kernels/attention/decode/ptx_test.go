@@ -82,14 +82,9 @@ func TestDecodePTX(t *testing.T) {
 		consAt := tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`).FindStringIndex(b.PTX)
 		require.NotNil(t, prodAt, "%+v: the producer's setmaxnreg", c)
 		require.NotNil(t, consAt, "%+v: the consumer's setmaxnreg", c)
-		var pre, prod, cons string
-		if c.page == Tile { // the consumer warpgroup first, the producer warp last (unpadded without regs)
-			require.Less(t, consAt[0], prodAt[0], "%+v: the consumer role comes first", c)
-			pre, cons, prod = b.PTX[:consAt[0]], b.PTX[consAt[1]:prodAt[0]], b.PTX[prodAt[1]:]
-		} else {
-			require.Less(t, prodAt[0], consAt[0], "%+v: the producer role comes first", c)
-			pre, prod, cons = b.PTX[:prodAt[0]], b.PTX[prodAt[1]:consAt[0]], b.PTX[consAt[1]:]
-		}
+		// the consumer warpgroup first, the producer warp last (unpadded without regs)
+		require.Less(t, consAt[0], prodAt[0], "%+v: the consumer role comes first", c)
+		pre, cons, prod := b.PTX[:consAt[0]], b.PTX[consAt[1]:prodAt[0]], b.PTX[prodAt[1]:]
 		nTMA := len(tma.FindAllString(prod, -1))
 		require.GreaterOrEqual(t, nTMA, 2, "%+v: the producer's TMA loads of K and V", c)
 		require.Equal(t, nTMA, len(tma.FindAllString(b.PTX, -1)), "%+v: TMA loads outside the producer", c)
