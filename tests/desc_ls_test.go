@@ -14,11 +14,12 @@ import (
 // Register-level loads and stores through tensor descriptors, Triton's
 // desc.load(offsets) and desc.store(offsets, value).
 //
-// dl_sum: program p sums the 8x16 blocks of x [M, N] at rows p*8 - SHIFT
-// and columns k*16 - SHIFT for k in [0, n_k) (a loop of loads whose boxes
-// pass every edge of x: rows and columns outside read zero), adding the
-// block at column 0 again on odd k (a second load, in a branch), and
-// stores the result into out [grid*8, 16] with plain stores.
+// dl_sum: program p sums the 8x16 blocks of x [M, N] at rows p*8 - RS
+// and columns k*16 - CS for k in [0, n_k) (a loop of loads whose boxes
+// pass every edge of x: rows and columns outside read zero; CS a multiple
+// of 4 f32, since a box starts on 16 bytes in its innermost dimension),
+// adding the block at column -CS again on odd k (a second load, in a
+// branch), and stores the result into out [grid*8, 16] with plain stores.
 //
 // dl_copy: y = 2*x + 1 block by block through make_desc values on both
 // sides (a load and a store per block, in a loop over the columns); blocks
@@ -31,13 +32,13 @@ import (
 // dl_rank3: a rank-3 descriptor over a [B, M, N] tensor: out gets the
 // [2, 8, 16] block at (b0, r0, c0) summed over its leading dimension.
 const descLSSrc = `
-kernel dl_sum(x desc[f32, 8, 16], out *f32, n_k i32, SHIFT const i32) {
+kernel dl_sum(x desc[f32, 8, 16], out *f32, n_k i32, RS const i32, CS const i32) {
     pid := program_id(0)
     acc := zeros([8, 16], f32)
     for k := range n_k {
-        acc += x.load([pid*8 - SHIFT, k*16 - SHIFT])
+        acc += x.load([pid*8 - RS, k*16 - CS])
         if k % 2 == 1 {
-            acc += 0.5 * x.load([pid*8 - SHIFT, -SHIFT])
+            acc += 0.5 * x.load([pid*8 - RS, -CS])
         }
     }
     r := arange(0, 8)
@@ -96,13 +97,13 @@ func randTensor(r *rand.Rand, shape ...int) *tle.Tensor {
 	return x
 }
 
-func descSumRun(t *testing.T, dev tle.Device, shift int) {
+func descSumRun(t *testing.T, dev tle.Device, rs, cs int) {
 	k := descLSKernel(t, "dl_sum")
 	const M, N, grid, nK = 21, 40, 3, 4
 	r := rand.New(rand.NewPCG(35, 9))
 	x := randTensor(r, M, N)
 	out := tle.NewTensor(grid*8, 16)
-	err := k.Run(dev, [3]int{grid, 1, 1}, tle.CompileOptions{Defines: map[string]string{"SHIFT": fmt.Sprint(shift)}},
+	err := k.Run(dev, [3]int{grid, 1, 1}, tle.CompileOptions{Defines: map[string]string{"RS": fmt.Sprint(rs), "CS": fmt.Sprint(cs)}},
 		map[string]any{"x": x, "out": out, "n_k": nK})
 	require.NoError(t, err, dev.Name())
 	at := func(i, j int) float64 {
@@ -116,28 +117,38 @@ func descSumRun(t *testing.T, dev tle.Device, shift int) {
 	for p := range grid {
 		for i := range 8 {
 			for j := range 16 {
-				row := p*8 - shift + i
+				row := p*8 - rs + i
 				var s float64
 				for kk := range nK {
-					s += at(row, kk*16-shift+j)
-					if at(row, kk*16-shift+j) == 0 {
+					s += at(row, kk*16-cs+j)
+					if at(row, kk*16-cs+j) == 0 {
 						zeros++
 					}
 					if kk%2 == 1 {
-						s += 0.5 * at(row, -shift+j)
+						s += 0.5 * at(row, -cs+j)
 					}
 				}
 				want[(p*8+i)*16+j] = s
 			}
 		}
 	}
-	if shift > 0 {
+	if rs > 0 || cs > 0 {
 		require.Greater(t, zeros, 100, "the boxes must pass the tensor's edges")
 	}
 	require.Less(t, tletest.RelRMS(out.Data, want), 1e-6, dev.Name())
 }
 
-func TestDescLoadLoop(t *testing.T) { descSumRun(t, tle.CPU(), 3) }
+func TestDescLoadLoop(t *testing.T) { descSumRun(t, tle.CPU(), 3, 4) }
+
+// TestDescLoadMisaligned: a box whose innermost offset is not on 16 bytes
+// (-3 f32) is an error at the load on the interpreter: the GPU stops there
+// with an illegal instruction (run 68).
+func TestDescLoadMisaligned(t *testing.T) {
+	k := descLSKernel(t, "dl_sum")
+	err := k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"RS": "3", "CS": "3"}},
+		map[string]any{"x": randTensor(rand.New(rand.NewPCG(1, 2)), 21, 40), "out": tle.NewTensor(8, 16), "n_k": 1})
+	require.ErrorContains(t, err, "dl.tle:6:16: error: copy through x at offsets [-3 -3]: the innermost offset -3 is -12 bytes, not a multiple of 16 as TMA needs")
+}
 
 func descCopyRun(t *testing.T, dev tle.Device) {
 	k := descLSKernel(t, "dl_copy")
@@ -169,7 +180,7 @@ func TestDescLoadRank3(t *testing.T) {
 	const B, M, N = 3, 10, 20
 	r := rand.New(rand.NewPCG(35, 11))
 	x := randTensor(r, B, M, N)
-	for _, c := range []struct{ b0, r0, c0 int }{{0, 0, 0}, {1, 5, 9}, {2, -3, -4}} {
+	for _, c := range []struct{ b0, r0, c0 int }{{0, 0, 0}, {1, 5, 8}, {2, -3, -4}} {
 		out := tle.NewTensor(8, 16)
 		err := k.Run(tle.CPU(), [3]int{1, 1, 1}, tle.CompileOptions{}, map[string]any{"x": x, "out": out, "b0": c.b0, "r0": c.r0, "c0": c.c0})
 		require.NoError(t, err)
@@ -205,7 +216,7 @@ func TestDescLoadInRoles(t *testing.T) {
 // past its edges) and the round trip on the GPU, a subtest each.
 func TestGPUDescLoadStore(t *testing.T) {
 	g := tletest.GPU(t)
-	t.Run("sum_inside", func(t *testing.T) { descSumRun(t, g, 0) })
-	t.Run("sum_edges", func(t *testing.T) { descSumRun(t, g, 3) })
+	t.Run("sum_inside", func(t *testing.T) { descSumRun(t, g, 0, 0) })
+	t.Run("sum_edges", func(t *testing.T) { descSumRun(t, g, 3, 4) })
 	t.Run("copy", func(t *testing.T) { descCopyRun(t, g) })
 }

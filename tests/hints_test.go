@@ -91,10 +91,13 @@ func checkHints(t *testing.T, dev tle.Device, interp bool) {
 		for i := range a {
 			a[i] = uint16(r.IntN(0x3c00)) + 1 // positive f16 values below 1, never zero
 		}
+		if lda%8 != 0 && !interp {
+			continue // a broken promise is undefined on the GPU (run 68: a misaligned vector load)
+		}
 		o := make([]uint16, bm*bk)
 		err := tk.Run(dev, [3]int{1, 1, 1}, tle.CompileOptions{Defines: map[string]string{"BM": "16", "BK": "32"}},
 			map[string]any{"a": a, "out": o, "lda": lda})
-		if lda%8 != 0 && interp {
+		if lda%8 != 0 { // the interpreter reports the broken promise at the hint
 			require.Error(t, err, "lda %d", lda)
 			require.Contains(t, err.Error(), "hints.tle:15:13: error: multiple_of(x, 16) along axis 0 is false: element (1, 0), which starts a run, is a pointer to element 37 of a (byte offset 74), not a multiple of 16")
 			continue

@@ -137,7 +137,7 @@ func TestMakeDescNegativeOffsets(t *testing.T) {
 	d := k.Value(ir.OpMakeDesc, &ir.Desc{Elem: ir.F32, Block: []int{4, 4}},
 		[]*ir.Value{k.arg(0), k.ci(6), k.ci(10), k.ci(12), k.ci(1)}, ir.Attrs{"block": []int64{4, 4}}) // rows of 48 bytes: TMA needs multiples of 16
 	s := k.alloc("s", []int{4, 4}, ir.F32)
-	k.Create(ir.OpCopy, nil, []*ir.Value{d, s, k.ci(-2), k.ci(-1)}, nil)
+	k.Create(ir.OpCopy, nil, []*ir.Value{d, s, k.ci(-2), k.ci(-4)}, nil) // innermost: -16 bytes, as TMA needs
 	k.store(k.addptr(k.arg(1), k.offs2(k.arange(4), k.arange(4), k.ci(4))), k.localLoad(s), nil)
 	xs := randoms(rand.New(rand.NewSource(8)), 72)
 	out := NewBuffer(ir.F32, 16)
@@ -145,7 +145,7 @@ func TestMakeDescNegativeOffsets(t *testing.T) {
 	got := out.Float64()
 	for r := 0; r < 4; r++ {
 		for c := 0; c < 4; c++ {
-			gr, gc := r-2, c-1
+			gr, gc := r-2, c-4
 			want := 0.0
 			if gr >= 0 && gc >= 0 {
 				want = float64(float32(xs[gr*12+gc]))
@@ -153,6 +153,19 @@ func TestMakeDescNegativeOffsets(t *testing.T) {
 			require.Equal(t, want, got[r*4+c])
 		}
 	}
+}
+
+// TestDescCopyMisaligned: a box whose innermost offset is not a multiple
+// of 16 bytes is an error at the copy (the GPU stops with an illegal
+// instruction there: run 68).
+func TestDescCopyMisaligned(t *testing.T) {
+	k := newKernel("md", param("x", ptr(ir.F32)), param("out", ptr(ir.F32)))
+	d := k.Value(ir.OpMakeDesc, &ir.Desc{Elem: ir.F32, Block: []int{4, 4}},
+		[]*ir.Value{k.arg(0), k.ci(6), k.ci(10), k.ci(12), k.ci(1)}, ir.Attrs{"block": []int64{4, 4}})
+	s := k.alloc("s", []int{4, 4}, ir.F32)
+	k.Create(ir.OpCopy, nil, []*ir.Value{d, s, k.ci(-2), k.ci(-1)}, nil)
+	err := launchT(t, k.ret(), [3]int{1, 1, 1}, FromFloat64(ir.F32, make([]float64, 72)), NewBuffer(ir.F32, 16))
+	require.ErrorContains(t, err, "the innermost offset -1 is -4 bytes, not a multiple of 16 as TMA needs")
 }
 
 func TestNoFileErrors(t *testing.T) {

@@ -243,6 +243,12 @@ func (t *thread) checkBlock(op *ir.Op, d *descVal, v *view, offs []int) (int, er
 	if _, ok := ir.BlockViewDims(d.block, v.shape); !ok {
 		return 0, t.errAt(op, "copy of a %v block of %s and %s of shape %v (the view must be the block less any of its dimensions of extent 1)", d.block, d.name, v.name, v.shape)
 	}
+	// the hardware's rule (run 68: an illegal instruction on the GPU
+	// otherwise): the box starts on a 16-byte boundary in its innermost
+	// dimension; out-of-bounds offsets are fine, misaligned ones are not
+	if eb, in := d.dt.Bytes(), offs[len(offs)-1]; in*eb%16 != 0 {
+		return 0, t.errAt(op, "copy through %s at offsets %v: the innermost offset %d is %d bytes, not a multiple of 16 as TMA needs (on the GPU, an illegal instruction)", d.name, offs, in, in*eb)
+	}
 	return ir.NumElements(d.block), nil
 }
 
