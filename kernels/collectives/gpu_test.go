@@ -54,9 +54,10 @@ func newOneGPUMesh(t *testing.T, ctx *cuda.Context, world, heapBytes int) *oneGP
 
 // launch runs b on every rank, args(rank) its own arguments, the sync
 // area at syncOff in each heap, and waits (a deadlock fails the test).
-func (m *oneGPUMesh) launch(t *testing.T, b *tle.Binary, programs int, syncOff int, args func(r int) []any) {
+func (m *oneGPUMesh) launch(t *testing.T, b *tle.Binary, grid [3]int, syncOff int, args func(r int) []any) {
 	t.Helper()
 	require.Equal(t, []string{"rank", "heap_bases", "sync"}, b.Hidden)
+	programs := grid[0] * grid[1] * grid[2]
 	require.LessOrEqual(t, syncOff+nvptx.DeviceSyncBytes(m.world, programs), m.size)
 	mod, err := m.ctx.LoadPTX([]byte(b.PTX))
 	require.NoError(t, err)
@@ -69,7 +70,7 @@ func (m *oneGPUMesh) launch(t *testing.T, b *tle.Binary, programs int, syncOff i
 		s, err := m.ctx.NewStream(cuda.StreamNonBlocking)
 		require.NoError(t, err)
 		defer s.Destroy()
-		cfg := cuda.LaunchConfig{Grid: cuda.Dim3{X: uint32(programs), Y: 1, Z: 1}, Block: cuda.Dim3{X: uint32(32 * b.NumWarps), Y: 1, Z: 1},
+		cfg := cuda.LaunchConfig{Grid: cuda.Dim3{X: uint32(grid[0]), Y: uint32(grid[1]), Z: uint32(grid[2])}, Block: cuda.Dim3{X: uint32(32 * b.NumWarps), Y: 1, Z: 1},
 			SharedMem: b.SmemBytes, Stream: s}
 		a := append(args(r), int32(r), m.bases, m.heaps[r]+cuda.DevicePtr(syncOff))
 		require.NoError(t, fn.Launch(cfg, a...))
@@ -137,7 +138,7 @@ func TestGPUAllReduceOneGPUMesh(t *testing.T) {
 			for r := range outs {
 				require.NoError(t, ctx.MemsetD8(outs[r], 0, 4*n))
 			}
-			m.launch(t, b, programs, syncOff, func(r int) []any {
+			m.launch(t, b, [3]int{programs, 1, 1}, syncOff, func(r int) []any {
 				x := m.heaps[r] + cuda.DevicePtr(xOff)
 				if name == "all_reduce_twoshot" {
 					return []any{x, m.heaps[r] + cuda.DevicePtr(scratchOff), outs[r], int32(n)}
@@ -182,7 +183,7 @@ func TestGPUAllGatherPushOneGPUMesh(t *testing.T) {
 		require.NoError(t, err)
 		defer ctx.Free(outs[r])
 	}
-	m.launch(t, b, programs, syncOff, func(r int) []any {
+	m.launch(t, b, [3]int{programs, 1, 1}, syncOff, func(r int) []any {
 		return []any{xs[r], m.heaps[r] + cuda.DevicePtr(recvOff), outs[r], m.heaps[r] + cuda.DevicePtr(flagsOff), int32(n)}
 	})
 	for r := range outs {
@@ -235,7 +236,7 @@ func TestGPUAgMatmulOneGPUMesh(t *testing.T) {
 			require.NoError(t, ctx.CopyHtoD(devA[r], f32Bytes(f32s(as[r]))))
 			require.NoError(t, ctx.MemsetD8(devC[r], 0, 4*world*mr*n))
 		}
-		m.launch(t, b, programs, syncOff, func(r int) []any {
+		m.launch(t, b, l.Grid, syncOff, func(r int) []any {
 			return []any{devA[r], m.heaps[r] + cuda.DevicePtr(agOff), devB[r], devC[r], m.heaps[r] + cuda.DevicePtr(flagsOff),
 				int32(mr), int32(n), int32(kk), int32(epoch)}
 		})
@@ -295,7 +296,7 @@ func TestGPUMatmulRSOneGPUMesh(t *testing.T) {
 			upload(devB[r], bs[r])
 			require.NoError(t, ctx.MemsetD8(devOut[r], 0, 4*mr*n))
 		}
-		m.launch(t, b, programs, syncOff, func(r int) []any {
+		m.launch(t, b, l.Grid, syncOff, func(r int) []any {
 			return []any{devA[r], devB[r], m.heaps[r] + cuda.DevicePtr(partOff), devOut[r], m.heaps[r] + cuda.DevicePtr(flagsOff),
 				int32(mr), int32(n), int32(kk), int32(epoch)}
 		})
