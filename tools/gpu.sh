@@ -46,7 +46,8 @@
 #             HPC_ITERS its --iters (default REPS, else 100)
 #   TESTS     space-separated PKG[:REGEX]: .gpu/PKG.test -test.run REGEX
 #             in PKG's directory with TLE_REQUIRE_GPU=1 (PKG: decode, prefill,
-#             kda, tutorials, tle, tests, nvptx, cuda, ... or a path);
+#             kda, tutorials, tle, tests, nvptx, cuda, ... or a path); after a
+#             sticky CUDA error each failed test runs again alone;
 #             tutorials also runs the carried llc-19 PTX when PTX=1 built it
 #   TEST_ENV  more environment for tests and sanitizers (TLE_KDA_LARGE=0)
 #   SAN       space-separated PKG:REGEX: compute-sanitizer SAN_TOOLS
@@ -515,7 +516,30 @@ gotest() {
   grep -E '^(--- FAIL|FAIL|ok|PASS)|Error:|panic:' "$log" | head -20 || true
   [ "$rc" != 124 ] || rc="124 (timed out)"
   note "test $pkg${re:+ -run $re}: rc=$rc, $(grep -c '^--- PASS' "$log" || true) passed, $(grep -c '^--- FAIL' "$log" || true) failed, $(grep -c '^--- SKIP' "$log" || true) skipped"
+  if [ "$rc" != 0 ] && grep -qE "$STICKY" "$log"; then alone "$dir" "$name" "$n" "$log"; fi
   [ "$rc" = 0 ]
+}
+
+# a CUDA error that poisons the process's context: every later test of
+# the process fails on it too, whatever it does (runs 67 and 68)
+STICKY='CUDA_ERROR_(ILLEGAL_INSTRUCTION|ILLEGAL_ADDRESS|MISALIGNED_ADDRESS|LAUNCH_FAILED|HARDWARE_STACK_ERROR|ASSERT)'
+
+# alone DIR NAME N LOG: after a sticky error, each failed top-level test of
+# LOG again in a process of its own, so that one test's fault is not read
+# as the others' results
+alone() {
+  local dir=$1 name=$2 n=$3 log=$4 tst out
+  local -a env
+  read -ra env <<<"$TEST_ENV"
+  while read -r tst; do
+    out=$W/test-$name$n-$tst.log
+    if (cd "$dir" && env TLE_REQUIRE_GPU=1 "${env[@]}" timeout "$(tmo 60)" \
+      "$ROOT/.gpu/$name.test" -test.v -test.run "^$tst\$") >"$out" 2>&1; then
+      note "  $tst alone: PASS"
+    else
+      note "  $tst alone: FAIL $(grep -m1 -oE "$STICKY|Error:.*" "$out" || true)"
+    fi
+  done < <(grep -oE '^--- FAIL: [A-Za-z0-9_]+' "$log" | awk '{print $3}')
 }
 
 # sanitize PKG REGEX N: compute-sanitizer SAN_TOOLS on those tests, each
