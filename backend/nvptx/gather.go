@@ -88,9 +88,28 @@ func (g *gen) shflBits(v value.Value, laneMask int) value.Value {
 // source element at coords with its axis coordinate replaced by
 // along(r, coords) (an i32).
 func (g *gen) throughShared(op *ir.Op, src *tval, along func(r int, coords []value.Value) value.Value) {
-	res := op.Results[0]
 	axis := int(op.Attrs.Int("axis", 0))
 	inShape := ir.ShapeOf(op.Operands[0].Type)
+	g.readBack(op.Results[0], src, inShape, func(r int, coords []value.Value) value.Value {
+		var idx value.Value = i32c(0)
+		stride := 1
+		for dd := len(inShape) - 1; dd >= 0; dd-- {
+			cd := coords[dd]
+			if dd == axis {
+				cd = along(r, coords)
+			}
+			idx = g.add(idx, g.mul(cd, i32c(int64(stride))))
+			stride *= inShape[dd]
+		}
+		return idx
+	})
+}
+
+// readBack spills src to the op's shared scratch row-major in inShape and
+// reads res (its type, in its layout) back: the result's register r at
+// coordinates coords (per dimension, i32) reads the scratch element at
+// index(r, coords), a linear index in inShape.
+func (g *gen) readBack(res *ir.Value, src *tval, inShape []int, index func(r int, coords []value.Value) value.Value) {
 	dst := g.layoutOf(res.Type)
 	outShape := ir.ShapeOf(res.Type)
 	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
@@ -105,16 +124,7 @@ func (g *gen) throughShared(op *ir.Op, src *tval, along func(r int, coords []val
 		for dd := range outShape {
 			coords[dd] = g.add(db[dd], i32c(int64(c[dd])))
 		}
-		var idx value.Value = i32c(0)
-		stride := 1
-		for dd := len(inShape) - 1; dd >= 0; dd-- {
-			cd := coords[dd]
-			if dd == axis {
-				cd = along(r, coords)
-			}
-			idx = g.add(idx, g.mul(cd, i32c(int64(stride))))
-			stride *= inShape[dd]
-		}
+		idx := index(r, coords)
 		v := g.unpackWords(g.plainLoad(g.smemByteBase(off, idx, eb), asShared, wordOne(d), 1), d, wordOne(d), 1)[0]
 		out.regs[r] = fromD(v)
 	}

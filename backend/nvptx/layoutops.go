@@ -312,21 +312,10 @@ func (g *gen) reshapeLike(op *ir.Op) {
 			return
 		}
 	}
-	// through shared memory, row-major in the source's shape
+	// through shared memory, row-major in the source's shape: the result
+	// element's linear index in it
 	g.force(src)
-	d, toD, fromD := g.scratchType(ir.Elem(res.Type))
-	eb := d.Bytes()
-	off := g.smemOffset()
-	g.spillRowMajor(src, inShape, d, toD, off)
-	g.beforeSharedRead()
-	db := g.threadBase(dst)
-	out := &tval{ll: dst, regs: make([]value.Value, dst.NumRegs())}
-	for r, c := range g.coordsOf(dst) {
-		// linear index (in the source shape) of the result element
-		coords := make([]value.Value, len(outShape))
-		for dd := range outShape {
-			coords[dd] = g.add(db[dd], i32c(int64(c[dd])))
-		}
+	g.readBack(res, src, inShape, func(_ int, coords []value.Value) value.Value {
 		var idx value.Value = i32c(0)
 		if op.Kind == ir.OpTrans {
 			perm := op.Attrs.Ints("perm")
@@ -346,10 +335,8 @@ func (g *gen) reshapeLike(op *ir.Op) {
 				stride *= outShape[dd]
 			}
 		}
-		v := g.unpackWords(g.plainLoad(g.smemByteBase(off, idx, eb), asShared, wordOne(d), 1), d, wordOne(d), 1)[0]
-		out.regs[r] = fromD(v)
-	}
-	g.set(res, out)
+		return idx
+	})
 }
 
 // spillRowMajor stores src's registers (each converted by toD to d) into
