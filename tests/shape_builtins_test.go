@@ -223,16 +223,23 @@ func TestShapeBuiltinsBuild(t *testing.T) {
 	tletest.NeedLLC(t)
 	prog, err := tle.Parse("shapes.tle", []byte(shapeBuiltinsSrc))
 	require.NoError(t, err)
+	// every specialisation in one llc run (tle.CompileAll)
+	var specs []tle.Spec
+	var names []string
 	for _, sk := range shapeKernels {
 		k, err := prog.Kernel(sk.builtin)
 		require.NoError(t, err)
 		for _, dt := range shapeDTypes {
 			for _, mn := range shapeShapes {
 				defs := map[string]string{"T": dt, "M": fmt.Sprint(mn[0]), "N": fmt.Sprint(mn[1])}
-				b, err := k.Compile(tle.CompileOptions{NumWarps: 4, Defines: defs}, tle.GPUOptions{Toolchain: "llc"})
-				require.NoError(t, err, "%s %s [%d,%d]", sk.builtin, dt, mn[0], mn[1])
-				require.Contains(t, b.PTX, ".entry "+sk.builtin)
+				specs = append(specs, tle.Spec{Kernel: k, Options: tle.CompileOptions{NumWarps: 4, Defines: defs}})
+				names = append(names, sk.builtin)
 			}
 		}
+	}
+	bins, err := tle.CompileAll(specs, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	for i, b := range bins {
+		require.Contains(t, b.PTX, ".entry "+names[i]+"(", "%s %v", names[i], specs[i].Options.Defines)
 	}
 }

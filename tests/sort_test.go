@@ -251,15 +251,15 @@ func TestGPUSort(t *testing.T) {
 // layout), so that one that cannot build fails here without a GPU.
 func TestSortBuilds(t *testing.T) {
 	tletest.NeedLLC(t)
-	build := func(src, kernel string, defs map[string]string) {
+	// every specialisation in one llc run (tle.CompileAll)
+	var specs []tle.Spec
+	add := func(src, kernel string, defs map[string]string) {
 		t.Helper()
 		prog, err := tle.Parse("sort.tle", []byte(src))
 		require.NoError(t, err)
 		k, err := prog.Kernel(kernel)
 		require.NoError(t, err)
-		b, err := k.Compile(tle.CompileOptions{NumWarps: 4, Defines: defs}, tle.GPUOptions{Toolchain: "llc"})
-		require.NoError(t, err, "%s %v", kernel, defs)
-		require.Contains(t, b.PTX, ".entry "+kernel)
+		specs = append(specs, tle.Spec{Kernel: k, Options: tle.CompileOptions{NumWarps: 4, Defines: defs}})
 	}
 	cases := append(sortCases[:len(sortCases):len(sortCases)], struct {
 		dt      string
@@ -269,15 +269,21 @@ func TestSortBuilds(t *testing.T) {
 		m, n, k int
 	}{"i32", 64, 32, 4})
 	for _, c := range cases {
-		build(sortSrc, "sorts", map[string]string{"T": c.dt, "M": fmt.Sprint(c.m), "N": fmt.Sprint(c.n), "K": fmt.Sprint(c.k)})
+		add(sortSrc, "sorts", map[string]string{"T": c.dt, "M": fmt.Sprint(c.m), "N": fmt.Sprint(c.n), "K": fmt.Sprint(c.k)})
 	}
-	build(sortSrc, "sort1d", nil)
-	build(sortSrc, "sort3d", nil)
+	add(sortSrc, "sort1d", nil)
+	add(sortSrc, "sort3d", nil)
 	for _, c := range gatherCases {
-		build(gatherOpSrc, "gathers", map[string]string{"T": c.dt, "M": fmt.Sprint(c.m), "N": fmt.Sprint(c.n), "K": fmt.Sprint(c.k)})
+		add(gatherOpSrc, "gathers", map[string]string{"T": c.dt, "M": fmt.Sprint(c.m), "N": fmt.Sprint(c.n), "K": fmt.Sprint(c.k)})
 	}
 	for _, c := range histCases {
-		build(gatherOpSrc, "hist", map[string]string{"N": fmt.Sprint(c[0]), "B": fmt.Sprint(c[1])})
+		add(gatherOpSrc, "hist", map[string]string{"N": fmt.Sprint(c[0]), "B": fmt.Sprint(c[1])})
 	}
-	build(gatherOpSrc, "hist_loop", nil)
+	add(gatherOpSrc, "hist_loop", nil)
+	bins, err := tle.CompileAll(specs, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	for i, b := range bins {
+		name := specs[i].Kernel.Name()
+		require.Contains(t, b.PTX, ".entry "+name+"(", "%s %v", name, specs[i].Options.Defines)
+	}
 }
