@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +37,13 @@ func TestCollectivesPTX(t *testing.T) {
 	tletest.NeedLLC(t)
 	files, err := fs.Glob(FS, "*.tle")
 	require.NoError(t, err)
-	built := 0
+	// every build in one llc run (tle.CompileAll), then the checks
+	type build struct {
+		what, body string
+		barriers   int
+	}
+	var specs []tle.Spec
+	var builds []build
 	for _, file := range files {
 		if file == "tp_matmul.tle" {
 			continue // a matmul's tiles, not BLOCK: TestAgMatmulPTX
@@ -55,33 +62,39 @@ func TestCollectivesPTX(t *testing.T) {
 			barriers := len(reBarrierCall.FindAllString(body, -1))
 			for _, world := range []int{2, 4, 8} {
 				for _, dtype := range []string{"bf16", "f32"} {
-					what := fmt.Sprintf("%s WORLD=%d T=%s", name, world, dtype)
-					b, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"WORLD": fmt.Sprint(world), "BLOCK": "256", "T": dtype}}, tle.GPUOptions{Toolchain: "llc"})
-					require.NoError(t, err, what)
-					built++
-					require.Equal(t, world, b.MeshDevices, what)
-					require.Equal(t, []string{"rank", "heap_bases", "sync"}, b.Hidden, what)
-					entry := b.PTX[strings.Index(b.PTX, ".entry"):]
-					entry = entry[:strings.Index(entry, ")")]
-					require.Equal(t, len(b.Params)+3, strings.Count(entry, ".param"), what)
-					ptx := b.PTX
-					require.NotContains(t, ptx, "barrier.cluster", what)
-					atoms := count(ptx, `atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], 1;`)
-					require.Equal(t, barriers, atoms, what+": one handshake arrival per device barrier")
-					spins := count(ptx, `ld\.acquire\.sys\.global\.b32 %r\d+, \[%rd\d+\];`)
-					waits := strings.Count(body, "signal_wait(")
-					require.Equal(t, barriers+waits, spins, what+": one ld.acquire.sys spin per device barrier and signal_wait")
-					signals := count(ptx, `@%p atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], %r\d+;`)
-					require.Equal(t, strings.Count(body, "signal("), signals, what+": one release per signal")
-					first := tletest.PTXLine(`bar\.sync\s+0;`).FindStringIndex(ptx)
-					require.NotNil(t, first, what)
-					tableLoads := tletest.PTXLine(`ld\.global\.u64\s+%rd\d+, \[%rd\d+(\+\d+)?\];`).FindAllStringIndex(ptx, -1)
-					require.NotEmpty(t, tableLoads, what)
-					for _, l := range tableLoads {
-						require.Less(t, l[0], first[0], what+": a heap_bases load after the first barrier")
-					}
+					specs = append(specs, tle.Spec{Kernel: k, Options: tle.CompileOptions{Defines: map[string]string{"WORLD": fmt.Sprint(world), "BLOCK": "256", "T": dtype}}})
+					builds = append(builds, build{fmt.Sprintf("%s WORLD=%d T=%s", name, world, dtype), body, barriers})
 				}
 			}
+		}
+	}
+	bins, err := tle.CompileAll(specs, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	built := 0
+	for i, b := range bins {
+		what, body, barriers := builds[i].what, builds[i].body, builds[i].barriers
+		world, _ := strconv.Atoi(specs[i].Options.Defines["WORLD"])
+		built++
+		require.Equal(t, world, b.MeshDevices, what)
+		require.Equal(t, []string{"rank", "heap_bases", "sync"}, b.Hidden, what)
+		entry := b.PTX[strings.Index(b.PTX, ".entry"):]
+		entry = entry[:strings.Index(entry, ")")]
+		require.Equal(t, len(b.Params)+3, strings.Count(entry, ".param"), what)
+		ptx := b.PTX
+		require.NotContains(t, ptx, "barrier.cluster", what)
+		atoms := count(ptx, `atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], 1;`)
+		require.Equal(t, barriers, atoms, what+": one handshake arrival per device barrier")
+		spins := count(ptx, `ld\.acquire\.sys\.global\.b32 %r\d+, \[%rd\d+\];`)
+		waits := strings.Count(body, "signal_wait(")
+		require.Equal(t, barriers+waits, spins, what+": one ld.acquire.sys spin per device barrier and signal_wait")
+		signals := count(ptx, `@%p atom\.add\.release\.sys\.global\.u32 %old, \[%rd\d+\], %r\d+;`)
+		require.Equal(t, strings.Count(body, "signal("), signals, what+": one release per signal")
+		first := tletest.PTXLine(`bar\.sync\s+0;`).FindStringIndex(ptx)
+		require.NotNil(t, first, what)
+		tableLoads := tletest.PTXLine(`ld\.global\.u64\s+%rd\d+, \[%rd\d+(\+\d+)?\];`).FindAllStringIndex(ptx, -1)
+		require.NotEmpty(t, tableLoads, what)
+		for _, l := range tableLoads {
+			require.Less(t, l[0], first[0], what+": a heap_bases load after the first barrier")
 		}
 	}
 	require.Equal(t, 5*3*2, built, "every collective, 3 mesh sizes, 2 dtypes")
