@@ -25,10 +25,16 @@ func ulpErr(got float32, want float64) float64 {
 			return 0
 		}
 	}
-	// the spacing of f32 values around want (subnormals: 2^-149)
-	_, e := math.Frexp(want) // |want| = f * 2^e, f in [0.5, 1)
-	e = max(e-1, -126)
-	return math.Abs(float64(got)-want) / math.Ldexp(1, e-23)
+	// the spacing of f32 values around want (subnormals: 2^-149): 2^(e-23)
+	// with e = max(exponent of want, -126), e = -1 for want 0 and +-inf
+	// (as math.Frexp's exponent minus 1 would give), built from bits
+	e := -1
+	if be := int(math.Float64bits(want) >> 52 & 0x7ff); be == 0 && want != 0 {
+		e = -126 // an f64 subnormal
+	} else if be != 0 && be != 0x7ff {
+		e = max(be-1023, -126)
+	}
+	return math.Abs(float64(got)-want) / math.Float64frombits(uint64(e-23+1023)<<52)
 }
 
 // ex2 models ex2.approx.f32: 2^x correctly rounded, then scaled by (1 + rel).
