@@ -113,9 +113,9 @@ func TestMathLibVec(t *testing.T) {
 	}
 }
 
-// TestMathLibAlgorithms measures MathF32, the mirror of the GPU's code,
-// against Go's math in float64 (unrounded: the error includes the final
-// rounding's half ulp): every f32 of a dense interval around 0 (every
+// TestMathLibAlgorithms measures MathF32, the mirror of the GPU's code (as
+// vecOps evaluates it, through mlSweep), against Go's math in float64
+// (unrounded: the error includes the final rounding's half ulp): every f32 of a dense interval around 0 (every
 // 16th bit pattern), and every 4099th f32 bit pattern of the whole range,
 // both signs, the infinities and NaN included (every TLE_MATH_STRIDE-th
 // with that set); results must agree in class (NaN, infinity, zero and
@@ -154,8 +154,8 @@ func TestMathLibAlgorithms(t *testing.T) {
 	}
 }
 
-// TestMathLibBinary measures atan2(y, x) and pow(x, y) against math.Atan2
-// and math.Pow: random pairs (log-uniform magnitudes over the whole f32
+// TestMathLibBinary measures atan2(y, x) and pow(x, y) (MathF32, through
+// mlSweep) against math.Atan2 and math.Pow: random pairs (log-uniform magnitudes over the whole f32
 // range, both signs, and pow's bases near 1 with large exponents), every
 // pair of a grid of special values (zeros, infinities, NaN, +-1, +-0.5,
 // odd and even integers, tiny and huge values), which must match in
