@@ -64,6 +64,20 @@ const ErfMaxULP = 2.1
 // erfF32 is the GPU's f32 erf in Go float32 arithmetic, operation for
 // operation the LLVM IR erf emits, with exp2 standing for ex2.approx.ftz.f32.
 func erfF32(x float32, exp2 func(float32) float32) float32 {
+	p := erfHead(x)
+	return p.tail(exp2(p.h))
+}
+
+// erfParts is erfF32 up to its one ex2.approx: everything but the
+// exponential's model, which TestErfAlgorithm varies on the same x.
+type erfParts struct {
+	x, a, small float32
+	h, l        float32 // exp(-Q) = 2^h * 2^l
+}
+
+// erfHead is erfF32 before ex2.approx: both polynomials and the split of
+// -Q*log2(e) into h + l.
+func erfHead(x float32) erfParts {
 	a := float32(math.Abs(float64(x)))
 	x2 := float32(x * x)
 	// |x| < 0.875
@@ -88,11 +102,15 @@ func erfF32(x float32, exp2 func(float32) float32) float32 {
 	h := float32(r * erfNegLog2E)
 	l := fma32(r, erfNegLog2E, -h)
 	l = fma32(r, erfNegLog2ELo, l)
-	e := exp2(h)
-	e = fma32(e, float32(l*float32(math.Ln2)), e)
-	large := float32(math.Copysign(float64(float32(1-e)), float64(x)))
-	if a < erfSplit {
-		return small
+	return erfParts{x: x, a: a, small: small, h: h, l: l}
+}
+
+// tail is erfF32 from ex2.approx's result e = 2^h on.
+func (p erfParts) tail(e float32) float32 {
+	e = fma32(e, float32(p.l*float32(math.Ln2)), e)
+	large := float32(math.Copysign(float64(float32(1-e)), float64(p.x)))
+	if p.a < erfSplit {
+		return p.small
 	}
 	return large
 }
@@ -101,7 +119,23 @@ func erfF32(x float32, exp2 func(float32) float32) float32 {
 // product is exact in float64, the sum is rounded to odd there (exact sum
 // by TwoSum, then the sticky bit), and rounding to odd in 53 bits and then to
 // nearest in 24 is rounding to nearest once.
+//
+// Only a sum s that is a tie between two f32 values needs the sticky bit:
+// the exact sum lies within half an f64 ulp of s, so on the same side of
+// every tie (each an f64 value) as s, and rounds to the f32 that s rounds
+// to. The ties of the normal f32 range are the f64 values whose low 29
+// mantissa bits are 1<<28; everything else (subnormal f32, overflow,
+// infinities, NaN) takes fma32Slow.
 func fma32(a, b, c float32) float32 {
+	s := float64(a)*float64(b) + float64(c)
+	if u := math.Float64bits(s); u&(1<<29-1) != 1<<28 && (u>>52&0x7ff)-(1023-126) < 254 {
+		return float32(s)
+	}
+	return fma32Slow(a, b, c)
+}
+
+// fma32Slow is fma32 by rounding to odd, for every a, b, c.
+func fma32Slow(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	s := p + float64(c)
 	if math.IsInf(s, 0) || math.IsNaN(s) || math.IsInf(p, 0) {

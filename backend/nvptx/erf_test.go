@@ -25,16 +25,25 @@ func ulpErr(got float32, want float64) float64 {
 			return 0
 		}
 	}
-	// the spacing of f32 values around want (subnormals: 2^-149)
-	_, e := math.Frexp(want) // |want| = f * 2^e, f in [0.5, 1)
-	e = max(e-1, -126)
-	return math.Abs(float64(got)-want) / math.Ldexp(1, e-23)
+	// the spacing of f32 values around want (subnormals: 2^-149): 2^(e-23)
+	// with e = max(exponent of want, -126), e = -1 for want 0 and +-inf
+	// (as math.Frexp's exponent minus 1 would give), built from bits
+	e := -1
+	if be := int(math.Float64bits(want) >> 52 & 0x7ff); be == 0 && want != 0 {
+		e = -126 // an f64 subnormal
+	} else if be != 0 && be != 0x7ff {
+		e = max(be-1023, -126)
+	}
+	return math.Abs(float64(got)-want) / math.Float64frombits(uint64(e-23+1023)<<52)
 }
 
 // ex2 models ex2.approx.f32: 2^x correctly rounded, then scaled by (1 + rel).
 func ex2(rel float64) func(float32) float32 {
-	return func(x float32) float32 { return float32(math.Exp2(float64(x)) * (1 + rel)) }
+	return func(x float32) float32 { return ex2Scaled(math.Exp2(float64(x)), rel) }
 }
+
+// ex2Scaled is ex2(rel) of x given p2 = math.Exp2(float64(x)).
+func ex2Scaled(p2, rel float64) float32 { return float32(p2 * (1 + rel)) }
 
 // TestErfAlgorithm measures erfF32, the mirror of the GPU's f32 erf, against
 // math.Erf over f32 values of [0, 6] (erfF32 is odd; checked on a sample):
@@ -43,7 +52,9 @@ func ex2(rel float64) func(float32) float32 {
 // the split at 0.875. ex2.approx.f32 is modelled as 2^x correctly rounded
 // and as 2^x off by a relative 2^-22 either way (the PTX ISA documents its
 // maximum relative error as 2^-22.5 on the full range, as far as we know;
-// the GPU test measures the hardware).
+// the GPU test measures the hardware). The models differ only in
+// ex2.approx's result, so each x's reference, erfHead and 2^h are computed
+// once and erfF32's tail once per model (erfF32 is erfHead, then tail).
 func TestErfAlgorithm(t *testing.T) {
 	t.Parallel()
 	stride := uint32(256)
@@ -54,37 +65,43 @@ func TestErfAlgorithm(t *testing.T) {
 	}
 	models := []struct {
 		name  string
-		exp2  func(float32) float32
+		rel   float64 // ex2(rel)
 		bound float64
 	}{
-		{"exact exp2", ex2(0), 1.2},
-		{"exp2 +2^-22", ex2(0x1p-22), ErfMaxULP},
-		{"exp2 -2^-22", ex2(-0x1p-22), ErfMaxULP},
+		{"exact exp2", 0, 1.2},
+		{"exp2 +2^-22", 0x1p-22, ErfMaxULP},
+		{"exp2 -2^-22", -0x1p-22, ErfMaxULP},
 	}
 	hi := math.Float32bits(6)
 	dense := func(lo, hi float32) (uint32, uint32) { return math.Float32bits(lo), math.Float32bits(hi) }
 	worstLo, worstHi := dense(0x1.c0p-1, 0x1.c2p-1)
 	splitLo, splitHi := dense(0.86, 0.89)
-	for _, m := range models {
-		worst, at := 0.0, float32(0)
-		check := func(b uint32) {
-			x := math.Float32frombits(b)
-			if e := ulpErr(erfF32(x, m.exp2), math.Erf(float64(x))); e > worst {
-				worst, at = e, x
+	var worst [3]float64
+	var at [3]float32
+	check := func(b uint32) {
+		x := math.Float32frombits(b)
+		want := math.Erf(float64(x))
+		p := erfHead(x)
+		p2 := math.Exp2(float64(p.h))
+		for i, m := range models {
+			if e := ulpErr(p.tail(ex2Scaled(p2, m.rel)), want); e > worst[i] {
+				worst[i], at[i] = e, x
 			}
 		}
-		for b := uint32(0); b <= hi; b += stride {
-			check(b)
-		}
-		for b := worstLo; b <= worstHi; b++ {
-			check(b)
-		}
-		for b := splitLo; b <= splitHi; b++ {
-			check(b)
-		}
-		t.Logf("%s: max error %.3f ulp at %v (%x)", m.name, worst, at, math.Float32bits(at))
-		if worst > m.bound {
-			t.Errorf("%s: max error %.3f ulp at %v, bound %v", m.name, worst, at, m.bound)
+	}
+	for b := uint32(0); b <= hi; b += stride {
+		check(b)
+	}
+	for b := worstLo; b <= worstHi; b++ {
+		check(b)
+	}
+	for b := splitLo; b <= splitHi; b++ {
+		check(b)
+	}
+	for i, m := range models {
+		t.Logf("%s: max error %.3f ulp at %v (%x)", m.name, worst[i], at[i], math.Float32bits(at[i]))
+		if worst[i] > m.bound {
+			t.Errorf("%s: max error %.3f ulp at %v, bound %v", m.name, worst[i], at[i], m.bound)
 		}
 	}
 	// odd, and the special values
@@ -121,6 +138,28 @@ func TestFMA32(t *testing.T) {
 	}
 	if got, want := fma32(a, a, -1), float32(0x1p-11+0x1p-24); got != want {
 		t.Errorf("fma32 = %v, want %v", got, want)
+	}
+	// fma32's shortcut (no sticky bit unless the f64 sum is an f32 tie)
+	// against fma32Slow: squares (1 + k*2^-12)^2 plus tiny, zero, subnormal
+	// and cancelling addends make ties, exact and not; random bits make
+	// subnormals, overflows, infinities and NaN
+	same := func(a, b, c float32) {
+		if got, want := fma32(a, b, c), fma32Slow(a, b, c); math.Float32bits(got) != math.Float32bits(want) {
+			t.Errorf("fma32(%x, %x, %x) = %x, fma32Slow %x", math.Float32bits(a), math.Float32bits(b),
+				math.Float32bits(c), math.Float32bits(got), math.Float32bits(want))
+		}
+	}
+	for k := 1; k < 1<<12; k++ {
+		a := float32(1 + float64(k)*0x1p-12)
+		for _, c := range []float32{0x1p-70, -0x1p-70, 0, 0x1p-60, -1, 0x1p-149, -0x1p-126} {
+			same(a, a, c)
+			same(a, -a, c)
+		}
+	}
+	r := uint32(2463534242)
+	next := func() float32 { r ^= r << 13; r ^= r >> 17; r ^= r << 5; return math.Float32frombits(r) }
+	for i := 0; i < 1<<15; i++ {
+		same(next(), next(), next())
 	}
 }
 

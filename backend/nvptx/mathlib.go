@@ -18,8 +18,10 @@ import "math"
 // of a correctly rounded f32 library in all but a few ties.
 //
 // Every algorithm is written once, generic over mathOps, and instantiated
-// twice: goOps evaluates it in Go float64 (the mirror the tests measure),
-// irOps emits it as LLVM IR, operation for operation. Products that are
+// twice: goOps evaluates it in Go float64 (the mirror, MathF32), irOps
+// emits it as LLVM IR, operation for operation (the tests' sweeps use a
+// third instance, vecOps in mathlib_vec_test.go: goOps' arithmetic on 256
+// values per operation, bit for bit MathF32's). Products that are
 // summed are explicit FMAs, so llc's contraction of fmul+fadd (on by
 // default for NVPTX) finds nothing to contract and the GPU computes what
 // the mirror computes. Both sides of every select are computed: the code

@@ -3,6 +3,7 @@ package nvptx
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"os"
 	"strconv"
 	"testing"
@@ -54,9 +55,67 @@ func mathStride(def uint32) uint32 {
 	return def
 }
 
-// TestMathLibAlgorithms measures MathF32, the mirror of the GPU's code,
-// against Go's math in float64 (unrounded: the error includes the final
-// rounding's half ulp): every f32 of a dense interval around 0 (every
+// mlSweep evaluates MathF32 of the (x, y) added, vecN at a time through
+// vecOps, and calls check on each with its result, in the order added.
+type mlSweep struct {
+	fn        MathFn
+	ops       vecOps
+	check     func(x, y, got float32)
+	n         int
+	x, y, got [vecN]float32
+}
+
+func (s *mlSweep) add(x, y float32) {
+	s.x[s.n], s.y[s.n] = x, y
+	s.n++
+	if s.n == vecN {
+		s.flush()
+	}
+}
+
+// flush evaluates the pending inputs (the lanes past them hold a previous
+// batch's, computed again and ignored).
+func (s *mlSweep) flush() {
+	if s.n == 0 {
+		return
+	}
+	s.ops.mathF32Vec(s.fn, &s.x, &s.y, &s.got)
+	for i := range s.n {
+		s.check(s.x[i], s.y[i], s.got[i])
+	}
+	s.n = 0
+}
+
+// TestMathLibVec: vecOps, which the sweeps below evaluate the algorithms
+// with, gives MathF32's (goOps') result bit for bit, for every function on
+// every 262139th f32 bit pattern x (y: x's bits rotated, for atan2 and
+// pow) and on every pair of specials.
+func TestMathLibVec(t *testing.T) {
+	ops := newVecOps()
+	for fn := MathSin; fn <= MathPow; fn++ {
+		bad := 0
+		sw := &mlSweep{fn: fn, ops: ops, check: func(x, y, got float32) {
+			if want := MathF32(fn, x, y); math.Float32bits(got) != math.Float32bits(want) {
+				if bad++; bad <= 3 {
+					t.Errorf("fn %d (%v, %v): vecOps %x, MathF32 %x", fn, x, y, math.Float32bits(got), math.Float32bits(want))
+				}
+			}
+		}}
+		for b := uint64(0); b < 1<<32; b += 262139 {
+			sw.add(math.Float32frombits(uint32(b)), math.Float32frombits(bits.RotateLeft32(uint32(b), 9)))
+		}
+		for _, x := range []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 0.5, 2, -3} {
+			for _, y := range []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 0.5, 2, -3} {
+				sw.add(float32(x), float32(y))
+			}
+		}
+		sw.flush()
+	}
+}
+
+// TestMathLibAlgorithms measures MathF32, the mirror of the GPU's code (as
+// vecOps evaluates it, through mlSweep), against Go's math in float64
+// (unrounded: the error includes the final rounding's half ulp): every f32 of a dense interval around 0 (every
 // 16th bit pattern), and every 4099th f32 bit pattern of the whole range,
 // both signs, the infinities and NaN included (every TLE_MATH_STRIDE-th
 // with that set); results must agree in class (NaN, infinity, zero and
@@ -64,14 +123,16 @@ func mathStride(def uint32) uint32 {
 func TestMathLibAlgorithms(t *testing.T) {
 	t.Parallel()
 	dense, whole := mathStride(1021), mathStride(4099)
+	ops := newVecOps()
 	for fn, ref := range mathRef {
 		worst, at := 0.0, float32(0)
-		check := func(x float32) {
+		sw := &mlSweep{fn: fn, ops: ops, check: func(x, _, got float32) {
 			want := ref.f(float64(x), 0)
-			if e := mlErr(MathF32(fn, x, 0), want); e > worst || math.IsNaN(e) {
+			if e := mlErr(got, want); e > worst || math.IsNaN(e) {
 				worst, at = e, x
 			}
-		}
+		}}
+		check := func(x float32) { sw.add(x, 0) }
 		for _, s := range []float32{1, -1} {
 			for b := uint32(0); b <= math.Float32bits(max(s*ref.lo, s*ref.hi)); b += dense {
 				if x := s * math.Float32frombits(b); x >= ref.lo && x <= ref.hi {
@@ -85,6 +146,7 @@ func TestMathLibAlgorithms(t *testing.T) {
 		for _, x := range []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 0x1p-149, -0x1p-149, math.MaxFloat32, -math.MaxFloat32} {
 			check(float32(x))
 		}
+		sw.flush()
 		t.Logf("%s: max error %.6f ulp at %v (%#x)", ref.name, worst, at, math.Float32bits(at))
 		if !(worst <= mathBound[fn]) {
 			t.Errorf("%s: max error %.4f ulp at %v (%#x), bound %v", ref.name, worst, at, math.Float32bits(at), mathBound[fn])
@@ -92,8 +154,8 @@ func TestMathLibAlgorithms(t *testing.T) {
 	}
 }
 
-// TestMathLibBinary measures atan2(y, x) and pow(x, y) against math.Atan2
-// and math.Pow: random pairs (log-uniform magnitudes over the whole f32
+// TestMathLibBinary measures atan2(y, x) and pow(x, y) (MathF32, through
+// mlSweep) against math.Atan2 and math.Pow: random pairs (log-uniform magnitudes over the whole f32
 // range, both signs, and pow's bases near 1 with large exponents), every
 // pair of a grid of special values (zeros, infinities, NaN, +-1, +-0.5,
 // odd and even integers, tiny and huge values), which must match in
@@ -116,18 +178,20 @@ func TestMathLibBinary(t *testing.T) {
 	if testing.Short() {
 		n = 40000
 	}
+	ops := newVecOps()
 	for _, fn := range []MathFn{MathAtan2, MathPow} {
 		name, ref := "atan2", math.Atan2
 		if fn == MathPow {
 			name, ref = "pow", math.Pow
 		}
 		worst, wa, wb := 0.0, float32(0), float32(0)
-		check := func(a, b float32) {
+		sw := &mlSweep{fn: fn, ops: ops, check: func(a, b, got float32) {
 			want := ref(float64(a), float64(b))
-			if e := mlErr(MathF32(fn, a, b), want); e > worst || math.IsNaN(e) {
+			if e := mlErr(got, want); e > worst || math.IsNaN(e) {
 				worst, wa, wb = e, a, b
 			}
-		}
+		}}
+		check := sw.add
 		for _, a := range specials {
 			for _, b := range specials {
 				check(a, b)
@@ -153,6 +217,7 @@ func TestMathLibBinary(t *testing.T) {
 			}
 			check(a, b)
 		}
+		sw.flush()
 		t.Logf("%s: max error %.6f ulp at (%v, %v)", name, worst, wa, wb)
 		if !(worst <= mathBound[fn]) {
 			t.Errorf("%s: max error %.6f ulp at (%v, %v), bound %v", name, worst, wa, wb, mathBound[fn])
