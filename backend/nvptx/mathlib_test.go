@@ -115,8 +115,9 @@ func TestMathLibVec(t *testing.T) {
 
 // TestMathLibAlgorithms measures MathF32, the mirror of the GPU's code (as
 // vecOps evaluates it, through mlSweep), against Go's math in float64
-// (unrounded: the error includes the final rounding's half ulp): every f32 of a dense interval around 0 (every
-// 16th bit pattern), and every 4099th f32 bit pattern of the whole range,
+// (unrounded: the error includes the final rounding's half ulp): every
+// 1021st f32 bit pattern of a dense interval around 0, and every 4099th
+// f32 bit pattern of the whole range,
 // both signs, the infinities and NaN included (every TLE_MATH_STRIDE-th
 // with that set); results must agree in class (NaN, infinity, zero and
 // its sign).
