@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tlego/tle/floats"
 	"github.com/tlego/tle/ir"
 	"github.com/tlego/tle/kernels/attention/paged"
 	"github.com/tlego/tle/tle"
@@ -69,7 +70,6 @@ func Draw(r *rand.Rand, c Case) *Inputs {
 	maxBlocks := maxPages + 1 + r.IntN(2)
 	blocks := total + 3
 	perm := r.Perm(blocks)
-	nan := math.NaN()
 	shape := []int{blocks, c.Page, c.Hkv, paged.HeadDim}
 	if !c.NHD {
 		shape = []int{blocks, c.Hkv, c.Page, paged.HeadDim}
@@ -82,9 +82,9 @@ func Draw(r *rand.Rand, c Case) *Inputs {
 	}
 	n := blocks * c.Page * c.Hkv * paged.HeadDim
 	kc, vc := make([]float64, n), make([]float64, n)
-	for i := range kc {
-		kc[i], vc[i] = nan, nan
-	}
+	fillNaN(kc)
+	fillNaN(vc)
+	fm, _ := dt.FloatFormat()
 	var kscale []float64
 	if c.FP8 && c.Quant == 0 {
 		kscale = make([]float64, blocks*c.Page*c.Hkv)
@@ -105,10 +105,16 @@ func Draw(r *rand.Rand, c Case) *Inputs {
 				row[i] = int64(blk)
 				for tok := 0; tok < c.Page && i*c.Page+tok < L; tok++ {
 					for h := range c.Hkv {
-						for dd := range paged.HeadDim {
-							kc[idx(blk, tok, h, dd)] = dt.Round(r.NormFloat64() * 2)
-							vc[idx(blk, tok, h, dd)] = dt.Round(r.NormFloat64())
+						// the draws in the order of one element at a time (k,
+						// v, k, v, ...), rounded a row at a time
+						at := idx(blk, tok, h, 0)
+						kr, vr := kc[at:at+paged.HeadDim], vc[at:at+paged.HeadDim]
+						for dd := range kr {
+							kr[dd] = r.NormFloat64() * 2
+							vr[dd] = r.NormFloat64()
 						}
+						floats.RoundSlice(fm, kr)
+						floats.RoundSlice(fm, vr)
 						if kscale != nil {
 							ks := 0.5 + r.Float64()
 							if c.NHD {
@@ -129,8 +135,9 @@ func Draw(r *rand.Rand, c Case) *Inputs {
 	}
 	qd := make([]float64, b*c.Sq*hq*paged.HeadDim)
 	for i := range qd {
-		qd[i] = dt.Round(r.NormFloat64())
+		qd[i] = r.NormFloat64()
 	}
+	floats.RoundSlice(fm, qd)
 	in := &Inputs{
 		Q:      &tle.Tensor{Shape: []int{b * c.Sq, hq, paged.HeadDim}, Data: qd},
 		KCache: &tle.Tensor{Shape: shape, Data: kc}, VCache: &tle.Tensor{Shape: shape, Data: vc},
@@ -164,6 +171,18 @@ func Draw(r *rand.Rand, c Case) *Inputs {
 		}
 	}
 	return in
+}
+
+// fillNaN sets every element of xs to NaN, doubling a filled prefix with
+// copy (memmove) rather than storing one element at a time.
+func fillNaN(xs []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	xs[0] = math.NaN()
+	for n := 1; n < len(xs); n *= 2 {
+		copy(xs[n:], xs[:n])
+	}
 }
 
 // Reference is attention in float64 on the dequantized inputs, gathering
