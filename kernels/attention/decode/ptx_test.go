@@ -164,13 +164,23 @@ func TestDecodePTX(t *testing.T) {
 // of one SM fit its shared memory with at least two stages each.
 func TestDecodeSmemFits(t *testing.T) {
 	t.Parallel()
+	// an ask that fitCTAs lowers plans the kernel of a smaller ask: each
+	// plan's build is made once and checked for every ask that plans it
+	builds := map[string]*tle.Binary{}
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for _, cl := range []int{1, MaxCluster, -1} { // -1: the dynamic schedule (CL 1)
 				for ctas := 1; ctas <= MaxCTAs; ctas++ {
 					// the launch parameters are known at LLVM IR: no llc
 					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: max(cl, 1), Dynamic: cl < 0}
-					d, b := buildDims(t, d, "ll")
+					d.fitCTAs()
+					pl := Plan(d)
+					key := fmt.Sprint(pl.Decode, pl.DecodeOptions())
+					b, ok := builds[key]
+					if !ok {
+						_, b = buildDims(t, d, "ll")
+						builds[key] = b
+					}
 					stage := 2 * Tile * paged.HeadDim * 2
 					if fp8 {
 						stage /= 2
