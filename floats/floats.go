@@ -220,6 +220,13 @@ func Encode(f Format, x float64) uint16 {
 		return p.nan
 	}
 	r := Round(f, x)
+	u := math.Float64bits(r)
+	if e := int(u>>52&0x7ff) - 1023; e >= p.minExp && e <= p.maxExp {
+		// a normal of the format (the common case): the sign, the exponent
+		// rebiased and the float64 mantissa's top man bits (the rest are 0
+		// after Round), as the general path below computes them
+		return uint16(u>>63)*p.signBit | uint16(e-p.minExp+1)<<p.man | uint16(u>>(52-p.man))&(1<<p.man-1)
+	}
 	var sign uint16
 	if math.Signbit(r) {
 		sign = p.signBit
