@@ -200,6 +200,9 @@ func RoundSlice(f Format, xs []float64) {
 				continue
 			}
 		}
+		if x != x {
+			continue // NaN stays as it is (Round returns it)
+		}
 		xs[k] = Round(f, x)
 	}
 }
