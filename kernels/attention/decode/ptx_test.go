@@ -235,18 +235,21 @@ func TestDecodeClusterPTX(t *testing.T) {
 						continue
 					}
 					require.Equal(t, [3]int{cl, 1, 1}, b.Cluster, what)
-					require.Len(t, arrive.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
+					// each pattern's matches found once (the PTX is long, the
+					// line patterns slow), counted and placed from there
+					arrives, mapas, lds := arrive.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1), ldCluster.FindAllStringIndex(b.PTX, -1)
+					require.Len(t, arrives, 2, "%s: two distributed barriers", what)
 					require.Len(t, wait.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
-					require.Len(t, mapa.FindAllString(b.PTX, -1), 2, "%s: the peer's o and lse buffers", what)
-					require.GreaterOrEqual(t, len(ldCluster.FindAllString(b.PTX, -1)), 2, "%s: remote reads", what)
+					require.Len(t, mapas, 2, "%s: the peer's o and lse buffers", what)
+					require.GreaterOrEqual(t, len(lds), 2, "%s: remote reads", what)
 					require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, what)
 					// both barriers after the roles: after the last wgmma
 					// and the last TMA load
-					first := arrive.FindStringIndex(b.PTX)[0]
+					first := arrives[0][0]
 					require.Greater(t, first, strings.LastIndex(b.PTX, "wgmma.wait_group"), "%s: the barriers follow the consumer", what)
 					require.Greater(t, first, strings.LastIndex(b.PTX, "cp.async.bulk.tensor"), "%s: the barriers follow the producer", what)
-					last := arrive.FindAllStringIndex(b.PTX, -1)[1][0]
-					for _, ld := range append(ldCluster.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1)...) {
+					last := arrives[1][0]
+					for _, ld := range append(lds, mapas...) {
 						require.Less(t, first, ld[0], "%s: remote reads after the first barrier", what)
 						require.Less(t, ld[0], last, "%s: remote reads before the second barrier", what)
 					}
@@ -279,6 +282,7 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 		}
 	}
 	last, reads := "", 0
+	reg := regexp.MustCompile(`%f\d+\b`) // compiled once, not a line
 	for _, line := range strings.Split(ptx, "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "wgmma.") {
@@ -292,7 +296,7 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 		if i := strings.Index(line, ","); i >= 0 && !strings.HasPrefix(line, "st.") {
 			src = line[i:]
 		}
-		for _, r := range regexp.MustCompile(`%f\d+\b`).FindAllString(src, -1) {
+		for _, r := range reg.FindAllString(src, -1) {
 			if acc[r] {
 				reads++
 				require.True(t, strings.HasPrefix(last, "wgmma.wait_group"), "%s: %q reads the accumulator %s of a wgmma in flight (the last wgmma instruction before it: %q)", what, line, r, last)
