@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -165,20 +166,27 @@ func TestDecodePTX(t *testing.T) {
 func TestDecodeSmemFits(t *testing.T) {
 	t.Parallel()
 	// an ask that fitCTAs lowers plans the kernel of a smaller ask: each
-	// plan's build is made once and checked for every ask that plans it
+	// plan's build is made once and checked for every ask that plans it.
+	// The launch parameters are known at LLVM IR, so a build stops there
+	// (no llc), but for the plans the PTX tests compile anyway: those are
+	// taken from the JIT (Kernel.Compile), which emits each kernel's LLVM
+	// IR once for both tests, whichever comes first.
 	builds := map[string]*tle.Binary{}
+	shared := ptxCompiled()
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for _, cl := range []int{1, MaxCluster, -1} { // -1: the dynamic schedule (CL 1)
 				for ctas := 1; ctas <= MaxCTAs; ctas++ {
-					// the launch parameters are known at LLVM IR: no llc
 					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: max(cl, 1), Dynamic: cl < 0}
 					d.fitCTAs()
-					pl := Plan(d)
-					key := fmt.Sprint(pl.Decode, pl.DecodeOptions())
+					key := planKey(d)
 					b, ok := builds[key]
 					if !ok {
-						_, b = buildDims(t, d, "ll")
+						emit := "ll"
+						if shared[key] {
+							emit = "ptx"
+						}
+						_, b = buildDims(t, d, emit)
 						builds[key] = b
 					}
 					stage := 2 * Tile * paged.HeadDim * 2
@@ -214,47 +222,39 @@ func TestDecodeClusterPTX(t *testing.T) {
 	mapa := tletest.PTXLine(`mapa\.shared::cluster\.u32 %r\d+, %r\d+, %r\d+;`)
 	ldCluster := tletest.PTXLine(`ld\.shared::cluster\.f32 %f\d+, \[%r\d+\];`)
 	anyCluster := regexp.MustCompile(`barrier\.cluster\.(arrive|wait)|mapa|shared::cluster\.(f32|u32|b32|v\d)|ld\.shared::cluster|st\.shared::cluster`)
-	for _, fp8 := range []bool{false, true} {
-		for _, sq := range []int{1, 2, 4} {
-			for _, ctas := range []int{1, 2} {
-				for _, cl := range []int{1, 2, 8} {
-					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
-					d.fitCTAs()
-					pl := Plan(d)
-					k, err := Kernel(pl.Decode)
-					require.NoError(t, err)
-					b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
-					what := fmt.Sprintf("fp8 %v N %d CTAs %d CL %d", fp8, d.N, d.CTAs, cl)
-					require.NoError(t, err, what)
-					if cl == 1 {
-						require.NotRegexp(t, anyCluster, b.PTX, what)
-						require.Contains(t, [][3]int{{}, {1, 1, 1}}, b.Cluster, what)
-						if d.CTAs == 1 {
-							require.Regexp(t, tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`), b.PTX, what)
-						}
-						continue
-					}
-					require.Equal(t, [3]int{cl, 1, 1}, b.Cluster, what)
-					// each pattern's matches found once (the PTX is long, the
-					// line patterns slow), counted and placed from there
-					arrives, mapas, lds := arrive.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1), ldCluster.FindAllStringIndex(b.PTX, -1)
-					require.Len(t, arrives, 2, "%s: two distributed barriers", what)
-					require.Len(t, wait.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
-					require.Len(t, mapas, 2, "%s: the peer's o and lse buffers", what)
-					require.GreaterOrEqual(t, len(lds), 2, "%s: remote reads", what)
-					require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, what)
-					// both barriers after the roles: after the last wgmma
-					// and the last TMA load
-					first := arrives[0][0]
-					require.Greater(t, first, strings.LastIndex(b.PTX, "wgmma.wait_group"), "%s: the barriers follow the consumer", what)
-					require.Greater(t, first, strings.LastIndex(b.PTX, "cp.async.bulk.tensor"), "%s: the barriers follow the producer", what)
-					last := arrives[1][0]
-					for _, ld := range append(lds, mapas...) {
-						require.Less(t, first, ld[0], "%s: remote reads after the first barrier", what)
-						require.Less(t, ld[0], last, "%s: remote reads before the second barrier", what)
-					}
-				}
+	for _, d := range clusterPTXDims() {
+		pl := Plan(d)
+		k, err := Kernel(pl.Decode)
+		require.NoError(t, err)
+		b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+		what := fmt.Sprintf("fp8 %v N %d CTAs %d CL %d", d.FP8, d.N, d.CTAs, d.CL)
+		require.NoError(t, err, what)
+		if d.CL == 1 {
+			require.NotRegexp(t, anyCluster, b.PTX, what)
+			require.Contains(t, [][3]int{{}, {1, 1, 1}}, b.Cluster, what)
+			if d.CTAs == 1 {
+				require.Regexp(t, tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`), b.PTX, what)
 			}
+			continue
+		}
+		require.Equal(t, [3]int{d.CL, 1, 1}, b.Cluster, what)
+		// each pattern's matches found once (the PTX is long, the
+		// line patterns slow), counted and placed from there
+		arrives, mapas, lds := arrive.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1), ldCluster.FindAllStringIndex(b.PTX, -1)
+		require.Len(t, arrives, 2, "%s: two distributed barriers", what)
+		require.Len(t, wait.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
+		require.Len(t, mapas, 2, "%s: the peer's o and lse buffers", what)
+		require.GreaterOrEqual(t, len(lds), 2, "%s: remote reads", what)
+		require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, what)
+		// both barriers after the roles: after the last wgmma
+		// and the last TMA load
+		first := arrives[0][0]
+		require.Greater(t, first, strings.LastIndex(b.PTX, "wgmma.wait_group"), "%s: the barriers follow the consumer", what)
+		require.Greater(t, first, strings.LastIndex(b.PTX, "cp.async.bulk.tensor"), "%s: the barriers follow the producer", what)
+		last := arrives[1][0]
+		for _, ld := range append(lds, mapas...) {
+			require.Less(t, first, ld[0], "%s: remote reads after the first barrier", what)
+			require.Less(t, ld[0], last, "%s: remote reads before the second barrier", what)
 		}
 	}
 	ck, err := Kernel("attn_combine")
@@ -265,6 +265,51 @@ func TestDecodeClusterPTX(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait)
 	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
+}
+
+// clusterPTXDims are TestDecodeClusterPTX's sizes, fitted: BF16 and FP8,
+// N = 8, 16, 32, one and two programs an SM asked, CL 1, 2 and 8.
+func clusterPTXDims() []*Dims {
+	var out []*Dims
+	for _, fp8 := range []bool{false, true} {
+		for _, sq := range []int{1, 2, 4} {
+			for _, ctas := range []int{1, 2} {
+				for _, cl := range []int{1, 2, 8} {
+					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
+					d.fitCTAs()
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// planKey names the decode kernel Plan(d) launches and its compile
+// options: two sizes with one key build the same kernel.
+func planKey(d *Dims) string {
+	pl := Plan(d)
+	return fmt.Sprint(pl.Decode, pl.DecodeOptions())
+}
+
+// ptxCompiled is the set of planKeys of the page-64 decode builds that
+// TestDecodeClusterPTX and TestDecodePTX (compileV2, compileV2Dyn)
+// compile through llc when llc-19 is there (none without it).
+func ptxCompiled() map[string]bool {
+	out := map[string]bool{}
+	if _, err := exec.LookPath("llc-19"); err != nil { // tletest.NeedLLC's test: the PTX tests skip
+		return out
+	}
+	for _, d := range clusterPTXDims() {
+		out[planKey(d)] = true
+	}
+	for _, fp8 := range []bool{false, true} {
+		for _, d := range []*Dims{v2Dims(fp8, 1, 3, 1), v2DynDims(fp8, 1, 3)} {
+			d.fitCTAs()
+			out[planKey(d)] = true
+		}
+	}
+	return out
 }
 
 // requireReadAfterWait checks that every instruction of ptx reading the
@@ -312,13 +357,25 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 // cluster size cl.
 func compileV2(t *testing.T, fp8 bool, sq, ctas, cl int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: cl})
+	return compileDims(t, v2Dims(fp8, sq, ctas, cl))
+}
+
+// v2Dims are compileV2's sizes, before fitCTAs.
+func v2Dims(fp8 bool, sq, ctas, cl int) *Dims {
+	return &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: cl}
 }
 
 // compileV2Dyn is compileV2 under the dynamic schedule (CL 1).
 func compileV2Dyn(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: 1, Dynamic: true})
+	return compileDims(t, v2DynDims(fp8, sq, ctas))
+}
+
+// v2DynDims are compileV2Dyn's sizes, before fitCTAs.
+func v2DynDims(fp8 bool, sq, ctas int) *Dims {
+	d := v2Dims(fp8, sq, ctas, 1)
+	d.Dynamic = true
+	return d
 }
 
 // compileDims compiles the decode kernel of Plan(d) to PTX (llc).
