@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,22 +44,12 @@ import (
 // waits for the decode grid (griddepcontrol.wait).
 func TestDecodePTX(t *testing.T) {
 	t.Parallel()
-	tletest.NeedLLC(t)
+	needPTXBatch(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	tryWait := tletest.PTXLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`)
 	anyWgmma := tletest.PTXLine(`wgmma\.mma_async`)
-	for _, c := range []struct {
-		dtype       string
-		quant, page int
-		g, sq, n    int
-	}{
-		{paged.DTypeBF16, 0, 16, 4, 1, 8}, {paged.DTypeBF16, 0, 32, 8, 2, 16}, {paged.DTypeBF16, 0, 64, 8, 4, 32}, {paged.DTypeBF16, 0, 64, 4, 3, 16},
-		{paged.DTypeBF16, 0, 64, 8, 1, 8},
-		{paged.DTypeFP8, 1, 16, 4, 2, 8}, {paged.DTypeFP8, 1, 32, 8, 1, 8}, {paged.DTypeFP8, 0, 64, 8, 2, 16}, {paged.DTypeFP8, 0, 16, 8, 4, 32},
-		{paged.DTypeFP8, 1, 64, 8, 1, 8}, {paged.DTypeFP8, 1, 64, 4, 4, 16},
-	} {
-		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, FP8: c.dtype == paged.DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g}, Sq: c.sq, Splits: 1}
-		d.N = padRows(d.G * d.Sq)
+	for _, c := range decodePTXCases {
+		d := c.dims()
 		require.Equal(t, c.n, d.N)
 		pl := Plan(d)
 		k, err := Kernel(pl.Decode)
@@ -149,11 +140,11 @@ func TestDecodePTX(t *testing.T) {
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
 	for _, dyn := range []bool{false, true} {
-		cd, err := ck.Compile(Plan(&Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+		cd, err := ck.Compile(Plan(combineDims(dyn)).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "dynamic %v", dyn)
 		require.True(t, cd.GridDependencyWait, "dynamic %v", dyn)
 	}
-	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(combineDims(false)).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
 	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
@@ -168,11 +159,14 @@ func TestDecodeSmemFits(t *testing.T) {
 	// an ask that fitCTAs lowers plans the kernel of a smaller ask: each
 	// plan's build is made once and checked for every ask that plans it.
 	// The launch parameters are known at LLVM IR, so a build stops there
-	// (no llc), but for the plans the PTX tests compile anyway: those are
-	// taken from the JIT (Kernel.Compile), which emits each kernel's LLVM
-	// IR once for both tests, whichever comes first.
+	// (no llc), but for the plans the PTX tests compile anyway (with
+	// llc-19): those come from their batch through the JIT's cache, so
+	// that each kernel's LLVM IR is emitted once for both.
 	builds := map[string]*tle.Binary{}
 	shared := ptxCompiled()
+	if len(shared) > 0 {
+		require.NoError(t, compilePTXBatch())
+	}
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for _, cl := range []int{1, MaxCluster, -1} { // -1: the dynamic schedule (CL 1)
@@ -216,7 +210,7 @@ func TestDecodeSmemFits(t *testing.T) {
 // that is there. attn_combine keeps its wait for the decode grid.
 func TestDecodeClusterPTX(t *testing.T) {
 	t.Parallel()
-	tletest.NeedLLC(t)
+	needPTXBatch(t)
 	arrive := tletest.PTXLine(`barrier\.cluster\.arrive\.release\.aligned;`)
 	wait := tletest.PTXLine(`barrier\.cluster\.wait\.acquire\.aligned;`)
 	mapa := tletest.PTXLine(`mapa\.shared::cluster\.u32 %r\d+, %r\d+, %r\d+;`)
@@ -259,7 +253,7 @@ func TestDecodeClusterPTX(t *testing.T) {
 	}
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
-	d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Splits: 20, CL: 8}
+	d := clusterCombineDims()
 	require.Equal(t, 4, d.leaderSlots())
 	cb, err := ck.Compile(Plan(d).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
@@ -292,22 +286,117 @@ func planKey(d *Dims) string {
 	return fmt.Sprint(pl.Decode, pl.DecodeOptions())
 }
 
-// ptxCompiled is the set of planKeys of the page-64 decode builds that
-// TestDecodeClusterPTX and TestDecodePTX (compileV2, compileV2Dyn)
-// compile through llc when llc-19 is there (none without it).
-func ptxCompiled() map[string]bool {
-	out := map[string]bool{}
-	if _, err := exec.LookPath("llc-19"); err != nil { // tletest.NeedLLC's test: the PTX tests skip
-		return out
-	}
-	for _, d := range clusterPTXDims() {
-		out[planKey(d)] = true
+// ptxCase is one of TestDecodePTX's builds: dtype, quant type, page, G,
+// Sq and the query rows N that Decode pads G*Sq to.
+type ptxCase struct {
+	dtype       string
+	quant, page int
+	g, sq, n    int
+}
+
+// decodePTXCases are TestDecodePTX's builds (pages 16, 32, 64; N = 8, 16,
+// 32 query rows).
+var decodePTXCases = []ptxCase{
+	{paged.DTypeBF16, 0, 16, 4, 1, 8}, {paged.DTypeBF16, 0, 32, 8, 2, 16}, {paged.DTypeBF16, 0, 64, 8, 4, 32}, {paged.DTypeBF16, 0, 64, 4, 3, 16},
+	{paged.DTypeBF16, 0, 64, 8, 1, 8},
+	{paged.DTypeFP8, 1, 16, 4, 2, 8}, {paged.DTypeFP8, 1, 32, 8, 1, 8}, {paged.DTypeFP8, 0, 64, 8, 2, 16}, {paged.DTypeFP8, 0, 16, 8, 4, 32},
+	{paged.DTypeFP8, 1, 64, 8, 1, 8}, {paged.DTypeFP8, 1, 64, 4, 4, 16},
+}
+
+// dims are the case's sizes as Decode plans them (one split).
+func (c ptxCase) dims() *Dims {
+	d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, FP8: c.dtype == paged.DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g}, Sq: c.sq, Splits: 1}
+	d.N = padRows(d.G * d.Sq)
+	return d
+}
+
+// combineDims are TestDecodePTX's sizes for attn_combine, under the fixed
+// or the dynamic schedule; clusterCombineDims TestDecodeClusterPTX's
+// (clusters of 8, 20 splits).
+func combineDims(dyn bool) *Dims {
+	return &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Dynamic: dyn}
+}
+
+func clusterCombineDims() *Dims {
+	return &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Splits: 20, CL: 8}
+}
+
+// ptxBatchDims are the sizes of every decode build the PTX tests compile:
+// TestDecodePTX's (its cases, compileV2's and compileV2Dyn's) and
+// TestDecodeClusterPTX's, fitted.
+func ptxBatchDims() []*Dims {
+	var out []*Dims
+	for _, c := range decodePTXCases {
+		out = append(out, c.dims())
 	}
 	for _, fp8 := range []bool{false, true} {
 		for _, d := range []*Dims{v2Dims(fp8, 1, 3, 1), v2DynDims(fp8, 1, 3)} {
 			d.fitCTAs()
-			out[planKey(d)] = true
+			out = append(out, d)
 		}
+	}
+	return append(out, clusterPTXDims()...)
+}
+
+// ptxBatch is compilePTXBatch's one run.
+var ptxBatch struct {
+	once sync.Once
+	err  error
+}
+
+// ptxBatchSize is the modules merged into one llc run: llc's start and
+// the fixed part of a compile are paid once for them, and a merged module
+// much larger compiles slower per kernel (all 54 in one run took more of
+// llc's CPU than runs of 8).
+const ptxBatchSize = 8
+
+// compilePTXBatch compiles, once in the process, every build the PTX
+// tests check (ptxBatchDims' decode kernels and the three attn_combine
+// builds), ptxBatchSize modules an llc run (tle.CompileAll), where each
+// would otherwise start llc of its own. The tests' own Kernel.Compile
+// calls then find their Binaries in the JIT's cache (PTX equal to a lone
+// compile's but for comments and blank lines).
+func compilePTXBatch() error {
+	ptxBatch.once.Do(func() {
+		var specs []tle.Spec
+		add := func(kernel string, opts tle.CompileOptions) {
+			k, err := Kernel(kernel)
+			if err != nil {
+				ptxBatch.err = err
+			}
+			specs = append(specs, tle.Spec{Kernel: k, Options: opts})
+		}
+		for _, d := range ptxBatchDims() {
+			pl := Plan(d)
+			add(pl.Decode, pl.DecodeOptions())
+		}
+		for _, d := range []*Dims{combineDims(false), combineDims(true), clusterCombineDims()} {
+			add("attn_combine", Plan(d).CombineOptions())
+		}
+		for lo := 0; lo < len(specs) && ptxBatch.err == nil; lo += ptxBatchSize {
+			_, ptxBatch.err = tle.CompileAll(specs[lo:min(lo+ptxBatchSize, len(specs))], tle.GPUOptions{Toolchain: "llc"})
+		}
+	})
+	return ptxBatch.err
+}
+
+// needPTXBatch skips a PTX test without llc-19 (tletest.NeedLLC) and
+// compiles the batch its builds come from.
+func needPTXBatch(t *testing.T) {
+	t.Helper()
+	tletest.NeedLLC(t)
+	require.NoError(t, compilePTXBatch())
+}
+
+// ptxCompiled is the set of planKeys of the decode builds the PTX tests
+// compile when llc-19 is there (none without it: they skip).
+func ptxCompiled() map[string]bool {
+	out := map[string]bool{}
+	if _, err := exec.LookPath("llc-19"); err != nil { // tletest.NeedLLC's test
+		return out
+	}
+	for _, d := range ptxBatchDims() {
+		out[planKey(d)] = true
 	}
 	return out
 }
