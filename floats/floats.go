@@ -58,6 +58,7 @@ type params struct {
 	signBit    uint16  // the sign bit
 	width      int     // total bits
 	expAllOnes uint16  // the exponent field all ones, in place
+	quantum    float64 // the subnormal quantum 2^(minExp-man)
 }
 
 var table = [...]params{
@@ -77,6 +78,7 @@ func init() {
 		p.width = 1 + p.ebits + p.man
 		p.signBit = 1 << (p.width - 1)
 		p.expAllOnes = (1<<p.ebits - 1) << p.man
+		p.quantum = math.Ldexp(1, p.minExp-p.man)
 	}
 }
 
@@ -165,7 +167,7 @@ func Round(f Format, x float64) float64 {
 		return overflow(p, x)
 	}
 	switch {
-	case math.IsNaN(x):
+	case math.IsNaN(x) || x == 0: // ±0 is itself
 		return x
 	case math.IsInf(x, 0):
 		if p.saturate {
@@ -175,16 +177,17 @@ func Round(f Format, x float64) float64 {
 	case math.Abs(x) > p.max: // beyond the format's exponent range
 		return overflow(p, x)
 	}
-	// Zero, or below the smallest normal: multiples of the subnormal
+	// Below the smallest normal: multiples of the subnormal
 	// quantum 2^(minExp-man). x/q is exact (a power-of-two scaling into
 	// float64's normal range), and so is the product.
-	q := math.Ldexp(1, p.minExp-p.man)
+	q := p.quantum
 	return math.Copysign(math.RoundToEven(x/q)*q, x)
 }
 
 // RoundSlice rounds every element of xs to f in place, as Round does one:
 // the format's parameters are read once and a normal of the format is
-// rounded in the loop, without a call (the rest go through Round).
+// rounded in the loop, without a call (NaN and ±0 stay, the rest go
+// through Round).
 func RoundSlice(f Format, xs []float64) {
 	p := f.p()
 	lo, hi := uint64(p.minExp+1023), uint64(p.maxExp+1023)
@@ -199,6 +202,9 @@ func RoundSlice(f Format, xs []float64) {
 				xs[k] = r
 				continue
 			}
+		}
+		if x != x || x == 0 {
+			continue // NaN and ±0 stay as they are (Round returns them)
 		}
 		xs[k] = Round(f, x)
 	}
@@ -220,6 +226,13 @@ func Encode(f Format, x float64) uint16 {
 		return p.nan
 	}
 	r := Round(f, x)
+	u := math.Float64bits(r)
+	if e := int(u>>52&0x7ff) - 1023; e >= p.minExp && e <= p.maxExp {
+		// a normal of the format (the common case): the sign, the exponent
+		// rebiased and the float64 mantissa's top man bits (the rest are 0
+		// after Round), as the general path below computes them
+		return uint16(u>>63)*p.signBit | uint16(e-p.minExp+1)<<p.man | uint16(u>>(52-p.man))&(1<<p.man-1)
+	}
 	var sign uint16
 	if math.Signbit(r) {
 		sign = p.signBit

@@ -173,8 +173,18 @@ func (d DType) FMA(a, b, c float64) float64 {
 	// are multiples of 2^-298, far above float64's subnormals.
 	bb := s - p
 	e := (p - (s - bb)) + (c - bb)
-	if e != 0 && math.Float64bits(s)&1 == 0 {
-		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	if u := math.Float64bits(s); e != 0 && u&1 == 0 {
+		// math.Nextafter(s, e's infinity): s is finite and not 0 (an
+		// inexact sum is not 0), so one step of its bits toward e
+		if (e > 0) == (s > 0) {
+			u++
+		} else {
+			u--
+		}
+		s = math.Float64frombits(u)
+	}
+	if d == F32 {
+		return float64(float32(s)) // d.Round(s): s is not NaN
 	}
 	return d.Round(s)
 }

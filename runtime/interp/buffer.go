@@ -428,8 +428,24 @@ func (b *Buffer) CopyFromFloat64(xs []float64) {
 		for lo := 0; lo < n; lo += len(chunk) {
 			c := chunk[:copy(chunk[:], xs[lo:])]
 			floats.RoundSlice(fm, c)
-			for k, x := range c {
-				b.setF(lo+k, x)
+			switch {
+			case b.st == stW16 && d == ir.BF16:
+				w := b.w16[lo : lo+len(c)]
+				for k, x := range c {
+					if x == x { // setF's bf16 path
+						w[k] = uint16(math.Float32bits(float32(x)) >> 16)
+					} else {
+						w[k] = uint16(encodeFloat(d, x))
+					}
+				}
+			case b.st == stW16:
+				encodeRounded(d, fm, b.w16[lo:lo+len(c)], c)
+			case b.st == stW8:
+				encodeRounded(d, fm, b.w8[lo:lo+len(c)], c)
+			default:
+				for k, x := range c {
+					b.setF(lo+k, x)
+				}
 			}
 		}
 	default:
@@ -698,6 +714,30 @@ func intToFloat(src ir.DType, v int64) float64 {
 // storage stay here (a conversion by floats.Encode would differ): a NaN keeps
 // its sign, and an f8e5m2 infinity (which FromBytes can read; a conversion
 // saturates it) is written back as an infinity.
+
+// encodeRounded sets dst[k] to encodeFloat(d, c[k]) for the 16- or 8-bit
+// float dtype d of format fm, whose values c holds (RoundSlice's output):
+// a normal of the format straight from its float64 bits (the sign, the
+// exponent rebiased, the mantissa's top bits, as floats.Encode takes
+// them), anything else (zero, subnormals, infinities, NaN, a value off
+// the format) through encodeFloat. CopyFromFloat64 stores a chunk at a
+// time through it rather than through setF's switch an element.
+func encodeRounded[T uint8 | uint16](d ir.DType, fm floats.Format, dst []T, c []float64) {
+	man := uint(fm.MantissaBits())
+	bias := uint64(fm.Bias())
+	minE := 1023 + 1 - bias // the float64 exponent field of the smallest normal
+	low := uint64(1)<<(52-man) - 1
+	sign, top := uint64(fm.SignBit()), floats.MaxFinite(fm)
+	dst = dst[:len(c)]
+	for k, x := range c {
+		u := math.Float64bits(x)
+		if e := u >> 52 & 0x7ff; e >= minE && u&low == 0 && math.Abs(x) <= top {
+			dst[k] = T(u>>63*sign | (e-1023+bias)<<man | u>>(52-man)&(1<<man-1))
+			continue
+		}
+		dst[k] = T(encodeFloat(d, x))
+	}
+}
 
 func encodeFloat(d ir.DType, x float64) uint64 {
 	switch d {

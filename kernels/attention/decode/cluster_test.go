@@ -127,10 +127,14 @@ func TestDecodeClusterReplan(t *testing.T) {
 					pagedtest.RequireClose(t, what, fmt.Sprintf("requests %d..%d: ", rg[0], rg[1]-1), o, lse, wo[rg[0]*rows:rg[1]*rows], wl[rg[0]*len(wl)/4:rg[1]*len(wl)/4], fp8)
 				}
 				for i, x := range out.O.Data[rows : 2*rows] {
-					require.Equal(t, 0.0, x, "%s: o of the empty request, element %d", what, i)
+					if x != 0 { // require only on a failure (a call an element is slow)
+						require.Equal(t, 0.0, x, "%s: o of the empty request, element %d", what, i)
+					}
 				}
 				for i, x := range out.LSE.Data[len(wl)/4 : 2*len(wl)/4] {
-					require.True(t, math.IsInf(x, -1), "%s: lse of the empty request, element %d = %v", what, i, x)
+					if !math.IsInf(x, -1) {
+						require.True(t, math.IsInf(x, -1), "%s: lse of the empty request, element %d = %v", what, i, x)
+					}
 				}
 			}
 		}

@@ -90,10 +90,14 @@ func testZeroLength(t *testing.T, sched string) {
 func requireEmptied(t *testing.T, o, lse []float64, what string) {
 	t.Helper()
 	for i, x := range o {
-		require.Equal(t, 0.0, x, "%s: o, element %d", what, i)
+		if x != 0 { // require only on a failure (a call an element is slow)
+			require.Equal(t, 0.0, x, "%s: o, element %d", what, i)
+		}
 	}
 	for i, x := range lse {
-		require.True(t, math.IsInf(x, -1), "%s: lse, element %d = %v", what, i, x)
+		if !math.IsInf(x, -1) {
+			require.True(t, math.IsInf(x, -1), "%s: lse, element %d = %v", what, i, x)
+		}
 	}
 }
 

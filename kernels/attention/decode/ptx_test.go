@@ -2,8 +2,10 @@ package decode
 
 import (
 	"fmt"
+	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,22 +44,12 @@ import (
 // waits for the decode grid (griddepcontrol.wait).
 func TestDecodePTX(t *testing.T) {
 	t.Parallel()
-	tletest.NeedLLC(t)
+	needPTXBatch(t)
 	tma := tletest.PTXLine(`cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.mbarrier::complete_tx::bytes \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+, %r\d+\}\], \[%r\d+\];`)
 	tryWait := tletest.PTXLine(`mbarrier\.try_wait\.parity\.shared::cta\.b64 %p, \[%r\d+\], %r\d+;`)
 	anyWgmma := tletest.PTXLine(`wgmma\.mma_async`)
-	for _, c := range []struct {
-		dtype       string
-		quant, page int
-		g, sq, n    int
-	}{
-		{paged.DTypeBF16, 0, 16, 4, 1, 8}, {paged.DTypeBF16, 0, 32, 8, 2, 16}, {paged.DTypeBF16, 0, 64, 8, 4, 32}, {paged.DTypeBF16, 0, 64, 4, 3, 16},
-		{paged.DTypeBF16, 0, 64, 8, 1, 8},
-		{paged.DTypeFP8, 1, 16, 4, 2, 8}, {paged.DTypeFP8, 1, 32, 8, 1, 8}, {paged.DTypeFP8, 0, 64, 8, 2, 16}, {paged.DTypeFP8, 0, 16, 8, 4, 32},
-		{paged.DTypeFP8, 1, 64, 8, 1, 8}, {paged.DTypeFP8, 1, 64, 4, 4, 16},
-	} {
-		d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, FP8: c.dtype == paged.DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g}, Sq: c.sq, Splits: 1}
-		d.N = padRows(d.G * d.Sq)
+	for _, c := range decodePTXCases {
+		d := c.dims()
 		require.Equal(t, c.n, d.N)
 		pl := Plan(d)
 		k, err := Kernel(pl.Decode)
@@ -148,11 +140,11 @@ func TestDecodePTX(t *testing.T) {
 	ck, err := Kernel("attn_combine")
 	require.NoError(t, err)
 	for _, dyn := range []bool{false, true} {
-		cd, err := ck.Compile(Plan(&Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Dynamic: dyn}).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+		cd, err := ck.Compile(Plan(combineDims(dyn)).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err, "dynamic %v", dyn)
 		require.True(t, cd.GridDependencyWait, "dynamic %v", dyn)
 	}
-	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(&Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8}).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
+	cb, err := ck.Compile(tle.CompileOptions{Defines: Plan(combineDims(false)).CombineDefs, NumWarps: NumWarps}, tle.GPUOptions{Toolchain: "llc"})
 	require.NoError(t, err)
 	require.True(t, cb.GridDependencyWait, "the combine waits for the decode grid (PDL)")
 	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
@@ -164,13 +156,33 @@ func TestDecodePTX(t *testing.T) {
 // of one SM fit its shared memory with at least two stages each.
 func TestDecodeSmemFits(t *testing.T) {
 	t.Parallel()
+	// an ask that fitCTAs lowers plans the kernel of a smaller ask: each
+	// plan's build is made once and checked for every ask that plans it.
+	// The launch parameters are known at LLVM IR, so a build stops there
+	// (no llc), but for the plans the PTX tests compile anyway (with
+	// llc-19): those come from their batch through the JIT's cache, so
+	// that each kernel's LLVM IR is emitted once for both.
+	builds := map[string]*tle.Binary{}
+	shared := ptxCompiled()
+	if len(shared) > 0 {
+		require.NoError(t, compilePTXBatch())
+	}
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for _, cl := range []int{1, MaxCluster, -1} { // -1: the dynamic schedule (CL 1)
 				for ctas := 1; ctas <= MaxCTAs; ctas++ {
-					// the launch parameters are known at LLVM IR: no llc
 					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: max(cl, 1), Dynamic: cl < 0}
-					d, b := buildDims(t, d, "ll")
+					d.fitCTAs()
+					key := planKey(d)
+					b, ok := builds[key]
+					if !ok {
+						emit := "ll"
+						if shared[key] {
+							emit = "ptx"
+						}
+						_, b = buildDims(t, d, emit)
+						builds[key] = b
+					}
 					stage := 2 * Tile * paged.HeadDim * 2
 					if fp8 {
 						stage /= 2
@@ -198,60 +210,195 @@ func TestDecodeSmemFits(t *testing.T) {
 // that is there. attn_combine keeps its wait for the decode grid.
 func TestDecodeClusterPTX(t *testing.T) {
 	t.Parallel()
-	tletest.NeedLLC(t)
+	needPTXBatch(t)
 	arrive := tletest.PTXLine(`barrier\.cluster\.arrive\.release\.aligned;`)
 	wait := tletest.PTXLine(`barrier\.cluster\.wait\.acquire\.aligned;`)
 	mapa := tletest.PTXLine(`mapa\.shared::cluster\.u32 %r\d+, %r\d+, %r\d+;`)
 	ldCluster := tletest.PTXLine(`ld\.shared::cluster\.f32 %f\d+, \[%r\d+\];`)
 	anyCluster := regexp.MustCompile(`barrier\.cluster\.(arrive|wait)|mapa|shared::cluster\.(f32|u32|b32|v\d)|ld\.shared::cluster|st\.shared::cluster`)
+	for _, d := range clusterPTXDims() {
+		pl := Plan(d)
+		k, err := Kernel(pl.Decode)
+		require.NoError(t, err)
+		b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
+		what := fmt.Sprintf("fp8 %v N %d CTAs %d CL %d", d.FP8, d.N, d.CTAs, d.CL)
+		require.NoError(t, err, what)
+		if d.CL == 1 {
+			require.NotRegexp(t, anyCluster, b.PTX, what)
+			require.Contains(t, [][3]int{{}, {1, 1, 1}}, b.Cluster, what)
+			if d.CTAs == 1 {
+				require.Regexp(t, tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`), b.PTX, what)
+			}
+			continue
+		}
+		require.Equal(t, [3]int{d.CL, 1, 1}, b.Cluster, what)
+		// each pattern's matches found once (the PTX is long, the
+		// line patterns slow), counted and placed from there
+		arrives, mapas, lds := arrive.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1), ldCluster.FindAllStringIndex(b.PTX, -1)
+		require.Len(t, arrives, 2, "%s: two distributed barriers", what)
+		require.Len(t, wait.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
+		require.Len(t, mapas, 2, "%s: the peer's o and lse buffers", what)
+		require.GreaterOrEqual(t, len(lds), 2, "%s: remote reads", what)
+		require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, what)
+		// both barriers after the roles: after the last wgmma
+		// and the last TMA load
+		first := arrives[0][0]
+		require.Greater(t, first, strings.LastIndex(b.PTX, "wgmma.wait_group"), "%s: the barriers follow the consumer", what)
+		require.Greater(t, first, strings.LastIndex(b.PTX, "cp.async.bulk.tensor"), "%s: the barriers follow the producer", what)
+		last := arrives[1][0]
+		for _, ld := range append(lds, mapas...) {
+			require.Less(t, first, ld[0], "%s: remote reads after the first barrier", what)
+			require.Less(t, ld[0], last, "%s: remote reads before the second barrier", what)
+		}
+	}
+	ck, err := Kernel("attn_combine")
+	require.NoError(t, err)
+	d := clusterCombineDims()
+	require.Equal(t, 4, d.leaderSlots())
+	cb, err := ck.Compile(Plan(d).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	require.True(t, cb.GridDependencyWait)
+	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
+}
+
+// clusterPTXDims are TestDecodeClusterPTX's sizes, fitted: BF16 and FP8,
+// N = 8, 16, 32, one and two programs an SM asked, CL 1, 2 and 8.
+func clusterPTXDims() []*Dims {
+	var out []*Dims
 	for _, fp8 := range []bool{false, true} {
 		for _, sq := range []int{1, 2, 4} {
 			for _, ctas := range []int{1, 2} {
 				for _, cl := range []int{1, 2, 8} {
 					d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 4, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, Splits: 5, Programs: 10, Chunk: 2, CL: cl}
 					d.fitCTAs()
-					pl := Plan(d)
-					k, err := Kernel(pl.Decode)
-					require.NoError(t, err)
-					b, err := k.Compile(pl.DecodeOptions(), tle.GPUOptions{Toolchain: "llc"})
-					what := fmt.Sprintf("fp8 %v N %d CTAs %d CL %d", fp8, d.N, d.CTAs, cl)
-					require.NoError(t, err, what)
-					if cl == 1 {
-						require.NotRegexp(t, anyCluster, b.PTX, what)
-						require.Contains(t, [][3]int{{}, {1, 1, 1}}, b.Cluster, what)
-						if d.CTAs == 1 {
-							require.Regexp(t, tletest.PTXLine(`setmaxnreg\.(dec|inc)\.sync\.aligned\.u32 232;`), b.PTX, what)
-						}
-						continue
-					}
-					require.Equal(t, [3]int{cl, 1, 1}, b.Cluster, what)
-					require.Len(t, arrive.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
-					require.Len(t, wait.FindAllString(b.PTX, -1), 2, "%s: two distributed barriers", what)
-					require.Len(t, mapa.FindAllString(b.PTX, -1), 2, "%s: the peer's o and lse buffers", what)
-					require.GreaterOrEqual(t, len(ldCluster.FindAllString(b.PTX, -1)), 2, "%s: remote reads", what)
-					require.NotRegexp(t, tletest.PTXLine(`setmaxnreg`), b.PTX, what)
-					// both barriers after the roles: after the last wgmma
-					// and the last TMA load
-					first := arrive.FindStringIndex(b.PTX)[0]
-					require.Greater(t, first, strings.LastIndex(b.PTX, "wgmma.wait_group"), "%s: the barriers follow the consumer", what)
-					require.Greater(t, first, strings.LastIndex(b.PTX, "cp.async.bulk.tensor"), "%s: the barriers follow the producer", what)
-					last := arrive.FindAllStringIndex(b.PTX, -1)[1][0]
-					for _, ld := range append(ldCluster.FindAllStringIndex(b.PTX, -1), mapa.FindAllStringIndex(b.PTX, -1)...) {
-						require.Less(t, first, ld[0], "%s: remote reads after the first barrier", what)
-						require.Less(t, ld[0], last, "%s: remote reads before the second barrier", what)
-					}
+					out = append(out, d)
 				}
 			}
 		}
 	}
-	ck, err := Kernel("attn_combine")
-	require.NoError(t, err)
-	d := &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Splits: 20, CL: 8}
-	require.Equal(t, 4, d.leaderSlots())
-	cb, err := ck.Compile(Plan(d).CombineOptions(), tle.GPUOptions{Toolchain: "llc"})
-	require.NoError(t, err)
-	require.True(t, cb.GridDependencyWait)
-	require.Regexp(t, tletest.PTXLine(`griddepcontrol\.wait;`), cb.PTX)
+	return out
+}
+
+// planKey names the decode kernel Plan(d) launches and its compile
+// options: two sizes with one key build the same kernel.
+func planKey(d *Dims) string {
+	pl := Plan(d)
+	return fmt.Sprint(pl.Decode, pl.DecodeOptions())
+}
+
+// ptxCase is one of TestDecodePTX's builds: dtype, quant type, page, G,
+// Sq and the query rows N that Decode pads G*Sq to.
+type ptxCase struct {
+	dtype       string
+	quant, page int
+	g, sq, n    int
+}
+
+// decodePTXCases are TestDecodePTX's builds (pages 16, 32, 64; N = 8, 16,
+// 32 query rows).
+var decodePTXCases = []ptxCase{
+	{paged.DTypeBF16, 0, 16, 4, 1, 8}, {paged.DTypeBF16, 0, 32, 8, 2, 16}, {paged.DTypeBF16, 0, 64, 8, 4, 32}, {paged.DTypeBF16, 0, 64, 4, 3, 16},
+	{paged.DTypeBF16, 0, 64, 8, 1, 8},
+	{paged.DTypeFP8, 1, 16, 4, 2, 8}, {paged.DTypeFP8, 1, 32, 8, 1, 8}, {paged.DTypeFP8, 0, 64, 8, 2, 16}, {paged.DTypeFP8, 0, 16, 8, 4, 32},
+	{paged.DTypeFP8, 1, 64, 8, 1, 8}, {paged.DTypeFP8, 1, 64, 4, 4, 16},
+}
+
+// dims are the case's sizes as Decode plans them (one split).
+func (c ptxCase) dims() *Dims {
+	d := &Dims{Dims: paged.Dims{Page: c.page, G: c.g, FP8: c.dtype == paged.DTypeFP8, Quant: c.quant, B: 1, Hkv: 1, Hq: c.g}, Sq: c.sq, Splits: 1}
+	d.N = padRows(d.G * d.Sq)
+	return d
+}
+
+// combineDims are TestDecodePTX's sizes for attn_combine, under the fixed
+// or the dynamic schedule; clusterCombineDims TestDecodeClusterPTX's
+// (clusters of 8, 20 splits).
+func combineDims(dyn bool) *Dims {
+	return &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Dynamic: dyn}
+}
+
+func clusterCombineDims() *Dims {
+	return &Dims{Dims: paged.Dims{Page: Tile, G: 8, B: 64}, Sq: 1, N: 8, Splits: 20, CL: 8}
+}
+
+// ptxBatchDims are the sizes of every decode build the PTX tests compile:
+// TestDecodePTX's (its cases, compileV2's and compileV2Dyn's) and
+// TestDecodeClusterPTX's, fitted.
+func ptxBatchDims() []*Dims {
+	var out []*Dims
+	for _, c := range decodePTXCases {
+		out = append(out, c.dims())
+	}
+	for _, fp8 := range []bool{false, true} {
+		for _, d := range []*Dims{v2Dims(fp8, 1, 3, 1), v2DynDims(fp8, 1, 3)} {
+			d.fitCTAs()
+			out = append(out, d)
+		}
+	}
+	return append(out, clusterPTXDims()...)
+}
+
+// ptxBatch is compilePTXBatch's one run.
+var ptxBatch struct {
+	once sync.Once
+	err  error
+}
+
+// ptxBatchSize is the modules merged into one llc run: llc's start and
+// the fixed part of a compile are paid once for them, and a merged module
+// much larger compiles slower per kernel (all 54 in one run took more of
+// llc's CPU than runs of 8).
+const ptxBatchSize = 8
+
+// compilePTXBatch compiles, once in the process, every build the PTX
+// tests check (ptxBatchDims' decode kernels and the three attn_combine
+// builds), ptxBatchSize modules an llc run (tle.CompileAll), where each
+// would otherwise start llc of its own. The tests' own Kernel.Compile
+// calls then find their Binaries in the JIT's cache (PTX equal to a lone
+// compile's but for comments and blank lines).
+func compilePTXBatch() error {
+	ptxBatch.once.Do(func() {
+		var specs []tle.Spec
+		add := func(kernel string, opts tle.CompileOptions) {
+			k, err := Kernel(kernel)
+			if err != nil {
+				ptxBatch.err = err
+			}
+			specs = append(specs, tle.Spec{Kernel: k, Options: opts})
+		}
+		for _, d := range ptxBatchDims() {
+			pl := Plan(d)
+			add(pl.Decode, pl.DecodeOptions())
+		}
+		for _, d := range []*Dims{combineDims(false), combineDims(true), clusterCombineDims()} {
+			add("attn_combine", Plan(d).CombineOptions())
+		}
+		for lo := 0; lo < len(specs) && ptxBatch.err == nil; lo += ptxBatchSize {
+			_, ptxBatch.err = tle.CompileAll(specs[lo:min(lo+ptxBatchSize, len(specs))], tle.GPUOptions{Toolchain: "llc"})
+		}
+	})
+	return ptxBatch.err
+}
+
+// needPTXBatch skips a PTX test without llc-19 (tletest.NeedLLC) and
+// compiles the batch its builds come from.
+func needPTXBatch(t *testing.T) {
+	t.Helper()
+	tletest.NeedLLC(t)
+	require.NoError(t, compilePTXBatch())
+}
+
+// ptxCompiled is the set of planKeys of the decode builds the PTX tests
+// compile when llc-19 is there (none without it: they skip).
+func ptxCompiled() map[string]bool {
+	out := map[string]bool{}
+	if _, err := exec.LookPath("llc-19"); err != nil { // tletest.NeedLLC's test
+		return out
+	}
+	for _, d := range ptxBatchDims() {
+		out[planKey(d)] = true
+	}
+	return out
 }
 
 // requireReadAfterWait checks that every instruction of ptx reading the
@@ -269,6 +416,7 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 		}
 	}
 	last, reads := "", 0
+	reg := regexp.MustCompile(`%f\d+\b`) // compiled once, not a line
 	for _, line := range strings.Split(ptx, "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "wgmma.") {
@@ -282,7 +430,7 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 		if i := strings.Index(line, ","); i >= 0 && !strings.HasPrefix(line, "st.") {
 			src = line[i:]
 		}
-		for _, r := range regexp.MustCompile(`%f\d+\b`).FindAllString(src, -1) {
+		for _, r := range reg.FindAllString(src, -1) {
 			if acc[r] {
 				reads++
 				require.True(t, strings.HasPrefix(last, "wgmma.wait_group"), "%s: %q reads the accumulator %s of a wgmma in flight (the last wgmma instruction before it: %q)", what, line, r, last)
@@ -298,13 +446,25 @@ func requireReadAfterWait(t *testing.T, ptx string, mmas []string, what string) 
 // cluster size cl.
 func compileV2(t *testing.T, fp8 bool, sq, ctas, cl int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: cl})
+	return compileDims(t, v2Dims(fp8, sq, ctas, cl))
+}
+
+// v2Dims are compileV2's sizes, before fitCTAs.
+func v2Dims(fp8 bool, sq, ctas, cl int) *Dims {
+	return &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: cl}
 }
 
 // compileV2Dyn is compileV2 under the dynamic schedule (CL 1).
 func compileV2Dyn(t *testing.T, fp8 bool, sq, ctas int) (*Dims, *tle.Binary) {
 	t.Helper()
-	return compileDims(t, &Dims{Dims: paged.Dims{Page: Tile, G: 8, FP8: fp8, Quant: 1, B: 1, Hkv: 1, Hq: 8}, Sq: sq, N: padRows(8 * sq), CTAs: ctas, CL: 1, Dynamic: true})
+	return compileDims(t, v2DynDims(fp8, sq, ctas))
+}
+
+// v2DynDims are compileV2Dyn's sizes, before fitCTAs.
+func v2DynDims(fp8 bool, sq, ctas int) *Dims {
+	d := v2Dims(fp8, sq, ctas, 1)
+	d.Dynamic = true
+	return d
 }
 
 // compileDims compiles the decode kernel of Plan(d) to PTX (llc).

@@ -116,8 +116,8 @@ func CheckShape(name string, t *tle.Tensor, what string, want ...int) error {
 // bf16). The error names the first bad element.
 func CheckValues(name string, t *tle.Tensor, fp8 bool) error {
 	for i, x := range t.Data {
-		if !fp8 && math.Abs(x) <= bf16Max {
-			continue // finite in bf16, without the call (checkValue's rule)
+		if fp8 && e4m3Normal(x) || !fp8 && math.Abs(x) <= bf16Max {
+			continue // passes checkValue's rule, without the call
 		}
 		if err := checkValue(name, x, fp8); err != nil {
 			return argErr(name, "element %d %s", i, err.Error())
@@ -129,6 +129,16 @@ func CheckValues(name string, t *tle.Tensor, fp8 bool) error {
 // bf16Max is bf16's largest finite value, (2 - 2^-7) * 2^127: a value no
 // larger in magnitude rounds to a finite bf16.
 const bf16Max = 0x1.fep127
+
+// e4m3Normal reports whether x is a normal e4m3 value: exponent -6 to 8,
+// no mantissa bits past e4m3's three, at most 448 (e4m3fn's largest).
+// checkValue's fp8 rule passes every such x; zero, subnormals and the rest
+// go to checkValue.
+func e4m3Normal(x float64) bool {
+	u := math.Float64bits(x)
+	e := int(u>>52&0x7ff) - 1023
+	return e >= -6 && e <= 8 && u&(1<<49-1) == 0 && math.Abs(x) <= 448
+}
 
 // checkValue is CheckValues' rule for one value x (the error says what is
 // wrong with it after "element N").
@@ -161,8 +171,8 @@ func (d *Dims) CheckCacheValues(name string, c *tle.Tensor, blockIDs [][]int64, 
 					base = ((int(blk)*d.Hkv+h)*d.Page + slot) * HeadDim
 				}
 				for i, x := range c.Data[base : base+HeadDim] {
-					if !d.FP8 && math.Abs(x) <= bf16Max {
-						continue // finite in bf16, without the call (checkValue's rule)
+					if d.FP8 && e4m3Normal(x) || !d.FP8 && math.Abs(x) <= bf16Max {
+						continue // passes checkValue's rule, without the call
 					}
 					if err := checkValue(name, x, d.FP8); err != nil {
 						return argErr(name, "element %d (block %d, token %d, head %d, dim %d; request %d's token %d) %s",

@@ -91,8 +91,9 @@ func bruteKeys(s Shape, m []float64, kt int) float64 {
 	var n float64
 	for bh := range s.B * s.Hq {
 		for q := range s.Lq {
-			for k := range s.L {
-				if k <= s.L-s.Lq+q && m[(bh*qt+int(q/128))*kt+int(k/128)] == 1 {
+			row := m[(bh*qt+int(q/128))*kt:][:kt]   // q's tile row of the mask
+			for k := range min(s.L, s.L-s.Lq+q+1) { // the causal keys, one by one
+				if row[k/128] == 1 {
 					n++
 				}
 			}

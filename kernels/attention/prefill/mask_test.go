@@ -59,7 +59,9 @@ func runMasked(t *testing.T, devs []tle.Device, r *rand.Rand, c prefillCase, den
 		out, err := Run(dev, in, p)
 		require.NoError(t, err, "%s on %s", c.name, dev.Name())
 		for _, x := range out.O.Data {
-			require.False(t, math.IsNaN(x), "%s: NaN in o", c.name)
+			if math.IsNaN(x) { // require only on a failure: a call an element costs more than the runs
+				require.False(t, math.IsNaN(x), "%s: NaN in o", c.name)
+			}
 		}
 		pagedtest.RequireClose(t, c.name+" on "+dev.Name(), "", out.O.Data, out.LSE.Data, wo, wl, c.fp8)
 	}
@@ -122,10 +124,14 @@ func TestPrefillMaskEmptyTile(t *testing.T) {
 	out, err := Run(tle.CPU(), in, p)
 	require.NoError(t, err)
 	for _, x := range out.O.Data {
-		require.Equal(t, 0.0, x)
+		if x != 0 {
+			require.Equal(t, 0.0, x)
+		}
 	}
 	for _, x := range out.LSE.Data {
-		require.True(t, math.IsInf(x, -1))
+		if !math.IsInf(x, -1) {
+			require.True(t, math.IsInf(x, -1))
+		}
 	}
 }
 

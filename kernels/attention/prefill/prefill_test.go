@@ -160,7 +160,9 @@ func TestPrefillNoNaN(t *testing.T) {
 	out, err := Run(tle.CPU(), in, p)
 	require.NoError(t, err)
 	for _, x := range append(out.O.Data, out.LSE.Data...) {
-		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+		if math.IsNaN(x) || math.IsInf(x, 0) { // require only on a failure (a call an element is slow)
+			require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+		}
 	}
 }
 
@@ -407,7 +409,9 @@ func runBF16KeySteps(t *testing.T, devs []tle.Device, name string, in *Inputs, p
 			out, err := Run(dev, in, p)
 			require.NoError(t, err, "%s key step %d on %s", name, ks, dev.Name())
 			for _, x := range out.O.Data {
-				require.False(t, math.IsNaN(x), "%s key step %d: NaN in o", name, ks)
+				if math.IsNaN(x) { // require only on a failure (a call an element is slow)
+					require.False(t, math.IsNaN(x), "%s key step %d: NaN in o", name, ks)
+				}
 			}
 			pagedtest.RequireClose(t, fmt.Sprintf("%s key step %d on %s", name, ks, dev.Name()), "", out.O.Data, out.LSE.Data, wo, wl, false)
 			outs[ks] = out
@@ -441,7 +445,9 @@ func TestPrefillBF16KeyStepNaN(t *testing.T) {
 	out, err := Run(tle.CPU(), in, p)
 	require.NoError(t, err)
 	for _, x := range append(out.O.Data, out.LSE.Data...) {
-		require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+		if math.IsNaN(x) || math.IsInf(x, 0) { // require only on a failure (a call an element is slow)
+			require.False(t, math.IsNaN(x) || math.IsInf(x, 0))
+		}
 	}
 }
 
