@@ -28,8 +28,11 @@ const Version = "0.2.0"
 // the binary was built from, when Go recorded it, so that a rebuilt
 // compiler does not reuse stale PTX. Two builds of one revision with
 // different local changes share it, so a build from a modified tree (or
-// without a revision) adds a hash of its own executable.
-var buildID = func() string {
+// without a revision) adds a hash of its own executable. It is computed
+// the first time a cache key needs it, not when the package loads:
+// hashing a 20-30 MB executable took 20 ms of every process's start,
+// `tlec --help` included.
+var buildID = sync.OnceValue(func() string {
 	var rev, mod string
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
@@ -46,7 +49,7 @@ var buildID = func() string {
 		id += "/" + executableHash()
 	}
 	return id
-}()
+})
 
 // executableHash is a hash of the running binary ("" if it cannot be read).
 func executableHash() string {

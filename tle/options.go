@@ -235,7 +235,7 @@ func bindingKey(opts CompileOptions) string {
 // the toolchain and the compiler version.
 func (k *Kernel) cacheKey(opts CompileOptions, g GPUOptions) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "tle-go %s %s\x00%s\x00%s\x00", Version, buildID, k.prog.name, k.Name())
+	fmt.Fprintf(h, "tle-go %s %s\x00%s\x00%s\x00", Version, buildID(), k.prog.name, k.Name())
 	h.Write(k.prog.src)
 	for _, f := range k.prog.file.File.Parts()[1:] { // imported files
 		fmt.Fprintf(h, "\x00import %s\x00%d\x00", f.Name, len(f.Src))

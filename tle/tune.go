@@ -728,7 +728,7 @@ func cloneArgs(args map[string]any) map[string]any {
 // and the target and toolchain.
 func (k *Kernel) tunePrefix(bucket, device string, base CompileOptions, g GPUOptions) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "tle-go tune %s %s\x00%s\x00", Version, buildID, k.Name())
+	fmt.Fprintf(h, "tle-go tune %s %s\x00%s\x00", Version, buildID(), k.Name())
 	h.Write(k.prog.src)
 	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%s\x00%s\x00", bucket, device, bindingKey(base), g.Arch, g.Toolchain)
 	for _, p := range k.Params() {

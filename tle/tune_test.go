@@ -170,7 +170,7 @@ func TestTuneCache(t *testing.T) {
 
 	// another compiler version sees none of it
 	old := buildID
-	buildID = "another-compiler"
+	buildID = func() string { return "another-compiler" }
 	defer func() { buildID = old }()
 	_, err = k.tune(context.Background(), fakeEnv(f), tuneArgs(1000), o)
 	require.NoError(t, err)
