@@ -1,6 +1,7 @@
 package tle
 
 import (
+	"bytes"
 	"encoding/json"
 	"html"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"text/template"
 
 	"github.com/stretchr/testify/require"
 
@@ -194,40 +196,67 @@ type selftestResult struct {
 
 var selftestPre = regexp.MustCompile(`(?s)<pre id="selftest">(.*?)</pre>`)
 
+// selftestRunner is a page that loads each kernel's page with #selftest in
+// a frame and, once all have run, gathers what each wrote into its own
+// #selftest, by kernel: one browser start for every page (a start is most
+// of a small page's CPU). Frames of file: pages reach each other's
+// documents under --allow-file-access-from-files.
+const selftestRunner = `<!DOCTYPE html>
+<html><body>
+{{range .}}<iframe data-name="{{.}}" src="{{.}}.html#selftest" width="1600" height="900"></iframe>
+{{end}}<pre id="selftest"></pre>
+<script>
+window.addEventListener('load', function () {
+  var out = {};
+  Array.prototype.forEach.call(document.querySelectorAll('iframe'), function (f) {
+    var pre = f.contentDocument && f.contentDocument.getElementById('selftest');
+    out[f.getAttribute('data-name')] = pre && pre.textContent ? JSON.parse(pre.textContent) : null;
+  });
+  document.getElementById('selftest').textContent = JSON.stringify(out);
+});
+</script>
+</body></html>
+`
+
 // The page in a real browser: headless Chromium loads it with #selftest,
 // whose script clicks a value and a source line as a user would and writes
 // what was highlighted into the page, which --dump-dom returns. The
 // columns come in the pass table's order; the value lights up in more
 // than one column, and the source line in the tile IR columns, the LLVM
-// IR and the PTX.
+// IR and the PTX. The kernels' pages load in one browser, each in a frame
+// (selftestRunner).
 func TestPassHTMLInChromium(t *testing.T) {
 	browser := chromium(t)
 	llcOrSkip(t)
+	dir := t.TempDir()
+	var names []string
 	for _, c := range viewKernels {
-		// one browser per kernel, side by side: each start costs about a
-		// second of mostly waiting
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			k := tutorialKernel(t, c.name)
-			page, err := k.PassHTML(CompileOptions{Defines: c.defines, NumWarps: c.warps}, GPUOptions{})
-			require.NoError(t, err, c.name)
-			path := filepath.Join(dir, c.name+".html")
-			require.NoError(t, os.WriteFile(path, page, 0o644))
-			cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-				"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path+"#selftest")
-			out, err := cmd.Output()
-			require.NoError(t, err, "%s: chromium: %s", c.name, out)
-			m := selftestPre.FindSubmatch(out)
-			require.NotNil(t, m, "%s: no #selftest result in the DOM chromium dumped", c.name)
-			var r selftestResult
-			require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &r), "%s", m[1])
-			require.Equal(t, wantColumns(), r.Columns, c.name)
-			require.NotEmpty(t, r.Changed, c.name)
-			require.NotNil(t, r.Value, c.name)
-			require.Greater(t, len(r.Value.Columns), 1, "%s: value %s", c.name, r.Value.Text)
-			require.NotNil(t, r.Source, c.name)
-			require.Subset(t, r.Source.Columns, []string{"source", "input", "smem-alloc", "LLVM IR", "PTX"}, "%s: line %d", c.name, r.Source.Line)
-		})
+		k := tutorialKernel(t, c.name)
+		page, err := k.PassHTML(CompileOptions{Defines: c.defines, NumWarps: c.warps}, GPUOptions{})
+		require.NoError(t, err, c.name)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, c.name+".html"), page, 0o644))
+		names = append(names, c.name)
+	}
+	var runner bytes.Buffer
+	require.NoError(t, template.Must(template.New("runner").Parse(selftestRunner)).Execute(&runner, names))
+	path := filepath.Join(dir, "index.html")
+	require.NoError(t, os.WriteFile(path, runner.Bytes(), 0o644))
+	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--allow-file-access-from-files",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom", "file://"+path)
+	out, err := cmd.Output()
+	require.NoError(t, err, "chromium: %s", out)
+	m := selftestPre.FindSubmatch(out)
+	require.NotNil(t, m, "no #selftest result in the DOM chromium dumped")
+	var results map[string]*selftestResult
+	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &results), "%s", m[1])
+	for _, name := range names {
+		r := results[name]
+		require.NotNil(t, r, "%s: its page wrote no #selftest", name)
+		require.Equal(t, wantColumns(), r.Columns, name)
+		require.NotEmpty(t, r.Changed, name)
+		require.NotNil(t, r.Value, name)
+		require.Greater(t, len(r.Value.Columns), 1, "%s: value %s", name, r.Value.Text)
+		require.NotNil(t, r.Source, name)
+		require.Subset(t, r.Source.Columns, []string{"source", "input", "smem-alloc", "LLVM IR", "PTX"}, "%s: line %d", name, r.Source.Line)
 	}
 }
