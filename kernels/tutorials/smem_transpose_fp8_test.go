@@ -122,7 +122,7 @@ func TestSmemTransposePTX(t *testing.T) {
 	anyPrmt := tletest.PTXLine(`prmt\.`)
 	elem := tletest.PTXLine(`(ld|st)\.shared\.(u8|b8|s8|u16|b16|v2\.u8|v4\.u8|v2\.b16)\s`)
 	anyShared := tletest.PTXLine(`(ld|st)\.shared\.`)
-	for _, c := range []struct {
+	cases := []struct {
 		kernel        string
 		defs          map[string]string
 		ldm, stm, prm int
@@ -141,10 +141,17 @@ func TestSmemTransposePTX(t *testing.T) {
 		{"pvt_e4m3_reg", map[string]string{"N": "8"}, 4, 0, 16},
 		{"pvt_e4m3_reg", map[string]string{"N": "16"}, 4, 0, 16},
 		{"pvt_e4m3_reg", map[string]string{"N": "32"}, 4, 0, 16},
-	} {
+	}
+	// every build in one llc run (tle.CompileAll), then the checks
+	specs := make([]tle.Spec, len(cases))
+	for i, c := range cases {
+		specs[i] = tle.Spec{Kernel: kernel(t, "smem_transpose_fp8.tle", c.kernel), Options: tle.CompileOptions{Defines: c.defs}}
+	}
+	bins, err := tle.CompileAll(specs, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	for i, c := range cases {
 		name := fmt.Sprint(c.kernel, c.defs)
-		b, err := kernel(t, "smem_transpose_fp8.tle", c.kernel).Compile(tle.CompileOptions{Defines: c.defs}, tle.GPUOptions{Toolchain: "llc"})
-		require.NoError(t, err, name)
+		b := bins[i]
 		require.Len(t, ldm.FindAllString(b.PTX, -1), c.ldm, name)
 		require.Len(t, stm.FindAllString(b.PTX, -1), c.stm, name)
 		require.Len(t, prmt.FindAllString(b.PTX, -1), c.prm, name)

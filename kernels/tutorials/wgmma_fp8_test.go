@@ -68,22 +68,30 @@ func TestWgmmaFP8(t *testing.T) {
 func TestWgmmaFP8PTX(t *testing.T) {
 	t.Parallel()
 	tletest.NeedLLC(t)
+	// every build in one llc run (tle.CompileAll), then the checks
+	var specs []tle.Spec
+	var ns []int
 	for _, kn := range wgmmaFP8Kernels {
 		k := kernel(t, "wgmma_fp8.tle", kn.name)
 		for _, n := range []int{8, 16, 32, 256} {
-			b, err := k.Compile(tle.CompileOptions{Defines: map[string]string{"N": fmt.Sprint(n), "K": "128"}, NumWarps: 4}, tle.GPUOptions{Toolchain: "llc"})
-			require.NoError(t, err, "%s N=%d", kn.name, n)
-			ks, ty := "16", kn.da.String()+"."+kn.db.String()
-			if kn.da.Bytes() == 1 {
-				ks, ty = "32", fp8PTX(kn.da)+"."+fp8PTX(kn.db)
-			}
-			a := `%rd\d+`
-			if kn.name == "wgmma_e4m3_reg" || kn.name == "wgmma_bf16_reg" {
-				a = `\{%r\d+, %r\d+, %r\d+, %r\d+\}`
-			}
-			w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %s, %%rd\d+, %%wgp, 1, 1`, n, ks, ty, n/2-1, a)
-			require.Len(t, tletest.PTXLine(w).FindAllString(b.PTX, -1), 128/atoi(ks), "%s N=%d: %s", kn.name, n, w)
+			specs = append(specs, tle.Spec{Kernel: k, Options: tle.CompileOptions{Defines: map[string]string{"N": fmt.Sprint(n), "K": "128"}, NumWarps: 4}})
+			ns = append(ns, n)
 		}
+	}
+	bins, err := tle.CompileAll(specs, tle.GPUOptions{Toolchain: "llc"})
+	require.NoError(t, err)
+	for i, b := range bins {
+		kn, n := wgmmaFP8Kernels[i/4], ns[i] // four N a kernel
+		ks, ty := "16", kn.da.String()+"."+kn.db.String()
+		if kn.da.Bytes() == 1 {
+			ks, ty = "32", fp8PTX(kn.da)+"."+fp8PTX(kn.db)
+		}
+		a := `%rd\d+`
+		if kn.name == "wgmma_e4m3_reg" || kn.name == "wgmma_bf16_reg" {
+			a = `\{%r\d+, %r\d+, %r\d+, %r\d+\}`
+		}
+		w := fmt.Sprintf(`wgmma\.mma_async\.sync\.aligned\.m64n%dk%s\.f32\.%s\s+\{(%%f\d+, ){%d}%%f\d+\}, %s, %%rd\d+, %%wgp, 1, 1`, n, ks, ty, n/2-1, a)
+		require.Len(t, tletest.PTXLine(w).FindAllString(b.PTX, -1), 128/atoi(ks), "%s N=%d: %s", kn.name, n, w)
 	}
 }
 
