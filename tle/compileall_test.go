@@ -1,27 +1,12 @@
 package tle
 
 import (
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tlego/tle/backend/nvptx"
 )
-
-// ptxComment is a PTX comment, to the end of its line.
-var ptxComment = regexp.MustCompile(`//.*`)
-
-// withoutComments is PTX without its comments and blank lines: what
-// CompileAll's PTX shares with Compile's.
-func withoutComments(ptx string) string {
-	var out []string
-	for _, l := range strings.Split(ptx, "\n") {
-		if l = strings.TrimRight(ptxComment.ReplaceAllString(l, ""), " \t"); strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
 
 // CompileAll gives each specialisation the Binary Compile gives it, with
 // PTX equal but for comments, over kernels that exercise what the merge
@@ -63,7 +48,7 @@ func TestCompileAllMatchesCompile(t *testing.T) {
 		one, err := s.Kernel.Compile(s.Options, GPUOptions{Toolchain: "llc"})
 		require.NoError(t, err)
 		what := cases[i].kernel + " " + bindingKey(s.Options)
-		require.Equal(t, withoutComments(one.PTX), withoutComments(all[i].PTX), what)
+		require.Equal(t, nvptx.WithoutComments(one.PTX), nvptx.WithoutComments(all[i].PTX), what)
 		require.Equal(t, one.LLVMIR, all[i].LLVMIR, what)
 		require.Equal(t, one.NumWarps, all[i].NumWarps, what)
 		require.Equal(t, one.SmemBytes, all[i].SmemBytes, what)

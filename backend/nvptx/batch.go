@@ -34,12 +34,12 @@ func (e *ModuleError) Unwrap() error { return e.Err }
 // and for a small kernel that start is most of the compile.
 //
 // Each result holds the same directives and instructions as PTX gives for
-// that module alone (branch labels and local depots numbered as there);
-// only comments and blank lines may differ (TestPTXAllMatchesPTX). Modules
-// that cannot be merged (a construct EmitLLVM does not print, declarations
-// that disagree) compile one by one, and when llc rejects the merged
-// module each module is compiled alone, so the error names the module's
-// own IR, as PTX's does.
+// that module alone (branch labels and local depots numbered as there):
+// only comments and blank lines may differ, so the two are equal under
+// WithoutComments. Modules that cannot be merged (a construct EmitLLVM
+// does not print, declarations that disagree) compile one by one, and
+// when llc rejects the merged module each module is compiled alone, so
+// the error names the module's own IR, as PTX's does.
 func (l *LLC) PTXAll(llvmIRs []string, arch string) ([]string, error) {
 	out := make([]string, len(llvmIRs))
 	var v80, v83 []int
@@ -310,6 +310,21 @@ func splitPTX(ptx string, mods []mergedModule) ([]string, error) {
 		out[k] = s
 	}
 	return out, nil
+}
+
+// WithoutComments is PTX without its comments and blank lines: what PTXAll
+// promises to keep of a separate compile's PTX.
+func WithoutComments(ptx string) string {
+	var out []string
+	for _, l := range strings.Split(ptx, "\n") {
+		if i := strings.Index(l, "//"); i >= 0 {
+			l = l[:i]
+		}
+		if l = strings.TrimRight(l, " \t"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // stripComment is a PTX line without its // comment.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -68,18 +67,6 @@ func countingLLC(t *testing.T) (*LLC, func() int) {
 	}
 }
 
-var ptxCommentLine = regexp.MustCompile(`//.*`)
-
-func ptxWithoutComments(ptx string) string {
-	var out []string
-	for _, l := range strings.Split(ptx, "\n") {
-		if l = strings.TrimRight(ptxCommentLine.ReplaceAllString(l, ""), " \t"); strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
 // PTXAll runs llc once for modules that all need PTX 8.0, and gives each
 // the PTX that PTX gives it, but for comments, with its own names and
 // label numbers: two modules define the same kernel name, and one name is
@@ -99,7 +86,7 @@ func TestPTXAllOneRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, b := ptxWithoutComments(one), ptxWithoutComments(all[i]); a != b {
+		if a, b := WithoutComments(one), WithoutComments(all[i]); a != b {
 			t.Errorf("module %d: alone\n%s\nin the batch\n%s", i, a, b)
 		}
 		if strings.Contains(all[i], batchMark) {
