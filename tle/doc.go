@@ -95,6 +95,15 @@
 // is not interrupted, and RunContext waits for it. A compile in progress
 // is not interrupted either.
 //
+// # Compiling many specialisations
+//
+// Kernel.Compile builds one specialisation (a kernel and its
+// CompileOptions) to PTX through the JIT cache. CompileAll builds a list
+// of them, the same Binaries, with one toolchain run for all that are not
+// cached: with llc, most of a small kernel's compile is llc's start, so a
+// test matrix or a sweep compiles several times faster. Its PTX equals
+// Compile's but for comments and blank lines (nvptx.WithoutComments).
+//
 // # Concurrency
 //
 // Programs, kernels, devices and GPUs are safe for concurrent use: any
