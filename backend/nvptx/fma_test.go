@@ -42,26 +42,32 @@ func TestFMAPTX(t *testing.T) {
 	t.Parallel()
 	tc := llcOrSkip(t)
 	count := func(ptx, re string) int { return len(regexp.MustCompile(re).FindAllStringIndex(ptx, -1)) }
+	cases := []struct {
+		d     ir.DType
+		form  string
+		fma   string
+		want  int
+		never []string
+	}{
+		{ir.F32, "softmax", `fma\.rn\.f32`, 8, []string{`mul\.rn\.f32`, `add\.rn\.f32`, `sub\.rn\.f32`}},
+		{ir.F32, "ops", `fma\.rn\.f32`, 0, nil},
+		{ir.F32, "", `fma\.rn\.f32`, 8, []string{`mul\.rn\.f32`, `add\.rn\.f32`}},
+		{ir.F16, "", `fma\.rn\.f16\s`, 8, []string{`fma\.rn\.f32`, `cvt\.f32\.f16`, `cvt\.rn\.f16\.f32`, `mul\.rn`, `add\.rn`}},
+		{ir.BF16, "", `fma\.rn\.bf16\s`, 8, []string{`fma\.rn\.f32`, `cvt\.rn\.bf16\.f32`, `mul\.rn`, `add\.rn`}},
+		{ir.F64, "", `fma\.rn\.f64`, 8, []string{`mul\.rn\.f64`, `add\.rn\.f64`, `cvt\.rn\.f32\.f64`}},
+	}
+	irs := make([]string, len(cases))
+	for i, c := range cases {
+		irs[i] = compileIR(t, fmaIR(c.d, 1024, c.form), 4).LLVMIR
+	}
 	for _, arch := range []string{"sm_90a", "sm_80"} {
-		for _, c := range []struct {
-			d     ir.DType
-			form  string
-			fma   string
-			want  int
-			never []string
-		}{
-			{ir.F32, "softmax", `fma\.rn\.f32`, 8, []string{`mul\.rn\.f32`, `add\.rn\.f32`, `sub\.rn\.f32`}},
-			{ir.F32, "ops", `fma\.rn\.f32`, 0, nil},
-			{ir.F32, "", `fma\.rn\.f32`, 8, []string{`mul\.rn\.f32`, `add\.rn\.f32`}},
-			{ir.F16, "", `fma\.rn\.f16\s`, 8, []string{`fma\.rn\.f32`, `cvt\.f32\.f16`, `cvt\.rn\.f16\.f32`, `mul\.rn`, `add\.rn`}},
-			{ir.BF16, "", `fma\.rn\.bf16\s`, 8, []string{`fma\.rn\.f32`, `cvt\.rn\.bf16\.f32`, `mul\.rn`, `add\.rn`}},
-			{ir.F64, "", `fma\.rn\.f64`, 8, []string{`mul\.rn\.f64`, `add\.rn\.f64`, `cvt\.rn\.f32\.f64`}},
-		} {
-			res := compileIR(t, fmaIR(c.d, 1024, c.form), 4)
-			ptx, err := tc.PTX(res.LLVMIR, arch)
-			if err != nil {
-				t.Fatalf("%s %v %s: %v", arch, c.d, c.form, err)
-			}
+		// the six modules in one llc run (PTXAll)
+		ptxs, err := tc.(*LLC).PTXAll(irs, arch)
+		if err != nil {
+			t.Fatalf("%s: %v", arch, err)
+		}
+		for i, c := range cases {
+			ptx := ptxs[i]
 			if n := count(ptx, c.fma); n != c.want {
 				t.Errorf("%s %v %s: %d of %s, want %d", arch, c.d, c.form, n, c.fma, c.want)
 			}
