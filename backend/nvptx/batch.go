@@ -195,8 +195,8 @@ func mergeModules(irs []string) (string, []mergedModule, error) {
 			case strings.HasPrefix(ln, "attributes #"):
 				meta = append(meta, rename(ln))
 			case strings.HasPrefix(ln, "!nvvm.annotations = !{") && strings.HasSuffix(ln, "}"):
-				list := rename(ln)[len("!nvvm.annotations = !{") : len(rename(ln))-1]
-				if list != "" {
+				r := rename(ln)
+				if list := r[len("!nvvm.annotations = !{") : len(r)-1]; list != "" {
 					ann = append(ann, list)
 				}
 			case len(ln) > 1 && ln[0] == '!' && ln[1] >= '0' && ln[1] <= '9':
