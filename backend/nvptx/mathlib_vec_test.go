@@ -42,31 +42,18 @@ func newVecOps() vecOps {
 // reset makes every vector but the constants free again.
 func (o vecOps) reset() { o.a.nd, o.a.ni, o.a.nb = 0, 0, 0 }
 
-func (o vecOps) newD() vecD {
-	a := o.a
-	if a.nd == len(a.d) {
-		a.d = append(a.d, new([vecN]float64))
-	}
-	a.nd++
-	return a.d[a.nd-1]
-}
+func (o vecOps) newD() vecD { return take(&o.a.d, &o.a.nd) }
+func (o vecOps) newI() vecI { return take(&o.a.i, &o.a.ni) }
+func (o vecOps) newB() vecB { return take(&o.a.b, &o.a.nb) }
 
-func (o vecOps) newI() vecI {
-	a := o.a
-	if a.ni == len(a.i) {
-		a.i = append(a.i, new([vecN]int64))
+// take returns the next free vector of list, n of which are in use,
+// adding one when all are.
+func take[T any](list *[]*[vecN]T, n *int) *[vecN]T {
+	if *n == len(*list) {
+		*list = append(*list, new([vecN]T))
 	}
-	a.ni++
-	return a.i[a.ni-1]
-}
-
-func (o vecOps) newB() vecB {
-	a := o.a
-	if a.nb == len(a.b) {
-		a.b = append(a.b, new([vecN]bool))
-	}
-	a.nb++
-	return a.b[a.nb-1]
+	*n++
+	return (*list)[*n-1]
 }
 
 // mathF32Vec is MathF32 of the first n lanes of xs and ys (the rest are
