@@ -235,20 +235,11 @@ func (o vecOps) beq(a, b vecB) vecB {
 	return r
 }
 
-func (o vecOps) sel(c vecB, a, b vecD) vecD {
-	r := o.newD()
-	for i := range r {
-		if c[i] {
-			r[i] = a[i]
-		} else {
-			r[i] = b[i]
-		}
-	}
-	return r
-}
+func (o vecOps) sel(c vecB, a, b vecD) vecD  { return choose(o.newD(), c, a, b) }
+func (o vecOps) seli(c vecB, a, b vecI) vecI { return choose(o.newI(), c, a, b) }
 
-func (o vecOps) seli(c vecB, a, b vecI) vecI {
-	r := o.newI()
+// choose sets each lane of r to a's where c is on, else to b's.
+func choose[T any](r *[vecN]T, c vecB, a, b *[vecN]T) *[vecN]T {
 	for i := range r {
 		if c[i] {
 			r[i] = a[i]
